@@ -1,0 +1,1 @@
+export * from "./h3-host.js";

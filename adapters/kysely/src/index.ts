@@ -1,0 +1,6 @@
+export * from "./schema.js";
+export * from "./sql-dialect-profile.js";
+export * from "./kysely-storage.js";
+export * from "./insert-ignoring-duplicate.js";
+export * from "./migrations/migrate.js";
+export { containsPattern } from "./repositories/patient-repository.js";

@@ -1,0 +1,26 @@
+import type { Insertable, Kysely } from "kysely";
+import type { Database } from "./schema.js";
+import type { SqlDialectProfile } from "./sql-dialect-profile.js";
+
+/**
+ * INSERT that does nothing when a unique key already holds the row, without
+ * raising (so an enclosing PostgreSQL transaction is not aborted). Resolves to
+ * true when a row was inserted.
+ */
+export async function insertIgnoringDuplicate<T extends keyof Database & string>(
+  db: Kysely<Database>,
+  profile: SqlDialectProfile,
+  table: T,
+  values: Insertable<Database[T]>,
+  conflictColumns: string[],
+): Promise<boolean> {
+  const insert = db.insertInto(table).values(values as never);
+  if (profile.insertIgnoreStyle === "on-conflict") {
+    const result = await insert.onConflict((oc) => oc.columns(conflictColumns as never).doNothing()).executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+  // MySQL: a no-op update of the first conflict column leaves the row as it was and reports 0 affected rows.
+  const first = conflictColumns[0] as string;
+  const result = await insert.onDuplicateKeyUpdate({ [first]: (eb: any) => eb.ref(first) } as never).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}

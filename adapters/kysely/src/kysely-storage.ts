@@ -1,0 +1,59 @@
+import type { Repositories, Storage } from "@openpractice/core";
+import { sql, type Kysely } from "kysely";
+import { migrateToLatest } from "./migrations/migrate.js";
+import { KyselyCatalogRepository } from "./repositories/catalog-repository.js";
+import { KyselyOrganisationRepository } from "./repositories/organisation-repository.js";
+import { KyselyOutboxRepository } from "./repositories/outbox-repository.js";
+import { KyselyPatientRepository } from "./repositories/patient-repository.js";
+import { KyselyRateLimitStore } from "./repositories/rate-limit-store.js";
+import type { Database } from "./schema.js";
+import type { SqlDialectProfile } from "./sql-dialect-profile.js";
+
+function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repositories {
+  return {
+    organisations: new KyselyOrganisationRepository(db, profile),
+    catalog: new KyselyCatalogRepository(db, profile),
+    patients: new KyselyPatientRepository(db, profile),
+    outbox: new KyselyOutboxRepository(db),
+    rateLimits: new KyselyRateLimitStore(db, profile),
+  };
+}
+
+export interface KyselyStorageOptions {
+  db: Kysely<Database>;
+  profile: SqlDialectProfile;
+  /** Whether close() destroys the Kysely instance (false when the caller owns the client). */
+  ownsConnection: boolean;
+}
+
+/** The storage port over any Kysely dialect; the engine adapters only build the Kysely instance and the profile. */
+export class KyselyStorage implements Storage {
+  readonly capabilities;
+  readonly repositories: Repositories;
+
+  constructor(private readonly options: KyselyStorageOptions) {
+    this.capabilities = Object.freeze({ ...options.profile.capabilities });
+    this.repositories = repositoriesOn(options.db, options.profile);
+  }
+
+  /** The Kysely instance, for adapter-specific probes and tests. */
+  get db(): Kysely<Database> {
+    return this.options.db;
+  }
+
+  migrate(): Promise<string[]> {
+    return migrateToLatest(this.options.db, this.options.profile);
+  }
+
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.options.db.transaction().execute((trx) => fn(repositoriesOn(trx, this.options.profile)));
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.options.db);
+  }
+
+  async close(): Promise<void> {
+    if (this.options.ownsConnection) await this.options.db.destroy();
+  }
+}

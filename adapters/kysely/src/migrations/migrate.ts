@@ -1,0 +1,22 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { foundationMigration } from "./001-foundation.js";
+
+/** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
+export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
+  return {
+    "001-foundation": foundationMigration(profile),
+  };
+}
+
+/** Applies every pending migration; throws with the failing migration's name. Safe to run from several processes: Kysely takes a lock table. */
+export async function migrateToLatest(db: Kysely<any>, profile: SqlDialectProfile): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => sharedMigrations(profile) };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error) {
+    throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,94 @@
+import type { Clinic, Organisation, OrganisationRepository, Plan, Provider } from "@openpractice/core";
+import type { Kysely, Selectable } from "kysely";
+import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
+import { fromDbTime, toDbTime, type ClinicsTable, type Database, type OrganisationsTable } from "../schema.js";
+import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+
+const toOrganisation = (r: Selectable<OrganisationsTable>): Organisation => ({
+  id: Number(r.id),
+  name: r.name,
+  plan: r.plan as Plan,
+  isActive: Boolean(Number(r.is_active)),
+  createdAt: fromDbTime(r.created_at),
+  updatedAt: fromDbTime(r.updated_at),
+});
+
+const toClinic = (r: Selectable<ClinicsTable>): Clinic => ({
+  id: Number(r.id),
+  organisationId: Number(r.organisation_id),
+  name: r.name,
+  timeZone: r.time_zone,
+});
+
+export class KyselyOrganisationRepository implements OrganisationRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly profile: SqlDialectProfile,
+  ) {}
+
+  async findById(id: number) {
+    const row = await this.db.selectFrom("organisations").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? toOrganisation(row) : undefined;
+  }
+
+  async ensure(org: { id: number; name: string; plan: Plan; now: Date }) {
+    const at = toDbTime(org.now);
+    await insertIgnoringDuplicate(this.db, this.profile, "organisations", { id: org.id, name: org.name, plan: org.plan, is_active: 1, created_at: at, updated_at: at }, ["id"]);
+    const stored = await this.findById(org.id);
+    if (!stored) throw new Error("organisations: row missing right after insert-if-absent");
+    return stored;
+  }
+
+  async setPlan(id: number, plan: Plan, now: Date) {
+    await this.db.updateTable("organisations").set({ plan, updated_at: toDbTime(now) }).where("id", "=", id).execute();
+  }
+
+  async ensureClinic(clinic: Omit<Clinic, "id">) {
+    await insertIgnoringDuplicate(this.db, this.profile, "clinics", { organisation_id: clinic.organisationId, name: clinic.name, time_zone: clinic.timeZone }, ["organisation_id", "name"]);
+    const row = await this.db.selectFrom("clinics").selectAll().where("organisation_id", "=", clinic.organisationId).where("name", "=", clinic.name).executeTakeFirstOrThrow();
+    return toClinic(row);
+  }
+
+  async findClinic(organisationId: number, clinicId: number) {
+    const row = await this.db.selectFrom("clinics").selectAll().where("organisation_id", "=", organisationId).where("id", "=", clinicId).executeTakeFirst();
+    return row ? toClinic(row) : undefined;
+  }
+
+  async listClinics(organisationId: number) {
+    const rows = await this.db.selectFrom("clinics").selectAll().where("organisation_id", "=", organisationId).orderBy("id").execute();
+    return rows.map(toClinic);
+  }
+
+  async upsertProvider(p: Omit<Provider, "id">) {
+    const values = { first_name: p.firstName, last_name: p.lastName, npi: p.npi, supervising_user_id: p.supervisingUserId };
+    const inserted = await insertIgnoringDuplicate(this.db, this.profile, "providers", { organisation_id: p.organisationId, user_id: p.userId, ...values }, ["organisation_id", "user_id"]);
+    if (!inserted) await this.db.updateTable("providers").set(values).where("organisation_id", "=", p.organisationId).where("user_id", "=", p.userId).execute();
+    const row = await this.db.selectFrom("providers").select("id").where("organisation_id", "=", p.organisationId).where("user_id", "=", p.userId).executeTakeFirstOrThrow();
+    const providerId = Number(row.id);
+    await this.db.deleteFrom("provider_clinics").where("provider_id", "=", providerId).execute();
+    if (p.clinicIds.length > 0) {
+      await this.db.insertInto("provider_clinics").values(p.clinicIds.map((clinic_id) => ({ provider_id: providerId, clinic_id }))).execute();
+    }
+    return { ...p, id: providerId, clinicIds: [...p.clinicIds] };
+  }
+
+  async listProviders(organisationId: number) {
+    const rows = await this.db.selectFrom("providers").selectAll().where("organisation_id", "=", organisationId).orderBy("id").execute();
+    const links = await this.db
+      .selectFrom("provider_clinics")
+      .innerJoin("providers", "providers.id", "provider_clinics.provider_id")
+      .select(["provider_clinics.provider_id", "provider_clinics.clinic_id"])
+      .where("providers.organisation_id", "=", organisationId)
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      organisationId: Number(r.organisation_id),
+      userId: Number(r.user_id),
+      firstName: r.first_name,
+      lastName: r.last_name,
+      npi: r.npi,
+      supervisingUserId: r.supervising_user_id === null ? null : Number(r.supervising_user_id),
+      clinicIds: links.filter((l) => Number(l.provider_id) === Number(r.id)).map((l) => Number(l.clinic_id)),
+    }));
+  }
+}

@@ -1,0 +1,26 @@
+import type { DomainEvent, EventType, OutboxEntry, OutboxRepository } from "@openpractice/core";
+import type { Kysely } from "kysely";
+import { fromDbTime, toDbTime, type Database } from "../schema.js";
+
+export class KyselyOutboxRepository implements OutboxRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async append(event: DomainEvent) {
+    await this.db
+      .insertInto("outbox")
+      .values({ organisation_id: event.organisationId, event_type: event.eventType, data: JSON.stringify(event.data), occurred_at: toDbTime(event.occurredAt), dispatched_at: null })
+      .execute();
+  }
+
+  async listPending(limit: number): Promise<OutboxEntry[]> {
+    const rows = await this.db.selectFrom("outbox").selectAll().where("dispatched_at", "is", null).orderBy("id").limit(limit).execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      organisationId: Number(r.organisation_id),
+      eventType: r.event_type as EventType,
+      data: JSON.parse(r.data),
+      occurredAt: fromDbTime(r.occurred_at),
+      dispatchedAt: r.dispatched_at ? fromDbTime(r.dispatched_at) : null,
+    }));
+  }
+}

@@ -1,0 +1,81 @@
+import type { InsertPatientResult, PatientListCriteria, PatientRecord, PatientRepository } from "@openpractice/core";
+import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
+import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
+import { toDbTime, type Database } from "../schema.js";
+import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { patientToRow, rowToPatient } from "./patient-rows.js";
+
+/** LIKE pattern for "contains term", with the wildcard characters of the term escaped. */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function applyFilters<O>(q: SelectQueryBuilder<Database, "patients", O>, c: PatientListCriteria): SelectQueryBuilder<Database, "patients", O> {
+  let query = q.where("organisation_id", "=", c.organisationId);
+  if (c.status !== "all") query = query.where("status", "=", c.status);
+  for (const term of c.searchTerms) {
+    query = query.where(sql<boolean>`search_text like ${containsPattern(term)} escape ${"\\"}`);
+  }
+  if (c.createdFrom) query = query.where("created_at", ">=", toDbTime(c.createdFrom));
+  if (c.createdBefore) query = query.where("created_at", "<", toDbTime(c.createdBefore));
+  if (c.updatedFrom) query = query.where("updated_at", ">=", toDbTime(c.updatedFrom));
+  if (c.updatedBefore) query = query.where("updated_at", "<", toDbTime(c.updatedBefore));
+  return query;
+}
+
+export class KyselyPatientRepository implements PatientRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly profile: SqlDialectProfile,
+  ) {}
+
+  private findByIdentity(organisationId: number, identityKey: string) {
+    return this.db
+      .selectFrom("patients")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("identity_key", "=", identityKey)
+      .executeTakeFirst();
+  }
+
+  async insertIfAbsent(record: PatientRecord): Promise<InsertPatientResult> {
+    const inserted = await insertIgnoringDuplicate(this.db, this.profile, "patients", patientToRow(record), ["organisation_id", "identity_key"]);
+    const row = await this.findByIdentity(record.organisationId, record.identityKey);
+    if (!row) throw new Error("patients: row missing right after insert-if-absent");
+    return { created: inserted, patient: rowToPatient(row) };
+  }
+
+  async findById(organisationId: number, id: number) {
+    const row = await this.db.selectFrom("patients").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    return row ? rowToPatient(row) : undefined;
+  }
+
+  async replace(id: number, record: PatientRecord) {
+    const clash = await this.findByIdentity(record.organisationId, record.identityKey);
+    if (clash && Number(clash.id) !== id) return { outcome: "conflict" as const, existingId: Number(clash.id) };
+    const { organisation_id: _org, created_at: _created, ...changes } = patientToRow(record);
+    try {
+      const result = await this.db.updateTable("patients").set(changes).where("organisation_id", "=", record.organisationId).where("id", "=", id).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return { outcome: "missing" as const };
+    } catch (error) {
+      // A concurrent registration took the identity between the check and the update.
+      if (this.profile.isUniqueViolation(error)) return { outcome: "conflict" as const, existingId: null };
+      throw error;
+    }
+    const row = await this.findById(record.organisationId, id);
+    if (!row) return { outcome: "missing" as const };
+    return { outcome: "updated" as const, patient: row };
+  }
+
+  async list(c: PatientListCriteria) {
+    const base = this.db.selectFrom("patients");
+    const page = await applyFilters(base.selectAll(), c)
+      .orderBy(c.sort, c.order)
+      .orderBy("id", c.order)
+      .limit(c.limit)
+      .offset(c.offset)
+      .execute();
+    const counted = await applyFilters(base.select((eb) => eb.fn.countAll().as("n")), c).executeTakeFirstOrThrow();
+    return { patients: page.map(rowToPatient), total: Number(counted.n) };
+  }
+}

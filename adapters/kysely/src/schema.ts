@@ -1,0 +1,120 @@
+import type { Generated } from "kysely";
+
+/**
+ * Table shapes shared by every engine. Timestamps are ISO 8601 UTC strings of
+ * fixed width (2026-01-02T03:04:05.678Z): they sort as text, compare the same on
+ * every engine and never depend on a server or session time zone.
+ */
+export interface OrganisationsTable {
+  id: number;
+  name: string;
+  plan: string;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ClinicsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  name: string;
+  time_zone: string;
+}
+
+export interface ProvidersTable {
+  id: Generated<number>;
+  organisation_id: number;
+  user_id: number;
+  first_name: string;
+  last_name: string;
+  npi: string | null;
+  supervising_user_id: number | null;
+}
+
+export interface ProviderClinicsTable {
+  provider_id: number;
+  clinic_id: number;
+}
+
+export interface PatientsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  clinic_id: number | null;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  date_of_birth: string;
+  sex: string;
+  phone: string | null;
+  email: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  address_city: string | null;
+  address_state: string | null;
+  address_postal_code: string | null;
+  address_country: string | null;
+  emergency_name: string | null;
+  emergency_relationship: string | null;
+  emergency_phone: string | null;
+  insurance_provider: string | null;
+  insurance_policy_number: string | null;
+  insurance_group_number: string | null;
+  status: string;
+  identity_key: string;
+  search_text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  organisation_id: number;
+  event_type: string;
+  data: string;
+  occurred_at: string;
+  dispatched_at: string | null;
+}
+
+export interface RateLimitCountersTable {
+  counter_key: string;
+  window_start: string;
+  hits: number;
+}
+
+export interface AppointmentCategoriesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  name: string;
+  category_type: string;
+  duration_minutes: number;
+}
+
+export interface CancellationReasonsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  reason_key: string;
+  reason_label: string;
+  cancellation_fee: number;
+  status: string;
+}
+
+export interface OrganisationSpecializationsTable {
+  organisation_id: number;
+  code: string;
+}
+
+export interface Database {
+  organisations: OrganisationsTable;
+  clinics: ClinicsTable;
+  providers: ProvidersTable;
+  provider_clinics: ProviderClinicsTable;
+  patients: PatientsTable;
+  outbox: OutboxTable;
+  rate_limit_counters: RateLimitCountersTable;
+  appointment_categories: AppointmentCategoriesTable;
+  cancellation_reasons: CancellationReasonsTable;
+  organisation_specializations: OrganisationSpecializationsTable;
+}
+
+export const toDbTime = (d: Date): string => d.toISOString();
+export const fromDbTime = (s: string): Date => new Date(s);

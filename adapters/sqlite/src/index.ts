@@ -1,0 +1,2 @@
+export * from "./sqlite-storage.js";
+export * from "./sqlite-profile.js";

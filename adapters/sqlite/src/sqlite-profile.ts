@@ -1,0 +1,14 @@
+import type { SqlDialectProfile } from "@openpractice/kysely";
+import type { ColumnDefinitionBuilder } from "kysely";
+
+/** SQLite: RETURNING and ON CONFLICT since 3.35; one writer at a time, so no SKIP LOCKED is needed. */
+export const sqliteProfile: SqlDialectProfile = Object.freeze({
+  capabilities: Object.freeze({ engine: "sqlite", returning: true, skipLocked: false }),
+  autoIncrementType: "integer" as const,
+  autoIncrement: (col: ColumnDefinitionBuilder) => col.autoIncrement(),
+  insertIgnoreStyle: "on-conflict" as const,
+  isUniqueViolation: (error: unknown) => {
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  },
+});

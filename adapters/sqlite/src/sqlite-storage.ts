@@ -1,0 +1,44 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { KyselyStorage, type Database } from "@openpractice/kysely";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import { sqliteProfile } from "./sqlite-profile.js";
+
+export interface SqliteStorageOptions {
+  /** Path of the database file (its folder is created), or ":memory:". Ignored when `database` is given. */
+  filename?: string;
+  /** An already-open better-sqlite3 handle; the caller keeps ownership and closes it. */
+  database?: BetterSqlite3.Database;
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+/**
+ * The embedded default store. WAL lets readers run beside the single writer;
+ * busy_timeout makes a second process wait for the write lock instead of failing.
+ */
+export async function createSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
+  const owns = !options.database;
+  let database = options.database;
+  if (!database) {
+    const filename = options.filename ?? ":memory:";
+    if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true });
+    database = new BetterSqlite3(filename);
+  }
+  database.pragma("journal_mode = WAL");
+  database.pragma("busy_timeout = 5000");
+  database.pragma("foreign_keys = ON");
+  database.pragma("synchronous = NORMAL");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const storage = new KyselyStorage({ db, profile: sqliteProfile, ownsConnection: owns });
+  if (options.migrate !== false) await storage.migrate();
+  return storage;
+}
+
+/** `sqlite:./data/openpractice.db` or `sqlite:///abs/path.db` → the file path. */
+export function sqliteFilenameFromUrl(url: string): string {
+  if (!url.startsWith("sqlite:")) throw new Error("not a sqlite: URL");
+  const rest = url.slice("sqlite:".length);
+  return rest.startsWith("//") ? rest.replace(/^\/\/\/?/, "/") : rest;
+}

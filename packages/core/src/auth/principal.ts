@@ -1,0 +1,18 @@
+/**
+ * The authenticated caller, as the core sees it. How it was authenticated (JWT,
+ * a vendor's session) is the host's business; the core only trusts this shape.
+ */
+export interface Principal {
+  organisationId: number;
+  userId: number | null;
+  /** Display name from the token, for audit trails only. */
+  name: string | null;
+  scopes: readonly string[];
+  clinicIds: readonly number[];
+  roles: readonly string[];
+}
+
+/** True when the principal holds at least one of the given scopes. */
+export function hasAnyScope(principal: Principal, accepted: readonly string[]): boolean {
+  return accepted.some((scope) => principal.scopes.includes(scope));
+}

@@ -1,0 +1,40 @@
+/**
+ * The stable catalogue of domain error codes. Codes are part of the public
+ * contract: integrators branch on them, so a code is never renamed or reused.
+ * Each wire contract (v1 envelope, v2 error body) maps these codes exactly once,
+ * in packages/http.
+ */
+export const ERROR_CODES = [
+  /** A request body or a domain input broke one or more rules; details.issues lists them. */
+  "VALIDATION_FAILED",
+  /** A query parameter is out of range or malformed (v2 list parameters). */
+  "INVALID_PARAMETER",
+  /** The request body is not parseable JSON. */
+  "MALFORMED_JSON",
+  /** The request body exceeds the configured size limit. */
+  "PAYLOAD_TOO_LARGE",
+  /** The request body is not JSON (Content-Type). */
+  "UNSUPPORTED_MEDIA_TYPE",
+  /** No valid bearer token: missing, malformed, wrongly signed, unsigned or expired. */
+  "UNAUTHORIZED",
+  /** A valid token without the scope the operation needs. */
+  "INSUFFICIENT_PERMISSIONS",
+  /** The patient does not exist in the caller's organisation (other organisations' patients included). */
+  "PATIENT_NOT_FOUND",
+  /** The clinic does not exist in the caller's organisation. */
+  "CLINIC_NOT_FOUND",
+  /** A patient with the same name and date of birth already exists in the organisation. */
+  "DUPLICATE_PATIENT",
+  /** The organisation has used its request budget for the current window. */
+  "RATE_LIMIT_EXCEEDED",
+  /** No route matches the path. */
+  "ROUTE_NOT_FOUND",
+  /** The path exists but not for this HTTP method. */
+  "METHOD_NOT_ALLOWED",
+  /** The database (or another dependency) could not be reached; safe to retry. */
+  "SERVICE_UNAVAILABLE",
+  /** A defect: anything not classified above. Never used for client mistakes. */
+  "INTERNAL_ERROR",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

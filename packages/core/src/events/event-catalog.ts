@@ -1,0 +1,35 @@
+/**
+ * Event types the core emits, with the exact identifier fields each payload may
+ * carry (spec 6.1: identifiers only, organisation_id always, no status and no
+ * patient health information). Modules add their families here as they land.
+ */
+export const EVENT_PAYLOAD_FIELDS = {
+  "patient.created": ["organisation_id", "patient_id"],
+  "patient.updated": ["organisation_id", "patient_id"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type EventType = keyof typeof EVENT_PAYLOAD_FIELDS;
+
+export type EventData<T extends EventType> = {
+  [K in (typeof EVENT_PAYLOAD_FIELDS)[T][number]]: number | string;
+};
+
+/** A domain event as written to the outbox, in the same transaction as the change it reports. */
+export interface DomainEvent<T extends EventType = EventType> {
+  organisationId: number;
+  eventType: T;
+  data: EventData<T>;
+  occurredAt: Date;
+}
+
+/**
+ * Builds an event, refusing any payload field outside the type's allow-list so a
+ * status or a name can never leak into a webhook by accident.
+ */
+export function domainEvent<T extends EventType>(eventType: T, data: EventData<T>, occurredAt: Date): DomainEvent<T> {
+  const allowed: readonly string[] = EVENT_PAYLOAD_FIELDS[eventType];
+  for (const key of Object.keys(data)) {
+    if (!allowed.includes(key)) throw new Error(`Event ${eventType} may not carry field ${key}`);
+  }
+  return { organisationId: Number((data as Record<string, unknown>).organisation_id), eventType, data, occurredAt };
+}

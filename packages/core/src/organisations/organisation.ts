@@ -1,0 +1,38 @@
+/** Commercial plans; they set the v2 request budget (spec 8). */
+export const PLANS = ["free", "professional", "enterprise"] as const;
+export type Plan = (typeof PLANS)[number];
+
+/**
+ * An organisation (a practice group). Its id is external: it is the
+ * `organisation_id` claim of the identity provider's tokens, so the store never
+ * invents one.
+ */
+export interface Organisation {
+  id: number;
+  name: string;
+  plan: Plan;
+  isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Clinic {
+  id: number;
+  organisationId: number;
+  name: string;
+  /** IANA time zone the clinic works in (appointments are stored in UTC). */
+  timeZone: string;
+}
+
+/** A treating provider (doctor/therapist). `userId` is the identity provider's user id (the `user_id` claim). */
+export interface Provider {
+  id: number;
+  organisationId: number;
+  userId: number;
+  firstName: string;
+  lastName: string;
+  npi: string | null;
+  /** User id of the supervising physician, used as a note's supervising_physician. */
+  supervisingUserId: number | null;
+  clinicIds: number[];
+}

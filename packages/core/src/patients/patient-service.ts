@@ -1,0 +1,103 @@
+import type { Principal } from "../auth/principal.js";
+import type { Clock } from "../clock.js";
+import { DomainError } from "../errors/domain-error.js";
+import { domainEvent } from "../events/event-catalog.js";
+import type { Repositories, Storage } from "../ports/storage.js";
+import type { Patient, PatientChanges, PatientDraft } from "./patient.js";
+import { toPatientListCriteria, type PatientListQuery } from "./patient-list-query.js";
+import { toPatientRecord } from "./patient-normalisation.js";
+import { applyPatientChanges, assertValidPatientChanges, assertValidPatientDraft, patientFromDraft } from "./patient-rules.js";
+
+export interface PatientPage {
+  patients: Patient[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+export interface RegistrationResult {
+  /** false when the same name and date of birth were already registered; `patient` is then the existing record. */
+  created: boolean;
+  patient: Patient;
+}
+
+const notFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
+
+/** Patient registration, reads, updates and the list. Every call is scoped to the principal's organisation. */
+export class PatientService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+
+  private today(): string {
+    return this.deps.clock.now().toISOString().slice(0, 10);
+  }
+
+  private async assertClinicInOrganisation(tx: Repositories, organisationId: number, clinicId: number | null | undefined): Promise<void> {
+    if (clinicId == null) return;
+    const clinic = await tx.organisations.findClinic(organisationId, clinicId);
+    if (!clinic) throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", { issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: clinicId }] });
+  }
+
+  /**
+   * Registers a patient. A second registration of the same name and date of
+   * birth returns the existing patient with created=false and writes nothing
+   * (the real v1 service answers it with code 2301). patient.created is written
+   * to the outbox in the same transaction as the row.
+   */
+  async register(principal: Principal, draft: PatientDraft): Promise<RegistrationResult> {
+    assertValidPatientDraft(draft, this.today());
+    const now = this.deps.clock.now();
+    const orgId = principal.organisationId;
+    return this.deps.storage.transaction(async (tx) => {
+      await tx.organisations.ensure({ id: orgId, name: `Organisation ${orgId}`, plan: "free", now });
+      await this.assertClinicInOrganisation(tx, orgId, draft.clinicId);
+      const result = await tx.patients.insertIfAbsent(toPatientRecord(patientFromDraft(draft, orgId, now)));
+      if (result.created) {
+        await tx.outbox.append(domainEvent("patient.created", { organisation_id: orgId, patient_id: result.patient.id }, now));
+      }
+      return result;
+    });
+  }
+
+  async get(principal: Principal, id: number): Promise<Patient> {
+    if (!Number.isSafeInteger(id) || id <= 0) throw notFound(id);
+    const patient = await this.deps.storage.repositories.patients.findById(principal.organisationId, id);
+    if (!patient) throw notFound(id);
+    return patient;
+  }
+
+  /**
+   * Partial update: omitted fields keep their values. A change that would make
+   * the patient a duplicate of another is refused (DUPLICATE_PATIENT) and writes
+   * nothing. An update that changes nothing writes nothing and emits no event.
+   */
+  async update(principal: Principal, id: number, changes: PatientChanges): Promise<Patient> {
+    assertValidPatientChanges(changes, this.today());
+    const now = this.deps.clock.now();
+    const orgId = principal.organisationId;
+    return this.deps.storage.transaction(async (tx) => {
+      const current = Number.isSafeInteger(id) && id > 0 ? await tx.patients.findById(orgId, id) : undefined;
+      if (!current) throw notFound(id);
+      if (changes.clinicId !== undefined) await this.assertClinicInOrganisation(tx, orgId, changes.clinicId);
+      const next = applyPatientChanges(current, changes, now);
+      if (samePatientContent(current, next)) return current;
+      const outcome = await tx.patients.replace(id, toPatientRecord(next));
+      if (outcome.outcome === "missing") throw notFound(id);
+      if (outcome.outcome === "conflict") {
+        throw new DomainError("DUPLICATE_PATIENT", "Another patient with the same name and date of birth exists", { existing_patient_id: outcome.existingId });
+      }
+      await tx.outbox.append(domainEvent("patient.updated", { organisation_id: orgId, patient_id: id }, now));
+      return outcome.patient;
+    });
+  }
+
+  async list(principal: Principal, query: PatientListQuery): Promise<PatientPage> {
+    const criteria = toPatientListCriteria(principal.organisationId, query);
+    const { patients, total } = await this.deps.storage.repositories.patients.list(criteria);
+    return { patients, total, page: criteria.offset / criteria.limit + 1, perPage: criteria.limit };
+  }
+}
+
+function samePatientContent(a: Patient, b: Patient): boolean {
+  const strip = ({ updatedAt: _u, createdAt: _c, ...rest }: Patient) => rest;
+  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
+}

@@ -1,0 +1,31 @@
+import type { Clinic, Organisation, Plan, Provider } from "../organisations/organisation.js";
+
+export interface OrganisationRepository {
+  /** The organisation, or undefined. */
+  findById(id: number): Promise<Organisation | undefined>;
+
+  /**
+   * Creates the organisation with this id unless it exists (insert-if-absent,
+   * race-safe on the primary key); an existing row is left unchanged. Returns the stored row.
+   */
+  ensure(org: { id: number; name: string; plan: Plan; now: Date }): Promise<Organisation>;
+
+  /** Sets the plan of an existing organisation (operator action). */
+  setPlan(id: number, plan: Plan, now: Date): Promise<void>;
+
+  /** Creates the clinic unless one with the same name exists in the organisation; returns the stored clinic. */
+  ensureClinic(clinic: Omit<Clinic, "id">): Promise<Clinic>;
+
+  /** The clinic in this organisation, or undefined (another organisation's clinic is undefined). */
+  findClinic(organisationId: number, clinicId: number): Promise<Clinic | undefined>;
+
+  listClinics(organisationId: number): Promise<Clinic[]>;
+
+  /**
+   * Creates or updates the provider identified by (organisation, userId) and
+   * sets its clinic memberships to exactly `clinicIds`.
+   */
+  upsertProvider(provider: Omit<Provider, "id">): Promise<Provider>;
+
+  listProviders(organisationId: number): Promise<Provider[]>;
+}

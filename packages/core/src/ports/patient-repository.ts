@@ -1,0 +1,50 @@
+import type { Patient, PatientRecord, PatientStatus } from "../patients/patient.js";
+
+export const PATIENT_SORT_FIELDS = ["created_at", "updated_at", "last_name", "first_name"] as const;
+export type PatientSortField = (typeof PATIENT_SORT_FIELDS)[number];
+
+/** What the list query asks the store for; all bounds already validated by the core. */
+export interface PatientListCriteria {
+  organisationId: number;
+  /** Folded terms; every term must occur in the patient's search text (substring, AND). */
+  searchTerms: string[];
+  /** Inclusive lower bounds and exclusive upper bounds on the timestamps. */
+  createdFrom?: Date;
+  createdBefore?: Date;
+  updatedFrom?: Date;
+  updatedBefore?: Date;
+  status: PatientStatus | "all";
+  sort: PatientSortField;
+  order: "asc" | "desc";
+  limit: number;
+  offset: number;
+}
+
+export type InsertPatientResult = { created: true; patient: Patient } | { created: false; patient: Patient };
+
+/** Patients of every organisation. Every method is scoped by organisation id: a row of another organisation is invisible. */
+export interface PatientRepository {
+  /**
+   * Inserts the patient unless one with the same `identityKey` exists in the
+   * organisation. Uniqueness is enforced by a unique index, so concurrent
+   * callers registering the same person see exactly one `created: true`; the
+   * others get the existing patient. Never throws for the duplicate case, and
+   * does not abort an enclosing transaction.
+   */
+  insertIfAbsent(record: PatientRecord): Promise<InsertPatientResult>;
+
+  /** The patient, or undefined when absent in this organisation. Driver errors propagate; they are never "not found". */
+  findById(organisationId: number, id: number): Promise<Patient | undefined>;
+
+  /**
+   * Replaces the stored patient `id` with `record` (all columns but id,
+   * organisation and created_at). Returns `conflict` with the other patient's
+   * id (null when only the index caught a concurrent clash) when the new identity
+   * key collides with another patient (enforced by the
+   * unique index; nothing is written), `missing` when the row is gone.
+   */
+  replace(id: number, record: PatientRecord): Promise<{ outcome: "updated"; patient: Patient } | { outcome: "conflict"; existingId: number | null } | { outcome: "missing" }>;
+
+  /** One page in the requested order (ties broken by id in the same direction) and the total count matching the filters. */
+  list(criteria: PatientListCriteria): Promise<{ patients: Patient[]; total: number }>;
+}

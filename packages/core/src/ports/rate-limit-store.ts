@@ -1,0 +1,15 @@
+/**
+ * Shared fixed-window counters. Counts live in the store, so every process of a
+ * deployment draws on one budget.
+ */
+export interface RateLimitStore {
+  /**
+   * Atomically adds one hit to the counter (key, windowStart) and returns the
+   * count including this hit. With N concurrent callers from any number of
+   * processes, the returned counts are exactly 1..N, each once.
+   */
+  hit(key: string, windowStart: Date): Promise<number>;
+
+  /** Deletes counters whose window started before `before`; returns how many. */
+  deleteWindowsBefore(before: Date): Promise<number>;
+}

@@ -1,0 +1,43 @@
+import type { CatalogRepository } from "./catalog-repository.js";
+import type { OrganisationRepository } from "./organisation-repository.js";
+import type { OutboxRepository } from "./outbox-repository.js";
+import type { PatientRepository } from "./patient-repository.js";
+import type { RateLimitStore } from "./rate-limit-store.js";
+
+/** The repositories a unit of work can touch. */
+export interface Repositories {
+  organisations: OrganisationRepository;
+  catalog: CatalogRepository;
+  patients: PatientRepository;
+  outbox: OutboxRepository;
+  rateLimits: RateLimitStore;
+}
+
+/** Where engines differ; shared SQL branches on these, never on engine names. */
+export interface StorageCapabilities {
+  /** Engine name for logs and error messages ("sqlite", "postgres", "mysql"). */
+  engine: string;
+  /** INSERT ... RETURNING is available. */
+  returning: boolean;
+  /** SELECT ... FOR UPDATE SKIP LOCKED is available (job claiming without a single writer). */
+  skipLocked: boolean;
+}
+
+/**
+ * The storage port. An adapter owns its connection(s) and migrations.
+ *
+ * Concurrency contract: `transaction` runs `fn` in one database transaction;
+ * every call made through the `Repositories` it passes commits together or,
+ * when `fn` throws, not at all (the error is rethrown unchanged). Repositories
+ * from `repositories` run each call on its own. Transactions do not nest.
+ * Driver and connection failures are thrown, never reported as "not found".
+ */
+export interface Storage {
+  readonly capabilities: StorageCapabilities;
+  readonly repositories: Repositories;
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  /** Closes connections; the instance is unusable afterwards. */
+  close(): Promise<void>;
+}

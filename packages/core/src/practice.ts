@@ -1,0 +1,46 @@
+import { systemClock, type Clock } from "./clock.js";
+import { randomIds, type Ids } from "./ids.js";
+import type { Plan } from "./organisations/organisation.js";
+import { resolvePlanLimits } from "./organisations/plan-limits.js";
+import { PatientService } from "./patients/patient-service.js";
+import type { Storage } from "./ports/storage.js";
+import { RateLimiter } from "./rate-limits/rate-limiter.js";
+
+export interface PracticeOptions {
+  storage: Storage;
+  clock?: Clock;
+  ids?: Ids;
+  /** Requests per minute per plan, overriding the spec's defaults. */
+  planLimits?: Partial<Record<Plan, number>>;
+}
+
+/** One embedded OpenPractice instance: every service shares this instance's storage and clock, and nothing else. */
+export interface Practice {
+  readonly storage: Storage;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly patients: PatientService;
+  readonly rateLimiter: RateLimiter;
+  /** Resolves when the store answers; rejects otherwise (readiness). */
+  checkReady(): Promise<void>;
+}
+
+/**
+ * Builds an instance. All state lives in the returned object (no module-level
+ * singletons), so the library can be embedded twice in one process; the options
+ * are copied, never mutated.
+ */
+export function createPractice(options: PracticeOptions): Practice {
+  const storage = options.storage;
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const planLimits = resolvePlanLimits({ ...options.planLimits });
+  return Object.freeze({
+    storage,
+    clock,
+    ids,
+    patients: new PatientService({ storage, clock }),
+    rateLimiter: new RateLimiter({ storage, clock, planLimits }),
+    checkReady: () => storage.ping(),
+  });
+}

@@ -1,0 +1,33 @@
+import { DomainError, type Principal } from "@openpractice/core";
+
+const unauthorized = (reason: string) => new DomainError("UNAUTHORIZED", "Authentication required", { reason });
+
+function positiveInteger(value: unknown): number | null {
+  const n = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === "number" && Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+function stringList(value: unknown): string[] {
+  if (typeof value === "string") return value.split(/\s+/).filter(Boolean);
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return [];
+}
+
+/**
+ * Maps verified token claims to a principal: organisation_id (required),
+ * user_id, name or user_name, scope (space-separated), clinic_id_list, roles.
+ */
+export function principalFromClaims(claims: Record<string, unknown>): Principal {
+  const organisationId = positiveInteger(claims.organisation_id);
+  if (organisationId === null) throw unauthorized("token has no valid organisation_id claim");
+  const name = typeof claims.name === "string" ? claims.name : typeof claims.user_name === "string" ? claims.user_name : null;
+  const clinicIds = Array.isArray(claims.clinic_id_list) ? claims.clinic_id_list.map(positiveInteger).filter((n): n is number => n !== null) : [];
+  return Object.freeze({
+    organisationId,
+    userId: positiveInteger(claims.user_id),
+    name,
+    scopes: Object.freeze(stringList(claims.scope)),
+    clinicIds: Object.freeze(clinicIds),
+    roles: Object.freeze(stringList(claims.roles)),
+  });
+}

@@ -1,0 +1,16 @@
+import type { DomainError, ValidationIssue } from "@openpractice/core";
+
+/** Maps domain field paths (e.g. `address.postalCode`) to one contract's wire names. */
+export type FieldNames = Readonly<Record<string, string>>;
+
+export function renameIssues(issues: ValidationIssue[] | undefined, names: FieldNames | undefined): ValidationIssue[] | undefined {
+  if (!issues || !names) return issues;
+  return issues.map((i) => ({ ...i, field: names[i.field] ?? i.field }));
+}
+
+/** The error's message and issues in wire names (the message is rebuilt when issues were renamed). */
+export function describeForWire(error: DomainError, names: FieldNames | undefined): { message: string; issues?: ValidationIssue[] } {
+  const issues = renameIssues(error.details.issues, names);
+  if (!issues || issues === error.details.issues || error.code !== "VALIDATION_FAILED") return { message: error.message, issues };
+  return { message: `Invalid input: ${issues.map((i) => `${i.field}: ${i.reason}`).join("; ")}`, issues };
+}

@@ -1,0 +1,44 @@
+import type { DomainError, ErrorCode } from "@openpractice/core";
+import { describeForWire, type FieldNames } from "./field-names.js";
+import { jsonResponse } from "./json-response.js";
+
+/** v1 success code (spec 4). */
+export const V1_SUCCESS_CODE = 2000;
+/** v1 answer to registering a patient who already exists: the existing record comes back with this code. */
+export const V1_PATIENT_EXISTS_CODE = 2301;
+
+/**
+ * Each domain error code once, as the v1 envelope shows it: a numeric code and
+ * the HTTP status. Spec 7.1's SOAP codes (4004, 4001) go with HTTP 200 when they
+ * arrive with the SOAP module; the rest use the status of their class.
+ */
+export const V1_ERROR_MAP: Readonly<Record<ErrorCode, { code: number; status: number }>> = Object.freeze({
+  VALIDATION_FAILED: { code: 4000, status: 400 },
+  INVALID_PARAMETER: { code: 4000, status: 400 },
+  MALFORMED_JSON: { code: 4002, status: 400 },
+  UNAUTHORIZED: { code: 4010, status: 401 },
+  INSUFFICIENT_PERMISSIONS: { code: 4030, status: 403 },
+  PATIENT_NOT_FOUND: { code: 4040, status: 404 },
+  CLINIC_NOT_FOUND: { code: 4041, status: 400 },
+  ROUTE_NOT_FOUND: { code: 4049, status: 404 },
+  METHOD_NOT_ALLOWED: { code: 4050, status: 405 },
+  DUPLICATE_PATIENT: { code: 4090, status: 409 },
+  PAYLOAD_TOO_LARGE: { code: 4130, status: 413 },
+  UNSUPPORTED_MEDIA_TYPE: { code: 4150, status: 415 },
+  RATE_LIMIT_EXCEEDED: { code: 4290, status: 429 },
+  INTERNAL_ERROR: { code: 5000, status: 500 },
+  SERVICE_UNAVAILABLE: { code: 5030, status: 503 },
+});
+
+export function v1Success(data: unknown, code = V1_SUCCESS_CODE, message = "Success"): Response {
+  return jsonResponse(200, { code, data, message });
+}
+
+/** `{code, data: null, message}` plus `error_code` (the stable domain code) and `errors` (one entry per field) when there are field issues. */
+export function v1Error(error: DomainError, names?: FieldNames, headers: Record<string, string> = {}): Response {
+  const mapped = V1_ERROR_MAP[error.code];
+  const { message, issues } = describeForWire(error, names);
+  const body: Record<string, unknown> = { code: mapped.code, data: null, message, error_code: error.code };
+  if (issues?.length) body.errors = issues;
+  return jsonResponse(mapped.status, body, headers);
+}

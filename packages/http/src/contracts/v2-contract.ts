@@ -1,0 +1,43 @@
+import type { DomainError, ErrorCode } from "@openpractice/core";
+import { describeForWire, type FieldNames } from "./field-names.js";
+import { jsonResponse } from "./json-response.js";
+
+/** Version string reported in v2 `meta.api_version`. */
+export const V2_API_VERSION = "2.0-beta";
+
+/** Each domain error code once, as a v2 HTTP status; the code itself is the v2 `error.code`. */
+export const V2_STATUS_MAP: Readonly<Record<ErrorCode, number>> = Object.freeze({
+  VALIDATION_FAILED: 400,
+  INVALID_PARAMETER: 400,
+  MALFORMED_JSON: 400,
+  UNAUTHORIZED: 401,
+  INSUFFICIENT_PERMISSIONS: 403,
+  PATIENT_NOT_FOUND: 404,
+  CLINIC_NOT_FOUND: 400,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  DUPLICATE_PATIENT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+});
+
+export interface V2RequestContext {
+  requestId: string;
+  now: Date;
+}
+
+export function v2Meta(ctx: V2RequestContext, withVersion = true): Record<string, string> {
+  return withVersion ? { timestamp: ctx.now.toISOString(), request_id: ctx.requestId, api_version: V2_API_VERSION } : { timestamp: ctx.now.toISOString(), request_id: ctx.requestId };
+}
+
+/** `{error: {code, message, details}, meta: {timestamp, request_id}}` (spec 7.5). Field issues appear as details.errors. */
+export function v2Error(error: DomainError, ctx: V2RequestContext, names?: FieldNames, headers: Record<string, string> = {}): Response {
+  const { message, issues } = describeForWire(error, names);
+  const { issues: _raw, ...rest } = error.details;
+  const details: Record<string, unknown> = { ...rest };
+  if (issues?.length) details.errors = issues;
+  return jsonResponse(V2_STATUS_MAP[error.code], { error: { code: error.code, message, details }, meta: v2Meta(ctx, false) }, headers);
+}

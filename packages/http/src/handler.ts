@@ -1,0 +1,149 @@
+import { DomainError, hasAnyScope, type Practice, type Principal } from "@openpractice/core";
+import { addRoute, createRouter, findRoute } from "rou3";
+import type { Authenticator } from "./auth/authenticator.js";
+import { v1Error } from "./contracts/v1-contract.js";
+import { v2Error } from "./contracts/v2-contract.js";
+import { buildOpenApiDocument } from "./openapi/openapi-document.js";
+import { v1PatientRoutes } from "./patients/v1-patient-routes.js";
+import { v2PatientRoutes } from "./patients/v2-patient-routes.js";
+import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from "./request-body.js";
+import { parseQuery, requestIdFor } from "./request-context.js";
+import type { Contract, RouteContext, RouteDefinition } from "./route.js";
+import { systemRoutes, type DocsAssets } from "./system/system-routes.js";
+import { SchemaValidator } from "./validation/ajv-validator.js";
+
+/** What a host learns about each finished request: no bodies, no query strings, no patient data. */
+export interface RequestLogEntry {
+  requestId: string;
+  method: string;
+  /** The route pattern (e.g. /v2/patients/:id), never the concrete path. */
+  route: string;
+  status: number;
+  durationMs: number;
+  organisationId?: number;
+  errorCode?: string;
+}
+
+export interface HttpHandlerOptions {
+  practice: Practice;
+  authenticator: Authenticator;
+  /** Largest accepted request body; default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Serves the API reference page's static files (the runtime passes swagger-ui-dist). */
+  docsAssets?: DocsAssets;
+  onRequestComplete?: (entry: RequestLogEntry) => void;
+  /** Receives defects (anything that is not a DomainError). */
+  onUnexpectedError?: (error: unknown, entry: Omit<RequestLogEntry, "status" | "durationMs">) => void;
+}
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+const contractOfPath = (path: string): Contract => (path.startsWith("/v2/") || path === "/v2" ? "v2" : "v1");
+
+/** The whole API (v1, v2, system routes) as one web-standard fetch handler. Each call builds independent state. */
+export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
+  const { practice, authenticator } = options;
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const bodyValidator = new SchemaValidator();
+  const queryValidator = new SchemaValidator({ coerceTypes: true });
+  const deps = { practice, bodyValidator };
+  const apiRoutes = [...v1PatientRoutes(deps), ...v2PatientRoutes(deps)];
+  const openApi = buildOpenApiDocument(apiRoutes);
+  const routes = [...apiRoutes, ...systemRoutes({ practice, openApi, docsAssets: options.docsAssets })];
+
+  const router = createRouter<RouteDefinition>();
+  for (const route of routes) addRoute(router, route.method, route.path, route);
+
+  function renderError(error: DomainError, contract: Contract, route: RouteDefinition | undefined, requestId: string, headers: Record<string, string>): Response {
+    return contract === "v2"
+      ? v2Error(error, { requestId, now: practice.clock.now() }, route?.fieldNames, headers)
+      : v1Error(error, route?.fieldNames, headers);
+  }
+
+  async function run(route: RouteDefinition, ctx: RouteContext, request: Request, headers: Record<string, string>, setPrincipal: (p: Principal) => void): Promise<Response> {
+    if (route.auth) {
+      ctx.principal = await authenticator.authenticate(request);
+      setPrincipal(ctx.principal);
+      if (route.rateLimitBucket) {
+        const decision = await practice.rateLimiter.consume(ctx.principal.organisationId, route.rateLimitBucket);
+        headers["x-ratelimit-limit"] = String(decision.limit);
+        headers["x-ratelimit-remaining"] = String(decision.remaining);
+        headers["x-ratelimit-reset"] = String(Math.floor(decision.resetAt.getTime() / 1000));
+        if (!decision.allowed) {
+          headers["retry-after"] = String(decision.retryAfterSeconds);
+          throw new DomainError("RATE_LIMIT_EXCEEDED", `Rate limit of ${decision.limit} requests per minute exceeded`, { limit: decision.limit, retry_after_seconds: decision.retryAfterSeconds });
+        }
+      }
+      if (route.scopes && !hasAnyScope(ctx.principal, route.scopes)) {
+        throw new DomainError("INSUFFICIENT_PERMISSIONS", `This operation needs the ${route.scopes.join(" or ")} scope`, {
+          required_scope: route.scopes[0],
+          accepted_scopes: [...route.scopes],
+          current_scopes: [...ctx.principal.scopes],
+        });
+      }
+    }
+    ctx.query(); // validate the query before any work
+    const response = await route.handle(ctx);
+    for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+    return response;
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    const started = performance.now();
+    const url = new URL(request.url);
+    const requestId = requestIdFor(request, practice.ids.uuid);
+    const headers: Record<string, string> = { "x-request-id": requestId };
+    const match = findRoute(router, request.method, url.pathname);
+    const route = match?.data;
+    const contract = route?.contract === "system" ? "v1" : (route?.contract ?? contractOfPath(url.pathname));
+    let organisationId: number | undefined;
+    let errorCode: string | undefined;
+    let response: Response;
+    try {
+      if (!route) {
+        const allowed = ["GET", "POST", "PATCH", "PUT", "DELETE"].filter((m) => findRoute(router, m, url.pathname));
+        if (allowed.length > 0) {
+          headers.allow = allowed.join(", ");
+          throw new DomainError("METHOD_NOT_ALLOWED", `Method ${request.method} is not allowed here; use ${allowed.join(", ")}`);
+        }
+        throw new DomainError("ROUTE_NOT_FOUND", `No route for ${request.method} ${url.pathname}`);
+      }
+      let parsedQuery: Record<string, any> | undefined;
+      let parsedBody: Promise<unknown> | undefined;
+      const ctx: RouteContext = {
+        request,
+        url,
+        params: (match?.params ?? {}) as Record<string, string>,
+        principal: undefined as unknown as Principal,
+        requestId,
+        now: practice.clock.now(),
+        query: () => (parsedQuery ??= parseQuery(url, route.query, queryValidator)),
+        body: () =>
+          (parsedBody ??= readJsonBody(request, bodyLimit).then((body) => {
+            if (route.requestBody) bodyValidator.assert(route.requestBody, body);
+            return body;
+          })),
+      };
+      response = await run(route, ctx, request, headers, (p) => (organisationId = p.organisationId));
+    } catch (error) {
+      errorCode = error instanceof DomainError ? error.code : "INTERNAL_ERROR";
+      if (error instanceof DomainError) {
+        if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = `Bearer error="invalid_token"`;
+        response = renderError(error, contract, route, requestId, headers);
+      } else {
+        options.onUnexpectedError?.(error, { requestId, method: request.method, route: route?.path ?? "(unmatched)", organisationId });
+        response = renderError(new DomainError("INTERNAL_ERROR", "Internal error; the request id identifies it in the server log"), contract, route, requestId, headers);
+      }
+    }
+    options.onRequestComplete?.({
+      requestId,
+      method: request.method,
+      route: route?.path ?? "(unmatched)",
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      organisationId,
+      errorCode,
+    });
+    return response;
+  };
+}

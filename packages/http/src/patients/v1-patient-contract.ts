@@ -1,0 +1,146 @@
+import { SEXES, type Patient, type PatientChanges, type PatientDraft } from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
+
+/** v1 shows timestamps zoneless (spec 9.3); they are UTC. */
+export const zonelessUtc = (d: Date): string => d.toISOString().slice(0, 19);
+
+const text = (max: number): JsonSchema => ({ type: "string", maxLength: max });
+const name: JsonSchema = { type: "string", minLength: 1, maxLength: 100 };
+
+const v1Address: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    line1: nullable(text(200)),
+    line2: nullable(text(200)),
+    city: nullable(text(100)),
+    state: nullable({ type: "string", pattern: "^[A-Z]{2}$", description: "a 2-letter upper-case state code" }),
+    postal_code: nullable({ type: "string", pattern: "^[A-Za-z0-9 -]{3,10}$", description: "3 to 10 letters, digits, spaces or dashes" }),
+    country: nullable({ type: "string", pattern: "^[A-Z]{2}$", description: "an ISO 3166-1 alpha-2 code" }),
+  },
+};
+
+const v1Properties: Record<string, JsonSchema> = {
+  first_name: name,
+  last_name: name,
+  middle_name: nullable(text(100)),
+  date_of_birth: { type: "string", format: "date" },
+  sex: { type: "string", enum: [...SEXES] },
+  mobile: nullable(text(30)),
+  email_address: nullable({ type: "string", format: "email", maxLength: 254 }),
+  address: nullable(v1Address),
+  clinic_id: nullable({ type: "integer", minimum: 1 }),
+};
+
+export const v1PatientCreateSchema: JsonSchema = {
+  $id: "V1PatientCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["first_name", "last_name", "date_of_birth"],
+  properties: v1Properties,
+};
+
+export const v1PatientUpdateSchema: JsonSchema = {
+  $id: "V1PatientUpdate",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...v1Properties, status: { type: "string", enum: ["ACTIVE", "INACTIVE"] } },
+};
+
+export const v1PatientSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    patient_id: { type: "integer" },
+    organisation_id: { type: "integer" },
+    clinic_id: { type: ["integer", "null"] },
+    first_name: { type: "string" },
+    middle_name: { type: ["string", "null"] },
+    last_name: { type: "string" },
+    date_of_birth: { type: "string", format: "date" },
+    sex: { type: "string", enum: [...SEXES] },
+    mobile: { type: ["string", "null"] },
+    email_address: { type: ["string", "null"] },
+    address: { type: "object" },
+    status: { type: "string", enum: ["ACTIVE", "INACTIVE"] },
+    created_at: { type: "string", description: "Zoneless ISO 8601 date-time in UTC" },
+    updated_at: { type: "string", description: "Zoneless ISO 8601 date-time in UTC" },
+  },
+};
+
+/** Domain field → v1 wire field, for error messages. */
+export const V1_PATIENT_FIELDS: FieldNames = Object.freeze({
+  firstName: "first_name",
+  middleName: "middle_name",
+  lastName: "last_name",
+  dateOfBirth: "date_of_birth",
+  sex: "sex",
+  phone: "mobile",
+  email: "email_address",
+  clinicId: "clinic_id",
+  status: "status",
+  "address.line1": "address.line1",
+  "address.line2": "address.line2",
+  "address.city": "address.city",
+  "address.state": "address.state",
+  "address.postalCode": "address.postal_code",
+  "address.country": "address.country",
+});
+
+type V1Body = Record<string, any>;
+
+function v1AddressToDomain(a: V1Body | null | undefined) {
+  if (a === null) return null;
+  if (a === undefined) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [wire, domain] of [["line1", "line1"], ["line2", "line2"], ["city", "city"], ["state", "state"], ["postal_code", "postalCode"], ["country", "country"]] as const) {
+    if (a[wire] !== undefined) out[domain] = a[wire];
+  }
+  return out;
+}
+
+/** A validated v1 body as domain changes; only fields present in the body appear. */
+export function v1ChangesFromBody(b: V1Body): PatientChanges {
+  const c: PatientChanges = {};
+  if (b.first_name !== undefined) c.firstName = b.first_name;
+  if (b.last_name !== undefined) c.lastName = b.last_name;
+  if (b.middle_name !== undefined) c.middleName = b.middle_name;
+  if (b.date_of_birth !== undefined) c.dateOfBirth = b.date_of_birth;
+  if (b.sex !== undefined) c.sex = b.sex;
+  if (b.mobile !== undefined) c.phone = b.mobile;
+  if (b.email_address !== undefined) c.email = b.email_address;
+  if (b.clinic_id !== undefined) c.clinicId = b.clinic_id;
+  if (b.status !== undefined) c.status = b.status === "ACTIVE" ? "active" : "inactive";
+  const address = v1AddressToDomain(b.address);
+  if (address !== undefined) c.address = address;
+  return c;
+}
+
+export const v1DraftFromBody = (b: V1Body): PatientDraft => v1ChangesFromBody(b) as PatientDraft;
+
+export function v1PatientView(p: Patient) {
+  return {
+    patient_id: p.id,
+    organisation_id: p.organisationId,
+    clinic_id: p.clinicId,
+    first_name: p.firstName,
+    middle_name: p.middleName,
+    last_name: p.lastName,
+    date_of_birth: p.dateOfBirth,
+    sex: p.sex,
+    mobile: p.phone,
+    email_address: p.email,
+    address: {
+      line1: p.address.line1,
+      line2: p.address.line2,
+      city: p.address.city,
+      state: p.address.state,
+      postal_code: p.address.postalCode,
+      country: p.address.country,
+    },
+    status: p.status === "active" ? "ACTIVE" : "INACTIVE",
+    created_at: zonelessUtc(p.createdAt),
+    updated_at: zonelessUtc(p.updatedAt),
+  };
+}

@@ -1,0 +1,73 @@
+import { DomainError } from "@openpractice/core";
+import { V1_PATIENT_EXISTS_CODE, v1Success } from "../contracts/v1-contract.js";
+import { READ_SCOPES, WRITE_SCOPES, type RouteDefinition, type RouteDependencies } from "../route.js";
+import { V1_PATIENT_FIELDS, v1ChangesFromBody, v1DraftFromBody, v1PatientCreateSchema, v1PatientSchema, v1PatientUpdateSchema, v1PatientView } from "./v1-patient-contract.js";
+
+const envelope = (data: object) => ({
+  type: "object",
+  required: ["code", "data", "message"],
+  properties: { code: { type: "integer", enum: [2000] }, data, message: { type: "string" } },
+});
+const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
+
+/** A v1 path id: a positive integer; anything else is a patient that does not exist. */
+export function parsePatientId(raw: string | undefined): number {
+  const id = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: raw ?? null });
+  return id;
+}
+
+export function v1PatientRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const common = { contract: "v1" as const, tags: ["Patients (v1)"], auth: true, fieldNames: V1_PATIENT_FIELDS };
+  return [
+    {
+      ...common,
+      method: "POST",
+      path: "/apis/v1/patient",
+      operationId: "v1CreatePatient",
+      summary: "Register a patient. A patient with the same name and date of birth is answered with code 2301 and the existing record.",
+      scopes: WRITE_SCOPES,
+      requestBody: v1PatientCreateSchema,
+      responses: {
+        "200": { description: "code 2000 with the new patient, or code 2301 with the existing one", schema: envelope(v1PatientSchema) },
+        "400": { description: "Validation error naming each field", schema: v1ErrorBody },
+      },
+      async handle(ctx) {
+        const { created, patient } = await practice.patients.register(ctx.principal, v1DraftFromBody(await ctx.body()));
+        return created ? v1Success(v1PatientView(patient)) : v1Success(v1PatientView(patient), V1_PATIENT_EXISTS_CODE, "Patient already exists");
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: "/apis/v1/patient/:id",
+      operationId: "v1GetPatient",
+      summary: "Read a patient of the caller's organisation.",
+      scopes: READ_SCOPES,
+      responses: { "200": { description: "The patient", schema: envelope(v1PatientSchema) }, "404": { description: "No such patient in this organisation", schema: v1ErrorBody } },
+      async handle(ctx) {
+        return v1Success(v1PatientView(await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id))));
+      },
+    },
+    {
+      ...common,
+      method: "POST",
+      path: "/apis/v1/patient/:id",
+      operationId: "v1UpdatePatient",
+      summary: "Update a patient (partial: omitted fields keep their values; null clears an optional field).",
+      scopes: WRITE_SCOPES,
+      requestBody: v1PatientUpdateSchema,
+      responses: {
+        "200": { description: "The updated patient", schema: envelope(v1PatientSchema) },
+        "400": { description: "Validation error", schema: v1ErrorBody },
+        "404": { description: "No such patient in this organisation", schema: v1ErrorBody },
+        "409": { description: "The change would duplicate another patient", schema: v1ErrorBody },
+      },
+      async handle(ctx) {
+        const id = parsePatientId(ctx.params.id);
+        const patient = await practice.patients.update(ctx.principal, id, v1ChangesFromBody(await ctx.body()));
+        return v1Success(v1PatientView(patient));
+      },
+    },
+  ];
+}

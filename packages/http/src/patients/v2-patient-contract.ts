@@ -1,0 +1,218 @@
+import { PATIENT_LIST_LIMITS, PATIENT_LIST_ORDERS, PATIENT_LIST_STATUSES, PATIENT_SORT_FIELDS, type Patient, type PatientChanges, type PatientDraft, type Sex } from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
+
+const GENDER_TO_SEX: Readonly<Record<string, Sex>> = { male: "MALE", female: "FEMALE", other: "OTHER", unknown: "UNDEFINED" };
+const SEX_TO_GENDER: Readonly<Record<Sex, string>> = { MALE: "male", FEMALE: "female", OTHER: "other", UNDEFINED: "unknown" };
+export const V2_EXPANSIONS = ["medical_records", "appointments", "insurance"] as const;
+export type V2Expansion = (typeof V2_EXPANSIONS)[number];
+
+const text = (max: number): JsonSchema => ({ type: "string", maxLength: max });
+const name: JsonSchema = { type: "string", minLength: 1, maxLength: 100 };
+
+const v2Properties: Record<string, JsonSchema> = {
+  first_name: name,
+  last_name: name,
+  middle_name: nullable(text(100)),
+  email: nullable({ type: "string", format: "email", maxLength: 254 }),
+  phone: nullable(text(30)),
+  date_of_birth: { type: "string", format: "date" },
+  gender: { type: "string", enum: Object.keys(GENDER_TO_SEX) },
+  status: { type: "string", enum: ["active", "inactive"] },
+  address: nullable({
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      street: nullable(text(200)),
+      city: nullable(text(100)),
+      state: nullable({ type: "string", pattern: "^[A-Z]{2}$", description: "a 2-letter upper-case state or province code" }),
+      zip_code: nullable({ type: "string", pattern: "^[A-Za-z0-9 -]{3,10}$", description: "3 to 10 letters, digits, spaces or dashes" }),
+      country: nullable({ type: "string", pattern: "^[A-Z]{2}$", description: "an ISO 3166-1 alpha-2 code" }),
+    },
+  }),
+  emergency_contact: nullable({
+    type: "object",
+    additionalProperties: false,
+    properties: { name: nullable(text(200)), relationship: nullable(text(50)), phone: nullable(text(30)) },
+  }),
+  insurance: nullable({
+    type: "object",
+    additionalProperties: false,
+    properties: { provider: nullable(text(200)), policy_number: nullable(text(50)), group_number: nullable(text(50)) },
+  }),
+};
+
+export const v2PatientCreateSchema: JsonSchema = {
+  $id: "V2PatientCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["first_name", "last_name", "date_of_birth"],
+  properties: v2Properties,
+};
+
+export const v2PatientUpdateSchema: JsonSchema = {
+  $id: "V2PatientUpdate",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: v2Properties,
+};
+
+const str = { type: "string" };
+const strOrNull = { type: ["string", "null"] };
+export const v2PatientSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    id: str,
+    first_name: str,
+    last_name: str,
+    middle_name: strOrNull,
+    email: strOrNull,
+    phone: strOrNull,
+    date_of_birth: { type: "string", format: "date" },
+    gender: { type: "string", enum: Object.keys(GENDER_TO_SEX) },
+    status: { type: "string", enum: ["active", "inactive"] },
+    address: { type: "object", properties: { street: strOrNull, city: strOrNull, state: strOrNull, zip_code: strOrNull, country: strOrNull } },
+    emergency_contact: { type: "object", properties: { name: strOrNull, relationship: strOrNull, phone: strOrNull } },
+    insurance: { description: "Object; an array of coverages when expand=insurance" },
+    medical_records: { type: "array", description: "Only with expand=medical_records", items: { type: "object", properties: { id: str, date: str, diagnosis: str, provider_id: str } } },
+    appointments: { type: "array", description: "Only with expand=appointments", items: { type: "object", properties: { id: str, date: str, status: str, provider_id: str } } },
+    created_at: { type: "string", format: "date-time" },
+    updated_at: { type: "string", format: "date-time" },
+  },
+};
+
+/** Field names `fields=` may select (id is always included). */
+export const V2_PATIENT_FIELDS_SELECTABLE = Object.keys(v2PatientSchema.properties as object).filter((f) => !["medical_records", "appointments"].includes(f));
+
+const commaList = (allowed: readonly string[], description: string): JsonSchema => ({
+  type: "string",
+  pattern: `^(${allowed.join("|")})(,(${allowed.join("|")}))*$`,
+  description,
+});
+
+/** Query parameters of GET /v2/patients; ajv coerces the strings, the OpenAPI document lists them. */
+export const v2PatientListQuerySchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    page: { type: "integer", minimum: 1, default: 1, description: "1-based page number" },
+    per_page: { type: "integer", minimum: PATIENT_LIST_LIMITS.minPerPage, maximum: PATIENT_LIST_LIMITS.maxPerPage, default: PATIENT_LIST_LIMITS.defaultPerPage },
+    search: { type: "string", maxLength: PATIENT_LIST_LIMITS.maxSearchLength, description: "Words that must all occur in the name, email or phone (substring, case- and accent-insensitive)" },
+    created_after: { type: "string", description: "ISO 8601 date or date-time with zone; inclusive" },
+    created_before: { type: "string", description: "ISO 8601 date or date-time with zone; exclusive" },
+    updated_after: { type: "string", description: "ISO 8601 date or date-time with zone; inclusive" },
+    updated_before: { type: "string", description: "ISO 8601 date or date-time with zone; exclusive" },
+    sort: { type: "string", enum: [...PATIENT_SORT_FIELDS], default: "created_at" },
+    order: { type: "string", enum: [...PATIENT_LIST_ORDERS], default: "desc" },
+    status: { type: "string", enum: [...PATIENT_LIST_STATUSES], default: "active" },
+    fields: commaList(V2_PATIENT_FIELDS_SELECTABLE, "a comma-separated list of patient fields"),
+    expand: commaList([...V2_EXPANSIONS], "a comma-separated list of medical_records, appointments, insurance"),
+  },
+};
+
+/** Query parameters of GET /v2/patients/{id}. */
+export const v2PatientReadQuerySchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: { fields: (v2PatientListQuerySchema.properties as Record<string, JsonSchema>).fields, expand: (v2PatientListQuerySchema.properties as Record<string, JsonSchema>).expand },
+};
+
+/** Domain field → v2 wire field, for error messages. */
+export const V2_PATIENT_FIELDS: FieldNames = Object.freeze({
+  firstName: "first_name",
+  middleName: "middle_name",
+  lastName: "last_name",
+  dateOfBirth: "date_of_birth",
+  sex: "gender",
+  phone: "phone",
+  email: "email",
+  status: "status",
+  "address.line1": "address.street",
+  "address.city": "address.city",
+  "address.state": "address.state",
+  "address.postalCode": "address.zip_code",
+  "address.country": "address.country",
+  "emergencyContact.name": "emergency_contact.name",
+  "emergencyContact.relationship": "emergency_contact.relationship",
+  "emergencyContact.phone": "emergency_contact.phone",
+  "insurance.provider": "insurance.provider",
+  "insurance.policyNumber": "insurance.policy_number",
+  "insurance.groupNumber": "insurance.group_number",
+});
+
+type V2Body = Record<string, any>;
+
+function pick(source: V2Body | null | undefined, pairs: ReadonlyArray<readonly [string, string]>) {
+  if (source === null) return null;
+  if (source === undefined) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [wire, domain] of pairs) if (source[wire] !== undefined) out[domain] = source[wire];
+  return out;
+}
+
+/** A validated v2 body as domain changes. `street` is one line: setting it clears the v1 second line. */
+export function v2ChangesFromBody(b: V2Body): PatientChanges {
+  const c: PatientChanges = {};
+  if (b.first_name !== undefined) c.firstName = b.first_name;
+  if (b.last_name !== undefined) c.lastName = b.last_name;
+  if (b.middle_name !== undefined) c.middleName = b.middle_name;
+  if (b.date_of_birth !== undefined) c.dateOfBirth = b.date_of_birth;
+  if (b.gender !== undefined) c.sex = GENDER_TO_SEX[b.gender];
+  if (b.phone !== undefined) c.phone = b.phone;
+  if (b.email !== undefined) c.email = b.email;
+  if (b.status !== undefined) c.status = b.status;
+  const address = pick(b.address, [["street", "line1"], ["city", "city"], ["state", "state"], ["zip_code", "postalCode"], ["country", "country"]]);
+  if (address !== undefined) c.address = address && "line1" in address ? { ...address, line2: null } : address;
+  const contact = pick(b.emergency_contact, [["name", "name"], ["relationship", "relationship"], ["phone", "phone"]]);
+  if (contact !== undefined) c.emergencyContact = contact;
+  const insurance = pick(b.insurance, [["provider", "provider"], ["policy_number", "policyNumber"], ["group_number", "groupNumber"]]);
+  if (insurance !== undefined) c.insurance = insurance;
+  return c;
+}
+
+export const v2DraftFromBody = (b: V2Body): PatientDraft => v2ChangesFromBody(b) as PatientDraft;
+
+export function v2PatientView(p: Patient): Record<string, unknown> {
+  const street = [p.address.line1, p.address.line2].filter(Boolean).join(", ") || null;
+  return {
+    id: String(p.id),
+    first_name: p.firstName,
+    last_name: p.lastName,
+    middle_name: p.middleName,
+    email: p.email,
+    phone: p.phone,
+    date_of_birth: p.dateOfBirth,
+    gender: SEX_TO_GENDER[p.sex],
+    status: p.status,
+    address: { street, city: p.address.city, state: p.address.state, zip_code: p.address.postalCode, country: p.address.country },
+    emergency_contact: { name: p.emergencyContact.name, relationship: p.emergencyContact.relationship, phone: p.emergencyContact.phone },
+    insurance: { provider: p.insurance.provider, policy_number: p.insurance.policyNumber, group_number: p.insurance.groupNumber },
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Adds the requested expansions. Appointments and medical records come from
+ * modules that have not landed yet (appointments, SOAP notes), so today they
+ * are always empty lists; insurance becomes the list of the patient's coverages
+ * (today: the one registered on the patient, when it has any field set).
+ */
+export function withExpansions(view: Record<string, unknown>, expand: readonly V2Expansion[]): Record<string, unknown> {
+  const out = { ...view };
+  if (expand.includes("medical_records")) out.medical_records = [];
+  if (expand.includes("appointments")) out.appointments = [];
+  if (expand.includes("insurance")) {
+    const card = view.insurance as Record<string, string | null>;
+    out.insurance = Object.values(card).some((v) => v !== null) ? [card] : [];
+  }
+  return out;
+}
+
+/** Keeps id, the requested fields and any expansions. */
+export function projectFields(view: Record<string, unknown>, fields: readonly string[] | undefined, expand: readonly V2Expansion[]): Record<string, unknown> {
+  if (!fields) return view;
+  const keep = new Set(["id", ...fields, ...expand]);
+  return Object.fromEntries(Object.entries(view).filter(([k]) => keep.has(k)));
+}

@@ -1,0 +1,135 @@
+import { DomainError } from "@openpractice/core";
+import { jsonResponse } from "../contracts/json-response.js";
+import { v2Meta } from "../contracts/v2-contract.js";
+import { READ_SCOPES, WRITE_SCOPES, type RouteContext, type RouteDefinition, type RouteDependencies } from "../route.js";
+import { parsePatientId } from "./v1-patient-routes.js";
+import {
+  projectFields,
+  V2_PATIENT_FIELDS,
+  v2ChangesFromBody,
+  v2DraftFromBody,
+  v2PatientCreateSchema,
+  v2PatientListQuerySchema,
+  v2PatientReadQuerySchema,
+  v2PatientSchema,
+  v2PatientUpdateSchema,
+  v2PatientView,
+  withExpansions,
+  type V2Expansion,
+} from "./v2-patient-contract.js";
+
+const v2ErrorBody = { $ref: "#/components/schemas/V2Error" };
+const list = (raw: unknown): string[] | undefined => (typeof raw === "string" && raw !== "" ? [...new Set(raw.split(","))] : undefined);
+
+function render(ctx: RouteContext, patient: Parameters<typeof v2PatientView>[0]) {
+  const q = ctx.query();
+  const expand = (list(q.expand) ?? []) as V2Expansion[];
+  return projectFields(withExpansions(v2PatientView(patient), expand), list(q.fields), expand);
+}
+
+export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const common = { contract: "v2" as const, tags: ["Patients (v2 beta)"], auth: true, rateLimitBucket: "v2", fieldNames: V2_PATIENT_FIELDS };
+  const errors = {
+    "400": { description: "INVALID_PARAMETER or VALIDATION_FAILED", schema: v2ErrorBody },
+    "401": { description: "UNAUTHORIZED", schema: v2ErrorBody },
+    "403": { description: "INSUFFICIENT_PERMISSIONS", schema: v2ErrorBody },
+    "429": { description: "RATE_LIMIT_EXCEEDED (Retry-After header)", schema: v2ErrorBody },
+  };
+  return [
+    {
+      ...common,
+      method: "GET",
+      path: "/v2/patients",
+      operationId: "v2ListPatients",
+      summary: "List patients, paginated, searchable and filterable (spec 4.6).",
+      scopes: READ_SCOPES,
+      query: v2PatientListQuerySchema,
+      responses: {
+        "200": {
+          description: "A page of patients",
+          schema: {
+            type: "object",
+            properties: { data: { type: "array", items: v2PatientSchema }, pagination: { $ref: "#/components/schemas/V2Pagination" }, meta: { $ref: "#/components/schemas/V2Meta" } },
+          },
+        },
+        ...errors,
+      },
+      async handle(ctx) {
+        const q = ctx.query();
+        const page = await practice.patients.list(ctx.principal, {
+          page: q.page,
+          perPage: q.per_page,
+          search: q.search,
+          createdAfter: q.created_after,
+          createdBefore: q.created_before,
+          updatedAfter: q.updated_after,
+          updatedBefore: q.updated_before,
+          sort: q.sort,
+          order: q.order,
+          status: q.status,
+        });
+        const totalPages = Math.ceil(page.total / page.perPage);
+        const hasNext = page.page < totalPages;
+        const hasPrevious = page.page > 1;
+        return jsonResponse(200, {
+          data: page.patients.map((p) => render(ctx, p)),
+          pagination: {
+            current_page: page.page,
+            total_pages: totalPages,
+            total_count: page.total,
+            per_page: page.perPage,
+            has_next: hasNext,
+            has_previous: hasPrevious,
+            next_page: hasNext ? page.page + 1 : null,
+            previous_page: hasPrevious ? Math.min(page.page - 1, Math.max(totalPages, 1)) : null,
+          },
+          meta: v2Meta(ctx),
+        });
+      },
+    },
+    {
+      ...common,
+      method: "POST",
+      path: "/v2/patients",
+      operationId: "v2CreatePatient",
+      summary: "Register a patient. 409 DUPLICATE_PATIENT names the existing patient with the same name and date of birth.",
+      scopes: WRITE_SCOPES,
+      requestBody: v2PatientCreateSchema,
+      responses: { "201": { description: "The new patient", schema: v2PatientSchema }, "409": { description: "DUPLICATE_PATIENT", schema: v2ErrorBody }, ...errors },
+      async handle(ctx) {
+        const { created, patient } = await practice.patients.register(ctx.principal, v2DraftFromBody(await ctx.body()));
+        if (!created) {
+          throw new DomainError("DUPLICATE_PATIENT", "A patient with the same name and date of birth already exists", { existing_patient_id: String(patient.id) });
+        }
+        return jsonResponse(201, v2PatientView(patient), { location: `/v2/patients/${patient.id}` });
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: "/v2/patients/:id",
+      operationId: "v2GetPatient",
+      summary: "Read one patient; `fields` and `expand` work as on the list.",
+      scopes: READ_SCOPES,
+      query: v2PatientReadQuerySchema,
+      responses: { "200": { description: "The patient", schema: v2PatientSchema }, "404": { description: "PATIENT_NOT_FOUND", schema: v2ErrorBody }, ...errors },
+      async handle(ctx) {
+        return jsonResponse(200, render(ctx, await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id))));
+      },
+    },
+    {
+      ...common,
+      method: "PATCH",
+      path: "/v2/patients/:id",
+      operationId: "v2UpdatePatient",
+      summary: "Update a patient (partial).",
+      scopes: WRITE_SCOPES,
+      requestBody: v2PatientUpdateSchema,
+      responses: { "200": { description: "The updated patient", schema: v2PatientSchema }, "404": { description: "PATIENT_NOT_FOUND", schema: v2ErrorBody }, "409": { description: "DUPLICATE_PATIENT", schema: v2ErrorBody }, ...errors },
+      async handle(ctx) {
+        const patient = await practice.patients.update(ctx.principal, parsePatientId(ctx.params.id), v2ChangesFromBody(await ctx.body()));
+        return jsonResponse(200, v2PatientView(patient));
+      },
+    },
+  ];
+}

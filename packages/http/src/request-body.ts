@@ -1,0 +1,40 @@
+import { DomainError } from "@openpractice/core";
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Reads and parses a JSON body, refusing non-JSON content types, bodies over
+ * `limitBytes` (checked on Content-Length and again while streaming, so a lying
+ * or absent header cannot get past it) and unparseable JSON.
+ */
+export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new DomainError("UNSUPPORTED_MEDIA_TYPE", "Request body must be JSON (Content-Type: application/json)", { content_type: type || null });
+  }
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  const tooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
+  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge();
+  if (!request.body) throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limitBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DomainError("MALFORMED_JSON", `Request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

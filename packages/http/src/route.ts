@@ -1,0 +1,51 @@
+import type { Practice, Principal } from "@openpractice/core";
+import type { FieldNames } from "./contracts/field-names.js";
+import type { SchemaValidator } from "./validation/ajv-validator.js";
+import type { JsonSchema } from "./validation/json-schema.js";
+
+/** Which wire contract a route speaks; it decides how errors are rendered. */
+export type Contract = "v1" | "v2" | "system";
+
+export interface RouteContext {
+  request: Request;
+  url: URL;
+  params: Record<string, string>;
+  /** Present on routes with `auth: true`. */
+  principal: Principal;
+  requestId: string;
+  now: Date;
+  /** The JSON body, validated against the route's requestBody schema. */
+  body(): Promise<any>;
+  /** The query string as an object, validated (and coerced) against the route's query schema. */
+  query(): Record<string, any>;
+}
+
+export interface RouteDefinition {
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  /** rou3 path pattern, e.g. /v2/patients/:id */
+  path: string;
+  contract: Contract;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  auth: boolean;
+  /** The principal must hold one of these scopes. */
+  scopes?: readonly string[];
+  /** Count the request against the organisation's plan budget in this bucket. */
+  rateLimitBucket?: string;
+  requestBody?: JsonSchema;
+  query?: JsonSchema;
+  /** OpenAPI responses: status → schema of the body. */
+  responses: Record<string, { description: string; schema?: JsonSchema }>;
+  /** Domain field → wire field, for this route's validation errors. */
+  fieldNames?: FieldNames;
+  handle(ctx: RouteContext): Promise<Response>;
+}
+
+export interface RouteDependencies {
+  practice: Practice;
+  bodyValidator: SchemaValidator;
+}
+
+export const READ_SCOPES = Object.freeze(["patients:read", "read"]);
+export const WRITE_SCOPES = Object.freeze(["patients:write", "write"]);

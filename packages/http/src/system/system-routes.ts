@@ -1,0 +1,89 @@
+import type { Practice } from "@openpractice/core";
+import { jsonResponse } from "../contracts/json-response.js";
+import type { RouteDefinition } from "../route.js";
+
+/** Static files of the reference page: name → bytes and content type, or null when absent. */
+export type DocsAssets = (name: string) => Promise<{ body: Uint8Array; contentType: string } | null>;
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>OpenPractice API reference</title>
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="reference"><noscript>The machine-readable document is at <a href="/openapi.json">/openapi.json</a>.</noscript></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/reference-init.js"></script>
+</body>
+</html>`;
+
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#reference", deepLinking: true });`;
+
+const noSystem = { contract: "system" as const, tags: ["System"], auth: false };
+
+/** Liveness, readiness, the OpenAPI document and the reference page. No authentication. */
+export function systemRoutes(deps: { practice: Practice; openApi: object; docsAssets?: DocsAssets }): RouteDefinition[] {
+  return [
+    {
+      ...noSystem,
+      method: "GET",
+      path: "/healthz",
+      operationId: "healthz",
+      summary: "Liveness: the process is up.",
+      responses: { "200": { description: "Up" } },
+      handle: async () => jsonResponse(200, { status: "ok" }),
+    },
+    {
+      ...noSystem,
+      method: "GET",
+      path: "/readyz",
+      operationId: "readyz",
+      summary: "Readiness: the database answers.",
+      responses: { "200": { description: "Ready" }, "503": { description: "Database unreachable" } },
+      async handle() {
+        try {
+          await deps.practice.checkReady();
+          return jsonResponse(200, { status: "ready" });
+        } catch {
+          return jsonResponse(503, { status: "unavailable", reason: "database unreachable" });
+        }
+      },
+    },
+    {
+      ...noSystem,
+      method: "GET",
+      path: "/openapi.json",
+      operationId: "openapi",
+      summary: "This API's OpenAPI 3.1 document.",
+      responses: { "200": { description: "OpenAPI document" } },
+      handle: async () => jsonResponse(200, deps.openApi),
+    },
+    {
+      ...noSystem,
+      method: "GET",
+      path: "/docs",
+      operationId: "docs",
+      summary: "Browsable API reference.",
+      responses: { "200": { description: "HTML page" } },
+      handle: async () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
+    },
+    {
+      ...noSystem,
+      method: "GET",
+      path: "/docs/assets/:name",
+      operationId: "docsAsset",
+      summary: "Static files of the reference page.",
+      responses: { "200": { description: "File" }, "404": { description: "No such file" } },
+      async handle(ctx) {
+        const name = ctx.params.name ?? "";
+        if (name === "reference-init.js") return new Response(DOCS_INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+        const asset = deps.docsAssets ? await deps.docsAssets(name) : null;
+        if (!asset) return jsonResponse(404, { code: 4049, data: null, message: "No such file" });
+        return new Response(asset.body as unknown as BodyInit, { headers: { "content-type": asset.contentType, "cache-control": "public, max-age=3600" } });
+      },
+    },
+  ];
+}

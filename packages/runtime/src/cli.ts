@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { ConfigError } from "./config/config.js";
+import { migrateCommand, seedCommand, serveCommand, tokenCommand, UsageError } from "./cli/commands.js";
+
+const USAGE = `usage: openpractice <command> [options]
+
+commands:
+  serve                      start the HTTP server (configuration from the environment)
+  migrate                    apply pending database migrations
+  seed [--org N] [--patients N]
+                             create the demo organisation, clinics, doctors and patients (idempotent)
+  token --org N [--user N] [--scope "read write"] [--name S] [--clinics 1,2] [--roles a,b] [--ttl SECONDS]
+                             print a bearer token signed with the configured secret`;
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      org: { type: "string" },
+      user: { type: "string" },
+      scope: { type: "string" },
+      name: { type: "string" },
+      clinics: { type: "string" },
+      roles: { type: "string" },
+      ttl: { type: "string" },
+      patients: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const command = positionals[0];
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const flags = values as Record<string, string | undefined>;
+  switch (command) {
+    case "serve":
+      return serveCommand();
+    case "migrate":
+      return migrateCommand();
+    case "seed":
+      return seedCommand(flags);
+    case "token":
+      if (!flags.org) throw new UsageError("token needs --org");
+      return tokenCommand(flags);
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`openpractice: configuration error: ${error.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    process.stderr.write(`openpractice: ${(error as Error).message}\n${USAGE}\n`);
+    process.exit(64); // EX_USAGE
+  }
+  process.stderr.write(`openpractice: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,76 @@
+import { createPractice } from "@openpractice/core";
+import { loadConfig } from "../config/config.js";
+import { resolveJwtSecret } from "../config/jwt-secret.js";
+import { createLogger } from "../logger.js";
+import { startRuntime } from "../runtime.js";
+import { seedDemo } from "../seed/seed-demo.js";
+import { openStorage } from "../storage-from-url.js";
+import { signAccessToken } from "../tokens.js";
+
+const positiveInt = (name: string, raw: string | undefined, fallback?: number): number => {
+  if (raw === undefined && fallback !== undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer (got '${raw ?? ""}')`);
+  return n;
+};
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** `openpractice serve`: runs until SIGTERM or SIGINT, then shuts down gracefully. */
+export async function serveCommand(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const runtime = await startRuntime({ config, logger });
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, "signal received");
+    runtime.stop().then(
+      () => process.exit(0),
+      (error) => {
+        logger.error({ err: { message: (error as Error).message } }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+}
+
+/** `openpractice migrate`: applies pending migrations and exits. */
+export async function migrateCommand(): Promise<void> {
+  const config = loadConfig();
+  const storage = await openStorage(config.databaseUrl);
+  await storage.close();
+  process.stdout.write(`${JSON.stringify({ migrated: true, database: config.databaseUrl.split(":")[0] })}\n`);
+}
+
+/** `openpractice seed [--org 1] [--patients 50]`: demo data, idempotent; one JSON object on stdout. */
+export async function seedCommand(flags: Record<string, string | undefined>): Promise<void> {
+  const config = loadConfig();
+  const { secret } = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  const storage = await openStorage(config.databaseUrl);
+  try {
+    const practice = createPractice({ storage });
+    const summary = await seedDemo(practice, { organisationId: positiveInt("org", flags.org, 1), patients: positiveInt("patients", flags.patients, 50), jwtSecret: secret });
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+  } finally {
+    await storage.close();
+  }
+}
+
+/** `openpractice token --org 1 --user 10 --scope "read write"`: prints a token signed with the configured (or generated) secret. */
+export async function tokenCommand(flags: Record<string, string | undefined>): Promise<void> {
+  const config = loadConfig();
+  const { secret } = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  const token = await signAccessToken(secret, {
+    organisationId: positiveInt("org", flags.org),
+    userId: flags.user === undefined ? undefined : positiveInt("user", flags.user),
+    name: flags.name,
+    scope: flags.scope ?? "read write",
+    clinicIds: flags.clinics ? flags.clinics.split(",").map((c) => positiveInt("clinics", c)) : undefined,
+    roles: flags.roles ? flags.roles.split(",").filter(Boolean) : undefined,
+    ttlSeconds: positiveInt("ttl", flags.ttl, 12 * 3600),
+  });
+  process.stdout.write(`${token}\n`);
+}

@@ -1,0 +1,86 @@
+import Validator from "fastest-validator";
+import { PLANS, type Plan } from "@openpractice/core";
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** The runtime's configuration, read from the environment once at start-up and frozen. */
+export interface RuntimeConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  dataDir: string;
+  jwtSecret: string | undefined;
+  jwksUrl: string | undefined;
+  env: "development" | "production";
+  logLevel: (typeof LOG_LEVELS)[number];
+  planLimits: Partial<Record<Plan, number>>;
+  shutdownTimeoutMs: number;
+}
+
+/** One variable, its meaning and default: the source of docs/configuration.md's table. */
+const schema = {
+  PORT: { type: "number", integer: true, min: 0, max: 65535, convert: true, optional: true },
+  HOST: { type: "string", empty: false, optional: true },
+  DATABASE_URL: { type: "string", pattern: /^(sqlite:|postgres(ql)?:\/\/|mysql:\/\/)/, messages: { stringPattern: "must start with sqlite:, postgres:// or mysql:// (got '{actual}')" }, optional: true },
+  OPENPRACTICE_DATA_DIR: { type: "string", empty: false, optional: true },
+  OPENPRACTICE_JWT_SECRET: { type: "string", min: 32, messages: { stringMin: "must be at least 32 characters long (HS256 needs 256 bits)" }, optional: true },
+  OPENPRACTICE_JWKS_URL: { type: "url", optional: true },
+  OPENPRACTICE_ENV: { type: "enum", values: ["development", "production"], optional: true },
+  LOG_LEVEL: { type: "enum", values: [...LOG_LEVELS], optional: true },
+  OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
+  OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: { type: "number", integer: true, min: 0, max: 600000, convert: true, optional: true },
+} as const;
+
+/** A start-up configuration problem: one line naming the variable and what is wrong. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+function parsePlanLimits(raw: string | undefined): Partial<Record<Plan, number>> {
+  if (raw === undefined || raw.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`OPENPRACTICE_PLAN_LIMITS: must be a JSON object such as {"enterprise":5000} (got '${raw}')`);
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new ConfigError("OPENPRACTICE_PLAN_LIMITS: must be a JSON object of plan → requests per minute");
+  const out: Partial<Record<Plan, number>> = {};
+  for (const [plan, limit] of Object.entries(parsed)) {
+    if (!PLANS.includes(plan as Plan)) throw new ConfigError(`OPENPRACTICE_PLAN_LIMITS: unknown plan '${plan}' (known: ${PLANS.join(", ")})`);
+    if (!Number.isInteger(limit) || (limit as number) < 1) throw new ConfigError(`OPENPRACTICE_PLAN_LIMITS: limit of '${plan}' must be a positive integer`);
+    out[plan as Plan] = limit as number;
+  }
+  return out;
+}
+
+/** Reads and validates the environment; throws ConfigError with one line on the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
+  const input: Record<string, unknown> = {};
+  for (const key of Object.keys(schema)) if (env[key] !== undefined && env[key] !== "") input[key] = env[key];
+  const check = new Validator({ useNewCustomCheckerFunction: true }).compile(schema as never);
+  const result = check(input);
+  if (result !== true) {
+    const first = (result as Array<{ field: string; message?: string; actual?: unknown }>)[0];
+    if (first) {
+      const message = (first.message ?? "is invalid").replace(`The '${first.field}' field`, "").replace(/^\s+/, "");
+      throw new ConfigError(`${first.field}: ${message} (got '${String(env[first.field])}')`);
+    }
+  }
+  const databaseUrl = (input.DATABASE_URL as string | undefined) ?? "sqlite:./data/openpractice.db";
+  if (!databaseUrl.startsWith("sqlite:")) {
+    throw new ConfigError(`DATABASE_URL: ${databaseUrl.split(":")[0]} is not available in this release yet; use sqlite:<path>`);
+  }
+  return Object.freeze({
+    port: (input.PORT as number | undefined) ?? 8080,
+    host: (input.HOST as string | undefined) ?? "127.0.0.1",
+    databaseUrl,
+    dataDir: (input.OPENPRACTICE_DATA_DIR as string | undefined) ?? "./data",
+    jwtSecret: input.OPENPRACTICE_JWT_SECRET as string | undefined,
+    jwksUrl: input.OPENPRACTICE_JWKS_URL as string | undefined,
+    env: (input.OPENPRACTICE_ENV as RuntimeConfig["env"] | undefined) ?? "production",
+    logLevel: (input.LOG_LEVEL as RuntimeConfig["logLevel"] | undefined) ?? "info",
+    planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),
+    shutdownTimeoutMs: (input.OPENPRACTICE_SHUTDOWN_TIMEOUT_MS as number | undefined) ?? 10_000,
+  });
+}

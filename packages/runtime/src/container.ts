@@ -1,0 +1,62 @@
+import "reflect-metadata";
+import { createPractice, systemClock, type Clock, type Practice, type Storage } from "@openpractice/core";
+import { createHttpHandler, createJwtAuthenticator, type Authenticator, type FetchHandler } from "@openpractice/http";
+import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
+import type { RuntimeConfig } from "./config/config.js";
+import { swaggerUiAssets } from "./docs-assets.js";
+import type { Logger } from "./logger.js";
+
+/** Explicit injection tokens: no decorators, no reflected constructor types. */
+export const TOKENS = Object.freeze({
+  Config: Symbol("RuntimeConfig"),
+  Logger: Symbol("Logger"),
+  Clock: Symbol("Clock"),
+  Storage: Symbol("Storage"),
+  JwtSecret: Symbol("JwtSecret"),
+  Practice: Symbol("Practice"),
+  Authenticator: Symbol("Authenticator"),
+  HttpHandler: Symbol("HttpHandler"),
+});
+
+export interface CompositionInput {
+  config: RuntimeConfig;
+  logger: Logger;
+  storage: Storage;
+  jwtSecret: string;
+  clock?: Clock;
+}
+
+/**
+ * The composition root: a child container per runtime instance (never the
+ * global one), so two runtimes in one process share nothing.
+ */
+export function composeContainer(input: CompositionInput): DependencyContainer {
+  const c = rootContainer.createChildContainer();
+  c.register(TOKENS.Config, { useValue: input.config });
+  c.register(TOKENS.Logger, { useValue: input.logger });
+  c.register(TOKENS.Clock, { useValue: input.clock ?? systemClock });
+  c.register(TOKENS.Storage, { useValue: input.storage });
+  c.register(TOKENS.JwtSecret, { useValue: input.jwtSecret });
+  c.register(TOKENS.Practice, {
+    useFactory: instanceCachingFactory<Practice>((d) =>
+      createPractice({ storage: d.resolve<Storage>(TOKENS.Storage), clock: d.resolve<Clock>(TOKENS.Clock), planLimits: d.resolve<RuntimeConfig>(TOKENS.Config).planLimits }),
+    ),
+  });
+  c.register(TOKENS.Authenticator, {
+    useFactory: instanceCachingFactory<Authenticator>((d) => createJwtAuthenticator({ secret: d.resolve<string>(TOKENS.JwtSecret), jwksUrl: d.resolve<RuntimeConfig>(TOKENS.Config).jwksUrl })),
+  });
+  c.register(TOKENS.HttpHandler, {
+    useFactory: instanceCachingFactory<FetchHandler>((d) => {
+      const log = d.resolve<Logger>(TOKENS.Logger);
+      return createHttpHandler({
+        practice: d.resolve<Practice>(TOKENS.Practice),
+        authenticator: d.resolve<Authenticator>(TOKENS.Authenticator),
+        docsAssets: swaggerUiAssets(),
+        onRequestComplete: (e) =>
+          log.info({ request_id: e.requestId, method: e.method, route: e.route, status: e.status, duration_ms: e.durationMs, organisation_id: e.organisationId, error_code: e.errorCode }, "request"),
+        onUnexpectedError: (error, e) => log.error({ request_id: e.requestId, route: e.route, err: { name: (error as Error)?.name, message: (error as Error)?.message, stack: (error as Error)?.stack } }, "unexpected error"),
+      });
+    }),
+  });
+  return c;
+}

@@ -1,0 +1,68 @@
+import type { AddressInfo } from "node:net";
+import type { Clock, Practice, Storage } from "@openpractice/core";
+import { createH3NodeServer } from "@openpractice/h3";
+import type { FetchHandler } from "@openpractice/http";
+import type { DependencyContainer } from "tsyringe";
+import type { RuntimeConfig } from "./config/config.js";
+import { resolveJwtSecret } from "./config/jwt-secret.js";
+import { composeContainer, TOKENS } from "./container.js";
+import { createLogger, type Logger } from "./logger.js";
+import { openStorage } from "./storage-from-url.js";
+import { startWorkers } from "./workers.js";
+
+export interface RuntimeHandle {
+  /** Base URL the server listens on, e.g. http://127.0.0.1:8080 */
+  url: string;
+  port: number;
+  container: DependencyContainer;
+  practice: Practice;
+  /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), stops workers, closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: RuntimeConfig;
+  logger?: Logger;
+  clock?: Clock;
+}
+
+/** Opens the store (migrating it), composes the instance and starts the HTTP server and workers. */
+export async function startRuntime(options: StartOptions): Promise<RuntimeHandle> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const { secret, source } = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  if (source === "generated") logger.info({ file: `${config.dataDir}/jwt-secret` }, "generated a JWT signing secret");
+  const storage = await openStorage(config.databaseUrl);
+  const container = composeContainer({ config, logger, storage, jwtSecret: secret, clock: options.clock });
+  const practice = container.resolve<Practice>(TOKENS.Practice);
+  const server = createH3NodeServer(container.resolve<FetchHandler>(TOKENS.HttpHandler));
+  server.requestTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  const workers = startWorkers(practice, logger);
+  logger.info({ url, engine: storage.capabilities.engine, env: config.env }, "openpractice listening");
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      logger.info("shutting down: no new connections, finishing in-flight requests");
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => {
+        logger.warn({ timeout_ms: config.shutdownTimeoutMs }, "shutdown timeout: closing remaining connections");
+        server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(timer);
+      await workers.stop();
+      await container.resolve<Storage>(TOKENS.Storage).close();
+      logger.info("shutdown complete");
+    })());
+
+  return { url, port, container, practice, stop };
+}

@@ -1,0 +1,28 @@
+import { SignJWT } from "jose";
+
+export interface TokenClaims {
+  organisationId: number;
+  userId?: number;
+  name?: string;
+  scope?: string;
+  clinicIds?: number[];
+  roles?: string[];
+  /** Lifetime in seconds; default 12 hours. */
+  ttlSeconds?: number;
+}
+
+/** An HS256 token with the claims the API reads (docs/authentication.md). */
+export async function signAccessToken(secret: string, claims: TokenClaims): Promise<string> {
+  const payload: Record<string, unknown> = { organisation_id: claims.organisationId };
+  if (claims.userId !== undefined) payload.user_id = claims.userId;
+  if (claims.name) payload.name = claims.name;
+  if (claims.scope) payload.scope = claims.scope;
+  if (claims.clinicIds?.length) payload.clinic_id_list = claims.clinicIds;
+  if (claims.roles?.length) payload.roles = claims.roles;
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuedAt()
+    .setSubject(String(claims.userId ?? `org-${claims.organisationId}`))
+    .setExpirationTime(`${claims.ttlSeconds ?? 12 * 3600}s`)
+    .sign(new TextEncoder().encode(secret));
+}
