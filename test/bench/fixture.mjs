@@ -1,0 +1,123 @@
+// Builds the benchmark database: organisation 1 on the enterprise plan and N
+// patients whose rows are exactly what the domain would store (the core's own
+// patientFromDraft / toPatientRecord produce identity_key and search_text).
+// The rows go in through better-sqlite3 in one transaction: registering 100,000
+// patients through the API would take minutes and measure nothing we report.
+import { assertValidPatientDraft, patientFromDraft, toPatientRecord } from "@openpractice/core";
+import { createSqliteStorage } from "@openpractice/sqlite";
+import BetterSqlite3 from "better-sqlite3";
+
+export const BENCH_ORGANISATION_ID = 1;
+
+// Invented names; a few carry accents so search exercises the folding.
+const FIRST = ["Ava", "Liam", "Noah", "Emma", "Olivia", "Ethan", "Sophia", "Mason", "Isabella", "Lucas", "Mia", "Amir", "Chloe", "Mateo", "Priya", "Jonah", "Leah", "Omar", "Grace", "Kenji", "Rosa", "Felix", "Nadia", "Theo", "Zoe", "Hannah", "Jack", "Aisha", "Diego", "Elena", "Farah", "Gabriel", "Ines", "Jasper", "Kofi", "Lena", "Marco", "Nora", "Oscar", "Paula", "Quinn", "Rafael", "Sara", "Tomas", "Uma", "Victor", "Wen", "Yusuf", "Zara", "Anders", "Bea", "Chidi", "Dana", "Emil", "Freya", "Goran", "Hugo", "Ingrid", "José", "Renée"];
+const LAST = ["Nguyen", "Patel", "Garcia", "Kowalski", "Johnson", "O'Brien", "Haddad", "Lindqvist", "Mensah", "Rossi", "Chen", "Dubois", "Silva", "Novak", "Fischer", "Moreau", "Tanaka", "Adeyemi", "Larsen", "Costa", "Walsh", "Ibrahim", "Morales", "Schmidt", "Kim", "Anderson", "Becker", "Carter", "Dalton", "Evans", "Ferreira", "Gallagher", "Hansen", "Ivanova", "Jensen", "Kaur", "Lopez", "Murphy", "Nakamura", "Okafor", "Petrov", "Quintero", "Reyes", "Santos", "Thompson", "Usman", "Vargas", "Wagner", "Xu", "Yilmaz", "Zhang", "Andersson", "Brennan", "Castillo", "Dimitrov", "Eriksen", "Fontaine", "Müller", "Núñez", "Søndergaard"];
+const CITIES = [["Springfield", "IL", "62701"], ["Madison", "WI", "53703"], ["Peoria", "IL", "61602"], ["Rockford", "IL", "61101"], ["Duluth", "MN", "55802"], ["Dayton", "OH", "45402"]];
+const SEXES = ["FEMALE", "MALE", "OTHER", "UNDEFINED"];
+const DAY_MS = 86_400_000;
+
+/** Small deterministic PRNG (mulberry32): the same N gives the same data on every run. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const asciiFold = (s) => s.normalize("NFKD").replace(/\p{Diacritic}/gu, "").replace(/[^A-Za-z]/g, "").toLowerCase();
+
+/** The i-th patient as an API caller would register it. */
+function draftFor(i, rnd) {
+  const pick = (list) => list[Math.floor(rnd() * list.length)];
+  const firstName = pick(FIRST);
+  const lastName = pick(LAST);
+  const [city, state, postalCode] = pick(CITIES);
+  const dob = new Date(Date.UTC(1940, 0, 1) + Math.floor(rnd() * 29_000) * DAY_MS).toISOString().slice(0, 10);
+  const d = () => Math.floor(rnd() * 10);
+  return {
+    firstName,
+    lastName,
+    dateOfBirth: dob,
+    sex: pick(SEXES),
+    phone: `(555) ${d()}${d()}${d()}-${d()}${d()}${d()}${d()}`,
+    email: `${asciiFold(firstName)}.${asciiFold(lastName)}${i}@example.org`,
+    address: { line1: `${100 + (i % 9900)} Main Street`, city, state, postalCode, country: "US" },
+    status: rnd() < 0.05 ? "inactive" : "active",
+  };
+}
+
+/** The row of adapters/kysely/src/schema.ts PatientsTable for a PatientRecord (mirrors patient-rows.ts, which is not exported). */
+function toRow(r) {
+  return {
+    organisation_id: r.organisationId,
+    clinic_id: r.clinicId,
+    first_name: r.firstName,
+    middle_name: r.middleName,
+    last_name: r.lastName,
+    date_of_birth: r.dateOfBirth,
+    sex: r.sex,
+    phone: r.phone,
+    email: r.email,
+    address_line1: r.address.line1,
+    address_line2: r.address.line2,
+    address_city: r.address.city,
+    address_state: r.address.state,
+    address_postal_code: r.address.postalCode,
+    address_country: r.address.country,
+    emergency_name: r.emergencyContact.name,
+    emergency_relationship: r.emergencyContact.relationship,
+    emergency_phone: r.emergencyContact.phone,
+    insurance_provider: r.insurance.provider,
+    insurance_policy_number: r.insurance.policyNumber,
+    insurance_group_number: r.insurance.groupNumber,
+    status: r.status,
+    identity_key: r.identityKey,
+    search_text: r.searchText,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Creates `filename` (migrated by the real adapter) holding `count` patients of
+ * organisation 1, registered over the five years before 2026-11-01 in id order.
+ */
+export async function buildFixture(filename, count) {
+  const storage = await createSqliteStorage({ filename });
+  await storage.close();
+
+  const db = new BetterSqlite3(filename);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  const now = new Date().toISOString();
+  db.prepare("INSERT INTO organisations (id, name, plan, is_active, created_at, updated_at) VALUES (?, 'Benchmark Therapy Group', 'enterprise', 1, ?, ?)").run(BENCH_ORGANISATION_ID, now, now);
+
+  const rnd = prng(20261122);
+  const today = now.slice(0, 10);
+  const end = Date.UTC(2026, 10, 1);
+  const start = end - 5 * 365 * DAY_MS;
+  const seen = new Set();
+  let insert;
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      let draft = draftFor(i, rnd);
+      let record = toPatientRecord(patientFromDraft(draft, BENCH_ORGANISATION_ID, new Date(start + Math.floor(((end - start) * i) / count))));
+      // Same name and birth date is a duplicate registration the domain refuses; draw again.
+      while (seen.has(record.identityKey)) {
+        draft = draftFor(i, rnd);
+        record = toPatientRecord(patientFromDraft(draft, BENCH_ORGANISATION_ID, record.createdAt));
+      }
+      assertValidPatientDraft(draft, today);
+      seen.add(record.identityKey);
+      const row = toRow(record);
+      insert ??= db.prepare(`INSERT INTO patients (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map((k) => `@${k}`).join(", ")})`);
+      insert.run(row);
+    }
+  })();
+  // Fold the WAL into the main file so a plain file copy is the whole database.
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+}

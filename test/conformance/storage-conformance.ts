@@ -1,0 +1,285 @@
+import { patientFromDraft, toPatientRecord, type PatientDraft, type PatientListCriteria, type Storage } from "@openpractice/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+/** Raw reads of what an adapter persisted, made with the engine's own driver, not through our repositories. */
+export interface StorageProbe {
+  /** Every row of `table` whose columns equal `where`, as plain objects (column name → value). */
+  rows(table: string, where?: Record<string, string | number>): Promise<Record<string, unknown>[]>;
+}
+
+/** One isolated, migrated, empty store per test, with its probe. */
+export interface StorageFixture {
+  storage: Storage;
+  probe: StorageProbe;
+  /** Closes connections and removes the store. */
+  dispose(): Promise<void>;
+}
+
+const T0 = new Date("2026-03-01T10:00:00.000Z");
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+
+function record(orgId: number, draft: Partial<PatientDraft> & { firstName: string; lastName: string }, createdAt = T0) {
+  const full: PatientDraft = { dateOfBirth: "1980-05-17", ...draft };
+  const p = patientFromDraft(full, orgId, createdAt);
+  return toPatientRecord(p);
+}
+
+function criteria(orgId: number, over: Partial<PatientListCriteria> = {}): PatientListCriteria {
+  return { organisationId: orgId, searchTerms: [], status: "all", sort: "created_at", order: "asc", limit: 100, offset: 0, ...over };
+}
+
+/**
+ * The storage port's contract as executable tests. Every adapter runs it
+ * unchanged: `runStorageConformance("sqlite", factory)`. Test names carry the
+ * engine name so a failure says which engine broke.
+ */
+export function runStorageConformance(engine: string, createFixture: () => Promise<StorageFixture>): void {
+  describe(`storage conformance [${engine}]`, () => {
+    let fx: StorageFixture;
+    let s: Storage;
+    beforeEach(async () => {
+      fx = await createFixture();
+      s = fx.storage;
+      await s.repositories.organisations.ensure({ id: 1, name: "Org one", plan: "free", now: T0 });
+      await s.repositories.organisations.ensure({ id: 2, name: "Org two", plan: "enterprise", now: T0 });
+    });
+    afterEach(async () => {
+      await fx.dispose();
+    });
+
+    describe("organisations", () => {
+      it(`[${engine}] ensure is insert-if-absent and keeps the existing row`, async () => {
+        const again = await s.repositories.organisations.ensure({ id: 1, name: "Renamed", plan: "enterprise", now: at(5) });
+        expect(again).toMatchObject({ id: 1, name: "Org one", plan: "free", isActive: true });
+        expect(await fx.probe.rows("organisations", { id: 1 })).toHaveLength(1);
+      });
+
+      it(`[${engine}] concurrent ensure of one new id creates exactly one row`, async () => {
+        await Promise.all(Array.from({ length: 20 }, () => s.repositories.organisations.ensure({ id: 77, name: "Race", plan: "free", now: T0 })));
+        expect(await fx.probe.rows("organisations", { id: 77 })).toHaveLength(1);
+      });
+
+      it(`[${engine}] clinics are unique by name per organisation and invisible to other organisations`, async () => {
+        const a = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "Downtown", timeZone: "America/Chicago" });
+        const b = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "Downtown", timeZone: "America/Chicago" });
+        expect(b.id).toBe(a.id);
+        expect(await s.repositories.organisations.findClinic(1, a.id)).toMatchObject({ name: "Downtown" });
+        expect(await s.repositories.organisations.findClinic(2, a.id)).toBeUndefined();
+      });
+
+      it(`[${engine}] upsertProvider replaces clinic memberships`, async () => {
+        const c1 = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "A", timeZone: "UTC" });
+        const c2 = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "B", timeZone: "UTC" });
+        const base = { organisationId: 1, userId: 500, firstName: "Ann", lastName: "Lee", npi: "1234567893", supervisingUserId: 501 };
+        await s.repositories.organisations.upsertProvider({ ...base, clinicIds: [c1.id, c2.id] });
+        await s.repositories.organisations.upsertProvider({ ...base, lastName: "Lee-Park", clinicIds: [c2.id] });
+        const providers = await s.repositories.organisations.listProviders(1);
+        expect(providers).toHaveLength(1);
+        expect(providers[0]).toMatchObject({ userId: 500, lastName: "Lee-Park", clinicIds: [c2.id], supervisingUserId: 501 });
+        expect(await s.repositories.organisations.listProviders(2)).toEqual([]);
+      });
+    });
+
+    describe("catalog", () => {
+      it(`[${engine}] categories, cancellation reasons and specializations are idempotent per organisation`, async () => {
+        for (let i = 0; i < 2; i++) {
+          await s.repositories.catalog.ensureAppointmentCategory({ organisationId: 1, name: "Initial", type: "IN_PERSON", durationMinutes: 60 });
+          await s.repositories.catalog.ensureCancellationReason({ organisationId: 1, reasonKey: "LATE", reasonLabel: "Late", cancellationFee: 25.5, status: "ACTIVE" });
+          await s.repositories.catalog.enableSpecialization(1, "MSK");
+        }
+        expect(await s.repositories.catalog.listAppointmentCategories(1)).toHaveLength(1);
+        expect(await s.repositories.catalog.listCancellationReasons(1)).toEqual([expect.objectContaining({ reasonKey: "LATE", cancellationFee: 25.5 })]);
+        expect(await s.repositories.catalog.listSpecializations(1)).toEqual(["MSK"]);
+        expect(await s.repositories.catalog.listSpecializations(2)).toEqual([]);
+      });
+    });
+
+    describe("patients", () => {
+      it(`[${engine}] insertIfAbsent creates once, then returns the existing patient`, async () => {
+        const first = await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }));
+        const second = await s.repositories.patients.insertIfAbsent(record(1, { firstName: " ADA ", lastName: "byron", phone: "555-0100" }));
+        expect(first.created).toBe(true);
+        expect(second).toMatchObject({ created: false, patient: { id: first.patient.id, phone: null } });
+        expect(await fx.probe.rows("patients", { organisation_id: 1 })).toHaveLength(1);
+      });
+
+      it(`[${engine}] the same person in another organisation is a different patient`, async () => {
+        const a = await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }));
+        const b = await s.repositories.patients.insertIfAbsent(record(2, { firstName: "Ada", lastName: "Byron" }));
+        expect(b.created).toBe(true);
+        expect(b.patient.id).not.toBe(a.patient.id);
+      });
+
+      it(`[${engine}] 20 concurrent registrations of one person create exactly one row`, async () => {
+        const results = await Promise.all(Array.from({ length: 20 }, () => s.repositories.patients.insertIfAbsent(record(1, { firstName: "Grace", lastName: "Hopper" }))));
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        expect(new Set(results.map((r) => r.patient.id)).size).toBe(1);
+        expect(await fx.probe.rows("patients", { organisation_id: 1 })).toHaveLength(1);
+      });
+
+      it(`[${engine}] round-trips every field and stores timestamps as UTC ISO text`, async () => {
+        const rec = record(1, {
+          firstName: "Zoë",
+          middleName: "Q",
+          lastName: "O'Neil",
+          sex: "FEMALE",
+          phone: "+1 (555) 010-2030",
+          email: "Zoe@Example.org",
+          address: { line1: "1 Main St", line2: "Apt 2", city: "Peoria", state: "IL", postalCode: "61602-1234", country: "US" },
+          emergencyContact: { name: "Sam", relationship: "spouse", phone: "555-0101" },
+          insurance: { provider: "Acme Health", policyNumber: "P-1", groupNumber: "G-9" },
+        }, new Date("2026-03-01T23:30:00.123Z"));
+        const { patient } = await s.repositories.patients.insertIfAbsent(rec);
+        const read = await s.repositories.patients.findById(1, patient.id);
+        const { identityKey: _i, searchText: _s, ...expected } = rec;
+        expect(read).toEqual({ ...expected, id: patient.id });
+        const [row] = await fx.probe.rows("patients", { id: patient.id });
+        expect(row?.created_at).toBe("2026-03-01T23:30:00.123Z");
+        expect(row?.identity_key).toBe("zoe|o'neil|1980-05-17");
+      });
+
+      it(`[${engine}] findById is scoped to the organisation`, async () => {
+        const { patient } = await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }));
+        expect(await s.repositories.patients.findById(2, patient.id)).toBeUndefined();
+        expect(await s.repositories.patients.findById(1, 999_999)).toBeUndefined();
+      });
+
+      it(`[${engine}] replace updates, reports an identity conflict without writing, and reports a missing row`, async () => {
+        const a = (await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }))).patient;
+        const b = (await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Alan", lastName: "Turing" }))).patient;
+        const updated = await s.repositories.patients.replace(b.id, toPatientRecord({ ...b, phone: "555-0199", updatedAt: at(3) }));
+        expect(updated).toMatchObject({ outcome: "updated", patient: { phone: "555-0199", updatedAt: at(3) } });
+        const clash = await s.repositories.patients.replace(b.id, toPatientRecord({ ...b, firstName: "Ada", lastName: "Byron" }));
+        expect(clash).toEqual({ outcome: "conflict", existingId: a.id });
+        const [row] = await fx.probe.rows("patients", { id: b.id });
+        expect(row?.first_name).toBe("Alan");
+        expect(await s.repositories.patients.replace(424242, toPatientRecord({ ...b, firstName: "Nobody" }))).toEqual({ outcome: "missing" });
+      });
+
+      describe("list", () => {
+        beforeEach(async () => {
+          const people: Array<[string, string, string | null, string | null, number, "active" | "inactive"]> = [
+            ["Ada", "Byron", "ada@example.org", "555-010-0001", 0, "active"],
+            ["Alan", "Turing", "alan@example.org", "555-010-0002", 1, "active"],
+            ["Grace", "Hopper", null, "(555) 010-0003", 2, "inactive"],
+            ["Édith", "Piaf", "edith@chanson.fr", null, 3, "active"],
+            ["Percent", "Sign", "100%_real@example.org", null, 4, "active"],
+            ["Adam", "Byrd", "adam@example.org", null, 5, "active"],
+          ];
+          for (const [firstName, lastName, email, phone, minute, status] of people) {
+            await s.repositories.patients.insertIfAbsent(record(1, { firstName, lastName, email, phone, status }, at(minute)));
+          }
+          await s.repositories.patients.insertIfAbsent(record(2, { firstName: "Ada", lastName: "Other-org" }, at(0)));
+        });
+        const names = (r: { patients: { firstName: string }[] }) => r.patients.map((p) => p.firstName);
+
+        it(`[${engine}] filters by organisation and status, and counts the total`, async () => {
+          const all = await s.repositories.patients.list(criteria(1));
+          expect(all.total).toBe(6);
+          const active = await s.repositories.patients.list(criteria(1, { status: "active" }));
+          expect(active.total).toBe(5);
+          expect(names(active)).not.toContain("Grace");
+          expect(names(await s.repositories.patients.list(criteria(1, { status: "inactive" })))).toEqual(["Grace"]);
+        });
+
+        it(`[${engine}] search requires every term as a substring, folded, and phone digits`, async () => {
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["by"] })))).toEqual(["Ada", "Adam"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["ada", "byron"] })))).toEqual(["Ada"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["edith"] })))).toEqual(["Édith"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["5550100003"] })))).toEqual(["Grace"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["chanson.fr"] })))).toEqual(["Édith"]);
+        });
+
+        it(`[${engine}] LIKE wildcards in a search term are literal`, async () => {
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["%"] })))).toEqual(["Percent"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["0%_r"] })))).toEqual(["Percent"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["_"] })))).toEqual(["Percent"]);
+        });
+
+        it(`[${engine}] created bounds are inclusive below and exclusive above`, async () => {
+          const r = await s.repositories.patients.list(criteria(1, { createdFrom: at(1), createdBefore: at(3) }));
+          expect(names(r)).toEqual(["Alan", "Grace"]);
+        });
+
+        it(`[${engine}] sorts by each field in both orders, ties broken by id`, async () => {
+          expect(names(await s.repositories.patients.list(criteria(1, { sort: "created_at", order: "desc" })))).toEqual(["Adam", "Percent", "Édith", "Grace", "Alan", "Ada"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { sort: "last_name", order: "asc" }))).slice(0, 2)).toEqual(["Adam", "Ada"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { sort: "first_name", order: "asc" }))).at(0)).toBe("Ada");
+          const sameTime = await s.repositories.patients.list(criteria(1, { sort: "updated_at", order: "asc" }));
+          expect(sameTime.patients.map((p) => p.updatedAt.getTime())).toEqual([...sameTime.patients.map((p) => p.updatedAt.getTime())].sort((x, y) => x - y));
+        });
+
+        it(`[${engine}] pages with limit and offset while the total stays whole`, async () => {
+          const page2 = await s.repositories.patients.list(criteria(1, { limit: 4, offset: 4 }));
+          expect(page2.total).toBe(6);
+          expect(names(page2)).toEqual(["Percent", "Adam"]);
+          const beyond = await s.repositories.patients.list(criteria(1, { limit: 4, offset: 40 }));
+          expect(beyond).toEqual({ patients: [], total: 6 });
+        });
+      });
+    });
+
+    describe("transactions and the outbox", () => {
+      it(`[${engine}] a transaction commits the row and its event together`, async () => {
+        await s.transaction(async (tx) => {
+          const { patient } = await tx.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }));
+          await tx.outbox.append({ organisationId: 1, eventType: "patient.created", data: { organisation_id: 1, patient_id: patient.id }, occurredAt: T0 });
+        });
+        expect(await fx.probe.rows("patients", { organisation_id: 1 })).toHaveLength(1);
+        const events = await fx.probe.rows("outbox", { organisation_id: 1 });
+        expect(events).toHaveLength(1);
+        expect(JSON.parse(String(events[0]?.data))).toEqual({ organisation_id: 1, patient_id: expect.any(Number) });
+        expect(events[0]?.dispatched_at).toBeNull();
+      });
+
+      it(`[${engine}] a failing transaction leaves neither the row nor the event`, async () => {
+        const boom = new Error("boom");
+        await expect(
+          s.transaction(async (tx) => {
+            await tx.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }));
+            await tx.outbox.append({ organisationId: 1, eventType: "patient.created", data: { organisation_id: 1, patient_id: 1 }, occurredAt: T0 });
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
+        expect(await fx.probe.rows("patients")).toHaveLength(0);
+        expect(await fx.probe.rows("outbox")).toHaveLength(0);
+      });
+
+      it(`[${engine}] listPending returns undispatched events oldest first`, async () => {
+        for (let i = 1; i <= 3; i++) {
+          await s.repositories.outbox.append({ organisationId: 1, eventType: "patient.updated", data: { organisation_id: 1, patient_id: i }, occurredAt: at(i) });
+        }
+        const pending = await s.repositories.outbox.listPending(2);
+        expect(pending.map((e) => e.data.patient_id)).toEqual([1, 2]);
+        expect(pending[0]).toMatchObject({ eventType: "patient.updated", organisationId: 1, occurredAt: at(1), dispatchedAt: null });
+      });
+    });
+
+    describe("rate-limit counters", () => {
+      it(`[${engine}] 50 concurrent hits on one window observe the counts 1..50 exactly once`, async () => {
+        const counts = await Promise.all(Array.from({ length: 50 }, () => s.repositories.rateLimits.hit("v2:org:1", T0)));
+        expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+        const [row] = await fx.probe.rows("rate_limit_counters", { counter_key: "v2:org:1" });
+        expect(Number(row?.hits)).toBe(50);
+      });
+
+      it(`[${engine}] windows and keys count separately, and old windows can be deleted`, async () => {
+        expect(await s.repositories.rateLimits.hit("k", at(0))).toBe(1);
+        expect(await s.repositories.rateLimits.hit("k", at(1))).toBe(1);
+        expect(await s.repositories.rateLimits.hit("other", at(1))).toBe(1);
+        expect(await s.repositories.rateLimits.hit("k", at(1))).toBe(2);
+        expect(await s.repositories.rateLimits.deleteWindowsBefore(at(1))).toBe(1);
+        expect(await fx.probe.rows("rate_limit_counters")).toHaveLength(2);
+      });
+    });
+
+    describe("failures", () => {
+      it(`[${engine}] ping answers while open; a closed store rejects instead of reporting "not found"`, async () => {
+        await expect(s.ping()).resolves.toBeUndefined();
+        await s.close();
+        await expect(s.repositories.patients.findById(1, 1)).rejects.toThrow();
+        await expect(s.ping()).rejects.toThrow();
+      });
+    });
+  });
+}
