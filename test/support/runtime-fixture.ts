@@ -19,9 +19,9 @@ export interface TestRuntime {
 }
 
 /** Starts the real runtime (h3 on node:http, SQLite file) on a random loopback port. */
-export async function startTestRuntime(env: Record<string, string> = {}): Promise<TestRuntime> {
+export async function startTestRuntime(env: Record<string, string> = {}, shared?: { dbFile: string }): Promise<TestRuntime> {
   const temp = makeTempDir();
-  const dbFile = join(temp.dir, "openpractice.db");
+  const dbFile = shared?.dbFile ?? join(temp.dir, "openpractice.db");
   const config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",

@@ -47,9 +47,9 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const bodyValidator = new SchemaValidator();
   const queryValidator = new SchemaValidator({ coerceTypes: true });
   const deps = { practice, bodyValidator };
-  const apiRoutes = [...v1PatientRoutes(deps), ...v2PatientRoutes(deps)];
-  const openApi = buildOpenApiDocument(apiRoutes);
-  const routes = [...apiRoutes, ...systemRoutes({ practice, openApi, docsAssets: options.docsAssets })];
+  let openApi: object | undefined;
+  const routes = [...v1PatientRoutes(deps), ...v2PatientRoutes(deps), ...systemRoutes({ practice, openApi: () => openApi as object, docsAssets: options.docsAssets })];
+  openApi = buildOpenApiDocument(routes.filter((r) => !r.path.startsWith("/docs/")));
 
   const router = createRouter<RouteDefinition>();
   for (const route of routes) addRoute(router, route.method, route.path, route);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
@@ -97,7 +98,8 @@ export class PatientService {
   }
 }
 
+/** Same stored content, ignoring the timestamps (key order does not matter). */
 function samePatientContent(a: Patient, b: Patient): boolean {
   const strip = ({ updatedAt: _u, createdAt: _c, ...rest }: Patient) => rest;
-  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
+  return isDeepStrictEqual(strip(a), strip(b));
 }

@@ -18,7 +18,7 @@ const unauthorized = (reason: string) => new DomainError("UNAUTHORIZED", "Authen
 function describeJoseError(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return "token has expired";
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return "token signature is invalid";
-  if (error instanceof joseErrors.JWTClaimValidationFailed) return `token claim ${error.claim} is invalid: ${error.reason}`;
+  if (error instanceof joseErrors.JWTClaimValidationFailed) return error.reason === "missing" ? `token has no ${error.claim} claim` : `token claim ${error.claim} is invalid (${error.reason})`;
   if (error instanceof joseErrors.JWKSNoMatchingKey) return "no key of the identity provider matches the token";
   if (error instanceof joseErrors.JOSEAlgNotAllowed) return "token algorithm is not accepted";
   if (error instanceof joseErrors.JWSInvalid || error instanceof joseErrors.JWTInvalid) return "token is malformed";

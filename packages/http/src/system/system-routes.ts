@@ -25,7 +25,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "
 const noSystem = { contract: "system" as const, tags: ["System"], auth: false };
 
 /** Liveness, readiness, the OpenAPI document and the reference page. No authentication. */
-export function systemRoutes(deps: { practice: Practice; openApi: object; docsAssets?: DocsAssets }): RouteDefinition[] {
+export function systemRoutes(deps: { practice: Practice; openApi: () => object; docsAssets?: DocsAssets }): RouteDefinition[] {
   return [
     {
       ...noSystem,
@@ -59,7 +59,7 @@ export function systemRoutes(deps: { practice: Practice; openApi: object; docsAs
       operationId: "openapi",
       summary: "This API's OpenAPI 3.1 document.",
       responses: { "200": { description: "OpenAPI document" } },
-      handle: async () => jsonResponse(200, deps.openApi),
+      handle: async () => jsonResponse(200, deps.openApi()),
     },
     {
       ...noSystem,

@@ -1,0 +1,42 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { signAccessToken } from "@openpractice/runtime";
+import { buildFixture } from "./fixture.mjs";
+const scenario = process.argv[2] ?? "create";
+const which = process.argv[3] ?? "ours";
+const temp = mkdtempSync(join(os.tmpdir(), "op-prof-"));
+const db = join(temp, "db.db");
+await buildFixture(db, Number(process.env.N ?? 10000));
+const SECRET = "x".repeat(64);
+const port = 18000 + Math.floor(Math.random()*1000);
+const args = which === "ours" ? ["packages/runtime/dist/cli.js", "serve"] : ["test/bench/baseline-server.mjs"];
+const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${temp}`, ...args], { env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DB_FILE: db, DATABASE_URL: `sqlite:${db}`, OPENPRACTICE_DATA_DIR: temp, OPENPRACTICE_JWT_SECRET: SECRET, OPENPRACTICE_PLAN_LIMITS: '{"enterprise":100000000}', LOG_LEVEL: "warn" }, stdio: "inherit" });
+await new Promise(r => setTimeout(r, 1500));
+const token = await signAccessToken(SECRET, { organisationId: 1, userId: 101, scope: "read write" });
+let n = 0;
+const r = await autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration: 8, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+  requests: [{ method: scenario === "create" ? "POST" : "GET", setupRequest: (req) => scenario === "create" ? ({ ...req, path: "/v2/patients", body: JSON.stringify({ first_name: "Bench", last_name: `P${n++}`, date_of_birth: "1980-05-17", gender: "female", email: `b${n}@example.org`, phone: "(555) 010-2030", address: { street: "1 Main Street", city: "Springfield", state: "IL", zip_code: "62701", country: "US" } }) }) : ({ ...req, path: `/v2/patients?search=${["kowal","priya","muller"][n++%3]}` }) }] });
+console.log("req/s", r.requests.average, "non2xx", r.non2xx);
+child.kill("SIGTERM");
+await new Promise(r => child.once("exit", r));
+const file = readdirSync(temp).find(f => f.endsWith(".cpuprofile"));
+const prof = JSON.parse(readFileSync(join(temp, file), "utf8"));
+const self = new Map(); const byId = new Map(prof.nodes.map(n => [n.id, n]));
+const dt = new Map(); prof.samples.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
+let total = 0;
+const pkg = new Map();
+for (const [id, t] of dt) { const n = byId.get(id); const cf = n.callFrame; const key = `${cf.functionName || "(anon)"} ${cf.url.replace(/.*node_modules\//, "nm:").replace(/.*\/work\/main\//, "")}:${cf.lineNumber}`; self.set(key, (self.get(key) ?? 0) + t); total += t;
+  const p = cf.url.includes("node_modules/") ? cf.url.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, "$1") : cf.url.includes("/work/main/") ? cf.url.replace(/.*\/work\/main\/([^/]+\/[^/]+).*/, "$1") : cf.url.startsWith("node:") ? "node-internal" : (cf.functionName || "(native/other)"); pkg.set(p, (pkg.get(p) ?? 0) + t); }
+console.log("total ms", (total/1000).toFixed(0));
+console.log([...pkg].sort((a,b)=>b[1]-a[1]).slice(0,25).map(([k,t])=>`${(100*t/total).toFixed(1)}% ${k}`).join("\n"));
+console.log("---");
+const parent = new Map(); for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const incl = new Map();
+for (const [id, t] of dt) { const seen = new Set(); let cur = id; while (cur !== undefined) { const cf = byId.get(cur).callFrame; const k = `${cf.functionName || "(anon)"} ${cf.url.replace(/.*node_modules\//, "nm:").replace(/.*\/work\/main\//, "")}`; if (!seen.has(k)) { seen.add(k); incl.set(k, (incl.get(k) ?? 0) + t); } cur = parent.get(cur); } }
+const want = /jwtVerify|authenticate|consume|register |readJsonBody|assert |executeQuery|prepare |writev|handle |run |list |insertIfAbsent|transaction|hit |findById|ensure|append|compileQuery|importKey|verify|onRequestComplete|toNodeHandler|sendNodeResponse|json|stringify|parseQuery|check /;
+console.log([...incl].filter(([k])=>want.test(k)).sort((a,b)=>b[1]-a[1]).slice(0,45).map(([k,t])=>`${(100*t/total).toFixed(1)}% ${k}`).join("\n"));
+console.log("---");
+console.log([...self].sort((a,b)=>b[1]-a[1]).slice(0,40).map(([k,t])=>`${(100*t/total).toFixed(1)}% ${k}`).join("\n"));

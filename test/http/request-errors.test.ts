@@ -1,0 +1,92 @@
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
+
+let rt: TestRuntime;
+beforeAll(async () => {
+  rt = await startTestRuntime();
+});
+afterAll(async () => {
+  await rt.stop();
+});
+
+const patientCount = () => rt.rawRows("select count(*) n from patients")[0]?.n;
+
+describe("bad request bodies change nothing and name the problem", () => {
+  it.each([
+    ["/apis/v1/patient", "v1"],
+    ["/v2/patients", "v2"],
+  ])("malformed JSON on %s", async (path, contract) => {
+    const res = await rt.call("POST", path, { body: '{"first_name": "Ada",' });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    if (contract === "v1") expect(body).toMatchObject({ code: 4002, data: null, error_code: "MALFORMED_JSON", message: expect.stringContaining("not valid JSON") });
+    else expect(body.error).toMatchObject({ code: "MALFORMED_JSON" });
+    expect(patientCount()).toBe(0);
+  });
+
+  it("an empty body, a JSON array or a string is refused", async () => {
+    expect((await (await rt.call("POST", "/apis/v1/patient", { body: "" })).json()).error_code).toBe("MALFORMED_JSON");
+    const arr = await (await rt.call("POST", "/apis/v1/patient", { body: "[]" })).json();
+    expect(arr).toMatchObject({ error_code: "VALIDATION_FAILED", errors: [{ field: "(body)", reason: "must be of type object" }] });
+  });
+
+  it("a non-JSON content type is 415", async () => {
+    const res = await rt.call("POST", "/v2/patients", { body: "first_name=Ada", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(res.status).toBe(415);
+    expect((await res.json()).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it("wrong types are named per field", async () => {
+    const res = await rt.call("POST", "/v2/patients", { body: { first_name: 7, last_name: ["x"], date_of_birth: 19900101, status: true } });
+    const body = await res.json();
+    expect(body.error.details.errors).toEqual([
+      { field: "first_name", reason: "must be of type string", value: 7 },
+      { field: "last_name", reason: "must be of type string", value: ["x"] },
+      { field: "date_of_birth", reason: "must be of type string", value: 19900101 },
+      { field: "status", reason: "must be of type string", value: true },
+    ]);
+  });
+
+  it("a body over 1 MiB is 413 (declared length)", async () => {
+    const big = JSON.stringify({ first_name: "A", last_name: "B", date_of_birth: "1990-01-01", middle_name: "x".repeat(1024 * 1024) });
+    const res = await rt.call("POST", "/apis/v1/patient", { body: big });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 4130, error_code: "PAYLOAD_TOO_LARGE" });
+    expect(patientCount()).toBe(0);
+  });
+
+  it("a chunked body over 1 MiB without Content-Length is 413 too", async () => {
+    const url = new URL(`${rt.url}/v2/patients`);
+    const token = await rt.token();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "transfer-encoding": "chunked" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.write('{"first_name":"A","last_name":"B","date_of_birth":"1990-01-01","middle_name":"');
+      const chunk = "y".repeat(64 * 1024);
+      for (let i = 0; i < 20; i++) req.write(chunk);
+      req.end('"}');
+    });
+    expect(status).toBe(413);
+    expect(patientCount()).toBe(0);
+  });
+
+  it("an unknown v1 path is 404 in the v1 envelope and a wrong method is 405", async () => {
+    const res = await rt.call("GET", "/apis/v1/nope");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 4049, error_code: "ROUTE_NOT_FOUND" });
+    const method = await rt.call("DELETE", "/apis/v1/patient/1");
+    expect(method.status).toBe(405);
+    expect(method.headers.get("allow")).toBe("GET, POST");
+  });
+
+  it("echoes a safe caller request id and replaces an unsafe one", async () => {
+    const ok = await rt.call("GET", "/healthz", { headers: { "x-request-id": "abc-123" } });
+    expect(ok.headers.get("x-request-id")).toBe("abc-123");
+    const bad = await rt.call("GET", "/healthz", { headers: { "x-request-id": "<script>" } });
+    expect(bad.headers.get("x-request-id")).toMatch(/^req_[0-9a-f-]{36}$/);
+  });
+});
