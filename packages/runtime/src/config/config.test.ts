@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+describe("runtime configuration", () => {
+  it("defaults to the embedded database on 127.0.0.1:8080", () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: "127.0.0.1",
+      databaseUrl: "sqlite:./data/openpractice.db",
+      dataDir: "./data",
+      jwtSecret: undefined,
+      jwksUrl: undefined,
+      env: "production",
+      logLevel: "info",
+      planLimits: {},
+      shutdownTimeoutMs: 10_000,
+    });
+  });
+
+  it("reads and converts every variable, treating empty values as unset", () => {
+    const c = loadConfig({ PORT: "9000", HOST: "0.0.0.0", LOG_LEVEL: "debug", OPENPRACTICE_ENV: "development", OPENPRACTICE_PLAN_LIMITS: '{"free":5}', OPENPRACTICE_JWKS_URL: "https://idp.example/jwks", OPENPRACTICE_DATA_DIR: "" });
+    expect(c).toMatchObject({ port: 9000, host: "0.0.0.0", logLevel: "debug", env: "development", planLimits: { free: 5 }, jwksUrl: "https://idp.example/jwks", dataDir: "./data" });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it("throws a ConfigError naming the variable", () => {
+    expect(() => loadConfig({ OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: "-1" })).toThrow(ConfigError);
+    expect(() => loadConfig({ OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: "-1" })).toThrow(/^OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: /);
+  });
+});

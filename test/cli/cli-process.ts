@@ -1,0 +1,49 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const CLI = fileURLToPath(new URL("../../packages/runtime/dist/cli.js", import.meta.url));
+
+if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does it first)`);
+
+/** Environment for a CLI run: the parent's PATH only, plus the given variables. */
+export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, LOG_LEVEL: "info", ...extra };
+}
+
+export function runCli(args: string[], env: Record<string, string>, cwd: string) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(env), cwd, encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  /** Every stdout line so far, parsed as JSON log records. */
+  logs: () => Array<Record<string, unknown>>;
+  exited: Promise<number | null>;
+}
+
+/** Starts `openpractice serve` and resolves once it logs its URL. */
+export async function startServe(env: Record<string, string>, cwd: string): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, "serve"], { env: cliEnv(env), cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const logs = () =>
+    out
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const listening = logs().find((l) => l.msg === "openpractice listening");
+    if (listening) return { child, url: String(listening.url), logs, exited };
+    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${err}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`serve did not start: ${err}`);
+}
