@@ -1,11 +1,5 @@
 import { defineConfig } from "tsup";
+import { packageBuild } from "../../tsup.base.js";
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/cli.ts"],
-  format: ["esm"],
-  dts: { entry: "src/index.ts" },
-  sourcemap: true,
-  clean: true,
-  target: "node20",
-  banner: ({ format }) => ({ js: format === "esm" ? "" : "" }),
-});
+// The CLI is a second entry; declarations are only for the library entry.
+export default defineConfig(packageBuild(["src/index.ts", "src/cli.ts"], { dts: { entry: "src/index.ts" } }));

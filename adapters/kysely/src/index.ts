@@ -4,3 +4,4 @@ export * from "./kysely-storage.js";
 export * from "./insert-ignoring-duplicate.js";
 export * from "./migrations/migrate.js";
 export { containsPattern } from "./repositories/patient-repository.js";
+export { patientToRow, rowToPatient } from "./repositories/patient-rows.js";

@@ -1,0 +1,143 @@
+// Shared pieces of the benchmark scripts: a temp folder and child servers that
+// are always cleaned up, the load (autocannon) and the sequential latency probe.
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import os from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+export const intEnv = (name, fallback) => {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+  return n;
+};
+
+export const RUNTIME_CLI = fileURLToPath(new URL("../../packages/runtime/dist/cli.js", import.meta.url));
+export const BASELINE_SERVER = fileURLToPath(new URL("./baseline-server.mjs", import.meta.url));
+export const SECRET = "bench-secret-".padEnd(64, "0123456789abcdef");
+// Raised so the benchmark is never throttled; the counter is still written on every request.
+export const PLAN_LIMITS = '{"enterprise":100000000}';
+
+// One word each, so our handler and the baseline run the very same SQL (one LIKE):
+// a last-name fragment, first names, an email fragment, phone digits, an accented name.
+export const SEARCH_TERMS = ["kowal", "priya", "olivia.tanaka", "0142", "muller", "renee"];
+export const searchPath = (i) => `/v2/patients?search=${encodeURIComponent(SEARCH_TERMS[i % SEARCH_TERMS.length])}`;
+
+// --- temp folder and child processes: removed and killed however the script ends ---
+export const temp = mkdtempSync(join(os.tmpdir(), "openpractice-bench-"));
+const children = new Set();
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+  rmSync(temp, { recursive: true, force: true });
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => process.exit(130));
+
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Starts `node …args` with `env` on a free loopback port, logging to a file, and waits until GET /healthz answers. */
+export async function startServer(name, args, env) {
+  const port = await freePort();
+  const logFile = join(temp, `${name}.log`);
+  const log = openSync(logFile, "a");
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", log, log] });
+  children.add(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    if (child.exitCode !== null) break;
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { name, url, child, logFile };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not start:\n${readFileSync(logFile, "utf8").slice(-2000)}`);
+}
+
+/** The runtime as deployed: `openpractice serve` configured from the environment. */
+export function startRuntime(name, dbFile, logLevel) {
+  return startServer(name, [RUNTIME_CLI, "serve"], {
+    DATABASE_URL: `sqlite:${dbFile}`,
+    OPENPRACTICE_DATA_DIR: temp,
+    OPENPRACTICE_JWT_SECRET: SECRET,
+    OPENPRACTICE_PLAN_LIMITS: PLAN_LIMITS,
+    OPENPRACTICE_ENV: "production",
+    LOG_LEVEL: logLevel,
+  });
+}
+
+export async function stopServer(server) {
+  if (server.child.exitCode === null) {
+    const exited = new Promise((resolve) => server.child.once("exit", resolve));
+    server.child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    server.child.kill("SIGKILL");
+  }
+  children.delete(server.child);
+}
+
+// --- load ------------------------------------------------------------------------
+let created = 0;
+const runTag = Date.now().toString(36);
+/** A registration no one made before (unique last name), as the v2 contract spells it. */
+const newPatientBody = () => {
+  const n = created++;
+  return JSON.stringify({
+    first_name: "Bench",
+    last_name: `Patient ${runTag}-${n}`,
+    date_of_birth: "1980-05-17",
+    gender: "female",
+    email: `bench.${runTag}.${n}@example.org`,
+    phone: "(555) 010-2030",
+    address: { street: "1 Main Street", city: "Springfield", state: "IL", zip_code: "62701", country: "US" },
+  });
+};
+
+const SCENARIOS = {
+  search: { method: "GET", next: (i) => ({ path: searchPath(i) }) },
+  create: { method: "POST", next: () => ({ path: "/v2/patients", body: newPatientBody() }) },
+};
+
+/** Closed-loop load for `duration` seconds over `connections` keep-alive connections. */
+export async function load(server, scenario, headers, { duration, connections }) {
+  let i = 0;
+  const { method, next } = SCENARIOS[scenario];
+  const r = await autocannon({ url: server.url, connections, duration, headers, requests: [{ method, setupRequest: (req) => ({ ...req, ...next(i++) }) }] });
+  return { rps: r.requests.average, p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts };
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99) };
+};
+
+/**
+ * Search latency alone: `samples` requests one at a time over one keep-alive
+ * connection (autocannon reports no p95, and under load latency is mostly queueing).
+ */
+export async function searchLatency(server, headers, samples) {
+  const all = [];
+  const byTerm = new Map(SEARCH_TERMS.map((t) => [t, []]));
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    const res = await fetch(server.url + searchPath(i), { headers });
+    await res.arrayBuffer();
+    const ms = performance.now() - started;
+    if (!res.ok) throw new Error(`${server.name}: search answered ${res.status}`);
+    all.push(ms);
+    byTerm.get(SEARCH_TERMS[i % SEARCH_TERMS.length]).push(ms);
+  }
+  return { ...stats(all), byTerm: Object.fromEntries([...byTerm].map(([t, xs]) => [t, stats(xs)])) };
+}
+
+/** Machine facts for the report, and the load average: other work on the machine skews every figure. */
+export function machineLine() {
+  const cpus = os.cpus();
+  const load1 = os.loadavg()[0].toFixed(2);
+  return `node ${process.version}, ${cpus[0]?.model} x ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, load average ${load1}`;
+}
