@@ -11,16 +11,17 @@ const DOCS_PAGE = `<!doctype html>
   <meta charset="utf-8">
   <title>OpenPractice API reference</title>
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="stylesheet" href="docs/assets/swagger-ui.css">
 </head>
 <body>
-  <div id="reference"><noscript>The machine-readable document is at <a href="/openapi.json">/openapi.json</a>.</noscript></div>
-  <script src="/docs/assets/swagger-ui-bundle.js"></script>
-  <script src="/docs/assets/reference-init.js"></script>
+  <div id="reference"><noscript>The machine-readable document is at <a href="openapi.json">openapi.json</a>.</noscript></div>
+  <script src="docs/assets/swagger-ui-bundle.js"></script>
+  <script src="docs/assets/reference-init.js"></script>
 </body>
 </html>`;
 
-const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#reference", deepLinking: true });`;
+// Relative URLs, so the page also works when the API is mounted under a prefix (e.g. /emr/docs).
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: new URL("openapi.json", document.baseURI).href, dom_id: "#reference", deepLinking: true });`;
 
 const noSystem = { contract: "system" as const, tags: ["System"], auth: false };
 
