@@ -50,7 +50,7 @@ function draftFor(i, rnd) {
 }
 
 /** The row of adapters/kysely/src/schema.ts PatientsTable for a PatientRecord (mirrors patient-rows.ts, which is not exported). */
-function toRow(r) {
+export function toRow(r) {
   return {
     organisation_id: r.organisationId,
     clinic_id: r.clinicId,
