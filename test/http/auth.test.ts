@@ -1,4 +1,6 @@
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import jwt from "jsonwebtoken";
@@ -61,15 +63,29 @@ describe("authentication", () => {
   it.each(bad)("refuses a %s token with 401 in the v1 envelope", async (_name, make, reason) => {
     const res = await v1(make());
     expect(res.status).toBe(401);
-    expect(res.headers.get("www-authenticate")).toContain("Bearer");
-    expect(await res.json()).toEqual({ code: 4010, data: null, message: "Authentication required", error_code: "UNAUTHORIZED" });
-    void reason;
+    expect(res.headers.get("www-authenticate")).toBe(_name === "missing" ? "Bearer" : 'Bearer error="invalid_token"');
+    expect(await res.json()).toEqual({ code: 4010, data: null, message: "Authentication required", error_code: "UNAUTHORIZED", details: { reason } });
   });
 
   it.each(bad)("refuses a %s token with 401 UNAUTHORIZED in the v2 shape naming the reason", async (_name, make, reason) => {
     const res = await v2(make());
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: { code: "UNAUTHORIZED", message: "Authentication required", details: { reason } }, meta: { timestamp: expect.any(String), request_id: expect.any(String) } });
+  });
+
+  it("with an identity provider and no explicit secret, refuses HS256 tokens made with the generated secret", async () => {
+    const jwksOnly = await startTestRuntime({ OPENPRACTICE_JWT_SECRET: "", OPENPRACTICE_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks` });
+    try {
+      const generated = readFileSync(join(jwksOnly.dataDir, "jwt-secret"), "utf8").trim();
+      const hs = jwt.sign(claims, generated, { algorithm: "HS256", expiresIn: "5m" });
+      const refused = await jwksOnly.call("GET", "/v2/patients", { token: hs });
+      expect(refused.status).toBe(401);
+      expect((await refused.json()).error.details.reason).toBe("token algorithm HS256 is not accepted");
+      const rs = jwt.sign(claims, rsa.privateKey, { algorithm: "RS256", keyid: "rsa-1", expiresIn: "5m" });
+      expect((await jwksOnly.call("GET", "/v2/patients", { token: rs })).status).toBe(200);
+    } finally {
+      await jwksOnly.stop();
+    }
   });
 
   it("refuses a non-Bearer scheme", async () => {

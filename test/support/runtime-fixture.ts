@@ -9,6 +9,8 @@ export interface TestRuntime {
   url: string;
   runtime: RuntimeHandle;
   dbFile: string;
+  /** The runtime's data directory (generated secrets live here). */
+  dataDir: string;
   /** A token for organisation 1 (or the given claims) with scope "read write". */
   token(claims?: Partial<TokenClaims>): Promise<string>;
   /** fetch against the runtime with a bearer token and JSON body. */
@@ -39,6 +41,7 @@ export async function startTestRuntime(env: Record<string, string> = {}, shared?
     url: runtime.url,
     runtime,
     dbFile,
+    dataDir: temp.dir,
     token,
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };

@@ -62,6 +62,8 @@ export interface PatientsTable {
   status: string;
   identity_key: string;
   search_text: string;
+  first_name_sort: string;
+  last_name_sort: string;
   created_at: string;
   updated_at: string;
 }

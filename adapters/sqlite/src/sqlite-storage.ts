@@ -36,9 +36,12 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
   return storage;
 }
 
-/** `sqlite:./data/openpractice.db` or `sqlite:///abs/path.db` → the file path. */
+/**
+ * The file path of a sqlite URL: `sqlite:./data/x.db` and `sqlite://data/x.db`
+ * are relative, `sqlite:/srv/x.db` and `sqlite:///srv/x.db` absolute.
+ */
 export function sqliteFilenameFromUrl(url: string): string {
   if (!url.startsWith("sqlite:")) throw new Error("not a sqlite: URL");
   const rest = url.slice("sqlite:".length);
-  return rest.startsWith("//") ? rest.replace(/^\/\/\/?/, "/") : rest;
+  return rest.startsWith("//") ? rest.slice(2) : rest;
 }

@@ -128,7 +128,8 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     } catch (error) {
       errorCode = error instanceof DomainError ? error.code : "INTERNAL_ERROR";
       if (error instanceof DomainError) {
-        if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = `Bearer error="invalid_token"`;
+        // RFC 6750 §3: no error code when the request carried no credentials at all.
+        if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = request.headers.has("authorization") ? `Bearer error="invalid_token"` : "Bearer";
         response = renderError(error, contract, route, requestId, headers);
       } else {
         options.onUnexpectedError?.(error, { requestId, method: request.method, route: route?.path ?? "(unmatched)", organisationId });

@@ -43,7 +43,13 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
     ),
   });
   c.register(TOKENS.Authenticator, {
-    useFactory: instanceCachingFactory<Authenticator>((d) => createJwtAuthenticator({ secret: d.resolve<string>(TOKENS.JwtSecret), jwksUrl: d.resolve<RuntimeConfig>(TOKENS.Config).jwksUrl })),
+    useFactory: instanceCachingFactory<Authenticator>((d) => {
+      const config = d.resolve<RuntimeConfig>(TOKENS.Config);
+      // With an identity provider configured, a generated secret is not a second way in:
+      // HS256 stays on only when OPENPRACTICE_JWT_SECRET was set on purpose.
+      const secret = config.jwksUrl && !config.jwtSecret ? undefined : d.resolve<string>(TOKENS.JwtSecret);
+      return createJwtAuthenticator({ secret, jwksUrl: config.jwksUrl });
+    }),
   });
   c.register(TOKENS.HttpHandler, {
     useFactory: instanceCachingFactory<FetchHandler>((d) => {

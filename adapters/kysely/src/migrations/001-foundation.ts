@@ -73,14 +73,16 @@ export function foundationMigration(profile: SqlDialectProfile): Migration {
         .addColumn("status", "varchar(10)", (c) => c.notNull())
         .addColumn("identity_key", "varchar(220)", (c) => c.notNull())
         .addColumn("search_text", "varchar(700)", (c) => c.notNull())
+        .addColumn("first_name_sort", "varchar(100)", (c) => c.notNull())
+        .addColumn("last_name_sort", "varchar(100)", (c) => c.notNull())
         .addColumn("created_at", TIME, (c) => c.notNull())
         .addColumn("updated_at", TIME, (c) => c.notNull())
         .addUniqueConstraint("patients_org_identity_uq", ["organisation_id", "identity_key"])
         .execute();
       await db.schema.createIndex("patients_org_status_created_ix").on("patients").columns(["organisation_id", "status", "created_at", "id"]).execute();
       await db.schema.createIndex("patients_org_status_updated_ix").on("patients").columns(["organisation_id", "status", "updated_at", "id"]).execute();
-      await db.schema.createIndex("patients_org_status_last_ix").on("patients").columns(["organisation_id", "status", "last_name", "id"]).execute();
-      await db.schema.createIndex("patients_org_status_first_ix").on("patients").columns(["organisation_id", "status", "first_name", "id"]).execute();
+      await db.schema.createIndex("patients_org_status_last_ix").on("patients").columns(["organisation_id", "status", "last_name_sort", "id"]).execute();
+      await db.schema.createIndex("patients_org_status_first_ix").on("patients").columns(["organisation_id", "status", "first_name_sort", "id"]).execute();
 
       await db.schema
         .createTable("outbox")

@@ -23,6 +23,9 @@ function applyFilters<O>(q: SelectQueryBuilder<Database, "patients", O>, c: Pati
   return query;
 }
 
+/** Names sort on their folded columns, so the order is alphabetical, not by byte. */
+const SORT_COLUMNS = { created_at: "created_at", updated_at: "updated_at", last_name: "last_name_sort", first_name: "first_name_sort" } as const;
+
 export class KyselyPatientRepository implements PatientRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -70,7 +73,7 @@ export class KyselyPatientRepository implements PatientRepository {
   async list(c: PatientListCriteria) {
     const base = this.db.selectFrom("patients");
     const page = await applyFilters(base.selectAll(), c)
-      .orderBy(c.sort, c.order)
+      .orderBy(SORT_COLUMNS[c.sort], c.order)
       .orderBy("id", c.order)
       .limit(c.limit)
       .offset(c.offset)

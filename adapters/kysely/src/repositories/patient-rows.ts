@@ -28,6 +28,8 @@ export function patientToRow(r: PatientRecord): Insertable<PatientsTable> {
     status: r.status,
     identity_key: r.identityKey,
     search_text: r.searchText,
+    first_name_sort: r.firstNameSort,
+    last_name_sort: r.lastNameSort,
     created_at: toDbTime(r.createdAt),
     updated_at: toDbTime(r.updatedAt),
   };

@@ -43,5 +43,7 @@ export function toPatientRecord(p: Omit<Patient, "id">): PatientRecord {
     ...p,
     identityKey: patientIdentityKey(p.firstName, p.lastName, p.dateOfBirth),
     searchText: patientSearchText(p),
+    firstNameSort: foldForMatch(p.firstName),
+    lastNameSort: foldForMatch(p.lastName),
   };
 }

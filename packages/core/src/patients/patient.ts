@@ -80,4 +80,7 @@ export interface PatientRecord extends Omit<Patient, "id"> {
   identityKey: string;
   /** Lower-cased names, email and phone digits, for `search`. */
   searchText: string;
+  /** Folded names (no case, no accents), so sorting by name is alphabetical in every engine. */
+  firstNameSort: string;
+  lastNameSort: string;
 }

@@ -34,11 +34,17 @@ export function v1Success(data: unknown, code = V1_SUCCESS_CODE, message = "Succ
   return jsonResponse(200, { code, data, message });
 }
 
-/** `{code, data: null, message}` plus `error_code` (the stable domain code) and `errors` (one entry per field) when there are field issues. */
+/**
+ * `{code, data: null, message}` plus `error_code` (the stable domain code),
+ * `errors` (one entry per field) when there are field issues, and `details`
+ * (e.g. the conflicting patient, the reason a token was refused) when there are any.
+ */
 export function v1Error(error: DomainError, names?: FieldNames, headers: Record<string, string> = {}): Response {
   const mapped = V1_ERROR_MAP[error.code];
   const { message, issues } = describeForWire(error, names);
   const body: Record<string, unknown> = { code: mapped.code, data: null, message, error_code: error.code };
   if (issues?.length) body.errors = issues;
+  const { issues: _issues, ...details } = error.details;
+  if (Object.keys(details).length > 0) body.details = details;
   return jsonResponse(mapped.status, body, headers);
 }

@@ -33,11 +33,16 @@ export function v2Meta(ctx: V2RequestContext, withVersion = true): Record<string
   return withVersion ? { timestamp: ctx.now.toISOString(), request_id: ctx.requestId, api_version: V2_API_VERSION } : { timestamp: ctx.now.toISOString(), request_id: ctx.requestId };
 }
 
+/** v2 identifiers are strings (spec 2.5), so id-valued details are too, whatever the domain carried. */
+function v2Detail(key: string, value: unknown): unknown {
+  return key.endsWith("_id") && typeof value === "number" ? String(value) : value;
+}
+
 /** `{error: {code, message, details}, meta: {timestamp, request_id}}` (spec 7.5). Field issues appear as details.errors. */
 export function v2Error(error: DomainError, ctx: V2RequestContext, names?: FieldNames, headers: Record<string, string> = {}): Response {
   const { message, issues } = describeForWire(error, names);
   const { issues: _raw, ...rest } = error.details;
-  const details: Record<string, unknown> = { ...rest };
+  const details: Record<string, unknown> = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, v2Detail(k, v)]));
   if (issues?.length) details.errors = issues;
   return jsonResponse(V2_STATUS_MAP[error.code], { error: { code: error.code, message, details }, meta: v2Meta(ctx, false) }, headers);
 }

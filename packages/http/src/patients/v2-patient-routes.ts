@@ -99,7 +99,7 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       async handle(ctx) {
         const { created, patient } = await practice.patients.register(ctx.principal, v2DraftFromBody(await ctx.body()));
         if (!created) {
-          throw new DomainError("DUPLICATE_PATIENT", "A patient with the same name and date of birth already exists", { existing_patient_id: String(patient.id) });
+          throw new DomainError("DUPLICATE_PATIENT", "A patient with the same name and date of birth already exists", { existing_patient_id: patient.id });
         }
         return jsonResponse(201, v2PatientView(patient), { location: `/v2/patients/${patient.id}` });
       },

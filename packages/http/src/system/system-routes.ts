@@ -1,4 +1,4 @@
-import type { Practice } from "@openpractice/core";
+import { DomainError, type Practice } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import type { RouteDefinition } from "../route.js";
 
@@ -82,7 +82,7 @@ export function systemRoutes(deps: { practice: Practice; openApi: () => object; 
         const name = ctx.params.name ?? "";
         if (name === "reference-init.js") return new Response(DOCS_INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } });
         const asset = deps.docsAssets ? await deps.docsAssets(name) : null;
-        if (!asset) return jsonResponse(404, { code: 4049, data: null, message: "No such file" });
+        if (!asset) throw new DomainError("ROUTE_NOT_FOUND", `No reference page file named ${name}`);
         return new Response(asset.body as unknown as BodyInit, { headers: { "content-type": asset.contentType, "cache-control": "public, max-age=3600" } });
       },
     },

@@ -20,7 +20,13 @@ describe("runtime configuration", () => {
   it("reads and converts every variable, treating empty values as unset", () => {
     const c = loadConfig({ PORT: "9000", HOST: "0.0.0.0", LOG_LEVEL: "debug", OPENPRACTICE_ENV: "development", OPENPRACTICE_PLAN_LIMITS: '{"free":5}', OPENPRACTICE_JWKS_URL: "https://idp.example/jwks", OPENPRACTICE_DATA_DIR: "" });
     expect(c).toMatchObject({ port: 9000, host: "0.0.0.0", logLevel: "debug", env: "development", planLimits: { free: 5 }, jwksUrl: "https://idp.example/jwks", dataDir: "./data" });
+    expect(loadConfig({ OPENPRACTICE_DATA_DIR: "/srv/op/" }).databaseUrl).toBe("sqlite:/srv/op/openpractice.db");
     expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it("never echoes a secret and masks passwords in URLs", () => {
+    expect(() => loadConfig({ OPENPRACTICE_JWT_SECRET: "hunter2" })).toThrow("OPENPRACTICE_JWT_SECRET: must be at least 32 characters long (HS256 needs 256 bits) (got '[hidden]')");
+    expect(() => loadConfig({ DATABASE_URL: "ftp://admin:s3cret@db/x" })).toThrow("DATABASE_URL: must start with sqlite:, postgres:// or mysql:// (got 'ftp://admin:***@db/x')");
   });
 
   it("throws a ConfigError naming the variable", () => {

@@ -21,15 +21,24 @@ export interface RuntimeConfig {
 const schema = {
   PORT: { type: "number", integer: true, min: 0, max: 65535, convert: true, optional: true },
   HOST: { type: "string", empty: false, optional: true },
-  DATABASE_URL: { type: "string", pattern: /^(sqlite:|postgres(ql)?:\/\/|mysql:\/\/)/, messages: { stringPattern: "must start with sqlite:, postgres:// or mysql:// (got '{actual}')" }, optional: true },
+  DATABASE_URL: { type: "string", pattern: /^(sqlite:|postgres(ql)?:\/\/|mysql:\/\/)/, messages: { stringPattern: "must start with sqlite:, postgres:// or mysql://" }, optional: true },
   OPENPRACTICE_DATA_DIR: { type: "string", empty: false, optional: true },
   OPENPRACTICE_JWT_SECRET: { type: "string", min: 32, messages: { stringMin: "must be at least 32 characters long (HS256 needs 256 bits)" }, optional: true },
   OPENPRACTICE_JWKS_URL: { type: "url", optional: true },
-  OPENPRACTICE_ENV: { type: "enum", values: ["development", "production"], optional: true },
-  LOG_LEVEL: { type: "enum", values: [...LOG_LEVELS], optional: true },
+  OPENPRACTICE_ENV: { type: "enum", values: ["development", "production"], messages: { enumValue: "must be one of {expected}" }, optional: true },
+  LOG_LEVEL: { type: "enum", values: [...LOG_LEVELS], messages: { enumValue: "must be one of {expected}" }, optional: true },
   OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
   OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: { type: "number", integer: true, min: 0, max: 600000, convert: true, optional: true },
 } as const;
+
+/** Variables whose values must never be echoed (a too-short secret is still a secret). */
+const SECRET_VARIABLES = new Set(["OPENPRACTICE_JWT_SECRET"]);
+
+/** The value as it may appear in an error line: secrets hidden, URL passwords masked. */
+function printable(name: string, value: string | undefined): string {
+  if (SECRET_VARIABLES.has(name)) return "[hidden]";
+  return String(value).replace(/(\/\/[^/:@\s]*:)[^@/\s]*@/, "$1***@");
+}
 
 /** A start-up configuration problem: one line naming the variable and what is wrong. */
 export class ConfigError extends Error {
@@ -64,10 +73,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     const first = (result as Array<{ field: string; message?: string; actual?: unknown }>)[0];
     if (first) {
       const message = (first.message ?? "is invalid").replace(`The '${first.field}' field`, "").replace(/^\s+/, "");
-      throw new ConfigError(`${first.field}: ${message} (got '${String(env[first.field])}')`);
+      throw new ConfigError(`${first.field}: ${message} (got '${printable(first.field, env[first.field])}')`);
     }
   }
-  const databaseUrl = (input.DATABASE_URL as string | undefined) ?? "sqlite:./data/openpractice.db";
+  const dataDir = (input.OPENPRACTICE_DATA_DIR as string | undefined) ?? "./data";
+  // The embedded database lives in the data directory unless DATABASE_URL says otherwise.
+  const databaseUrl = (input.DATABASE_URL as string | undefined) ?? `sqlite:${dataDir.replace(/\/+$/, "")}/openpractice.db`;
   if (!databaseUrl.startsWith("sqlite:")) {
     throw new ConfigError(`DATABASE_URL: ${databaseUrl.split(":")[0]} is not available in this release yet; use sqlite:<path>`);
   }
@@ -75,7 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     port: (input.PORT as number | undefined) ?? 8080,
     host: (input.HOST as string | undefined) ?? "127.0.0.1",
     databaseUrl,
-    dataDir: (input.OPENPRACTICE_DATA_DIR as string | undefined) ?? "./data",
+    dataDir,
     jwtSecret: input.OPENPRACTICE_JWT_SECRET as string | undefined,
     jwksUrl: input.OPENPRACTICE_JWKS_URL as string | undefined,
     env: (input.OPENPRACTICE_ENV as RuntimeConfig["env"] | undefined) ?? "production",
