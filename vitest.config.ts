@@ -1,13 +1,14 @@
+import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 // Tests import workspace packages from source through the "source" export
 // condition, so a test run never depends on stale dist/ output (CLI tests
-// spawn the built CLI; `npm test` builds first).
-const conditions = ["source", "import", "module", "node", "default"];
-
+// spawn the built CLI; `npm test` builds first). Only "source" is added to
+// vite's defaults: an "import" condition would leak into Node's require() of
+// CommonJS dependencies (pg requires pg-pool) and hand them ESM namespaces.
 export default defineConfig({
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ["source"] } },
+  resolve: { conditions: ["source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions], externalConditions: ["source"] } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "adapters/*/src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,

@@ -19,8 +19,7 @@ export async function insertIgnoringDuplicate<T extends keyof Database & string>
     const result = await insert.onConflict((oc) => oc.columns(conflictColumns as never).doNothing()).executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
-  // MySQL: a no-op update of the first conflict column leaves the row as it was and reports 0 affected rows.
-  const first = conflictColumns[0] as string;
-  const result = await insert.onDuplicateKeyUpdate({ [first]: (eb: any) => eb.ref(first) } as never).executeTakeFirst();
+  // MySQL/MariaDB: values are validated before they get here, so IGNORE only ever skips the duplicate.
+  const result = await db.insertInto(table).ignore().values(values as never).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }

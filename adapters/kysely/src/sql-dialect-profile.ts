@@ -12,8 +12,12 @@ export interface SqlDialectProfile {
   autoIncrementType: "integer" | "serial";
   /** Adds the engine's auto-increment modifier to a primary-key column. */
   autoIncrement(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
-  /** How "insert unless the unique key exists" is spelled. */
-  insertIgnoreStyle: "on-conflict" | "on-duplicate-key";
+  /**
+   * How "insert unless the unique key exists" is spelled: ON CONFLICT DO NOTHING
+   * (SQLite, PostgreSQL) or INSERT IGNORE (MySQL/MariaDB, whose affected-row
+   * count stays 0 or 1 even with the FOUND_ROWS client flag mysql2 sets).
+   */
+  insertIgnoreStyle: "on-conflict" | "insert-ignore";
   /** True when `error` is the driver's unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Runs a command with throw-away PostgreSQL 15 and MariaDB servers on loopback.
+#
+#   bash .ci/with-databases.sh npm test
+#
+# Installs the servers from Debian's packages when missing, starts each with
+# its own data directory under a temporary folder and a free port (no system
+# services), creates the databases, exports their URLs as
+# OPENPRACTICE_TEST_POSTGRES_URL and OPENPRACTICE_TEST_MYSQL_URL, runs the
+# command, and stops both servers on exit, whether the command passed or not.
+set -euo pipefail
+
+need_install=()
+command -v pg_ctlcluster >/dev/null 2>&1 || [ -d /usr/lib/postgresql/15/bin ] || need_install+=(postgresql)
+command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need_install+=(mariadb-server)
+if [ ${#need_install[@]} -gt 0 ]; then
+  echo "installing ${need_install[*]} from Debian's packages"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need_install[@]}" >/dev/null
+fi
+
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+work=$(mktemp -d /tmp/openpractice-db.XXXXXX)
+chmod 755 "$work"
+
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+
+stop_all() {
+  set +e
+  [ -f "$work/pg/postmaster.pid" ] && runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1
+  [ -f "$work/mariadb.pid" ] && kill "$(cat "$work/mariadb.pid")" 2>/dev/null && sleep 1
+  rm -rf "$work"
+}
+trap stop_all EXIT
+
+# PostgreSQL refuses to run as root: the package's postgres user owns the cluster.
+pg_port=$(free_port)
+mkdir -p "$work/pg" && chown postgres:postgres "$work/pg"
+runuser -u postgres -- "$PG_BIN/initdb" -D "$work/pg" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
+runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$work/pg" -w -l "$work/pg/server.log" \
+  -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+runuser -u postgres -- "$PG_BIN/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "create database openpractice_test" >/dev/null
+export OPENPRACTICE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$pg_port/openpractice_test"
+
+my_port=$(free_port)
+mkdir -p "$work/mariadb"
+mariadb-install-db --no-defaults --datadir="$work/mariadb" --user=root --auth-root-authentication-method=normal >/dev/null 2>&1
+/usr/sbin/mariadbd --no-defaults --datadir="$work/mariadb" --port="$my_port" --bind-address=127.0.0.1 \
+  --socket="$work/mariadb.sock" --pid-file="$work/mariadb.pid" --user=root --log-error="$work/mariadb.log" \
+  --innodb-flush-log-at-trx-commit=2 --max-connections=300 --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci 2>>"$work/mariadb.stderr" &
+for _ in $(seq 1 60); do
+  mariadb --no-defaults -S "$work/mariadb.sock" -u root -e "select 1" >/dev/null 2>&1 && break
+  sleep 0.5
+done
+mariadb --no-defaults -S "$work/mariadb.sock" -u root -e "
+  create database openpractice_test;
+  create user 'openpractice'@'127.0.0.1' identified by 'openpractice';
+  grant all privileges on *.* to 'openpractice'@'127.0.0.1';"
+export OPENPRACTICE_TEST_MYSQL_URL="mysql://openpractice:openpractice@127.0.0.1:$my_port/openpractice_test"
+
+echo "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port, MariaDB $(/usr/sbin/mariadbd --version | awk '{print $3}') on 127.0.0.1:$my_port"
+status=0
+"$@" || status=$?
+exit "$status"

@@ -1,0 +1,2 @@
+export * from "./mysql-storage.js";
+export * from "./mysql-profile.js";

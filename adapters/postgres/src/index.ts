@@ -1,0 +1,2 @@
+export * from "./postgres-storage.js";
+export * from "./postgres-profile.js";

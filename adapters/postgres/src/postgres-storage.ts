@@ -1,0 +1,25 @@
+import { KyselyStorage, type Database } from "@openpractice/kysely";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import { postgresProfile } from "./postgres-profile.js";
+
+export interface PostgresStorageOptions {
+  /** postgres://user:password@host:port/database; the adapter creates and owns a pool. Ignored when `pool` is given. */
+  url?: string;
+  /** An already-built pg.Pool; the caller keeps ownership and ends it. */
+  pool?: pg.Pool;
+  /** Pool size when the adapter builds the pool (default 10). */
+  maxConnections?: number;
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+/** The storage port on PostgreSQL (pg + Kysely). */
+export async function createPostgresStorage(options: PostgresStorageOptions): Promise<KyselyStorage> {
+  if (!options.pool && !options.url) throw new Error("createPostgresStorage needs a url or a pool");
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const storage = new KyselyStorage({ db, profile: postgresProfile, ownsConnection: !options.pool });
+  if (options.migrate !== false) await storage.migrate();
+  return storage;
+}

@@ -1,0 +1,119 @@
+import { randomBytes } from "node:crypto";
+import { createMysqlStorage } from "@openpractice/mysql";
+import { createPostgresStorage } from "@openpractice/postgres";
+import { createSqliteStorage } from "@openpractice/sqlite";
+import type { Storage } from "@openpractice/core";
+import BetterSqlite3 from "better-sqlite3";
+import mysql from "mysql2/promise";
+import pg from "pg";
+import { join } from "node:path";
+import type { StorageProbe } from "../conformance/storage-conformance.js";
+import { makeTempDir } from "./temp-dir.js";
+
+export type EngineName = "sqlite" | "postgres" | "mysql";
+
+const URL_VARIABLES = { postgres: "OPENPRACTICE_TEST_POSTGRES_URL", mysql: "OPENPRACTICE_TEST_MYSQL_URL" } as const;
+
+/**
+ * The engines this run can test. SQLite always; PostgreSQL and MariaDB when
+ * their URL variable is set (.ci/with-databases.sh sets both). In CI a missing
+ * engine is an error, never a silent skip.
+ */
+export function availableEngines(): EngineName[] {
+  const engines: EngineName[] = ["sqlite"];
+  for (const [engine, variable] of Object.entries(URL_VARIABLES) as Array<[EngineName, string]>) {
+    if (process.env[variable]) engines.push(engine);
+    else if (process.env.CI) throw new Error(`${variable} is not set: CI must test ${engine} (run through .ci/with-databases.sh)`);
+    else console.warn(`[${engine}] not tested: set ${variable} (or run: bash .ci/with-databases.sh npx vitest run)`);
+  }
+  return engines;
+}
+
+/** A fresh, empty database on the engine, as a URL, and a function dropping it. */
+export async function freshDatabase(engine: EngineName): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `op_${randomBytes(6).toString("hex")}`;
+  if (engine === "sqlite") {
+    const temp = makeTempDir("openpractice-sqlite-");
+    return { url: `sqlite:${join(temp.dir, `${name}.db`)}`, drop: async () => temp.remove() };
+  }
+  const base = new URL(process.env[URL_VARIABLES[engine]] as string);
+  const target = new URL(base);
+  target.pathname = `/${name}`;
+  if (engine === "postgres") {
+    const admin = new pg.Client({ connectionString: base.toString() });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    return {
+      url: target.toString(),
+      drop: async () => {
+        const c = new pg.Client({ connectionString: base.toString() });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const admin = await mysql.createConnection(base.toString());
+  await admin.query(`create database ${name} character set utf8mb4 collate utf8mb4_unicode_ci`);
+  await admin.end();
+  return {
+    url: target.toString(),
+    drop: async () => {
+      const c = await mysql.createConnection(base.toString());
+      await c.query(`drop database if exists ${name}`);
+      await c.end();
+    },
+  };
+}
+
+export async function openEngineStorage(engine: EngineName, url: string): Promise<Storage> {
+  if (engine === "sqlite") return createSqliteStorage({ filename: url.slice("sqlite:".length) });
+  if (engine === "postgres") return createPostgresStorage({ url });
+  return createMysqlStorage({ url });
+}
+
+function whereClause(where: Record<string, string | number>, placeholder: (i: number) => string) {
+  const keys = Object.keys(where);
+  return { sql: keys.length ? ` where ${keys.map((k, i) => `${k} = ${placeholder(i)}`).join(" and ")}` : "", params: keys.map((k) => where[k]) };
+}
+
+/** Raw reads with the engine's own driver on its own connection, independent of the repositories. */
+export async function openProbe(engine: EngineName, url: string): Promise<StorageProbe & { close(): Promise<void> }> {
+  const checkTable = (t: string) => {
+    if (!/^[a-z_]+$/.test(t)) throw new Error(`bad table ${t}`);
+  };
+  if (engine === "sqlite") {
+    const raw = new BetterSqlite3(url.slice("sqlite:".length), { readonly: true });
+    return {
+      async rows(table, where = {}) {
+        checkTable(table);
+        const w = whereClause(where, () => "?");
+        return raw.prepare(`select * from ${table}${w.sql}`).all(...w.params) as Record<string, unknown>[];
+      },
+      close: async () => void raw.close(),
+    };
+  }
+  if (engine === "postgres") {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    return {
+      async rows(table, where = {}) {
+        checkTable(table);
+        const w = whereClause(where, (i) => `$${i + 1}`);
+        return (await client.query(`select * from ${table}${w.sql}`, w.params)).rows;
+      },
+      close: () => client.end(),
+    };
+  }
+  const conn = await mysql.createConnection(url);
+  return {
+    async rows(table, where = {}) {
+      checkTable(table);
+      const w = whereClause(where, () => "?");
+      const [rows] = await conn.query(`select * from ${table}${w.sql}`, w.params);
+      return rows as Record<string, unknown>[];
+    },
+    close: () => conn.end(),
+  };
+}
