@@ -48,6 +48,8 @@ app.post("/v2/patients", async (event) => {
     status: "active",
     identity_key: `${lower(b.first_name)}|${lower(b.last_name)}|${b.date_of_birth}`,
     search_text: [b.first_name, b.last_name, b.email].filter(Boolean).map(lower).join(" "),
+    first_name_sort: lower(b.first_name),
+    last_name_sort: lower(b.last_name),
     created_at: now,
     updated_at: now,
   };

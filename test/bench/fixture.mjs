@@ -1,9 +1,11 @@
 // Builds the benchmark database: organisation 1 on the enterprise plan and N
-// patients whose rows are exactly what the domain would store (the core's own
-// patientFromDraft / toPatientRecord produce identity_key and search_text).
+// patients whose rows are exactly what the domain would store: the core's own
+// patientFromDraft / toPatientRecord derive the columns, the adapter's
+// patientToRow names them.
 // The rows go in through better-sqlite3 in one transaction: registering 100,000
 // patients through the API would take minutes and measure nothing we report.
 import { assertValidPatientDraft, patientFromDraft, toPatientRecord } from "@openpractice/core";
+import { patientToRow } from "@openpractice/kysely";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import BetterSqlite3 from "better-sqlite3";
 
@@ -49,38 +51,6 @@ function draftFor(i, rnd) {
   };
 }
 
-/** The row of adapters/kysely/src/schema.ts PatientsTable for a PatientRecord (mirrors patient-rows.ts, which is not exported). */
-export function toRow(r) {
-  return {
-    organisation_id: r.organisationId,
-    clinic_id: r.clinicId,
-    first_name: r.firstName,
-    middle_name: r.middleName,
-    last_name: r.lastName,
-    date_of_birth: r.dateOfBirth,
-    sex: r.sex,
-    phone: r.phone,
-    email: r.email,
-    address_line1: r.address.line1,
-    address_line2: r.address.line2,
-    address_city: r.address.city,
-    address_state: r.address.state,
-    address_postal_code: r.address.postalCode,
-    address_country: r.address.country,
-    emergency_name: r.emergencyContact.name,
-    emergency_relationship: r.emergencyContact.relationship,
-    emergency_phone: r.emergencyContact.phone,
-    insurance_provider: r.insurance.provider,
-    insurance_policy_number: r.insurance.policyNumber,
-    insurance_group_number: r.insurance.groupNumber,
-    status: r.status,
-    identity_key: r.identityKey,
-    search_text: r.searchText,
-    created_at: r.createdAt.toISOString(),
-    updated_at: r.updatedAt.toISOString(),
-  };
-}
-
 /**
  * Creates `filename` (migrated by the real adapter) holding `count` patients of
  * organisation 1, registered over the five years before 2026-11-01 in id order.
@@ -112,7 +82,7 @@ export async function buildFixture(filename, count) {
       }
       assertValidPatientDraft(draft, today);
       seen.add(record.identityKey);
-      const row = toRow(record);
+      const row = patientToRow(record);
       insert ??= db.prepare(`INSERT INTO patients (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map((k) => `@${k}`).join(", ")})`);
       insert.run(row);
     }

@@ -49,6 +49,10 @@ export async function startServer(name, args, env) {
   const log = openSync(logFile, "a");
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", log, log] });
   children.add(child);
+  // A server dying mid-run would otherwise show only as a failed request.
+  child.once("exit", (code, signal) => {
+    if (!child.stopping) console.error(`${name} exited unexpectedly (code ${code}, signal ${signal}):\n${readFileSync(logFile, "utf8").slice(-2000)}`);
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let waited = 0; waited < 30_000; waited += 100) {
     if (child.exitCode !== null) break;
@@ -71,6 +75,7 @@ export function startRuntime(name, dbFile, logLevel) {
 }
 
 export async function stopServer(server) {
+  server.child.stopping = true;
   if (server.child.exitCode === null) {
     const exited = new Promise((resolve) => server.child.once("exit", resolve));
     server.child.kill("SIGTERM");
@@ -135,9 +140,17 @@ export async function searchLatency(server, headers, samples) {
   return { ...stats(all), byTerm: Object.fromEntries([...byTerm].map(([t, xs]) => [t, stats(xs)])) };
 }
 
-/** Machine facts for the report, and the load average: other work on the machine skews every figure. */
+/** Machine facts for the report. */
 export function machineLine() {
   const cpus = os.cpus();
-  const load1 = os.loadavg()[0].toFixed(2);
-  return `node ${process.version}, ${cpus[0]?.model} x ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, load average ${load1}`;
+  return `node ${process.version}, ${cpus[0]?.model} x ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`;
+}
+
+/** Share of all cores busy over the next `ms`: other work on the machine skews every figure. */
+export async function busyShare(ms = 1000) {
+  const sample = () => os.cpus().reduce((acc, c) => ({ idle: acc.idle + c.times.idle, total: acc.total + Object.values(c.times).reduce((a, b) => a + b, 0) }), { idle: 0, total: 0 });
+  const a = sample();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = sample();
+  return 1 - (b.idle - a.idle) / (b.total - a.total);
 }

@@ -10,12 +10,11 @@
 // BENCH_LOG_INFO (1: also run ours with LOG_LEVEL=info; 0: skip).
 // Exits 1 when any response was not 2xx (the figures would then be meaningless).
 import { copyFileSync, statSync } from "node:fs";
-import os from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { signAccessToken } from "@openpractice/runtime";
 import { BENCH_ORGANISATION_ID, buildFixture } from "./fixture.mjs";
-import { BASELINE_SERVER, SEARCH_TERMS, SECRET, intEnv, load, machineLine, searchLatency, startRuntime, startServer, stopServer, temp } from "./harness.mjs";
+import { BASELINE_SERVER, SEARCH_TERMS, SECRET, busyShare, intEnv, load, machineLine, searchLatency, startRuntime, startServer, stopServer, temp } from "./harness.mjs";
 
 const PATIENTS = intEnv("BENCH_PATIENTS", 100_000);
 const RUN = { duration: intEnv("BENCH_DURATION_SECONDS", 10), connections: intEnv("BENCH_CONNECTIONS", 10) };
@@ -23,6 +22,7 @@ const WARMUP = intEnv("BENCH_WARMUP_SECONDS", 2);
 const SAMPLES = intEnv("BENCH_LATENCY_SAMPLES", 500);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? "search,create").split(",").filter(Boolean);
 const WITH_INFO = process.env.BENCH_LOG_INFO !== "0";
+for (const s of SCENARIOS) if (!["search", "create"].includes(s)) throw new Error(`BENCH_SCENARIOS: unknown scenario '${s}' (known: search, create)`);
 
 const f1 = (n) => n.toFixed(1);
 const f2 = (n) => n.toFixed(2);
@@ -43,7 +43,9 @@ async function matchCounts(ours, baseline, headers) {
 async function main() {
   const sqlite = new BetterSqlite3(":memory:").prepare("select sqlite_version() as v").get().v;
   console.log(`${machineLine()}, SQLite ${sqlite}`);
-  if (os.loadavg()[0] > 0.5) console.warn("warning: the machine is busy (load average above 0.5): figures will be low and noisy");
+  const busy = await busyShare();
+  console.log(`CPU busy before the run: ${(busy * 100).toFixed(0)}%`);
+  if (busy > 0.1) console.warn("warning: other work is using the CPU: figures will be low and noisy");
   console.log(`patients ${PATIENTS}, ${RUN.connections} connections, ${RUN.duration} s per run after ${WARMUP} s warm-up, ${SAMPLES} sequential search samples`);
 
   const fixture = join(temp, "fixture.db");
@@ -81,7 +83,6 @@ async function main() {
       }
     }
     report(results, latency);
-    console.log(`\nload average at the end: ${os.loadavg()[0].toFixed(2)}`);
     const bad = Object.entries(results).flatMap(([scenario, r]) => Object.entries(r).map(([name, x]) => [`${scenario}/${name}`, x])).filter(([, x]) => x.bad > 0);
     for (const [name, x] of bad) console.error(`${name}: ${x.bad} responses were errors or not 2xx: figures are not valid`);
     process.exitCode = bad.length > 0 ? 1 : 0;

@@ -11,7 +11,6 @@ describe("start-up configuration errors", () => {
     ["OPENPRACTICE_JWT_SECRET", "short", /^openpractice: configuration error: OPENPRACTICE_JWT_SECRET: must be at least 32 characters long/],
     ["OPENPRACTICE_JWKS_URL", "not a url", /^openpractice: configuration error: OPENPRACTICE_JWKS_URL: .*URL/],
     ["DATABASE_URL", "ftp://db", /^openpractice: configuration error: DATABASE_URL: must start with sqlite:, postgres:\/\/ or mysql:\/\//],
-    ["DATABASE_URL", "postgres://localhost/op", /^openpractice: configuration error: DATABASE_URL: postgres is not available in this release yet/],
     ["OPENPRACTICE_PLAN_LIMITS", "{bad", /^openpractice: configuration error: OPENPRACTICE_PLAN_LIMITS: must be a JSON object/],
     ["OPENPRACTICE_PLAN_LIMITS", '{"gold":5}', /^openpractice: configuration error: OPENPRACTICE_PLAN_LIMITS: unknown plan 'gold'/],
   ])("%s=%s stops start-up with one line naming it", (name, value, pattern) => {

@@ -73,47 +73,50 @@ export async function openEngineStorage(engine: EngineName, url: string): Promis
   return createMysqlStorage({ url });
 }
 
-function whereClause(where: Record<string, string | number>, placeholder: (i: number) => string) {
-  const keys = Object.keys(where);
-  return { sql: keys.length ? ` where ${keys.map((k, i) => `${k} = ${placeholder(i)}`).join(" and ")}` : "", params: keys.map((k) => where[k]) };
+/** A raw connection with the engine's own driver: `?` placeholders on every engine, counts as numbers. */
+export interface RawQuery {
+  query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
 }
 
-/** Raw reads with the engine's own driver on its own connection, independent of the repositories. */
-export async function openProbe(engine: EngineName, url: string): Promise<StorageProbe & { close(): Promise<void> }> {
-  const checkTable = (t: string) => {
-    if (!/^[a-z_]+$/.test(t)) throw new Error(`bad table ${t}`);
-  };
+export async function openRawQuery(engine: EngineName, url: string): Promise<RawQuery> {
   if (engine === "sqlite") {
     const raw = new BetterSqlite3(url.slice("sqlite:".length), { readonly: true });
-    return {
-      async rows(table, where = {}) {
-        checkTable(table);
-        const w = whereClause(where, () => "?");
-        return raw.prepare(`select * from ${table}${w.sql}`).all(...w.params) as Record<string, unknown>[];
-      },
-      close: async () => void raw.close(),
-    };
+    return { query: async (sql, params = []) => raw.prepare(sql).all(...params) as Record<string, unknown>[], close: async () => void raw.close() };
   }
   if (engine === "postgres") {
-    const client = new pg.Client({ connectionString: url });
+    // count(*) is bigint; read it as a number, as the other drivers do.
+    const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as never)) };
+    const client = new pg.Client({ connectionString: url, types: types as never });
     await client.connect();
     return {
-      async rows(table, where = {}) {
-        checkTable(table);
-        const w = whereClause(where, (i) => `$${i + 1}`);
-        return (await client.query(`select * from ${table}${w.sql}`, w.params)).rows;
+      async query(sql, params = []) {
+        let i = 0;
+        return (await client.query(sql.replace(/\?/g, () => `$${++i}`), params)).rows;
       },
       close: () => client.end(),
     };
   }
   const conn = await mysql.createConnection(url);
   return {
-    async rows(table, where = {}) {
-      checkTable(table);
-      const w = whereClause(where, () => "?");
-      const [rows] = await conn.query(`select * from ${table}${w.sql}`, w.params);
+    async query(sql, params = []) {
+      const [rows] = await conn.query(sql, params);
       return rows as Record<string, unknown>[];
     },
     close: () => conn.end(),
+  };
+}
+
+/** Raw reads with the engine's own driver on its own connection, independent of the repositories. */
+export async function openProbe(engine: EngineName, url: string): Promise<StorageProbe & { close(): Promise<void> }> {
+  const raw = await openRawQuery(engine, url);
+  return {
+    async rows(table, where = {}) {
+      if (!/^[a-z_]+$/.test(table)) throw new Error(`bad table ${table}`);
+      const keys = Object.keys(where);
+      const clause = keys.length ? ` where ${keys.map((k) => `${k} = ?`).join(" and ")}` : "";
+      return raw.query(`select * from ${table}${clause}`, keys.map((k) => where[k]));
+    },
+    close: () => raw.close(),
   };
 }

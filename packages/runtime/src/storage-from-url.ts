@@ -1,8 +1,12 @@
-import { createSqliteStorage, sqliteFilenameFromUrl } from "@openpractice/sqlite";
 import type { Storage } from "@openpractice/core";
+import { createMysqlStorage } from "@openpractice/mysql";
+import { createPostgresStorage } from "@openpractice/postgres";
+import { createSqliteStorage, sqliteFilenameFromUrl } from "@openpractice/sqlite";
 
-/** Opens the store named by DATABASE_URL and applies pending migrations. */
+/** Opens the store named by DATABASE_URL (sqlite:, postgres://, postgresql://, mysql://) and applies pending migrations. */
 export async function openStorage(databaseUrl: string): Promise<Storage> {
   if (databaseUrl.startsWith("sqlite:")) return createSqliteStorage({ filename: sqliteFilenameFromUrl(databaseUrl) });
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return createPostgresStorage({ url: databaseUrl });
+  if (databaseUrl.startsWith("mysql://")) return createMysqlStorage({ url: databaseUrl });
   throw new Error(`Unsupported DATABASE_URL scheme: ${databaseUrl.split(":")[0]}`);
 }

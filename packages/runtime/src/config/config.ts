@@ -79,9 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
   const dataDir = (input.OPENPRACTICE_DATA_DIR as string | undefined) ?? "./data";
   // The embedded database lives in the data directory unless DATABASE_URL says otherwise.
   const databaseUrl = (input.DATABASE_URL as string | undefined) ?? `sqlite:${dataDir.replace(/\/+$/, "")}/openpractice.db`;
-  if (!databaseUrl.startsWith("sqlite:")) {
-    throw new ConfigError(`DATABASE_URL: ${databaseUrl.split(":")[0]} is not available in this release yet; use sqlite:<path>`);
-  }
   return Object.freeze({
     port: (input.PORT as number | undefined) ?? 8080,
     host: (input.HOST as string | undefined) ?? "127.0.0.1",
