@@ -273,6 +273,93 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
       });
     });
 
+    describe("job queue", () => {
+      const claim = (token: string, now = at(10), limit = 10, leaseMs = 60_000) => s.repositories.jobs.claim("q", { limit, now, leaseMs, leaseToken: token });
+
+      it(`[${engine}] claims due jobs oldest first, up to the limit, leaving future jobs`, async () => {
+        for (const [minute, n] of [[5, 1], [1, 2], [3, 3], [30, 4]] as const) await s.repositories.jobs.enqueue({ queue: "q", payload: { n }, runAt: at(minute) });
+        await s.repositories.jobs.enqueue({ queue: "other", payload: {}, runAt: at(0) });
+        const jobs = await claim("t1", at(10), 2);
+        expect(jobs.map((j) => j.payload)).toEqual([{ n: 2 }, { n: 3 }]);
+        expect(jobs[0]).toMatchObject({ queue: "q", attempts: 1, leaseToken: "t1", leaseExpiresAt: at(11) });
+        expect((await claim("t2")).map((j) => j.payload)).toEqual([{ n: 1 }]);
+        expect(await claim("t3")).toEqual([]);
+      });
+
+      it(`[${engine}] a lease keeps the job from others until it expires; then it is claimable again`, async () => {
+        const id = await s.repositories.jobs.enqueue({ queue: "q", payload: null, runAt: at(0) });
+        expect((await claim("a", at(1), 10, 5_000)).map((j) => j.id)).toEqual([id]);
+        expect(await claim("b", at(1))).toEqual([]);
+        const again = await claim("b", new Date(at(1).getTime() + 5_000));
+        expect(again).toMatchObject([{ id, attempts: 2, leaseToken: "b" }]);
+        expect(await s.repositories.jobs.complete(id, "a", at(2), "worker-a")).toBe(false);
+        expect(await s.repositories.jobs.complete(id, "b", at(2), "worker-b")).toBe(true);
+        const [row] = await fx.probe.rows("jobs", { id });
+        expect(row).toMatchObject({ status: "done", completed_by: "worker-b", lease_token: null });
+        expect(await s.repositories.jobs.complete(id, "b", at(2), "worker-b")).toBe(false);
+      });
+
+      it(`[${engine}] reschedule makes the job pending later; fail ends it`, async () => {
+        const id = await s.repositories.jobs.enqueue({ queue: "q", payload: null, runAt: at(0) });
+        await claim("a");
+        expect(await s.repositories.jobs.reschedule(id, "a", at(20), "HTTP 503")).toBe(true);
+        expect(await claim("b", at(19))).toEqual([]);
+        const [job] = await claim("b", at(20));
+        expect(job).toMatchObject({ id, attempts: 2 });
+        expect(await s.repositories.jobs.fail(id, "b", at(21), "gave up")).toBe(true);
+        expect(await claim("c", at(99))).toEqual([]);
+        expect((await fx.probe.rows("jobs", { id }))[0]).toMatchObject({ status: "failed", last_error: "gave up" });
+      });
+
+      it(`[${engine}] a job enqueued in a failed transaction never exists`, async () => {
+        await expect(
+          s.transaction(async (tx) => {
+            await tx.jobs.enqueue({ queue: "q", payload: null, runAt: at(0) });
+            throw new Error("rollback");
+          }),
+        ).rejects.toThrow("rollback");
+        expect(await fx.probe.rows("jobs")).toHaveLength(0);
+      });
+
+      it(`[${engine}] 8 concurrent claimers never hold the same job: 120 jobs, each claimed once`, async () => {
+        for (let i = 0; i < 120; i++) await s.repositories.jobs.enqueue({ queue: "q", payload: { i }, runAt: at(0) });
+        const seen: number[] = [];
+        await Promise.all(
+          Array.from({ length: 8 }, async (_, w) => {
+            for (let round = 0; ; round++) {
+              const jobs = await claim(`w${w}-${round}`, at(1), 7);
+              if (jobs.length === 0) return;
+              for (const j of jobs) {
+                seen.push(j.id);
+                expect(await s.repositories.jobs.complete(j.id, j.leaseToken, at(1), `w${w}`)).toBe(true);
+              }
+            }
+          }),
+        );
+        expect(seen).toHaveLength(120);
+        expect(new Set(seen).size).toBe(120);
+        const rows = await fx.probe.rows("jobs", { status: "done" });
+        expect(rows).toHaveLength(120);
+        expect(rows.every((r) => Number(r.attempts) === 1)).toBe(true);
+      });
+    });
+
+    describe("locks", () => {
+      it(`[${engine}] one of 10 concurrent contenders gets a lock; it can extend it; others take it only after expiry`, async () => {
+        const wins = await Promise.all(Array.from({ length: 10 }, (_, i) => s.repositories.locks.tryAcquire("tick", `p${i}`, at(0), 30_000)));
+        expect(wins.filter(Boolean)).toHaveLength(1);
+        const holder = `p${wins.indexOf(true)}`;
+        const other = holder === "p0" ? "p1" : "p0";
+        expect(await s.repositories.locks.tryAcquire("tick", holder, at(0.25), 30_000)).toBe(true);
+        expect(await s.repositories.locks.tryAcquire("tick", other, at(0.5), 30_000)).toBe(false);
+        expect(await s.repositories.locks.tryAcquire("tick", other, at(0.75), 30_000)).toBe(true);
+        await s.repositories.locks.release("tick", holder);
+        expect((await fx.probe.rows("locks", { name: "tick" }))[0]).toMatchObject({ holder: other });
+        await s.repositories.locks.release("tick", other);
+        expect(await fx.probe.rows("locks")).toHaveLength(0);
+      });
+    });
+
     describe("failures", () => {
       it(`[${engine}] ping answers while open; a closed store rejects instead of reporting "not found"`, async () => {
         await expect(s.ping()).resolves.toBeUndefined();

@@ -2,6 +2,8 @@ import type { Repositories, Storage } from "@openpractice/core";
 import { sql, type Kysely } from "kysely";
 import { migrateToLatest } from "./migrations/migrate.js";
 import { KyselyCatalogRepository } from "./repositories/catalog-repository.js";
+import { KyselyJobQueue } from "./repositories/job-queue.js";
+import { KyselyLockStore } from "./repositories/lock-store.js";
 import { KyselyOrganisationRepository } from "./repositories/organisation-repository.js";
 import { KyselyOutboxRepository } from "./repositories/outbox-repository.js";
 import { KyselyPatientRepository } from "./repositories/patient-repository.js";
@@ -16,6 +18,8 @@ function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repos
     patients: new KyselyPatientRepository(db, profile),
     outbox: new KyselyOutboxRepository(db),
     rateLimits: new KyselyRateLimitStore(db, profile),
+    jobs: new KyselyJobQueue(db, profile),
+    locks: new KyselyLockStore(db, profile),
   };
 }
 

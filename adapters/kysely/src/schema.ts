@@ -105,7 +105,31 @@ export interface OrganisationSpecializationsTable {
   code: string;
 }
 
+export interface JobsTable {
+  id: Generated<number>;
+  queue: string;
+  payload: string;
+  /** pending, done or failed */
+  status: string;
+  run_at: string;
+  attempts: number;
+  lease_token: string | null;
+  lease_expires_at: string | null;
+  last_error: string | null;
+  completed_by: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface LocksTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface Database {
+  jobs: JobsTable;
+  locks: LocksTable;
   organisations: OrganisationsTable;
   clinics: ClinicsTable;
   providers: ProvidersTable;

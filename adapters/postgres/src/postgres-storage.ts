@@ -12,12 +12,19 @@ export interface PostgresStorageOptions {
   maxConnections?: number;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
+  /** Told when an idle pooled connection fails (server restart, network drop); the pool replaces it. */
+  onIdleConnectionError?: (error: Error) => void;
 }
 
 /** The storage port on PostgreSQL (pg + Kysely). */
 export async function createPostgresStorage(options: PostgresStorageOptions): Promise<KyselyStorage> {
   if (!options.pool && !options.url) throw new Error("createPostgresStorage needs a url or a pool");
-  const pool = options.pool ?? new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+  let pool = options.pool;
+  if (!pool) {
+    pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+    // An idle client dropped by the server emits 'error' on the pool; without a listener that kills the process.
+    pool.on("error", (error) => options.onIdleConnectionError?.(error));
+  }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const storage = new KyselyStorage({ db, profile: postgresProfile, ownsConnection: !options.pool });
   if (options.migrate !== false) await storage.migrate();

@@ -20,4 +20,5 @@ export * from "./ports/organisation-repository.js";
 export * from "./ports/catalog-repository.js";
 export * from "./ports/outbox-repository.js";
 export * from "./ports/rate-limit-store.js";
+export * from "./ports/job-queue.js";
 export * from "./practice.js";

@@ -1,11 +1,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { foundationMigration } from "./001-foundation.js";
+import { jobsAndLocksMigration } from "./002-jobs-and-locks.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
   return {
     "001-foundation": foundationMigration(profile),
+    "002-jobs-and-locks": jobsAndLocksMigration(profile),
   };
 }
 

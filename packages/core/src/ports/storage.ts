@@ -1,4 +1,5 @@
 import type { CatalogRepository } from "./catalog-repository.js";
+import type { JobQueue, LockStore } from "./job-queue.js";
 import type { OrganisationRepository } from "./organisation-repository.js";
 import type { OutboxRepository } from "./outbox-repository.js";
 import type { PatientRepository } from "./patient-repository.js";
@@ -11,6 +12,8 @@ export interface Repositories {
   patients: PatientRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
+  jobs: JobQueue;
+  locks: LockStore;
 }
 
 /** Where engines differ; shared SQL branches on these, never on engine names. */

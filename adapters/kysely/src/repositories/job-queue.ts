@@ -1,0 +1,85 @@
+import type { ClaimedJob, JobQueue, NewJob } from "@openpractice/core";
+import { sql, type Kysely, type Selectable } from "kysely";
+import { fromDbTime, toDbTime, type Database, type JobsTable } from "../schema.js";
+import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+
+const toClaimed = (r: Selectable<JobsTable>): ClaimedJob => ({
+  id: Number(r.id),
+  queue: r.queue,
+  payload: JSON.parse(r.payload),
+  runAt: fromDbTime(r.run_at),
+  attempts: Number(r.attempts),
+  leaseToken: r.lease_token as string,
+  leaseExpiresAt: fromDbTime(r.lease_expires_at as string),
+});
+
+export class KyselyJobQueue implements JobQueue {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly profile: SqlDialectProfile,
+  ) {}
+
+  async enqueue(job: NewJob): Promise<number> {
+    const values = { queue: job.queue, payload: JSON.stringify(job.payload ?? null), status: "pending", run_at: toDbTime(job.runAt), attempts: 0, created_at: toDbTime(new Date()) };
+    if (this.profile.capabilities.returning) {
+      const row = await this.db.insertInto("jobs").values(values).returning("id").executeTakeFirstOrThrow();
+      return Number(row.id);
+    }
+    const result = await this.db.insertInto("jobs").values(values).executeTakeFirstOrThrow();
+    return Number(result.insertId);
+  }
+
+  async claim(queue: string, o: { limit: number; now: Date; leaseMs: number; leaseToken: string }): Promise<ClaimedJob[]> {
+    const now = toDbTime(o.now);
+    const lease = { lease_token: o.leaseToken, lease_expires_at: toDbTime(new Date(o.now.getTime() + o.leaseMs)), attempts: sql<number>`attempts + 1` };
+    const due = (db: Kysely<Database>) =>
+      db
+        .selectFrom("jobs")
+        .select("id")
+        .where("queue", "=", queue)
+        .where("status", "=", "pending")
+        .where("run_at", "<=", now)
+        .where((eb) => eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<=", now)]))
+        .orderBy("run_at")
+        .orderBy("id")
+        .limit(o.limit);
+
+    if (!this.profile.capabilities.skipLocked) {
+      // Single-writer engines (SQLite): one UPDATE ... WHERE id IN (due) RETURNING is atomic.
+      const rows = await this.db.updateTable("jobs").set(lease).where("id", "in", due(this.db)).returningAll().execute();
+      return rows.map(toClaimed).sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
+    }
+    // Engines with row locks: lock due rows, skipping those another claimer holds, then lease them.
+    return this.db.transaction().execute(async (trx) => {
+      const picked = await due(trx).forUpdate().skipLocked().execute();
+      const ids = picked.map((r) => Number(r.id));
+      if (ids.length === 0) return [];
+      await trx.updateTable("jobs").set(lease).where("id", "in", ids).execute();
+      const rows = await trx.selectFrom("jobs").selectAll().where("id", "in", ids).orderBy("run_at").orderBy("id").execute();
+      return rows.map(toClaimed);
+    });
+  }
+
+  private async settle(jobId: number, leaseToken: string, changes: Partial<Record<keyof JobsTable, unknown>>): Promise<boolean> {
+    const result = await this.db
+      .updateTable("jobs")
+      .set({ ...changes, lease_token: null, lease_expires_at: null } as never)
+      .where("id", "=", jobId)
+      .where("lease_token", "=", leaseToken)
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  complete(jobId: number, leaseToken: string, now: Date, completedBy: string): Promise<boolean> {
+    return this.settle(jobId, leaseToken, { status: "done", finished_at: toDbTime(now), completed_by: completedBy });
+  }
+
+  reschedule(jobId: number, leaseToken: string, runAt: Date, lastError: string | null): Promise<boolean> {
+    return this.settle(jobId, leaseToken, { run_at: toDbTime(runAt), last_error: lastError });
+  }
+
+  fail(jobId: number, leaseToken: string, now: Date, lastError: string): Promise<boolean> {
+    return this.settle(jobId, leaseToken, { status: "failed", finished_at: toDbTime(now), last_error: lastError });
+  }
+}

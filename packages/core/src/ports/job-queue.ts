@@ -1,0 +1,55 @@
+/** A job as a worker holds it after claiming. */
+export interface ClaimedJob {
+  id: number;
+  queue: string;
+  payload: unknown;
+  runAt: Date;
+  /** Claims so far, this one included. */
+  attempts: number;
+  /** Proof of holding: complete/reschedule/fail act only while this token holds the lease. */
+  leaseToken: string;
+  leaseExpiresAt: Date;
+}
+
+export interface NewJob {
+  queue: string;
+  payload: unknown;
+  /** When the job becomes due. */
+  runAt: Date;
+}
+
+/**
+ * A durable job queue in the store. Enqueue through the repositories of a
+ * transaction to make a job commit (or vanish) with the change that caused it.
+ *
+ * Contract:
+ * - `claim` returns at most `limit` jobs of the queue that are pending, due
+ *   (`runAt <= now`) and not leased (or whose lease expired), oldest due first,
+ *   and leases each to the caller until `now + leaseMs` under a fresh lease
+ *   token. Two concurrent claims, from any processes, never return the same job
+ *   while its lease is valid. A job whose lease expires is claimable again
+ *   (at-least-once delivery).
+ * - `complete`, `reschedule` and `fail` apply only when the token still holds
+ *   the lease; they return false otherwise (another worker reclaimed the job)
+ *   and change nothing.
+ */
+export interface JobQueue {
+  enqueue(job: NewJob): Promise<number>;
+  claim(queue: string, options: { limit: number; now: Date; leaseMs: number; leaseToken: string }): Promise<ClaimedJob[]>;
+  /** Marks the job done; `completedBy` names the worker for the audit trail. */
+  complete(jobId: number, leaseToken: string, now: Date, completedBy: string): Promise<boolean>;
+  /** Makes the job pending again at `runAt`, releasing the lease and recording the error. */
+  reschedule(jobId: number, leaseToken: string, runAt: Date, lastError: string | null): Promise<boolean>;
+  /** Gives up: the job is failed and never claimed again. */
+  fail(jobId: number, leaseToken: string, now: Date, lastError: string): Promise<boolean>;
+}
+
+/**
+ * Named leases so that only one process runs each periodic task tick.
+ * `tryAcquire` succeeds when the lock is free, expired, or already held by
+ * `holder` (which extends it); at most one holder has an unexpired lease.
+ */
+export interface LockStore {
+  tryAcquire(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean>;
+  release(name: string, holder: string): Promise<void>;
+}
