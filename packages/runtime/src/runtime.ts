@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
 import type { Clock, Practice, Storage } from "@openpractice/core";
 import { createH3NodeServer } from "@openpractice/h3";
 import type { FetchHandler } from "@openpractice/http";
@@ -32,7 +33,7 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   const logger = options.logger ?? createLogger(config.logLevel);
   const { secret, source } = resolveJwtSecret(config.jwtSecret, config.dataDir);
   if (source === "generated") logger.info({ file: `${config.dataDir}/jwt-secret` }, "generated a JWT signing secret");
-  const storage = await openStorage(config.databaseUrl);
+  const storage = await openStorage(config.databaseUrl, (error) => logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"));
   const container = composeContainer({ config, logger, storage, jwtSecret: secret, clock: options.clock });
   const practice = container.resolve<Practice>(TOKENS.Practice);
   const server = createH3NodeServer(container.resolve<FetchHandler>(TOKENS.HttpHandler));
@@ -44,7 +45,8 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-  const workers = startWorkers(practice, logger);
+  const workerId = `${hostname()}:${process.pid}:${port}`;
+  const workers = startWorkers(practice, logger, { workerId, pollIntervalMs: config.workerPollMs });
   logger.info({ url, engine: storage.capabilities.engine, env: config.env }, "openpractice listening");
 
   let stopping: Promise<void> | undefined;

@@ -14,6 +14,7 @@ describe("runtime configuration", () => {
       logLevel: "info",
       planLimits: {},
       shutdownTimeoutMs: 10_000,
+      workerPollMs: 1_000,
     });
   });
 

@@ -15,6 +15,8 @@ export interface RuntimeConfig {
   logLevel: (typeof LOG_LEVELS)[number];
   planLimits: Partial<Record<Plan, number>>;
   shutdownTimeoutMs: number;
+  /** How often the job runner looks for due jobs. */
+  workerPollMs: number;
 }
 
 /** One variable, its meaning and default: the source of docs/configuration.md's table. */
@@ -29,6 +31,7 @@ const schema = {
   LOG_LEVEL: { type: "enum", values: [...LOG_LEVELS], messages: { enumValue: "must be one of {expected}" }, optional: true },
   OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
   OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: { type: "number", integer: true, min: 0, max: 600000, convert: true, optional: true },
+  OPENPRACTICE_WORKER_POLL_MS: { type: "number", integer: true, min: 10, max: 60000, convert: true, optional: true },
 } as const;
 
 /** Variables whose values must never be echoed (a too-short secret is still a secret). */
@@ -90,5 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     logLevel: (input.LOG_LEVEL as RuntimeConfig["logLevel"] | undefined) ?? "info",
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),
     shutdownTimeoutMs: (input.OPENPRACTICE_SHUTDOWN_TIMEOUT_MS as number | undefined) ?? 10_000,
+    workerPollMs: (input.OPENPRACTICE_WORKER_POLL_MS as number | undefined) ?? 1_000,
   });
 }
