@@ -130,6 +130,8 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
       if (error instanceof DomainError) {
         // RFC 6750 §3: no error code when the request carried no credentials at all.
         if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = request.headers.has("authorization") ? `Bearer error="invalid_token"` : "Bearer";
+        // The body was not read to its end: the connection cannot carry another request.
+        if (error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
         response = renderError(error, contract, route, requestId, headers);
       } else {
         options.onUnexpectedError?.(error, { requestId, method: request.method, route: route?.path ?? "(unmatched)", organisationId });

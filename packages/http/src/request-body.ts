@@ -25,7 +25,9 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
     if (done) break;
     size += value.byteLength;
     if (size > limitBytes) {
-      await reader.cancel();
+      // Stop reading without destroying the stream (that would reset the socket under the reply);
+      // the 413 goes out with Connection: close, so the unread rest never reaches us.
+      reader.releaseLock();
       throw tooLarge();
     }
     chunks.push(value);

@@ -1,0 +1,103 @@
+import { request } from "node:http";
+import { createPractice, type Storage } from "@openpractice/core";
+import { createHttpHandler, createJwtAuthenticator, type FetchHandler } from "@openpractice/http";
+import { signAccessToken } from "@openpractice/runtime";
+import { createSqliteStorage } from "@openpractice/sqlite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** A host under test: serves `handler` under `prefix` ("" for the root) on 127.0.0.1. */
+export type StartHost = (handler: FetchHandler, prefix: string) => Promise<{ url: string; close(): Promise<void> }>;
+
+const SECRET = "host-suite-secret-0123456789-abcdefghijkl";
+const BIG_ASSET = new Uint8Array(3 * 1024 * 1024).map((_, i) => i % 251);
+
+/**
+ * Every host adapter must behave the same: this suite runs unchanged for h3
+ * and Express, at the root and under a path prefix.
+ */
+export function runHostSuite(hostName: string, startHost: StartHost): void {
+  for (const prefix of ["", "/emr"]) {
+    describe(`[${hostName}] host ${prefix || "at the root"}`, () => {
+      let storage: Storage;
+      let host: Awaited<ReturnType<StartHost>>;
+      let token: string;
+      const base = () => `${host.url}${prefix}`;
+
+      beforeAll(async () => {
+        storage = await createSqliteStorage({ filename: ":memory:" });
+        const handler = createHttpHandler({
+          practice: createPractice({ storage, planLimits: { free: 100_000 } }),
+          authenticator: createJwtAuthenticator({ secret: SECRET }),
+          // A large file through the docs-asset route shows the host streams response bodies intact.
+          docsAssets: async (name) => (name === "swagger-ui-bundle.js" ? { body: BIG_ASSET, contentType: "text/javascript" } : null),
+        });
+        host = await startHost(handler, prefix);
+        token = await signAccessToken(SECRET, { organisationId: 1, userId: 1, scope: "read write" });
+      });
+      afterAll(async () => {
+        await host.close();
+        await storage.close();
+      });
+
+      const json = (method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
+        fetch(`${base()}${path}`, { method, body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers } });
+
+      it("passes status, headers and bodies through unchanged", async () => {
+        const created = await json("POST", "/v2/patients", JSON.stringify({ first_name: "Host", last_name: "Suite", date_of_birth: "1990-01-01" }));
+        expect(created.status).toBe(201);
+        expect(created.headers.get("content-type")).toBe("application/json; charset=utf-8");
+        expect(created.headers.get("location")).toMatch(/^\/v2\/patients\/\d+$/);
+        expect(created.headers.get("x-ratelimit-limit")).toBe("100000");
+        const body = await created.json();
+        const read = await json("GET", `/apis/v1/patient/${body.id}`, undefined, { "x-request-id": "host-suite-1" });
+        expect(read.status).toBe(200);
+        expect(read.headers.get("x-request-id")).toBe("host-suite-1");
+        expect(await read.json()).toMatchObject({ code: 2000, data: { patient_id: Number(body.id), first_name: "Host" } });
+      });
+
+      it("keeps error statuses and shapes: 401, 404, 405 with Allow", async () => {
+        const anonymous = await fetch(`${base()}/v2/patients`);
+        expect(anonymous.status).toBe(401);
+        expect(anonymous.headers.get("www-authenticate")).toBe("Bearer");
+        expect((await anonymous.json()).error.code).toBe("UNAUTHORIZED");
+        const missing = await json("GET", "/apis/v1/patient/999");
+        expect(missing.status).toBe(404);
+        expect((await missing.json()).code).toBe(4040);
+        const wrongMethod = await json("DELETE", "/v2/patients");
+        expect(wrongMethod.status).toBe(405);
+        expect(wrongMethod.headers.get("allow")).toBe("GET, POST");
+      });
+
+      it("answers malformed JSON with 400 MALFORMED_JSON", async () => {
+        const res = await json("POST", "/v2/patients", '{"first_name":');
+        expect(res.status).toBe(400);
+        expect((await res.json()).error.code).toBe("MALFORMED_JSON");
+      });
+
+      it("enforces the 1 MiB body limit, declared or chunked", async () => {
+        const big = JSON.stringify({ first_name: "x".repeat(1024 * 1024 + 10) });
+        expect((await json("POST", "/v2/patients", big)).status).toBe(413);
+        const url = new URL(`${base()}/v2/patients`);
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on("error", reject);
+          for (let i = 0; i < 20; i++) req.write("x".repeat(64 * 1024));
+          req.end();
+        });
+        expect(status).toBe(413);
+        // The refused upload must not poison the next request (no reset keep-alive socket).
+        expect((await json("GET", "/v2/patients")).status).toBe(200);
+      });
+
+      it("streams a 3 MiB response body intact", async () => {
+        const res = await fetch(`${base()}/docs/assets/swagger-ui-bundle.js`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toBe("text/javascript");
+        expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(BIG_ASSET))).toBe(true);
+      });
+    });
+  }
+}
