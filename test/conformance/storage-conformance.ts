@@ -49,8 +49,8 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
 
     describe("organisations", () => {
       it(`[${engine}] ensure is insert-if-absent and keeps the existing row`, async () => {
-        const again = await s.repositories.organisations.ensure({ id: 1, name: "Renamed", plan: "enterprise", now: at(5) });
-        expect(again).toMatchObject({ id: 1, name: "Org one", plan: "free", isActive: true });
+        await s.repositories.organisations.ensure({ id: 1, name: "Renamed", plan: "enterprise", now: at(5) });
+        expect(await s.repositories.organisations.findById(1)).toMatchObject({ id: 1, name: "Org one", plan: "free", isActive: true });
         expect(await fx.probe.rows("organisations", { id: 1 })).toHaveLength(1);
       });
 

@@ -4,6 +4,7 @@ import { KyselyStorage, type Database } from "@openpractice/kysely";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { sqliteProfile } from "./sqlite-profile.js";
+import { withStatementCache } from "./statement-cache.js";
 
 export interface SqliteStorageOptions {
   /** Path of the database file (its folder is created), or ":memory:". Ignored when `database` is given. */
@@ -30,7 +31,7 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
   database.pragma("busy_timeout = 5000");
   database.pragma("foreign_keys = ON");
   database.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const storage = new KyselyStorage({ db, profile: sqliteProfile, ownsConnection: owns });
   if (options.migrate !== false) await storage.migrate();
   return storage;

@@ -34,9 +34,6 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
   async ensure(org: { id: number; name: string; plan: Plan; now: Date }) {
     const at = toDbTime(org.now);
     await insertIgnoringDuplicate(this.db, this.profile, "organisations", { id: org.id, name: org.name, plan: org.plan, is_active: 1, created_at: at, updated_at: at }, ["id"]);
-    const stored = await this.findById(org.id);
-    if (!stored) throw new Error("organisations: row missing right after insert-if-absent");
-    return stored;
   }
 
   async setPlan(id: number, plan: Plan, now: Date) {

@@ -42,10 +42,23 @@ export class KyselyPatientRepository implements PatientRepository {
   }
 
   async insertIfAbsent(record: PatientRecord): Promise<InsertPatientResult> {
-    const inserted = await insertIgnoringDuplicate(this.db, this.profile, "patients", patientToRow(record), ["organisation_id", "identity_key"]);
+    let created: boolean;
+    if (this.profile.insertIgnoreStyle === "on-conflict" && this.profile.capabilities.returning) {
+      // One statement on the common path: the inserted row comes back; a duplicate comes back empty.
+      const row = await this.db
+        .insertInto("patients")
+        .values(patientToRow(record))
+        .onConflict((oc) => oc.columns(["organisation_id", "identity_key"]).doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (row) return { created: true, patient: rowToPatient(row) };
+      created = false;
+    } else {
+      created = await insertIgnoringDuplicate(this.db, this.profile, "patients", patientToRow(record), ["organisation_id", "identity_key"]);
+    }
     const row = await this.findByIdentity(record.organisationId, record.identityKey);
     if (!row) throw new Error("patients: row missing right after insert-if-absent");
-    return { created: inserted, patient: rowToPatient(row) };
+    return { created, patient: rowToPatient(row) };
   }
 
   async findById(organisationId: number, id: number) {

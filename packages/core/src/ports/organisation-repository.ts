@@ -6,9 +6,9 @@ export interface OrganisationRepository {
 
   /**
    * Creates the organisation with this id unless it exists (insert-if-absent,
-   * race-safe on the primary key); an existing row is left unchanged. Returns the stored row.
+   * race-safe on the primary key); an existing row is left unchanged.
    */
-  ensure(org: { id: number; name: string; plan: Plan; now: Date }): Promise<Organisation>;
+  ensure(org: { id: number; name: string; plan: Plan; now: Date }): Promise<void>;
 
   /** Sets the plan of an existing organisation (operator action). */
   setPlan(id: number, plan: Plan, now: Date): Promise<void>;

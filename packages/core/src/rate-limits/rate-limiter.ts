@@ -13,22 +13,35 @@ export interface RateLimitDecision {
 }
 
 const WINDOW_MS = 60_000;
+/** How long a process trusts the plan it read; a plan change takes effect within this. */
+const PLAN_CACHE_MS = 30_000;
 
 /**
  * Fixed one-minute windows per organisation and bucket, counted in the store
  * so every process shares one budget. Organisations not yet known are on the
- * free plan.
+ * free plan. The plan is cached briefly per instance; the counts never are.
  */
 export class RateLimiter {
+  private readonly plans = new Map<number, { plan: Plan; readAt: number }>();
+
   constructor(private readonly deps: { storage: Storage; clock: Clock; planLimits: Readonly<Record<Plan, number>> }) {}
+
+  /** The organisation's plan, read at most every PLAN_CACHE_MS (the counts themselves are never cached). */
+  private async planOf(organisationId: number, now: number): Promise<Plan> {
+    const cached = this.plans.get(organisationId);
+    if (cached && now - cached.readAt < PLAN_CACHE_MS) return cached.plan;
+    const org = await this.deps.storage.repositories.organisations.findById(organisationId);
+    const plan = org?.plan ?? "free";
+    if (this.plans.size > 10_000) this.plans.clear();
+    this.plans.set(organisationId, { plan, readAt: now });
+    return plan;
+  }
 
   async consume(organisationId: number, bucket: string): Promise<RateLimitDecision> {
     const now = this.deps.clock.now().getTime();
     const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-    const repos = this.deps.storage.repositories;
-    const org = await repos.organisations.findById(organisationId);
-    const limit = this.deps.planLimits[org?.plan ?? "free"];
-    const count = await repos.rateLimits.hit(`${bucket}:org:${organisationId}`, new Date(windowStart));
+    const limit = this.deps.planLimits[await this.planOf(organisationId, now)];
+    const count = await this.deps.storage.repositories.rateLimits.hit(`${bucket}:org:${organisationId}`, new Date(windowStart));
     const resetAt = new Date(windowStart + WINDOW_MS);
     return {
       allowed: count <= limit,

@@ -27,7 +27,10 @@ function describeJoseError(error: unknown): string {
 
 /** Bearer JWT authentication with jose. `alg: none` and algorithms without a configured key are refused. */
 export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authenticator {
-  const secretKey = options.secret ? new TextEncoder().encode(options.secret) : undefined;
+  // Imported into WebCrypto once: jose would re-import a raw Uint8Array on every verify.
+  const secretKey = options.secret
+    ? crypto.subtle.importKey("raw", new TextEncoder().encode(options.secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"])
+    : undefined;
   const jwks: JWTVerifyGetKey | undefined = options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl)) : undefined;
   const clockTolerance = options.clockToleranceSeconds ?? 30;
   if (!secretKey && !jwks) throw new Error("createJwtAuthenticator needs a secret or a jwksUrl");
@@ -47,7 +50,7 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
       }
       try {
         if (alg === "HS256" && secretKey) {
-          const { payload } = await jwtVerify(token, secretKey, { algorithms: ["HS256"], clockTolerance, requiredClaims: ["exp"] });
+          const { payload } = await jwtVerify(token, await secretKey, { algorithms: ["HS256"], clockTolerance, requiredClaims: ["exp"] });
           return principalFromClaims(payload);
         }
         if (alg && ASYMMETRIC.includes(alg) && jwks) {
