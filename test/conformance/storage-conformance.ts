@@ -190,6 +190,19 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
           expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["chanson.fr"] })))).toEqual(["Édith"]);
         });
 
+        it(`[${engine}] search follows renames (any search index stays current)`, async () => {
+          const [alan] = (await s.repositories.patients.list(criteria(1, { searchTerms: ["turing"] }))).patients;
+          await s.repositories.patients.replace(alan!.id, toPatientRecord({ ...alan!, lastName: "Lovelace-Turner" }));
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["turing"] })))).toEqual([]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["lovelace", "turner"] })))).toEqual(["Alan"]);
+        });
+
+        it(`[${engine}] search combines with status, time bounds, sort and paging`, async () => {
+          const r = await s.repositories.patients.list(criteria(1, { searchTerms: ["example.org"], status: "active", createdFrom: at(1), sort: "first_name", order: "desc", limit: 1, offset: 1 }));
+          expect(r.total).toBe(3);
+          expect(names(r)).toEqual(["Alan"]);
+        });
+
         it(`[${engine}] LIKE wildcards in a search term are literal`, async () => {
           expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["%"] })))).toEqual(["Percent"]);
           expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["0%_r"] })))).toEqual(["Percent"]);

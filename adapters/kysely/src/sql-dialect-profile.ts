@@ -1,5 +1,15 @@
-import type { StorageCapabilities } from "@openpractice/core";
-import type { ColumnDefinitionBuilder } from "kysely";
+import type { PatientListCriteria, StorageCapabilities } from "@openpractice/core";
+import type { ColumnDefinitionBuilder, Kysely, Migration, Selectable } from "kysely";
+import type { Database, PatientsTable } from "./schema.js";
+
+/**
+ * An engine's faster path for the patient list with a search, backed by an
+ * index the engine's own migration creates. Returning undefined hands the
+ * query back to the shared LIKE scan (e.g. for terms too short for the index).
+ */
+export interface PatientSearchIndex {
+  list(db: Kysely<Database>, criteria: PatientListCriteria): Promise<{ rows: Selectable<PatientsTable>[]; total: number } | undefined>;
+}
 
 /**
  * What the shared SQL needs to know about an engine. An engine adapter
@@ -20,4 +30,7 @@ export interface SqlDialectProfile {
   insertIgnoreStyle: "on-conflict" | "insert-ignore";
   /** True when `error` is the driver's unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
+  /** The engine's own migrations, applied with the shared ones in name order (e.g. a search index). */
+  extraMigrations?: Readonly<Record<string, Migration>>;
+  patientSearch?: PatientSearchIndex;
 }

@@ -1,4 +1,5 @@
 import type { SqlDialectProfile } from "@openpractice/kysely";
+import { ftsPatientSearch, patientSearchFtsMigration } from "./patient-search-fts.js";
 import type { ColumnDefinitionBuilder } from "kysely";
 
 /** SQLite: RETURNING and ON CONFLICT since 3.35; one writer at a time, so no SKIP LOCKED is needed. */
@@ -11,4 +12,6 @@ export const sqliteProfile: SqlDialectProfile = Object.freeze({
     const code = (error as { code?: unknown } | null)?.code;
     return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
   },
+  extraMigrations: Object.freeze({ "003-sqlite-patients-search-fts": patientSearchFtsMigration }),
+  patientSearch: ftsPatientSearch,
 });

@@ -8,6 +8,7 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
   return {
     "001-foundation": foundationMigration(profile),
     "002-jobs-and-locks": jobsAndLocksMigration(profile),
+    ...profile.extraMigrations,
   };
 }
 

@@ -84,6 +84,8 @@ export class KyselyPatientRepository implements PatientRepository {
   }
 
   async list(c: PatientListCriteria) {
+    const indexed = c.searchTerms.length > 0 ? await this.profile.patientSearch?.list(this.db, c) : undefined;
+    if (indexed) return { patients: indexed.rows.map(rowToPatient), total: indexed.total };
     const base = this.db.selectFrom("patients");
     const page = await applyFilters(base.selectAll(), c)
       .orderBy(SORT_COLUMNS[c.sort], c.order)
