@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { H3 } from "h3";
+import { H3, type H3Event } from "h3";
 import { toNodeHandler } from "h3/node";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -17,14 +17,30 @@ function withoutPrefix(request: Request, prefix: string): Request {
   return new Request(url, { method: request.method, headers: request.headers, body: request.body, duplex: "half" } as RequestInit);
 }
 
+/** JSON and text replies are small and already in memory; anything else (files) keeps streaming. */
+const BUFFERED_TYPES = /^(application\/([\w.+-]+\+)?json|text\/)/i;
+
+/**
+ * A web Response handed back to h3's Node adapter is streamed through a
+ * ReadableStream, which costs several milliseconds per request; a buffered
+ * body is written in one go. Status and headers are carried over unchanged.
+ */
+async function toH3Reply(event: H3Event, response: Response): Promise<Response | Uint8Array> {
+  if (!response.body || !BUFFERED_TYPES.test(response.headers.get("content-type") ?? "")) return response;
+  event.res.status = response.status;
+  for (const [name, value] of response.headers) if (name !== "set-cookie") event.res.headers.set(name, value);
+  for (const cookie of response.headers.getSetCookie()) event.res.headers.append("set-cookie", cookie);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
 /**
  * The h3 v2 binding: one catch-all route that hands h3's web Request to the
- * OpenPractice fetch handler and returns its Response untouched.
+ * OpenPractice fetch handler and returns its Response (status, headers, body).
  */
 export function createH3App(handler: FetchHandler, options: H3HostOptions = {}): H3 {
   const prefix = (options.prefix ?? "").replace(/\/+$/, "");
   const app = new H3();
-  const forward = (event: { req: Request }) => handler(withoutPrefix(event.req, prefix));
+  const forward = async (event: H3Event) => toH3Reply(event, await handler(withoutPrefix(event.req, prefix)));
   app.all(prefix || "/", forward);
   app.all(`${prefix}/**`, forward);
   return app;

@@ -1,0 +1,159 @@
+import type { Repositories } from "@openpractice/core";
+import { toPatient, type MemoryState } from "./memory-state.js";
+
+const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "lastNameSort", first_name: "firstNameSort" } as const;
+
+/**
+ * Every repository over one state object. These functions never await between
+ * a read and the write that depends on it, so each call is atomic on Node's
+ * single thread; the store's mutex orders whole transactions.
+ */
+export function memoryRepositories(s: () => MemoryState): Repositories {
+  return {
+    organisations: {
+      findById: async (id) => structuredClone(s().organisations.get(id)),
+      async ensure(org) {
+        if (!s().organisations.has(org.id)) s().organisations.set(org.id, { id: org.id, name: org.name, plan: org.plan, isActive: true, createdAt: org.now, updatedAt: org.now });
+      },
+      async setPlan(id, plan, now) {
+        const org = s().organisations.get(id);
+        if (org) s().organisations.set(id, { ...org, plan, updatedAt: now });
+      },
+      async ensureClinic(clinic) {
+        const found = s().clinics.find((c) => c.organisationId === clinic.organisationId && c.name === clinic.name);
+        if (found) return { ...found };
+        const created = { ...clinic, id: s().nextId++ };
+        s().clinics.push(created);
+        return { ...created };
+      },
+      findClinic: async (orgId, id) => structuredClone(s().clinics.find((c) => c.organisationId === orgId && c.id === id)),
+      listClinics: async (orgId) => structuredClone(s().clinics.filter((c) => c.organisationId === orgId)),
+      async upsertProvider(p) {
+        const i = s().providers.findIndex((x) => x.organisationId === p.organisationId && x.userId === p.userId);
+        const stored = { ...p, clinicIds: [...p.clinicIds], id: i >= 0 ? s().providers[i]!.id : s().nextId++ };
+        if (i >= 0) s().providers[i] = stored;
+        else s().providers.push(stored);
+        return structuredClone(stored);
+      },
+      listProviders: async (orgId) => structuredClone(s().providers.filter((p) => p.organisationId === orgId)),
+    },
+    catalog: {
+      async ensureAppointmentCategory(c) {
+        const found = s().categories.find((x) => x.organisationId === c.organisationId && x.name === c.name);
+        if (found) return { ...found };
+        const created = { ...c, id: s().nextId++ };
+        s().categories.push(created);
+        return { ...created };
+      },
+      listAppointmentCategories: async (orgId) => structuredClone(s().categories.filter((c) => c.organisationId === orgId)),
+      async ensureCancellationReason(r) {
+        const found = s().reasons.find((x) => x.organisationId === r.organisationId && x.reasonKey === r.reasonKey);
+        if (found) return { ...found };
+        const created = { ...r, id: s().nextId++ };
+        s().reasons.push(created);
+        return { ...created };
+      },
+      listCancellationReasons: async (orgId) => structuredClone(s().reasons.filter((r) => r.organisationId === orgId)),
+      enableSpecialization: async (orgId, code) => void s().specializations.add(`${orgId}|${code}`),
+      listSpecializations: async (orgId) => [...s().specializations].filter((k) => k.startsWith(`${orgId}|`)).map((k) => k.slice(String(orgId).length + 1)).sort(),
+    },
+    patients: {
+      async insertIfAbsent(record) {
+        const existing = [...s().patients.values()].find((p) => p.organisationId === record.organisationId && p.identityKey === record.identityKey);
+        if (existing) return { created: false, patient: toPatient(existing) };
+        const stored = { ...structuredClone(record), id: s().nextId++ };
+        s().patients.set(stored.id, stored);
+        return { created: true, patient: toPatient(stored) };
+      },
+      async findById(orgId, id) {
+        const p = s().patients.get(id);
+        return p && p.organisationId === orgId ? toPatient(p) : undefined;
+      },
+      async replace(id, record) {
+        const clash = [...s().patients.values()].find((p) => p.organisationId === record.organisationId && p.identityKey === record.identityKey && p.id !== id);
+        if (clash) return { outcome: "conflict", existingId: clash.id };
+        const current = s().patients.get(id);
+        if (!current || current.organisationId !== record.organisationId) return { outcome: "missing" };
+        const stored = { ...structuredClone(record), id, organisationId: current.organisationId, createdAt: current.createdAt };
+        s().patients.set(id, stored);
+        return { outcome: "updated", patient: toPatient(stored) };
+      },
+      async list(c) {
+        const t = (d?: Date) => d?.getTime();
+        const rows = [...s().patients.values()].filter(
+          (p) =>
+            p.organisationId === c.organisationId &&
+            (c.status === "all" || p.status === c.status) &&
+            c.searchTerms.every((term) => p.searchText.includes(term)) &&
+            (c.createdFrom === undefined || p.createdAt.getTime() >= t(c.createdFrom)!) &&
+            (c.createdBefore === undefined || p.createdAt.getTime() < t(c.createdBefore)!) &&
+            (c.updatedFrom === undefined || p.updatedAt.getTime() >= t(c.updatedFrom)!) &&
+            (c.updatedBefore === undefined || p.updatedAt.getTime() < t(c.updatedBefore)!),
+        );
+        const key = SORT[c.sort];
+        const sign = c.order === "asc" ? 1 : -1;
+        const value = (p: (typeof rows)[number]) => (p[key] instanceof Date ? (p[key] as Date).getTime() : p[key]);
+        rows.sort((a, b) => (value(a) < value(b) ? -sign : value(a) > value(b) ? sign : sign * (a.id - b.id)));
+        return { patients: rows.slice(c.offset, c.offset + c.limit).map(toPatient), total: rows.length };
+      },
+    },
+    outbox: {
+      append: async (event) => void s().outbox.push({ ...structuredClone(event), id: s().nextId++, dispatchedAt: null }),
+      listPending: async (limit) => structuredClone(s().outbox.filter((e) => e.dispatchedAt === null).slice(0, limit)),
+    },
+    rateLimits: {
+      async hit(key, windowStart) {
+        const k = `${key}|${windowStart.toISOString()}`;
+        const n = (s().counters.get(k) ?? 0) + 1;
+        s().counters.set(k, n);
+        return n;
+      },
+      async deleteWindowsBefore(before) {
+        let removed = 0;
+        for (const k of [...s().counters.keys()]) {
+          if (k.slice(k.lastIndexOf("|") + 1) < before.toISOString()) removed += Number(s().counters.delete(k));
+        }
+        return removed;
+      },
+    },
+    jobs: {
+      async enqueue(job) {
+        const id = s().nextId++;
+        s().jobs.set(id, { id, queue: job.queue, payload: structuredClone(job.payload), status: "pending", runAt: job.runAt.getTime(), attempts: 0, leaseToken: null, leaseExpiresAt: null, lastError: null, completedBy: null });
+        return id;
+      },
+      async claim(queue, o) {
+        const now = o.now.getTime();
+        const due = [...s().jobs.values()]
+          .filter((j) => j.queue === queue && j.status === "pending" && j.runAt <= now && (j.leaseExpiresAt === null || j.leaseExpiresAt <= now))
+          .sort((a, b) => a.runAt - b.runAt || a.id - b.id)
+          .slice(0, o.limit);
+        return due.map((j) => {
+          Object.assign(j, { leaseToken: o.leaseToken, leaseExpiresAt: now + o.leaseMs, attempts: j.attempts + 1 });
+          return { id: j.id, queue: j.queue, payload: structuredClone(j.payload), runAt: new Date(j.runAt), attempts: j.attempts, leaseToken: o.leaseToken, leaseExpiresAt: new Date(now + o.leaseMs) };
+        });
+      },
+      complete: async (id, token, _now, by) => settle(s(), id, token, { status: "done", completedBy: by }),
+      reschedule: async (id, token, runAt, error) => settle(s(), id, token, { runAt: runAt.getTime(), lastError: error }),
+      fail: async (id, token, _now, error) => settle(s(), id, token, { status: "failed", lastError: error }),
+    },
+    locks: {
+      async tryAcquire(name, holder, now, ttlMs) {
+        const lock = s().locks.get(name);
+        if (lock && lock.holder !== holder && lock.expiresAt > now.getTime()) return false;
+        s().locks.set(name, { holder, expiresAt: now.getTime() + ttlMs });
+        return true;
+      },
+      async release(name, holder) {
+        if (s().locks.get(name)?.holder === holder) s().locks.delete(name);
+      },
+    },
+  };
+}
+
+function settle(state: MemoryState, id: number, token: string, changes: Partial<MemoryState["jobs"] extends Map<number, infer J> ? J : never>): boolean {
+  const job = state.jobs.get(id);
+  if (!job || job.status !== "pending" || job.leaseToken !== token) return false;
+  Object.assign(job, changes, { leaseToken: null, leaseExpiresAt: null });
+  return true;
+}

@@ -1,0 +1,53 @@
+import type { AppointmentCategory, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
+
+export interface StoredJob {
+  id: number;
+  queue: string;
+  payload: unknown;
+  status: "pending" | "done" | "failed";
+  runAt: number;
+  attempts: number;
+  leaseToken: string | null;
+  leaseExpiresAt: number | null;
+  lastError: string | null;
+  completedBy: string | null;
+}
+
+/** Everything the store holds; a transaction snapshots and restores it whole. */
+export interface MemoryState {
+  organisations: Map<number, Organisation>;
+  clinics: Clinic[];
+  providers: Provider[];
+  categories: AppointmentCategory[];
+  reasons: CancellationReason[];
+  specializations: Set<string>;
+  patients: Map<number, PatientRecord & { id: number }>;
+  outbox: Array<DomainEvent & { id: number; dispatchedAt: Date | null }>;
+  counters: Map<string, number>;
+  jobs: Map<number, StoredJob>;
+  locks: Map<string, { holder: string; expiresAt: number }>;
+  nextId: number;
+}
+
+export function emptyState(): MemoryState {
+  return {
+    organisations: new Map(),
+    clinics: [],
+    providers: [],
+    categories: [],
+    reasons: [],
+    specializations: new Set(),
+    patients: new Map(),
+    outbox: [],
+    counters: new Map(),
+    jobs: new Map(),
+    locks: new Map(),
+    nextId: 1,
+  };
+}
+
+/** Patients come out as fresh objects, so callers can never mutate the store. */
+export function toPatient(r: PatientRecord & { id: number }): Patient {
+  const { identityKey: _i, searchText: _s, firstNameSort: _f, lastNameSort: _l, ...p } = structuredClone(r);
+  return p;
+}

@@ -1,0 +1,35 @@
+import { runStorageConformance } from "../../test/conformance/storage-conformance.js";
+import { MemoryStorage } from "./memory-storage.js";
+
+// The in-memory adapter against the same contract every engine meets. Its probe
+// reads the state directly, as a SQL adapter's probe reads tables.
+runStorageConformance("memory", async () => {
+  const storage = new MemoryStorage();
+  const state = () => (storage as unknown as { state: import("./memory-state.js").MemoryState }).state;
+  const tables: Record<string, () => Record<string, unknown>[]> = {
+    organisations: () => [...state().organisations.values()].map((o) => ({ id: o.id, name: o.name, plan: o.plan })),
+    patients: () =>
+      [...state().patients.values()].map((p) => ({
+        id: p.id,
+        organisation_id: p.organisationId,
+        first_name: p.firstName,
+        identity_key: p.identityKey,
+        created_at: p.createdAt.toISOString(),
+      })),
+    outbox: () => state().outbox.map((e) => ({ id: e.id, organisation_id: e.organisationId, data: JSON.stringify(e.data), dispatched_at: e.dispatchedAt })),
+    rate_limit_counters: () => [...state().counters.entries()].map(([k, hits]) => ({ counter_key: k.slice(0, k.lastIndexOf("|")), hits })),
+    jobs: () => [...state().jobs.values()].map((j) => ({ id: j.id, status: j.status, attempts: j.attempts, completed_by: j.completedBy, lease_token: j.leaseToken, last_error: j.lastError })),
+    locks: () => [...state().locks.entries()].map(([name, l]) => ({ name, holder: l.holder })),
+  };
+  return {
+    storage,
+    probe: {
+      async rows(table, where = {}) {
+        const read = tables[table];
+        if (!read) throw new Error(`memory probe has no table ${table}`);
+        return read().filter((row) => Object.entries(where).every(([k, v]) => row[k] === v));
+      },
+    },
+    dispose: () => storage.close(),
+  };
+});

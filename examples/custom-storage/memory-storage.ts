@@ -1,0 +1,63 @@
+import type { Repositories, Storage } from "@openpractice/core";
+import { memoryRepositories } from "./memory-repositories.js";
+import { emptyState, type MemoryState } from "./memory-state.js";
+
+/**
+ * A complete storage adapter in memory, written outside the repository's
+ * adapters to show what the port asks of one: it passes the same conformance
+ * suite as SQLite, PostgreSQL and MariaDB (examples/custom-storage/*.test.ts).
+ * Transactions run one at a time; each snapshots the state and restores it
+ * when its function throws. Not durable: for tests and demos.
+ */
+export class MemoryStorage implements Storage {
+  readonly capabilities = Object.freeze({ engine: "memory", returning: true, skipLocked: false });
+  readonly repositories: Repositories;
+  private state: MemoryState = emptyState();
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor() {
+    const guarded = memoryRepositories(() => this.open());
+    // Outside a transaction each call waits for running transactions, so it never sees half of one.
+    this.repositories = wrapEach(guarded, (call) => this.serialise(call));
+  }
+
+  private open(): MemoryState {
+    if (this.closed) throw new Error("memory storage is closed");
+    return this.state;
+  }
+
+  private serialise<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.serialise(async () => {
+      const snapshot = structuredClone(this.open());
+      try {
+        return await fn(memoryRepositories(() => this.open()));
+      } catch (error) {
+        this.state = snapshot;
+        throw error;
+      }
+    });
+  }
+
+  async ping(): Promise<void> {
+    this.open();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+function wrapEach(repos: Repositories, around: <T>(call: () => Promise<T>) => Promise<T>): Repositories {
+  const wrapped: Record<string, Record<string, unknown>> = {};
+  for (const [name, repo] of Object.entries(repos)) {
+    wrapped[name] = Object.fromEntries(Object.entries(repo as Record<string, (...a: unknown[]) => Promise<unknown>>).map(([method, fn]) => [method, (...args: unknown[]) => around(() => fn(...args))]));
+  }
+  return wrapped as unknown as Repositories;
+}
