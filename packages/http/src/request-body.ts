@@ -16,10 +16,22 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   const tooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge();
   if (!request.body) throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
+  // A declared length within the limit: one read instead of a chunk loop. The
+  // host delivers at most Content-Length bytes, so the limit still holds.
+  const text = Number.isFinite(declared) ? await request.text() : await readLimited(request.body, limitBytes, tooLarge);
+  if (text.trim() === "") throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DomainError("MALFORMED_JSON", `Request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
 
+/** Reads a body of unknown length, giving up as soon as it passes the limit. */
+async function readLimited(body: ReadableStream<Uint8Array>, limitBytes: number, tooLarge: () => DomainError): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = request.body.getReader();
+  const reader = body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -32,11 +44,5 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (text.trim() === "") throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new DomainError("MALFORMED_JSON", `Request body is not valid JSON: ${(error as Error).message}`);
-  }
+  return Buffer.concat(chunks).toString("utf8");
 }
