@@ -2,8 +2,9 @@
 // patients whose rows are exactly what the domain would store: the core's own
 // patientFromDraft / toPatientRecord derive the columns, the adapter's
 // patientToRow names them.
-// The rows go in through better-sqlite3 in one transaction: registering 100,000
-// patients through the API would take minutes and measure nothing we report.
+// SQLite: the rows go in through better-sqlite3 in one transaction; PostgreSQL and
+// MariaDB: fixture-server.mjs. Registering 100,000 patients through the API would
+// take minutes and measure nothing we report.
 import { assertValidPatientDraft, patientFromDraft, toPatientRecord } from "@openpractice/core";
 import { patientToRow } from "@openpractice/kysely";
 import { createSqliteStorage } from "@openpractice/sqlite";
@@ -51,10 +52,37 @@ function draftFor(i, rnd) {
   };
 }
 
+/** The organisation row: organisation 1 on the enterprise plan. */
+export function organisationRow(now = new Date().toISOString()) {
+  return { id: BENCH_ORGANISATION_ID, name: "Benchmark Therapy Group", plan: "enterprise", is_active: 1, created_at: now, updated_at: now };
+}
+
 /**
- * Creates `filename` (migrated by the real adapter) holding `count` patients of
- * organisation 1, registered over the five years before 2026-11-01 in id order.
+ * The `count` patient rows of organisation 1, registered over the five years
+ * before 2026-11-01 in id order, as `patientToRow` names their columns. Every
+ * engine's fixture is built from these, so every engine holds the same data.
  */
+export function* fixtureRows(count) {
+  const rnd = prng(20261122);
+  const today = new Date().toISOString().slice(0, 10);
+  const end = Date.UTC(2026, 10, 1);
+  const start = end - 5 * 365 * DAY_MS;
+  const seen = new Set();
+  for (let i = 0; i < count; i++) {
+    let draft = draftFor(i, rnd);
+    let record = toPatientRecord(patientFromDraft(draft, BENCH_ORGANISATION_ID, new Date(start + Math.floor(((end - start) * i) / count))));
+    // Same name and birth date is a duplicate registration the domain refuses; draw again.
+    while (seen.has(record.identityKey)) {
+      draft = draftFor(i, rnd);
+      record = toPatientRecord(patientFromDraft(draft, BENCH_ORGANISATION_ID, record.createdAt));
+    }
+    assertValidPatientDraft(draft, today);
+    seen.add(record.identityKey);
+    yield patientToRow(record);
+  }
+}
+
+/** Creates the SQLite database `filename` (migrated by the real adapter) holding organisation 1 and `count` patients. */
 export async function buildFixture(filename, count) {
   const storage = await createSqliteStorage({ filename });
   await storage.close();
@@ -62,27 +90,11 @@ export async function buildFixture(filename, count) {
   const db = new BetterSqlite3(filename);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
-  const now = new Date().toISOString();
-  db.prepare("INSERT INTO organisations (id, name, plan, is_active, created_at, updated_at) VALUES (?, 'Benchmark Therapy Group', 'enterprise', 1, ?, ?)").run(BENCH_ORGANISATION_ID, now, now);
-
-  const rnd = prng(20261122);
-  const today = now.slice(0, 10);
-  const end = Date.UTC(2026, 10, 1);
-  const start = end - 5 * 365 * DAY_MS;
-  const seen = new Set();
+  const org = organisationRow();
+  db.prepare(`INSERT INTO organisations (${Object.keys(org).join(", ")}) VALUES (${Object.keys(org).map((k) => `@${k}`).join(", ")})`).run(org);
   let insert;
   db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      let draft = draftFor(i, rnd);
-      let record = toPatientRecord(patientFromDraft(draft, BENCH_ORGANISATION_ID, new Date(start + Math.floor(((end - start) * i) / count))));
-      // Same name and birth date is a duplicate registration the domain refuses; draw again.
-      while (seen.has(record.identityKey)) {
-        draft = draftFor(i, rnd);
-        record = toPatientRecord(patientFromDraft(draft, BENCH_ORGANISATION_ID, record.createdAt));
-      }
-      assertValidPatientDraft(draft, today);
-      seen.add(record.identityKey);
-      const row = patientToRow(record);
+    for (const row of fixtureRows(count)) {
       insert ??= db.prepare(`INSERT INTO patients (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map((k) => `@${k}`).join(", ")})`);
       insert.run(row);
     }

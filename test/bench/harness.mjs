@@ -62,10 +62,10 @@ export async function startServer(name, args, env) {
   throw new Error(`${name} did not start:\n${readFileSync(logFile, "utf8").slice(-2000)}`);
 }
 
-/** The runtime as deployed: `openpractice serve` configured from the environment. */
-export function startRuntime(name, dbFile, logLevel) {
+/** The runtime as deployed: `openpractice serve` configured from the environment, on a SQLite file or a postgres:// / mysql:// URL. */
+export function startRuntime(name, database, logLevel) {
   return startServer(name, [RUNTIME_CLI, "serve"], {
-    DATABASE_URL: `sqlite:${dbFile}`,
+    DATABASE_URL: database.includes("://") ? database : `sqlite:${database}`,
     OPENPRACTICE_DATA_DIR: temp,
     OPENPRACTICE_JWT_SECRET: SECRET,
     OPENPRACTICE_PLAN_LIMITS: PLAN_LIMITS,

@@ -1,10 +1,15 @@
 // Benchmark of GET /v2/patients?search=… and POST /v2/patients on the real
 // runtime (a child process, as deployed) against a bare h3 baseline doing the
 // same SQL through the same driver (baseline-server.mjs), both on loopback over
-// their own copy of one seeded SQLite database. See docs/performance.md.
+// their own copy of one seeded database. See docs/performance.md.
 //
-//   npm run bench
+//   npm run bench                                                  SQLite (a temp file)
+//   DATABASE_URL=postgres://… npm run bench                         PostgreSQL
+//   DATABASE_URL=mysql://… npm run bench                            MySQL / MariaDB
+//   bash .ci/with-databases.sh sh -c 'DATABASE_URL=$OPENPRACTICE_TEST_POSTGRES_URL npm run bench'
 //
+// With DATABASE_URL the run creates its own databases on that server (opbench_*,
+// dropped at the end); the database named in the URL is only used to connect.
 // Env: BENCH_PATIENTS (100000), BENCH_DURATION_SECONDS (10), BENCH_WARMUP_SECONDS (2),
 // BENCH_CONNECTIONS (10), BENCH_LATENCY_SAMPLES (500), BENCH_SCENARIOS (search,create),
 // BENCH_LOG_INFO (1: also run ours with LOG_LEVEL=info; 0: skip).
@@ -14,6 +19,7 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { signAccessToken } from "@openpractice/runtime";
 import { BENCH_ORGANISATION_ID, buildFixture } from "./fixture.mjs";
+import { buildServerFixture, dropServerDatabases, engineOf, serverVersion } from "./fixture-server.mjs";
 import { BASELINE_SERVER, SEARCH_TERMS, SECRET, busyShare, intEnv, load, machineLine, searchLatency, startRuntime, startServer, stopServer, temp } from "./harness.mjs";
 
 const PATIENTS = intEnv("BENCH_PATIENTS", 100_000);
@@ -22,6 +28,8 @@ const WARMUP = intEnv("BENCH_WARMUP_SECONDS", 2);
 const SAMPLES = intEnv("BENCH_LATENCY_SAMPLES", 500);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? "search,create").split(",").filter(Boolean);
 const WITH_INFO = process.env.BENCH_LOG_INFO !== "0";
+const DATABASE_URL = process.env.DATABASE_URL || undefined;
+const ENGINE = engineOf(DATABASE_URL);
 for (const s of SCENARIOS) if (!["search", "create"].includes(s)) throw new Error(`BENCH_SCENARIOS: unknown scenario '${s}' (known: search, create)`);
 
 const f1 = (n) => n.toFixed(1);
@@ -40,23 +48,39 @@ async function matchCounts(ours, baseline, headers) {
   return counts;
 }
 
+/**
+ * The fixture and, for each server, where its database is: a SQLite file copy, or
+ * a database of its own on the DATABASE_URL server (shared when no scenario writes).
+ */
+async function prepareFixture() {
+  const started = performance.now();
+  const took = () => f1((performance.now() - started) / 1000);
+  if (ENGINE === "sqlite") {
+    const fixture = join(temp, "fixture.db");
+    await buildFixture(fixture, PATIENTS);
+    console.log(`fixture: ${PATIENTS} patients in ${took()} s, ${f1(statSync(fixture).size / 2 ** 20)} MiB`);
+    // Each server writes to its own copy, so one's inserts never change what the other searches.
+    return async (name) => (copyFileSync(fixture, join(temp, `${name}.db`)), join(temp, `${name}.db`));
+  }
+  const shared = !SCENARIOS.includes("create");
+  const fixture = await buildServerFixture(DATABASE_URL, PATIENTS, { shared });
+  console.log(`fixture: ${PATIENTS} patients in ${took()} s, patients table with its indexes ${f1(fixture.bytes / 2 ** 20)} MiB, ${shared ? "one database shared by the servers (no writes)" : "a copy per server"}`);
+  return fixture.copyFor;
+}
+
 async function main() {
-  const sqlite = new BetterSqlite3(":memory:").prepare("select sqlite_version() as v").get().v;
-  console.log(`${machineLine()}, SQLite ${sqlite}`);
+  const version = ENGINE === "sqlite" ? `SQLite ${new BetterSqlite3(":memory:").prepare("select sqlite_version() as v").get().v}` : await serverVersion(DATABASE_URL);
+  console.log(`${machineLine()}, ${version}`);
   const busy = await busyShare();
   console.log(`CPU busy before the run: ${(busy * 100).toFixed(0)}%`);
   if (busy > 0.1) console.warn("warning: other work is using the CPU: figures will be low and noisy");
   console.log(`patients ${PATIENTS}, ${RUN.connections} connections, ${RUN.duration} s per run after ${WARMUP} s warm-up, ${SAMPLES} sequential search samples`);
 
-  const fixture = join(temp, "fixture.db");
-  const started = performance.now();
-  await buildFixture(fixture, PATIENTS);
-  console.log(`fixture: ${PATIENTS} patients in ${f1((performance.now() - started) / 1000)} s, ${f1(statSync(fixture).size / 2 ** 20)} MiB`);
-  // Each server writes to its own copy, so one's inserts never change what the other searches.
-  const copy = (name) => (copyFileSync(fixture, join(temp, name)), join(temp, name));
-
-  const servers = [await startRuntime("ours", copy("ours.db"), "warn"), await startServer("baseline", [BASELINE_SERVER], { DB_FILE: copy("baseline.db") })];
-  if (WITH_INFO) servers.push(await startRuntime("ours-info", copy("ours-info.db"), "info"));
+  const copy = await prepareFixture();
+  const baselineDb = await copy("baseline");
+  const baselineEnv = ENGINE === "sqlite" ? { DB_FILE: baselineDb } : { DATABASE_URL: baselineDb };
+  const servers = [await startRuntime("ours", await copy("ours"), "warn"), await startServer("baseline", [BASELINE_SERVER], baselineEnv)];
+  if (WITH_INFO) servers.push(await startRuntime("ours-info", await copy("ours_info"), "info"));
   const [ours, baseline] = servers;
   const token = await signAccessToken(SECRET, { organisationId: BENCH_ORGANISATION_ID, userId: 101, scope: "read write" });
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
@@ -114,7 +138,7 @@ function report(results, latency) {
     }
     const [o, b] = [latency.ours, latency.baseline];
     console.log(`| all terms | ${f2(o.p50)} | ${f2(o.p95)} | ${f2(b.p50)} | ${f2(b.p95)} |`);
-    console.log(`\ntarget search p95 < 20 ms at ${PATIENTS} patients: ours ${f2(o.p95)} ms (p99 ${f2(o.p99)}) -> ${o.p95 < 20 ? "holds" : "MISSED"}`);
+    console.log(`\ntarget search p95 < 20 ms at ${PATIENTS} patients on ${ENGINE}: ours ${f2(o.p95)} ms (p99 ${f2(o.p99)}) -> ${o.p95 < 20 ? "holds" : "MISSED"}`);
   }
   if (ratios.length > 0) {
     const worst = Math.min(...ratios);
@@ -122,7 +146,9 @@ function report(results, latency) {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => (ENGINE === "sqlite" ? undefined : dropServerDatabases()));

@@ -1,0 +1,78 @@
+// The baseline's SQL, per engine, through the same driver and Kysely dialect as
+// our adapter: `search(term)` → { data, total } and `insert(row)` → the stored
+// row, or undefined when (organisation_id, identity_key) already exists.
+//   DB_FILE=<file>           SQLite (better-sqlite3, the adapter's four pragmas)
+//   DATABASE_URL=postgres:// PostgreSQL (pg pool of 10, as createPostgresStorage)
+//   DATABASE_URL=mysql://    MySQL/MariaDB (mysql2 pool of 10, the options of createMysqlStorage)
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from "kysely";
+
+const ORG = 1;
+// The same "contains" pattern as adapters/kysely's containsPattern.
+const contains = (term) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The shared list query of adapters/kysely (patient-repository.ts list()) for one search term. */
+async function likeSearch(db, term) {
+  let filtered = db.selectFrom("patients").where("organisation_id", "=", ORG).where("status", "=", "active");
+  if (term) filtered = filtered.where(sql`search_text like ${contains(term)} escape ${"\\"}`);
+  const rows = await filtered.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(25).offset(0).execute();
+  const counted = await filtered.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  return { data: rows, total: Number(counted.n) };
+}
+
+async function openSqlite(file) {
+  const { default: BetterSqlite3 } = await import("better-sqlite3");
+  const database = new BetterSqlite3(file);
+  database.pragma("journal_mode = WAL");
+  database.pragma("busy_timeout = 5000");
+  database.pragma("foreign_keys = ON");
+  database.pragma("synchronous = NORMAL");
+  const db = new Kysely({ dialect: new SqliteDialect({ database }) });
+  // Our SQLite adapter answers searches of 3+ characters from its FTS5 trigram index
+  // (adapters/sqlite/src/patient-search-fts.ts); the baseline runs that same SQL.
+  const hasSearchIndex = Boolean(database.prepare("select 1 from sqlite_master where name = 'patients_search'").get());
+  async function indexedSearch(term) {
+    const match = `"${term.replaceAll('"', '""')}"`;
+    const from = sql`from patients_search s cross join patients p on p.id = s.rowid
+      where patients_search match ${match} and p.organisation_id = ${ORG} and p.status = ${"active"}`;
+    const rows = await sql`select p.* ${from} order by p.created_at desc, p.id desc limit ${25} offset ${0}`.execute(db);
+    const counted = await sql`select count(*) as n ${from}`.execute(db);
+    return { data: rows.rows, total: Number(counted.rows[0].n) };
+  }
+  return {
+    search: (term) => (hasSearchIndex && [...term].length >= 3 ? indexedSearch(term) : likeSearch(db, term)),
+    insert: (row) => insertReturning(db, row),
+  };
+}
+
+/** The insert-unless-duplicate statement of insertIfAbsent on engines with ON CONFLICT and RETURNING: one statement. */
+const insertReturning = (db, row) =>
+  db.insertInto("patients").values(row).onConflict((oc) => oc.columns(["organisation_id", "identity_key"]).doNothing()).returningAll().executeTakeFirst();
+
+async function openPostgres(url) {
+  const { default: pg } = await import("pg");
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+  return { search: (term) => likeSearch(db, term), insert: (row) => insertReturning(db, row) };
+}
+
+async function openMysql(url) {
+  const { createPool } = await import("mysql2");
+  const pool = createPool({ uri: url, connectionLimit: 10, charset: "utf8mb4", timezone: "Z", supportBigNumbers: true, bigNumberStrings: false });
+  const db = new Kysely({ dialect: new MysqlDialect({ pool }) });
+  return {
+    search: (term) => likeSearch(db, term),
+    // insertIfAbsent without RETURNING: INSERT IGNORE, then the row read back by identity key.
+    async insert(row) {
+      const result = await db.insertInto("patients").ignore().values(row).executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0n) !== 1) return undefined;
+      return db.selectFrom("patients").selectAll().where("organisation_id", "=", ORG).where("identity_key", "=", row.identity_key).executeTakeFirst();
+    },
+  };
+}
+
+export function openBaselineDb(env = process.env) {
+  if (env.DB_FILE) return openSqlite(env.DB_FILE);
+  const url = env.DATABASE_URL ?? "";
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
+  if (url.startsWith("mysql://")) return openMysql(url);
+  throw new Error("baseline: set DB_FILE (SQLite) or DATABASE_URL (postgres:// or mysql://)");
+}
