@@ -3,5 +3,5 @@ export * from "./sql-dialect-profile.js";
 export * from "./kysely-storage.js";
 export * from "./insert-ignoring-duplicate.js";
 export * from "./migrations/migrate.js";
-export { containsPattern } from "./repositories/patient-repository.js";
+export { containsPattern, PATIENT_SORT_COLUMNS } from "./repositories/patient-repository.js";
 export { patientToRow, rowToPatient } from "./repositories/patient-rows.js";

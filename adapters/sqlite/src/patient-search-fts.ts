@@ -1,6 +1,6 @@
 import type { PatientListCriteria } from "@openpractice/core";
 import { sql, type Kysely, type Migration, type RawBuilder, type Selectable } from "kysely";
-import type { Database, PatientSearchIndex, PatientsTable } from "@openpractice/kysely";
+import { PATIENT_SORT_COLUMNS, type Database, type PatientSearchIndex, type PatientsTable } from "@openpractice/kysely";
 
 /**
  * An FTS5 trigram index over patients.search_text (external content, kept in
@@ -26,8 +26,6 @@ export const patientSearchFtsMigration: Migration = {
   },
 };
 
-const SORT_COLUMNS = { created_at: "created_at", updated_at: "updated_at", last_name: "last_name_sort", first_name: "first_name_sort" } as const;
-
 /** One quoted FTS5 phrase per term; all must match (implicit AND). */
 const matchExpression = (terms: string[]) => terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ");
 
@@ -52,7 +50,7 @@ export const ftsPatientSearch: PatientSearchIndex = {
     const from = sql`from patients_search s cross join patients p on p.id = s.rowid
       where patients_search match ${matchExpression(c.searchTerms)} and ${filters(c)}`;
     const direction = sql.raw(c.order === "asc" ? "asc" : "desc");
-    const sort = sql.ref(`p.${SORT_COLUMNS[c.sort]}`);
+    const sort = sql.ref(`p.${PATIENT_SORT_COLUMNS[c.sort]}`);
     const page = await sql<Selectable<PatientsTable>>`select p.* ${from} order by ${sort} ${direction}, p.id ${direction} limit ${c.limit} offset ${c.offset}`.execute(db);
     const counted = await sql<{ n: number }>`select count(*) as n ${from}`.execute(db);
     return { rows: page.rows, total: Number(counted.rows[0]?.n ?? 0) };

@@ -23,8 +23,8 @@ function applyFilters<O>(q: SelectQueryBuilder<Database, "patients", O>, c: Pati
   return query;
 }
 
-/** Names sort on their folded columns, so the order is alphabetical, not by byte. */
-const SORT_COLUMNS = { created_at: "created_at", updated_at: "updated_at", last_name: "last_name_sort", first_name: "first_name_sort" } as const;
+/** Sort field → column. Names sort on their folded columns, so the order is alphabetical, not by byte. */
+export const PATIENT_SORT_COLUMNS = { created_at: "created_at", updated_at: "updated_at", last_name: "last_name_sort", first_name: "first_name_sort" } as const;
 
 export class KyselyPatientRepository implements PatientRepository {
   constructor(
@@ -88,7 +88,7 @@ export class KyselyPatientRepository implements PatientRepository {
     if (indexed) return { patients: indexed.rows.map(rowToPatient), total: indexed.total };
     const base = this.db.selectFrom("patients");
     const page = await applyFilters(base.selectAll(), c)
-      .orderBy(SORT_COLUMNS[c.sort], c.order)
+      .orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order)
       .orderBy("id", c.order)
       .limit(c.limit)
       .offset(c.offset)
