@@ -8,6 +8,7 @@
 # services), creates the databases, exports their URLs as
 # OPENPRACTICE_TEST_POSTGRES_URL and OPENPRACTICE_TEST_MYSQL_URL, runs the
 # command, and stops both servers on exit, whether the command passed or not.
+# OPENPRACTICE_TEST_PG_OPTIONS adds server settings, e.g. "-c shared_buffers=1GB".
 set -euo pipefail
 
 need_install=()
@@ -39,7 +40,7 @@ pg_port=$(free_port)
 mkdir -p "$work/pg" && chown postgres:postgres "$work/pg"
 runuser -u postgres -- "$PG_BIN/initdb" -D "$work/pg" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
 runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$work/pg" -w -l "$work/pg/server.log" \
-  -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+  -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 ${OPENPRACTICE_TEST_PG_OPTIONS:-}" start >/dev/null
 runuser -u postgres -- "$PG_BIN/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "create database openpractice_test" >/dev/null
 export OPENPRACTICE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$pg_port/openpractice_test"
 

@@ -7,6 +7,10 @@
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from "kysely";
 
 const ORG = 1;
+// Searches count at most this many matches, as the runtime does (OPENPRACTICE_SEARCH_COUNT_LIMIT, default 1000; 0 = exact).
+const COUNT_LIMIT = Number(process.env.OPENPRACTICE_SEARCH_COUNT_LIMIT ?? 1000) || null;
+/** The reported total: exact up to the limit, the limit above it (ours adds total_count_exact: false). */
+const reported = (n) => (COUNT_LIMIT !== null && n > COUNT_LIMIT ? COUNT_LIMIT : n);
 // The same "contains" pattern as adapters/kysely's containsPattern.
 const contains = (term) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -14,9 +18,16 @@ const contains = (term) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 async function likeSearch(db, term) {
   let filtered = db.selectFrom("patients").where("organisation_id", "=", ORG).where("status", "=", "active");
   if (term) filtered = filtered.where(sql`search_text like ${contains(term)} escape ${"\\"}`);
-  const rows = await filtered.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(25).offset(0).execute();
-  const counted = await filtered.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-  return { data: rows, total: Number(counted.n) };
+  // One row more than the page (has_next) and a bounded count, at the same time: the runtime's SQL.
+  const count =
+    COUNT_LIMIT === null || !term
+      ? filtered.select((eb) => eb.fn.countAll().as("n"))
+      : db.selectFrom(filtered.select(sql.lit(1).as("one")).limit(COUNT_LIMIT + 1).as("m")).select((eb) => eb.fn.countAll().as("n"));
+  const [rows, counted] = await Promise.all([
+    filtered.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(26).offset(0).execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  return { data: rows.slice(0, 25), total: reported(Number(counted.n)) };
 }
 
 async function openSqlite(file) {
@@ -34,9 +45,9 @@ async function openSqlite(file) {
     const match = `"${term.replaceAll('"', '""')}"`;
     const from = sql`from patients_search s cross join patients p on p.id = s.rowid
       where patients_search match ${match} and p.organisation_id = ${ORG} and p.status = ${"active"}`;
-    const rows = await sql`select p.* ${from} order by p.created_at desc, p.id desc limit ${25} offset ${0}`.execute(db);
-    const counted = await sql`select count(*) as n ${from}`.execute(db);
-    return { data: rows.rows, total: Number(counted.rows[0].n) };
+    const rows = await sql`select p.* ${from} order by p.created_at desc, p.id desc limit ${26} offset ${0}`.execute(db);
+    const counted = COUNT_LIMIT === null ? await sql`select count(*) as n ${from}`.execute(db) : await sql`select count(*) as n from (select 1 ${from} limit ${COUNT_LIMIT + 1})`.execute(db);
+    return { data: rows.rows.slice(0, 25), total: reported(Number(counted.rows[0].n)) };
   }
   return {
     search: (term) => (hasSearchIndex && [...term].length >= 3 ? indexedSearch(term) : likeSearch(db, term)),

@@ -52,7 +52,10 @@ export const ftsPatientSearch: PatientSearchIndex = {
     const direction = sql.raw(c.order === "asc" ? "asc" : "desc");
     const sort = sql.ref(`p.${PATIENT_SORT_COLUMNS[c.sort]}`);
     const page = await sql<Selectable<PatientsTable>>`select p.* ${from} order by ${sort} ${direction}, p.id ${direction} limit ${c.limit} offset ${c.offset}`.execute(db);
-    const counted = await sql<{ n: number }>`select count(*) as n ${from}`.execute(db);
+    const counted =
+      c.countLimit === undefined
+        ? await sql<{ n: number }>`select count(*) as n ${from}`.execute(db)
+        : await sql<{ n: number }>`select count(*) as n from (select 1 ${from} limit ${c.countLimit + 1})`.execute(db);
     return { rows: page.rows, total: Number(counted.rows[0]?.n ?? 0) };
   },
 };

@@ -39,7 +39,12 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
   c.register(TOKENS.JwtSecret, { useValue: input.jwtSecret });
   c.register(TOKENS.Practice, {
     useFactory: instanceCachingFactory<Practice>((d) =>
-      createPractice({ storage: d.resolve<Storage>(TOKENS.Storage), clock: d.resolve<Clock>(TOKENS.Clock), planLimits: d.resolve<RuntimeConfig>(TOKENS.Config).planLimits }),
+      createPractice({
+        storage: d.resolve<Storage>(TOKENS.Storage),
+        clock: d.resolve<Clock>(TOKENS.Clock),
+        planLimits: d.resolve<RuntimeConfig>(TOKENS.Config).planLimits,
+        searchCountLimit: d.resolve<RuntimeConfig>(TOKENS.Config).searchCountLimit,
+      }),
     ),
   });
   c.register(TOKENS.Authenticator, {

@@ -87,13 +87,18 @@ export class KyselyPatientRepository implements PatientRepository {
     const indexed = c.searchTerms.length > 0 ? await this.profile.patientSearch?.list(this.db, c) : undefined;
     if (indexed) return { patients: indexed.rows.map(rowToPatient), total: indexed.total };
     const base = this.db.selectFrom("patients");
-    const page = await applyFilters(base.selectAll(), c)
+    const pageQuery = applyFilters(base.selectAll(), c)
       .orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order)
       .orderBy("id", c.order)
       .limit(c.limit)
-      .offset(c.offset)
-      .execute();
-    const counted = await applyFilters(base.select((eb) => eb.fn.countAll().as("n")), c).executeTakeFirstOrThrow();
+      .offset(c.offset);
+    // A bounded count stops reading matches after countLimit + 1 of them.
+    const countQuery =
+      c.countLimit === undefined
+        ? applyFilters(base.select((eb) => eb.fn.countAll().as("n")), c)
+        : this.db.selectFrom(applyFilters(base.select(sql.lit(1).as("one")), c).limit(c.countLimit + 1).as("m")).select((eb) => eb.fn.countAll().as("n"));
+    // Page and count at the same time: on a pooled engine they run on two connections.
+    const [page, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
     return { patients: page.map(rowToPatient), total: Number(counted.n) };
   }
 }

@@ -11,10 +11,18 @@ import { applyPatientChanges, assertValidPatientChanges, assertValidPatientDraft
 
 export interface PatientPage {
   patients: Patient[];
+  /** The number of matches; a lower bound when `totalExact` is false. */
   total: number;
+  /** False when a search matched more than the search count limit: `total` is then that limit. */
+  totalExact: boolean;
+  /** Whether a later page has matches (known exactly, also when the total is bounded). */
+  hasNext: boolean;
   page: number;
   perPage: number;
 }
+
+/** Searches count their matches exactly up to this many (PracticeOptions.searchCountLimit). */
+export const DEFAULT_SEARCH_COUNT_LIMIT = 1000;
 
 export interface RegistrationResult {
   /** false when the same name and date of birth were already registered; `patient` is then the existing record. */
@@ -26,7 +34,7 @@ const notFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "Patient 
 
 /** Patient registration, reads, updates and the list. Every call is scoped to the principal's organisation. */
 export class PatientService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage; clock: Clock; searchCountLimit?: number | null }) {}
 
   private today(): string {
     return this.deps.clock.now().toISOString().slice(0, 10);
@@ -91,10 +99,27 @@ export class PatientService {
     });
   }
 
+  /**
+   * One page of the organisation's patients. A search (`search` given) counts
+   * its matches exactly up to the search count limit and reports the limit with
+   * totalExact=false above it; lists without a search always count exactly.
+   * One extra row is read so that hasNext is exact either way.
+   */
   async list(principal: Principal, query: PatientListQuery): Promise<PatientPage> {
     const criteria = toPatientListCriteria(principal.organisationId, query);
-    const { patients, total } = await this.deps.storage.repositories.patients.list(criteria);
-    return { patients, total, page: criteria.offset / criteria.limit + 1, perPage: criteria.limit };
+    const limit = criteria.searchTerms.length > 0 ? this.deps.searchCountLimit ?? undefined : undefined;
+    const perPage = criteria.limit;
+    const found = await this.deps.storage.repositories.patients.list({ ...criteria, limit: perPage + 1, countLimit: limit });
+    // An adapter may ignore countLimit and count everything; the bound is applied here either way.
+    const totalExact = limit === undefined || found.total <= limit;
+    return {
+      patients: found.patients.slice(0, perPage),
+      total: totalExact ? found.total : (limit as number),
+      totalExact,
+      hasNext: found.patients.length > perPage,
+      page: criteria.offset / perPage + 1,
+      perPage,
+    };
   }
 }
 

@@ -18,6 +18,13 @@ export interface PatientListCriteria {
   order: "asc" | "desc";
   limit: number;
   offset: number;
+  /**
+   * When set, the repository may stop counting after `countLimit + 1` matches:
+   * `total` is then exact up to `countLimit` and at least `countLimit + 1`
+   * above it. Counting every match of a common search term is the slowest part
+   * of a search on a large organisation (docs/performance.md).
+   */
+  countLimit?: number;
 }
 
 export type InsertPatientResult = { created: true; patient: Patient } | { created: false; patient: Patient };
@@ -45,6 +52,9 @@ export interface PatientRepository {
    */
   replace(id: number, record: PatientRecord): Promise<{ outcome: "updated"; patient: Patient } | { outcome: "conflict"; existingId: number | null } | { outcome: "missing" }>;
 
-  /** One page in the requested order (ties broken by id in the same direction) and the total count matching the filters. */
+  /**
+   * One page in the requested order (ties broken by id in the same direction)
+   * and the count of matches (bounded by `countLimit` when set, see above).
+   */
   list(criteria: PatientListCriteria): Promise<{ patients: Patient[]; total: number }>;
 }

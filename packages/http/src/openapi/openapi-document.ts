@@ -73,7 +73,8 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
           properties: {
             current_page: { type: "integer" },
             total_pages: { type: "integer" },
-            total_count: { type: "integer" },
+            total_count: { type: "integer", description: "Matches in all pages. For a `search`, exact up to the search count limit (default 1,000); above it, the limit, with total_count_exact false." },
+            total_count_exact: { type: "boolean", description: "False when total_count is a lower bound (a search with more matches than the count limit)." },
             per_page: { type: "integer" },
             has_next: { type: "boolean" },
             has_previous: { type: "boolean" },

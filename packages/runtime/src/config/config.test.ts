@@ -15,6 +15,7 @@ describe("runtime configuration", () => {
       planLimits: {},
       shutdownTimeoutMs: 10_000,
       workerPollMs: 1_000,
+      searchCountLimit: 1_000,
     });
   });
 
@@ -23,6 +24,9 @@ describe("runtime configuration", () => {
     expect(c).toMatchObject({ port: 9000, host: "0.0.0.0", logLevel: "debug", env: "development", planLimits: { free: 5 }, jwksUrl: "https://idp.example/jwks", dataDir: "./data" });
     expect(loadConfig({ OPENPRACTICE_DATA_DIR: "/srv/op/" }).databaseUrl).toBe("sqlite:/srv/op/openpractice.db");
     expect(Object.isFrozen(c)).toBe(true);
+    expect(loadConfig({ OPENPRACTICE_SEARCH_COUNT_LIMIT: "0" }).searchCountLimit).toBeNull();
+    expect(loadConfig({ OPENPRACTICE_SEARCH_COUNT_LIMIT: "250" }).searchCountLimit).toBe(250);
+    expect(() => loadConfig({ OPENPRACTICE_SEARCH_COUNT_LIMIT: "many" })).toThrow(/^OPENPRACTICE_SEARCH_COUNT_LIMIT: /);
   });
 
   it("never echoes a secret and masks passwords in URLs", () => {

@@ -1,5 +1,5 @@
 import Validator from "fastest-validator";
-import { PLANS, type Plan } from "@openpractice/core";
+import { DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -17,6 +17,8 @@ export interface RuntimeConfig {
   shutdownTimeoutMs: number;
   /** How often the job runner looks for due jobs. */
   workerPollMs: number;
+  /** Patient searches count matches exactly up to this many; null counts all (OPENPRACTICE_SEARCH_COUNT_LIMIT=0). */
+  searchCountLimit: number | null;
 }
 
 /** One variable, its meaning and default: the source of docs/configuration.md's table. */
@@ -32,6 +34,7 @@ const schema = {
   OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
   OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: { type: "number", integer: true, min: 0, max: 600000, convert: true, optional: true },
   OPENPRACTICE_WORKER_POLL_MS: { type: "number", integer: true, min: 10, max: 60000, convert: true, optional: true },
+  OPENPRACTICE_SEARCH_COUNT_LIMIT: { type: "number", integer: true, min: 0, max: 1000000000, convert: true, optional: true },
 } as const;
 
 /** Variables whose values must never be echoed (a too-short secret is still a secret). */
@@ -66,6 +69,12 @@ function parsePlanLimits(raw: string | undefined): Partial<Record<Plan, number>>
   return out;
 }
 
+/** 0 means "always count exactly"; unset means the core's default (1,000). */
+function searchCountLimit(value: number | undefined): number | null {
+  if (value === undefined) return DEFAULT_SEARCH_COUNT_LIMIT;
+  return value === 0 ? null : value;
+}
+
 /** Reads and validates the environment; throws ConfigError with one line on the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
   const input: Record<string, unknown> = {};
@@ -94,5 +103,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),
     shutdownTimeoutMs: (input.OPENPRACTICE_SHUTDOWN_TIMEOUT_MS as number | undefined) ?? 10_000,
     workerPollMs: (input.OPENPRACTICE_WORKER_POLL_MS as number | undefined) ?? 1_000,
+    searchCountLimit: searchCountLimit(input.OPENPRACTICE_SEARCH_COUNT_LIMIT as number | undefined),
   });
 }
