@@ -1,4 +1,5 @@
 import type { Repositories } from "@openpractice/core";
+import { memoryAppointments } from "./memory-appointments.js";
 import { toPatient, type MemoryState } from "./memory-state.js";
 
 const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "lastNameSort", first_name: "firstNameSort" } as const;
@@ -22,9 +23,15 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
       async ensureClinic(clinic) {
         const found = s().clinics.find((c) => c.organisationId === clinic.organisationId && c.name === clinic.name);
         if (found) return { ...found };
-        const created = { ...clinic, id: s().nextId++ };
+        const created = { ...clinic, allowDoubleBooking: clinic.allowDoubleBooking ?? false, id: s().nextId++ };
         s().clinics.push(created);
         return { ...created };
+      },
+      async updateClinicSettings(orgId, id, settings) {
+        const clinic = s().clinics.find((c) => c.organisationId === orgId && c.id === id);
+        if (!clinic) return undefined;
+        clinic.allowDoubleBooking = settings.allowDoubleBooking;
+        return { ...clinic };
       },
       findClinic: async (orgId, id) => structuredClone(s().clinics.find((c) => c.organisationId === orgId && c.id === id)),
       listClinics: async (orgId) => structuredClone(s().clinics.filter((c) => c.organisationId === orgId)),
@@ -36,6 +43,7 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
         return structuredClone(stored);
       },
       listProviders: async (orgId) => structuredClone(s().providers.filter((p) => p.organisationId === orgId)),
+      findProvider: async (orgId, userId) => structuredClone(s().providers.find((p) => p.organisationId === orgId && p.userId === userId)),
     },
     catalog: {
       async ensureAppointmentCategory(c) {
@@ -97,6 +105,7 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
         return { patients: rows.slice(c.offset, c.offset + c.limit).map(toPatient), total: rows.length };
       },
     },
+    appointments: memoryAppointments(s),
     outbox: {
       append: async (event) => void s().outbox.push({ ...structuredClone(event), id: s().nextId++, dispatchedAt: null }),
       listPending: async (limit) => structuredClone(s().outbox.filter((e) => e.dispatchedAt === null).slice(0, limit)),

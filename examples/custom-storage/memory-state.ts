@@ -1,4 +1,4 @@
-import type { AppointmentCategory, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
+import type { Appointment, AppointmentHistoryEntry, AppointmentCategory, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
 
 export interface StoredJob {
   id: number;
@@ -22,6 +22,8 @@ export interface MemoryState {
   reasons: CancellationReason[];
   specializations: Set<string>;
   patients: Map<number, PatientRecord & { id: number }>;
+  appointments: Map<number, Appointment>;
+  appointmentHistory: AppointmentHistoryEntry[];
   outbox: Array<DomainEvent & { id: number; dispatchedAt: Date | null }>;
   counters: Map<string, number>;
   jobs: Map<number, StoredJob>;
@@ -38,6 +40,8 @@ export function emptyState(): MemoryState {
     reasons: [],
     specializations: new Set(),
     patients: new Map(),
+    appointments: new Map(),
+    appointmentHistory: [],
     outbox: [],
     counters: new Map(),
     jobs: new Map(),

@@ -52,6 +52,7 @@ describe("openpractice token and seed", () => {
     expect(a).toMatchObject({ organisation_id: 1, clinic_ids: [1, 2], provider_ids: [101, 102, 103, 104], cancellation_reason_keys: expect.arrayContaining(["LATE_CANCELLATION"]) });
     expect(a.patient_ids).toHaveLength(50);
     expect(a.appointment_category_ids).toHaveLength(5);
+    expect(a.appointment_ids).toHaveLength(12);
 
     const second = JSON.parse(runCli(["seed"], {}, temp.dir).stdout);
     expect({ ...second, token: undefined }).toEqual({ ...a, token: undefined });
@@ -63,6 +64,8 @@ describe("openpractice token and seed", () => {
     expect(count("select count(*) n from providers where supervising_user_id is not null and supervising_user_id <> user_id")).toBe(4);
     expect(count("select count(*) n from organisation_specializations")).toBe(5);
     expect(count("select count(*) n from cancellation_reasons where cancellation_fee > 0")).toBe(2);
+    expect(count("select count(*) n from appointments where status = 'SCHEDULED'")).toBe(12);
+    expect(count("select count(*) n from outbox where event_type = 'appointment.created'")).toBe(12);
     db.close();
 
     const claims = jwt.decode(a.token) as Record<string, unknown>;

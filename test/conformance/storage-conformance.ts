@@ -1,5 +1,6 @@
 import { patientFromDraft, toPatientRecord, type PatientDraft, type PatientListCriteria, type Storage } from "@openpractice/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeAppointmentConformance } from "./appointment-conformance.js";
 
 /** Raw reads of what an adapter persisted, made with the engine's own driver, not through our repositories. */
 export interface StorageProbe {
@@ -203,6 +204,19 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
           expect(names(r)).toEqual(["Alan"]);
         });
 
+        it(`[${engine}] countLimit bounds the count but never the page`, async () => {
+          // "example.org" matches Ada, Alan, Percent and Adam (4) in organisation 1.
+          const bounded = await s.repositories.patients.list(criteria(1, { searchTerms: ["example.org"], countLimit: 2, limit: 10 }));
+          expect(bounded.total).toBeGreaterThanOrEqual(3);
+          expect(bounded.total).toBeLessThanOrEqual(4);
+          expect(bounded.patients).toHaveLength(4);
+          const roomy = await s.repositories.patients.list(criteria(1, { searchTerms: ["example.org"], countLimit: 4 }));
+          expect(roomy.total).toBe(4);
+          const plain = await s.repositories.patients.list(criteria(1, { countLimit: 1 }));
+          expect(plain.total).toBeGreaterThanOrEqual(2);
+          expect(plain.total).toBeLessThanOrEqual(6);
+        });
+
         it(`[${engine}] LIKE wildcards in a search term are literal`, async () => {
           expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["%"] })))).toEqual(["Percent"]);
           expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["0%_r"] })))).toEqual(["Percent"]);
@@ -231,6 +245,8 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         });
       });
     });
+
+    describeAppointmentConformance(engine, () => ({ s, fx }));
 
     describe("transactions and the outbox", () => {
       it(`[${engine}] a transaction commits the row and its event together`, async () => {

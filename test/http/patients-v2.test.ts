@@ -37,21 +37,55 @@ for (const engine of availableEngines()) {
     };
     const firstNames = (body: { data: { first_name: string }[] }) => body.data.map((p) => p.first_name);
 
+    describe("a search count limit of 2 (OPENPRACTICE_SEARCH_COUNT_LIMIT)", () => {
+      let bounded: TestRuntime;
+      beforeAll(async () => {
+        bounded = await startTestRuntime({ OPENPRACTICE_PLAN_LIMITS: '{"free":100000}', OPENPRACTICE_SEARCH_COUNT_LIMIT: "2" }, { shareDatabaseOf: rt });
+      });
+      afterAll(async () => {
+        await bounded.stop();
+      });
+      const boundedList = async (query: string) => (await bounded.call("GET", `/v2/patients${query}`)).json();
+
+      it("reports the limit as a lower bound, with total_count_exact false, and pages past it", async () => {
+        // "a" matches the four active patients.
+        const first = await boundedList("?search=a&per_page=1&sort=first_name&order=asc");
+        expect(firstNames(first)).toEqual(["Ada"]);
+        expect(first.pagination).toMatchObject({ total_count: 2, total_count_exact: false, total_pages: 2, has_next: true, next_page: 2 });
+        const third = await boundedList("?search=a&per_page=1&page=3&sort=first_name&order=asc");
+        expect(firstNames(third)).toEqual(["Alan"]);
+        expect(third.pagination).toMatchObject({ current_page: 3, total_count: 2, total_count_exact: false, total_pages: 4, has_next: true, next_page: 4 });
+        const last = await boundedList("?search=a&per_page=1&page=4&sort=first_name&order=asc");
+        expect(firstNames(last)).toEqual(["Édith"]);
+        expect(last.pagination).toMatchObject({ total_pages: 4, has_next: false, next_page: null, previous_page: 3 });
+      });
+
+      it("counts exactly at or under the limit and for lists without a search", async () => {
+        expect((await boundedList("?search=byr")).pagination).toMatchObject({ total_count: 2, total_count_exact: true });
+        expect((await boundedList("")).pagination).toMatchObject({ total_count: 4, total_count_exact: true });
+      });
+    });
+
     describe("v2 patients over HTTP", () => {
       it("lists active patients newest first with the pagination object and meta", async () => {
         const { res, body } = await list("");
         expect(res.status).toBe(200);
         expect(firstNames(body)).toEqual(["Adam", "Édith", "Alan", "Ada"]);
-        expect(body.pagination).toEqual({ current_page: 1, total_pages: 1, total_count: 4, per_page: 25, has_next: false, has_previous: false, next_page: null, previous_page: null });
+        expect(body.pagination).toEqual({ current_page: 1, total_pages: 1, total_count: 4, total_count_exact: true, per_page: 25, has_next: false, has_previous: false, next_page: null, previous_page: null });
         expect(body.meta).toMatchObject({ api_version: "2.0-beta", request_id: expect.stringMatching(/^req_/), timestamp: expect.stringMatching(/Z$/) });
         expect(res.headers.get("x-request-id")).toBe(body.meta.request_id);
         expect(body.data[0]).toMatchObject({ id: ids.Adam, gender: "male", status: "active", address: { street: null, country: "US" }, emergency_contact: { name: null } });
       });
 
+      it("counts a search exactly below the search count limit", async () => {
+        const { body } = await list("?search=a");
+        expect(body.pagination).toMatchObject({ total_count: 4, total_count_exact: true, total_pages: 1, has_next: false });
+      });
+
       it("pages with page and per_page", async () => {
         const { body } = await list("?per_page=2&page=2&sort=first_name&order=asc");
         expect(firstNames(body)).toEqual(["Alan", "Édith"]);
-        expect(body.pagination).toEqual({ current_page: 2, total_pages: 2, total_count: 4, per_page: 2, has_next: false, has_previous: true, next_page: null, previous_page: 1 });
+        expect(body.pagination).toEqual({ current_page: 2, total_pages: 2, total_count: 4, total_count_exact: true, per_page: 2, has_next: false, has_previous: true, next_page: null, previous_page: 1 });
         const first = await list("?per_page=2&page=1&sort=first_name&order=asc");
         expect(first.body.pagination).toMatchObject({ has_next: true, next_page: 2, previous_page: null });
       });

@@ -1,6 +1,7 @@
 import type { Repositories, Storage } from "@openpractice/core";
 import { sql, type Kysely } from "kysely";
 import { migrateToLatest } from "./migrations/migrate.js";
+import { KyselyAppointmentRepository } from "./repositories/appointment-repository.js";
 import { KyselyCatalogRepository } from "./repositories/catalog-repository.js";
 import { KyselyJobQueue } from "./repositories/job-queue.js";
 import { KyselyLockStore } from "./repositories/lock-store.js";
@@ -16,6 +17,7 @@ function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repos
     organisations: new KyselyOrganisationRepository(db, profile),
     catalog: new KyselyCatalogRepository(db, profile),
     patients: new KyselyPatientRepository(db, profile),
+    appointments: new KyselyAppointmentRepository(db, profile),
     outbox: new KyselyOutboxRepository(db),
     rateLimits: new KyselyRateLimitStore(db, profile),
     jobs: new KyselyJobQueue(db, profile),

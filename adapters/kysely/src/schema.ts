@@ -19,6 +19,8 @@ export interface ClinicsTable {
   organisation_id: number;
   name: string;
   time_zone: string;
+  /** 0 or 1 (migration 004). */
+  allow_double_booking: Generated<number>;
 }
 
 export interface ProvidersTable {
@@ -29,6 +31,8 @@ export interface ProvidersTable {
   last_name: string;
   npi: string | null;
   supervising_user_id: number | null;
+  /** Bumped by every booking of the doctor: the row lock that serialises bookings (migration 004). */
+  schedule_version: Generated<number>;
 }
 
 export interface ProviderClinicsTable {
@@ -105,6 +109,51 @@ export interface OrganisationSpecializationsTable {
   code: string;
 }
 
+export interface AppointmentsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  patient_id: number;
+  doctor_id: number;
+  clinic_id: number;
+  starts_at: string;
+  ends_at: string;
+  payment_mode: string;
+  service_case_id: number | null;
+  tele_health_url: string | null;
+  comments: string | null;
+  appointment_notes: string | null;
+  status: string;
+  cancellation_reason_key: string | null;
+  cancellation_reason_label: string | null;
+  cancellation_reason_comment: string | null;
+  cancellation_fee: number | string | null;
+  cancelled_at: string | null;
+  cancelled_by: number | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  /** Optimistic concurrency: every update checks and bumps it. */
+  version: number;
+}
+
+export interface AppointmentCategoryLinksTable {
+  appointment_id: number;
+  category_id: number;
+}
+
+export interface AppointmentHistoryTable {
+  id: Generated<number>;
+  organisation_id: number;
+  appointment_id: number;
+  action: string;
+  from_status: string | null;
+  to_status: string;
+  starts_at: string;
+  ends_at: string;
+  by_user_id: number | null;
+  at: string;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   queue: string;
@@ -140,6 +189,9 @@ export interface Database {
   appointment_categories: AppointmentCategoriesTable;
   cancellation_reasons: CancellationReasonsTable;
   organisation_specializations: OrganisationSpecializationsTable;
+  appointments: AppointmentsTable;
+  appointment_category_links: AppointmentCategoryLinksTable;
+  appointment_history: AppointmentHistoryTable;
 }
 
 export const toDbTime = (d: Date): string => d.toISOString();

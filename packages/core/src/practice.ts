@@ -1,8 +1,11 @@
+import { AppointmentService } from "./appointments/appointment-service.js";
+import { CatalogService } from "./catalog/catalog-service.js";
 import { systemClock, type Clock } from "./clock.js";
 import { randomIds, type Ids } from "./ids.js";
 import type { Plan } from "./organisations/organisation.js";
+import { DirectoryService } from "./organisations/directory-service.js";
 import { resolvePlanLimits } from "./organisations/plan-limits.js";
-import { PatientService } from "./patients/patient-service.js";
+import { DEFAULT_SEARCH_COUNT_LIMIT, PatientService } from "./patients/patient-service.js";
 import type { Storage } from "./ports/storage.js";
 import { RateLimiter } from "./rate-limits/rate-limiter.js";
 
@@ -12,6 +15,12 @@ export interface PracticeOptions {
   ids?: Ids;
   /** Requests per minute per plan, overriding the spec's defaults. */
   planLimits?: Partial<Record<Plan, number>>;
+  /**
+   * Patient searches count matches exactly up to this many, then report this
+   * number with `total_count_exact: false` (default 1,000). null counts every
+   * match, which is slow for common terms in large organisations.
+   */
+  searchCountLimit?: number | null;
 }
 
 /** One embedded OpenPractice instance: every service shares this instance's storage and clock, and nothing else. */
@@ -20,6 +29,9 @@ export interface Practice {
   readonly clock: Clock;
   readonly ids: Ids;
   readonly patients: PatientService;
+  readonly appointments: AppointmentService;
+  readonly directory: DirectoryService;
+  readonly catalog: CatalogService;
   readonly rateLimiter: RateLimiter;
   /** Resolves when the store answers; rejects otherwise (readiness). */
   checkReady(): Promise<void>;
@@ -39,7 +51,10 @@ export function createPractice(options: PracticeOptions): Practice {
     storage,
     clock,
     ids,
-    patients: new PatientService({ storage, clock }),
+    patients: new PatientService({ storage, clock, searchCountLimit: options.searchCountLimit === undefined ? DEFAULT_SEARCH_COUNT_LIMIT : options.searchCountLimit }),
+    appointments: new AppointmentService({ storage, clock }),
+    directory: new DirectoryService({ storage }),
+    catalog: new CatalogService({ storage }),
     rateLimiter: new RateLimiter({ storage, clock, planLimits }),
     checkReady: () => storage.ping(),
   });

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from "k
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { foundationMigration } from "./001-foundation.js";
 import { jobsAndLocksMigration } from "./002-jobs-and-locks.js";
+import { appointmentsMigration } from "./004-appointments.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
@@ -9,6 +10,8 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "001-foundation": foundationMigration(profile),
     "002-jobs-and-locks": jobsAndLocksMigration(profile),
     ...profile.extraMigrations,
+    // 003 is each engine's own search index (profile.extraMigrations); shared migrations continue at 004.
+    "004-appointments": appointmentsMigration(profile),
   };
 }
 

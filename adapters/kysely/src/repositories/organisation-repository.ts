@@ -1,7 +1,7 @@
 import type { Clinic, Organisation, OrganisationRepository, Plan, Provider } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
-import { fromDbTime, toDbTime, type ClinicsTable, type Database, type OrganisationsTable } from "../schema.js";
+import { fromDbTime, toDbTime, type ClinicsTable, type Database, type OrganisationsTable, type ProvidersTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 
 const toOrganisation = (r: Selectable<OrganisationsTable>): Organisation => ({
@@ -18,6 +18,18 @@ const toClinic = (r: Selectable<ClinicsTable>): Clinic => ({
   organisationId: Number(r.organisation_id),
   name: r.name,
   timeZone: r.time_zone,
+  allowDoubleBooking: Boolean(Number(r.allow_double_booking)),
+});
+
+const toProvider = (r: Selectable<ProvidersTable>, clinicIds: number[]): Provider => ({
+  id: Number(r.id),
+  organisationId: Number(r.organisation_id),
+  userId: Number(r.user_id),
+  firstName: r.first_name,
+  lastName: r.last_name,
+  npi: r.npi,
+  supervisingUserId: r.supervising_user_id === null ? null : Number(r.supervising_user_id),
+  clinicIds,
 });
 
 export class KyselyOrganisationRepository implements OrganisationRepository {
@@ -40,10 +52,16 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
     await this.db.updateTable("organisations").set({ plan, updated_at: toDbTime(now) }).where("id", "=", id).execute();
   }
 
-  async ensureClinic(clinic: Omit<Clinic, "id">) {
-    await insertIgnoringDuplicate(this.db, this.profile, "clinics", { organisation_id: clinic.organisationId, name: clinic.name, time_zone: clinic.timeZone }, ["organisation_id", "name"]);
+  async ensureClinic(clinic: Omit<Clinic, "id" | "allowDoubleBooking"> & { allowDoubleBooking?: boolean }) {
+    const values = { organisation_id: clinic.organisationId, name: clinic.name, time_zone: clinic.timeZone, allow_double_booking: clinic.allowDoubleBooking ? 1 : 0 };
+    await insertIgnoringDuplicate(this.db, this.profile, "clinics", values, ["organisation_id", "name"]);
     const row = await this.db.selectFrom("clinics").selectAll().where("organisation_id", "=", clinic.organisationId).where("name", "=", clinic.name).executeTakeFirstOrThrow();
     return toClinic(row);
+  }
+
+  async updateClinicSettings(organisationId: number, clinicId: number, settings: { allowDoubleBooking: boolean }) {
+    await this.db.updateTable("clinics").set({ allow_double_booking: settings.allowDoubleBooking ? 1 : 0 }).where("organisation_id", "=", organisationId).where("id", "=", clinicId).execute();
+    return this.findClinic(organisationId, clinicId);
   }
 
   async findClinic(organisationId: number, clinicId: number) {
@@ -77,15 +95,18 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
       .select(["provider_clinics.provider_id", "provider_clinics.clinic_id"])
       .where("providers.organisation_id", "=", organisationId)
       .execute();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      organisationId: Number(r.organisation_id),
-      userId: Number(r.user_id),
-      firstName: r.first_name,
-      lastName: r.last_name,
-      npi: r.npi,
-      supervisingUserId: r.supervising_user_id === null ? null : Number(r.supervising_user_id),
-      clinicIds: links.filter((l) => Number(l.provider_id) === Number(r.id)).map((l) => Number(l.clinic_id)),
-    }));
+    return rows.map((r) =>
+      toProvider(
+        r,
+        links.filter((l) => Number(l.provider_id) === Number(r.id)).map((l) => Number(l.clinic_id)),
+      ),
+    );
+  }
+
+  async findProvider(organisationId: number, userId: number) {
+    const row = await this.db.selectFrom("providers").selectAll().where("organisation_id", "=", organisationId).where("user_id", "=", userId).executeTakeFirst();
+    if (!row) return undefined;
+    const links = await this.db.selectFrom("provider_clinics").select("clinic_id").where("provider_id", "=", row.id).orderBy("clinic_id").execute();
+    return toProvider(row, links.map((l) => Number(l.clinic_id)));
   }
 }

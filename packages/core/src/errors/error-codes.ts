@@ -25,6 +25,18 @@ export const ERROR_CODES = [
   "CLINIC_NOT_FOUND",
   /** A patient with the same name and date of birth already exists in the organisation. */
   "DUPLICATE_PATIENT",
+  /**
+   * An id in the request body (patient, doctor, clinic, category, case,
+   * cancellation reason) names nothing in the caller's organisation;
+   * details.issues names the field.
+   */
+  "UNKNOWN_REFERENCE",
+  /** The appointment does not exist in the caller's organisation. */
+  "APPOINTMENT_NOT_FOUND",
+  /** The doctor already has an appointment overlapping the requested time; details name it. */
+  "SCHEDULE_CONFLICT",
+  /** The action is not allowed from the resource's current state; details name the state and the allowed actions. */
+  "INVALID_TRANSITION",
   /** The organisation has used its request budget for the current window. */
   "RATE_LIMIT_EXCEEDED",
   /** No route matches the path. */

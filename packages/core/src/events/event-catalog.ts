@@ -6,13 +6,20 @@
 export const EVENT_PAYLOAD_FIELDS = {
   "patient.created": ["organisation_id", "patient_id"],
   "patient.updated": ["organisation_id", "patient_id"],
+  "appointment.created": ["organisation_id", "appointment_id", "patient_id", "service_case_id", "clinic_id"],
+  "appointment.updated": ["organisation_id", "appointment_id", "patient_id", "service_case_id", "clinic_id"],
+  "appointment.cancelled": ["organisation_id", "appointment_id", "patient_id", "service_case_id", "clinic_id"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type EventType = keyof typeof EVENT_PAYLOAD_FIELDS;
 
-export type EventData<T extends EventType> = {
-  [K in (typeof EVENT_PAYLOAD_FIELDS)[T][number]]: number | string;
-};
+/** Distributive, so the data of "any event" is the union of each type's shape. */
+export type EventData<T extends EventType> = T extends EventType
+  ? {
+      /** null only where the record has no such link (an appointment without a case). */
+      [K in (typeof EVENT_PAYLOAD_FIELDS)[T][number]]: number | string | null;
+    }
+  : never;
 
 /** A domain event as written to the outbox, in the same transaction as the change it reports. */
 export interface DomainEvent<T extends EventType = EventType> {
@@ -30,6 +37,10 @@ export function domainEvent<T extends EventType>(eventType: T, data: EventData<T
   const allowed: readonly string[] = EVENT_PAYLOAD_FIELDS[eventType];
   for (const key of Object.keys(data)) {
     if (!allowed.includes(key)) throw new Error(`Event ${eventType} may not carry field ${key}`);
+  }
+  // Exactly the listed fields: a missing one is a defect too (receivers rely on the shape).
+  for (const key of allowed) {
+    if (!(key in data)) throw new Error(`Event ${eventType} must carry field ${key}`);
   }
   return { organisationId: Number((data as Record<string, unknown>).organisation_id), eventType, data, occurredAt };
 }

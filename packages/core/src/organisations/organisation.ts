@@ -22,6 +22,8 @@ export interface Clinic {
   name: string;
   /** IANA time zone the clinic works in (appointments are stored in UTC). */
   timeZone: string;
+  /** Whether a doctor may hold overlapping appointments at this clinic (default false: refused). */
+  allowDoubleBooking: boolean;
 }
 
 /** A treating provider (doctor/therapist). `userId` is the identity provider's user id (the `user_id` claim). */

@@ -14,7 +14,10 @@ export interface OrganisationRepository {
   setPlan(id: number, plan: Plan, now: Date): Promise<void>;
 
   /** Creates the clinic unless one with the same name exists in the organisation; returns the stored clinic. */
-  ensureClinic(clinic: Omit<Clinic, "id">): Promise<Clinic>;
+  ensureClinic(clinic: Omit<Clinic, "id" | "allowDoubleBooking"> & { allowDoubleBooking?: boolean }): Promise<Clinic>;
+
+  /** Changes a clinic's settings; returns the updated clinic, or undefined when the organisation has no such clinic. */
+  updateClinicSettings(organisationId: number, clinicId: number, settings: { allowDoubleBooking: boolean }): Promise<Clinic | undefined>;
 
   /** The clinic in this organisation, or undefined (another organisation's clinic is undefined). */
   findClinic(organisationId: number, clinicId: number): Promise<Clinic | undefined>;
@@ -28,4 +31,7 @@ export interface OrganisationRepository {
   upsertProvider(provider: Omit<Provider, "id">): Promise<Provider>;
 
   listProviders(organisationId: number): Promise<Provider[]>;
+
+  /** The provider with this user id in the organisation, with its clinic memberships, or undefined. */
+  findProvider(organisationId: number, userId: number): Promise<Provider | undefined>;
 }

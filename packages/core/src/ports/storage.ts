@@ -1,3 +1,4 @@
+import type { AppointmentRepository } from "./appointment-repository.js";
 import type { CatalogRepository } from "./catalog-repository.js";
 import type { JobQueue, LockStore } from "./job-queue.js";
 import type { OrganisationRepository } from "./organisation-repository.js";
@@ -10,6 +11,7 @@ export interface Repositories {
   organisations: OrganisationRepository;
   catalog: CatalogRepository;
   patients: PatientRepository;
+  appointments: AppointmentRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

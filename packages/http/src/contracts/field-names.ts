@@ -8,9 +8,13 @@ export function renameIssues(issues: ValidationIssue[] | undefined, names: Field
   return issues.map((i) => ({ ...i, field: names[i.field] ?? i.field }));
 }
 
+/** Codes whose message is a list of field issues, rebuilt in wire names. */
+const MESSAGE_PREFIX: Partial<Record<DomainError["code"], string>> = { VALIDATION_FAILED: "Invalid input", UNKNOWN_REFERENCE: "Unknown reference" };
+
 /** The error's message and issues in wire names (the message is rebuilt when issues were renamed). */
 export function describeForWire(error: DomainError, names: FieldNames | undefined): { message: string; issues?: ValidationIssue[] } {
   const issues = renameIssues(error.details.issues, names);
-  if (!issues || issues === error.details.issues || error.code !== "VALIDATION_FAILED") return { message: error.message, issues };
-  return { message: `Invalid input: ${issues.map((i) => `${i.field}: ${i.reason}`).join("; ")}`, issues };
+  const prefix = MESSAGE_PREFIX[error.code];
+  if (!issues || issues === error.details.issues || !prefix) return { message: error.message, issues };
+  return { message: `${prefix}: ${issues.map((i) => `${i.field}: ${i.reason}`).join("; ")}`, issues };
 }

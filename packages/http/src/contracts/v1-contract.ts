@@ -23,12 +23,25 @@ export const V1_ERROR_MAP: Readonly<Record<ErrorCode, { code: number; status: nu
   ROUTE_NOT_FOUND: { code: 4049, status: 404 },
   METHOD_NOT_ALLOWED: { code: 4050, status: 405 },
   DUPLICATE_PATIENT: { code: 4090, status: 409 },
+  UNKNOWN_REFERENCE: { code: 4006, status: 400 },
+  APPOINTMENT_NOT_FOUND: { code: 4004, status: 404 },
+  SCHEDULE_CONFLICT: { code: 4091, status: 409 },
+  INVALID_TRANSITION: { code: 4092, status: 409 },
   PAYLOAD_TOO_LARGE: { code: 4130, status: 413 },
   UNSUPPORTED_MEDIA_TYPE: { code: 4150, status: 415 },
   RATE_LIMIT_EXCEEDED: { code: 4290, status: 429 },
   INTERNAL_ERROR: { code: 5000, status: 500 },
   SERVICE_UNAVAILABLE: { code: 5030, status: 503 },
 });
+
+/** OpenAPI schema of a v1 success body around `data`. */
+export function v1EnvelopeSchema(data: object): Record<string, unknown> {
+  return {
+    type: "object",
+    required: ["code", "data", "message"],
+    properties: { code: { type: "integer", enum: [V1_SUCCESS_CODE] }, data, message: { type: "string" } },
+  };
+}
 
 export function v1Success(data: unknown, code = V1_SUCCESS_CODE, message = "Success"): Response {
   return jsonResponse(200, { code, data, message });

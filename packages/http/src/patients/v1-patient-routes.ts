@@ -1,13 +1,9 @@
 import { DomainError } from "@openpractice/core";
-import { V1_PATIENT_EXISTS_CODE, v1Success } from "../contracts/v1-contract.js";
+import { V1_PATIENT_EXISTS_CODE, v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import { READ_SCOPES, WRITE_SCOPES, type RouteDefinition, type RouteDependencies } from "../route.js";
 import { V1_PATIENT_FIELDS, v1ChangesFromBody, v1DraftFromBody, v1PatientCreateSchema, v1PatientSchema, v1PatientUpdateSchema, v1PatientView } from "./v1-patient-contract.js";
 
-const envelope = (data: object) => ({
-  type: "object",
-  required: ["code", "data", "message"],
-  properties: { code: { type: "integer", enum: [2000] }, data, message: { type: "string" } },
-});
+const envelope = v1EnvelopeSchema;
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 
 /** A v1 path id: a positive integer; anything else is a patient that does not exist. */

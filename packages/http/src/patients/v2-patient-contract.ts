@@ -1,4 +1,4 @@
-import { PATIENT_LIST_LIMITS, PATIENT_LIST_ORDERS, PATIENT_LIST_STATUSES, PATIENT_SORT_FIELDS, type Patient, type PatientChanges, type PatientDraft, type Sex } from "@openpractice/core";
+import { PATIENT_LIST_LIMITS, PATIENT_LIST_ORDERS, PATIENT_LIST_STATUSES, PATIENT_SORT_FIELDS, type Appointment, type Patient, type PatientChanges, type PatientDraft, type Sex } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 
@@ -199,10 +199,14 @@ export function v2PatientView(p: Patient): Record<string, unknown> {
  * are always empty lists; insurance becomes the list of the patient's coverages
  * (today: the one registered on the patient, when it has any field set).
  */
-export function withExpansions(view: Record<string, unknown>, expand: readonly V2Expansion[]): Record<string, unknown> {
+/** v2 appointment summary of an expanded patient (spec 2.5): ids as strings, lower-case status. */
+const v2AppointmentSummary = (a: Appointment) => ({ id: String(a.id), date: a.startsAt.toISOString(), status: a.status.toLowerCase(), provider_id: String(a.doctorId) });
+
+export function withExpansions(view: Record<string, unknown>, expand: readonly V2Expansion[], appointments: readonly Appointment[] = []): Record<string, unknown> {
   const out = { ...view };
+  // SOAP notes (medical records) have not landed: the list is empty until they do.
   if (expand.includes("medical_records")) out.medical_records = [];
-  if (expand.includes("appointments")) out.appointments = [];
+  if (expand.includes("appointments")) out.appointments = appointments.map(v2AppointmentSummary);
   if (expand.includes("insurance")) {
     const card = view.insurance as Record<string, string | null>;
     out.insurance = Object.values(card).some((v) => v !== null) ? [card] : [];

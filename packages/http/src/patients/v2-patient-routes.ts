@@ -21,13 +21,15 @@ import {
 const v2ErrorBody = { $ref: "#/components/schemas/V2Error" };
 const list = (raw: unknown): string[] | undefined => (typeof raw === "string" && raw !== "" ? [...new Set(raw.split(","))] : undefined);
 
-function render(ctx: RouteContext, patient: Parameters<typeof v2PatientView>[0]) {
-  const q = ctx.query();
-  const expand = (list(q.expand) ?? []) as V2Expansion[];
-  return projectFields(withExpansions(v2PatientView(patient), expand), list(q.fields), expand);
-}
-
 export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  /** The patient as v2 shows it, with `expand` (appointments read per patient, at most 100 each, by start time) and `fields`. */
+  async function render(ctx: RouteContext, patient: Parameters<typeof v2PatientView>[0]) {
+    const q = ctx.query();
+    const expand = (list(q.expand) ?? []) as V2Expansion[];
+    const appointments = expand.includes("appointments") ? (await practice.appointments.list(ctx.principal, { patientId: patient.id, size: 100 })).appointments : [];
+    return projectFields(withExpansions(v2PatientView(patient), expand, appointments), list(q.fields), expand);
+  }
+
   const common = { contract: "v2" as const, tags: ["Patients (v2 beta)"], auth: true, rateLimitBucket: "v2", fieldNames: V2_PATIENT_FIELDS };
   const errors = {
     "400": { description: "INVALID_PARAMETER or VALIDATION_FAILED", schema: v2ErrorBody },
@@ -68,15 +70,18 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
           order: q.order,
           status: q.status,
         });
-        const totalPages = Math.ceil(page.total / page.perPage);
-        const hasNext = page.page < totalPages;
+        const hasNext = page.hasNext;
+        // With a bounded total, pages beyond it still exist: never report fewer pages than the ones known.
+        const pagesSeen = page.patients.length > 0 ? page.page + (hasNext ? 1 : 0) : 0;
+        const totalPages = Math.max(Math.ceil(page.total / page.perPage), pagesSeen);
         const hasPrevious = page.page > 1;
         return jsonResponse(200, {
-          data: page.patients.map((p) => render(ctx, p)),
+          data: await Promise.all(page.patients.map((p) => render(ctx, p))),
           pagination: {
             current_page: page.page,
             total_pages: totalPages,
             total_count: page.total,
+            total_count_exact: page.totalExact,
             per_page: page.perPage,
             has_next: hasNext,
             has_previous: hasPrevious,
@@ -114,7 +119,7 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       query: v2PatientReadQuerySchema,
       responses: { "200": { description: "The patient", schema: v2PatientSchema }, "404": { description: "PATIENT_NOT_FOUND", schema: v2ErrorBody }, ...errors },
       async handle(ctx) {
-        return jsonResponse(200, render(ctx, await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id))));
+        return jsonResponse(200, await render(ctx, await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id))));
       },
     },
     {

@@ -8,6 +8,7 @@ export interface SeedSummary {
   provider_ids: number[];
   patient_ids: number[];
   appointment_category_ids: number[];
+  appointment_ids: number[];
   cancellation_reason_keys: string[];
   specializations: string[];
   token: string;
@@ -51,14 +52,48 @@ export async function seedDemo(practice: Practice, options: { organisationId: nu
     patientIds.push(patient.id);
   }
 
+  const appointmentIds = await seedAppointments(practice, principal, { clinicIds: summary.clinicIds, categoryIds: summary.categoryIds, patientIds });
+
   return {
     organisation_id: orgId,
     clinic_ids: summary.clinicIds,
     provider_ids: DEMO_DOCTORS.map((d) => d.userId),
     patient_ids: patientIds,
     appointment_category_ids: summary.categoryIds,
+    appointment_ids: appointmentIds,
     cancellation_reason_keys: DEMO_CANCELLATION_REASONS.map((r) => r.reasonKey),
     specializations: [...DEMO_SPECIALIZATIONS],
     token: await signAccessToken(options.jwtSecret, { organisationId: orgId, userId: first.userId, name: principal.name ?? undefined, scope: "read write", clinicIds: summary.clinicIds, roles: ["provider"] }),
   };
+}
+
+/**
+ * Two days of bookings from tomorrow 09:00 UTC: each doctor sees a patient every
+ * hour at their first clinic. When the organisation already has appointments
+ * a second seed run books nothing and reports the ones there.
+ */
+async function seedAppointments(practice: Practice, principal: Principal, ref: { clinicIds: number[]; categoryIds: number[]; patientIds: number[] }): Promise<number[]> {
+  const existing = await practice.appointments.list(principal, { size: 100 });
+  if (existing.total > 0) return existing.appointments.map((a) => a.id).sort((a, b) => a - b);
+  if (ref.patientIds.length === 0) return [];
+  const day = new Date(practice.clock.now());
+  day.setUTCHours(0, 0, 0, 0);
+  const ids: number[] = [];
+  for (let slot = 0; slot < 12; slot++) {
+    const doctor = DEMO_DOCTORS[slot % DEMO_DOCTORS.length]!;
+    const dayOffset = 1 + Math.floor(slot / 6);
+    const hour = 9 + (Math.floor(slot / DEMO_DOCTORS.length) % 3);
+    const startsAt = new Date(day.getTime() + dayOffset * 86_400_000 + hour * 3_600_000);
+    const appointment = await practice.appointments.book(principal, {
+      patientId: ref.patientIds[slot % ref.patientIds.length]!,
+      doctorId: doctor.userId,
+      clinicId: ref.clinicIds[doctor.clinics[0]!]!,
+      categoryIds: [ref.categoryIds[slot % 2]!],
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + 45 * 60_000),
+      paymentMode: slot % 3 === 0 ? "SELF_PAY" : "INSURANCE_PAY",
+    });
+    ids.push(appointment.id);
+  }
+  return ids;
 }

@@ -1,0 +1,50 @@
+import { DomainError } from "../errors/domain-error.js";
+import type { AppointmentListCriteria } from "../ports/appointment-repository.js";
+import { APPOINTMENT_STATUSES, type AppointmentStatus } from "./appointment.js";
+
+/** Bounds of GET /apis/v1/appointments. */
+export const APPOINTMENT_LIST_LIMITS = Object.freeze({ defaultSize: 20, maxSize: 100 });
+
+/** The list request in domain terms; times are instants (v1 sends Unix seconds). */
+export interface AppointmentListQuery {
+  page?: number;
+  size?: number;
+  from?: Date;
+  to?: Date;
+  doctorId?: number;
+  clinicId?: number;
+  patientId?: number;
+  statuses?: string[];
+  categoryId?: number;
+}
+
+function invalid(parameter: string, value: unknown, reason: string): DomainError {
+  return new DomainError("INVALID_PARAMETER", `Invalid parameter ${parameter}: ${reason}`, { parameter, value, reason });
+}
+
+/** Applies defaults and refuses anything out of bounds with INVALID_PARAMETER naming the parameter. */
+export function toAppointmentListCriteria(organisationId: number, q: AppointmentListQuery): AppointmentListCriteria {
+  const page = q.page ?? 1;
+  const size = q.size ?? APPOINTMENT_LIST_LIMITS.defaultSize;
+  if (!Number.isSafeInteger(page) || page < 1) throw invalid("page", q.page, "must be an integer of at least 1");
+  if (!Number.isSafeInteger(size) || size < 1 || size > APPOINTMENT_LIST_LIMITS.maxSize) throw invalid("size", q.size, `must be between 1 and ${APPOINTMENT_LIST_LIMITS.maxSize}`);
+  if (q.from && q.to && q.from.getTime() >= q.to.getTime()) throw invalid("from", Math.floor(q.from.getTime() / 1000), "must be before to");
+  for (const [name, v] of [["doctor_id", q.doctorId], ["clinic_id", q.clinicId], ["patient_id", q.patientId], ["category_id", q.categoryId]] as const) {
+    if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw invalid(name, v, "must be a positive integer");
+  }
+  const statuses = q.statuses?.map((s) => s.trim().toUpperCase());
+  const unknown = statuses?.find((s) => !APPOINTMENT_STATUSES.includes(s as AppointmentStatus));
+  if (unknown !== undefined) throw invalid("status", unknown, `must be one or more of ${APPOINTMENT_STATUSES.join(", ")} (comma-separated)`);
+  return {
+    organisationId,
+    startsFrom: q.from,
+    startsBefore: q.to,
+    doctorId: q.doctorId,
+    clinicId: q.clinicId,
+    patientId: q.patientId,
+    statuses: statuses as AppointmentStatus[] | undefined,
+    categoryId: q.categoryId,
+    limit: size,
+    offset: (page - 1) * size,
+  };
+}

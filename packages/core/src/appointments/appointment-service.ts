@@ -1,0 +1,213 @@
+import type { Principal } from "../auth/principal.js";
+import type { Clock } from "../clock.js";
+import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { domainEvent } from "../events/event-catalog.js";
+import type { Repositories, Storage } from "../ports/storage.js";
+import type { Appointment, AppointmentDraft, AppointmentHistoryEntry, CancellationRequest } from "./appointment.js";
+import { toAppointmentListCriteria, type AppointmentListQuery } from "./appointment-list-query.js";
+import { assertValidAppointmentDraft, assertValidAppointmentTimes, assertValidCancellation } from "./appointment-rules.js";
+import { allowedActions, findTransition, SLOT_HOLDING_STATUSES, type AppointmentAction, type AppointmentTransition } from "./appointment-state-machine.js";
+
+export interface AppointmentPage {
+  appointments: Appointment[];
+  total: number;
+  page: number;
+  size: number;
+}
+
+/** What an action needs besides the appointment: new times for RESCHEDULE, the reason for CANCEL. */
+export type ActionInput = { action: "CHECK_IN" | "START" | "CHECK_OUT" | "NO_SHOW" } | { action: "RESCHEDULE"; startsAt: Date; endsAt: Date } | { action: "CANCEL"; cancellation: CancellationRequest };
+
+const notFound = (id: unknown) => new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: id });
+
+const unknownReference = (issues: ValidationIssue[]) =>
+  new DomainError("UNKNOWN_REFERENCE", `Unknown reference: ${issues.map((i) => `${i.field}: ${i.reason}`).join("; ")}`, { issues });
+
+/** Another writer changed the appointment between our read and our write; the whole unit of work is retried. */
+class LostUpdate extends Error {}
+
+/** The service case id as events and the v1 contract show it (spec 6.1: a string). */
+export const serviceCaseKey = (id: number | null): string | null => (id === null ? null : `SERVICE_CASE_${id}`);
+
+function eventData(a: Appointment) {
+  return { organisation_id: a.organisationId, appointment_id: a.id, patient_id: a.patientId, service_case_id: serviceCaseKey(a.serviceCaseId), clinic_id: a.clinicId };
+}
+
+function historyEntry(a: Appointment, action: string, fromStatus: Appointment["status"] | null, by: number | null, at: Date): AppointmentHistoryEntry {
+  return { organisationId: a.organisationId, appointmentId: a.id, action, fromStatus, toStatus: a.status, startsAt: a.startsAt, endsAt: a.endsAt, byUserId: by, at };
+}
+
+/**
+ * Booking, reading, listing and the status changes of appointments, scoped to
+ * the principal's organisation. Every change writes its event and its audit
+ * row in the same transaction as the change.
+ */
+export class AppointmentService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+
+  /** Refuses a slot the doctor already holds (unless the clinic allows double booking). Call after lockDoctorSchedule. */
+  private async assertSlotFree(tx: Repositories, a: { organisationId: number; doctorId: number; clinicId: number; startsAt: Date; endsAt: Date }, exceptId?: number): Promise<void> {
+    const clinic = await tx.organisations.findClinic(a.organisationId, a.clinicId);
+    if (clinic?.allowDoubleBooking) return;
+    const clash = await tx.appointments.findOverlapping({ ...a, statuses: SLOT_HOLDING_STATUSES, exceptId });
+    if (clash) {
+      throw new DomainError("SCHEDULE_CONFLICT", `The doctor already has appointment ${clash.id} at that time`, {
+        conflicting_appointment_id: clash.id,
+        conflicting_timestamp: Math.floor(clash.startsAt.getTime() / 1000),
+        conflicting_end_timestamp: Math.floor(clash.endsAt.getTime() / 1000),
+      });
+    }
+  }
+
+  /** Books an appointment (status SCHEDULED) and emits appointment.created. */
+  async book(principal: Principal, draft: AppointmentDraft): Promise<Appointment> {
+    assertValidAppointmentDraft(draft);
+    const orgId = principal.organisationId;
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      // First statement of the unit of work (see AppointmentRepository): serialises bookings of this doctor.
+      const doctorKnown = await tx.appointments.lockDoctorSchedule(orgId, draft.doctorId);
+      const [patient, clinic, provider, categories] = await Promise.all([
+        tx.patients.findById(orgId, draft.patientId),
+        tx.organisations.findClinic(orgId, draft.clinicId),
+        doctorKnown ? tx.organisations.findProvider(orgId, draft.doctorId) : undefined,
+        tx.catalog.listAppointmentCategories(orgId),
+      ]);
+      const issues: ValidationIssue[] = [];
+      const missing = "does not exist in this organisation";
+      if (!patient) issues.push({ field: "patientId", reason: missing, value: draft.patientId });
+      if (!provider) issues.push({ field: "doctorId", reason: missing, value: draft.doctorId });
+      if (!clinic) issues.push({ field: "clinicId", reason: missing, value: draft.clinicId });
+      const unknownCategories = draft.categoryIds.filter((id) => !categories.some((c) => c.id === id));
+      if (unknownCategories.length) issues.push({ field: "categoryIds", reason: `${unknownCategories.join(", ")} ${unknownCategories.length === 1 ? "does" : "do"} not exist in this organisation`, value: unknownCategories });
+      // Cases arrive with their own module; until then no case id can resolve.
+      if (draft.serviceCaseId != null) issues.push({ field: "serviceCaseId", reason: "no such case for this patient", value: draft.serviceCaseId });
+      if (issues.length) throw unknownReference(issues);
+      if (!provider!.clinicIds.includes(draft.clinicId)) {
+        throw DomainError.validation([{ field: "doctorId", reason: `does not work at clinic ${draft.clinicId}`, value: draft.doctorId }]);
+      }
+      await this.assertSlotFree(tx, { organisationId: orgId, ...draft });
+      const appointment = await tx.appointments.insert({
+        organisationId: orgId,
+        patientId: draft.patientId,
+        doctorId: draft.doctorId,
+        clinicId: draft.clinicId,
+        categoryIds: [...draft.categoryIds],
+        startsAt: draft.startsAt,
+        endsAt: draft.endsAt,
+        paymentMode: draft.paymentMode,
+        serviceCaseId: draft.serviceCaseId ?? null,
+        teleHealthUrl: draft.teleHealthUrl ?? null,
+        comments: draft.comments ?? null,
+        appointmentNotes: draft.appointmentNotes ?? null,
+        status: "SCHEDULED",
+        cancellation: null,
+        createdBy: principal.userId,
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+      });
+      await tx.appointments.appendHistory(historyEntry(appointment, "BOOK", null, principal.userId, now));
+      await tx.outbox.append(domainEvent("appointment.created", eventData(appointment), now));
+      return appointment;
+    });
+  }
+
+  async get(principal: Principal, id: number): Promise<Appointment> {
+    if (!Number.isSafeInteger(id) || id <= 0) throw notFound(id);
+    const found = await this.deps.storage.repositories.appointments.findById(principal.organisationId, id);
+    if (!found) throw notFound(id);
+    return found;
+  }
+
+  async history(principal: Principal, id: number): Promise<AppointmentHistoryEntry[]> {
+    await this.get(principal, id);
+    return this.deps.storage.repositories.appointments.history(principal.organisationId, id);
+  }
+
+  async list(principal: Principal, query: AppointmentListQuery): Promise<AppointmentPage> {
+    const criteria = toAppointmentListCriteria(principal.organisationId, query);
+    const { appointments, total } = await this.deps.storage.repositories.appointments.list(criteria);
+    return { appointments, total, page: criteria.offset / criteria.limit + 1, size: criteria.limit };
+  }
+
+  /**
+   * Applies one action of the state machine (APPOINTMENT_TRANSITIONS). A refused
+   * action changes nothing and names the current status. When another writer
+   * changes the appointment at the same moment, the action is decided again on
+   * the new state (so two cancels give one cancellation and one refusal).
+   */
+  async act(principal: Principal, id: number, input: ActionInput): Promise<Appointment> {
+    if (input.action === "RESCHEDULE") assertValidAppointmentTimes(input.startsAt, input.endsAt);
+    if (input.action === "CANCEL") assertValidCancellation(input.cancellation);
+    const before = await this.get(principal, id);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.deps.storage.transaction((tx) => this.applyAction(tx, principal, before.doctorId, id, input));
+      } catch (error) {
+        if (!(error instanceof LostUpdate) || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  private async applyAction(tx: Repositories, principal: Principal, doctorId: number, id: number, input: ActionInput): Promise<Appointment> {
+    const orgId = principal.organisationId;
+    const now = this.deps.clock.now();
+    // A reschedule books a new slot: lock the doctor's schedule first, as book() does (the doctor never changes).
+    if (input.action === "RESCHEDULE") await tx.appointments.lockDoctorSchedule(orgId, doctorId);
+    const current = await tx.appointments.findById(orgId, id);
+    if (!current) throw notFound(id);
+    const transition = findTransition(current.status, input.action);
+    if (!transition) throw refused(current, input.action);
+    const next = await this.afterGuard(tx, principal, current, transition, input, now);
+    if (!(await tx.appointments.update(next))) throw new LostUpdate();
+    const stored = { ...next, version: current.version + 1 };
+    await tx.appointments.appendHistory(historyEntry(stored, input.action, current.status, principal.userId, now));
+    await tx.outbox.append(domainEvent(transition.event, eventData(stored), now));
+    return stored;
+  }
+
+  /** Checks the transition's guard and returns the appointment as it will be stored. */
+  private async afterGuard(tx: Repositories, principal: Principal, current: Appointment, t: AppointmentTransition, input: ActionInput, now: Date): Promise<Appointment> {
+    const next: Appointment = { ...current, status: t.to, updatedAt: now };
+    switch (t.guard) {
+      case "start_passed":
+        if (now.getTime() < current.startsAt.getTime()) {
+          throw new DomainError("INVALID_TRANSITION", "An appointment can be marked as a no-show only once its start time has passed", {
+            current_status: current.status,
+            action: input.action,
+            guard: t.guard,
+          });
+        }
+        return next;
+      case "slot_free": {
+        if (input.action !== "RESCHEDULE") throw new Error("slot_free guards only RESCHEDULE");
+        const moved = { ...next, startsAt: input.startsAt, endsAt: input.endsAt };
+        await this.assertSlotFree(tx, moved, current.id);
+        return moved;
+      }
+      case "reason_active": {
+        if (input.action !== "CANCEL") throw new Error("reason_active guards only CANCEL");
+        const reasons = await tx.catalog.listCancellationReasons(principal.organisationId);
+        const reason = reasons.find((r) => r.reasonKey === input.cancellation.reasonKey && r.status === "ACTIVE");
+        if (!reason) {
+          throw unknownReference([{ field: "reasonKey", reason: "is not an active cancellation reason of this organisation", value: input.cancellation.reasonKey }]);
+        }
+        const c = input.cancellation;
+        return { ...next, cancellation: { reasonKey: reason.reasonKey, reasonLabel: c.reasonLabel, comment: c.comment ?? null, fee: c.fee ?? reason.cancellationFee, cancelledAt: now, cancelledBy: principal.userId } };
+      }
+      case null:
+        return next;
+    }
+  }
+}
+
+function refused(current: Appointment, action: AppointmentAction): DomainError {
+  const verb = action.toLowerCase().replace("_", "-");
+  return new DomainError("INVALID_TRANSITION", `Cannot ${verb} an appointment that is ${current.status}`, {
+    appointment_id: current.id,
+    current_status: current.status,
+    action,
+    allowed_actions: allowedActions(current.status),
+  });
+}

@@ -1,0 +1,34 @@
+import type { Principal } from "../auth/principal.js";
+import { DomainError } from "../errors/domain-error.js";
+import type { Storage } from "../ports/storage.js";
+import type { Clinic, Provider } from "./organisation.js";
+
+const clinicNotFound = (id: unknown) =>
+  new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", { issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: id }] });
+
+/** The organisation's clinics and providers as the other modules and the API read them. */
+export class DirectoryService {
+  constructor(private readonly deps: { storage: Storage }) {}
+
+  listClinics(principal: Principal): Promise<Clinic[]> {
+    return this.deps.storage.repositories.organisations.listClinics(principal.organisationId);
+  }
+
+  listProviders(principal: Principal): Promise<Provider[]> {
+    return this.deps.storage.repositories.organisations.listProviders(principal.organisationId);
+  }
+
+  async getClinic(principal: Principal, clinicId: number): Promise<Clinic> {
+    const clinic = Number.isSafeInteger(clinicId) && clinicId > 0 ? await this.deps.storage.repositories.organisations.findClinic(principal.organisationId, clinicId) : undefined;
+    if (!clinic) throw clinicNotFound(clinicId);
+    return clinic;
+  }
+
+  /** Changes a clinic's settings (today: whether its doctors may be double-booked). */
+  async updateClinicSettings(principal: Principal, clinicId: number, settings: { allowDoubleBooking: boolean }): Promise<Clinic> {
+    await this.getClinic(principal, clinicId);
+    const clinic = await this.deps.storage.repositories.organisations.updateClinicSettings(principal.organisationId, clinicId, settings);
+    if (!clinic) throw clinicNotFound(clinicId);
+    return clinic;
+  }
+}

@@ -1,0 +1,58 @@
+import type { Appointment, AppointmentHistoryEntry, AppointmentStatus } from "../appointments/appointment.js";
+
+/** An appointment as stored: everything but the generated id. */
+export type AppointmentRecord = Omit<Appointment, "id">;
+
+export interface AppointmentListCriteria {
+  organisationId: number;
+  /** Inclusive lower and exclusive upper bounds on the start time. */
+  startsFrom?: Date;
+  startsBefore?: Date;
+  doctorId?: number;
+  clinicId?: number;
+  patientId?: number;
+  statuses?: AppointmentStatus[];
+  /** Appointments that include this category. */
+  categoryId?: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Appointments of every organisation; every method is scoped by organisation id.
+ *
+ * Booking contract: `lockDoctorSchedule` must be the first call of a booking or
+ * reschedule transaction. It takes a write lock on the doctor's provider row
+ * that is held until the transaction ends, so two transactions booking the same
+ * doctor run one after the other, and the second one's `findOverlapping` sees
+ * the first one's committed appointment (on engines with snapshot reads the
+ * lock is taken before the snapshot, which is why it comes first).
+ */
+export interface AppointmentRepository {
+  /** Locks the doctor's schedule (see above). false when the organisation has no such provider; nothing is locked then. */
+  lockDoctorSchedule(organisationId: number, doctorId: number): Promise<boolean>;
+
+  /** An appointment of the doctor in one of `statuses` overlapping [startsAt, endsAt) (touching ends do not overlap), other than `exceptId`. */
+  findOverlapping(query: { organisationId: number; doctorId: number; startsAt: Date; endsAt: Date; statuses: readonly AppointmentStatus[]; exceptId?: number }): Promise<Appointment | undefined>;
+
+  /** Stores the appointment and its categories; the doctor must be a provider of the organisation (else it throws). categoryIds come back ascending, here and in every read. */
+  insert(record: AppointmentRecord): Promise<Appointment>;
+
+  findById(organisationId: number, id: number): Promise<Appointment | undefined>;
+
+  /**
+   * Writes status, times, cancellation and updatedAt of an existing appointment
+   * (categories and references never change) if its stored version is still
+   * `appointment.version`, and stores version + 1. false when another writer got
+   * there first (nothing written); the caller re-reads and decides again.
+   */
+  update(appointment: Appointment): Promise<boolean>;
+
+  /** Sorted by start time, then id, ascending; total counts every match. */
+  list(criteria: AppointmentListCriteria): Promise<{ appointments: Appointment[]; total: number }>;
+
+  appendHistory(entry: AppointmentHistoryEntry): Promise<void>;
+
+  /** The appointment's audit trail, oldest first. */
+  history(organisationId: number, appointmentId: number): Promise<AppointmentHistoryEntry[]>;
+}

@@ -1,0 +1,236 @@
+import {
+  APPOINTMENT_LIMITS,
+  APPOINTMENT_LIST_LIMITS,
+  APPOINTMENT_STATUSES,
+  DomainError,
+  PAYMENT_MODES,
+  serviceCaseKey,
+  type Appointment,
+  type AppointmentCategory,
+  type AppointmentDraft,
+  type AppointmentHistoryEntry,
+  type AppointmentListQuery,
+  type CancellationReason,
+  type CancellationRequest,
+} from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { zonelessUtc } from "../patients/v1-patient-contract.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
+
+const id: JsonSchema = { type: "integer", minimum: 1 };
+/** Unix seconds, as v1 sends appointment times. */
+const unixSeconds: JsonSchema = { type: "integer", minimum: 0, maximum: 32503680000, description: "Unix time in seconds" };
+const text = (max: number): JsonSchema => nullable({ type: "string", maxLength: max });
+/** A case id as a number or as the SERVICE_CASE_<id> form the case API shows. */
+const caseRef: JsonSchema = nullable({ type: ["integer", "string"], minimum: 1, pattern: "^SERVICE_CASE_[1-9][0-9]{0,14}$", description: "a case id or SERVICE_CASE_<id>" });
+
+export const v1AppointmentCreateSchema: JsonSchema = {
+  $id: "V1AppointmentCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["doctor_id", "patient_id", "clinic_id", "appointment_category", "timestamp", "end_timestamp", "payment_mode"],
+  properties: {
+    doctor_id: { ...id, description: "The provider's user id" },
+    patient_id: id,
+    clinic_id: id,
+    appointment_category: { type: "array", minItems: 1, maxItems: APPOINTMENT_LIMITS.maxCategories, items: id, description: "Category ids (GET /apis/v1/appointment/categories)" },
+    timestamp: unixSeconds,
+    end_timestamp: unixSeconds,
+    payment_mode: { type: "string", enum: [...PAYMENT_MODES] },
+    service_case_id: caseRef,
+    tele_health_url: text(APPOINTMENT_LIMITS.maxUrlLength),
+    comments: text(APPOINTMENT_LIMITS.maxTextLength),
+    appointment_notes: text(APPOINTMENT_LIMITS.maxTextLength),
+  },
+};
+
+export const v1AppointmentCancelSchema: JsonSchema = {
+  $id: "V1AppointmentCancel",
+  type: "object",
+  additionalProperties: false,
+  required: ["cancellation_reason_key", "cancellation_reason_label"],
+  properties: {
+    cancellation_reason_key: { type: "string", minLength: 1, maxLength: 64 },
+    cancellation_reason_label: { type: "string", minLength: 1, maxLength: 200 },
+    cancellation_reason_comment: text(APPOINTMENT_LIMITS.maxTextLength),
+    cancellation_fee: { type: "number", minimum: 0, maximum: APPOINTMENT_LIMITS.maxCancellationFee, description: "Defaults to the reason's fee; 0 when none" },
+  },
+};
+
+export const v1AppointmentRescheduleSchema: JsonSchema = {
+  $id: "V1AppointmentReschedule",
+  type: "object",
+  additionalProperties: false,
+  required: ["timestamp", "end_timestamp"],
+  properties: { timestamp: unixSeconds, end_timestamp: unixSeconds },
+};
+
+/** Bodies of check-in, start, check-out and no-show: empty, or an empty object. */
+export const v1AppointmentActionSchema: JsonSchema = { $id: "V1AppointmentAction", type: "object", additionalProperties: false, properties: {} };
+
+export const v1ClinicSettingsSchema: JsonSchema = {
+  $id: "V1ClinicSettings",
+  type: "object",
+  additionalProperties: false,
+  required: ["allow_double_booking"],
+  properties: { allow_double_booking: { type: "boolean", description: "Whether a doctor may hold overlapping appointments at this clinic" } },
+};
+
+export const v1AppointmentListQuerySchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    page: { type: "integer", minimum: 1, default: 1, description: "1-based page number" },
+    size: { type: "integer", minimum: 1, maximum: APPOINTMENT_LIST_LIMITS.maxSize, default: APPOINTMENT_LIST_LIMITS.defaultSize },
+    from: { ...unixSeconds, description: "Appointments starting at or after this Unix time (seconds)" },
+    to: { ...unixSeconds, description: "Appointments starting before this Unix time (seconds)" },
+    doctor_id: id,
+    clinic_id: id,
+    patient_id: id,
+    category_id: id,
+    status: { type: "string", maxLength: 200, description: `Comma-separated statuses: ${APPOINTMENT_STATUSES.join(", ")}` },
+  },
+};
+
+/** Domain field → v1 wire field, for error messages. */
+export const V1_APPOINTMENT_FIELDS: FieldNames = Object.freeze({
+  patientId: "patient_id",
+  doctorId: "doctor_id",
+  clinicId: "clinic_id",
+  categoryIds: "appointment_category",
+  startsAt: "timestamp",
+  endsAt: "end_timestamp",
+  paymentMode: "payment_mode",
+  serviceCaseId: "service_case_id",
+  teleHealthUrl: "tele_health_url",
+  appointmentNotes: "appointment_notes",
+  reasonKey: "cancellation_reason_key",
+  reasonLabel: "cancellation_reason_label",
+  comment: "cancellation_reason_comment",
+  fee: "cancellation_fee",
+  allowDoubleBooking: "allow_double_booking",
+});
+
+const fromUnix = (s: number) => new Date(s * 1000);
+const toUnix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+function caseId(raw: unknown): number | null {
+  if (raw === undefined || raw === null) return null;
+  return typeof raw === "number" ? raw : Number(String(raw).slice("SERVICE_CASE_".length));
+}
+
+export function v1DraftFromBody(b: Record<string, any>): AppointmentDraft {
+  return {
+    patientId: b.patient_id,
+    doctorId: b.doctor_id,
+    clinicId: b.clinic_id,
+    categoryIds: b.appointment_category,
+    startsAt: fromUnix(b.timestamp),
+    endsAt: fromUnix(b.end_timestamp),
+    paymentMode: b.payment_mode,
+    serviceCaseId: caseId(b.service_case_id),
+    teleHealthUrl: b.tele_health_url ?? null,
+    comments: b.comments ?? null,
+    appointmentNotes: b.appointment_notes ?? null,
+  };
+}
+
+export function v1CancellationFromBody(b: Record<string, any>): CancellationRequest {
+  return { reasonKey: b.cancellation_reason_key, reasonLabel: b.cancellation_reason_label, comment: b.cancellation_reason_comment ?? null, fee: b.cancellation_fee };
+}
+
+export const v1RescheduleFromBody = (b: Record<string, any>) => ({ startsAt: fromUnix(b.timestamp), endsAt: fromUnix(b.end_timestamp) });
+
+export function v1ListQuery(q: Record<string, any>): AppointmentListQuery {
+  return {
+    page: q.page,
+    size: q.size,
+    from: q.from === undefined ? undefined : fromUnix(q.from),
+    to: q.to === undefined ? undefined : fromUnix(q.to),
+    doctorId: q.doctor_id,
+    clinicId: q.clinic_id,
+    patientId: q.patient_id,
+    categoryId: q.category_id,
+    statuses: typeof q.status === "string" && q.status !== "" ? q.status.split(",") : undefined,
+  };
+}
+
+/** A v1 path id: a positive integer; anything else is an appointment that does not exist. */
+export function parseAppointmentId(raw: string | undefined): number {
+  const n = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: raw ?? null });
+  return n;
+}
+
+export function v1AppointmentView(a: Appointment) {
+  const c = a.cancellation;
+  return {
+    appointment_id: a.id,
+    organisation_id: a.organisationId,
+    patient_id: a.patientId,
+    doctor_id: a.doctorId,
+    clinic_id: a.clinicId,
+    appointment_category: a.categoryIds,
+    timestamp: toUnix(a.startsAt),
+    end_timestamp: toUnix(a.endsAt),
+    start_time: zonelessUtc(a.startsAt),
+    end_time: zonelessUtc(a.endsAt),
+    payment_mode: a.paymentMode,
+    service_case_id: serviceCaseKey(a.serviceCaseId),
+    tele_health_url: a.teleHealthUrl,
+    comments: a.comments,
+    appointment_notes: a.appointmentNotes,
+    status: a.status,
+    cancellation_reason_key: c?.reasonKey ?? null,
+    cancellation_reason_label: c?.reasonLabel ?? null,
+    cancellation_reason_comment: c?.comment ?? null,
+    cancellation_fee: c ? c.fee : null,
+    cancelled_at: c ? zonelessUtc(c.cancelledAt) : null,
+    created_at: zonelessUtc(a.createdAt),
+    updated_at: zonelessUtc(a.updatedAt),
+  };
+}
+
+export const v1HistoryView = (e: AppointmentHistoryEntry) => ({
+  action: e.action,
+  from_status: e.fromStatus,
+  to_status: e.toStatus,
+  timestamp: toUnix(e.startsAt),
+  end_timestamp: toUnix(e.endsAt),
+  by_user_id: e.byUserId,
+  at: zonelessUtc(e.at),
+});
+
+export const v1CategoryView = (c: AppointmentCategory) => ({ id: c.id, name: c.name, type: c.type, duration_minutes: c.durationMinutes });
+
+export const v1CancellationReasonView = (r: CancellationReason) => ({ id: r.id, reason_key: r.reasonKey, reason_label: r.reasonLabel, cancellation_fee: r.cancellationFee, status: r.status });
+
+const nullableString = { type: ["string", "null"] };
+export const v1AppointmentSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    appointment_id: { type: "integer" },
+    organisation_id: { type: "integer" },
+    patient_id: { type: "integer" },
+    doctor_id: { type: "integer" },
+    clinic_id: { type: "integer" },
+    appointment_category: { type: "array", items: { type: "integer" } },
+    timestamp: { type: "integer", description: "Start, Unix seconds" },
+    end_timestamp: { type: "integer", description: "End, Unix seconds" },
+    start_time: { type: "string", description: "Start, zoneless ISO 8601 in UTC" },
+    end_time: { type: "string", description: "End, zoneless ISO 8601 in UTC" },
+    payment_mode: { type: "string", enum: [...PAYMENT_MODES] },
+    service_case_id: { ...nullableString, description: "SERVICE_CASE_<id>" },
+    tele_health_url: nullableString,
+    comments: nullableString,
+    appointment_notes: nullableString,
+    status: { type: "string", enum: [...APPOINTMENT_STATUSES] },
+    cancellation_reason_key: nullableString,
+    cancellation_reason_label: nullableString,
+    cancellation_reason_comment: nullableString,
+    cancellation_fee: { type: ["number", "null"] },
+    cancelled_at: nullableString,
+    created_at: { type: "string" },
+    updated_at: { type: "string" },
+  },
+};

@@ -1,0 +1,155 @@
+import type { ActionInput } from "@openpractice/core";
+import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
+import {
+  parseAppointmentId,
+  V1_APPOINTMENT_FIELDS,
+  v1AppointmentCancelSchema,
+  v1AppointmentCreateSchema,
+  v1AppointmentListQuerySchema,
+  v1AppointmentRescheduleSchema,
+  v1AppointmentSchema,
+  v1AppointmentView,
+  v1CancellationFromBody,
+  v1DraftFromBody,
+  v1HistoryView,
+  v1ListQuery,
+  v1RescheduleFromBody,
+} from "./v1-appointment-contract.js";
+
+export const APPOINTMENT_READ_SCOPES = Object.freeze(["appointments:read", "read"]);
+export const APPOINTMENT_WRITE_SCOPES = Object.freeze(["appointments:write", "write"]);
+
+const envelope = v1EnvelopeSchema;
+const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
+const errors = {
+  "400": { description: "VALIDATION_FAILED, UNKNOWN_REFERENCE or INVALID_PARAMETER, naming the field", schema: v1ErrorBody },
+  "404": { description: "APPOINTMENT_NOT_FOUND", schema: v1ErrorBody },
+  "409": { description: "INVALID_TRANSITION (names the current status) or SCHEDULE_CONFLICT (names the other appointment)", schema: v1ErrorBody },
+};
+
+/** The status actions with an empty body: path segment, action, summary. */
+const SIMPLE_ACTIONS = [
+  ["check-in", "CHECK_IN", "Check the patient in (SCHEDULED → CHECKED_IN)."],
+  ["start", "START", "Start the visit (CHECKED_IN → IN_PROGRESS)."],
+  ["check-out", "CHECK_OUT", "Check the patient out (CHECKED_IN or IN_PROGRESS → CHECKED_OUT)."],
+  ["no-show", "NO_SHOW", "Mark a no-show once the start time has passed (SCHEDULED → NO_SHOW)."],
+] as const;
+
+export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const common = { contract: "v1" as const, tags: ["Appointments (v1)"], auth: true, fieldNames: V1_APPOINTMENT_FIELDS };
+  const one = envelope(v1AppointmentSchema);
+  return [
+    {
+      ...common,
+      method: "POST",
+      path: "/apis/v1/appointment",
+      operationId: "v1CreateAppointment",
+      summary: "Book an appointment (status SCHEDULED). A doctor's overlapping booking is refused with SCHEDULE_CONFLICT unless the clinic allows double booking.",
+      scopes: APPOINTMENT_WRITE_SCOPES,
+      requestBody: v1AppointmentCreateSchema,
+      responses: { "200": { description: "The new appointment", schema: one }, ...errors },
+      async handle(ctx) {
+        return v1Success(v1AppointmentView(await practice.appointments.book(ctx.principal, v1DraftFromBody(await ctx.body()))));
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: "/apis/v1/appointments",
+      operationId: "v1ListAppointments",
+      summary: "List appointments by start time, paginated and filterable.",
+      scopes: APPOINTMENT_READ_SCOPES,
+      query: v1AppointmentListQuerySchema,
+      responses: {
+        "200": {
+          description: "A page of appointments",
+          schema: envelope({
+            type: "object",
+            properties: {
+              appointments: { type: "array", items: v1AppointmentSchema },
+              pagination: { type: "object", properties: { page: { type: "integer" }, size: { type: "integer" }, total_count: { type: "integer" }, total_pages: { type: "integer" }, has_next: { type: "boolean" } } },
+            },
+          }),
+        },
+        "400": errors["400"],
+      },
+      async handle(ctx) {
+        const page = await practice.appointments.list(ctx.principal, v1ListQuery(ctx.query()));
+        const totalPages = Math.ceil(page.total / page.size);
+        return v1Success({
+          appointments: page.appointments.map(v1AppointmentView),
+          pagination: { page: page.page, size: page.size, total_count: page.total, total_pages: totalPages, has_next: page.page < totalPages },
+        });
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: "/apis/v1/appointment/:appointment_id",
+      operationId: "v1GetAppointment",
+      summary: "Read an appointment.",
+      scopes: APPOINTMENT_READ_SCOPES,
+      responses: { "200": { description: "The appointment", schema: one }, "404": errors["404"] },
+      async handle(ctx) {
+        return v1Success(v1AppointmentView(await practice.appointments.get(ctx.principal, parseAppointmentId(ctx.params.appointment_id))));
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: "/apis/v1/appointment/:appointment_id/history",
+      operationId: "v1GetAppointmentHistory",
+      summary: "The appointment's audit trail: every booking, status change and reschedule, with who and when.",
+      scopes: APPOINTMENT_READ_SCOPES,
+      responses: { "200": { description: "History entries, oldest first", schema: envelope({ type: "array" }) }, "404": errors["404"] },
+      async handle(ctx) {
+        return v1Success((await practice.appointments.history(ctx.principal, parseAppointmentId(ctx.params.appointment_id))).map(v1HistoryView));
+      },
+    },
+    {
+      ...common,
+      method: "POST",
+      path: "/apis/v1/appointment/appointment-cancel/:appointment_id",
+      operationId: "v1CancelAppointment",
+      summary: "Cancel with one of the organisation's reasons and a fee (default: the reason's fee). Refused when already cancelled, in progress or checked out.",
+      scopes: APPOINTMENT_WRITE_SCOPES,
+      requestBody: v1AppointmentCancelSchema,
+      responses: { "200": { description: "The cancelled appointment", schema: one }, ...errors },
+      async handle(ctx) {
+        const id = parseAppointmentId(ctx.params.appointment_id);
+        const input: ActionInput = { action: "CANCEL", cancellation: v1CancellationFromBody(await ctx.body()) };
+        return v1Success(v1AppointmentView(await practice.appointments.act(ctx.principal, id, input)));
+      },
+    },
+    {
+      ...common,
+      method: "POST",
+      path: "/apis/v1/appointment/:appointment_id/reschedule",
+      operationId: "v1RescheduleAppointment",
+      summary: "Move a SCHEDULED or NO_SHOW appointment to new times (status SCHEDULED); the new slot must be free.",
+      scopes: APPOINTMENT_WRITE_SCOPES,
+      requestBody: v1AppointmentRescheduleSchema,
+      responses: { "200": { description: "The rescheduled appointment", schema: one }, ...errors },
+      async handle(ctx) {
+        const id = parseAppointmentId(ctx.params.appointment_id);
+        const input: ActionInput = { action: "RESCHEDULE", ...v1RescheduleFromBody(await ctx.body()) };
+        return v1Success(v1AppointmentView(await practice.appointments.act(ctx.principal, id, input)));
+      },
+    },
+    ...SIMPLE_ACTIONS.map(
+      ([segment, action, summary]): RouteDefinition => ({
+        ...common,
+        method: "POST",
+        path: `/apis/v1/appointment/:appointment_id/${segment}`,
+        operationId: `v1Appointment${action.toLowerCase().replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
+        summary: `${summary} No request body.`,
+        scopes: APPOINTMENT_WRITE_SCOPES,
+        responses: { "200": { description: "The appointment in its new status", schema: one }, ...errors },
+        async handle(ctx) {
+          return v1Success(v1AppointmentView(await practice.appointments.act(ctx.principal, parseAppointmentId(ctx.params.appointment_id), { action })));
+        },
+      }),
+    ),
+  ];
+}
