@@ -45,6 +45,7 @@ export function memoryAppointments(s: () => MemoryState): AppointmentRepository 
             (c.doctorId === undefined || a.doctorId === c.doctorId) &&
             (c.clinicId === undefined || a.clinicId === c.clinicId) &&
             (c.patientId === undefined || a.patientId === c.patientId) &&
+            (c.serviceCaseId === undefined || a.serviceCaseId === c.serviceCaseId) &&
             (!c.statuses?.length || c.statuses.includes(a.status)) &&
             (c.categoryId === undefined || a.categoryIds.includes(c.categoryId)),
         )

@@ -1,5 +1,6 @@
 import type { Repositories } from "@openpractice/core";
 import { memoryAppointments } from "./memory-appointments.js";
+import { memoryCases } from "./memory-cases.js";
 import { toPatient, type MemoryState } from "./memory-state.js";
 
 const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "lastNameSort", first_name: "firstNameSort" } as const;
@@ -23,14 +24,14 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
       async ensureClinic(clinic) {
         const found = s().clinics.find((c) => c.organisationId === clinic.organisationId && c.name === clinic.name);
         if (found) return { ...found };
-        const created = { ...clinic, allowDoubleBooking: clinic.allowDoubleBooking ?? false, id: s().nextId++ };
+        const created = { ...clinic, allowDoubleBooking: clinic.allowDoubleBooking ?? false, visitLimitWarningOnly: clinic.visitLimitWarningOnly ?? false, id: s().nextId++ };
         s().clinics.push(created);
         return { ...created };
       },
       async updateClinicSettings(orgId, id, settings) {
         const clinic = s().clinics.find((c) => c.organisationId === orgId && c.id === id);
         if (!clinic) return undefined;
-        clinic.allowDoubleBooking = settings.allowDoubleBooking;
+        Object.assign(clinic, Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)));
         return { ...clinic };
       },
       findClinic: async (orgId, id) => structuredClone(s().clinics.find((c) => c.organisationId === orgId && c.id === id)),
@@ -106,6 +107,7 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
       },
     },
     appointments: memoryAppointments(s),
+    ...memoryCases(s),
     outbox: {
       append: async (event) => void s().outbox.push({ ...structuredClone(event), id: s().nextId++, dispatchedAt: null }),
       listPending: async (limit) => structuredClone(s().outbox.filter((e) => e.dispatchedAt === null).slice(0, limit)),

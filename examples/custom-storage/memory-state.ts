@@ -1,4 +1,4 @@
-import type { Appointment, AppointmentHistoryEntry, AppointmentCategory, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
+import type { Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
 
 export interface StoredJob {
   id: number;
@@ -24,6 +24,10 @@ export interface MemoryState {
   patients: Map<number, PatientRecord & { id: number }>;
   appointments: Map<number, Appointment>;
   appointmentHistory: AppointmentHistoryEntry[];
+  cases: Map<number, PatientCase>;
+  physicians: Map<number, ReferringPhysician>;
+  cards: Map<number, InsuranceCard>;
+  authorizations: Map<number, Authorization>;
   outbox: Array<DomainEvent & { id: number; dispatchedAt: Date | null }>;
   counters: Map<string, number>;
   jobs: Map<number, StoredJob>;
@@ -42,6 +46,10 @@ export function emptyState(): MemoryState {
     patients: new Map(),
     appointments: new Map(),
     appointmentHistory: [],
+    cases: new Map(),
+    physicians: new Map(),
+    cards: new Map(),
+    authorizations: new Map(),
     outbox: [],
     counters: new Map(),
     jobs: new Map(),

@@ -139,7 +139,7 @@ export function describeAppointmentConformance(engine: string, current: () => { 
 
     it(`[${engine}] 10 simultaneous cancellations: one cancels, nine are refused, one event`, async () => {
       const practice = createPractice({ storage: s, clock: { now: () => T0 } });
-      const a = await practice.appointments.book(principal, { patientId: ids.patient, doctorId: 101, clinicId: ids.clinic, categoryIds: [ids.category], paymentMode: "SELF_PAY", startsAt: at(60), endsAt: at(90) });
+      const { appointment: a } = await practice.appointments.book(principal, { patientId: ids.patient, doctorId: 101, clinicId: ids.clinic, categoryIds: [ids.category], paymentMode: "SELF_PAY", startsAt: at(60), endsAt: at(90) });
       const cancel = { action: "CANCEL" as const, cancellation: { reasonKey: "LATE", reasonLabel: "Late cancellation" } };
       const results = await Promise.allSettled(Array.from({ length: 10 }, () => practice.appointments.act(principal, a.id, cancel)));
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);

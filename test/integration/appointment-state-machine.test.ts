@@ -65,8 +65,8 @@ describe("appointment state machine (every row of APPOINTMENT_TRANSITIONS and ev
 
   async function appointmentIn(status: AppointmentStatus, slot: number) {
     const startsAt = new Date(START.getTime() - slot * 7_200_000);
-    let a = await practice.appointments.book(principal, { patientId, doctorId: 101, clinicId, categoryIds: [categoryId], paymentMode: "SELF_PAY", startsAt, endsAt: new Date(startsAt.getTime() + 1_800_000) });
-    for (const action of PATH_TO[status]) a = await practice.appointments.act(principal, a.id, inputFor(action));
+    let { appointment: a } = await practice.appointments.book(principal, { patientId, doctorId: 101, clinicId, categoryIds: [categoryId], paymentMode: "SELF_PAY", startsAt, endsAt: new Date(startsAt.getTime() + 1_800_000) });
+    for (const action of PATH_TO[status]) a = (await practice.appointments.act(principal, a.id, inputFor(action))).appointment;
     expect(a.status).toBe(status);
     return a;
   }
@@ -87,7 +87,7 @@ describe("appointment state machine (every row of APPOINTMENT_TRANSITIONS and ev
     it(`row ${row + 1}: ${t.from} --${t.action}--> ${t.to}, emits ${t.event}, writes history`, async () => {
       const a = await appointmentIn(t.from, row);
       const before = (await events()).length;
-      const after = await practice.appointments.act(principal, a.id, inputFor(t.action));
+      const { appointment: after } = await practice.appointments.act(principal, a.id, inputFor(t.action));
       expect(after.status).toBe(t.to);
       expect(after.version).toBe(a.version + 1);
       expect(await practice.appointments.get(principal, a.id)).toMatchObject({ status: t.to, version: a.version + 1 });

@@ -2,6 +2,10 @@ import type { Repositories, Storage } from "@openpractice/core";
 import { sql, type Kysely } from "kysely";
 import { migrateToLatest } from "./migrations/migrate.js";
 import { KyselyAppointmentRepository } from "./repositories/appointment-repository.js";
+import { KyselyAuthorizationRepository } from "./repositories/authorization-repository.js";
+import { KyselyCaseRepository } from "./repositories/case-repository.js";
+import { KyselyInsuranceCardRepository } from "./repositories/insurance-card-repository.js";
+import { KyselyReferringPhysicianRepository } from "./repositories/referring-physician-repository.js";
 import { KyselyCatalogRepository } from "./repositories/catalog-repository.js";
 import { KyselyJobQueue } from "./repositories/job-queue.js";
 import { KyselyLockStore } from "./repositories/lock-store.js";
@@ -18,6 +22,10 @@ function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repos
     catalog: new KyselyCatalogRepository(db, profile),
     patients: new KyselyPatientRepository(db, profile),
     appointments: new KyselyAppointmentRepository(db, profile),
+    cases: new KyselyCaseRepository(db, profile),
+    referringPhysicians: new KyselyReferringPhysicianRepository(db, profile),
+    insuranceCards: new KyselyInsuranceCardRepository(db, profile),
+    authorizations: new KyselyAuthorizationRepository(db, profile),
     outbox: new KyselyOutboxRepository(db),
     rateLimits: new KyselyRateLimitStore(db, profile),
     jobs: new KyselyJobQueue(db, profile),

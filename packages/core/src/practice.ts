@@ -1,4 +1,8 @@
 import { AppointmentService } from "./appointments/appointment-service.js";
+import { AuthorizationService } from "./cases/authorization-service.js";
+import { CaseService } from "./cases/case-service.js";
+import { InsuranceCardService } from "./cases/insurance-card-service.js";
+import { ReferringPhysicianService } from "./cases/referring-physician-service.js";
 import { CatalogService } from "./catalog/catalog-service.js";
 import { systemClock, type Clock } from "./clock.js";
 import { randomIds, type Ids } from "./ids.js";
@@ -30,6 +34,10 @@ export interface Practice {
   readonly ids: Ids;
   readonly patients: PatientService;
   readonly appointments: AppointmentService;
+  readonly cases: CaseService;
+  readonly referringPhysicians: ReferringPhysicianService;
+  readonly insuranceCards: InsuranceCardService;
+  readonly authorizations: AuthorizationService;
   readonly directory: DirectoryService;
   readonly catalog: CatalogService;
   readonly rateLimiter: RateLimiter;
@@ -53,6 +61,10 @@ export function createPractice(options: PracticeOptions): Practice {
     ids,
     patients: new PatientService({ storage, clock, searchCountLimit: options.searchCountLimit === undefined ? DEFAULT_SEARCH_COUNT_LIMIT : options.searchCountLimit }),
     appointments: new AppointmentService({ storage, clock }),
+    cases: new CaseService({ storage, clock }),
+    referringPhysicians: new ReferringPhysicianService({ storage, clock }),
+    insuranceCards: new InsuranceCardService({ storage, clock }),
+    authorizations: new AuthorizationService({ storage, clock }),
     directory: new DirectoryService({ storage }),
     catalog: new CatalogService({ storage }),
     rateLimiter: new RateLimiter({ storage, clock, planLimits }),

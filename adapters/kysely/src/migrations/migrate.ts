@@ -3,6 +3,7 @@ import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { foundationMigration } from "./001-foundation.js";
 import { jobsAndLocksMigration } from "./002-jobs-and-locks.js";
 import { appointmentsMigration } from "./004-appointments.js";
+import { casesMigration } from "./005-cases.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
@@ -12,6 +13,7 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     ...profile.extraMigrations,
     // 003 is each engine's own search index (profile.extraMigrations); shared migrations continue at 004.
     "004-appointments": appointmentsMigration(profile),
+    "005-cases": casesMigration(profile),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Kysely, SelectQueryBuilder } from "kysely";
 import { fromDbTime, toDbTime, type Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { appointmentMutableColumns, appointmentToRow, rowToAppointment } from "./appointment-rows.js";
+import { insertReturningId } from "./insert-returning-id.js";
 
 function applyFilters<O>(q: SelectQueryBuilder<Database, "appointments", O>, c: AppointmentListCriteria) {
   let out = q.where("appointments.organisation_id", "=", c.organisationId);
@@ -11,6 +12,7 @@ function applyFilters<O>(q: SelectQueryBuilder<Database, "appointments", O>, c: 
   if (c.doctorId !== undefined) out = out.where("appointments.doctor_id", "=", c.doctorId);
   if (c.clinicId !== undefined) out = out.where("appointments.clinic_id", "=", c.clinicId);
   if (c.patientId !== undefined) out = out.where("appointments.patient_id", "=", c.patientId);
+  if (c.serviceCaseId !== undefined) out = out.where("appointments.service_case_id", "=", c.serviceCaseId);
   if (c.statuses?.length) out = out.where("appointments.status", "in", c.statuses);
   const categoryId = c.categoryId;
   if (categoryId !== undefined) {
@@ -53,13 +55,7 @@ export class KyselyAppointmentRepository implements AppointmentRepository {
   }
 
   async insert(record: AppointmentRecord): Promise<Appointment> {
-    const values = appointmentToRow(record);
-    let id: number;
-    if (this.profile.capabilities.returning) {
-      id = Number((await this.db.insertInto("appointments").values(values).returning("id").executeTakeFirstOrThrow()).id);
-    } else {
-      id = Number((await this.db.insertInto("appointments").values(values).executeTakeFirstOrThrow()).insertId);
-    }
+    const id = await insertReturningId(this.db, this.profile, "appointments", appointmentToRow(record));
     await this.db
       .insertInto("appointment_category_links")
       .values(record.categoryIds.map((category_id) => ({ appointment_id: id, category_id })))

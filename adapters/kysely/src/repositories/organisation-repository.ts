@@ -1,4 +1,4 @@
-import type { Clinic, Organisation, OrganisationRepository, Plan, Provider } from "@openpractice/core";
+import type { ClinicSettings, Organisation, OrganisationRepository, Plan, Provider, Clinic } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
 import { fromDbTime, toDbTime, type ClinicsTable, type Database, type OrganisationsTable, type ProvidersTable } from "../schema.js";
@@ -19,6 +19,7 @@ const toClinic = (r: Selectable<ClinicsTable>): Clinic => ({
   name: r.name,
   timeZone: r.time_zone,
   allowDoubleBooking: Boolean(Number(r.allow_double_booking)),
+  visitLimitWarningOnly: Boolean(Number(r.visit_limit_warning_only)),
 });
 
 const toProvider = (r: Selectable<ProvidersTable>, clinicIds: number[]): Provider => ({
@@ -52,15 +53,24 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
     await this.db.updateTable("organisations").set({ plan, updated_at: toDbTime(now) }).where("id", "=", id).execute();
   }
 
-  async ensureClinic(clinic: Omit<Clinic, "id" | "allowDoubleBooking"> & { allowDoubleBooking?: boolean }) {
-    const values = { organisation_id: clinic.organisationId, name: clinic.name, time_zone: clinic.timeZone, allow_double_booking: clinic.allowDoubleBooking ? 1 : 0 };
+  async ensureClinic(clinic: Parameters<OrganisationRepository["ensureClinic"]>[0]) {
+    const values = {
+      organisation_id: clinic.organisationId,
+      name: clinic.name,
+      time_zone: clinic.timeZone,
+      allow_double_booking: clinic.allowDoubleBooking ? 1 : 0,
+      visit_limit_warning_only: clinic.visitLimitWarningOnly ? 1 : 0,
+    };
     await insertIgnoringDuplicate(this.db, this.profile, "clinics", values, ["organisation_id", "name"]);
     const row = await this.db.selectFrom("clinics").selectAll().where("organisation_id", "=", clinic.organisationId).where("name", "=", clinic.name).executeTakeFirstOrThrow();
     return toClinic(row);
   }
 
-  async updateClinicSettings(organisationId: number, clinicId: number, settings: { allowDoubleBooking: boolean }) {
-    await this.db.updateTable("clinics").set({ allow_double_booking: settings.allowDoubleBooking ? 1 : 0 }).where("organisation_id", "=", organisationId).where("id", "=", clinicId).execute();
+  async updateClinicSettings(organisationId: number, clinicId: number, settings: ClinicSettings) {
+    const changes: { allow_double_booking?: number; visit_limit_warning_only?: number } = {};
+    if (settings.allowDoubleBooking !== undefined) changes.allow_double_booking = settings.allowDoubleBooking ? 1 : 0;
+    if (settings.visitLimitWarningOnly !== undefined) changes.visit_limit_warning_only = settings.visitLimitWarningOnly ? 1 : 0;
+    if (Object.keys(changes).length > 0) await this.db.updateTable("clinics").set(changes).where("organisation_id", "=", organisationId).where("id", "=", clinicId).execute();
     return this.findClinic(organisationId, clinicId);
   }
 

@@ -6,7 +6,17 @@ import type { Repositories, Storage } from "../ports/storage.js";
 import type { Appointment, AppointmentDraft, AppointmentHistoryEntry, CancellationRequest } from "./appointment.js";
 import { toAppointmentListCriteria, type AppointmentListQuery } from "./appointment-list-query.js";
 import { assertValidAppointmentDraft, assertValidAppointmentTimes, assertValidCancellation } from "./appointment-rules.js";
+import { caseNotFound } from "../cases/case-service.js";
+import type { PatientCase } from "../cases/patient-case.js";
+import { localDate, visitProblems, type VisitProblem } from "../cases/visit-tracking.js";
+import type { Clinic } from "../organisations/organisation.js";
 import { allowedActions, findTransition, SLOT_HOLDING_STATUSES, type AppointmentAction, type AppointmentTransition } from "./appointment-state-machine.js";
+
+/** A booking or a change, with the visit-limit warnings of a clinic that warns instead of refusing. */
+export interface AppointmentOutcome {
+  appointment: Appointment;
+  warnings: VisitProblem[];
+}
 
 export interface AppointmentPage {
   appointments: Appointment[];
@@ -60,18 +70,41 @@ export class AppointmentService {
   }
 
   /** Books an appointment (status SCHEDULED) and emits appointment.created. */
-  async book(principal: Principal, draft: AppointmentDraft): Promise<Appointment> {
+  /**
+   * On a case that tracks visits, refuses (or, when the clinic says so, warns
+   * about) a visit over the case's limit or its authorization's, or outside
+   * every authorization window. Call after lockForVisits of the case.
+   */
+  private async checkVisits(tx: Repositories, clinic: Clinic, c: PatientCase | undefined, startsAt: Date, exceptId?: number): Promise<VisitProblem[]> {
+    if (!c || !c.visitTrackRequired) return [];
+    const [authorizations, visits, clinics] = await Promise.all([
+      tx.authorizations.listByCase(c.organisationId, c.id),
+      tx.appointments.list({ organisationId: c.organisationId, serviceCaseId: c.id, limit: 10_000, offset: 0 }),
+      tx.organisations.listClinics(c.organisationId),
+    ]);
+    const zone = (clinicId: number) => clinics.find((x) => x.id === clinicId)?.timeZone ?? "UTC";
+    const today = this.deps.clock.now().toISOString().slice(0, 10);
+    const problems = visitProblems(c, authorizations, visits.appointments.filter((v) => v.id !== exceptId), localDate(startsAt, clinic.timeZone), today, zone);
+    const first = problems[0];
+    if (first && !clinic.visitLimitWarningOnly) throw new DomainError(first.code, first.message, first.details);
+    return problems;
+  }
+
+  async book(principal: Principal, draft: AppointmentDraft): Promise<AppointmentOutcome> {
     assertValidAppointmentDraft(draft);
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       // First statement of the unit of work (see AppointmentRepository): serialises bookings of this doctor.
       const doctorKnown = await tx.appointments.lockDoctorSchedule(orgId, draft.doctorId);
-      const [patient, clinic, provider, categories] = await Promise.all([
+      // Then the case's (same order everywhere: doctor, then case), so its visits are counted one booking at a time.
+      const caseKnown = draft.serviceCaseId != null && (await tx.cases.lockForVisits(orgId, draft.serviceCaseId));
+      const [patient, clinic, provider, categories, patientCase] = await Promise.all([
         tx.patients.findById(orgId, draft.patientId),
         tx.organisations.findClinic(orgId, draft.clinicId),
         doctorKnown ? tx.organisations.findProvider(orgId, draft.doctorId) : undefined,
         tx.catalog.listAppointmentCategories(orgId),
+        caseKnown ? tx.cases.findById(orgId, draft.serviceCaseId as number) : undefined,
       ]);
       const issues: ValidationIssue[] = [];
       const missing = "does not exist in this organisation";
@@ -80,13 +113,14 @@ export class AppointmentService {
       if (!clinic) issues.push({ field: "clinicId", reason: missing, value: draft.clinicId });
       const unknownCategories = draft.categoryIds.filter((id) => !categories.some((c) => c.id === id));
       if (unknownCategories.length) issues.push({ field: "categoryIds", reason: `${unknownCategories.join(", ")} ${unknownCategories.length === 1 ? "does" : "do"} not exist in this organisation`, value: unknownCategories });
-      // Cases arrive with their own module; until then no case id can resolve.
-      if (draft.serviceCaseId != null) issues.push({ field: "serviceCaseId", reason: "no such case for this patient", value: draft.serviceCaseId });
+      if (draft.serviceCaseId != null && patientCase?.patientId !== draft.patientId) issues.push({ field: "serviceCaseId", reason: "no such case for this patient", value: draft.serviceCaseId });
       if (issues.length) throw unknownReference(issues);
       if (!provider!.clinicIds.includes(draft.clinicId)) {
         throw DomainError.validation([{ field: "doctorId", reason: `does not work at clinic ${draft.clinicId}`, value: draft.doctorId }]);
       }
+      if (patientCase?.treatmentStatus === "DISCHARGED") throw DomainError.validation([{ field: "serviceCaseId", reason: "the case is DISCHARGED", value: draft.serviceCaseId }]);
       await this.assertSlotFree(tx, { organisationId: orgId, ...draft });
+      const warnings = await this.checkVisits(tx, clinic!, patientCase, draft.startsAt);
       const appointment = await tx.appointments.insert({
         organisationId: orgId,
         patientId: draft.patientId,
@@ -109,7 +143,7 @@ export class AppointmentService {
       });
       await tx.appointments.appendHistory(historyEntry(appointment, "BOOK", null, principal.userId, now));
       await tx.outbox.append(domainEvent("appointment.created", eventData(appointment), now));
-      return appointment;
+      return { appointment, warnings };
     });
   }
 
@@ -137,39 +171,44 @@ export class AppointmentService {
    * changes the appointment at the same moment, the action is decided again on
    * the new state (so two cancels give one cancellation and one refusal).
    */
-  async act(principal: Principal, id: number, input: ActionInput): Promise<Appointment> {
+  async act(principal: Principal, id: number, input: ActionInput): Promise<AppointmentOutcome> {
     if (input.action === "RESCHEDULE") assertValidAppointmentTimes(input.startsAt, input.endsAt);
     if (input.action === "CANCEL") assertValidCancellation(input.cancellation);
     const before = await this.get(principal, id);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.deps.storage.transaction((tx) => this.applyAction(tx, principal, before.doctorId, id, input));
+        return await this.deps.storage.transaction((tx) => this.applyAction(tx, principal, before, input));
       } catch (error) {
         if (!(error instanceof LostUpdate) || attempt >= 5) throw error;
       }
     }
   }
 
-  private async applyAction(tx: Repositories, principal: Principal, doctorId: number, id: number, input: ActionInput): Promise<Appointment> {
+  private async applyAction(tx: Repositories, principal: Principal, before: Appointment, input: ActionInput): Promise<AppointmentOutcome> {
     const orgId = principal.organisationId;
+    const id = before.id;
     const now = this.deps.clock.now();
-    // A reschedule books a new slot: lock the doctor's schedule first, as book() does (the doctor never changes).
-    if (input.action === "RESCHEDULE") await tx.appointments.lockDoctorSchedule(orgId, doctorId);
+    // A reschedule books a new slot: lock the doctor's schedule, then the case, as book() does (neither ever changes).
+    if (input.action === "RESCHEDULE") {
+      await tx.appointments.lockDoctorSchedule(orgId, before.doctorId);
+      if (before.serviceCaseId !== null) await tx.cases.lockForVisits(orgId, before.serviceCaseId);
+    }
     const current = await tx.appointments.findById(orgId, id);
     if (!current) throw notFound(id);
     const transition = findTransition(current.status, input.action);
     if (!transition) throw refused(current, input.action);
-    const next = await this.afterGuard(tx, principal, current, transition, input, now);
+    const { next, warnings } = await this.afterGuard(tx, principal, current, transition, input, now);
     if (!(await tx.appointments.update(next))) throw new LostUpdate();
     const stored = { ...next, version: current.version + 1 };
     await tx.appointments.appendHistory(historyEntry(stored, input.action, current.status, principal.userId, now));
     await tx.outbox.append(domainEvent(transition.event, eventData(stored), now));
-    return stored;
+    return { appointment: stored, warnings };
   }
 
   /** Checks the transition's guard and returns the appointment as it will be stored. */
-  private async afterGuard(tx: Repositories, principal: Principal, current: Appointment, t: AppointmentTransition, input: ActionInput, now: Date): Promise<Appointment> {
+  private async afterGuard(tx: Repositories, principal: Principal, current: Appointment, t: AppointmentTransition, input: ActionInput, now: Date): Promise<{ next: Appointment; warnings: VisitProblem[] }> {
     const next: Appointment = { ...current, status: t.to, updatedAt: now };
+    const plain = (n: Appointment) => ({ next: n, warnings: [] });
     switch (t.guard) {
       case "start_passed":
         if (now.getTime() < current.startsAt.getTime()) {
@@ -179,12 +218,16 @@ export class AppointmentService {
             guard: t.guard,
           });
         }
-        return next;
+        return plain(next);
       case "slot_free": {
         if (input.action !== "RESCHEDULE") throw new Error("slot_free guards only RESCHEDULE");
         const moved = { ...next, startsAt: input.startsAt, endsAt: input.endsAt };
         await this.assertSlotFree(tx, moved, current.id);
-        return moved;
+        // The new date may fall in another authorization's window, or in none.
+        const clinic = await tx.organisations.findClinic(current.organisationId, current.clinicId);
+        const patientCase = current.serviceCaseId === null ? undefined : await tx.cases.findById(current.organisationId, current.serviceCaseId);
+        if (current.serviceCaseId !== null && !patientCase) throw caseNotFound(current.serviceCaseId);
+        return { next: moved, warnings: clinic ? await this.checkVisits(tx, clinic, patientCase, moved.startsAt, current.id) : [] };
       }
       case "reason_active": {
         if (input.action !== "CANCEL") throw new Error("reason_active guards only CANCEL");
@@ -194,10 +237,10 @@ export class AppointmentService {
           throw unknownReference([{ field: "reasonKey", reason: "is not an active cancellation reason of this organisation", value: input.cancellation.reasonKey }]);
         }
         const c = input.cancellation;
-        return { ...next, cancellation: { reasonKey: reason.reasonKey, reasonLabel: c.reasonLabel, comment: c.comment ?? null, fee: c.fee ?? reason.cancellationFee, cancelledAt: now, cancelledBy: principal.userId } };
+        return plain({ ...next, cancellation: { reasonKey: reason.reasonKey, reasonLabel: c.reasonLabel, comment: c.comment ?? null, fee: c.fee ?? reason.cancellationFee, cancelledAt: now, cancelledBy: principal.userId } });
       }
       case null:
-        return next;
+        return plain(next);
     }
   }
 }

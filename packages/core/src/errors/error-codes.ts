@@ -37,6 +37,18 @@ export const ERROR_CODES = [
   "SCHEDULE_CONFLICT",
   /** The action is not allowed from the resource's current state; details name the state and the allowed actions. */
   "INVALID_TRANSITION",
+  /** The case does not exist in the caller's organisation. */
+  "CASE_NOT_FOUND",
+  /** The referring physician does not exist in the caller's organisation. */
+  "REFERRING_PHYSICIAN_NOT_FOUND",
+  /** The authorization does not exist in the caller's organisation. */
+  "AUTHORIZATION_NOT_FOUND",
+  /** The organisation already has a referring physician with this NPI; details name it. */
+  "DUPLICATE_REFERRING_PHYSICIAN",
+  /** A tracked case or its authorization has no visits left; details say how many of how many are used. */
+  "VISIT_LIMIT_REACHED",
+  /** A tracked case has no active authorization whose window contains the visit date. */
+  "NO_VALID_AUTHORIZATION",
   /** The organisation has used its request budget for the current window. */
   "RATE_LIMIT_EXCEEDED",
   /** No route matches the path. */

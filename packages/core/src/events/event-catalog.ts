@@ -9,6 +9,9 @@ export const EVENT_PAYLOAD_FIELDS = {
   "appointment.created": ["organisation_id", "appointment_id", "patient_id", "service_case_id", "clinic_id"],
   "appointment.updated": ["organisation_id", "appointment_id", "patient_id", "service_case_id", "clinic_id"],
   "appointment.cancelled": ["organisation_id", "appointment_id", "patient_id", "service_case_id", "clinic_id"],
+  "case.created": ["organisation_id", "service_case_id", "patient_id", "clinic_id"],
+  "case.updated": ["organisation_id", "service_case_id", "patient_id", "clinic_id"],
+  "case.discharged": ["organisation_id", "service_case_id", "patient_id", "clinic_id"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type EventType = keyof typeof EVENT_PAYLOAD_FIELDS;

@@ -1,5 +1,6 @@
 import type { Principal } from "../auth/principal.js";
 import { DomainError } from "../errors/domain-error.js";
+import type { ClinicSettings } from "../ports/organisation-repository.js";
 import type { Storage } from "../ports/storage.js";
 import type { Clinic, Provider } from "./organisation.js";
 
@@ -24,8 +25,8 @@ export class DirectoryService {
     return clinic;
   }
 
-  /** Changes a clinic's settings (today: whether its doctors may be double-booked). */
-  async updateClinicSettings(principal: Principal, clinicId: number, settings: { allowDoubleBooking: boolean }): Promise<Clinic> {
+  /** Changes a clinic's settings: double booking, and warnings instead of refusals for visit limits. Omitted settings keep their values. */
+  async updateClinicSettings(principal: Principal, clinicId: number, settings: ClinicSettings): Promise<Clinic> {
     await this.getClinic(principal, clinicId);
     const clinic = await this.deps.storage.repositories.organisations.updateClinicSettings(principal.organisationId, clinicId, settings);
     if (!clinic) throw clinicNotFound(clinicId);

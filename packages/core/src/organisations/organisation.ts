@@ -24,6 +24,8 @@ export interface Clinic {
   timeZone: string;
   /** Whether a doctor may hold overlapping appointments at this clinic (default false: refused). */
   allowDoubleBooking: boolean;
+  /** Whether a visit over a tracked case's limit (or outside its authorization) is booked with a warning instead of refused (default false). */
+  visitLimitWarningOnly: boolean;
 }
 
 /** A treating provider (doctor/therapist). `userId` is the identity provider's user id (the `user_id` claim). */

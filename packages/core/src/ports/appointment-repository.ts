@@ -11,6 +11,7 @@ export interface AppointmentListCriteria {
   doctorId?: number;
   clinicId?: number;
   patientId?: number;
+  serviceCaseId?: number;
   statuses?: AppointmentStatus[];
   /** Appointments that include this category. */
   categoryId?: number;

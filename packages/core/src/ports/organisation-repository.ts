@@ -1,5 +1,8 @@
 import type { Clinic, Organisation, Plan, Provider } from "../organisations/organisation.js";
 
+/** The settings a clinic's administrator may change; omitted ones keep their values. */
+export type ClinicSettings = Partial<Pick<Clinic, "allowDoubleBooking" | "visitLimitWarningOnly">>;
+
 export interface OrganisationRepository {
   /** The organisation, or undefined. */
   findById(id: number): Promise<Organisation | undefined>;
@@ -14,10 +17,10 @@ export interface OrganisationRepository {
   setPlan(id: number, plan: Plan, now: Date): Promise<void>;
 
   /** Creates the clinic unless one with the same name exists in the organisation; returns the stored clinic. */
-  ensureClinic(clinic: Omit<Clinic, "id" | "allowDoubleBooking"> & { allowDoubleBooking?: boolean }): Promise<Clinic>;
+  ensureClinic(clinic: Omit<Clinic, "id" | "allowDoubleBooking" | "visitLimitWarningOnly"> & Partial<Pick<Clinic, "allowDoubleBooking" | "visitLimitWarningOnly">>): Promise<Clinic>;
 
   /** Changes a clinic's settings; returns the updated clinic, or undefined when the organisation has no such clinic. */
-  updateClinicSettings(organisationId: number, clinicId: number, settings: { allowDoubleBooking: boolean }): Promise<Clinic | undefined>;
+  updateClinicSettings(organisationId: number, clinicId: number, settings: ClinicSettings): Promise<Clinic | undefined>;
 
   /** The clinic in this organisation, or undefined (another organisation's clinic is undefined). */
   findClinic(organisationId: number, clinicId: number): Promise<Clinic | undefined>;

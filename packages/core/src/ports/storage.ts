@@ -1,4 +1,5 @@
 import type { AppointmentRepository } from "./appointment-repository.js";
+import type { AuthorizationRepository, CaseRepository, InsuranceCardRepository, ReferringPhysicianRepository } from "./case-repository.js";
 import type { CatalogRepository } from "./catalog-repository.js";
 import type { JobQueue, LockStore } from "./job-queue.js";
 import type { OrganisationRepository } from "./organisation-repository.js";
@@ -12,6 +13,10 @@ export interface Repositories {
   catalog: CatalogRepository;
   patients: PatientRepository;
   appointments: AppointmentRepository;
+  cases: CaseRepository;
+  referringPhysicians: ReferringPhysicianRepository;
+  insuranceCards: InsuranceCardRepository;
+  authorizations: AuthorizationRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

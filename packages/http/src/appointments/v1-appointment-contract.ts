@@ -6,6 +6,7 @@ import {
   PAYMENT_MODES,
   serviceCaseKey,
   type Appointment,
+  type AppointmentOutcome,
   type AppointmentCategory,
   type AppointmentDraft,
   type AppointmentHistoryEntry,
@@ -72,8 +73,11 @@ export const v1ClinicSettingsSchema: JsonSchema = {
   $id: "V1ClinicSettings",
   type: "object",
   additionalProperties: false,
-  required: ["allow_double_booking"],
-  properties: { allow_double_booking: { type: "boolean", description: "Whether a doctor may hold overlapping appointments at this clinic" } },
+  minProperties: 1,
+  properties: {
+    allow_double_booking: { type: "boolean", description: "Whether a doctor may hold overlapping appointments at this clinic" },
+    visit_limit_warning_only: { type: "boolean", description: "Whether a booking over a tracked case's visit limit (or outside its authorization) is accepted with a warning instead of refused" },
+  },
 };
 
 export const v1AppointmentListQuerySchema: JsonSchema = {
@@ -109,6 +113,7 @@ export const V1_APPOINTMENT_FIELDS: FieldNames = Object.freeze({
   comment: "cancellation_reason_comment",
   fee: "cancellation_fee",
   allowDoubleBooking: "allow_double_booking",
+  visitLimitWarningOnly: "visit_limit_warning_only",
 });
 
 const fromUnix = (s: number) => new Date(s * 1000);
@@ -191,6 +196,14 @@ export function v1AppointmentView(a: Appointment) {
   };
 }
 
+/**
+ * A booking or action reply: the appointment plus `warnings`, the visit-limit
+ * problems a clinic in warning mode accepted (empty otherwise).
+ */
+export function v1OutcomeView(o: AppointmentOutcome) {
+  return { ...v1AppointmentView(o.appointment), warnings: o.warnings.map((w) => ({ code: w.code, message: w.message, details: w.details })) };
+}
+
 export const v1HistoryView = (e: AppointmentHistoryEntry) => ({
   action: e.action,
   from_status: e.fromStatus,
@@ -232,5 +245,10 @@ export const v1AppointmentSchema: JsonSchema = {
     cancelled_at: nullableString,
     created_at: { type: "string" },
     updated_at: { type: "string" },
+    warnings: {
+      type: "array",
+      description: "Booking and action replies only: visit-limit problems accepted because the clinic warns instead of refusing (visit_limit_warning_only)",
+      items: { type: "object", properties: { code: { type: "string", enum: ["VISIT_LIMIT_REACHED", "NO_VALID_AUTHORIZATION"] }, message: { type: "string" }, details: { type: "object" } } },
+    },
   },
 };

@@ -13,6 +13,7 @@ import {
   v1CancellationFromBody,
   v1DraftFromBody,
   v1HistoryView,
+  v1OutcomeView,
   v1ListQuery,
   v1RescheduleFromBody,
 } from "./v1-appointment-contract.js";
@@ -50,7 +51,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       requestBody: v1AppointmentCreateSchema,
       responses: { "200": { description: "The new appointment", schema: one }, ...errors },
       async handle(ctx) {
-        return v1Success(v1AppointmentView(await practice.appointments.book(ctx.principal, v1DraftFromBody(await ctx.body()))));
+        return v1Success(v1OutcomeView(await practice.appointments.book(ctx.principal, v1DraftFromBody(await ctx.body()))));
       },
     },
     {
@@ -119,7 +120,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       async handle(ctx) {
         const id = parseAppointmentId(ctx.params.appointment_id);
         const input: ActionInput = { action: "CANCEL", cancellation: v1CancellationFromBody(await ctx.body()) };
-        return v1Success(v1AppointmentView(await practice.appointments.act(ctx.principal, id, input)));
+        return v1Success(v1OutcomeView(await practice.appointments.act(ctx.principal, id, input)));
       },
     },
     {
@@ -134,7 +135,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       async handle(ctx) {
         const id = parseAppointmentId(ctx.params.appointment_id);
         const input: ActionInput = { action: "RESCHEDULE", ...v1RescheduleFromBody(await ctx.body()) };
-        return v1Success(v1AppointmentView(await practice.appointments.act(ctx.principal, id, input)));
+        return v1Success(v1OutcomeView(await practice.appointments.act(ctx.principal, id, input)));
       },
     },
     ...SIMPLE_ACTIONS.map(
@@ -147,7 +148,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
         scopes: APPOINTMENT_WRITE_SCOPES,
         responses: { "200": { description: "The appointment in its new status", schema: one }, ...errors },
         async handle(ctx) {
-          return v1Success(v1AppointmentView(await practice.appointments.act(ctx.principal, parseAppointmentId(ctx.params.appointment_id), { action })));
+          return v1Success(v1OutcomeView(await practice.appointments.act(ctx.principal, parseAppointmentId(ctx.params.appointment_id), { action })));
         },
       }),
     ),

@@ -1,3 +1,4 @@
+import type { Clinic } from "@openpractice/core";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { v1CancellationReasonView, v1CategoryView, V1_APPOINTMENT_FIELDS, v1ClinicSettingsSchema } from "./v1-appointment-contract.js";
@@ -11,7 +12,7 @@ const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 /** Reference data appointments use, and the organisation's clinics and providers. */
 export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   const common = { contract: "v1" as const, auth: true };
-  const clinicView = (c: { id: number; name: string; timeZone: string; allowDoubleBooking: boolean }) => ({ clinic_id: c.id, name: c.name, time_zone: c.timeZone, allow_double_booking: c.allowDoubleBooking });
+  const clinicView = (c: Clinic) => ({ clinic_id: c.id, name: c.name, time_zone: c.timeZone, allow_double_booking: c.allowDoubleBooking, visit_limit_warning_only: c.visitLimitWarningOnly });
   return [
     {
       ...common,
@@ -63,7 +64,7 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       method: "POST",
       path: "/apis/v1/clinic/:clinic_id/settings",
       operationId: "v1UpdateClinicSettings",
-      summary: "Change a clinic's settings: allow_double_booking (default false: overlapping bookings of a doctor are refused).",
+      summary: "Change a clinic's settings (omitted ones keep their values): allow_double_booking (default false: overlapping bookings of a doctor are refused) and visit_limit_warning_only (default false: visits over a case's limit are refused).",
       scopes: CLINIC_SETTINGS_SCOPES,
       fieldNames: V1_APPOINTMENT_FIELDS,
       requestBody: v1ClinicSettingsSchema,
@@ -71,7 +72,8 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       async handle(ctx) {
         const body = await ctx.body();
         const id = /^\d{1,15}$/.test(ctx.params.clinic_id ?? "") ? Number(ctx.params.clinic_id) : 0;
-        return v1Success(clinicView(await practice.directory.updateClinicSettings(ctx.principal, id, { allowDoubleBooking: body.allow_double_booking })));
+        const settings = { allowDoubleBooking: body.allow_double_booking, visitLimitWarningOnly: body.visit_limit_warning_only };
+        return v1Success(clinicView(await practice.directory.updateClinicSettings(ctx.principal, id, settings)));
       },
     },
     {

@@ -3,9 +3,14 @@ import type { DomainError, ValidationIssue } from "@openpractice/core";
 /** Maps domain field paths (e.g. `address.postalCode`) to one contract's wire names. */
 export type FieldNames = Readonly<Record<string, string>>;
 
+/** The wire name of a domain path: the whole path if mapped, else each segment (list indexes stay as they are). */
+function wireName(field: string, names: FieldNames): string {
+  return names[field] ?? field.split(".").map((segment) => names[segment] ?? segment).join(".");
+}
+
 export function renameIssues(issues: ValidationIssue[] | undefined, names: FieldNames | undefined): ValidationIssue[] | undefined {
   if (!issues || !names) return issues;
-  return issues.map((i) => ({ ...i, field: names[i.field] ?? i.field }));
+  return issues.map((i) => ({ ...i, field: wireName(i.field, names) }));
 }
 
 /** Codes whose message is a list of field issues, rebuilt in wire names. */

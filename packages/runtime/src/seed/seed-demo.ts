@@ -84,7 +84,7 @@ async function seedAppointments(practice: Practice, principal: Principal, ref: {
     const dayOffset = 1 + Math.floor(slot / 6);
     const hour = 9 + (Math.floor(slot / DEMO_DOCTORS.length) % 3);
     const startsAt = new Date(day.getTime() + dayOffset * 86_400_000 + hour * 3_600_000);
-    const appointment = await practice.appointments.book(principal, {
+    const { appointment } = await practice.appointments.book(principal, {
       patientId: ref.patientIds[slot % ref.patientIds.length]!,
       doctorId: doctor.userId,
       clinicId: ref.clinicIds[doctor.clinics[0]!]!,

@@ -1,0 +1,122 @@
+import type { Principal } from "../auth/principal.js";
+import type { Clock } from "../clock.js";
+import { DomainError } from "../errors/domain-error.js";
+import { searchTerms } from "../patients/patient-normalisation.js";
+import type { Repositories, Storage } from "../ports/storage.js";
+import { toPageWindow } from "../paging.js";
+import type { Authorization, AuthorizationChanges, AuthorizationDraft } from "./authorization.js";
+import { assertConsistentAuthorization, assertValidAuthorizationInput } from "./authorization-rules.js";
+import { caseNotFound } from "./case-service.js";
+import { serviceCaseId } from "./patient-case.js";
+import { reportedAuthorizationStatus, visitUsage } from "./visit-tracking.js";
+
+/** An authorization as reads show it: the reported status and its visits counted from the case's appointments. */
+export interface AuthorizationView {
+  authorization: Authorization;
+  reportedStatus: Authorization["status"];
+  /** Completed visits in the window, including those consumed before tracking. */
+  currentVisits: number;
+  /** Visits booked in the window and not yet completed. */
+  bookedVisits: number;
+}
+
+const notFound = (id: unknown) => new DomainError("AUTHORIZATION_NOT_FOUND", "Authorization not found", { authorization_id: id });
+
+/** Payer authorizations of visits on a case (create, read, update, delete, list by case, search). */
+export class AuthorizationService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+
+  private today(): string {
+    return this.deps.clock.now().toISOString().slice(0, 10);
+  }
+
+  async create(principal: Principal, draft: AuthorizationDraft): Promise<AuthorizationView> {
+    assertValidAuthorizationInput(draft, true);
+    const orgId = principal.organisationId;
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      // The case's lock: a booking counting this case's visits waits for the new authorization, or comes before it.
+      if (!(await tx.cases.lockForVisits(orgId, draft.caseId))) throw caseNotFound(serviceCaseId(draft.caseId));
+      const c = await tx.cases.findById(orgId, draft.caseId);
+      if (!c) throw caseNotFound(serviceCaseId(draft.caseId));
+      const record = {
+        organisationId: orgId,
+        caseId: c.id,
+        patientId: c.patientId,
+        referenceNumber: draft.referenceNumber.trim(),
+        payerName: draft.payerName.trim(),
+        payerId: draft.payerId ?? null,
+        planStartDate: draft.planStartDate ?? null,
+        planEndDate: draft.planEndDate ?? null,
+        effectiveStartDate: draft.effectiveStartDate,
+        effectiveEndDate: draft.effectiveEndDate,
+        authorizedVisits: draft.authorizedVisits,
+        previouslyConsumedVisits: draft.previouslyConsumedVisits ?? 0,
+        status: draft.status ?? "ACTIVE",
+        icdCodes: draft.icdCodes ?? [],
+        cptCodeAuthorizationDetails: draft.cptCodeAuthorizationDetails ?? [],
+        createdAt: now,
+        updatedAt: now,
+      };
+      assertConsistentAuthorization(record);
+      return this.view(tx, await tx.authorizations.insert(record));
+    });
+  }
+
+  async get(principal: Principal, id: number): Promise<AuthorizationView> {
+    const r = this.deps.storage.repositories;
+    const found = Number.isSafeInteger(id) && id > 0 ? await r.authorizations.findById(principal.organisationId, id) : undefined;
+    if (!found) throw notFound(id);
+    return this.view(r, found);
+  }
+
+  async listByCase(principal: Principal, caseId: number): Promise<AuthorizationView[]> {
+    const r = this.deps.storage.repositories;
+    if (!(await r.cases.findById(principal.organisationId, caseId))) throw caseNotFound(serviceCaseId(caseId));
+    return Promise.all((await r.authorizations.listByCase(principal.organisationId, caseId)).map((a) => this.view(r, a)));
+  }
+
+  /** Partial update; icdCodes and cptCodeAuthorizationDetails replace the whole list. */
+  async update(principal: Principal, id: number, changes: AuthorizationChanges): Promise<AuthorizationView> {
+    assertValidAuthorizationInput(changes, false);
+    const orgId = principal.organisationId;
+    return this.deps.storage.transaction(async (tx) => {
+      const existing = await tx.authorizations.findById(orgId, id);
+      if (!existing) throw notFound(id);
+      await tx.cases.lockForVisits(orgId, existing.caseId);
+      const current = (await tx.authorizations.findById(orgId, id)) ?? existing;
+      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      const next: Authorization = { ...current, ...defined, updatedAt: this.deps.clock.now() };
+      assertConsistentAuthorization(next);
+      await tx.authorizations.update(next);
+      return this.view(tx, next);
+    });
+  }
+
+  async delete(principal: Principal, id: number): Promise<void> {
+    const deleted = Number.isSafeInteger(id) && id > 0 && (await this.deps.storage.repositories.authorizations.delete(principal.organisationId, id));
+    if (!deleted) throw notFound(id);
+  }
+
+  /** By patient name (every word), reference number (substring) and case, newest first; always within the caller's organisation. */
+  async search(principal: Principal, q: { patientName?: string; referenceNumber?: string; caseId?: number; page?: number; size?: number }) {
+    const { page, size, limit, offset } = toPageWindow(q.page, q.size);
+    const r = this.deps.storage.repositories;
+    const found = await r.authorizations.search({
+      organisationId: principal.organisationId,
+      patientTerms: searchTerms(q.patientName ?? ""),
+      referenceNumber: q.referenceNumber?.trim() || undefined,
+      caseId: q.caseId,
+      limit,
+      offset,
+    });
+    return { authorizations: await Promise.all(found.authorizations.map((a) => this.view(r, a))), total: found.total, page, size };
+  }
+
+  private async view(r: Repositories, a: Authorization): Promise<AuthorizationView> {
+    const [visits, clinics] = await Promise.all([r.appointments.list({ organisationId: a.organisationId, serviceCaseId: a.caseId, limit: 10_000, offset: 0 }), r.organisations.listClinics(a.organisationId)]);
+    const zone = (clinicId: number) => clinics.find((x) => x.id === clinicId)?.timeZone ?? "UTC";
+    const usage = visitUsage(visits.appointments, zone, { from: a.effectiveStartDate, to: a.effectiveEndDate });
+    return { authorization: a, reportedStatus: reportedAuthorizationStatus(a, this.today()), currentVisits: a.previouslyConsumedVisits + usage.used, bookedVisits: usage.booked };
+  }
+}

@@ -1,0 +1,161 @@
+import { AUTHORIZATION_STATUSES, parseServiceCaseId, serviceCaseId, type AuthorizationChanges, type AuthorizationDraft, type AuthorizationView, type ReferringPhysician, type ReferringPhysicianChanges } from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { zonelessUtc } from "../patients/v1-patient-contract.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
+import { icdCodeSchema } from "./v1-case-contract.js";
+
+const text = (max: number): JsonSchema => nullable({ type: "string", maxLength: max });
+const date: JsonSchema = { type: "string", format: "date", description: "YYYY-MM-DD" };
+
+// ---- Referring physicians -------------------------------------------------
+
+const physicianProperties: Record<string, JsonSchema> = {
+  first_name: { type: "string", minLength: 1, maxLength: 100 },
+  last_name: { type: "string", minLength: 1, maxLength: 100 },
+  npi: nullable({ type: ["string", "integer"], description: "10 digits with a valid check digit" }),
+  phone_number: nullable({ type: ["string", "integer"] }),
+  fax_number: nullable({ type: ["string", "integer"] }),
+  address1: text(200),
+  address2: text(200),
+  city: text(200),
+  state: text(2),
+  zip: nullable({ type: ["string", "integer"], description: "5 digits or ZIP+4" }),
+};
+
+export const v1PhysicianCreateSchema: JsonSchema = { $id: "V1ReferringPhysicianCreate", type: "object", additionalProperties: false, required: ["first_name", "last_name"], properties: physicianProperties };
+export const v1PhysicianUpdateSchema: JsonSchema = { $id: "V1ReferringPhysicianUpdate", type: "object", additionalProperties: false, minProperties: 1, properties: physicianProperties };
+
+export const V1_PHYSICIAN_FIELDS: FieldNames = Object.freeze({ firstName: "first_name", lastName: "last_name", phoneNumber: "phone_number", faxNumber: "fax_number" });
+
+/** Integers sent for NPI, phone, fax or zip become their digits (a 5-digit zip keeps leading zeros only as a string). */
+const asText = (v: unknown) => (v === undefined ? undefined : v === null ? null : String(v));
+
+export function v1PhysicianChangesFromBody(b: Record<string, any>): ReferringPhysicianChanges {
+  return {
+    firstName: b.first_name,
+    lastName: b.last_name,
+    npi: asText(b.npi),
+    phoneNumber: asText(b.phone_number),
+    faxNumber: asText(b.fax_number),
+    address1: b.address1,
+    address2: b.address2,
+    city: b.city,
+    state: b.state,
+    zip: asText(b.zip),
+  };
+}
+
+export function v1PhysicianView(p: ReferringPhysician) {
+  return {
+    ref_physician_id: p.id,
+    first_name: p.firstName,
+    last_name: p.lastName,
+    npi: p.npi,
+    phone_number: p.phoneNumber,
+    fax_number: p.faxNumber,
+    address1: p.address1,
+    address2: p.address2,
+    city: p.city,
+    state: p.state,
+    zip: p.zip,
+    created_at: zonelessUtc(p.createdAt),
+    updated_at: zonelessUtc(p.updatedAt),
+  };
+}
+
+// ---- Authorizations -------------------------------------------------------
+
+const caseRef: JsonSchema = { type: ["integer", "string"], minimum: 1, pattern: "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$", description: "the case id or SERVICE_CASE_<id>" };
+const cptSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["cpt_code", "authorized_units"],
+  properties: { cpt_code: { type: "string", minLength: 1, maxLength: 5 }, authorized_units: { type: "integer", minimum: 0, maximum: 10000 } },
+};
+
+const authorizationProperties: Record<string, JsonSchema> = {
+  reference_number: { type: "string", minLength: 1, maxLength: 100 },
+  payer_name: { type: "string", minLength: 1, maxLength: 100 },
+  payer_id: text(50),
+  plan_start_date: nullable(date),
+  plan_end_date: nullable(date),
+  effective_start_date: date,
+  effective_end_date: date,
+  authorized_visits: { type: "integer", minimum: 1, maximum: 10000 },
+  previously_consumed_visits: { type: "integer", minimum: 0, maximum: 10000 },
+  status: { type: "string", enum: [...AUTHORIZATION_STATUSES] },
+  icd_codes: { type: "array", maxItems: 50, items: icdCodeSchema },
+  cpt_code_authorization_details: { type: "array", maxItems: 100, items: cptSchema },
+};
+
+export const v1AuthorizationCreateSchema: JsonSchema = {
+  $id: "V1AuthorizationCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["service_case_id", "reference_number", "payer_name", "effective_start_date", "effective_end_date", "authorized_visits"],
+  properties: { service_case_id: caseRef, ...authorizationProperties },
+};
+export const v1AuthorizationUpdateSchema: JsonSchema = { $id: "V1AuthorizationUpdate", type: "object", additionalProperties: false, minProperties: 1, properties: authorizationProperties };
+
+export const V1_AUTHORIZATION_FIELDS: FieldNames = Object.freeze({
+  caseId: "service_case_id",
+  referenceNumber: "reference_number",
+  payerName: "payer_name",
+  payerId: "payer_id",
+  planStartDate: "plan_start_date",
+  planEndDate: "plan_end_date",
+  effectiveStartDate: "effective_start_date",
+  effectiveEndDate: "effective_end_date",
+  authorizedVisits: "authorized_visits",
+  previouslyConsumedVisits: "previously_consumed_visits",
+  icdCodes: "icd_codes",
+  cptCodeAuthorizationDetails: "cpt_code_authorization_details",
+  cptCode: "cpt_code",
+  authorizedUnits: "authorized_units",
+});
+
+export function v1AuthorizationChangesFromBody(b: Record<string, any>): AuthorizationChanges {
+  return {
+    referenceNumber: b.reference_number,
+    payerName: b.payer_name,
+    payerId: b.payer_id,
+    planStartDate: b.plan_start_date,
+    planEndDate: b.plan_end_date,
+    effectiveStartDate: b.effective_start_date,
+    effectiveEndDate: b.effective_end_date,
+    authorizedVisits: b.authorized_visits,
+    previouslyConsumedVisits: b.previously_consumed_visits,
+    status: b.status,
+    icdCodes: b.icd_codes?.map((c: Record<string, any>) => ({ id: c.id, code: String(c.code).toUpperCase(), description: c.description ?? null, revision: c.revision })),
+    cptCodeAuthorizationDetails: b.cpt_code_authorization_details?.map((d: Record<string, any>) => ({ cptCode: String(d.cpt_code).toUpperCase(), authorizedUnits: d.authorized_units })),
+  };
+}
+
+export const v1AuthorizationDraftFromBody = (b: Record<string, any>): AuthorizationDraft => ({ ...v1AuthorizationChangesFromBody(b), caseId: parseServiceCaseId(b.service_case_id) }) as AuthorizationDraft;
+
+export function v1AuthorizationView(v: AuthorizationView) {
+  const a = v.authorization;
+  return {
+    authorization_id: a.id,
+    service_case_id: serviceCaseId(a.caseId),
+    patient_id: a.patientId,
+    organisation_id: a.organisationId,
+    reference_number: a.referenceNumber,
+    payer_name: a.payerName,
+    payer_id: a.payerId,
+    plan_start_date: a.planStartDate,
+    plan_end_date: a.planEndDate,
+    effective_start_date: a.effectiveStartDate,
+    effective_end_date: a.effectiveEndDate,
+    authorized_visits: a.authorizedVisits,
+    previously_consumed_visits: a.previouslyConsumedVisits,
+    current_visits: v.currentVisits,
+    booked_visits: v.bookedVisits,
+    remaining_visits: Math.max(0, a.authorizedVisits - v.currentVisits - v.bookedVisits),
+    status: v.reportedStatus,
+    icd_codes: a.icdCodes,
+    cpt_code_authorization_details: a.cptCodeAuthorizationDetails.map((d) => ({ cpt_code: d.cptCode, authorized_units: d.authorizedUnits })),
+    created_at: zonelessUtc(a.createdAt),
+    updated_at: zonelessUtc(a.updatedAt),
+  };
+}

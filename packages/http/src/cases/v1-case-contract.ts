@@ -1,0 +1,234 @@
+import {
+  INSURANCE_CARD_TYPES,
+  PAYMENT_MODES,
+  serviceCaseId,
+  TREATMENT_STATUSES,
+  type CaseChanges,
+  type CaseDraft,
+  type CaseView,
+  type IcdCode,
+  type InsuranceCard,
+  type ReferringPhysician,
+} from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { zonelessUtc } from "../patients/v1-patient-contract.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
+
+const id: JsonSchema = { type: "integer", minimum: 1 };
+const date: JsonSchema = nullable({ type: "string", format: "date", description: "YYYY-MM-DD" });
+const text = (max: number): JsonSchema => nullable({ type: "string", maxLength: max });
+/** Spec 2.4 sends some numbers (NPI, phone, fax, zip) as integers; strings are accepted too. */
+const digits = (max: number): JsonSchema => nullable({ type: ["string", "integer"], maxLength: max, minimum: 0 });
+
+export const icdCodeSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["id", "code", "revision"],
+  properties: {
+    id: { type: "integer", minimum: 1, description: "non-null, non-zero" },
+    code: { type: "string", minLength: 1, maxLength: 10 },
+    description: text(500),
+    revision: { type: "string", enum: ["ICD10"] },
+  },
+};
+
+/** A referring physician reference: the id is what counts; the registry supplies the rest. */
+const referralSchema: JsonSchema = nullable({
+  type: "object",
+  additionalProperties: false,
+  required: ["referring_physician_id"],
+  properties: {
+    referring_physician_id: { type: "integer", minimum: 1, description: "non-null, non-zero id from the referring physician registry" },
+    first_name: text(100),
+    last_name: text(100),
+    npi: digits(10),
+    fax_number: digits(30),
+    phone_number: digits(30),
+    address1: text(200),
+    address2: text(200),
+    city: text(200),
+    state: text(2),
+    zip: digits(10),
+  },
+});
+
+const cardPickSchema: JsonSchema = {
+  type: "object",
+  required: ["insurance_card_id", "insurance_card_type"],
+  // Cards are sent back as GET insurance-cards returned them: their other fields are allowed and ignored.
+  properties: { insurance_card_id: id, insurance_card_type: { type: "string", enum: [...INSURANCE_CARD_TYPES] } },
+};
+
+const caseProperties: Record<string, JsonSchema> = {
+  case_title: { type: "string", minLength: 1, maxLength: 200 },
+  specialization: { type: "string", minLength: 1, maxLength: 30 },
+  direct_access: { type: "boolean" },
+  referring_physician_details: referralSchema,
+  secondary_referring_physician_details: referralSchema,
+  tertiary_referring_physician_details: referralSchema,
+  icd_codes: { type: "array", maxItems: 50, items: icdCodeSchema },
+  treating_icd_codes: { type: "array", maxItems: 50, items: icdCodeSchema },
+  number_of_past_visits_for_this_case: { type: "integer", minimum: 0, maximum: 10000 },
+  treatment_start_date: date,
+  date_of_injury: date,
+  date_of_surgery: date,
+  insurance_card_list: { type: "array", maxItems: 3, items: cardPickSchema },
+  treatment_status: { type: "string", enum: [...TREATMENT_STATUSES] },
+  payment_mode: nullable({ type: "string", enum: [...PAYMENT_MODES] }),
+  frequency_and_duration: text(4000),
+  visit_track_required: { type: "boolean" },
+  case_visit_limit: { type: "integer", minimum: 0, maximum: 10000, description: "0 means no limit" },
+  body_pain_notes: text(4000),
+  affected_body_part_details: { type: "array", maxItems: 30, items: { type: "string", minLength: 1, maxLength: 100 } },
+  clinic_id: nullable(id),
+  therapist_ids: { type: "array", maxItems: 50, items: id },
+};
+
+export const v1CaseCreateSchema: JsonSchema = {
+  $id: "V1CaseCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["patient_id", "case_title", "specialization"],
+  properties: { patient_id: id, ...caseProperties },
+};
+
+export const v1CaseUpdateSchema: JsonSchema = { $id: "V1CaseUpdate", type: "object", additionalProperties: false, minProperties: 1, properties: caseProperties };
+
+/** Domain field → v1 wire field; segments map one by one (icdCodes.0.id → icd_codes.0.id). */
+export const V1_CASE_FIELDS: FieldNames = Object.freeze({
+  patientId: "patient_id",
+  caseTitle: "case_title",
+  clinicId: "clinic_id",
+  directAccess: "direct_access",
+  "referrals.primary": "referring_physician_details.referring_physician_id",
+  "referrals.secondary": "secondary_referring_physician_details.referring_physician_id",
+  "referrals.tertiary": "tertiary_referring_physician_details.referring_physician_id",
+  icdCodes: "icd_codes",
+  treatingIcdCodes: "treating_icd_codes",
+  insuranceCards: "insurance_card_list",
+  insuranceCardId: "insurance_card_id",
+  insuranceCardType: "insurance_card_type",
+  numberOfPastVisits: "number_of_past_visits_for_this_case",
+  treatmentStatus: "treatment_status",
+  treatmentStartDate: "treatment_start_date",
+  dateOfInjury: "date_of_injury",
+  dateOfSurgery: "date_of_surgery",
+  paymentMode: "payment_mode",
+  frequencyAndDuration: "frequency_and_duration",
+  visitTrackRequired: "visit_track_required",
+  caseVisitLimit: "case_visit_limit",
+  bodyPainNotes: "body_pain_notes",
+  affectedBodyParts: "affected_body_part_details",
+  therapistIds: "therapist_ids",
+});
+
+const icdFromWire = (c: Record<string, any>): IcdCode => ({ id: c.id, code: String(c.code).toUpperCase(), description: c.description ?? null, revision: c.revision });
+const referral = (o: Record<string, any> | null | undefined) => (o === undefined ? undefined : (o?.referring_physician_id ?? null));
+
+export function v1CaseChangesFromBody(b: Record<string, any>): CaseChanges {
+  const referrals = { primary: referral(b.referring_physician_details), secondary: referral(b.secondary_referring_physician_details), tertiary: referral(b.tertiary_referring_physician_details) };
+  const defined = Object.fromEntries(Object.entries(referrals).filter(([, v]) => v !== undefined));
+  return {
+    caseTitle: b.case_title,
+    specialization: b.specialization,
+    clinicId: b.clinic_id,
+    directAccess: b.direct_access,
+    referrals: Object.keys(defined).length ? defined : undefined,
+    icdCodes: b.icd_codes?.map(icdFromWire),
+    treatingIcdCodes: b.treating_icd_codes?.map(icdFromWire),
+    insuranceCards: b.insurance_card_list?.map((c: Record<string, any>) => ({ insuranceCardId: c.insurance_card_id, insuranceCardType: c.insurance_card_type })),
+    numberOfPastVisits: b.number_of_past_visits_for_this_case,
+    treatmentStatus: b.treatment_status,
+    treatmentStartDate: b.treatment_start_date,
+    dateOfInjury: b.date_of_injury,
+    dateOfSurgery: b.date_of_surgery,
+    paymentMode: b.payment_mode,
+    frequencyAndDuration: b.frequency_and_duration,
+    visitTrackRequired: b.visit_track_required,
+    caseVisitLimit: b.case_visit_limit,
+    bodyPainNotes: b.body_pain_notes,
+    affectedBodyParts: b.affected_body_part_details,
+    therapistIds: b.therapist_ids,
+  };
+}
+
+export const v1CaseDraftFromBody = (b: Record<string, any>): CaseDraft => ({ ...v1CaseChangesFromBody(b), patientId: b.patient_id }) as CaseDraft;
+
+const icdView = (c: IcdCode) => ({ id: c.id, code: c.code, description: c.description, revision: c.revision });
+
+/** Spec 2.4's resolved referring physician: NPI as a string, from the registry. */
+export function v1ReferralView(p: ReferringPhysician | null) {
+  if (!p) return null;
+  return { ref_physician_id: p.id, first_name: p.firstName, last_name: p.lastName, npi: p.npi, fax_number: p.faxNumber, phone_number: p.phoneNumber, address1: p.address1, address2: p.address2, city: p.city, state: p.state, zip: p.zip };
+}
+
+export function v1CaseView(v: CaseView) {
+  const c = v.patientCase;
+  return {
+    id: String(c.id),
+    service_case_id: serviceCaseId(c.id),
+    case_title: c.caseTitle,
+    patient_id: c.patientId,
+    specialization: c.specialization,
+    affected_body_part_details: c.affectedBodyParts,
+    patient_case_identifier: { patient_id: c.patientId, case_title: c.caseTitle, treatment_status: c.treatmentStatus },
+    referring_physician_details: v1ReferralView(v.physicians.primary),
+    secondary_referring_physician_details: v1ReferralView(v.physicians.secondary),
+    tertiary_referring_physician_details: v1ReferralView(v.physicians.tertiary),
+    icd_codes: c.icdCodes.map(icdView),
+    treating_icd_codes: c.treatingIcdCodes.map(icdView),
+    insurance_card_list: c.insuranceCards.map((card) => ({ ...v1InsuranceCardView(card), insurance_card_type: card.insuranceCardType })),
+    number_of_past_visits_for_this_case: c.numberOfPastVisits,
+    treatment_status: c.treatmentStatus,
+    treatment_start_date: c.treatmentStartDate,
+    date_of_injury: c.dateOfInjury,
+    date_of_surgery: c.dateOfSurgery,
+    direct_access: c.directAccess,
+    authorization_required: c.visitTrackRequired,
+    auth_required_status: v.authRequiredStatus,
+    payment_mode: c.paymentMode,
+    frequency_and_duration: c.frequencyAndDuration,
+    visit_track_required: c.visitTrackRequired,
+    case_visit_limit: c.caseVisitLimit,
+    visits_used: v.visits.used,
+    visits_booked: v.visits.booked,
+    body_pain_notes: c.bodyPainNotes,
+    organisation_id: c.organisationId,
+    clinic_id: c.clinicId,
+    therapist_ids: c.therapistIds,
+    created_date: c.createdAt.toISOString().slice(0, 10),
+    updated_date: c.updatedAt.toISOString().slice(0, 10),
+    created_at: zonelessUtc(c.createdAt),
+    updated_at: zonelessUtc(c.updatedAt),
+  };
+}
+
+export function v1InsuranceCardView(card: Pick<InsuranceCard, "id" | "payer" | "insuranceNumber" | "planStartDate" | "planEndDate">) {
+  return {
+    insurance_card_id: card.id,
+    insurance_payer: { payer_reg_id: card.payer.payerRegId, name: card.payer.name, payer_id: card.payer.payerId },
+    insurance_number: card.insuranceNumber,
+    plan_start_date: card.planStartDate,
+    plan_end_date: card.planEndDate,
+  };
+}
+
+export const v1InsuranceCardCreateSchema: JsonSchema = {
+  $id: "V1InsuranceCardCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["insurance_payer", "insurance_number"],
+  properties: {
+    insurance_payer: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name"],
+      properties: { payer_reg_id: nullable(id), name: { type: "string", minLength: 1, maxLength: 200 }, payer_id: text(50) },
+    },
+    insurance_number: { type: "string", minLength: 1, maxLength: 50 },
+    plan_start_date: date,
+    plan_end_date: date,
+  },
+};
+
+export const V1_CARD_FIELDS: FieldNames = Object.freeze({ payer: "insurance_payer", insuranceNumber: "insurance_number", planStartDate: "plan_start_date", planEndDate: "plan_end_date" });
