@@ -1,6 +1,7 @@
 import type { Repositories } from "@openpractice/core";
 import { memoryAppointments } from "./memory-appointments.js";
 import { memoryCases } from "./memory-cases.js";
+import { memoryWebhooks } from "./memory-webhooks.js";
 import { toPatient, type MemoryState } from "./memory-state.js";
 
 const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "lastNameSort", first_name: "firstNameSort" } as const;
@@ -16,6 +17,10 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
       findById: async (id) => structuredClone(s().organisations.get(id)),
       async ensure(org) {
         if (!s().organisations.has(org.id)) s().organisations.set(org.id, { id: org.id, name: org.name, plan: org.plan, isActive: true, createdAt: org.now, updatedAt: org.now });
+      },
+      async updateProfile(id, changes, now) {
+        const org = s().organisations.get(id);
+        if (org) s().organisations.set(id, { ...org, name: changes.name ?? org.name, isActive: changes.isActive ?? org.isActive, updatedAt: now });
       },
       async setPlan(id, plan, now) {
         const org = s().organisations.get(id);
@@ -108,9 +113,13 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
     },
     appointments: memoryAppointments(s),
     ...memoryCases(s),
+    webhooks: memoryWebhooks(s),
     outbox: {
       append: async (event) => void s().outbox.push({ ...structuredClone(event), id: s().nextId++, dispatchedAt: null }),
       listPending: async (limit) => structuredClone(s().outbox.filter((e) => e.dispatchedAt === null).slice(0, limit)),
+      async markDispatched(ids, at) {
+        for (const e of s().outbox) if (ids.includes(e.id)) e.dispatchedAt = at;
+      },
     },
     rateLimits: {
       async hit(key, windowStart) {

@@ -1,4 +1,4 @@
-import type { Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
+import type { StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
 
 export interface StoredJob {
   id: number;
@@ -28,6 +28,9 @@ export interface MemoryState {
   physicians: Map<number, ReferringPhysician>;
   cards: Map<number, InsuranceCard>;
   authorizations: Map<number, Authorization>;
+  subscriptions: Map<number, StoredSubscription>;
+  deliveries: Map<number, WebhookDelivery>;
+  attempts: WebhookAttempt[];
   outbox: Array<DomainEvent & { id: number; dispatchedAt: Date | null }>;
   counters: Map<string, number>;
   jobs: Map<number, StoredJob>;
@@ -50,6 +53,9 @@ export function emptyState(): MemoryState {
     physicians: new Map(),
     cards: new Map(),
     authorizations: new Map(),
+    subscriptions: new Map(),
+    deliveries: new Map(),
+    attempts: [],
     outbox: [],
     counters: new Map(),
     jobs: new Map(),

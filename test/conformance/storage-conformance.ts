@@ -1,6 +1,7 @@
 import { patientFromDraft, toPatientRecord, type PatientDraft, type PatientListCriteria, type Storage } from "@openpractice/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeAppointmentConformance } from "./appointment-conformance.js";
+import { describeWebhookConformance } from "./webhook-conformance.js";
 
 /** Raw reads of what an adapter persisted, made with the engine's own driver, not through our repositories. */
 export interface StorageProbe {
@@ -247,6 +248,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
     });
 
     describeAppointmentConformance(engine, () => ({ s, fx }));
+    describeWebhookConformance(engine, () => ({ s, fx }));
 
     describe("transactions and the outbox", () => {
       it(`[${engine}] a transaction commits the row and its event together`, async () => {

@@ -12,6 +12,8 @@ export interface OrganisationsTable {
   is_active: number;
   created_at: string;
   updated_at: string;
+  /** Bumped by WebhookRepository.lockOrganisation (migration 006). */
+  webhook_lock: Generated<number>;
 }
 
 export interface ClinicsTable {
@@ -242,6 +244,50 @@ export interface AuthorizationsTable {
   updated_at: string;
 }
 
+export interface WebhookSubscriptionsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  name: string;
+  /** JSON array of event types. */
+  event_types: string;
+  notification_url: string;
+  api_version: string;
+  is_active: number;
+  /** AES-256-GCM sealed signature key (SecretCipher); never the key itself. */
+  encrypted_key: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  subscription_id: number;
+  outbox_id: number | null;
+  event_id: string;
+  event_type: string;
+  api_version: string;
+  data: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempt: number;
+  attempt_id: string;
+  at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   queue: string;
@@ -284,6 +330,9 @@ export interface Database {
   insurance_cards: InsuranceCardsTable;
   cases: CasesTable;
   authorizations: AuthorizationsTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export const toDbTime = (d: Date): string => d.toISOString();

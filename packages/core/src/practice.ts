@@ -4,6 +4,11 @@ import { CaseService } from "./cases/case-service.js";
 import { InsuranceCardService } from "./cases/insurance-card-service.js";
 import { ReferringPhysicianService } from "./cases/referring-physician-service.js";
 import { CatalogService } from "./catalog/catalog-service.js";
+import { WebhookDeliveryService } from "./webhooks/delivery-service.js";
+import { AesGcmSecretCipher, type SecretCipher } from "./webhooks/secret-cipher.js";
+import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
+import { WebhookService } from "./webhooks/webhook-service.js";
+import { randomBytes } from "node:crypto";
 import { systemClock, type Clock } from "./clock.js";
 import { randomIds, type Ids } from "./ids.js";
 import type { Plan } from "./organisations/organisation.js";
@@ -25,7 +30,22 @@ export interface PracticeOptions {
    * match, which is slow for common terms in large organisations.
    */
   searchCountLimit?: number | null;
+  /**
+   * Encrypts webhook signature keys at rest. Pass an AesGcmSecretCipher with a
+   * key you keep (the runtime reads or generates one in its data directory);
+   * the default key lives only as long as the process, so stored keys become
+   * unreadable after a restart.
+   */
+  webhookCipher?: SecretCipher;
+  /** Sends webhook POSTs; the default refuses every delivery (embedders without webhooks). */
+  webhookTransport?: WebhookTransport;
+  /** Accept http:// notification URLs (OPENPRACTICE_ENV=development); default false. */
+  allowHttpWebhooks?: boolean;
 }
+
+const noTransport: WebhookTransport = {
+  post: async () => ({ statusCode: null, durationMs: 0, error: "no webhook transport configured", responseExcerpt: null }),
+};
 
 /** One embedded OpenPractice instance: every service shares this instance's storage and clock, and nothing else. */
 export interface Practice {
@@ -40,6 +60,8 @@ export interface Practice {
   readonly authorizations: AuthorizationService;
   readonly directory: DirectoryService;
   readonly catalog: CatalogService;
+  readonly webhooks: WebhookService;
+  readonly webhookDeliveries: WebhookDeliveryService;
   readonly rateLimiter: RateLimiter;
   /** Resolves when the store answers; rejects otherwise (readiness). */
   checkReady(): Promise<void>;
@@ -55,6 +77,8 @@ export function createPractice(options: PracticeOptions): Practice {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const planLimits = resolvePlanLimits({ ...options.planLimits });
+  const cipher = options.webhookCipher ?? new AesGcmSecretCipher(randomBytes(32));
+  const transport = options.webhookTransport ?? noTransport;
   return Object.freeze({
     storage,
     clock,
@@ -67,6 +91,8 @@ export function createPractice(options: PracticeOptions): Practice {
     authorizations: new AuthorizationService({ storage, clock }),
     directory: new DirectoryService({ storage }),
     catalog: new CatalogService({ storage }),
+    webhooks: new WebhookService({ storage, clock, cipher, allowHttp: options.allowHttpWebhooks ?? false }),
+    webhookDeliveries: new WebhookDeliveryService({ storage, clock, ids, cipher, transport }),
     rateLimiter: new RateLimiter({ storage, clock, planLimits }),
     checkReady: () => storage.ping(),
   });

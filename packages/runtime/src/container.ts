@@ -1,8 +1,9 @@
 import "reflect-metadata";
-import { createPractice, systemClock, type Clock, type Practice, type Storage } from "@openpractice/core";
+import { AesGcmSecretCipher, createPractice, systemClock, type Clock, type Practice, type Storage } from "@openpractice/core";
 import { createHttpHandler, createJwtAuthenticator, type Authenticator, type FetchHandler } from "@openpractice/http";
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import type { RuntimeConfig } from "./config/config.js";
+import { createWebhookTransport } from "./webhook-transport.js";
 import { swaggerUiAssets } from "./docs-assets.js";
 import type { Logger } from "./logger.js";
 
@@ -23,6 +24,8 @@ export interface CompositionInput {
   logger: Logger;
   storage: Storage;
   jwtSecret: string;
+  /** AES-256 key for webhook signature keys at rest (resolveWebhookKey). */
+  webhookKey: Buffer;
   clock?: Clock;
 }
 
@@ -44,6 +47,12 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         clock: d.resolve<Clock>(TOKENS.Clock),
         planLimits: d.resolve<RuntimeConfig>(TOKENS.Config).planLimits,
         searchCountLimit: d.resolve<RuntimeConfig>(TOKENS.Config).searchCountLimit,
+        webhookCipher: new AesGcmSecretCipher(input.webhookKey),
+        webhookTransport: createWebhookTransport({
+          allowPrivate: d.resolve<RuntimeConfig>(TOKENS.Config).env === "development",
+          allowedHosts: d.resolve<RuntimeConfig>(TOKENS.Config).webhookAllowedHosts,
+        }),
+        allowHttpWebhooks: d.resolve<RuntimeConfig>(TOKENS.Config).env === "development",
       }),
     ),
   });

@@ -6,3 +6,5 @@ export * from "./tokens.js";
 export * from "./logger.js";
 export * from "./storage-from-url.js";
 export * from "./seed/seed-demo.js";
+export * from "./webhook-transport.js";
+export * from "./config/webhook-key.js";

@@ -6,6 +6,7 @@ import type { FetchHandler } from "@openpractice/http";
 import type { DependencyContainer } from "tsyringe";
 import type { RuntimeConfig } from "./config/config.js";
 import { resolveJwtSecret } from "./config/jwt-secret.js";
+import { resolveWebhookKey } from "./config/webhook-key.js";
 import { composeContainer, TOKENS } from "./container.js";
 import { createLogger, type Logger } from "./logger.js";
 import { openStorage } from "./storage-from-url.js";
@@ -33,8 +34,10 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   const logger = options.logger ?? createLogger(config.logLevel);
   const { secret, source } = resolveJwtSecret(config.jwtSecret, config.dataDir);
   if (source === "generated") logger.info({ file: `${config.dataDir}/jwt-secret` }, "generated a JWT signing secret");
+  const webhookKey = resolveWebhookKey(config.webhookSecretKey, config.dataDir);
+  if (webhookKey.source === "generated") logger.info({ file: `${config.dataDir}/webhook-secret-key` }, "generated the key that encrypts webhook signature keys; back it up with the database");
   const storage = await openStorage(config.databaseUrl, (error) => logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"));
-  const container = composeContainer({ config, logger, storage, jwtSecret: secret, clock: options.clock });
+  const container = composeContainer({ config, logger, storage, jwtSecret: secret, webhookKey: webhookKey.key, clock: options.clock });
   const practice = container.resolve<Practice>(TOKENS.Practice);
   const server = createH3NodeServer(container.resolve<FetchHandler>(TOKENS.HttpHandler));
   server.requestTimeout = 30_000;
@@ -46,7 +49,7 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   const workerId = `${hostname()}:${process.pid}:${port}`;
-  const workers = startWorkers(practice, logger, { workerId, pollIntervalMs: config.workerPollMs });
+  const workers = startWorkers(practice, logger, { workerId, pollIntervalMs: config.workerPollMs, leaseMs: config.jobLeaseMs });
   logger.info({ url, engine: storage.capabilities.engine, env: config.env }, "openpractice listening");
 
   let stopping: Promise<void> | undefined;

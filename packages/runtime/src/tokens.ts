@@ -4,6 +4,8 @@ export interface TokenClaims {
   organisationId: number;
   userId?: number;
   name?: string;
+  /** The organisation's display name (claim organisation_name), used when the organisation is first created from a token. */
+  organisationName?: string;
   scope?: string;
   clinicIds?: number[];
   roles?: string[];
@@ -16,6 +18,7 @@ export async function signAccessToken(secret: string, claims: TokenClaims): Prom
   const payload: Record<string, unknown> = { organisation_id: claims.organisationId };
   if (claims.userId !== undefined) payload.user_id = claims.userId;
   if (claims.name) payload.name = claims.name;
+  if (claims.organisationName) payload.organisation_name = claims.organisationName;
   if (claims.scope) payload.scope = claims.scope;
   if (claims.clinicIds?.length) payload.clinic_id_list = claims.clinicIds;
   if (claims.roles?.length) payload.roles = claims.roles;

@@ -1,4 +1,4 @@
-import type { Practice } from "@openpractice/core";
+import { WEBHOOK_DELIVERY_QUEUE, type Practice } from "@openpractice/core";
 import cron from "node-cron";
 import { JobRunner, type JobHandler } from "./job-runner.js";
 import type { Logger } from "./logger.js";
@@ -13,8 +13,44 @@ export interface Workers {
  * it to see that workers are alive, and the multi-process test uses it to
  * prove each job completes exactly once. Later modules add their queues here.
  */
-export function builtInJobHandlers(): Map<string, JobHandler> {
-  return new Map([["system.noop", async () => undefined]]);
+export function builtInJobHandlers(practice?: Practice): Map<string, JobHandler> {
+  const handlers = new Map<string, JobHandler>([["system.noop", async () => undefined]]);
+  if (practice) handlers.set(WEBHOOK_DELIVERY_QUEUE, (job) => practice.webhookDeliveries.attempt(Number((job.payload as { deliveryId: number }).deliveryId)));
+  return handlers;
+}
+
+/**
+ * Moves outbox events into webhook deliveries, one process of a deployment at a
+ * time (a store lock), as often as the job runner polls.
+ */
+function startFanOut(practice: Practice, logger: Logger, o: { workerId: string; pollIntervalMs: number }): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const tick = async () => {
+    const locks = practice.storage.repositories.locks;
+    try {
+      if (!(await locks.tryAcquire("webhooks-fan-out", o.workerId, practice.clock.now(), 30_000))) return;
+      // Drain what is pending, a batch at a time.
+      while (!stopped && (await practice.webhookDeliveries.fanOut(200)) === 200);
+    } catch (error) {
+      logger.warn({ err: { message: (error as Error).message } }, "webhook fan-out failed");
+    }
+  };
+  const loop = async () => {
+    if (stopped) return;
+    running = tick();
+    await running;
+    if (!stopped) timer = setTimeout(loop, o.pollIntervalMs);
+  };
+  timer = setTimeout(loop, 0);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
 }
 
 /**
@@ -22,9 +58,10 @@ export function builtInJobHandlers(): Map<string, JobHandler> {
  * housekeeping that takes a store lock so one process of a deployment runs
  * each tick.
  */
-export function startWorkers(practice: Practice, logger: Logger, options: { workerId: string; pollIntervalMs: number }): Workers {
-  const jobs = new JobRunner({ storage: practice.storage, clock: practice.clock, ids: practice.ids, logger, workerId: options.workerId, handlers: builtInJobHandlers(), pollIntervalMs: options.pollIntervalMs });
+export function startWorkers(practice: Practice, logger: Logger, options: { workerId: string; pollIntervalMs: number; leaseMs?: number }): Workers {
+  const jobs = new JobRunner({ storage: practice.storage, clock: practice.clock, ids: practice.ids, logger, workerId: options.workerId, handlers: builtInJobHandlers(practice), pollIntervalMs: options.pollIntervalMs, leaseMs: options.leaseMs });
   jobs.start();
+  const fanOut = startFanOut(practice, logger, options);
 
   const purge = cron.schedule(
     "*/10 * * * *",
@@ -45,6 +82,7 @@ export function startWorkers(practice: Practice, logger: Logger, options: { work
     jobs,
     async stop() {
       await purge.stop();
+      await fanOut.stop();
       await jobs.stop();
     },
   };

@@ -4,6 +4,7 @@ import { foundationMigration } from "./001-foundation.js";
 import { jobsAndLocksMigration } from "./002-jobs-and-locks.js";
 import { appointmentsMigration } from "./004-appointments.js";
 import { casesMigration } from "./005-cases.js";
+import { webhooksMigration } from "./006-webhooks.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
@@ -14,6 +15,7 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     // 003 is each engine's own search index (profile.extraMigrations); shared migrations continue at 004.
     "004-appointments": appointmentsMigration(profile),
     "005-cases": casesMigration(profile),
+    "006-webhooks": webhooksMigration(profile),
   };
 }
 

@@ -49,6 +49,13 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
     await insertIgnoringDuplicate(this.db, this.profile, "organisations", { id: org.id, name: org.name, plan: org.plan, is_active: 1, created_at: at, updated_at: at }, ["id"]);
   }
 
+  async updateProfile(id: number, changes: { name?: string; isActive?: boolean }, now: Date) {
+    const set: { name?: string; is_active?: number; updated_at: string } = { updated_at: toDbTime(now) };
+    if (changes.name !== undefined) set.name = changes.name;
+    if (changes.isActive !== undefined) set.is_active = changes.isActive ? 1 : 0;
+    await this.db.updateTable("organisations").set(set).where("id", "=", id).execute();
+  }
+
   async setPlan(id: number, plan: Plan, now: Date) {
     await this.db.updateTable("organisations").set({ plan, updated_at: toDbTime(now) }).where("id", "=", id).execute();
   }

@@ -12,6 +12,11 @@ export class KyselyOutboxRepository implements OutboxRepository {
       .execute();
   }
 
+  async markDispatched(ids: number[], at: Date) {
+    if (ids.length === 0) return;
+    await this.db.updateTable("outbox").set({ dispatched_at: toDbTime(at) }).where("id", "in", ids).execute();
+  }
+
   async listPending(limit: number): Promise<OutboxEntry[]> {
     const rows = await this.db.selectFrom("outbox").selectAll().where("dispatched_at", "is", null).orderBy("id").limit(limit).execute();
     return rows.map((r) => ({

@@ -7,6 +7,8 @@ export interface Principal {
   userId: number | null;
   /** Display name from the token, for audit trails only. */
   name: string | null;
+  /** The organisation's name from the token (`organisation_name`), used when an organisation is first created from a token. */
+  organisationName?: string | null;
   scopes: readonly string[];
   clinicIds: readonly number[];
   roles: readonly string[];

@@ -49,6 +49,16 @@ export const ERROR_CODES = [
   "VISIT_LIMIT_REACHED",
   /** A tracked case has no active authorization whose window contains the visit date. */
   "NO_VALID_AUTHORIZATION",
+  /** A webhook subscription's api_version is not one we produce (spec 7.2). */
+  "INVALID_API_VERSION",
+  /** Unsubscribing would leave the subscription without events; delete it instead (spec 7.2). */
+  "CANNOT_REMOVE_ALL_EVENTS",
+  /** An active subscription of the organisation already sends one of the events to this URL; details name it. */
+  "DUPLICATE_SUBSCRIPTION",
+  /** The webhook subscription does not exist in the caller's organisation. */
+  "SUBSCRIPTION_NOT_FOUND",
+  /** The webhook delivery does not exist for this subscription. */
+  "DELIVERY_NOT_FOUND",
   /** The organisation has used its request budget for the current window. */
   "RATE_LIMIT_EXCEEDED",
   /** No route matches the path. */

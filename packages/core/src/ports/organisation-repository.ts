@@ -13,6 +13,9 @@ export interface OrganisationRepository {
    */
   ensure(org: { id: number; name: string; plan: Plan; now: Date }): Promise<void>;
 
+  /** Changes the profile of an existing organisation; omitted fields keep their values. */
+  updateProfile(id: number, changes: { name?: string; isActive?: boolean }, now: Date): Promise<void>;
+
   /** Sets the plan of an existing organisation (operator action). */
   setPlan(id: number, plan: Plan, now: Date): Promise<void>;
 

@@ -15,4 +15,6 @@ export interface OutboxRepository {
   append(event: DomainEvent): Promise<void>;
   /** Undispatched events in id order, oldest first, at most `limit`. */
   listPending(limit: number): Promise<OutboxEntry[]>;
+  /** Marks the events handed to the webhook fan-out. */
+  markDispatched(ids: number[], at: Date): Promise<void>;
 }

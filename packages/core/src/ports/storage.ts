@@ -1,6 +1,7 @@
 import type { AppointmentRepository } from "./appointment-repository.js";
 import type { AuthorizationRepository, CaseRepository, InsuranceCardRepository, ReferringPhysicianRepository } from "./case-repository.js";
 import type { CatalogRepository } from "./catalog-repository.js";
+import type { WebhookRepository } from "./webhook-repository.js";
 import type { JobQueue, LockStore } from "./job-queue.js";
 import type { OrganisationRepository } from "./organisation-repository.js";
 import type { OutboxRepository } from "./outbox-repository.js";
@@ -17,6 +18,7 @@ export interface Repositories {
   referringPhysicians: ReferringPhysicianRepository;
   insuranceCards: InsuranceCardRepository;
   authorizations: AuthorizationRepository;
+  webhooks: WebhookRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

@@ -15,7 +15,7 @@ function stringList(value: unknown): string[] {
 
 /**
  * Maps verified token claims to a principal: organisation_id (required),
- * user_id, name or user_name, scope (space-separated), clinic_id_list, roles.
+ * user_id, name or user_name, organisation_name, scope (space-separated), clinic_id_list, roles.
  */
 export function principalFromClaims(claims: Record<string, unknown>): Principal {
   const organisationId = positiveInteger(claims.organisation_id);
@@ -26,6 +26,7 @@ export function principalFromClaims(claims: Record<string, unknown>): Principal 
     organisationId,
     userId: positiveInteger(claims.user_id),
     name,
+    organisationName: typeof claims.organisation_name === "string" && claims.organisation_name.trim() !== "" ? claims.organisation_name.trim().slice(0, 200) : null,
     scopes: Object.freeze(stringList(claims.scope)),
     clinicIds: Object.freeze(clinicIds),
     roles: Object.freeze(stringList(claims.roles)),

@@ -17,8 +17,14 @@ export interface RuntimeConfig {
   shutdownTimeoutMs: number;
   /** How often the job runner looks for due jobs. */
   workerPollMs: number;
+  /** How long a claimed job is held before another process may take it over (longer than a webhook's 10 s timeout). */
+  jobLeaseMs: number;
   /** Patient searches count matches exactly up to this many; null counts all (OPENPRACTICE_SEARCH_COUNT_LIMIT=0). */
   searchCountLimit: number | null;
+  /** 64 hex characters: the key that encrypts webhook signature keys (generated into the data directory when unset). */
+  webhookSecretKey: string | undefined;
+  /** Hosts webhooks may reach even when they resolve to private or loopback addresses. */
+  webhookAllowedHosts: string[];
 }
 
 /** One variable, its meaning and default: the source of docs/configuration.md's table. */
@@ -34,11 +40,14 @@ const schema = {
   OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
   OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: { type: "number", integer: true, min: 0, max: 600000, convert: true, optional: true },
   OPENPRACTICE_WORKER_POLL_MS: { type: "number", integer: true, min: 10, max: 60000, convert: true, optional: true },
+  OPENPRACTICE_JOB_LEASE_MS: { type: "number", integer: true, min: 11000, max: 3600000, convert: true, optional: true },
+  OPENPRACTICE_WEBHOOK_SECRET_KEY: { type: "string", pattern: /^[0-9a-fA-F]{64}$/, messages: { stringPattern: "must be 64 hex characters (32 bytes)" }, optional: true },
+  OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: { type: "string", optional: true },
   OPENPRACTICE_SEARCH_COUNT_LIMIT: { type: "number", integer: true, min: 0, max: 1000000000, convert: true, optional: true },
 } as const;
 
 /** Variables whose values must never be echoed (a too-short secret is still a secret). */
-const SECRET_VARIABLES = new Set(["OPENPRACTICE_JWT_SECRET"]);
+const SECRET_VARIABLES = new Set(["OPENPRACTICE_JWT_SECRET", "OPENPRACTICE_WEBHOOK_SECRET_KEY"]);
 
 /** The value as it may appear in an error line: secrets hidden, URL passwords masked. */
 function printable(name: string, value: string | undefined): string {
@@ -103,6 +112,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),
     shutdownTimeoutMs: (input.OPENPRACTICE_SHUTDOWN_TIMEOUT_MS as number | undefined) ?? 10_000,
     workerPollMs: (input.OPENPRACTICE_WORKER_POLL_MS as number | undefined) ?? 1_000,
+    jobLeaseMs: (input.OPENPRACTICE_JOB_LEASE_MS as number | undefined) ?? 60_000,
     searchCountLimit: searchCountLimit(input.OPENPRACTICE_SEARCH_COUNT_LIMIT as number | undefined),
+    webhookSecretKey: input.OPENPRACTICE_WEBHOOK_SECRET_KEY as string | undefined,
+    webhookAllowedHosts: Object.freeze(
+      String(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS ?? "")
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ) as string[],
   });
 }

@@ -1,0 +1,177 @@
+import type { DeliveryStatus, EventType, StoredSubscription, SubscriptionRecord, WebhookAttempt, WebhookDelivery, WebhookRepository } from "@openpractice/core";
+import type { Kysely, Selectable } from "kysely";
+import { fromDbTime, toDbTime, type Database, type WebhookDeliveriesTable, type WebhookSubscriptionsTable } from "../schema.js";
+import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { insertReturningId } from "./insert-returning-id.js";
+
+const toSubscription = (r: Selectable<WebhookSubscriptionsTable>): StoredSubscription => ({
+  id: Number(r.id),
+  organisationId: Number(r.organisation_id),
+  name: r.name,
+  eventTypes: JSON.parse(r.event_types),
+  notificationUrl: r.notification_url,
+  apiVersion: r.api_version,
+  isActive: Boolean(Number(r.is_active)),
+  encryptedKey: r.encrypted_key,
+  createdAt: fromDbTime(r.created_at),
+  updatedAt: fromDbTime(r.updated_at),
+});
+
+const subscriptionColumns = (s: Omit<StoredSubscription, "id">) => ({
+  name: s.name,
+  event_types: JSON.stringify(s.eventTypes),
+  notification_url: s.notificationUrl,
+  api_version: s.apiVersion,
+  is_active: s.isActive ? 1 : 0,
+  encrypted_key: s.encryptedKey,
+  updated_at: toDbTime(s.updatedAt),
+});
+
+const toDelivery = (r: Selectable<WebhookDeliveriesTable>): WebhookDelivery => ({
+  id: Number(r.id),
+  organisationId: Number(r.organisation_id),
+  subscriptionId: Number(r.subscription_id),
+  outboxId: r.outbox_id === null ? null : Number(r.outbox_id),
+  eventId: r.event_id,
+  eventType: r.event_type as EventType,
+  apiVersion: r.api_version,
+  data: JSON.parse(r.data),
+  status: r.status as DeliveryStatus,
+  attempts: Number(r.attempts),
+  nextAttemptAt: r.next_attempt_at ? fromDbTime(r.next_attempt_at) : null,
+  lastStatusCode: r.last_status_code === null ? null : Number(r.last_status_code),
+  createdAt: fromDbTime(r.created_at),
+  updatedAt: fromDbTime(r.updated_at),
+});
+
+export class KyselyWebhookRepository implements WebhookRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly profile: SqlDialectProfile,
+  ) {}
+
+  async lockOrganisation(organisationId: number) {
+    const result = await this.db
+      .updateTable("organisations")
+      .set((eb) => ({ webhook_lock: eb("webhook_lock", "+", 1) }))
+      .where("id", "=", organisationId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async insertSubscription(record: SubscriptionRecord) {
+    const id = await insertReturningId(this.db, this.profile, "webhook_subscriptions", { organisation_id: record.organisationId, created_at: toDbTime(record.createdAt), ...subscriptionColumns(record) });
+    return { ...structuredClone(record), id };
+  }
+
+  async findSubscription(organisationId: number, id: number) {
+    const row = await this.db.selectFrom("webhook_subscriptions").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    return row ? toSubscription(row) : undefined;
+  }
+
+  async listSubscriptions(organisationId: number, filter: { isActive?: boolean }) {
+    let q = this.db.selectFrom("webhook_subscriptions").selectAll().where("organisation_id", "=", organisationId);
+    if (filter.isActive !== undefined) q = q.where("is_active", "=", filter.isActive ? 1 : 0);
+    return (await q.orderBy("id").execute()).map(toSubscription);
+  }
+
+  async updateSubscription(s: StoredSubscription) {
+    await this.db.updateTable("webhook_subscriptions").set(subscriptionColumns(s)).where("organisation_id", "=", s.organisationId).where("id", "=", s.id).execute();
+  }
+
+  async deleteSubscription(organisationId: number, id: number) {
+    const result = await this.db.deleteFrom("webhook_subscriptions").where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async subscribersOf(organisationId: number, eventType: EventType) {
+    const rows = await this.db
+      .selectFrom("webhook_subscriptions as s")
+      .innerJoin("organisations as o", "o.id", "s.organisation_id")
+      .selectAll("s")
+      .where("s.organisation_id", "=", organisationId)
+      .where("s.is_active", "=", 1)
+      .where("o.is_active", "=", 1)
+      .orderBy("s.id")
+      .execute();
+    // Event types are a short JSON list: filtered here rather than with engine-specific JSON SQL.
+    return rows.map(toSubscription).filter((s) => s.eventTypes.includes(eventType));
+  }
+
+  async insertDelivery(d: Omit<WebhookDelivery, "id">) {
+    const values = {
+      organisation_id: d.organisationId,
+      subscription_id: d.subscriptionId,
+      outbox_id: d.outboxId,
+      event_id: d.eventId,
+      event_type: d.eventType,
+      api_version: d.apiVersion,
+      data: JSON.stringify(d.data),
+      status: d.status,
+      attempts: d.attempts,
+      next_attempt_at: d.nextAttemptAt ? toDbTime(d.nextAttemptAt) : null,
+      last_status_code: d.lastStatusCode,
+      created_at: toDbTime(d.createdAt),
+      updated_at: toDbTime(d.updatedAt),
+    };
+    // Insert-if-absent without raising: a duplicate must not abort the fan-out's transaction (PostgreSQL).
+    if (this.profile.insertIgnoreStyle === "on-conflict" && this.profile.capabilities.returning) {
+      const row = await this.db
+        .insertInto("webhook_deliveries")
+        .values(values)
+        .onConflict((oc) => oc.columns(["subscription_id", "outbox_id"]).doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      return row ? { ...structuredClone(d), id: Number(row.id) } : undefined;
+    }
+    const result = await this.db.insertInto("webhook_deliveries").ignore().values(values).executeTakeFirst();
+    if (Number(result.numInsertedOrUpdatedRows ?? 0n) !== 1) return undefined;
+    return { ...structuredClone(d), id: Number(result.insertId) };
+  }
+
+  async findDelivery(organisationId: number, id: number) {
+    const row = await this.db.selectFrom("webhook_deliveries").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    return row ? toDelivery(row) : undefined;
+  }
+
+  async findDeliveryById(id: number) {
+    const row = await this.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? toDelivery(row) : undefined;
+  }
+
+  async updateDelivery(d: WebhookDelivery) {
+    await this.db
+      .updateTable("webhook_deliveries")
+      .set({ status: d.status, attempts: d.attempts, next_attempt_at: d.nextAttemptAt ? toDbTime(d.nextAttemptAt) : null, last_status_code: d.lastStatusCode, updated_at: toDbTime(d.updatedAt) })
+      .where("id", "=", d.id)
+      .execute();
+  }
+
+  async listDeliveries(organisationId: number, subscriptionId: number, filter: { status?: DeliveryStatus; limit: number; offset: number }) {
+    let q = this.db.selectFrom("webhook_deliveries").where("organisation_id", "=", organisationId).where("subscription_id", "=", subscriptionId);
+    if (filter.status) q = q.where("status", "=", filter.status);
+    const [rows, counted] = await Promise.all([q.selectAll().orderBy("id", "desc").limit(filter.limit).offset(filter.offset).execute(), q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()]);
+    return { deliveries: rows.map(toDelivery), total: Number(counted.n) };
+  }
+
+  async appendAttempt(a: WebhookAttempt) {
+    await this.db
+      .insertInto("webhook_attempts")
+      .values({ delivery_id: a.deliveryId, attempt: a.attempt, attempt_id: a.attemptId, at: toDbTime(a.at), status_code: a.statusCode, duration_ms: Math.round(a.durationMs), error: a.error, response_excerpt: a.responseExcerpt })
+      .execute();
+  }
+
+  async attempts(deliveryId: number) {
+    const rows = await this.db.selectFrom("webhook_attempts").selectAll().where("delivery_id", "=", deliveryId).orderBy("id").execute();
+    return rows.map((r) => ({
+      deliveryId: Number(r.delivery_id),
+      attempt: Number(r.attempt),
+      attemptId: r.attempt_id,
+      at: fromDbTime(r.at),
+      statusCode: r.status_code === null ? null : Number(r.status_code),
+      durationMs: Number(r.duration_ms),
+      error: r.error,
+      responseExcerpt: r.response_excerpt,
+    }));
+  }
+}

@@ -1,0 +1,31 @@
+import type { EventType } from "../events/event-catalog.js";
+import type { StoredSubscription } from "../webhooks/webhook-subscription.js";
+import type { WebhookAttempt, WebhookDelivery } from "../webhooks/webhook-delivery.js";
+
+export type SubscriptionRecord = Omit<StoredSubscription, "id">;
+
+/**
+ * Subscriptions and their deliveries, scoped by organisation.
+ * `lockOrganisation` follows the booking contract (AppointmentRepository):
+ * the first call of a subscription write, it serialises the organisation's
+ * subscription writes so the duplicate check cannot race.
+ */
+export interface WebhookRepository {
+  lockOrganisation(organisationId: number): Promise<boolean>;
+  insertSubscription(record: SubscriptionRecord): Promise<StoredSubscription>;
+  findSubscription(organisationId: number, id: number): Promise<StoredSubscription | undefined>;
+  listSubscriptions(organisationId: number, filter: { isActive?: boolean }): Promise<StoredSubscription[]>;
+  updateSubscription(s: StoredSubscription): Promise<void>;
+  deleteSubscription(organisationId: number, id: number): Promise<boolean>;
+  /** Active subscriptions of active organisations that take this event type. */
+  subscribersOf(organisationId: number, eventType: EventType): Promise<StoredSubscription[]>;
+
+  /** Inserts unless (subscription, outbox event) already has a delivery; returns the new delivery or undefined. */
+  insertDelivery(d: Omit<WebhookDelivery, "id">): Promise<WebhookDelivery | undefined>;
+  findDelivery(organisationId: number, id: number): Promise<WebhookDelivery | undefined>;
+  findDeliveryById(id: number): Promise<WebhookDelivery | undefined>;
+  updateDelivery(d: WebhookDelivery): Promise<void>;
+  listDeliveries(organisationId: number, subscriptionId: number, filter: { status?: WebhookDelivery["status"]; limit: number; offset: number }): Promise<{ deliveries: WebhookDelivery[]; total: number }>;
+  appendAttempt(a: WebhookAttempt): Promise<void>;
+  attempts(deliveryId: number): Promise<WebhookAttempt[]>;
+}

@@ -1,0 +1,140 @@
+import type { Principal } from "../auth/principal.js";
+import type { Clock } from "../clock.js";
+import { DomainError } from "../errors/domain-error.js";
+import type { EventType } from "../events/event-catalog.js";
+import type { Ids } from "../ids.js";
+import { toPageWindow } from "../paging.js";
+import type { Repositories, Storage } from "../ports/storage.js";
+import { nextAttemptAt, WEBHOOK_TIMEOUT_MS } from "./delivery-schedule.js";
+import type { SecretCipher } from "./secret-cipher.js";
+import type { DeliveryStatus, TransportResult, WebhookAttempt, WebhookDelivery, WebhookEnvelope, WebhookTransport } from "./webhook-delivery.js";
+import { subscriptionNotFound } from "./webhook-service.js";
+import { signWebhook } from "./webhook-signature.js";
+import type { StoredSubscription } from "./webhook-subscription.js";
+
+/** The job queue deliveries run on; its payload is `{ deliveryId }`. */
+export const WEBHOOK_DELIVERY_QUEUE = "webhooks.deliver";
+export const WEBHOOK_USER_AGENT = "WebhookService/2.0";
+
+const isSuccess = (r: TransportResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+
+/**
+ * Turns outbox events into signed deliveries: the fan-out copies each event to
+ * the matching active subscriptions as delivery rows and queued jobs (in one
+ * transaction with marking the event dispatched); a job sends one attempt and,
+ * on failure, queues the next attempt on the retry schedule.
+ */
+export class WebhookDeliveryService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock; ids: Ids; cipher: SecretCipher; transport: WebhookTransport }) {}
+
+  /** Fans out up to `limit` undispatched events; returns how many events it handled. Run it under a store lock (one process at a time). */
+  async fanOut(limit = 200): Promise<number> {
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      const events = await tx.outbox.listPending(limit);
+      for (const event of events) {
+        for (const s of await tx.webhooks.subscribersOf(event.organisationId, event.eventType)) {
+          const delivery = await tx.webhooks.insertDelivery({
+            organisationId: event.organisationId,
+            subscriptionId: s.id,
+            outboxId: event.id,
+            eventId: `evt_${this.deps.ids.uuid()}`,
+            eventType: event.eventType,
+            apiVersion: s.apiVersion,
+            data: event.data as Record<string, unknown>,
+            status: "pending",
+            attempts: 0,
+            nextAttemptAt: now,
+            lastStatusCode: null,
+            createdAt: now,
+            updatedAt: now,
+          });
+          if (delivery) await tx.jobs.enqueue({ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: delivery.id }, runAt: now });
+        }
+      }
+      if (events.length) await tx.outbox.markDispatched(events.map((e) => e.id), now);
+      return events.length;
+    });
+  }
+
+  private envelope(d: Pick<WebhookDelivery, "eventId" | "eventType" | "apiVersion" | "data">, test: boolean): WebhookEnvelope {
+    return { event_id: d.eventId, event_type: d.eventType, api_version: d.apiVersion, timestamp: Math.floor(this.deps.clock.now().getTime() / 1000), data: d.data, test };
+  }
+
+  /** POSTs one signed envelope, signed with the subscription's key as it is now (so a rotation re-signs retries). */
+  private async send(s: StoredSubscription, envelope: WebhookEnvelope, attemptId: string): Promise<{ result: TransportResult; body: string }> {
+    const body = JSON.stringify(envelope);
+    const key = this.deps.cipher.decrypt(s.encryptedKey);
+    const headers = {
+      "content-type": "application/json",
+      "user-agent": WEBHOOK_USER_AGENT,
+      "x-service-signature": signWebhook(key, envelope.timestamp, body),
+      "x-event-type": envelope.event_type,
+      "x-event-id": envelope.event_id,
+      "x-delivery-id": attemptId,
+      "x-service-api-version": envelope.api_version,
+    };
+    return { result: await this.deps.transport.post({ url: s.notificationUrl, headers, body, timeoutMs: WEBHOOK_TIMEOUT_MS }), body };
+  }
+
+  /**
+   * One attempt of a pending delivery (the job handler). Records the attempt;
+   * on failure queues the next one on the schedule, or marks the delivery
+   * failed after the sixth. A delivery whose subscription was deleted or
+   * deactivated is failed without sending.
+   */
+  async attempt(deliveryId: number): Promise<void> {
+    const r = this.deps.storage.repositories;
+    const delivery = await r.webhooks.findDeliveryById(deliveryId);
+    if (!delivery || delivery.status !== "pending") return;
+    const s = await r.webhooks.findSubscription(delivery.organisationId, delivery.subscriptionId);
+    const attemptId = this.deps.ids.uuid();
+    const number = delivery.attempts + 1;
+    const result: TransportResult = !s || !s.isActive ? { statusCode: null, durationMs: 0, error: "subscription deleted or inactive: not sent", responseExcerpt: null } : (await this.send(s, this.envelope(delivery, false), attemptId)).result;
+    const at = this.deps.clock.now();
+    await this.deps.storage.transaction(async (tx) => {
+      await tx.webhooks.appendAttempt({ deliveryId, attempt: number, attemptId, at, ...result });
+      const next = s && s.isActive && !isSuccess(result) ? nextAttemptAt(number, at) : undefined;
+      const status: DeliveryStatus = isSuccess(result) ? "delivered" : next ? "pending" : "failed";
+      await tx.webhooks.updateDelivery({ ...delivery, attempts: number, status, nextAttemptAt: next ?? null, lastStatusCode: result.statusCode, updatedAt: at });
+      if (next) await tx.jobs.enqueue({ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId }, runAt: next });
+    });
+  }
+
+  /** Rule 6: a synthetic, signed delivery with test true, sent now; the reply holds the payload and the HTTP result. Nothing is stored. */
+  async test(principal: Principal, subscriptionId: number): Promise<{ payload: WebhookEnvelope; result: TransportResult; deliveryId: string }> {
+    const s = await this.deps.storage.repositories.webhooks.findSubscription(principal.organisationId, subscriptionId);
+    if (!s) throw subscriptionNotFound(subscriptionId);
+    const eventType = s.eventTypes[0] as EventType;
+    const payload = this.envelope({ eventId: `evt_${this.deps.ids.uuid()}`, eventType, apiVersion: s.apiVersion, data: { organisation_id: principal.organisationId } }, true);
+    const deliveryId = this.deps.ids.uuid();
+    const { result } = await this.send(s, payload, deliveryId);
+    return { payload, result, deliveryId };
+  }
+
+  async list(principal: Principal, subscriptionId: number, q: { status?: DeliveryStatus; page?: number; size?: number }) {
+    const r = this.deps.storage.repositories;
+    if (!(await r.webhooks.findSubscription(principal.organisationId, subscriptionId))) throw subscriptionNotFound(subscriptionId);
+    const { page, size, limit, offset } = toPageWindow(q.page, q.size);
+    const found = await r.webhooks.listDeliveries(principal.organisationId, subscriptionId, { status: q.status, limit, offset });
+    const withAttempts = await Promise.all(found.deliveries.map(async (d) => ({ delivery: d, attempts: await r.webhooks.attempts(d.id) })));
+    return { deliveries: withAttempts, total: found.total, page, size };
+  }
+
+  /** Re-sends a failed delivery: the same event_id, a fresh schedule starting now. */
+  async retry(principal: Principal, subscriptionId: number, deliveryId: number): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx: Repositories) => {
+      const d = await tx.webhooks.findDelivery(principal.organisationId, deliveryId);
+      if (!d || d.subscriptionId !== subscriptionId) throw new DomainError("DELIVERY_NOT_FOUND", "Delivery not found", { delivery_id: deliveryId, subscription_id: subscriptionId });
+      if (d.status !== "failed") {
+        throw new DomainError("INVALID_TRANSITION", `Only a failed delivery can be retried; this one is ${d.status}`, { delivery_id: d.id, current_status: d.status, action: "RETRY", allowed_actions: [] });
+      }
+      // attempts restart so the whole schedule applies again; the history keeps every earlier attempt.
+      const next = { ...d, status: "pending" as const, attempts: 0, nextAttemptAt: now, updatedAt: now };
+      await tx.webhooks.updateDelivery(next);
+      await tx.jobs.enqueue({ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: d.id }, runAt: now });
+      return { delivery: next, attempts: await tx.webhooks.attempts(d.id) };
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { EVENT_PAYLOAD_FIELDS } from "../events/event-catalog.js";
+import { WEBHOOK_API_VERSIONS, type SubscriptionChanges } from "./webhook-subscription.js";
+
+export const WEBHOOK_LIMITS = Object.freeze({ nameMax: 200, urlMax: 2048 });
+
+export function checkEventTypes(issues: ValidationIssue[], eventTypes: unknown): void {
+  if (!Array.isArray(eventTypes) || eventTypes.length === 0) {
+    issues.push({ field: "eventTypes", reason: "must list at least one event type" });
+    return;
+  }
+  const unknown = eventTypes.filter((t) => typeof t !== "string" || !(t in EVENT_PAYLOAD_FIELDS));
+  if (unknown.length) issues.push({ field: "eventTypes", reason: `contains unknown event types: ${unknown.join(", ")} (GET /apis/v1/webhooks/event-types lists them)`, value: unknown });
+  const dupes = eventTypes.filter((t, i) => eventTypes.indexOf(t) !== i);
+  if (dupes.length) issues.push({ field: "eventTypes", reason: `lists ${[...new Set(dupes)].join(", ")} more than once`, value: [...new Set(dupes)] });
+}
+
+/**
+ * Spec 7.2: a non-empty name, known event types without duplicates, a valid
+ * URL (https outside development), a known api_version (INVALID_API_VERSION).
+ */
+export function assertValidSubscription(input: SubscriptionChanges, creating: boolean, env: { allowHttp: boolean }): void {
+  if (input.apiVersion !== undefined && !(WEBHOOK_API_VERSIONS as readonly string[]).includes(input.apiVersion)) {
+    throw new DomainError("INVALID_API_VERSION", `Unknown api_version '${input.apiVersion}' (supported: ${WEBHOOK_API_VERSIONS.join(", ")})`, {
+      api_version: input.apiVersion,
+      supported_versions: [...WEBHOOK_API_VERSIONS],
+    });
+  }
+  const issues: ValidationIssue[] = [];
+  if ((creating || input.name !== undefined) && (typeof input.name !== "string" || input.name.trim() === "" || input.name.length > WEBHOOK_LIMITS.nameMax)) {
+    issues.push({ field: "name", reason: `must be 1 to ${WEBHOOK_LIMITS.nameMax} characters` });
+  }
+  if (creating || input.eventTypes !== undefined) checkEventTypes(issues, input.eventTypes);
+  if (creating || input.notificationUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(String(input.notificationUrl));
+    } catch {
+      url = undefined;
+    }
+    if (!url || !["https:", "http:"].includes(url.protocol) || String(input.notificationUrl).length > WEBHOOK_LIMITS.urlMax) {
+      issues.push({ field: "notificationUrl", reason: "must be an http(s) URL", value: input.notificationUrl });
+    } else if (url.protocol === "http:" && !env.allowHttp) {
+      issues.push({ field: "notificationUrl", reason: "must use https (http is accepted only with OPENPRACTICE_ENV=development)", value: input.notificationUrl });
+    } else if (url.username || url.password) {
+      issues.push({ field: "notificationUrl", reason: "must not carry credentials", value: url.origin });
+    }
+  }
+  if (issues.length) throw DomainError.validation(issues);
+}

@@ -1,0 +1,241 @@
+import { DomainError } from "@openpractice/core";
+import { jsonResponse } from "../contracts/json-response.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
+import {
+  deliveryView,
+  eventCatalogView,
+  eventListSchema,
+  KEY_SHOWN_ONCE,
+  organisationUpdateSchema,
+  organisationView,
+  resultView,
+  subscriptionCreateSchema,
+  subscriptionUpdateSchema,
+  subscriptionView,
+  WEBHOOK_FIELDS,
+} from "./webhook-contract.js";
+
+export const WEBHOOK_READ_SCOPES = Object.freeze(["webhooks:read", "read"]);
+export const WEBHOOK_WRITE_SCOPES = Object.freeze(["webhooks:write", "write"]);
+const BASE = "/apis/v1/webhooks";
+const errorBody = { $ref: "#/components/schemas/V2Error" };
+const object = { type: "object" };
+
+function numericId(raw: string | undefined, code: "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND"): number {
+  const id = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  if (id <= 0) throw new DomainError(code, code === "SUBSCRIPTION_NOT_FOUND" ? "Subscription not found" : "Delivery not found", { id: raw ?? null });
+  return id;
+}
+
+/**
+ * Spec 4.4. These answer like v2: the resource itself with 200, 201 or 204,
+ * and errors as {error: {code, message, details}} with the spec 7.2 codes.
+ */
+export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const common = { contract: "v2" as const, tags: ["Webhooks"], auth: true, fieldNames: WEBHOOK_FIELDS };
+  const errors = {
+    "400": { description: "VALIDATION_FAILED, INVALID_API_VERSION or CANNOT_REMOVE_ALL_EVENTS", schema: errorBody },
+    "404": { description: "SUBSCRIPTION_NOT_FOUND", schema: errorBody },
+    "409": { description: "DUPLICATE_SUBSCRIPTION: names the conflicting subscription and the overlapping events", schema: errorBody },
+  };
+  const sub = (path: string) => `${BASE}/subscriptions${path}`;
+  return [
+    {
+      ...common,
+      method: "GET",
+      path: `${BASE}/event-types`,
+      operationId: "webhookEventTypes",
+      summary: "The event catalog: each event type with a description and the JSON Schema of its data.",
+      scopes: WEBHOOK_READ_SCOPES,
+      responses: { "200": { description: "The catalog", schema: object } },
+      async handle() {
+        return jsonResponse(200, eventCatalogView());
+      },
+    },
+    {
+      ...common,
+      method: "POST",
+      path: sub(""),
+      operationId: "webhookCreateSubscription",
+      summary: "Create a subscription; the signature_key is returned once. The first create of a new organisation creates it from the token's claims.",
+      scopes: WEBHOOK_WRITE_SCOPES,
+      requestBody: subscriptionCreateSchema,
+      responses: { "201": { description: "{subscription, signature_key, message}", schema: object }, ...errors },
+      async handle(ctx) {
+        const b = await ctx.body();
+        const created = await practice.webhooks.create(ctx.principal, { name: b.name, eventTypes: b.event_types, notificationUrl: b.notification_url, apiVersion: b.api_version });
+        return jsonResponse(201, { subscription: subscriptionView(created.subscription), signature_key: created.signatureKey, message: KEY_SHOWN_ONCE });
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: sub(""),
+      operationId: "webhookListSubscriptions",
+      summary: "The organisation's subscriptions (keys hidden); `is_active=true|false` filters.",
+      scopes: WEBHOOK_READ_SCOPES,
+      query: { type: "object", additionalProperties: false, properties: { is_active: { type: "boolean" } } },
+      responses: { "200": { description: "{subscriptions}", schema: object } },
+      async handle(ctx) {
+        return jsonResponse(200, { subscriptions: (await practice.webhooks.list(ctx.principal, { isActive: ctx.query().is_active })).map(subscriptionView) });
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: sub("/:id"),
+      operationId: "webhookGetSubscription",
+      summary: "One subscription; signature_key hidden.",
+      scopes: WEBHOOK_READ_SCOPES,
+      responses: { "200": { description: "The subscription", schema: object }, "404": errors["404"] },
+      async handle(ctx) {
+        return jsonResponse(200, subscriptionView(await practice.webhooks.get(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"))));
+      },
+    },
+    {
+      ...common,
+      method: "PATCH",
+      path: sub("/:id"),
+      operationId: "webhookUpdateSubscription",
+      summary: "Update name, event_types (replaces the array), notification_url, api_version or is_active. The duplicate rule runs when the URL or events change or on reactivation.",
+      scopes: WEBHOOK_WRITE_SCOPES,
+      requestBody: subscriptionUpdateSchema,
+      responses: { "200": { description: "The subscription", schema: object }, ...errors },
+      async handle(ctx) {
+        const b = await ctx.body();
+        const id = numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND");
+        const updated = await practice.webhooks.update(ctx.principal, id, { name: b.name, eventTypes: b.event_types, notificationUrl: b.notification_url, apiVersion: b.api_version, isActive: b.is_active });
+        return jsonResponse(200, subscriptionView(updated));
+      },
+    },
+    {
+      ...common,
+      method: "POST",
+      path: sub("/:id/subscribe"),
+      operationId: "webhookSubscribe",
+      summary: "Add event types, keeping the existing ones (already present: no change).",
+      scopes: WEBHOOK_WRITE_SCOPES,
+      requestBody: eventListSchema,
+      responses: { "200": { description: "The subscription", schema: object }, ...errors },
+      async handle(ctx) {
+        const id = numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND");
+        return jsonResponse(200, subscriptionView(await practice.webhooks.subscribe(ctx.principal, id, (await ctx.body()).event_types)));
+      },
+    },
+    {
+      ...common,
+      method: "POST",
+      path: sub("/:id/unsubscribe"),
+      operationId: "webhookUnsubscribe",
+      summary: "Remove event types (unknown ones ignored); removing every event is 400 CANNOT_REMOVE_ALL_EVENTS.",
+      scopes: WEBHOOK_WRITE_SCOPES,
+      requestBody: eventListSchema,
+      responses: { "200": { description: "The subscription", schema: object }, ...errors },
+      async handle(ctx) {
+        const id = numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND");
+        return jsonResponse(200, subscriptionView(await practice.webhooks.unsubscribe(ctx.principal, id, (await ctx.body()).event_types)));
+      },
+    },
+    {
+      ...common,
+      method: "DELETE",
+      path: sub("/:id"),
+      operationId: "webhookDeleteSubscription",
+      summary: "Delete a subscription; its pending deliveries are not sent.",
+      scopes: WEBHOOK_WRITE_SCOPES,
+      responses: { "204": { description: "Deleted" }, "404": errors["404"] },
+      async handle(ctx) {
+        await practice.webhooks.delete(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"));
+        return new Response(null, { status: 204 });
+      },
+    },
+    {
+      ...common,
+      method: "POST",
+      path: sub("/:id/rotate-secret"),
+      operationId: "webhookRotateSecret",
+      summary: "A new signature_key, returned once; the old key stops signing at once, and pending retries are signed with the new one.",
+      scopes: WEBHOOK_WRITE_SCOPES,
+      responses: { "200": { description: "{subscription, signature_key, message}", schema: object }, "404": errors["404"] },
+      async handle(ctx) {
+        const rotated = await practice.webhooks.rotateSecret(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"));
+        return jsonResponse(200, { subscription: subscriptionView(rotated.subscription), signature_key: rotated.signatureKey, message: KEY_SHOWN_ONCE });
+      },
+    },
+    {
+      ...common,
+      method: "POST",
+      path: sub("/:id/test"),
+      operationId: "webhookTest",
+      summary: "Send a synthetic delivery (test: true) signed with the current key; the reply holds the payload and the HTTP result.",
+      scopes: WEBHOOK_WRITE_SCOPES,
+      responses: { "200": { description: "{payload, result, delivery_id}", schema: object }, "404": errors["404"] },
+      async handle(ctx) {
+        const sent = await practice.webhookDeliveries.test(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"));
+        return jsonResponse(200, { payload: sent.payload, delivery_id: sent.deliveryId, result: resultView(sent.result) });
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: sub("/:id/deliveries"),
+      operationId: "webhookListDeliveries",
+      summary: "The subscription's deliveries, newest first, each with its attempts; `status` = pending, delivered or failed.",
+      scopes: WEBHOOK_READ_SCOPES,
+      query: {
+        type: "object",
+        additionalProperties: false,
+        properties: { status: { type: "string", enum: ["pending", "delivered", "failed"] }, page: { type: "integer", minimum: 1, default: 1 }, size: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+      },
+      responses: { "200": { description: "{deliveries, pagination}", schema: object }, "404": errors["404"] },
+      async handle(ctx) {
+        const q = ctx.query();
+        const found = await practice.webhookDeliveries.list(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"), { status: q.status, page: q.page, size: q.size });
+        const totalPages = Math.ceil(found.total / found.size);
+        return jsonResponse(200, {
+          deliveries: found.deliveries.map((d) => deliveryView(d.delivery, d.attempts)),
+          pagination: { current_page: found.page, per_page: found.size, total_count: found.total, total_pages: totalPages, has_next: found.page < totalPages },
+        });
+      },
+    },
+    {
+      ...common,
+      method: "POST",
+      path: sub("/:id/deliveries/:delivery_id/retry"),
+      operationId: "webhookRetryDelivery",
+      summary: "Re-send a failed delivery with its original event_id, on a fresh retry schedule.",
+      scopes: WEBHOOK_WRITE_SCOPES,
+      responses: { "200": { description: "The delivery", schema: object }, "404": { description: "SUBSCRIPTION_NOT_FOUND or DELIVERY_NOT_FOUND", schema: errorBody }, "409": { description: "INVALID_TRANSITION: not failed", schema: errorBody } },
+      async handle(ctx) {
+        const retried = await practice.webhookDeliveries.retry(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"), numericId(ctx.params.delivery_id, "DELIVERY_NOT_FOUND"));
+        return jsonResponse(200, deliveryView(retried.delivery, retried.attempts));
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: `${BASE}/organisations`,
+      operationId: "webhookGetOrganisation",
+      summary: "The organisation profile (name, is_active).",
+      scopes: WEBHOOK_READ_SCOPES,
+      responses: { "200": { description: "The organisation", schema: object } },
+      async handle(ctx) {
+        return jsonResponse(200, organisationView(await practice.webhooks.organisation(ctx.principal)));
+      },
+    },
+    {
+      ...common,
+      method: "PATCH",
+      path: `${BASE}/organisations`,
+      operationId: "webhookUpdateOrganisation",
+      summary: "Update the organisation's name or is_active; an inactive organisation gets no deliveries.",
+      scopes: WEBHOOK_WRITE_SCOPES,
+      requestBody: organisationUpdateSchema,
+      responses: { "200": { description: "The organisation", schema: object }, "400": errors["400"] },
+      async handle(ctx) {
+        const b = await ctx.body();
+        return jsonResponse(200, organisationView(await practice.webhooks.updateOrganisation(ctx.principal, { name: b.name, isActive: b.is_active })));
+      },
+    },
+  ];
+}

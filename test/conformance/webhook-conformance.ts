@@ -1,0 +1,95 @@
+import type { Storage, StoredSubscription, WebhookDelivery } from "@openpractice/core";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { StorageFixture } from "./storage-conformance.js";
+
+const T0 = new Date("2026-07-01T09:00:00.000Z");
+
+/** The webhook part of the storage contract: subscriptions, the organisation lock, deliveries unique per event, attempts, and the outbox hand-off. */
+export function describeWebhookConformance(engine: string, current: () => { s: Storage; fx: StorageFixture }): void {
+  describe("webhooks", () => {
+    let s: Storage;
+    const subscription = (over: Partial<StoredSubscription> = {}): Omit<StoredSubscription, "id"> => ({
+      organisationId: 1,
+      name: "sync",
+      eventTypes: ["patient.created", "case.updated"],
+      notificationUrl: "https://example.org/hook",
+      apiVersion: "2026-06-11",
+      isActive: true,
+      encryptedKey: "v1.sealed",
+      createdAt: T0,
+      updatedAt: T0,
+      ...over,
+    });
+    const delivery = (subscriptionId: number, outboxId: number | null): Omit<WebhookDelivery, "id"> => ({
+      organisationId: 1,
+      subscriptionId,
+      outboxId,
+      eventId: `evt_${subscriptionId}_${outboxId}_${Math.random()}`,
+      eventType: "patient.created",
+      apiVersion: "2026-06-11",
+      data: { organisation_id: 1, patient_id: 3 },
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: T0,
+      lastStatusCode: null,
+      createdAt: T0,
+      updatedAt: T0,
+    });
+
+    beforeEach(() => {
+      ({ s } = current());
+    });
+
+    it(`[${engine}] subscriptions round-trip, filter by activity, update, delete; scoped to the organisation`, async () => {
+      const a = await s.repositories.webhooks.insertSubscription(subscription());
+      const b = await s.repositories.webhooks.insertSubscription(subscription({ isActive: false, name: "off" }));
+      expect(await s.repositories.webhooks.findSubscription(1, a.id)).toEqual(a);
+      expect(await s.repositories.webhooks.findSubscription(2, a.id)).toBeUndefined();
+      expect((await s.repositories.webhooks.listSubscriptions(1, { isActive: false })).map((x) => x.id)).toEqual([b.id]);
+      await s.repositories.webhooks.updateSubscription({ ...a, eventTypes: ["case.updated"], encryptedKey: "v1.other" });
+      expect(await s.repositories.webhooks.findSubscription(1, a.id)).toMatchObject({ eventTypes: ["case.updated"], encryptedKey: "v1.other" });
+      expect(await s.repositories.webhooks.deleteSubscription(2, a.id)).toBe(false);
+      expect(await s.repositories.webhooks.deleteSubscription(1, a.id)).toBe(true);
+      expect(await s.repositories.webhooks.findSubscription(1, a.id)).toBeUndefined();
+    });
+
+    it(`[${engine}] subscribersOf: active subscriptions of active organisations that take the event`, async () => {
+      const on = await s.repositories.webhooks.insertSubscription(subscription());
+      await s.repositories.webhooks.insertSubscription(subscription({ isActive: false }));
+      await s.repositories.webhooks.insertSubscription(subscription({ eventTypes: ["case.updated"] }));
+      expect((await s.repositories.webhooks.subscribersOf(1, "patient.created")).map((x) => x.id)).toEqual([on.id]);
+      await s.repositories.organisations.updateProfile(1, { isActive: false }, T0);
+      expect(await s.repositories.organisations.findById(1)).toMatchObject({ isActive: false, name: "Org one" });
+      expect(await s.repositories.webhooks.subscribersOf(1, "patient.created")).toEqual([]);
+    });
+
+    it(`[${engine}] one delivery per subscription and event, even from 10 concurrent fan-outs; attempts in order`, async () => {
+      const sub = await s.repositories.webhooks.insertSubscription(subscription());
+      const results = await Promise.all(Array.from({ length: 10 }, () => s.repositories.webhooks.insertDelivery(delivery(sub.id, 7))));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const d = results.find(Boolean)!;
+      expect(await s.repositories.webhooks.findDelivery(1, d.id)).toEqual(d);
+      expect(await s.repositories.webhooks.findDelivery(2, d.id)).toBeUndefined();
+      for (const attempt of [1, 2]) {
+        await s.repositories.webhooks.appendAttempt({ deliveryId: d.id, attempt, attemptId: `a${attempt}`, at: T0, statusCode: 500, durationMs: 12, error: null, responseExcerpt: "x".repeat(100) });
+      }
+      expect((await s.repositories.webhooks.attempts(d.id)).map((a) => a.attemptId)).toEqual(["a1", "a2"]);
+      await s.repositories.webhooks.updateDelivery({ ...d, status: "failed", attempts: 2, nextAttemptAt: null, lastStatusCode: 500 });
+      const listed = await s.repositories.webhooks.listDeliveries(1, sub.id, { status: "failed", limit: 10, offset: 0 });
+      expect(listed).toMatchObject({ total: 1, deliveries: [{ id: d.id, status: "failed", attempts: 2, lastStatusCode: 500, nextAttemptAt: null }] });
+    });
+
+    it(`[${engine}] markDispatched takes events out of listPending`, async () => {
+      await s.repositories.outbox.append({ organisationId: 1, eventType: "patient.created", data: { organisation_id: 1, patient_id: 1 }, occurredAt: T0 });
+      await s.repositories.outbox.append({ organisationId: 1, eventType: "patient.created", data: { organisation_id: 1, patient_id: 2 }, occurredAt: T0 });
+      const [first] = await s.repositories.outbox.listPending(10);
+      await s.repositories.outbox.markDispatched([first!.id], T0);
+      expect((await s.repositories.outbox.listPending(10)).map((e) => e.data.patient_id)).toEqual([2]);
+    });
+
+    it(`[${engine}] lockOrganisation reports whether the organisation exists`, async () => {
+      expect(await s.transaction((tx) => tx.webhooks.lockOrganisation(1))).toBe(true);
+      expect(await s.transaction((tx) => tx.webhooks.lockOrganisation(999))).toBe(false);
+    });
+  });
+}
