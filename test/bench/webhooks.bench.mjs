@@ -7,7 +7,7 @@
 //   npm run build && node test/bench/webhooks.bench.mjs
 //
 // Env: BENCH_WEBHOOK_EVENTS (3000 deliveries per throughput run), BENCH_WEBHOOK_RATE (500 events/s),
-// BENCH_WEBHOOK_SECONDS (10 s of offered load), DATABASE_URL (default: a SQLite file).
+// BENCH_WEBHOOK_SECONDS (10 s of offered load), DATABASE_URL (default: a SQLite file), BENCH_CPU_PROF (a directory).
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { domainEvent, signWebhook } from "@openpractice/core";
@@ -17,7 +17,7 @@ import { busyShare, intEnv, machineLine, SECRET, startServer, RUNTIME_CLI, stopS
 const EVENTS = intEnv("BENCH_WEBHOOK_EVENTS", 3000);
 const RATE = intEnv("BENCH_WEBHOOK_RATE", 500);
 const SECONDS = intEnv("BENCH_WEBHOOK_SECONDS", 10);
-const CONCURRENCY = 20; // the job runner's batch size
+const CONCURRENCY = 64; // as many at a time as the job runner runs (maxInFlight)
 const f1 = (n) => n.toFixed(1);
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
@@ -40,7 +40,9 @@ const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 
 const databaseUrl = process.env.DATABASE_URL || `sqlite:${join(temp, "webhooks.db")}`;
 console.log(`${machineLine()}; ${databaseUrl.split(":")[0]}; CPU busy before the run: ${f1(await busyShare())}%`);
-const runtime = await startServer("runtime", [RUNTIME_CLI, "serve"], {
+// BENCH_CPU_PROF=<dir>: the runtime writes a V8 CPU profile there when it stops.
+const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+const runtime = await startServer("runtime", [...profile, RUNTIME_CLI, "serve"], {
   DATABASE_URL: databaseUrl,
   OPENPRACTICE_DATA_DIR: temp,
   OPENPRACTICE_JWT_SECRET: SECRET,

@@ -1,4 +1,4 @@
-import { verifyWebhookSignature } from "@openpractice/core";
+import { verifyWebhook } from "@openpractice/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
 import { WebhookReceiver } from "../support/webhook-receiver.js";
@@ -28,8 +28,8 @@ describe("webhook retry in real time", () => {
     expect(gap).toBeGreaterThanOrEqual(15_000 - 2_000);
     expect(gap).toBeLessThanOrEqual(15_000 + 2_000);
     expect(second!.json.event_id).toBe(first!.json.event_id);
-    expect(verifyWebhookSignature(created.signature_key, first!.headers["x-service-signature"] as string, first!.body)).toBe(true);
-    expect(verifyWebhookSignature(rotated.signature_key, second!.headers["x-service-signature"] as string, second!.body)).toBe(true);
-    expect(verifyWebhookSignature(created.signature_key, second!.headers["x-service-signature"] as string, second!.body)).toBe(false);
+    expect(verifyWebhook(first!.body, first!.headers["x-service-signature"] as string, created.signature_key)).toBe(true);
+    expect(verifyWebhook(second!.body, second!.headers["x-service-signature"] as string, rotated.signature_key)).toBe(true);
+    expect(verifyWebhook(second!.body, second!.headers["x-service-signature"] as string, created.signature_key)).toBe(false);
   });
 });

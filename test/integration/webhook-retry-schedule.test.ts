@@ -102,6 +102,21 @@ describe("webhook retry schedule on the Clock port (spec 6.4)", () => {
   });
 });
 
+describe("webhook transport", () => {
+  it("counts no answer within the timeout as a failure (spec 6.3: 10 s; here 200 ms)", async () => {
+    const slow = await new WebhookReceiver({ delayMs: 1500 }).start();
+    try {
+      const transport = createWebhookTransport({ allowPrivate: true, allowedHosts: [] });
+      const r = await transport.post({ url: `${slow.url}/slow`, headers: {}, body: "{}", timeoutMs: 200 });
+      expect(r).toMatchObject({ statusCode: null, error: "timeout after 200 ms" });
+      expect(r.durationMs).toBeGreaterThanOrEqual(190);
+      expect(r.durationMs).toBeLessThan(1400);
+    } finally {
+      await slow.stop();
+    }
+  });
+});
+
 describe("outbound address policy", () => {
   it("in production refuses loopback, private and link-local targets after resolution; the allowlist relaxes it", async () => {
     const receiver = await new WebhookReceiver().start();

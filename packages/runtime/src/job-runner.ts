@@ -1,8 +1,17 @@
-import type { ClaimedJob, Clock, Ids, Storage } from "@openpractice/core";
+import type { ClaimedJob, Clock, Ids, Repositories, Storage } from "@openpractice/core";
 import type { Logger } from "./logger.js";
 
-/** Runs one job; throwing reschedules it (or fails it once attempts are used up). */
-export type JobHandler = (job: ClaimedJob) => Promise<void>;
+/**
+ * Runs one job; throwing reschedules it (or fails it once attempts are used up).
+ * A handler that completed the job itself, in its own transaction (see
+ * JobContext.complete), returns "completed" so the runner does not.
+ */
+export type JobHandler = (job: ClaimedJob, context: JobContext) => Promise<void | "completed">;
+
+export interface JobContext {
+  /** Completes the job through the given repositories (a transaction's), as the runner would. */
+  complete(repositories: Repositories): Promise<boolean>;
+}
 
 export interface JobRunnerOptions {
   storage: Storage;
@@ -13,8 +22,10 @@ export interface JobRunnerOptions {
   workerId: string;
   handlers: ReadonlyMap<string, JobHandler>;
   pollIntervalMs: number;
-  /** Jobs claimed per queue per poll. */
+  /** Jobs claimed per queue per poll (default 50). */
   batchSize?: number;
+  /** Jobs running at once in this process (default 64); a claim only fills free slots. */
+  maxInFlight?: number;
   /** Longer than any handler may take; a crashed worker's jobs return after it. */
   leaseMs?: number;
   maxAttempts?: number;
@@ -37,43 +48,76 @@ export class JobRunner {
   start(): void {
     const loop = async () => {
       if (this.stopped) return;
-      this.running = this.pollOnce().then(
-        () => undefined,
+      let claimed = 0;
+      this.running = this.fill().then(
+        (n) => void (claimed = n),
         (error) => this.o.logger.warn({ err: { message: (error as Error).message } }, "job poll failed"),
       );
       await this.running;
-      if (!this.stopped) this.timer = setTimeout(loop, this.o.pollIntervalMs);
+      if (this.stopped) return;
+      // Jobs were due: look again as soon as a slot frees. Nothing due: wait the poll interval.
+      if (claimed > 0) await this.slotFree();
+      this.timer = setTimeout(loop, claimed > 0 ? 0 : this.o.pollIntervalMs);
     };
     this.timer = setTimeout(loop, 0);
   }
 
-  /** Stops polling and waits for the jobs in hand to finish. */
+  /** Stops claiming and waits for the jobs in hand to finish. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+    await Promise.all(this.inFlight);
   }
 
-  /** One pass over every handled queue; returns how many jobs ran. */
-  async pollOnce(): Promise<number> {
-    let ran = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  private get capacity(): number {
+    return this.o.maxInFlight ?? 64;
+  }
+
+  /** Resolves when fewer than `capacity` jobs are running. */
+  private async slotFree(): Promise<void> {
+    while (this.inFlight.size >= this.capacity) await Promise.race(this.inFlight);
+  }
+
+  /**
+   * Claims due jobs of every handled queue into the free slots and starts them
+   * without waiting for them, so a slow job never holds up the next claim.
+   * Returns how many jobs it claimed.
+   */
+  private async fill(): Promise<number> {
+    let claimed = 0;
     for (const [queue, handler] of this.o.handlers) {
+      const free = Math.min(this.o.batchSize ?? 50, this.capacity - this.inFlight.size);
+      if (free <= 0) break;
       const jobs = await this.o.storage.repositories.jobs.claim(queue, {
-        limit: this.o.batchSize ?? 20,
+        limit: free,
         now: this.o.clock.now(),
         leaseMs: this.o.leaseMs ?? 60_000,
         leaseToken: this.o.ids.uuid(),
       });
-      await Promise.all(jobs.map((job) => this.run(job, handler)));
-      ran += jobs.length;
+      for (const job of jobs) {
+        const running: Promise<void> = this.run(job, handler).finally(() => this.inFlight.delete(running));
+        this.inFlight.add(running);
+      }
+      claimed += jobs.length;
     }
-    return ran;
+    return claimed;
+  }
+
+  /** One pass over every handled queue that waits for the claimed jobs; returns how many jobs ran (tests, tools). */
+  async pollOnce(): Promise<number> {
+    const claimed = await this.fill();
+    await Promise.all(this.inFlight);
+    return claimed;
   }
 
   private async run(job: ClaimedJob, handler: JobHandler): Promise<void> {
     const jobs = this.o.storage.repositories.jobs;
     try {
-      await handler(job);
+      const context: JobContext = { complete: (r) => r.jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId) };
+      if ((await handler(job, context)) === "completed") return;
       const done = await jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId);
       if (!done) this.o.logger.warn({ job_id: job.id, queue: job.queue }, "job finished after its lease was lost");
     } catch (error) {

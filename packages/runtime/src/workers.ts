@@ -15,7 +15,13 @@ export interface Workers {
  */
 export function builtInJobHandlers(practice?: Practice): Map<string, JobHandler> {
   const handlers = new Map<string, JobHandler>([["system.noop", async () => undefined]]);
-  if (practice) handlers.set(WEBHOOK_DELIVERY_QUEUE, (job) => practice.webhookDeliveries.attempt(Number((job.payload as { deliveryId: number }).deliveryId)));
+  if (practice) {
+    // The attempt and the job's completion commit together: one transaction per delivery attempt.
+    handlers.set(WEBHOOK_DELIVERY_QUEUE, async (job, context) => {
+      const outcome = await practice.webhookDeliveries.attempt(Number((job.payload as { deliveryId: number }).deliveryId), { alsoInTransaction: (tx) => context.complete(tx) });
+      return outcome === "recorded" ? "completed" : undefined;
+    });
+  }
   return handlers;
 }
 

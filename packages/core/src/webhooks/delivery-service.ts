@@ -32,8 +32,15 @@ export class WebhookDeliveryService {
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       const events = await tx.outbox.listPending(limit);
+      // A batch is mostly a few organisations and types: look each pair's subscribers up once.
+      const subscribers = new Map<string, Promise<StoredSubscription[]>>();
+      const subscribersOf = (org: number, type: EventType) => {
+        const key = `${org}|${type}`;
+        if (!subscribers.has(key)) subscribers.set(key, tx.webhooks.subscribersOf(org, type));
+        return subscribers.get(key)!;
+      };
       for (const event of events) {
-        for (const s of await tx.webhooks.subscribersOf(event.organisationId, event.eventType)) {
+        for (const s of await subscribersOf(event.organisationId, event.eventType)) {
           const delivery = await tx.webhooks.insertDelivery({
             organisationId: event.organisationId,
             subscriptionId: s.id,
@@ -81,12 +88,14 @@ export class WebhookDeliveryService {
    * One attempt of a pending delivery (the job handler). Records the attempt;
    * on failure queues the next one on the schedule, or marks the delivery
    * failed after the sixth. A delivery whose subscription was deleted or
-   * deactivated is failed without sending.
+   * deactivated is failed without sending. `alsoInTransaction` runs in the
+   * transaction that records the attempt; "skipped" means nothing was sent
+   * (the delivery is gone or no longer pending) and it did not run.
    */
-  async attempt(deliveryId: number): Promise<void> {
+  async attempt(deliveryId: number, options: { alsoInTransaction?: (tx: Repositories) => Promise<unknown> } = {}): Promise<"recorded" | "skipped"> {
     const r = this.deps.storage.repositories;
     const delivery = await r.webhooks.findDeliveryById(deliveryId);
-    if (!delivery || delivery.status !== "pending") return;
+    if (!delivery || delivery.status !== "pending") return "skipped";
     const s = await r.webhooks.findSubscription(delivery.organisationId, delivery.subscriptionId);
     const attemptId = this.deps.ids.uuid();
     const number = delivery.attempts + 1;
@@ -98,7 +107,10 @@ export class WebhookDeliveryService {
       const status: DeliveryStatus = isSuccess(result) ? "delivered" : next ? "pending" : "failed";
       await tx.webhooks.updateDelivery({ ...delivery, attempts: number, status, nextAttemptAt: next ?? null, lastStatusCode: result.statusCode, updatedAt: at });
       if (next) await tx.jobs.enqueue({ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId }, runAt: next });
+      // The caller's own bookkeeping (the job runner completes the job here), committed with the attempt.
+      await options.alsoInTransaction?.(tx);
     });
+    return "recorded";
   }
 
   /** Rule 6: a synthetic, signed delivery with test true, sent now; the reply holds the payload and the HTTP result. Nothing is stored. */

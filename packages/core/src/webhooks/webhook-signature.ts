@@ -11,14 +11,18 @@ export function signWebhook(signatureKey: string, timestamp: number, body: strin
   return `t=${timestamp},v1=${mac}`;
 }
 
-/** The receiver's check: a v1 signature matches and `t` is within `toleranceSeconds` of `now`. */
-export function verifyWebhookSignature(signatureKey: string, header: string, body: string, options: { now?: Date; toleranceSeconds?: number } = {}): boolean {
-  const parts = Object.fromEntries(header.split(",").map((p) => p.split("=", 2) as [string, string]));
-  const t = Number(parts.t);
-  if (!Number.isInteger(t) || !parts.v1) return false;
+/**
+ * The receiver's check (docs/webhooks.md): true when the header's v1 HMAC of
+ * `<t>.<rawBody>` under `signatureKey` matches, compared in constant time, and
+ * `t` is neither older nor further in the future than `toleranceSeconds`
+ * (default 300) from `now`. Pass the raw body exactly as received.
+ */
+export function verifyWebhook(rawBody: string | Uint8Array, header: string | null | undefined, signatureKey: string, options: { toleranceSeconds?: number; now?: Date } = {}): boolean {
+  const match = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/.exec(header ?? "");
+  if (!match) return false;
+  const t = Number(match[1]);
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (Math.abs(now - t) > (options.toleranceSeconds ?? 300)) return false;
-  const expected = Buffer.from(signWebhook(signatureKey, t, body).split("v1=")[1]!, "hex");
-  const given = Buffer.from(parts.v1, "hex");
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  const expected = createHmac("sha256", signatureKey).update(`${t}.`).update(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody)).digest();
+  return timingSafeEqual(expected, Buffer.from(match[2]!, "hex"));
 }
