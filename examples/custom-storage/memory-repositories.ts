@@ -2,6 +2,7 @@ import type { Repositories } from "@openpractice/core";
 import { memoryAppointments } from "./memory-appointments.js";
 import { memoryCases } from "./memory-cases.js";
 import { memoryWebhooks } from "./memory-webhooks.js";
+import { memorySoapNotes } from "./memory-soap-notes.js";
 import { toPatient, type MemoryState } from "./memory-state.js";
 
 const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "lastNameSort", first_name: "firstNameSort" } as const;
@@ -114,6 +115,7 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
     appointments: memoryAppointments(s),
     ...memoryCases(s),
     webhooks: memoryWebhooks(s),
+    soapNotes: memorySoapNotes(s),
     outbox: {
       append: async (event) => void s().outbox.push({ ...structuredClone(event), id: s().nextId++, dispatchedAt: null }),
       listPending: async (limit) => structuredClone(s().outbox.filter((e) => e.dispatchedAt === null).slice(0, limit)),

@@ -1,4 +1,4 @@
-import type { StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
+import type { FormSubmission, SoapNote, StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
 
 export interface StoredJob {
   id: number;
@@ -31,6 +31,9 @@ export interface MemoryState {
   subscriptions: Map<number, StoredSubscription>;
   deliveries: Map<number, WebhookDelivery>;
   attempts: WebhookAttempt[];
+  /** By context id. */
+  notes: Map<string, SoapNote>;
+  forms: Map<string, FormSubmission>;
   outbox: Array<DomainEvent & { id: number; dispatchedAt: Date | null }>;
   counters: Map<string, number>;
   jobs: Map<number, StoredJob>;
@@ -56,6 +59,8 @@ export function emptyState(): MemoryState {
     subscriptions: new Map(),
     deliveries: new Map(),
     attempts: [],
+    notes: new Map(),
+    forms: new Map(),
     outbox: [],
     counters: new Map(),
     jobs: new Map(),

@@ -7,6 +7,7 @@ import { KyselyCaseRepository } from "./repositories/case-repository.js";
 import { KyselyInsuranceCardRepository } from "./repositories/insurance-card-repository.js";
 import { KyselyReferringPhysicianRepository } from "./repositories/referring-physician-repository.js";
 import { KyselyWebhookRepository } from "./repositories/webhook-repository.js";
+import { KyselySoapNoteRepository } from "./repositories/soap-note-repository.js";
 import { KyselyCatalogRepository } from "./repositories/catalog-repository.js";
 import { KyselyJobQueue } from "./repositories/job-queue.js";
 import { KyselyLockStore } from "./repositories/lock-store.js";
@@ -28,6 +29,7 @@ function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repos
     insuranceCards: new KyselyInsuranceCardRepository(db, profile),
     authorizations: new KyselyAuthorizationRepository(db, profile),
     webhooks: new KyselyWebhookRepository(db, profile),
+    soapNotes: new KyselySoapNoteRepository(db, profile),
     outbox: new KyselyOutboxRepository(db),
     rateLimits: new KyselyRateLimitStore(db, profile),
     jobs: new KyselyJobQueue(db, profile),

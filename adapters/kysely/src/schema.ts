@@ -288,6 +288,49 @@ export interface WebhookAttemptsTable {
   response_excerpt: string | null;
 }
 
+export interface SoapNotesTable {
+  id: Generated<number>;
+  context_id: string;
+  organisation_id: number;
+  clinic_id: number;
+  patient_id: number;
+  service_case_id: number | null;
+  case_title: string | null;
+  appointment_id: number | null;
+  note_type: string;
+  category: string | null;
+  service_date_time: string;
+  entry_date_time: string;
+  status: string;
+  completed: number;
+  completed_at: string | null;
+  rendering_physician: number;
+  supervising_physician: number | null;
+  /** JSON object section → submission id. */
+  submission_ids: string;
+  treatment_sheet_id: number;
+  plan_of_care_id: number | null;
+  submit_for_billing: number;
+  summary_doc_url: string | null;
+  short_summary_url: string | null;
+  soap_without_appointment: number;
+  parent: string | null;
+  data_carry_forward_from: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FormSubmissionsTable {
+  id: string;
+  organisation_id: number;
+  context_id: string;
+  section: string;
+  version: number;
+  /** JSON document. */
+  response: string;
+  updated_at: string;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   queue: string;
@@ -333,6 +376,8 @@ export interface Database {
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  soap_notes: SoapNotesTable;
+  form_submissions: FormSubmissionsTable;
 }
 
 export const toDbTime = (d: Date): string => d.toISOString();

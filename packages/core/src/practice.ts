@@ -4,6 +4,7 @@ import { CaseService } from "./cases/case-service.js";
 import { InsuranceCardService } from "./cases/insurance-card-service.js";
 import { ReferringPhysicianService } from "./cases/referring-physician-service.js";
 import { CatalogService } from "./catalog/catalog-service.js";
+import { SoapNoteService } from "./soap/soap-note-service.js";
 import { WebhookDeliveryService } from "./webhooks/delivery-service.js";
 import { AesGcmSecretCipher, type SecretCipher } from "./webhooks/secret-cipher.js";
 import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
@@ -61,6 +62,7 @@ export interface Practice {
   readonly directory: DirectoryService;
   readonly catalog: CatalogService;
   readonly webhooks: WebhookService;
+  readonly soapNotes: SoapNoteService;
   readonly webhookDeliveries: WebhookDeliveryService;
   readonly rateLimiter: RateLimiter;
   /** Resolves when the store answers; rejects otherwise (readiness). */
@@ -92,6 +94,7 @@ export function createPractice(options: PracticeOptions): Practice {
     directory: new DirectoryService({ storage }),
     catalog: new CatalogService({ storage }),
     webhooks: new WebhookService({ storage, clock, cipher, allowHttp: options.allowHttpWebhooks ?? false }),
+    soapNotes: new SoapNoteService({ storage, clock, ids }),
     webhookDeliveries: new WebhookDeliveryService({ storage, clock, ids, cipher, transport }),
     rateLimiter: new RateLimiter({ storage, clock, planLimits }),
     checkReady: () => storage.ping(),

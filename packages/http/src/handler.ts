@@ -10,6 +10,7 @@ import { v1CatalogRoutes } from "./appointments/v1-catalog-routes.js";
 import { v1AuthorizationRoutes } from "./cases/v1-authorization-routes.js";
 import { v1CaseRoutes } from "./cases/v1-case-routes.js";
 import { webhookRoutes } from "./webhooks/webhook-routes.js";
+import { v1SoapRoutes } from "./soap/v1-soap-routes.js";
 import { v2PatientRoutes } from "./patients/v2-patient-routes.js";
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from "./request-body.js";
 import { parseQuery, requestIdFor } from "./request-context.js";
@@ -53,7 +54,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const queryValidator = new SchemaValidator({ coerceTypes: true });
   const deps = { practice, bodyValidator };
   let openApi: object | undefined;
-  const routes = [...v1PatientRoutes(deps), ...v1AppointmentRoutes(deps), ...v1CatalogRoutes(deps), ...v1CaseRoutes(deps), ...v1AuthorizationRoutes(deps), ...webhookRoutes(deps), ...v2PatientRoutes(deps), ...systemRoutes({ practice, openApi: () => openApi as object, docsAssets: options.docsAssets })];
+  const routes = [...v1PatientRoutes(deps), ...v1AppointmentRoutes(deps), ...v1CatalogRoutes(deps), ...v1CaseRoutes(deps), ...v1AuthorizationRoutes(deps), ...webhookRoutes(deps), ...v1SoapRoutes(deps), ...v2PatientRoutes(deps), ...systemRoutes({ practice, openApi: () => openApi as object, docsAssets: options.docsAssets })];
   openApi = buildOpenApiDocument(routes.filter((r) => !r.path.startsWith("/docs/")));
 
   const router = createRouter<RouteDefinition>();
@@ -62,7 +63,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   function renderError(error: DomainError, contract: Contract, route: RouteDefinition | undefined, requestId: string, headers: Record<string, string>): Response {
     return contract === "v2"
       ? v2Error(error, { requestId, now: practice.clock.now() }, route?.fieldNames, headers)
-      : v1Error(error, route?.fieldNames, headers);
+      : v1Error(error, route?.fieldNames, headers, route?.v1ErrorStatus);
   }
 
   async function run(route: RouteDefinition, ctx: RouteContext, request: Request, headers: Record<string, string>, setPrincipal: (p: Principal) => void): Promise<Response> {

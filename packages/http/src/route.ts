@@ -37,6 +37,12 @@ export interface RouteDefinition {
   query?: JsonSchema;
   /** OpenAPI responses: status → schema of the body. */
   responses: Record<string, { description: string; schema?: JsonSchema }>;
+  /**
+   * v1 client errors of this route use this HTTP status instead of their own
+   * (the code in the body still says which error): spec 7.1 delivers SOAP note
+   * creation errors with HTTP 200. 401, 429 and 5xx keep their status.
+   */
+  v1ErrorStatus?: number;
   /** Domain field → wire field, for this route's validation errors. */
   fieldNames?: FieldNames;
   handle(ctx: RouteContext): Promise<Response>;

@@ -5,6 +5,7 @@ import { jobsAndLocksMigration } from "./002-jobs-and-locks.js";
 import { appointmentsMigration } from "./004-appointments.js";
 import { casesMigration } from "./005-cases.js";
 import { webhooksMigration } from "./006-webhooks.js";
+import { soapNotesMigration } from "./007-soap-notes.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
@@ -16,6 +17,7 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "004-appointments": appointmentsMigration(profile),
     "005-cases": casesMigration(profile),
     "006-webhooks": webhooksMigration(profile),
+    "007-soap-notes": soapNotesMigration(profile),
   };
 }
 

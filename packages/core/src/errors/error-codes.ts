@@ -59,6 +59,14 @@ export const ERROR_CODES = [
   "SUBSCRIPTION_NOT_FOUND",
   /** The webhook delivery does not exist for this subscription. */
   "DELIVERY_NOT_FOUND",
+  /** A SOAP note cannot be written on a cancelled appointment (spec 7.1, v1 code 4001). */
+  "APPOINTMENT_CANCELLED",
+  /** The SOAP note (context) does not exist in the caller's organisation. */
+  "SOAP_NOTE_NOT_FOUND",
+  /** The form submission does not exist in the caller's organisation. */
+  "FORM_SUBMISSION_NOT_FOUND",
+  /** A form write carried a version other than the current one plus 1; details give the current version. */
+  "VERSION_CONFLICT",
   /** The organisation has used its request budget for the current window. */
   "RATE_LIMIT_EXCEEDED",
   /** No route matches the path. */

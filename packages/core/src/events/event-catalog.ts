@@ -68,6 +68,7 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<EventType, string>> = Object.fr
 /** JSON type of each payload field: ids are integers, except the SERVICE_CASE_<id> string; links may be null. */
 const FIELD_SCHEMAS: Readonly<Record<string, object>> = Object.freeze({
   service_case_id: { type: ["string", "null"], pattern: "^SERVICE_CASE_[0-9]+$" },
+  soap_note_id: { type: "string", description: "the note's context_id" },
   clinic_id: { type: ["integer", "null"] },
   appointment_id: { type: ["integer", "null"] },
 });

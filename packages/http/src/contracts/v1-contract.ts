@@ -38,6 +38,10 @@ export const V1_ERROR_MAP: Readonly<Record<ErrorCode, { code: number; status: nu
   DUPLICATE_SUBSCRIPTION: { code: 4096, status: 409 },
   SUBSCRIPTION_NOT_FOUND: { code: 4046, status: 404 },
   DELIVERY_NOT_FOUND: { code: 4047, status: 404 },
+  APPOINTMENT_CANCELLED: { code: 4001, status: 409 },
+  SOAP_NOTE_NOT_FOUND: { code: 4048, status: 404 },
+  FORM_SUBMISSION_NOT_FOUND: { code: 4051, status: 404 },
+  VERSION_CONFLICT: { code: 4097, status: 409 },
   PAYLOAD_TOO_LARGE: { code: 4130, status: 413 },
   UNSUPPORTED_MEDIA_TYPE: { code: 4150, status: 415 },
   RATE_LIMIT_EXCEEDED: { code: 4290, status: 429 },
@@ -63,12 +67,14 @@ export function v1Success(data: unknown, code = V1_SUCCESS_CODE, message = "Succ
  * `errors` (one entry per field) when there are field issues, and `details`
  * (e.g. the conflicting patient, the reason a token was refused) when there are any.
  */
-export function v1Error(error: DomainError, names?: FieldNames, headers: Record<string, string> = {}): Response {
+export function v1Error(error: DomainError, names?: FieldNames, headers: Record<string, string> = {}, statusOverride?: number): Response {
   const mapped = V1_ERROR_MAP[error.code];
   const { message, issues } = describeForWire(error, names);
   const body: Record<string, unknown> = { code: mapped.code, data: null, message, error_code: error.code };
   if (issues?.length) body.errors = issues;
   const { issues: _issues, ...details } = error.details;
   if (Object.keys(details).length > 0) body.details = details;
-  return jsonResponse(mapped.status, body, headers);
+  // A route whose contract answers errors with another status (spec 7.1: SOAP creation, always 200) keeps the code.
+  const status = statusOverride !== undefined && mapped.status < 500 && error.code !== "UNAUTHORIZED" && error.code !== "RATE_LIMIT_EXCEEDED" ? statusOverride : mapped.status;
+  return jsonResponse(status, body, headers);
 }

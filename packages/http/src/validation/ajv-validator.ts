@@ -36,6 +36,8 @@ function reason(e: ErrorObject): string {
       return typeof parent.description === "string" ? `must be ${parent.description}` : "has an invalid format";
     case "minProperties":
       return "must contain at least one field";
+    case "not":
+      return typeof parent.description === "string" ? `must not be sent: ${parent.description}` : "must not be sent";
     default:
       return e.message ?? "is invalid";
   }

@@ -1,0 +1,144 @@
+import type { FormSubmission, SoapNote, SoapNoteCriteria, SoapNoteRecord, SoapNoteRepository, SoapNoteStatus, SoapNoteType, SoapSection } from "@openpractice/core";
+import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
+import { fromDbTime, toDbTime, type Database, type FormSubmissionsTable, type SoapNotesTable } from "../schema.js";
+import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { insertReturningId } from "./insert-returning-id.js";
+
+const num = (v: number | null) => (v === null ? null : Number(v));
+
+const toNote = (r: Selectable<SoapNotesTable>): SoapNote => ({
+  id: Number(r.id),
+  contextId: r.context_id,
+  organisationId: Number(r.organisation_id),
+  clinicId: Number(r.clinic_id),
+  patientId: Number(r.patient_id),
+  serviceCaseId: num(r.service_case_id),
+  caseTitle: r.case_title,
+  appointmentId: num(r.appointment_id),
+  type: r.note_type as SoapNoteType,
+  category: r.category,
+  serviceDateTime: fromDbTime(r.service_date_time),
+  entryDateTime: fromDbTime(r.entry_date_time),
+  status: r.status as SoapNoteStatus,
+  completed: Boolean(Number(r.completed)),
+  completedAt: r.completed_at ? fromDbTime(r.completed_at) : null,
+  renderingPhysician: Number(r.rendering_physician),
+  supervisingPhysician: num(r.supervising_physician),
+  submissionIds: JSON.parse(r.submission_ids),
+  treatmentSheetId: Number(r.treatment_sheet_id),
+  planOfCareId: num(r.plan_of_care_id),
+  submitForBilling: Boolean(Number(r.submit_for_billing)),
+  summaryDocUrl: r.summary_doc_url,
+  shortSummaryUrl: r.short_summary_url,
+  soapWithoutAppointment: Boolean(Number(r.soap_without_appointment)),
+  parent: r.parent,
+  dataCarryForwardFrom: r.data_carry_forward_from,
+  createdAt: fromDbTime(r.created_at),
+  updatedAt: fromDbTime(r.updated_at),
+});
+
+const toForm = (r: Selectable<FormSubmissionsTable>): FormSubmission => ({
+  id: r.id,
+  organisationId: Number(r.organisation_id),
+  contextId: r.context_id,
+  section: r.section as SoapSection,
+  version: Number(r.version),
+  response: JSON.parse(r.response),
+  updatedAt: fromDbTime(r.updated_at),
+});
+
+function applyFilters<O>(q: SelectQueryBuilder<Database, "soap_notes", O>, c: SoapNoteCriteria) {
+  let out = q.where("organisation_id", "=", c.organisationId);
+  if (c.patientId !== undefined) out = out.where("patient_id", "=", c.patientId);
+  if (c.clinicId !== undefined) out = out.where("clinic_id", "=", c.clinicId);
+  if (c.appointmentId !== undefined) out = out.where("appointment_id", "=", c.appointmentId);
+  if (c.serviceCaseId !== undefined) out = out.where("service_case_id", "=", c.serviceCaseId);
+  if (c.from) out = out.where("service_date_time", ">=", toDbTime(c.from));
+  if (c.to) out = out.where("service_date_time", "<", toDbTime(c.to));
+  if (c.statuses?.length) out = out.where("status", "in", c.statuses);
+  if (c.completed !== undefined) out = out.where("completed", "=", c.completed ? 1 : 0);
+  return out;
+}
+
+export class KyselySoapNoteRepository implements SoapNoteRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly profile: SqlDialectProfile,
+  ) {}
+
+  async insert(n: SoapNoteRecord) {
+    const id = await insertReturningId(this.db, this.profile, "soap_notes", {
+      context_id: n.contextId,
+      organisation_id: n.organisationId,
+      clinic_id: n.clinicId,
+      patient_id: n.patientId,
+      service_case_id: n.serviceCaseId,
+      case_title: n.caseTitle,
+      appointment_id: n.appointmentId,
+      note_type: n.type,
+      category: n.category,
+      service_date_time: toDbTime(n.serviceDateTime),
+      entry_date_time: toDbTime(n.entryDateTime),
+      status: n.status,
+      completed: n.completed ? 1 : 0,
+      completed_at: n.completedAt ? toDbTime(n.completedAt) : null,
+      rendering_physician: n.renderingPhysician,
+      supervising_physician: n.supervisingPhysician,
+      submission_ids: JSON.stringify(n.submissionIds),
+      treatment_sheet_id: n.treatmentSheetId,
+      plan_of_care_id: n.planOfCareId,
+      submit_for_billing: n.submitForBilling ? 1 : 0,
+      summary_doc_url: n.summaryDocUrl,
+      short_summary_url: n.shortSummaryUrl,
+      soap_without_appointment: n.soapWithoutAppointment ? 1 : 0,
+      parent: n.parent,
+      data_carry_forward_from: n.dataCarryForwardFrom,
+      created_at: toDbTime(n.createdAt),
+      updated_at: toDbTime(n.updatedAt),
+    });
+    return { ...structuredClone(n), id };
+  }
+
+  async findByContextId(organisationId: number, contextId: string) {
+    const row = await this.db.selectFrom("soap_notes").selectAll().where("organisation_id", "=", organisationId).where("context_id", "=", contextId).executeTakeFirst();
+    return row ? toNote(row) : undefined;
+  }
+
+  async list(c: SoapNoteCriteria) {
+    const base = this.db.selectFrom("soap_notes");
+    const [rows, counted] = await Promise.all([
+      applyFilters(base.selectAll(), c).orderBy("service_date_time", "desc").orderBy("id", "desc").limit(c.limit).offset(c.offset).execute(),
+      applyFilters(base.select((eb) => eb.fn.countAll().as("n")), c).executeTakeFirstOrThrow(),
+    ]);
+    return { notes: rows.map(toNote), total: Number(counted.n) };
+  }
+
+  async insertForms(forms: FormSubmission[]) {
+    if (forms.length === 0) return;
+    await this.db
+      .insertInto("form_submissions")
+      .values(forms.map((f) => ({ id: f.id, organisation_id: f.organisationId, context_id: f.contextId, section: f.section, version: f.version, response: JSON.stringify(f.response), updated_at: toDbTime(f.updatedAt) })))
+      .execute();
+  }
+
+  async findForm(organisationId: number, id: string) {
+    const row = await this.db.selectFrom("form_submissions").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    return row ? toForm(row) : undefined;
+  }
+
+  async formsOf(organisationId: number, contextId: string) {
+    const rows = await this.db.selectFrom("form_submissions").selectAll().where("organisation_id", "=", organisationId).where("context_id", "=", contextId).execute();
+    return rows.map(toForm);
+  }
+
+  async updateForm(f: FormSubmission) {
+    const result = await this.db
+      .updateTable("form_submissions")
+      .set({ response: JSON.stringify(f.response), version: f.version, updated_at: toDbTime(f.updatedAt) })
+      .where("organisation_id", "=", f.organisationId)
+      .where("id", "=", f.id)
+      .where("version", "=", f.version - 1)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

@@ -1,0 +1,137 @@
+import { parseServiceCaseId, serviceCaseId, SOAP_NOTE_STATUSES, SOAP_NOTE_TYPES, type FormSubmission, type NoteSearch, type SoapNote, type SoapNoteDraft } from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { zonelessUtc } from "../patients/v1-patient-contract.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
+
+const fromSession = { not: {}, description: "it comes from the authenticated session (spec 4.1 rule 2)" };
+const contextRef: JsonSchema = nullable({ type: "string", minLength: 1, maxLength: 40 });
+
+export const v1SoapCreateSchema: JsonSchema = {
+  $id: "V1SoapNoteCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["patient_id", "type"],
+  properties: {
+    patient_id: { type: "integer", minimum: 1 },
+    type: { type: "string", enum: [...SOAP_NOTE_TYPES] },
+    appointment_id: nullable({ type: "integer", minimum: 0, description: "Omit or 0 for an appointment-free note (with soap_without_appointment true)" }),
+    category: nullable({ type: "string", maxLength: 30 }),
+    service_case_id: nullable({ type: ["string", "integer"], minimum: 1, pattern: "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$" }),
+    attributes: nullable({ type: "object", additionalProperties: false, properties: { subType: nullable({ type: "string", maxLength: 40 }) } }),
+    parent: contextRef,
+    soap_without_appointment: { type: "boolean" },
+    data_carry_forward_from: contextRef,
+    clinic_id: fromSession,
+    organisation_id: fromSession,
+  },
+};
+
+export const v1FormPartialSchema: JsonSchema = {
+  $id: "V1FormDataPartial",
+  type: "object",
+  additionalProperties: false,
+  required: ["submissionId", "soapContextId", "partialResponse", "version"],
+  properties: {
+    submissionId: { type: "string", minLength: 1, maxLength: 44 },
+    soapContextId: { type: "string", minLength: 1, maxLength: 40 },
+    partialResponse: { type: "object", minProperties: 1, maxProperties: 100, description: "dot-notation path → value, paths starting with response." },
+    version: { type: "integer", minimum: 1, description: "the current version plus 1" },
+  },
+};
+
+export const V1_SOAP_FIELDS: FieldNames = Object.freeze({
+  patientId: "patient_id",
+  appointmentId: "appointment_id",
+  serviceCaseId: "service_case_id",
+  soapWithoutAppointment: "soap_without_appointment",
+  dataCarryForwardFrom: "data_carry_forward_from",
+  "attributes.subType": "attributes.subType",
+});
+
+export function v1NoteDraftFromBody(b: Record<string, any>): SoapNoteDraft {
+  return {
+    patientId: b.patient_id,
+    type: b.type,
+    appointmentId: b.appointment_id || null,
+    category: b.category ?? null,
+    serviceCaseId: b.service_case_id == null ? null : (parseServiceCaseId(b.service_case_id) ?? null),
+    attributes: b.attributes ?? null,
+    parent: b.parent ?? null,
+    soapWithoutAppointment: b.soap_without_appointment ?? false,
+    dataCarryForwardFrom: b.data_carry_forward_from ?? null,
+  };
+}
+
+const zoneless = (d: Date | null) => (d ? zonelessUtc(d) : null);
+
+/** Spec 2.1, dates zoneless ISO 8601 (UTC). */
+export function v1NoteView(n: SoapNote) {
+  return {
+    context_id: n.contextId,
+    patient_id: n.patientId,
+    organisation_id: n.organisationId,
+    clinic_id: n.clinicId,
+    service_case_id: n.serviceCaseId === null ? null : serviceCaseId(n.serviceCaseId),
+    case_title: n.caseTitle,
+    appointment_id: n.appointmentId,
+    type: n.type,
+    category: n.category,
+    service_date_time: zonelessUtc(n.serviceDateTime),
+    entry_date_time: zonelessUtc(n.entryDateTime),
+    status: n.status,
+    completed: n.completed,
+    completed_at: zoneless(n.completedAt),
+    rendering_physician: n.renderingPhysician,
+    supervising_physician: n.supervisingPhysician,
+    subjective_submission_id: n.submissionIds.Subjective,
+    objective_submission_id: n.submissionIds.Objective,
+    assessment_submission_id: n.submissionIds.Assessment,
+    plan_submission_id: n.submissionIds.Plan,
+    treatment_sheet_id: n.treatmentSheetId,
+    plan_of_care_id: n.planOfCareId,
+    submit_for_billing: n.submitForBilling,
+    summary_doc_url: n.summaryDocUrl,
+    short_summary_url: n.shortSummaryUrl,
+    is_soap_note_editable: n.status !== "COMPLETED",
+    soap_without_appointment: n.soapWithoutAppointment,
+    parent: n.parent,
+    data_carry_forward_from: n.dataCarryForwardFrom,
+    created_at: zonelessUtc(n.createdAt),
+    updated_at: zonelessUtc(n.updatedAt),
+  };
+}
+
+export const v1FormView = (f: FormSubmission) => ({ submission_id: f.id, soap_context_id: f.contextId, section: f.section, version: f.version, response: f.response, updated_at: zonelessUtc(f.updatedAt) });
+
+const unix = { type: "integer", minimum: 0, maximum: 32503680000 };
+export const v1NoteSearchQuerySchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    patient_id: { type: "integer", minimum: 1 },
+    clinic_id: { type: "integer", minimum: 1 },
+    appointment_id: { type: "integer", minimum: 1 },
+    service_case_id: { type: "string", pattern: "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$" },
+    from: { ...unix, description: "service date-time at or after, Unix seconds" },
+    to: { ...unix, description: "service date-time before, Unix seconds" },
+    status: { type: "string", maxLength: 100, description: `comma-separated: ${SOAP_NOTE_STATUSES.join(", ")}` },
+    completed: { type: "boolean" },
+    page: { type: "integer", minimum: 1, default: 1 },
+    size: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+  },
+};
+
+export function v1NoteSearch(q: Record<string, any>): NoteSearch {
+  return {
+    patientId: q.patient_id,
+    clinicId: q.clinic_id,
+    appointmentId: q.appointment_id,
+    serviceCaseId: q.service_case_id === undefined ? undefined : parseServiceCaseId(q.service_case_id),
+    from: q.from === undefined ? undefined : new Date(q.from * 1000),
+    to: q.to === undefined ? undefined : new Date(q.to * 1000),
+    statuses: typeof q.status === "string" && q.status !== "" ? q.status.split(",") : undefined,
+    completed: q.completed,
+    page: q.page,
+    size: q.size,
+  };
+}
