@@ -1,4 +1,4 @@
-import type { FormSubmission, SoapNote, StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
+import type { IcdCode10, FormSubmission, SoapNote, StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
 
 export interface StoredJob {
   id: number;
@@ -34,6 +34,7 @@ export interface MemoryState {
   /** By context id. */
   notes: Map<string, SoapNote>;
   forms: Map<string, FormSubmission>;
+  icd: IcdCode10[];
   outbox: Array<DomainEvent & { id: number; dispatchedAt: Date | null }>;
   counters: Map<string, number>;
   jobs: Map<number, StoredJob>;
@@ -61,6 +62,7 @@ export function emptyState(): MemoryState {
     attempts: [],
     notes: new Map(),
     forms: new Map(),
+    icd: [],
     outbox: [],
     counters: new Map(),
     jobs: new Map(),

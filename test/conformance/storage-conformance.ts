@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeAppointmentConformance } from "./appointment-conformance.js";
 import { describeWebhookConformance } from "./webhook-conformance.js";
 import { describeSoapNoteConformance } from "./soap-note-conformance.js";
+import { describeIcdConformance } from "./icd-conformance.js";
 
 /** Raw reads of what an adapter persisted, made with the engine's own driver, not through our repositories. */
 export interface StorageProbe {
@@ -251,6 +252,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
     describeAppointmentConformance(engine, () => ({ s, fx }));
     describeWebhookConformance(engine, () => ({ s, fx }));
     describeSoapNoteConformance(engine, () => ({ s, fx }));
+    describeIcdConformance(engine, () => ({ s, fx }));
 
     describe("transactions and the outbox", () => {
       it(`[${engine}] a transaction commits the row and its event together`, async () => {

@@ -8,6 +8,7 @@ import { KyselyInsuranceCardRepository } from "./repositories/insurance-card-rep
 import { KyselyReferringPhysicianRepository } from "./repositories/referring-physician-repository.js";
 import { KyselyWebhookRepository } from "./repositories/webhook-repository.js";
 import { KyselySoapNoteRepository } from "./repositories/soap-note-repository.js";
+import { KyselyIcdRepository } from "./repositories/icd-repository.js";
 import { KyselyCatalogRepository } from "./repositories/catalog-repository.js";
 import { KyselyJobQueue } from "./repositories/job-queue.js";
 import { KyselyLockStore } from "./repositories/lock-store.js";
@@ -30,6 +31,7 @@ function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repos
     authorizations: new KyselyAuthorizationRepository(db, profile),
     webhooks: new KyselyWebhookRepository(db, profile),
     soapNotes: new KyselySoapNoteRepository(db, profile),
+    icd: new KyselyIcdRepository(db),
     outbox: new KyselyOutboxRepository(db),
     rateLimits: new KyselyRateLimitStore(db, profile),
     jobs: new KyselyJobQueue(db, profile),

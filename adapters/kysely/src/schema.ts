@@ -331,6 +331,25 @@ export interface FormSubmissionsTable {
   updated_at: string;
 }
 
+export interface IcdCodesTable {
+  year: number;
+  /** Without the dot. */
+  code: string;
+  order_number: number;
+  billable: number;
+  short_description: string;
+  long_description: string;
+  /** Ranks word matches: shorter descriptions first. */
+  description_length: number;
+}
+
+export interface IcdWordsTable {
+  year: number;
+  /** A folded word of the long description. */
+  word: string;
+  code: string;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   queue: string;
@@ -378,6 +397,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   soap_notes: SoapNotesTable;
   form_submissions: FormSubmissionsTable;
+  icd_codes: IcdCodesTable;
+  icd_words: IcdWordsTable;
 }
 
 export const toDbTime = (d: Date): string => d.toISOString();

@@ -5,6 +5,7 @@ import { InsuranceCardService } from "./cases/insurance-card-service.js";
 import { ReferringPhysicianService } from "./cases/referring-physician-service.js";
 import { CatalogService } from "./catalog/catalog-service.js";
 import { SoapNoteService } from "./soap/soap-note-service.js";
+import { IcdService } from "./icd/icd-search-service.js";
 import { WebhookDeliveryService } from "./webhooks/delivery-service.js";
 import { AesGcmSecretCipher, type SecretCipher } from "./webhooks/secret-cipher.js";
 import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
@@ -63,6 +64,7 @@ export interface Practice {
   readonly catalog: CatalogService;
   readonly webhooks: WebhookService;
   readonly soapNotes: SoapNoteService;
+  readonly icd: IcdService;
   readonly webhookDeliveries: WebhookDeliveryService;
   readonly rateLimiter: RateLimiter;
   /** Resolves when the store answers; rejects otherwise (readiness). */
@@ -95,6 +97,7 @@ export function createPractice(options: PracticeOptions): Practice {
     catalog: new CatalogService({ storage }),
     webhooks: new WebhookService({ storage, clock, cipher, allowHttp: options.allowHttpWebhooks ?? false }),
     soapNotes: new SoapNoteService({ storage, clock, ids }),
+    icd: new IcdService({ storage }),
     webhookDeliveries: new WebhookDeliveryService({ storage, clock, ids, cipher, transport }),
     rateLimiter: new RateLimiter({ storage, clock, planLimits }),
     checkReady: () => storage.ping(),

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { ConfigError } from "./config/config.js";
-import { migrateCommand, seedCommand, serveCommand, tokenCommand, UsageError } from "./cli/commands.js";
+import { importIcdCommand, migrateCommand, seedCommand, serveCommand, tokenCommand, UsageError } from "./cli/commands.js";
 
 const USAGE = `usage: openpractice <command> [options]
 
@@ -10,6 +10,9 @@ commands:
   migrate                    apply pending database migrations
   seed [--org N] [--patients N]
                              create the demo organisation, clinics, doctors and patients (idempotent)
+  import icd10cm <file> [--year YYYY]
+                             load a CMS ICD-10-CM order file as that year's code set (idempotent; the
+                             year comes from the file name, e.g. icd10cm_order_2026.txt, or --year)
   token --org N [--user N] [--scope "read write"] [--name S] [--clinics 1,2] [--roles a,b] [--ttl SECONDS]
                              print a bearer token signed with the configured secret`;
 
@@ -26,6 +29,7 @@ async function main(argv: string[]): Promise<void> {
       roles: { type: "string" },
       ttl: { type: "string" },
       patients: { type: "string" },
+      year: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -42,6 +46,9 @@ async function main(argv: string[]): Promise<void> {
       return migrateCommand();
     case "seed":
       return seedCommand(flags);
+    case "import":
+      if (positionals[1] !== "icd10cm" || !positionals[2]) throw new UsageError("import needs: icd10cm <file>");
+      return importIcdCommand(positionals[2], flags);
     case "token":
       if (!flags.org) throw new UsageError("token needs --org");
       return tokenCommand(flags);

@@ -6,6 +6,7 @@ import { appointmentsMigration } from "./004-appointments.js";
 import { casesMigration } from "./005-cases.js";
 import { webhooksMigration } from "./006-webhooks.js";
 import { soapNotesMigration } from "./007-soap-notes.js";
+import { icdMigration } from "./008-icd.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
@@ -18,6 +19,7 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "005-cases": casesMigration(profile),
     "006-webhooks": webhooksMigration(profile),
     "007-soap-notes": soapNotesMigration(profile),
+    "008-icd": icdMigration(),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { AppointmentRepository } from "./appointment-repository.js";
 import type { AuthorizationRepository, CaseRepository, InsuranceCardRepository, ReferringPhysicianRepository } from "./case-repository.js";
 import type { CatalogRepository } from "./catalog-repository.js";
+import type { IcdRepository } from "./icd-repository.js";
 import type { SoapNoteRepository } from "./soap-note-repository.js";
 import type { WebhookRepository } from "./webhook-repository.js";
 import type { JobQueue, LockStore } from "./job-queue.js";
@@ -21,6 +22,7 @@ export interface Repositories {
   authorizations: AuthorizationRepository;
   webhooks: WebhookRepository;
   soapNotes: SoapNoteRepository;
+  icd: IcdRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

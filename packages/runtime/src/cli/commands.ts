@@ -1,4 +1,6 @@
 import { createPractice } from "@openpractice/core";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { loadConfig } from "../config/config.js";
 import { resolveJwtSecret } from "../config/jwt-secret.js";
 import { createLogger } from "../logger.js";
@@ -73,4 +75,28 @@ export async function tokenCommand(flags: Record<string, string | undefined>): P
     ttlSeconds: positiveInt("ttl", flags.ttl, 12 * 3600),
   });
   process.stdout.write(`${token}\n`);
+}
+
+/** `openpractice import icd10cm <file> [--year YYYY]`: one JSON line with the year and the counts. */
+export async function importIcdCommand(file: string, flags: Record<string, string | undefined>): Promise<void> {
+  const fromName = /(?:^|[^0-9])(20\d\d)(?:[^0-9]|$)/.exec(basename(file))?.[1];
+  const year = flags.year !== undefined ? positiveInt("year", flags.year) : fromName ? Number(fromName) : undefined;
+  if (year === undefined) throw new UsageError("import icd10cm: give --year (the file name has no code-set year)");
+  let text: string;
+  try {
+    text = readFileSync(file, "latin1");
+  } catch (error) {
+    throw new UsageError(`import icd10cm: cannot read ${file}: ${(error as Error).message}`);
+  }
+  const config = loadConfig();
+  const storage = await openStorage(config.databaseUrl);
+  try {
+    const practice = createPractice({ storage });
+    const summary = await practice.icd.importOrderFile(text.split("\n"), year).catch((error: Error) => {
+      throw new UsageError(`import icd10cm: ${error.message}`);
+    });
+    process.stdout.write(`${JSON.stringify({ imported: "icd10cm", ...summary })}\n`);
+  } finally {
+    await storage.close();
+  }
 }

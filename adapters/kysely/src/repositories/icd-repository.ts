@@ -1,0 +1,88 @@
+import { icdWords, type IcdCode10, type IcdRepository, type IcdSearch } from "@openpractice/core";
+import { sql, type Kysely, type Selectable } from "kysely";
+import type { Database, IcdCodesTable } from "../schema.js";
+
+const toCode = (r: Selectable<IcdCodesTable>): IcdCode10 => ({
+  year: Number(r.year),
+  orderNumber: Number(r.order_number),
+  code: r.code,
+  billable: Boolean(Number(r.billable)),
+  shortDescription: r.short_description,
+  longDescription: r.long_description,
+});
+
+/** The smallest string above every string that starts with `prefix` (for a B-tree range scan instead of LIKE). */
+const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+
+export class KyselyIcdRepository implements IcdRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async replaceYear(year: number, codes: IcdCode10[]) {
+    // The caller may already be in a transaction; otherwise this is one.
+    const write = async (db: Kysely<Database>) => {
+      await db.deleteFrom("icd_words").where("year", "=", year).execute();
+      await db.deleteFrom("icd_codes").where("year", "=", year).execute();
+      for (let i = 0; i < codes.length; i += 500) {
+        const batch = codes.slice(i, i + 500);
+        await db
+          .insertInto("icd_codes")
+          .values(batch.map((c) => ({ year, code: c.code, order_number: c.orderNumber, billable: c.billable ? 1 : 0, short_description: c.shortDescription, long_description: c.longDescription, description_length: c.longDescription.length })))
+          .execute();
+        const words = batch.flatMap((c) => icdWords(c.longDescription).map((word) => ({ year, word: word.slice(0, 60), code: c.code })));
+        for (let j = 0; j < words.length; j += 1000) await db.insertInto("icd_words").values(words.slice(j, j + 1000)).execute();
+      }
+    };
+    if (this.db.isTransaction) await write(this.db);
+    else await this.db.transaction().execute(write);
+  }
+
+  async latestYear() {
+    const row = await this.db.selectFrom("icd_codes").select((eb) => eb.fn.max("year").as("year")).executeTakeFirst();
+    return row?.year == null ? undefined : Number(row.year);
+  }
+
+  private async rarestFirst(year: number, words: string[]): Promise<string[]> {
+    if (words.length < 2) return words;
+    const counts = await Promise.all(
+      words.map(async (word) => {
+        const inRange = this.db.selectFrom("icd_words").select("code").where("year", "=", year).where("word", ">=", word).where("word", "<", prefixEnd(word)).limit(5001);
+        const row = await this.db.selectFrom(inRange.as("m")).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+        return { word, n: Number(row.n) };
+      }),
+    );
+    return counts.sort((a, b) => a.n - b.n || b.word.length - a.word.length).map((c) => c.word);
+  }
+
+  async search(s: IcdSearch) {
+    let q = this.db.selectFrom("icd_codes").where("year", "=", s.year);
+    if (s.codePrefix) {
+      q = q.where("code", ">=", s.codePrefix).where("code", "<", prefixEnd(s.codePrefix));
+    }
+    // Each word must start a word of the description. The rarest word drives the query through the word index
+    // (rarity measured by a capped count of its index range); each other word is an index probe on
+    // (year, code, word) for the candidates it leaves.
+    const [first, ...rest] = await this.rarestFirst(s.year, s.words);
+    if (first !== undefined) {
+      q = q.where("code", "in", (eb) => eb.selectFrom("icd_words").select("code").where("year", "=", s.year).where("word", ">=", first).where("word", "<", prefixEnd(first)));
+    }
+    for (const word of rest) {
+      q = q.where(({ exists, selectFrom }) =>
+        exists(selectFrom("icd_words as w").select("w.code").where("w.year", "=", s.year).whereRef("w.code", "=", "icd_codes.code").where("w.word", ">=", word).where("w.word", "<", prefixEnd(word))),
+      );
+    }
+    if (!s.codePrefix && s.words.length === 0) return { codes: [], total: 0 };
+    if (s.codePrefix) {
+      const ordered = q.selectAll().orderBy(sql`case when code = ${s.codePrefix} then 0 else 1 end`).orderBy("code");
+      const [rows, counted] = await Promise.all([ordered.limit(s.limit).offset(s.offset).execute(), q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()]);
+      return { codes: rows.map(toCode), total: Number(counted.n) };
+    }
+    // Word search: find every match once (code and description length only), rank here, then read the page.
+    const matches = await q.select(["code", "description_length"]).execute();
+    matches.sort((a, b) => Number(a.description_length) - Number(b.description_length) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    const pageCodes = matches.slice(s.offset, s.offset + s.limit).map((m) => m.code);
+    if (pageCodes.length === 0) return { codes: [], total: matches.length };
+    const rows = await this.db.selectFrom("icd_codes").selectAll().where("year", "=", s.year).where("code", "in", pageCodes).execute();
+    const byCode = new Map(rows.map((r) => [r.code, toCode(r)]));
+    return { codes: pageCodes.map((c) => byCode.get(c)!), total: matches.length };
+  }
+}
