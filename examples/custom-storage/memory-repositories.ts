@@ -4,6 +4,7 @@ import { memoryCases } from "./memory-cases.js";
 import { memoryWebhooks } from "./memory-webhooks.js";
 import { memorySoapNotes } from "./memory-soap-notes.js";
 import { memoryIcd } from "./memory-icd.js";
+import { memoryBillingCodes } from "./memory-billing-codes.js";
 import { toPatient, type MemoryState } from "./memory-state.js";
 
 const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "lastNameSort", first_name: "firstNameSort" } as const;
@@ -118,6 +119,7 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
     webhooks: memoryWebhooks(s),
     soapNotes: memorySoapNotes(s),
     icd: memoryIcd(s),
+    billingCodes: memoryBillingCodes(s),
     outbox: {
       append: async (event) => void s().outbox.push({ ...structuredClone(event), id: s().nextId++, dispatchedAt: null }),
       listPending: async (limit) => structuredClone(s().outbox.filter((e) => e.dispatchedAt === null).slice(0, limit)),

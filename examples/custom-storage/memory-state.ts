@@ -1,4 +1,4 @@
-import type { IcdCode10, FormSubmission, SoapNote, StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
+import type { BillingCode, IcdCode10, FormSubmission, SoapNote, StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
 
 export interface StoredJob {
   id: number;
@@ -35,6 +35,7 @@ export interface MemoryState {
   notes: Map<string, SoapNote>;
   forms: Map<string, FormSubmission>;
   icd: IcdCode10[];
+  billingCodes: BillingCode[];
   outbox: Array<DomainEvent & { id: number; dispatchedAt: Date | null }>;
   counters: Map<string, number>;
   jobs: Map<number, StoredJob>;
@@ -63,6 +64,7 @@ export function emptyState(): MemoryState {
     notes: new Map(),
     forms: new Map(),
     icd: [],
+    billingCodes: [],
     outbox: [],
     counters: new Map(),
     jobs: new Map(),

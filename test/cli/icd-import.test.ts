@@ -65,3 +65,30 @@ describe.runIf(haveSample)("openpractice import icd10cm", () => {
     expect(JSON.parse(runCli(["import", "icd10cm", noYear, "--year", "2024"], {}, temp.dir).stdout)).toMatchObject({ year: 2024, codes: 1 });
   });
 });
+
+describe("openpractice import catalog", () => {
+  it("upserts billing codes from a CSV for the organisation, naming bad rows", () => {
+    const temp = makeTempDir();
+    try {
+      const csv = join(temp.dir, "catalog.csv");
+      writeFileSync(csv, 'code,description,timed,modifiers,specialities,note_types,payer_ids\n97110,"Exercise, strength and motion",true,GP:1;59:2,,,\n97161,Evaluation low complexity,false,,,INITIAL_SOAP,\n');
+      const r = runCli(["import", "catalog", csv, "--org", "3"], {}, temp.dir);
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ imported: "catalog", organisation_id: 3, created: 2, updated: 0 });
+      expect(JSON.parse(runCli(["import", "catalog", csv, "--org", "3"], {}, temp.dir).stdout)).toMatchObject({ created: 0, updated: 2 });
+      const db = new BetterSqlite3(join(temp.dir, "data", "openpractice.db"), { readonly: true });
+      expect(db.prepare("select code, timed, modifiers, note_types from billing_codes where organisation_id = 3 order by code").all()).toEqual([
+        { code: "97110", timed: 1, modifiers: JSON.stringify([{ cptModifierId: 1, cptModifierCode: "GP", className: "", description: "", filter: false }, { cptModifierId: 2, cptModifierCode: "59", className: "", description: "", filter: false }]), note_types: "[]" },
+        { code: "97161", timed: 0, modifiers: "[]", note_types: '["INITIAL_SOAP"]' },
+      ]);
+      db.close();
+      const bad = join(temp.dir, "bad.csv");
+      writeFileSync(bad, "code,description,timed\n9711,Too short,true\n");
+      const refused = runCli(["import", "catalog", bad], {}, temp.dir);
+      expect(refused.status).toBe(64);
+      expect(refused.stderr).toContain("row 2.code: must be a 5-character CPT or HCPCS code");
+    } finally {
+      temp.remove();
+    }
+  });
+});

@@ -53,6 +53,7 @@ describe("openpractice token and seed", () => {
     expect(a.patient_ids).toHaveLength(50);
     expect(a.appointment_category_ids).toHaveLength(5);
     expect(a.appointment_ids).toHaveLength(12);
+    expect(a.billing_codes).toEqual(["97110", "97112", "97140", "97530", "97116", "97161", "97162", "95992"]);
 
     const second = JSON.parse(runCli(["seed"], {}, temp.dir).stdout);
     expect({ ...second, token: undefined }).toEqual({ ...a, token: undefined });

@@ -9,6 +9,7 @@ import { KyselyReferringPhysicianRepository } from "./repositories/referring-phy
 import { KyselyWebhookRepository } from "./repositories/webhook-repository.js";
 import { KyselySoapNoteRepository } from "./repositories/soap-note-repository.js";
 import { KyselyIcdRepository } from "./repositories/icd-repository.js";
+import { KyselyBillingCodeRepository } from "./repositories/billing-code-repository.js";
 import { KyselyCatalogRepository } from "./repositories/catalog-repository.js";
 import { KyselyJobQueue } from "./repositories/job-queue.js";
 import { KyselyLockStore } from "./repositories/lock-store.js";
@@ -32,6 +33,7 @@ function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repos
     webhooks: new KyselyWebhookRepository(db, profile),
     soapNotes: new KyselySoapNoteRepository(db, profile),
     icd: new KyselyIcdRepository(db),
+    billingCodes: new KyselyBillingCodeRepository(db),
     outbox: new KyselyOutboxRepository(db),
     rateLimits: new KyselyRateLimitStore(db, profile),
     jobs: new KyselyJobQueue(db, profile),

@@ -350,6 +350,22 @@ export interface IcdWordsTable {
   code: string;
 }
 
+export interface BillingCodesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  code: string;
+  description: string;
+  timed: number;
+  /** JSON arrays. */
+  modifiers: string;
+  specialities: string;
+  note_types: string;
+  payer_ids: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   queue: string;
@@ -399,6 +415,7 @@ export interface Database {
   form_submissions: FormSubmissionsTable;
   icd_codes: IcdCodesTable;
   icd_words: IcdWordsTable;
+  billing_codes: BillingCodesTable;
 }
 
 export const toDbTime = (d: Date): string => d.toISOString();

@@ -6,6 +6,7 @@ import { ReferringPhysicianService } from "./cases/referring-physician-service.j
 import { CatalogService } from "./catalog/catalog-service.js";
 import { SoapNoteService } from "./soap/soap-note-service.js";
 import { IcdService } from "./icd/icd-search-service.js";
+import { BillingCatalogService } from "./billing/billing-catalog-service.js";
 import { WebhookDeliveryService } from "./webhooks/delivery-service.js";
 import { AesGcmSecretCipher, type SecretCipher } from "./webhooks/secret-cipher.js";
 import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
@@ -65,6 +66,7 @@ export interface Practice {
   readonly webhooks: WebhookService;
   readonly soapNotes: SoapNoteService;
   readonly icd: IcdService;
+  readonly billingCatalog: BillingCatalogService;
   readonly webhookDeliveries: WebhookDeliveryService;
   readonly rateLimiter: RateLimiter;
   /** Resolves when the store answers; rejects otherwise (readiness). */
@@ -98,6 +100,7 @@ export function createPractice(options: PracticeOptions): Practice {
     webhooks: new WebhookService({ storage, clock, cipher, allowHttp: options.allowHttpWebhooks ?? false }),
     soapNotes: new SoapNoteService({ storage, clock, ids }),
     icd: new IcdService({ storage }),
+    billingCatalog: new BillingCatalogService({ storage, clock }),
     webhookDeliveries: new WebhookDeliveryService({ storage, clock, ids, cipher, transport }),
     rateLimiter: new RateLimiter({ storage, clock, planLimits }),
     checkReady: () => storage.ping(),

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { ConfigError } from "./config/config.js";
-import { importIcdCommand, migrateCommand, seedCommand, serveCommand, tokenCommand, UsageError } from "./cli/commands.js";
+import { importCatalogCommand, importIcdCommand, migrateCommand, seedCommand, serveCommand, tokenCommand, UsageError } from "./cli/commands.js";
 
 const USAGE = `usage: openpractice <command> [options]
 
@@ -13,6 +13,9 @@ commands:
   import icd10cm <file> [--year YYYY]
                              load a CMS ICD-10-CM order file as that year's code set (idempotent; the
                              year comes from the file name, e.g. icd10cm_order_2026.txt, or --year)
+  import catalog <csv> [--org N]
+                             upsert billing codes (columns: code, description, timed, modifiers, specialities,
+                             note_types, payer_ids, active) for the organisation (default 1)
   token --org N [--user N] [--scope "read write"] [--name S] [--clinics 1,2] [--roles a,b] [--ttl SECONDS]
                              print a bearer token signed with the configured secret`;
 
@@ -47,8 +50,9 @@ async function main(argv: string[]): Promise<void> {
     case "seed":
       return seedCommand(flags);
     case "import":
-      if (positionals[1] !== "icd10cm" || !positionals[2]) throw new UsageError("import needs: icd10cm <file>");
-      return importIcdCommand(positionals[2], flags);
+      if (positionals[1] === "icd10cm" && positionals[2]) return importIcdCommand(positionals[2], flags);
+      if (positionals[1] === "catalog" && positionals[2]) return importCatalogCommand(positionals[2], flags);
+      throw new UsageError("import needs: icd10cm <file> | catalog <csv>");
     case "token":
       if (!flags.org) throw new UsageError("token needs --org");
       return tokenCommand(flags);

@@ -7,6 +7,7 @@ import { casesMigration } from "./005-cases.js";
 import { webhooksMigration } from "./006-webhooks.js";
 import { soapNotesMigration } from "./007-soap-notes.js";
 import { icdMigration } from "./008-icd.js";
+import { billingCodesMigration } from "./009-billing-codes.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
@@ -20,6 +21,7 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "006-webhooks": webhooksMigration(profile),
     "007-soap-notes": soapNotesMigration(profile),
     "008-icd": icdMigration(),
+    "009-billing-codes": billingCodesMigration(profile),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { AppointmentRepository } from "./appointment-repository.js";
 import type { AuthorizationRepository, CaseRepository, InsuranceCardRepository, ReferringPhysicianRepository } from "./case-repository.js";
 import type { CatalogRepository } from "./catalog-repository.js";
+import type { BillingCodeRepository } from "./billing-code-repository.js";
 import type { IcdRepository } from "./icd-repository.js";
 import type { SoapNoteRepository } from "./soap-note-repository.js";
 import type { WebhookRepository } from "./webhook-repository.js";
@@ -23,6 +24,7 @@ export interface Repositories {
   webhooks: WebhookRepository;
   soapNotes: SoapNoteRepository;
   icd: IcdRepository;
+  billingCodes: BillingCodeRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

@@ -1,5 +1,6 @@
 import { createPractice } from "@openpractice/core";
 import { readFileSync } from "node:fs";
+import { parse as parseCsv } from "csv-parse/sync";
 import { basename } from "node:path";
 import { loadConfig } from "../config/config.js";
 import { resolveJwtSecret } from "../config/jwt-secret.js";
@@ -96,6 +97,50 @@ export async function importIcdCommand(file: string, flags: Record<string, strin
       throw new UsageError(`import icd10cm: ${error.message}`);
     });
     process.stdout.write(`${JSON.stringify({ imported: "icd10cm", ...summary })}\n`);
+  } finally {
+    await storage.close();
+  }
+}
+
+const list = (cell: string | undefined) => (cell ?? "").split(";").map((x) => x.trim()).filter(Boolean);
+
+/**
+ * `openpractice import catalog <csv> [--org N]`: billing codes for the organisation, upserted by number.
+ * Columns (header row): code, description, timed (true/false), modifiers ("GP:1;59:2", code:id),
+ * specialities, note_types, payer_ids (";"-separated, empty: any), active (default true).
+ */
+export async function importCatalogCommand(file: string, flags: Record<string, string | undefined>): Promise<void> {
+  let rows: Record<string, string>[];
+  try {
+    rows = parseCsv(readFileSync(file, "utf8"), { columns: true, skip_empty_lines: true, trim: true });
+  } catch (error) {
+    throw new UsageError(`import catalog: cannot read ${file}: ${(error as Error).message}`);
+  }
+  const truth = (v: string | undefined, fallback: boolean) => (v === undefined || v === "" ? fallback : /^(true|1|yes)$/i.test(v));
+  const codes = rows.map((r) => ({
+    code: (r.code ?? "").toUpperCase(),
+    description: r.description ?? "",
+    timed: truth(r.timed, false),
+    modifiers: list(r.modifiers).map((m) => {
+      const [code, id] = m.split(":");
+      return { cptModifierId: Number(id), cptModifierCode: (code ?? "").toUpperCase(), className: "", description: "", filter: false };
+    }),
+    specialities: list(r.specialities),
+    noteTypes: list(r.note_types),
+    payerIds: list(r.payer_ids),
+    active: truth(r.active, true),
+  }));
+  const config = loadConfig();
+  const storage = await openStorage(config.databaseUrl);
+  try {
+    const practice = createPractice({ storage });
+    const organisationId = positiveInt("org", flags.org, 1);
+    const principal = { organisationId, userId: null, name: "openpractice import", scopes: [], clinicIds: [], roles: [] };
+    const result = await practice.billingCatalog.upsert(principal, codes).catch((error: Error & { details?: { issues?: Array<{ field: string; reason: string }> } }) => {
+      const issues = error.details?.issues?.map((i) => `${i.field.replace(/^codes\.(\d+)/, (_m, n) => `row ${Number(n) + 2}`)}: ${i.reason}`).join("; ");
+      throw new UsageError(`import catalog: ${issues ?? error.message}`);
+    });
+    process.stdout.write(`${JSON.stringify({ imported: "catalog", organisation_id: organisationId, ...result })}\n`);
   } finally {
     await storage.close();
   }

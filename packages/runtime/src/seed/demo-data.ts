@@ -54,3 +54,25 @@ export function demoPatient(i: number) {
     address: { line1: `${100 + i} Main Street`, city, state, postalCode: zip, country: "US" },
   };
 }
+
+/**
+ * A small therapy catalog. The descriptions are our own plain wording: CPT
+ * descriptions are licensed text and are not shipped.
+ */
+export const DEMO_BILLING_CODES = [
+  { code: "97110", description: "Exercise to build strength, endurance, range of motion or flexibility", timed: true },
+  { code: "97112", description: "Retraining of balance, coordination, posture and movement", timed: true },
+  { code: "97140", description: "Hands-on techniques such as mobilisation and manual traction", timed: true },
+  { code: "97530", description: "Dynamic functional activities to improve performance", timed: true },
+  { code: "97116", description: "Walking and gait practice, including stairs", timed: true },
+  { code: "97161", description: "Physical therapy evaluation, low complexity", timed: false, noteTypes: ["INITIAL_SOAP"] },
+  { code: "97162", description: "Physical therapy evaluation, moderate complexity", timed: false, noteTypes: ["INITIAL_SOAP"] },
+  { code: "95992", description: "Repositioning manoeuvre for positional vertigo, per day", timed: false, specialities: ["VESTIBULAR"] },
+];
+
+/** Modifiers every demo code may carry. */
+export const DEMO_MODIFIERS = [
+  { cptModifierId: 1, cptModifierCode: "GP", className: "Therapy plan", description: "Delivered under a physical therapy plan of care", filter: true },
+  { cptModifierId: 2, cptModifierCode: "59", className: "Distinct service", description: "A separate, distinct service on the same day", filter: false },
+  { cptModifierId: 3, cptModifierCode: "KX", className: "Threshold", description: "Medically necessary above the annual threshold", filter: false },
+];

@@ -1,6 +1,6 @@
 import { npiCheckDigit, type AppointmentCategory, type Clinic, type Practice, type Principal } from "@openpractice/core";
 import { signAccessToken } from "../tokens.js";
-import { DEMO_CANCELLATION_REASONS, DEMO_CATEGORIES, DEMO_CLINICS, DEMO_DOCTORS, DEMO_ORGANISATION, DEMO_SPECIALIZATIONS, demoPatient } from "./demo-data.js";
+import { DEMO_BILLING_CODES, DEMO_MODIFIERS, DEMO_CANCELLATION_REASONS, DEMO_CATEGORIES, DEMO_CLINICS, DEMO_DOCTORS, DEMO_ORGANISATION, DEMO_SPECIALIZATIONS, demoPatient } from "./demo-data.js";
 
 export interface SeedSummary {
   organisation_id: number;
@@ -9,6 +9,7 @@ export interface SeedSummary {
   patient_ids: number[];
   appointment_category_ids: number[];
   appointment_ids: number[];
+  billing_codes: string[];
   cancellation_reason_keys: string[];
   specializations: string[];
   token: string;
@@ -52,6 +53,8 @@ export async function seedDemo(practice: Practice, options: { organisationId: nu
     patientIds.push(patient.id);
   }
 
+  // Upserting by code number: a second run replaces the same rows with the same values.
+  await practice.billingCatalog.upsert(principal, DEMO_BILLING_CODES.map((c) => ({ ...c, modifiers: DEMO_MODIFIERS })));
   const appointmentIds = await seedAppointments(practice, principal, { clinicIds: summary.clinicIds, categoryIds: summary.categoryIds, patientIds });
 
   return {
@@ -61,6 +64,7 @@ export async function seedDemo(practice: Practice, options: { organisationId: nu
     patient_ids: patientIds,
     appointment_category_ids: summary.categoryIds,
     appointment_ids: appointmentIds,
+    billing_codes: DEMO_BILLING_CODES.map((c) => c.code),
     cancellation_reason_keys: DEMO_CANCELLATION_REASONS.map((r) => r.reasonKey),
     specializations: [...DEMO_SPECIALIZATIONS],
     token: await signAccessToken(options.jwtSecret, { organisationId: orgId, userId: first.userId, name: principal.name ?? undefined, scope: "read write", clinicIds: summary.clinicIds, roles: ["provider"] }),

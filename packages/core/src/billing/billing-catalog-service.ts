@@ -1,0 +1,63 @@
+import type { Principal } from "../auth/principal.js";
+import type { Clock } from "../clock.js";
+import { DomainError } from "../errors/domain-error.js";
+import type { Storage } from "../ports/storage.js";
+import { assertValidBillingCodes, billingCodeApplies, type BillingCode, type BillingCodeDraft } from "./billing-code.js";
+
+export interface CatalogQuery {
+  appointmentId: number;
+  speciality: string;
+  icdCodes?: string[];
+  soapNoteType?: string;
+  clinicId?: number;
+  payerType?: string;
+  payerId?: string;
+  planType?: string;
+}
+
+/** The organisation's billing-code catalog: maintained by an admin upload or the CLI, read per visit. */
+export class BillingCatalogService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+
+  /** Inserts or replaces codes by their number; the whole upload is checked first and written in one transaction. */
+  async upsert(principal: Principal, drafts: BillingCodeDraft[]): Promise<{ created: number; updated: number }> {
+    assertValidBillingCodes(drafts);
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      await tx.organisations.ensure({ id: principal.organisationId, name: principal.organisationName ?? `Organisation ${principal.organisationId}`, plan: "free", now });
+      return tx.billingCodes.upsert(
+        principal.organisationId,
+        drafts.map((d) => ({
+          code: d.code,
+          description: d.description.trim(),
+          timed: d.timed,
+          modifiers: d.modifiers ?? [],
+          specialities: d.specialities ?? [],
+          noteTypes: d.noteTypes ?? [],
+          payerIds: d.payerIds ?? [],
+          active: d.active ?? true,
+          updatedAt: now,
+        })),
+        now,
+      );
+    });
+  }
+
+  /** The whole catalog, in code order. */
+  applicableAll(principal: Principal): Promise<BillingCode[]> {
+    return this.deps.storage.repositories.billingCodes.list(principal.organisationId);
+  }
+
+  /**
+   * GET /apis/v1/treatment-catalog/latest: the active codes that apply to the
+   * appointment's visit for the speciality, note type and payer. The appointment
+   * must exist in the organisation (4004 otherwise).
+   */
+  async applicable(principal: Principal, q: CatalogQuery): Promise<BillingCode[]> {
+    const r = this.deps.storage.repositories;
+    const appointment = await r.appointments.findById(principal.organisationId, q.appointmentId);
+    if (!appointment) throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: q.appointmentId });
+    const codes = await r.billingCodes.list(principal.organisationId);
+    return codes.filter((c) => billingCodeApplies(c, { speciality: q.speciality, noteType: q.soapNoteType, payerId: q.payerId }));
+  }
+}

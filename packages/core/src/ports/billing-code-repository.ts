@@ -1,0 +1,8 @@
+import type { BillingCode } from "../billing/billing-code.js";
+
+export interface BillingCodeRepository {
+  /** Inserts or replaces each code by (organisation, code); returns how many were new. */
+  upsert(organisationId: number, codes: Omit<BillingCode, "id" | "organisationId" | "createdAt">[], now: Date): Promise<{ created: number; updated: number }>;
+  /** The organisation's catalog in code order. */
+  list(organisationId: number): Promise<BillingCode[]>;
+}

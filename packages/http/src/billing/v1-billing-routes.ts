@@ -1,0 +1,143 @@
+import type { BillingCode, BillingCodeDraft } from "@openpractice/core";
+import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
+import { nullable } from "../validation/json-schema.js";
+
+const strings = { type: "array", maxItems: 50, items: { type: "string", minLength: 1, maxLength: 40 } };
+const modifier = {
+  type: "object",
+  additionalProperties: false,
+  required: ["cpt_modifier_id", "cpt_modifier_code"],
+  properties: {
+    cpt_modifier_id: { type: "integer", minimum: 1 },
+    cpt_modifier_code: { type: "string", minLength: 2, maxLength: 2 },
+    class_name: { type: "string", maxLength: 100 },
+    description: { type: "string", maxLength: 300 },
+    filter: { type: "boolean" },
+  },
+};
+const uploadSchema = {
+  $id: "V1TreatmentCatalogUpload",
+  type: "object",
+  additionalProperties: false,
+  required: ["codes"],
+  properties: {
+    codes: {
+      type: "array",
+      minItems: 1,
+      maxItems: 2000,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["code", "description", "timed"],
+        properties: {
+          code: { type: "string", description: "5-character CPT or HCPCS number" },
+          description: { type: "string", description: "Your own wording (CPT descriptions are licensed text)" },
+          timed: { type: "boolean", description: "Billed in 15-minute units" },
+          modifiers: { type: "array", maxItems: 30, items: modifier },
+          specialities: { ...strings, description: "Empty: every speciality" },
+          note_types: { ...strings, description: "Empty: every note type" },
+          payer_ids: { ...strings, description: "Empty: every payer" },
+          active: { type: "boolean" },
+        },
+      },
+    },
+  },
+};
+
+export const codeView = (c: BillingCode) => ({
+  treatment_class_id: c.id,
+  code: c.code,
+  description: c.description,
+  timed: c.timed,
+  unit_minutes: c.timed ? 15 : null,
+  modifiers: c.modifiers.map((m) => ({ cpt_modifier_id: m.cptModifierId, cpt_modifier_code: m.cptModifierCode, class_name: m.className, description: m.description, filter: m.filter })),
+  specialities: c.specialities,
+  note_types: c.noteTypes,
+  payer_ids: c.payerIds,
+  active: c.active,
+});
+
+export function draftFromWire(c: Record<string, any>): BillingCodeDraft {
+  return {
+    code: typeof c.code === "string" ? c.code.toUpperCase() : c.code,
+    description: c.description,
+    timed: c.timed,
+    modifiers: (c.modifiers ?? []).map((m: Record<string, any>) => ({ cptModifierId: m.cpt_modifier_id, cptModifierCode: String(m.cpt_modifier_code).toUpperCase(), className: m.class_name ?? "", description: m.description ?? "", filter: m.filter ?? false })),
+    specialities: c.specialities,
+    noteTypes: c.note_types,
+    payerIds: c.payer_ids,
+    active: c.active,
+  };
+}
+
+/** The billing-code catalog: an admin upload, the whole list, and the codes that apply to a visit (spec 4.1). */
+export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const common = { contract: "v1" as const, tags: ["Billing codes (v1)"], auth: true, fieldNames: Object.freeze({ codes: "codes", cptModifierId: "cpt_modifier_id", cptModifierCode: "cpt_modifier_code" }) };
+  const errorBody = { $ref: "#/components/schemas/V1Error" };
+  return [
+    {
+      ...common,
+      method: "POST",
+      path: "/apis/v1/treatment-catalog",
+      operationId: "v1UploadTreatmentCatalog",
+      summary: "Admin: insert or replace billing codes by number (the whole upload is checked first, then written in one transaction).",
+      scopes: Object.freeze(["catalog:write", "admin"]),
+      requestBody: uploadSchema,
+      responses: { "200": { description: "{created, updated}", schema: v1EnvelopeSchema({ type: "object" }) }, "400": { description: "VALIDATION_FAILED naming codes.N.field", schema: errorBody } },
+      async handle(ctx) {
+        return v1Success(await practice.billingCatalog.upsert(ctx.principal, (await ctx.body()).codes.map(draftFromWire)));
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: "/apis/v1/treatment-catalog",
+      operationId: "v1ListTreatmentCatalog",
+      summary: "The organisation's whole billing-code catalog, in code order.",
+      scopes: Object.freeze(["notes:read", "read"]),
+      responses: { "200": { description: "Codes", schema: v1EnvelopeSchema({ type: "array" }) } },
+      async handle(ctx) {
+        return v1Success((await practice.billingCatalog.applicableAll(ctx.principal)).map(codeView));
+      },
+    },
+    {
+      ...common,
+      method: "GET",
+      path: "/apis/v1/treatment-catalog/latest",
+      operationId: "v1TreatmentCatalogLatest",
+      summary: "The active billing codes that apply to an appointment's visit for the speciality, note type and payer (spec 4.1 parameters).",
+      scopes: Object.freeze(["notes:read", "read"]),
+      query: {
+        type: "object",
+        additionalProperties: false,
+        required: ["appointment_id", "speciality"],
+        properties: {
+          appointment_id: { type: "integer", minimum: 1 },
+          speciality: { type: "string", minLength: 1, maxLength: 30 },
+          icdCodes: { type: "string", maxLength: 500, description: "Comma-separated ICD codes (accepted; codes do not narrow the catalog today)" },
+          soap_note_type: { type: "string", maxLength: 30 },
+          clinic_id: { type: "integer", minimum: 1 },
+          payerType: { type: "string", maxLength: 40 },
+          payerId: nullable({ type: "string", maxLength: 40 }),
+          planType: { type: "string", maxLength: 40 },
+        },
+      },
+      responses: { "200": { description: "{codes}", schema: v1EnvelopeSchema({ type: "object" }) }, "404": { description: "APPOINTMENT_NOT_FOUND (4004)", schema: errorBody } },
+      async handle(ctx) {
+        const q = ctx.query();
+        const codes = await practice.billingCatalog.applicable(ctx.principal, {
+          appointmentId: q.appointment_id,
+          speciality: q.speciality,
+          icdCodes: typeof q.icdCodes === "string" ? q.icdCodes.split(",") : undefined,
+          soapNoteType: q.soap_note_type,
+          clinicId: q.clinic_id,
+          payerType: q.payerType,
+          payerId: q.payerId ?? undefined,
+          planType: q.planType,
+        });
+        return v1Success({ codes: codes.map(codeView) });
+      },
+    },
+  ];
+}
