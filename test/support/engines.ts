@@ -88,6 +88,8 @@ export async function openRawQuery(engine: EngineName, url: string): Promise<Raw
     // count(*) is bigint; read it as a number, as the other drivers do.
     const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as never)) };
     const client = new pg.Client({ connectionString: url, types: types as never });
+    // A test may cut connections on purpose (database-unavailable.test.ts); a dropped probe must not crash the run.
+    client.on("error", () => undefined);
     await client.connect();
     return {
       async query(sql, params = []) {

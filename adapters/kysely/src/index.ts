@@ -5,3 +5,6 @@ export * from "./insert-ignoring-duplicate.js";
 export * from "./migrations/migrate.js";
 export { containsPattern, PATIENT_SORT_COLUMNS } from "./repositories/patient-repository.js";
 export { patientToRow, rowToPatient } from "./repositories/patient-rows.js";
+
+/** Node socket errors that mean the server was not reachable or the connection dropped (any engine). */
+export const NETWORK_UNAVAILABLE_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);

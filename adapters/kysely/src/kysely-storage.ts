@@ -71,6 +71,10 @@ export class KyselyStorage implements Storage {
     return this.options.db.transaction().execute((trx) => fn(repositoriesOn(trx, this.options.profile)));
   }
 
+  isUnavailable(error: unknown): boolean {
+    return this.options.profile.isUnavailable?.(error) ?? false;
+  }
+
   async ping(): Promise<void> {
     await sql`select 1`.execute(this.options.db);
   }

@@ -30,6 +30,8 @@ export interface SqlDialectProfile {
   insertIgnoreStyle: "on-conflict" | "insert-ignore";
   /** True when `error` is the driver's unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
+  /** Storage.isUnavailable for this engine's driver errors. */
+  isUnavailable?(error: unknown): boolean;
   /** The engine's own migrations, applied with the shared ones in name order (e.g. a search index). */
   extraMigrations?: Readonly<Record<string, Migration>>;
   patientSearch?: PatientSearchIndex;

@@ -1,4 +1,4 @@
-import type { SqlDialectProfile } from "@openpractice/kysely";
+import { NETWORK_UNAVAILABLE_CODES, type SqlDialectProfile } from "@openpractice/kysely";
 import type { ColumnDefinitionBuilder } from "kysely";
 
 /**
@@ -13,5 +13,11 @@ export const mysqlProfile: SqlDialectProfile = Object.freeze({
   isUniqueViolation: (error: unknown) => {
     const e = error as { code?: unknown; errno?: unknown } | null;
     return e?.code === "ER_DUP_ENTRY" || e?.errno === 1062;
+  },
+  isUnavailable: (error: unknown) => {
+    const e = error as { code?: unknown; errno?: unknown; fatal?: unknown } | null;
+    const code = typeof e?.code === "string" ? e.code : "";
+    // Connection lost or refused, too many connections (1040), server shutting down (1053), lock wait timeout (1205).
+    return NETWORK_UNAVAILABLE_CODES.has(code) || ["PROTOCOL_CONNECTION_LOST", "ER_CON_COUNT_ERROR", "ER_SERVER_SHUTDOWN", "ER_LOCK_WAIT_TIMEOUT"].includes(code) || [1040, 1053, 1205].includes(Number(e?.errno));
   },
 });

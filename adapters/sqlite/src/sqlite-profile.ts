@@ -12,6 +12,8 @@ export const sqliteProfile: SqlDialectProfile = Object.freeze({
     const code = (error as { code?: unknown } | null)?.code;
     return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
   },
+  // Another process held the write lock beyond busy_timeout: safe to retry.
+  isUnavailable: (error: unknown) => ["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_BUSY_TIMEOUT", "SQLITE_LOCKED"].includes(String((error as { code?: unknown } | null)?.code)),
   extraMigrations: Object.freeze({ "003-sqlite-patients-search-fts": patientSearchFtsMigration }),
   patientSearch: ftsPatientSearch,
 });

@@ -141,6 +141,12 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         // The body was not read to its end: the connection cannot carry another request.
         if (error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
         response = renderError(error, contract, route, requestId, headers);
+      } else if (practice.storage.isUnavailable?.(error)) {
+        // Not a defect: the store is down or busy for now. Clients may retry.
+        errorCode = "SERVICE_UNAVAILABLE";
+        headers["retry-after"] = "5";
+        options.onUnexpectedError?.(error, { requestId, method: request.method, route: route?.path ?? "(unmatched)", organisationId });
+        response = renderError(new DomainError("SERVICE_UNAVAILABLE", "The database is unavailable for now; retry shortly"), contract, route, requestId, headers);
       } else {
         options.onUnexpectedError?.(error, { requestId, method: request.method, route: route?.path ?? "(unmatched)", organisationId });
         response = renderError(new DomainError("INTERNAL_ERROR", "Internal error; the request id identifies it in the server log"), contract, route, requestId, headers);

@@ -58,4 +58,11 @@ export interface Storage {
   ping(): Promise<void>;
   /** Closes connections; the instance is unusable afterwards. */
   close(): Promise<void>;
+  /**
+   * True when `error` means the store could not serve the call for now (the
+   * server unreachable or shutting down, a connection lost, too many
+   * connections, the database busy beyond its timeout): the request is safe
+   * to retry and the host answers 503 SERVICE_UNAVAILABLE instead of 500.
+   */
+  isUnavailable?(error: unknown): boolean;
 }
