@@ -46,7 +46,10 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
         const created = await json("POST", "/v2/patients", JSON.stringify({ first_name: "Host", last_name: "Suite", date_of_birth: "1990-01-01" }));
         expect(created.status).toBe(201);
         expect(created.headers.get("content-type")).toBe("application/json; charset=utf-8");
-        expect(created.headers.get("location")).toMatch(/^\/v2\/patients\/\d+$/);
+        // The Location points at the resource under the mount path, whichever host mounted it.
+        expect(created.headers.get("location")).toMatch(new RegExp(`^${prefix}/v2/patients/\\d+$`));
+        const followed = await fetch(`${host.url}${created.headers.get("location")}`, { headers: { authorization: `Bearer ${token}` } });
+        expect(followed.status).toBe(200);
         expect(created.headers.get("x-ratelimit-limit")).toBe("100000");
         const body = await created.json();
         const read = await json("GET", `/apis/v1/patient/${body.id}`, undefined, { "x-request-id": "host-suite-1" });

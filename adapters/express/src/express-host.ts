@@ -11,6 +11,9 @@ function toWebRequest(req: ExpressRequest): Request {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else if (value !== undefined) headers.set(name, value);
   }
+  // The mount path (app.use("/emr", ...)) for the handler's Location headers; it replaces any value a client sent.
+  if (req.baseUrl) headers.set("x-forwarded-prefix", req.baseUrl);
+  else headers.delete("x-forwarded-prefix");
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   // The raw stream, unread: OpenPractice enforces its own size limit and JSON parsing.
   const body = hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined;

@@ -13,8 +13,11 @@ function withoutPrefix(request: Request, prefix: string): Request {
   if (!prefix) return request;
   const url = new URL(request.url);
   url.pathname = url.pathname.slice(prefix.length) || "/";
-  // Rebuild the request with the shorter URL; body, headers and method are carried over unread.
-  return new Request(url, { method: request.method, headers: request.headers, body: request.body, duplex: "half" } as RequestInit);
+  // The handler learns its mount path from X-Forwarded-Prefix (for Location headers); ours replaces any sent.
+  const headers = new Headers(request.headers);
+  headers.set("x-forwarded-prefix", prefix);
+  // Rebuild the request with the shorter URL; body and method are carried over unread.
+  return new Request(url, { method: request.method, headers, body: request.body, duplex: "half" } as RequestInit);
 }
 
 /** JSON and text replies are small and already in memory; anything else (files) keeps streaming. */

@@ -49,6 +49,12 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 const contractOfPath = (path: string): Contract => (path.startsWith("/v2/") || path === "/v2" ? "v2" : "v1");
 
 /** The whole API (v1, v2, system routes) as one web-standard fetch handler. Each call builds independent state. */
+/** A safe path prefix from X-Forwarded-Prefix: "/segment/segment" of URL path characters, or "". */
+function mountPath(raw: string | null): string {
+  const value = (raw ?? "").trim().replace(/\/+$/, "");
+  return /^(\/[A-Za-z0-9._~-]+){1,8}$/.test(value) ? value : "";
+}
+
 export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const { practice, authenticator } = options;
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
@@ -125,6 +131,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         principal: undefined as unknown as Principal,
         requestId,
         now: practice.clock.now(),
+        basePath: mountPath(request.headers.get("x-forwarded-prefix")),
         query: () => (parsedQuery ??= parseQuery(url, route.query, queryValidator)),
         body: () =>
           (parsedBody ??= readJsonBody(request, bodyLimit).then((body) => {

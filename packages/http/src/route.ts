@@ -14,6 +14,8 @@ export interface RouteContext {
   principal: Principal;
   requestId: string;
   now: Date;
+  /** The path the host mounted the API under ("" at the root), from X-Forwarded-Prefix; prefix Location headers with it. */
+  basePath: string;
   /** The JSON body, validated against the route's requestBody schema. */
   body(): Promise<any>;
   /** The query string as an object, validated (and coerced) against the route's query schema. */

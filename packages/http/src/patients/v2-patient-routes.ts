@@ -106,7 +106,7 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
         if (!created) {
           throw new DomainError("DUPLICATE_PATIENT", "A patient with the same name and date of birth already exists", { existing_patient_id: patient.id });
         }
-        return jsonResponse(201, v2PatientView(patient), { location: `/v2/patients/${patient.id}` });
+        return jsonResponse(201, v2PatientView(patient), { location: `${ctx.basePath}/v2/patients/${patient.id}` });
       },
     },
     {
