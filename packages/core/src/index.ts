@@ -3,6 +3,7 @@ export * from "./errors/domain-error.js";
 export * from "./clock.js";
 export * from "./ids.js";
 export * from "./paging.js";
+export * from "./rule-checks.js";
 export * from "./auth/principal.js";
 export * from "./events/event-catalog.js";
 export * from "./organisations/organisation.js";

@@ -1,4 +1,5 @@
 import { DomainError } from "../errors/domain-error.js";
+import { toPageWindow } from "../paging.js";
 import type { AppointmentListCriteria } from "../ports/appointment-repository.js";
 import { APPOINTMENT_STATUSES, type AppointmentStatus } from "./appointment.js";
 
@@ -18,16 +19,11 @@ export interface AppointmentListQuery {
   categoryId?: number;
 }
 
-function invalid(parameter: string, value: unknown, reason: string): DomainError {
-  return new DomainError("INVALID_PARAMETER", `Invalid parameter ${parameter}: ${reason}`, { parameter, value, reason });
-}
+const invalid = DomainError.invalidParameter;
 
 /** Applies defaults and refuses anything out of bounds with INVALID_PARAMETER naming the parameter. */
 export function toAppointmentListCriteria(organisationId: number, q: AppointmentListQuery): AppointmentListCriteria {
-  const page = q.page ?? 1;
-  const size = q.size ?? APPOINTMENT_LIST_LIMITS.defaultSize;
-  if (!Number.isSafeInteger(page) || page < 1) throw invalid("page", q.page, "must be an integer of at least 1");
-  if (!Number.isSafeInteger(size) || size < 1 || size > APPOINTMENT_LIST_LIMITS.maxSize) throw invalid("size", q.size, `must be between 1 and ${APPOINTMENT_LIST_LIMITS.maxSize}`);
+  const { limit, offset } = toPageWindow(q.page, q.size, APPOINTMENT_LIST_LIMITS);
   if (q.from && q.to && q.from.getTime() >= q.to.getTime()) throw invalid("from", Math.floor(q.from.getTime() / 1000), "must be before to");
   for (const [name, v] of [["doctor_id", q.doctorId], ["clinic_id", q.clinicId], ["patient_id", q.patientId], ["category_id", q.categoryId]] as const) {
     if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw invalid(name, v, "must be a positive integer");
@@ -44,7 +40,7 @@ export function toAppointmentListCriteria(organisationId: number, q: Appointment
     patientId: q.patientId,
     statuses: statuses as AppointmentStatus[] | undefined,
     categoryId: q.categoryId,
-    limit: size,
-    offset: (page - 1) * size,
+    limit,
+    offset,
   };
 }

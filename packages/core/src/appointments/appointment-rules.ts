@@ -1,4 +1,5 @@
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { isPositiveId } from "../rule-checks.js";
 import { PAYMENT_MODES, type AppointmentDraft, type CancellationRequest } from "./appointment.js";
 
 /** Limits a booking must respect (docs/appointments.md). */
@@ -11,7 +12,6 @@ export const APPOINTMENT_LIMITS = Object.freeze({
   maxCancellationFee: 100_000,
 });
 
-const positiveId = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v > 0;
 
 function checkTimes(issues: ValidationIssue[], startsAt: Date, endsAt: Date): void {
   if (Number.isNaN(startsAt.getTime())) issues.push({ field: "startsAt", reason: "must be a valid time" });
@@ -46,14 +46,14 @@ function checkUrl(issues: ValidationIssue[], url: string | null | undefined): vo
 export function assertValidAppointmentDraft(d: AppointmentDraft): void {
   const issues: ValidationIssue[] = [];
   for (const field of ["patientId", "doctorId", "clinicId"] as const) {
-    if (!positiveId(d[field])) issues.push({ field, reason: "must be a positive integer", value: d[field] });
+    if (!isPositiveId(d[field])) issues.push({ field, reason: "must be a positive integer", value: d[field] });
   }
   if (!Array.isArray(d.categoryIds) || d.categoryIds.length === 0) issues.push({ field: "categoryIds", reason: "must list at least one category" });
   else if (d.categoryIds.length > APPOINTMENT_LIMITS.maxCategories) issues.push({ field: "categoryIds", reason: `must list at most ${APPOINTMENT_LIMITS.maxCategories} categories` });
-  else if (!d.categoryIds.every(positiveId)) issues.push({ field: "categoryIds", reason: "must contain positive integers", value: d.categoryIds });
+  else if (!d.categoryIds.every(isPositiveId)) issues.push({ field: "categoryIds", reason: "must contain positive integers", value: d.categoryIds });
   else if (new Set(d.categoryIds).size !== d.categoryIds.length) issues.push({ field: "categoryIds", reason: "must not repeat a category", value: d.categoryIds });
   if (!PAYMENT_MODES.includes(d.paymentMode)) issues.push({ field: "paymentMode", reason: `must be one of ${PAYMENT_MODES.join(", ")}`, value: d.paymentMode });
-  if (d.serviceCaseId != null && !positiveId(d.serviceCaseId)) issues.push({ field: "serviceCaseId", reason: "must be a positive integer", value: d.serviceCaseId });
+  if (d.serviceCaseId != null && !isPositiveId(d.serviceCaseId)) issues.push({ field: "serviceCaseId", reason: "must be a positive integer", value: d.serviceCaseId });
   checkTimes(issues, d.startsAt, d.endsAt);
   checkUrl(issues, d.teleHealthUrl);
   for (const field of ["comments", "appointmentNotes"] as const) {

@@ -7,6 +7,8 @@ import type { Appointment, AppointmentDraft, AppointmentHistoryEntry, Cancellati
 import { toAppointmentListCriteria, type AppointmentListQuery } from "./appointment-list-query.js";
 import { assertValidAppointmentDraft, assertValidAppointmentTimes, assertValidCancellation } from "./appointment-rules.js";
 import { caseNotFound } from "../cases/case-service.js";
+import { caseVisitReader } from "../cases/case-visits.js";
+import { serviceCaseId } from "../cases/patient-case.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { localDate, visitProblems, type VisitProblem } from "../cases/visit-tracking.js";
 import type { Clinic } from "../organisations/organisation.js";
@@ -36,11 +38,9 @@ const unknownReference = (issues: ValidationIssue[]) =>
 /** Another writer changed the appointment between our read and our write; the whole unit of work is retried. */
 class LostUpdate extends Error {}
 
-/** The service case id as events and the v1 contract show it (spec 6.1: a string). */
-export const serviceCaseKey = (id: number | null): string | null => (id === null ? null : `SERVICE_CASE_${id}`);
 
 function eventData(a: Appointment) {
-  return { organisation_id: a.organisationId, appointment_id: a.id, patient_id: a.patientId, service_case_id: serviceCaseKey(a.serviceCaseId), clinic_id: a.clinicId };
+  return { organisation_id: a.organisationId, appointment_id: a.id, patient_id: a.patientId, service_case_id: serviceCaseId(a.serviceCaseId), clinic_id: a.clinicId };
 }
 
 function historyEntry(a: Appointment, action: string, fromStatus: Appointment["status"] | null, by: number | null, at: Date): AppointmentHistoryEntry {
@@ -77,14 +77,10 @@ export class AppointmentService {
    */
   private async checkVisits(tx: Repositories, clinic: Clinic, c: PatientCase | undefined, startsAt: Date, exceptId?: number): Promise<VisitProblem[]> {
     if (!c || !c.visitTrackRequired) return [];
-    const [authorizations, visits, clinics] = await Promise.all([
-      tx.authorizations.listByCase(c.organisationId, c.id),
-      tx.appointments.list({ organisationId: c.organisationId, serviceCaseId: c.id, limit: 10_000, offset: 0 }),
-      tx.organisations.listClinics(c.organisationId),
-    ]);
-    const zone = (clinicId: number) => clinics.find((x) => x.id === clinicId)?.timeZone ?? "UTC";
+    const [authorizations, reader] = await Promise.all([tx.authorizations.listByCase(c.organisationId, c.id), caseVisitReader(tx, c.organisationId)]);
+    const visits = (await reader.visitsOf(c.id)).filter((v) => v.id !== exceptId);
     const today = this.deps.clock.now().toISOString().slice(0, 10);
-    const problems = visitProblems(c, authorizations, visits.appointments.filter((v) => v.id !== exceptId), localDate(startsAt, clinic.timeZone), today, zone);
+    const problems = visitProblems(c, authorizations, visits, localDate(startsAt, clinic.timeZone), today, reader.zoneOf);
     const first = problems[0];
     if (first && !clinic.visitLimitWarningOnly) throw new DomainError(first.code, first.message, first.details);
     return problems;

@@ -1,4 +1,5 @@
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { BILLING_CODE } from "../rule-checks.js";
 
 /** A modifier a billing code may carry (spec 2.3's modifier object). */
 export interface CptModifier {
@@ -31,7 +32,6 @@ export interface BillingCode {
 
 export type BillingCodeDraft = Pick<BillingCode, "code" | "description" | "timed"> & Partial<Pick<BillingCode, "modifiers" | "specialities" | "noteTypes" | "payerIds" | "active">>;
 
-const CODE = /^[0-9A-Z]{5}$/;
 const MODIFIER = /^[0-9A-Z]{2}$/;
 
 /** Rules of a catalog upload; throws VALIDATION_FAILED naming every bad row and field. */
@@ -41,7 +41,7 @@ export function assertValidBillingCodes(codes: BillingCodeDraft[]): void {
   const seen = new Set<string>();
   codes.forEach((c, i) => {
     const at = `codes.${i}`;
-    if (typeof c.code !== "string" || !CODE.test(c.code)) issues.push({ field: `${at}.code`, reason: "must be a 5-character CPT or HCPCS code", value: c.code });
+    if (typeof c.code !== "string" || !BILLING_CODE.test(c.code)) issues.push({ field: `${at}.code`, reason: "must be a 5-character CPT or HCPCS code", value: c.code });
     else if (seen.has(c.code)) issues.push({ field: `${at}.code`, reason: "is listed twice", value: c.code });
     else seen.add(c.code);
     if (typeof c.description !== "string" || c.description.trim() === "" || c.description.length > 300) issues.push({ field: `${at}.description`, reason: "must be 1 to 300 characters" });

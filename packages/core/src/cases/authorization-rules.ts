@@ -1,15 +1,14 @@
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { AUTHORIZATION_STATUSES, type Authorization, type AuthorizationChanges } from "./authorization.js";
 import { checkDate, checkIcdCodes } from "./case-rules.js";
+import { BILLING_CODE, isPositiveId } from "../rule-checks.js";
 
-const CPT = /^[0-9A-Z]{5}$/;
-const positiveId = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v > 0;
 const count = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 10_000;
 
 /** Field rules of an authorization draft (creating) or change; throws VALIDATION_FAILED listing every issue. */
 export function assertValidAuthorizationInput(input: AuthorizationChanges & { caseId?: number }, creating: boolean): void {
   const issues: ValidationIssue[] = [];
-  if (creating && !positiveId(input.caseId)) issues.push({ field: "caseId", reason: "must be a case id", value: input.caseId });
+  if (creating && !isPositiveId(input.caseId)) issues.push({ field: "caseId", reason: "must be a case id", value: input.caseId });
   for (const f of ["referenceNumber", "payerName"] as const) {
     const v = input[f];
     if ((creating || v !== undefined) && (typeof v !== "string" || v.trim() === "" || v.length > 100)) issues.push({ field: f, reason: "must be 1 to 100 characters" });
@@ -26,7 +25,7 @@ export function assertValidAuthorizationInput(input: AuthorizationChanges & { ca
   if (input.status !== undefined && !AUTHORIZATION_STATUSES.includes(input.status)) issues.push({ field: "status", reason: `must be one of ${AUTHORIZATION_STATUSES.join(", ")}`, value: input.status });
   checkIcdCodes(issues, "icdCodes", input.icdCodes);
   (input.cptCodeAuthorizationDetails ?? []).forEach((d, i) => {
-    if (typeof d.cptCode !== "string" || !CPT.test(d.cptCode)) issues.push({ field: `cptCodeAuthorizationDetails.${i}.cptCode`, reason: "must be a 5-character CPT or HCPCS code", value: d.cptCode });
+    if (typeof d.cptCode !== "string" || !BILLING_CODE.test(d.cptCode)) issues.push({ field: `cptCodeAuthorizationDetails.${i}.cptCode`, reason: "must be a 5-character CPT or HCPCS code", value: d.cptCode });
     if (!count(d.authorizedUnits)) issues.push({ field: `cptCodeAuthorizationDetails.${i}.authorizedUnits`, reason: "must be an integer from 0 to 10000", value: d.authorizedUnits });
   });
   if (issues.length > 0) throw DomainError.validation(issues);

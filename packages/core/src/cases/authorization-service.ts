@@ -8,6 +8,7 @@ import type { Authorization, AuthorizationChanges, AuthorizationDraft } from "./
 import { assertConsistentAuthorization, assertValidAuthorizationInput } from "./authorization-rules.js";
 import { caseNotFound } from "./case-service.js";
 import { serviceCaseId } from "./patient-case.js";
+import { caseVisitReader } from "./case-visits.js";
 import { reportedAuthorizationStatus, visitUsage } from "./visit-tracking.js";
 
 /** An authorization as reads show it: the reported status and its visits counted from the case's appointments. */
@@ -73,7 +74,7 @@ export class AuthorizationService {
   async listByCase(principal: Principal, caseId: number): Promise<AuthorizationView[]> {
     const r = this.deps.storage.repositories;
     if (!(await r.cases.findById(principal.organisationId, caseId))) throw caseNotFound(serviceCaseId(caseId));
-    return Promise.all((await r.authorizations.listByCase(principal.organisationId, caseId)).map((a) => this.view(r, a)));
+    return this.views(r, await r.authorizations.listByCase(principal.organisationId, caseId));
   }
 
   /** Partial update; icdCodes and cptCodeAuthorizationDetails replace the whole list. */
@@ -110,13 +111,23 @@ export class AuthorizationService {
       limit,
       offset,
     });
-    return { authorizations: await Promise.all(found.authorizations.map((a) => this.view(r, a))), total: found.total, page, size };
+    return { authorizations: await this.views(r, found.authorizations), total: found.total, page, size };
   }
 
   private async view(r: Repositories, a: Authorization): Promise<AuthorizationView> {
-    const [visits, clinics] = await Promise.all([r.appointments.list({ organisationId: a.organisationId, serviceCaseId: a.caseId, limit: 10_000, offset: 0 }), r.organisations.listClinics(a.organisationId)]);
-    const zone = (clinicId: number) => clinics.find((x) => x.id === clinicId)?.timeZone ?? "UTC";
-    const usage = visitUsage(visits.appointments, zone, { from: a.effectiveStartDate, to: a.effectiveEndDate });
-    return { authorization: a, reportedStatus: reportedAuthorizationStatus(a, this.today()), currentVisits: a.previouslyConsumedVisits + usage.used, bookedVisits: usage.booked };
+    return (await this.views(r, [a]))[0]!;
+  }
+
+  /** Views of authorizations of one organisation, reading clinics once and each case's appointments once. */
+  private async views(r: Repositories, authorizations: Authorization[]): Promise<AuthorizationView[]> {
+    if (authorizations.length === 0) return [];
+    const reader = await caseVisitReader(r, authorizations[0]!.organisationId);
+    const today = this.today();
+    return Promise.all(
+      authorizations.map(async (a) => {
+        const usage = visitUsage(await reader.visitsOf(a.caseId), reader.zoneOf, { from: a.effectiveStartDate, to: a.effectiveEndDate });
+        return { authorization: a, reportedStatus: reportedAuthorizationStatus(a, today), currentVisits: a.previouslyConsumedVisits + usage.used, bookedVisits: usage.booked };
+      }),
+    );
   }
 }

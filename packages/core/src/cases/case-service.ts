@@ -7,6 +7,7 @@ import type { Authorization } from "./authorization.js";
 import { assertValidCaseInput } from "./case-rules.js";
 import { serviceCaseId, type CaseChanges, type CaseDraft, type CaseInsuranceCard, type CaseReferrals, type PatientCase } from "./patient-case.js";
 import type { ReferringPhysician } from "./referring-physician.js";
+import { caseVisitReader } from "./case-visits.js";
 import { authRequiredStatus, visitUsage } from "./visit-tracking.js";
 
 /** A case with what reads show beside it: its physicians resolved and its visit and authorization state. */
@@ -153,16 +154,14 @@ export class CaseService {
   private async view(r: Repositories, c: PatientCase): Promise<CaseView> {
     const orgId = c.organisationId;
     const physician = async (id: number | null) => (id === null ? null : ((await r.referringPhysicians.findById(orgId, id)) ?? null));
-    const [primary, secondary, tertiary, authorizations, visits, clinics] = await Promise.all([
+    const [primary, secondary, tertiary, authorizations, reader] = await Promise.all([
       physician(c.referrals.primary),
       physician(c.referrals.secondary),
       physician(c.referrals.tertiary),
       r.authorizations.listByCase(orgId, c.id),
-      r.appointments.list({ organisationId: orgId, serviceCaseId: c.id, limit: 10_000, offset: 0 }),
-      r.organisations.listClinics(orgId),
+      caseVisitReader(r, orgId),
     ]);
-    const zone = (clinicId: number) => clinics.find((x) => x.id === clinicId)?.timeZone ?? "UTC";
-    const usage = visitUsage(visits.appointments, zone);
+    const usage = visitUsage(await reader.visitsOf(c.id), reader.zoneOf);
     return { patientCase: c, physicians: { primary, secondary, tertiary }, authRequiredStatus: authRequiredStatus(c, authorizations as Authorization[], this.today()), visits: { used: c.numberOfPastVisits + usage.used, booked: usage.booked } };
   }
 }

@@ -106,8 +106,12 @@ export interface CaseDraft {
 /** A partial update: every field optional, omitted fields keep their values (the patient never changes). */
 export type CaseChanges = Partial<Omit<CaseDraft, "patientId">>;
 
-/** The service case id as the v1 contract and events show it. */
-export const serviceCaseId = (id: number): string => `SERVICE_CASE_${id}`;
+/** The service case id as the v1 contract and events show it (spec 6.1: a string); null stays null. */
+export function serviceCaseId(id: number): string;
+export function serviceCaseId(id: number | null): string | null;
+export function serviceCaseId(id: number | null): string | null {
+  return id === null ? null : `SERVICE_CASE_${id}`;
+}
 
 /** Accepts 12 or "12" or "SERVICE_CASE_12"; anything else is undefined. */
 export function parseServiceCaseId(raw: unknown): number | undefined {

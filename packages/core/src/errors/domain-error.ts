@@ -28,6 +28,11 @@ export class DomainError extends Error {
     super(message);
   }
 
+  /** An INVALID_PARAMETER error naming one query parameter, its value and what is wrong. */
+  static invalidParameter(parameter: string, value: unknown, reason: string): DomainError {
+    return new DomainError("INVALID_PARAMETER", `Invalid parameter ${parameter}: ${reason}`, { parameter, value, reason });
+  }
+
   /** A VALIDATION_FAILED error listing every issue at once. */
   static validation(issues: ValidationIssue[], message?: string): DomainError {
     const summary = issues.map((i) => `${i.field}: ${i.reason}`).join("; ");

@@ -50,10 +50,10 @@ export class IcdService {
 
   async search(query: IcdSearchQuery): Promise<{ codes: IcdCode10[]; total: number; page: number; size: number; year: number | null }> {
     if (query.rev !== undefined && query.rev.toUpperCase() !== "ICD10") {
-      throw new DomainError("INVALID_PARAMETER", "Invalid parameter rev: only ICD10 is available", { parameter: "rev", value: query.rev, reason: "only ICD10 is available" });
+      throw DomainError.invalidParameter("rev", query.rev, "only ICD10 is available");
     }
     const q = query.q.trim();
-    if (q.length === 0 || q.length > 100) throw new DomainError("INVALID_PARAMETER", "Invalid parameter q: must be 1 to 100 characters", { parameter: "q", value: query.q, reason: "must be 1 to 100 characters" });
+    if (q.length === 0 || q.length > 100) throw DomainError.invalidParameter("q", query.q, "must be 1 to 100 characters");
     const { page, size, limit, offset } = toPageWindow(query.page, query.size);
     const year = await this.deps.storage.repositories.icd.latestYear();
     if (year === undefined) return { codes: [], total: 0, page, size, year: null };

@@ -25,9 +25,7 @@ export interface PatientListQuery {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-function invalid(parameter: string, value: unknown, reason: string): DomainError {
-  return new DomainError("INVALID_PARAMETER", `Invalid parameter ${parameter}: ${reason}`, { parameter, value, reason });
-}
+const invalid = DomainError.invalidParameter;
 
 /**
  * An ISO 8601 date (midnight UTC of that day) or a date-time with a zone.

@@ -29,7 +29,7 @@ export interface NoteSearch {
 }
 
 function noteEventData(n: SoapNote) {
-  return { organisation_id: n.organisationId, soap_note_id: n.contextId, patient_id: n.patientId, appointment_id: n.appointmentId, service_case_id: n.serviceCaseId === null ? null : serviceCaseId(n.serviceCaseId) };
+  return { organisation_id: n.organisationId, soap_note_id: n.contextId, patient_id: n.patientId, appointment_id: n.appointmentId, service_case_id: serviceCaseId(n.serviceCaseId) };
 }
 
 /** The case's codes as the Assessment's diagnosis section (filled in at creation, spec 4.1). */
@@ -141,8 +141,8 @@ export class SoapNoteService {
     const { page, size, limit, offset } = toPageWindow(q.page, q.size);
     const statuses = q.statuses?.map((s) => s.trim().toUpperCase());
     const unknown = statuses?.find((s) => !(SOAP_NOTE_STATUSES as readonly string[]).includes(s));
-    if (unknown !== undefined) throw new DomainError("INVALID_PARAMETER", `Invalid parameter status: must be one or more of ${SOAP_NOTE_STATUSES.join(", ")}`, { parameter: "status", value: unknown, reason: `must be one or more of ${SOAP_NOTE_STATUSES.join(", ")}` });
-    if (q.from && q.to && q.from.getTime() >= q.to.getTime()) throw new DomainError("INVALID_PARAMETER", "Invalid parameter from: must be before to", { parameter: "from", value: q.from.toISOString(), reason: "must be before to" });
+    if (unknown !== undefined) throw DomainError.invalidParameter("status", unknown, `must be one or more of ${SOAP_NOTE_STATUSES.join(", ")}`);
+    if (q.from && q.to && q.from.getTime() >= q.to.getTime()) throw DomainError.invalidParameter("from", q.from.toISOString(), "must be before to");
     const criteria: SoapNoteCriteria = {
       organisationId: principal.organisationId,
       patientId: q.patientId,

@@ -1,7 +1,7 @@
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { ICD10_CODE, isPositiveId } from "../rule-checks.js";
 import { SOAP_NOTE_TYPES, SUBTYPE_OVERRIDES, type SoapNoteDraft, type SoapNoteType } from "./soap-note.js";
 
-const ICD10 = /^[A-Z][0-9][0-9A-Z](\.?[0-9A-Z]{1,4})?$/;
 
 /** The type to store: attributes.subType overrides the sent type (spec 4.1 rule 1). */
 export function effectiveNoteType(draft: Pick<SoapNoteDraft, "type" | "attributes">): SoapNoteType {
@@ -46,8 +46,8 @@ export function assertValidAssessment(response: Record<string, unknown>): void {
           const f = `${at}.medical_diagnosis.${i}`;
           if (!e || typeof e !== "object") return issues.push({ field: f, reason: "must be a diagnosis entry" });
           if (typeof e.uuid !== "string" || e.uuid === "") issues.push({ field: `${f}.uuid`, reason: "must be a non-empty string" });
-          if (!Number.isSafeInteger(e.id) || e.id <= 0) issues.push({ field: `${f}.id`, reason: "must be a non-null, non-zero id", value: e.id });
-          if (typeof e.code !== "string" || !ICD10.test(e.code)) issues.push({ field: `${f}.code`, reason: "must be an ICD-10 code such as M54.50", value: e.code });
+          if (!isPositiveId(e.id)) issues.push({ field: `${f}.id`, reason: "must be a non-null, non-zero id", value: e.id });
+          if (typeof e.code !== "string" || !ICD10_CODE.test(e.code)) issues.push({ field: `${f}.code`, reason: "must be an ICD-10 code such as M54.50", value: e.code });
           if (typeof e.description !== "string") issues.push({ field: `${f}.description`, reason: "must be a string" });
           if (e.revision !== "ICD10") issues.push({ field: `${f}.revision`, reason: "must be ICD10", value: e.revision });
           if (e.billing_type !== undefined && e.billing_type !== null && typeof e.billing_type !== "string") issues.push({ field: `${f}.billing_type`, reason: "must be a string or null" });
