@@ -19,7 +19,7 @@ export function parseQuery(url: URL, schema: JsonSchema | undefined, validator: 
   const query: Record<string, unknown> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
-    if (values.length > 1) throw new DomainError("INVALID_PARAMETER", `Invalid parameter ${key}: must be given once`, { parameter: key, value: values, reason: "must be given once" });
+    if (values.length > 1) throw DomainError.invalidParameter(key, values, "must be given once");
     query[key] = values[0];
   }
   if (!schema) return query;
@@ -28,7 +28,7 @@ export function parseQuery(url: URL, schema: JsonSchema | undefined, validator: 
   const first = issues[0];
   if (first) {
     const reason = first.reason === "is not a known field" ? "is not a known parameter" : first.reason;
-    throw new DomainError("INVALID_PARAMETER", `Invalid parameter ${first.field}: ${reason}`, { parameter: first.field, value: raw[first.field] ?? null, reason });
+    throw DomainError.invalidParameter(first.field, raw[first.field] ?? null, reason);
   }
   return query;
 }

@@ -4,7 +4,8 @@ import {
   APPOINTMENT_STATUSES,
   DomainError,
   PAYMENT_MODES,
-  serviceCaseKey,
+  serviceCaseId,
+  parseServiceCaseId,
   type Appointment,
   type AppointmentOutcome,
   type AppointmentCategory,
@@ -15,6 +16,7 @@ import {
   type CancellationRequest,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
+import { positivePathId } from "../contracts/path-id.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 
@@ -119,10 +121,8 @@ export const V1_APPOINTMENT_FIELDS: FieldNames = Object.freeze({
 const fromUnix = (s: number) => new Date(s * 1000);
 const toUnix = (d: Date) => Math.floor(d.getTime() / 1000);
 
-function caseId(raw: unknown): number | null {
-  if (raw === undefined || raw === null) return null;
-  return typeof raw === "number" ? raw : Number(String(raw).slice("SERVICE_CASE_".length));
-}
+/** The schema has checked the shape (an id or SERVICE_CASE_<id>). */
+const caseId = (raw: unknown): number | null => (raw === undefined || raw === null ? null : (parseServiceCaseId(raw) ?? null));
 
 export function v1DraftFromBody(b: Record<string, any>): AppointmentDraft {
   return {
@@ -162,8 +162,8 @@ export function v1ListQuery(q: Record<string, any>): AppointmentListQuery {
 
 /** A v1 path id: a positive integer; anything else is an appointment that does not exist. */
 export function parseAppointmentId(raw: string | undefined): number {
-  const n = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: raw ?? null });
+  const n = positivePathId(raw);
+  if (n === undefined) throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: raw ?? null });
   return n;
 }
 
@@ -181,7 +181,7 @@ export function v1AppointmentView(a: Appointment) {
     start_time: zonelessUtc(a.startsAt),
     end_time: zonelessUtc(a.endsAt),
     payment_mode: a.paymentMode,
-    service_case_id: serviceCaseKey(a.serviceCaseId),
+    service_case_id: serviceCaseId(a.serviceCaseId),
     tele_health_url: a.teleHealthUrl,
     comments: a.comments,
     appointment_notes: a.appointmentNotes,

@@ -1,5 +1,5 @@
 import type { ActionInput } from "@openpractice/core";
-import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
+import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   parseAppointmentId,
@@ -77,11 +77,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       },
       async handle(ctx) {
         const page = await practice.appointments.list(ctx.principal, v1ListQuery(ctx.query()));
-        const totalPages = Math.ceil(page.total / page.size);
-        return v1Success({
-          appointments: page.appointments.map(v1AppointmentView),
-          pagination: { page: page.page, size: page.size, total_count: page.total, total_pages: totalPages, has_next: page.page < totalPages },
-        });
+        return v1Success({ appointments: page.appointments.map(v1AppointmentView), pagination: v1Pagination(page) });
       },
     },
     {

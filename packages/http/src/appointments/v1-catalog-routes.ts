@@ -1,4 +1,5 @@
 import type { Clinic } from "@openpractice/core";
+import { positivePathId } from "../contracts/path-id.js";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { v1CancellationReasonView, v1CategoryView, V1_APPOINTMENT_FIELDS, v1ClinicSettingsSchema } from "./v1-appointment-contract.js";
@@ -71,7 +72,7 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       responses: { "200": { description: "The clinic", schema: envelope({ type: "object" }) }, "400": { description: "Validation error or CLINIC_NOT_FOUND", schema: v1ErrorBody } },
       async handle(ctx) {
         const body = await ctx.body();
-        const id = /^\d{1,15}$/.test(ctx.params.clinic_id ?? "") ? Number(ctx.params.clinic_id) : 0;
+        const id = positivePathId(ctx.params.clinic_id) ?? 0;
         const settings = { allowDoubleBooking: body.allow_double_booking, visitLimitWarningOnly: body.visit_limit_warning_only };
         return v1Success(clinicView(await practice.directory.updateClinicSettings(ctx.principal, id, settings)));
       },

@@ -1,5 +1,6 @@
 import { DomainError, parseServiceCaseId } from "@openpractice/core";
-import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
+import { positivePathId } from "../contracts/path-id.js";
+import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   V1_AUTHORIZATION_FIELDS,
@@ -23,12 +24,11 @@ const page = (items: string) => v1EnvelopeSchema({ type: "object", properties: {
 const pageQuery = { page: { type: "integer", minimum: 1, default: 1 }, size: { type: "integer", minimum: 1, maximum: 100, default: 20 } };
 
 function pathId(raw: string | undefined, code: "AUTHORIZATION_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND"): number {
-  const id = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (id <= 0) throw new DomainError(code, code === "AUTHORIZATION_NOT_FOUND" ? "Authorization not found" : "Referring physician not found", { id: raw ?? null });
+  const id = positivePathId(raw);
+  if (id === undefined) throw new DomainError(code, code === "AUTHORIZATION_NOT_FOUND" ? "Authorization not found" : "Referring physician not found", { id: raw ?? null });
   return id;
 }
 
-const pagination = (p: { page: number; size: number; total: number }) => ({ page: p.page, size: p.size, total_count: p.total, total_pages: Math.ceil(p.total / p.size), has_next: p.page * p.size < p.total });
 
 /** The referring physician registry and the authorizations of cases. */
 export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDefinition[] {
@@ -61,7 +61,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       async handle(ctx) {
         const q = ctx.query();
         const found = await practice.referringPhysicians.search(ctx.principal, { q: q.q, page: q.page, size: q.size });
-        return v1Success({ referring_physicians: found.physicians.map(v1PhysicianView), pagination: pagination(found) });
+        return v1Success({ referring_physicians: found.physicians.map(v1PhysicianView), pagination: v1Pagination(found) });
       },
     },
     {
@@ -138,7 +138,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
           page: q.page,
           size: q.size,
         });
-        return v1Success({ authorizations: found.authorizations.map(v1AuthorizationView), pagination: pagination(found) });
+        return v1Success({ authorizations: found.authorizations.map(v1AuthorizationView), pagination: v1Pagination(found) });
       },
     },
     {

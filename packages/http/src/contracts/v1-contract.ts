@@ -58,6 +58,12 @@ export function v1EnvelopeSchema(data: object): Record<string, unknown> {
   };
 }
 
+/** The v1 pagination object of list replies (appointments, notes, physicians, authorizations, ICD codes). */
+export function v1Pagination(p: { page: number; size: number; total: number }) {
+  const totalPages = Math.ceil(p.total / p.size);
+  return { page: p.page, size: p.size, total_count: p.total, total_pages: totalPages, has_next: p.page < totalPages };
+}
+
 export function v1Success(data: unknown, code = V1_SUCCESS_CODE, message = "Success"): Response {
   return jsonResponse(200, { code, data, message });
 }

@@ -1,5 +1,5 @@
 import { dottedIcdCode, type IcdCode10 } from "@openpractice/core";
-import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
+import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 
 const view = (c: IcdCode10) => ({
@@ -39,12 +39,7 @@ export function v1IcdRoutes({ practice }: RouteDependencies): RouteDefinition[] 
       async handle(ctx) {
         const q = ctx.query();
         const found = await practice.icd.search({ q: q.q, speciality: q.speciality, rev: q.rev, page: q.page, size: q.size });
-        const totalPages = Math.ceil(found.total / found.size);
-        return v1Success({
-          codes: found.codes.map(view),
-          code_set_year: found.year,
-          pagination: { page: found.page, size: found.size, total_count: found.total, total_pages: totalPages, has_next: found.page < totalPages },
-        });
+        return v1Success({ codes: found.codes.map(view), code_set_year: found.year, pagination: v1Pagination(found) });
       },
     },
   ];

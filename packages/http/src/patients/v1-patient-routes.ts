@@ -1,4 +1,5 @@
 import { DomainError } from "@openpractice/core";
+import { positivePathId } from "../contracts/path-id.js";
 import { V1_PATIENT_EXISTS_CODE, v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import { READ_SCOPES, WRITE_SCOPES, type RouteDefinition, type RouteDependencies } from "../route.js";
 import { V1_PATIENT_FIELDS, v1ChangesFromBody, v1DraftFromBody, v1PatientCreateSchema, v1PatientSchema, v1PatientUpdateSchema, v1PatientView } from "./v1-patient-contract.js";
@@ -8,8 +9,8 @@ const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 
 /** A v1 path id: a positive integer; anything else is a patient that does not exist. */
 export function parsePatientId(raw: string | undefined): number {
-  const id = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id <= 0) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: raw ?? null });
+  const id = positivePathId(raw);
+  if (id === undefined) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: raw ?? null });
   return id;
 }
 

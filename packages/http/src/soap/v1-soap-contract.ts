@@ -71,7 +71,7 @@ export function v1NoteView(n: SoapNote) {
     patient_id: n.patientId,
     organisation_id: n.organisationId,
     clinic_id: n.clinicId,
-    service_case_id: n.serviceCaseId === null ? null : serviceCaseId(n.serviceCaseId),
+    service_case_id: serviceCaseId(n.serviceCaseId),
     case_title: n.caseTitle,
     appointment_id: n.appointmentId,
     type: n.type,

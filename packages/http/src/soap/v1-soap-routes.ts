@@ -1,4 +1,4 @@
-import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
+import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { V1_SOAP_FIELDS, v1FormPartialSchema, v1FormView, v1NoteDraftFromBody, v1NoteSearch, v1NoteSearchQuerySchema, v1NoteView, v1SoapCreateSchema } from "./v1-soap-contract.js";
 
@@ -10,10 +10,9 @@ const page = v1EnvelopeSchema({ type: "object", properties: { notes: { type: "ar
 
 export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   const common = { contract: "v1" as const, tags: ["SOAP notes (v1)"], auth: true, fieldNames: V1_SOAP_FIELDS };
-  const pagination = (p: { page: number; size: number; total: number }) => ({ page: p.page, size: p.size, total_count: p.total, total_pages: Math.ceil(p.total / p.size), has_next: p.page * p.size < p.total });
   const list = async (ctx: Parameters<RouteDefinition["handle"]>[0]) => {
     const found = await practice.soapNotes.search(ctx.principal, v1NoteSearch(ctx.query()));
-    return v1Success({ notes: found.notes.map(v1NoteView), pagination: pagination(found) });
+    return v1Success({ notes: found.notes.map(v1NoteView), pagination: v1Pagination(found) });
   };
   return [
     {

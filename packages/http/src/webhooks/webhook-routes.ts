@@ -1,5 +1,6 @@
 import { DomainError } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
+import { positivePathId } from "../contracts/path-id.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   deliveryView,
@@ -22,8 +23,8 @@ const errorBody = { $ref: "#/components/schemas/V2Error" };
 const object = { type: "object" };
 
 function numericId(raw: string | undefined, code: "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND"): number {
-  const id = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (id <= 0) throw new DomainError(code, code === "SUBSCRIPTION_NOT_FOUND" ? "Subscription not found" : "Delivery not found", { id: raw ?? null });
+  const id = positivePathId(raw);
+  if (id === undefined) throw new DomainError(code, code === "SUBSCRIPTION_NOT_FOUND" ? "Subscription not found" : "Delivery not found", { id: raw ?? null });
   return id;
 }
 
