@@ -2,6 +2,7 @@ import type { ClaimedJob, JobQueue, NewJob } from "@openpractice/core";
 import { sql, type Kysely, type Selectable } from "kysely";
 import { fromDbTime, toDbTime, type Database, type JobsTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { insertReturningId } from "./insert-returning-id.js";
 
 const toClaimed = (r: Selectable<JobsTable>): ClaimedJob => ({
   id: Number(r.id),
@@ -21,12 +22,7 @@ export class KyselyJobQueue implements JobQueue {
 
   async enqueue(job: NewJob): Promise<number> {
     const values = { queue: job.queue, payload: JSON.stringify(job.payload ?? null), status: "pending", run_at: toDbTime(job.runAt), attempts: 0, created_at: toDbTime(new Date()) };
-    if (this.profile.capabilities.returning) {
-      const row = await this.db.insertInto("jobs").values(values).returning("id").executeTakeFirstOrThrow();
-      return Number(row.id);
-    }
-    const result = await this.db.insertInto("jobs").values(values).executeTakeFirstOrThrow();
-    return Number(result.insertId);
+    return insertReturningId(this.db, this.profile, "jobs", values);
   }
 
   async claim(queue: string, o: { limit: number; now: Date; leaseMs: number; leaseToken: string }): Promise<ClaimedJob[]> {
