@@ -38,11 +38,13 @@ export class OutboundAddressError extends Error {
   override readonly name = "OutboundAddressError";
 }
 
-/** True when posting to `address` is allowed by the policy. */
-export function isAllowedAddress(address: string, policy: OutboundPolicy): boolean {
-  const ip = unmapped(address);
-  const family = isIP(ip) === 6 ? "ipv6" : "ipv4";
-  return !forbiddenRanges(policy.allowPrivate).check(ip, family);
+/** The policy's address check; the block list is built once per policy, not per connection. */
+function addressCheck(policy: OutboundPolicy): (address: string) => boolean {
+  const forbidden = forbiddenRanges(policy.allowPrivate);
+  return (address) => {
+    const ip = unmapped(address);
+    return !forbidden.check(ip, isIP(ip) === 6 ? "ipv6" : "ipv4");
+  };
 }
 
 /**
@@ -50,12 +52,12 @@ export function isAllowedAddress(address: string, policy: OutboundPolicy): boole
  * resolution, so a name that resolves to 127.0.0.1 (or changes its answer
  * between a check and the connection) cannot reach the inside.
  */
-export function guardedLookup(policy: OutboundPolicy): LookupFunction {
+export function guardedLookup(policy: OutboundPolicy, isAllowed = addressCheck(policy)): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, "", 4);
       const allowedHost = policy.allowedHosts.includes(hostname.toLowerCase());
-      const usable = allowedHost ? addresses : addresses.filter((a) => isAllowedAddress(a.address, policy));
+      const usable = allowedHost ? addresses : addresses.filter((a) => isAllowed(a.address));
       if (usable.length === 0) return callback(new OutboundAddressError(`refused: ${hostname} resolves only to loopback, private or link-local addresses`), "", 4);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
       callback(null, usable[0]!.address, usable[0]!.family);
@@ -69,7 +71,8 @@ export function guardedLookup(policy: OutboundPolicy): LookupFunction {
  * address policy enforced on every connection.
  */
 export function createWebhookTransport(policy: OutboundPolicy): WebhookTransport {
-  const lookup = guardedLookup(policy);
+  const isAllowed = addressCheck(policy);
+  const lookup = guardedLookup(policy, isAllowed);
   return {
     post({ url, headers, body, timeoutMs }) {
       const started = performance.now();
@@ -78,7 +81,7 @@ export function createWebhookTransport(policy: OutboundPolicy): WebhookTransport
       return new Promise<TransportResult>((resolve) => {
         const done = (r: Omit<TransportResult, "durationMs">) => resolve({ ...r, durationMs: Math.round(performance.now() - started) });
         // An IP literal skips DNS, so it is checked here.
-        if (literal && !policy.allowedHosts.includes(target.hostname) && !isAllowedAddress(target.hostname.replace(/^\[|\]$/g, ""), policy)) {
+        if (literal && !policy.allowedHosts.includes(target.hostname) && !isAllowed(target.hostname.replace(/^\[|\]$/g, ""))) {
           return done({ statusCode: null, error: `refused: ${target.hostname} is a loopback, private or link-local address`, responseExcerpt: null });
         }
         const send = target.protocol === "https:" ? httpsRequest : httpRequest;
