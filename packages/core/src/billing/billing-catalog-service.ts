@@ -2,7 +2,7 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import type { Storage } from "../ports/storage.js";
-import { assertValidBillingCodes, billingCodeApplies, type BillingCode, type BillingCodeDraft } from "./billing-code.js";
+import { assertValidBillingCodes, billingCodeApplies, normaliseBillingCodes, type BillingCode, type BillingCodeDraft } from "./billing-code.js";
 
 export interface CatalogQuery {
   appointmentId: number;
@@ -20,7 +20,8 @@ export class BillingCatalogService {
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
 
   /** Inserts or replaces codes by their number; the whole upload is checked first and written in one transaction. */
-  async upsert(principal: Principal, drafts: BillingCodeDraft[]): Promise<{ created: number; updated: number }> {
+  async upsert(principal: Principal, sent: BillingCodeDraft[]): Promise<{ created: number; updated: number }> {
+    const drafts = normaliseBillingCodes(sent);
     assertValidBillingCodes(drafts);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {

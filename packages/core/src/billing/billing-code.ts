@@ -34,6 +34,12 @@ export type BillingCodeDraft = Pick<BillingCode, "code" | "description" | "timed
 
 const MODIFIER = /^[0-9A-Z]{2}$/;
 
+/** Code and modifier codes upper-case, as stored (97110, GP). */
+export function normaliseBillingCodes(codes: BillingCodeDraft[]): BillingCodeDraft[] {
+  const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v) as string;
+  return codes.map((c) => ({ ...c, code: upper(c.code), modifiers: c.modifiers?.map((m) => ({ ...m, cptModifierCode: upper(m.cptModifierCode) })) }));
+}
+
 /** Rules of a catalog upload; throws VALIDATION_FAILED naming every bad row and field. */
 export function assertValidBillingCodes(codes: BillingCodeDraft[]): void {
   const issues: ValidationIssue[] = [];

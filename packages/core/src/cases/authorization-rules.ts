@@ -1,9 +1,18 @@
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { AUTHORIZATION_STATUSES, type Authorization, type AuthorizationChanges } from "./authorization.js";
-import { checkDate, checkIcdCodes } from "./case-rules.js";
+import { checkDate, checkIcdCodes, normaliseIcdCodes } from "./case-rules.js";
 import { BILLING_CODE, isPositiveId } from "../rule-checks.js";
 
 const count = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 10_000;
+
+/** ICD and CPT codes upper-case, as stored and compared. */
+export function normaliseAuthorizationInput<T extends AuthorizationChanges>(input: T): T {
+  return {
+    ...input,
+    icdCodes: normaliseIcdCodes(input.icdCodes),
+    cptCodeAuthorizationDetails: input.cptCodeAuthorizationDetails?.map((d) => (typeof d?.cptCode === "string" ? { ...d, cptCode: d.cptCode.trim().toUpperCase() } : d)),
+  };
+}
 
 /** Field rules of an authorization draft (creating) or change; throws VALIDATION_FAILED listing every issue. */
 export function assertValidAuthorizationInput(input: AuthorizationChanges & { caseId?: number }, creating: boolean): void {

@@ -5,7 +5,7 @@ import { searchTerms } from "../patients/patient-normalisation.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { toPageWindow } from "../paging.js";
 import type { Authorization, AuthorizationChanges, AuthorizationDraft } from "./authorization.js";
-import { assertConsistentAuthorization, assertValidAuthorizationInput } from "./authorization-rules.js";
+import { assertConsistentAuthorization, assertValidAuthorizationInput, normaliseAuthorizationInput } from "./authorization-rules.js";
 import { caseNotFound } from "./case-service.js";
 import { serviceCaseId } from "./patient-case.js";
 import { caseVisitReader } from "./case-visits.js";
@@ -31,7 +31,8 @@ export class AuthorizationService {
     return this.deps.clock.now().toISOString().slice(0, 10);
   }
 
-  async create(principal: Principal, draft: AuthorizationDraft): Promise<AuthorizationView> {
+  async create(principal: Principal, sent: AuthorizationDraft): Promise<AuthorizationView> {
+    const draft = normaliseAuthorizationInput(sent);
     assertValidAuthorizationInput(draft, true);
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
@@ -78,7 +79,8 @@ export class AuthorizationService {
   }
 
   /** Partial update; icdCodes and cptCodeAuthorizationDetails replace the whole list. */
-  async update(principal: Principal, id: number, changes: AuthorizationChanges): Promise<AuthorizationView> {
+  async update(principal: Principal, id: number, sent: AuthorizationChanges): Promise<AuthorizationView> {
+    const changes = normaliseAuthorizationInput(sent);
     assertValidAuthorizationInput(changes, false);
     const orgId = principal.organisationId;
     return this.deps.storage.transaction(async (tx) => {

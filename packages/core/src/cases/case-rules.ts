@@ -9,6 +9,16 @@ export const CASE_LIMITS = Object.freeze({ titleMax: 200, textMax: 4000, maxIcdC
 
 const count = (v: unknown, max: number) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= max;
 
+/** Codes are compared and stored upper-case (m54.5 is M54.5); other fields are left as sent. */
+export function normaliseIcdCodes(codes: IcdCode[] | undefined): IcdCode[] | undefined {
+  return codes?.map((c) => (typeof c?.code === "string" ? { ...c, code: c.code.trim().toUpperCase() } : c));
+}
+
+/** Case input with its ICD codes normalised. */
+export function normaliseCaseInput<T extends CaseChanges>(input: T): T {
+  return { ...input, icdCodes: normaliseIcdCodes(input.icdCodes), treatingIcdCodes: normaliseIcdCodes(input.treatingIcdCodes) };
+}
+
 export function checkIcdCodes(issues: ValidationIssue[], field: string, codes: IcdCode[] | undefined): void {
   if (codes === undefined) return;
   if (codes.length > CASE_LIMITS.maxIcdCodes) issues.push({ field, reason: `must list at most ${CASE_LIMITS.maxIcdCodes} codes` });

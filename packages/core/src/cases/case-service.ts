@@ -4,7 +4,7 @@ import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { Authorization } from "./authorization.js";
-import { assertValidCaseInput } from "./case-rules.js";
+import { assertValidCaseInput, normaliseCaseInput } from "./case-rules.js";
 import { serviceCaseId, type CaseChanges, type CaseDraft, type CaseInsuranceCard, type CaseReferrals, type PatientCase } from "./patient-case.js";
 import type { ReferringPhysician } from "./referring-physician.js";
 import { caseVisitReader } from "./case-visits.js";
@@ -63,7 +63,8 @@ export class CaseService {
     return { cards: cards as CaseInsuranceCard[] };
   }
 
-  async create(principal: Principal, draft: CaseDraft): Promise<CaseView> {
+  async create(principal: Principal, sent: CaseDraft): Promise<CaseView> {
+    const draft = normaliseCaseInput(sent);
     assertValidCaseInput(draft, true);
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
@@ -121,7 +122,8 @@ export class CaseService {
    * case.discharged; any other change emits case.updated; a change that
    * changes nothing writes nothing and emits nothing.
    */
-  async update(principal: Principal, id: number, changes: CaseChanges): Promise<CaseView> {
+  async update(principal: Principal, id: number, sent: CaseChanges): Promise<CaseView> {
+    const changes = normaliseCaseInput(sent);
     assertValidCaseInput(changes, false);
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();

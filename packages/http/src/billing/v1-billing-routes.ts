@@ -60,10 +60,10 @@ export const codeView = (c: BillingCode) => ({
 
 export function draftFromWire(c: Record<string, any>): BillingCodeDraft {
   return {
-    code: typeof c.code === "string" ? c.code.toUpperCase() : c.code,
+    code: c.code,
     description: c.description,
     timed: c.timed,
-    modifiers: (c.modifiers ?? []).map((m: Record<string, any>) => ({ cptModifierId: m.cpt_modifier_id, cptModifierCode: String(m.cpt_modifier_code).toUpperCase(), className: m.class_name ?? "", description: m.description ?? "", filter: m.filter ?? false })),
+    modifiers: (c.modifiers ?? []).map((m: Record<string, any>) => ({ cptModifierId: m.cpt_modifier_id, cptModifierCode: m.cpt_modifier_code, className: m.class_name ?? "", description: m.description ?? "", filter: m.filter ?? false })),
     specialities: c.specialities,
     noteTypes: c.note_types,
     payerIds: c.payer_ids,

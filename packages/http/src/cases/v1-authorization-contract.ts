@@ -126,8 +126,8 @@ export function v1AuthorizationChangesFromBody(b: Record<string, any>): Authoriz
     authorizedVisits: b.authorized_visits,
     previouslyConsumedVisits: b.previously_consumed_visits,
     status: b.status,
-    icdCodes: b.icd_codes?.map((c: Record<string, any>) => ({ id: c.id, code: String(c.code).toUpperCase(), description: c.description ?? null, revision: c.revision })),
-    cptCodeAuthorizationDetails: b.cpt_code_authorization_details?.map((d: Record<string, any>) => ({ cptCode: String(d.cpt_code).toUpperCase(), authorizedUnits: d.authorized_units })),
+    icdCodes: b.icd_codes?.map((c: Record<string, any>) => ({ id: c.id, code: c.code, description: c.description ?? null, revision: c.revision })),
+    cptCodeAuthorizationDetails: b.cpt_code_authorization_details?.map((d: Record<string, any>) => ({ cptCode: d.cpt_code, authorizedUnits: d.authorized_units })),
   };
 }
 

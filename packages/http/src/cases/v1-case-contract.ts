@@ -122,7 +122,7 @@ export const V1_CASE_FIELDS: FieldNames = Object.freeze({
   therapistIds: "therapist_ids",
 });
 
-const icdFromWire = (c: Record<string, any>): IcdCode => ({ id: c.id, code: String(c.code).toUpperCase(), description: c.description ?? null, revision: c.revision });
+const icdFromWire = (c: Record<string, any>): IcdCode => ({ id: c.id, code: c.code, description: c.description ?? null, revision: c.revision });
 const referral = (o: Record<string, any> | null | undefined) => (o === undefined ? undefined : (o?.referring_physician_id ?? null));
 
 export function v1CaseChangesFromBody(b: Record<string, any>): CaseChanges {

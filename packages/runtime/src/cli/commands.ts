@@ -118,12 +118,12 @@ export async function importCatalogCommand(file: string, flags: Record<string, s
   }
   const truth = (v: string | undefined, fallback: boolean) => (v === undefined || v === "" ? fallback : /^(true|1|yes)$/i.test(v));
   const codes = rows.map((r) => ({
-    code: (r.code ?? "").toUpperCase(),
+    code: r.code ?? "",
     description: r.description ?? "",
     timed: truth(r.timed, false),
     modifiers: list(r.modifiers).map((m) => {
       const [code, id] = m.split(":");
-      return { cptModifierId: Number(id), cptModifierCode: (code ?? "").toUpperCase(), className: "", description: "", filter: false };
+      return { cptModifierId: Number(id), cptModifierCode: code ?? "", className: "", description: "", filter: false };
     }),
     specialities: list(r.specialities),
     noteTypes: list(r.note_types),
