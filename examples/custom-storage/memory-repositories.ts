@@ -1,4 +1,5 @@
-import type { Repositories } from "@openpractice/core";
+import { DEFAULT_DOCUMENTATION_SETTINGS, type Repositories } from "@openpractice/core";
+import { memoryClaims, memoryPlansOfCare, memorySoapDocuments, memoryTreatmentSheets } from "./memory-soap-completion.js";
 import { memoryAppointments } from "./memory-appointments.js";
 import { memoryCases } from "./memory-cases.js";
 import { memoryWebhooks } from "./memory-webhooks.js";
@@ -19,11 +20,15 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
     organisations: {
       findById: async (id) => structuredClone(s().organisations.get(id)),
       async ensure(org) {
-        if (!s().organisations.has(org.id)) s().organisations.set(org.id, { id: org.id, name: org.name, plan: org.plan, isActive: true, createdAt: org.now, updatedAt: org.now });
+        if (!s().organisations.has(org.id)) s().organisations.set(org.id, { id: org.id, name: org.name, plan: org.plan, isActive: true, documentation: { ...DEFAULT_DOCUMENTATION_SETTINGS }, createdAt: org.now, updatedAt: org.now });
       },
       async updateProfile(id, changes, now) {
         const org = s().organisations.get(id);
         if (org) s().organisations.set(id, { ...org, name: changes.name ?? org.name, isActive: changes.isActive ?? org.isActive, updatedAt: now });
+      },
+      async updateDocumentationSettings(id, settings, now) {
+        const org = s().organisations.get(id);
+        if (org) s().organisations.set(id, { ...org, documentation: { ...org.documentation, ...settings }, updatedAt: now });
       },
       async setPlan(id, plan, now) {
         const org = s().organisations.get(id);
@@ -118,6 +123,10 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
     ...memoryCases(s),
     webhooks: memoryWebhooks(s),
     soapNotes: memorySoapNotes(s),
+    treatmentSheets: memoryTreatmentSheets(s),
+    plansOfCare: memoryPlansOfCare(s),
+    soapDocuments: memorySoapDocuments(s),
+    claims: memoryClaims(s),
     icd: memoryIcd(s),
     billingCodes: memoryBillingCodes(s),
     outbox: {

@@ -36,5 +36,28 @@ export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
       s().forms.set(f.id, structuredClone(f));
       return true;
     },
+    async lockNote(orgId, contextId) {
+      // The store's mutex already runs one transaction at a time.
+      const note = s().notes.get(contextId);
+      return note?.organisationId === orgId ? structuredClone(note) : undefined;
+    },
+    async updateNote(orgId, contextId, changes) {
+      const note = s().notes.get(contextId);
+      if (note?.organisationId === orgId) s().notes.set(contextId, { ...note, ...structuredClone(changes) });
+    },
+    async addSignature(sig) {
+      const stored = { ...structuredClone(sig), id: s().nextId++, revokedAt: null, revokedReason: null };
+      s().signatures.push(stored);
+      return structuredClone(stored);
+    },
+    signaturesOf: async (orgId, contextId, options = {}) =>
+      structuredClone(s().signatures.filter((x) => x.organisationId === orgId && x.contextId === contextId && (options.includeRevoked || x.revokedAt === null))),
+    async revokeSignatures(orgId, contextId, roles, at, reason) {
+      const hit = s().signatures.filter((x) => x.organisationId === orgId && x.contextId === contextId && roles.includes(x.role) && x.revokedAt === null);
+      hit.forEach((x) => Object.assign(x, { revokedAt: at, revokedReason: reason }));
+      return hit.length;
+    },
+    appendHistory: async (entry) => void s().noteHistory.push(structuredClone(entry)),
+    historyOf: async (orgId, contextId) => structuredClone(s().noteHistory.filter((e) => e.organisationId === orgId && e.contextId === contextId)),
   };
 }

@@ -1,4 +1,4 @@
-import type { BillingCode, IcdCode10, FormSubmission, SoapNote, StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
+import type { Claim, PlanOfCare, SoapDocument, SoapNoteHistoryEntry, SoapSignature, TreatmentSheet, BillingCode, IcdCode10, FormSubmission, SoapNote, StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
 
 export interface StoredJob {
   id: number;
@@ -34,6 +34,13 @@ export interface MemoryState {
   /** By context id. */
   notes: Map<string, SoapNote>;
   forms: Map<string, FormSubmission>;
+  signatures: SoapSignature[];
+  noteHistory: SoapNoteHistoryEntry[];
+  sheets: Map<number, TreatmentSheet>;
+  claims: Claim[];
+  plans: Map<number, PlanOfCare>;
+  /** By organisation, context id and variant. */
+  documents: Map<string, SoapDocument>;
   icd: IcdCode10[];
   billingCodes: BillingCode[];
   outbox: Array<DomainEvent & { id: number; dispatchedAt: Date | null }>;
@@ -63,6 +70,12 @@ export function emptyState(): MemoryState {
     attempts: [],
     notes: new Map(),
     forms: new Map(),
+    signatures: [],
+    noteHistory: [],
+    sheets: new Map(),
+    claims: [],
+    plans: new Map(),
+    documents: new Map(),
     icd: [],
     billingCodes: [],
     outbox: [],

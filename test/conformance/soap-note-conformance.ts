@@ -5,7 +5,11 @@ import type { StorageFixture } from "./storage-conformance.js";
 const T0 = new Date("2026-08-01T14:00:00.000Z");
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
-/** The SOAP note part of the storage contract: notes by context id, filters, and the forms' compare-and-set. */
+/**
+ * The SOAP note part of the storage contract: notes by context id, filters, the
+ * forms' compare-and-set, and what signing and completion store (signatures,
+ * history, one treatment sheet per note, claims, plans of care, PDF bytes).
+ */
 export function describeSoapNoteConformance(engine: string, current: () => { s: Storage; fx: StorageFixture }): void {
   describe("soap notes", () => {
     let s: Storage;
@@ -31,6 +35,7 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
       treatmentSheetId: 0,
       planOfCareId: null,
       submitForBilling: false,
+      billingStatus: null,
       summaryDocUrl: null,
       shortSummaryUrl: null,
       soapWithoutAppointment: true,
@@ -72,6 +77,78 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
       expect(stored?.version).toBe(2);
       expect(await s.repositories.soapNotes.updateForm({ ...form("f-1", "ctx-f", 4) })).toBe(false);
       expect((await s.repositories.soapNotes.formsOf(1, "ctx-f")).map((f) => f.id)).toEqual(["f-1"]);
+    });
+
+    it(`[${engine}] lockNote returns the note (undefined for another organisation) and updateNote changes only what it names`, async () => {
+      await s.repositories.soapNotes.insert(record("ctx-w"));
+      expect(await s.repositories.soapNotes.lockNote(2, "ctx-w")).toBeUndefined();
+      const locked = await s.transaction(async (tx) => {
+        const n = await tx.soapNotes.lockNote(1, "ctx-w");
+        await tx.soapNotes.updateNote(1, "ctx-w", { status: "COMPLETED", completed: true, completedAt: at(5), billingStatus: "SUBMITTED", submitForBilling: true, planOfCareId: 9, treatmentSheetId: 4, summaryDocUrl: "/x.pdf", shortSummaryUrl: "/y.pdf", updatedAt: at(5) });
+        return n;
+      });
+      expect(locked?.status).toBe("INCOMPLETED");
+      const after = await s.repositories.soapNotes.findByContextId(1, "ctx-w");
+      expect(after).toMatchObject({ status: "COMPLETED", completed: true, completedAt: at(5), billingStatus: "SUBMITTED", submitForBilling: true, planOfCareId: 9, treatmentSheetId: 4, summaryDocUrl: "/x.pdf", shortSummaryUrl: "/y.pdf", updatedAt: at(5), patientId, type: "FOLLOWUP_SOAP" });
+      await s.repositories.soapNotes.updateNote(1, "ctx-w", { summaryDocUrl: null, updatedAt: at(6) });
+      expect(await s.repositories.soapNotes.findByContextId(1, "ctx-w")).toMatchObject({ summaryDocUrl: null, shortSummaryUrl: "/y.pdf", status: "COMPLETED" });
+    });
+
+    it(`[${engine}] signatures are kept in order, revoked by role, and history reads back oldest first`, async () => {
+      const r = s.repositories.soapNotes;
+      const author = await r.addSignature({ organisationId: 1, contextId: "ctx-s", role: "AUTHOR", userId: 101, contentHash: "sha256:aa", signedAt: at(1) });
+      await r.addSignature({ organisationId: 1, contextId: "ctx-s", role: "COSIGNER", userId: 103, contentHash: "sha256:aa", signedAt: at(2) });
+      expect(author).toMatchObject({ role: "AUTHOR", revokedAt: null });
+      expect((await r.signaturesOf(1, "ctx-s")).map((x) => x.role)).toEqual(["AUTHOR", "COSIGNER"]);
+      expect(await r.signaturesOf(2, "ctx-s")).toEqual([]);
+      expect(await r.revokeSignatures(1, "ctx-s", ["COSIGNER"], at(3), "returned")).toBe(1);
+      expect(await r.revokeSignatures(1, "ctx-s", ["COSIGNER"], at(3), "again")).toBe(0);
+      expect((await r.signaturesOf(1, "ctx-s")).map((x) => x.role)).toEqual(["AUTHOR"]);
+      const all = await r.signaturesOf(1, "ctx-s", { includeRevoked: true });
+      expect(all[1]).toMatchObject({ role: "COSIGNER", userId: 103, contentHash: "sha256:aa", signedAt: at(2), revokedAt: at(3), revokedReason: "returned" });
+      await r.appendHistory({ organisationId: 1, contextId: "ctx-s", action: "SIGN", fromStatus: "INCOMPLETED", toStatus: "COSIGN", actorUserId: 101, at: at(1), details: { content_hash: "sha256:aa" } });
+      await r.appendHistory({ organisationId: 1, contextId: "ctx-s", action: "RETURN_FOR_REVISION", fromStatus: "COSIGN", toStatus: "REVISION", actorUserId: 103, at: at(3), details: {} });
+      expect((await r.historyOf(1, "ctx-s")).map((e) => [e.action, e.toStatus, e.actorUserId])).toEqual([["SIGN", "COSIGN", 101], ["RETURN_FOR_REVISION", "REVISION", 103]]);
+      expect((await r.historyOf(1, "ctx-s"))[0]!.details).toEqual({ content_hash: "sha256:aa" });
+      expect(await r.historyOf(2, "ctx-s")).toEqual([]);
+    });
+
+    it(`[${engine}] a note has one treatment sheet: of 6 concurrent inserts exactly one is stored`, async () => {
+      const line = { treatmentClassId: 3, duration: 23, units: 2, modifiers: [{ cptModifierId: 1, cptModifierCode: "GP", className: "GP", description: "therapy plan", filter: false }] };
+      const results = await Promise.all(Array.from({ length: 6 }, () => s.repositories.treatmentSheets.insert({ organisationId: 1, contextId: "ctx-t", patientId, treatments: [line], createdAt: T0, updatedAt: T0 })));
+      const stored = results.filter((x) => x !== undefined);
+      expect(stored).toHaveLength(1);
+      const sheet = stored[0]!;
+      expect(await s.repositories.treatmentSheets.findById(1, sheet.id)).toEqual(sheet);
+      expect(await s.repositories.treatmentSheets.findById(2, sheet.id)).toBeUndefined();
+      expect(await s.repositories.treatmentSheets.findByContextId(1, "ctx-t")).toEqual(sheet);
+      await s.repositories.treatmentSheets.replaceTreatments(1, sheet.id, [{ ...line, units: 1 }], at(1));
+      expect(await s.repositories.treatmentSheets.findById(1, sheet.id)).toMatchObject({ treatments: [{ ...line, units: 1 }], updatedAt: at(1), createdAt: T0 });
+    });
+
+    it(`[${engine}] claims, plans of care and PDF bytes round-trip`, async () => {
+      const claimId = await s.repositories.claims.insert({ organisationId: 1, contextId: "ctx-c", patientId, serviceCaseId: null, serviceDate: "2026-08-01", renderingPhysician: 101, diagnosisCodes: ["M54.50"], lines: [{ code: "97110", modifiers: ["GP"], units: 2, minutes: 30 }], status: "SUBMITTED", createdAt: T0 });
+      expect(await s.repositories.claims.findByContextId(1, "ctx-c")).toEqual({ id: claimId, reference: `claim-${claimId}`, organisationId: 1, contextId: "ctx-c", patientId, serviceCaseId: null, serviceDate: "2026-08-01", renderingPhysician: 101, diagnosisCodes: ["M54.50"], lines: [{ code: "97110", modifiers: ["GP"], units: 2, minutes: 30 }], status: "SUBMITTED", createdAt: T0 });
+      expect(await s.repositories.claims.findByContextId(2, "ctx-c")).toBeUndefined();
+
+      const plan = await s.repositories.plansOfCare.insert({ organisationId: 1, patientId, serviceCaseId: null, sourceContextId: "ctx-c", diagnoses: [{ code: "M54.50", description: "Low back pain", isPrimary: true }], goals: ["Walk 1 km"], frequencyAndDuration: "2x/week", certificationStart: "2026-08-01", certificationEnd: "2026-10-29", version: 1, createdAt: T0, updatedAt: T0 });
+      expect(await s.repositories.plansOfCare.findFor(1, patientId, null)).toEqual(plan);
+      expect(await s.repositories.plansOfCare.findFor(1, patientId, 77)).toBeUndefined();
+      await s.repositories.plansOfCare.update({ ...plan, goals: ["Run 1 km"], version: 2, updatedAt: at(1) });
+      expect(await s.repositories.plansOfCare.findById(1, plan.id)).toEqual({ ...plan, goals: ["Run 1 km"], version: 2, updatedAt: at(1) });
+      expect(await s.repositories.plansOfCare.findById(2, plan.id)).toBeUndefined();
+
+      const bytes = new Uint8Array(70_000).map((_, i) => (i * 31) % 256);
+      await s.repositories.soapDocuments.put({ organisationId: 1, contextId: "ctx-c", variant: "full", contentType: "application/pdf", content: bytes, createdAt: T0 });
+      const big = await s.repositories.soapDocuments.get(1, "ctx-c", "full");
+      expect(big && Buffer.from(big.content).equals(Buffer.from(bytes))).toBe(true);
+      expect(big?.contentType).toBe("application/pdf");
+      await s.repositories.soapDocuments.put({ organisationId: 1, contextId: "ctx-c", variant: "full", contentType: "application/pdf", content: bytes.subarray(0, 500), createdAt: at(1) });
+      const doc = await s.repositories.soapDocuments.get(1, "ctx-c", "full");
+      expect(doc && Buffer.from(doc.content).equals(Buffer.from(bytes.subarray(0, 500)))).toBe(true);
+      expect(doc?.createdAt).toEqual(at(1));
+      expect(await s.repositories.soapDocuments.get(1, "ctx-c", "short")).toBeUndefined();
+      expect(await s.repositories.soapDocuments.get(2, "ctx-c", "full")).toBeUndefined();
     });
   });
 }

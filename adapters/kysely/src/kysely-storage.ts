@@ -8,6 +8,10 @@ import { KyselyInsuranceCardRepository } from "./repositories/insurance-card-rep
 import { KyselyReferringPhysicianRepository } from "./repositories/referring-physician-repository.js";
 import { KyselyWebhookRepository } from "./repositories/webhook-repository.js";
 import { KyselySoapNoteRepository } from "./repositories/soap-note-repository.js";
+import { KyselyTreatmentSheetRepository } from "./repositories/treatment-sheet-repository.js";
+import { KyselyPlanOfCareRepository } from "./repositories/plan-of-care-repository.js";
+import { KyselySoapDocumentRepository } from "./repositories/soap-document-repository.js";
+import { KyselyClaimRepository } from "./repositories/claim-repository.js";
 import { KyselyIcdRepository } from "./repositories/icd-repository.js";
 import { KyselyBillingCodeRepository } from "./repositories/billing-code-repository.js";
 import { KyselyCatalogRepository } from "./repositories/catalog-repository.js";
@@ -32,6 +36,10 @@ function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repos
     authorizations: new KyselyAuthorizationRepository(db, profile),
     webhooks: new KyselyWebhookRepository(db, profile),
     soapNotes: new KyselySoapNoteRepository(db, profile),
+    treatmentSheets: new KyselyTreatmentSheetRepository(db, profile),
+    plansOfCare: new KyselyPlanOfCareRepository(db, profile),
+    soapDocuments: new KyselySoapDocumentRepository(db),
+    claims: new KyselyClaimRepository(db, profile),
     icd: new KyselyIcdRepository(db),
     billingCodes: new KyselyBillingCodeRepository(db),
     outbox: new KyselyOutboxRepository(db),

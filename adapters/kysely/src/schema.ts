@@ -14,6 +14,10 @@ export interface OrganisationsTable {
   updated_at: string;
   /** Bumped by WebhookRepository.lockOrganisation (migration 006). */
   webhook_lock: Generated<number>;
+  /** Documentation settings (migration 010). */
+  billing_unit_rule: Generated<string>;
+  require_cosign: Generated<number>;
+  auto_submit_billing: Generated<number>;
 }
 
 export interface ClinicsTable {
@@ -318,6 +322,88 @@ export interface SoapNotesTable {
   data_carry_forward_from: string | null;
   created_at: string;
   updated_at: string;
+  /** Migration 010: null until completion. */
+  billing_status: string | null;
+  /** Bumped by SoapNoteRepository.lockNote: the row lock that serialises status actions (migration 010). */
+  row_lock: Generated<number>;
+}
+
+export interface SoapSignaturesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  context_id: string;
+  role: string;
+  user_id: number;
+  content_hash: string;
+  signed_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+}
+
+export interface SoapNoteHistoryTable {
+  id: Generated<number>;
+  organisation_id: number;
+  context_id: string;
+  action: string;
+  from_status: string | null;
+  to_status: string;
+  actor_user_id: number | null;
+  at: string;
+  /** JSON object. */
+  details: string;
+}
+
+export interface TreatmentSheetsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  context_id: string;
+  patient_id: number;
+  /** JSON array of treatment lines. */
+  treatments: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ClaimsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  context_id: string;
+  patient_id: number;
+  service_case_id: number | null;
+  service_date: string;
+  rendering_physician: number;
+  /** JSON arrays. */
+  diagnosis_codes: string;
+  lines: string;
+  status: string;
+  created_at: string;
+}
+
+export interface PlansOfCareTable {
+  id: Generated<number>;
+  organisation_id: number;
+  patient_id: number;
+  /** The case id, or 0 for a patient's plan without a case. */
+  case_key: number;
+  source_context_id: string;
+  /** JSON arrays. */
+  diagnoses: string;
+  goals: string;
+  frequency_and_duration: string | null;
+  certification_start: string;
+  certification_end: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SoapDocumentsTable {
+  organisation_id: number;
+  context_id: string;
+  variant: string;
+  content_type: string;
+  content: Uint8Array;
+  created_at: string;
 }
 
 export interface FormSubmissionsTable {
@@ -413,6 +499,12 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   soap_notes: SoapNotesTable;
   form_submissions: FormSubmissionsTable;
+  soap_signatures: SoapSignaturesTable;
+  soap_note_history: SoapNoteHistoryTable;
+  treatment_sheets: TreatmentSheetsTable;
+  claims: ClaimsTable;
+  plans_of_care: PlansOfCareTable;
+  soap_documents: SoapDocumentsTable;
   icd_codes: IcdCodesTable;
   icd_words: IcdWordsTable;
   billing_codes: BillingCodesTable;

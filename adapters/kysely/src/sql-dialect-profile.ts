@@ -20,6 +20,8 @@ export interface SqlDialectProfile {
   capabilities: StorageCapabilities;
   /** Column type of auto-increment primary keys ("integer" on SQLite, "serial" on PostgreSQL, "integer" + AUTO_INCREMENT on MySQL). */
   autoIncrementType: "integer" | "serial";
+  /** Column type of binary documents up to several MB (PDF summaries): blob, bytea or longblob. */
+  binaryType: "blob" | "bytea" | "longblob";
   /** Adds the engine's auto-increment modifier to a primary-key column. */
   autoIncrement(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /**

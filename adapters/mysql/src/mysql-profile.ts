@@ -8,6 +8,7 @@ import type { ColumnDefinitionBuilder } from "kysely";
 export const mysqlProfile: SqlDialectProfile = Object.freeze({
   capabilities: Object.freeze({ engine: "mysql", returning: false, skipLocked: true }),
   autoIncrementType: "integer" as const,
+  binaryType: "longblob" as const,
   autoIncrement: (col: ColumnDefinitionBuilder) => col.autoIncrement(),
   insertIgnoreStyle: "insert-ignore" as const,
   isUniqueViolation: (error: unknown) => {

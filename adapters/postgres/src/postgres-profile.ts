@@ -5,6 +5,7 @@ import { sql, type ColumnDefinitionBuilder, type Kysely } from "kysely";
 export const postgresProfile: SqlDialectProfile = Object.freeze({
   capabilities: Object.freeze({ engine: "postgres", returning: true, skipLocked: true }),
   autoIncrementType: "serial" as const,
+  binaryType: "bytea" as const,
   // serial already is the sequence; no modifier.
   autoIncrement: (col: ColumnDefinitionBuilder) => col,
   insertIgnoreStyle: "on-conflict" as const,

@@ -6,6 +6,7 @@ import type { ColumnDefinitionBuilder } from "kysely";
 export const sqliteProfile: SqlDialectProfile = Object.freeze({
   capabilities: Object.freeze({ engine: "sqlite", returning: true, skipLocked: false }),
   autoIncrementType: "integer" as const,
+  binaryType: "blob" as const,
   autoIncrement: (col: ColumnDefinitionBuilder) => col.autoIncrement(),
   insertIgnoreStyle: "on-conflict" as const,
   isUniqueViolation: (error: unknown) => {

@@ -5,6 +5,13 @@ import { InsuranceCardService } from "./cases/insurance-card-service.js";
 import { ReferringPhysicianService } from "./cases/referring-physician-service.js";
 import { CatalogService } from "./catalog/catalog-service.js";
 import { SoapNoteService } from "./soap/soap-note-service.js";
+import { SoapWorkflowService } from "./soap/soap-workflow-service.js";
+import { SoapDocumentService } from "./soap/soap-document-service.js";
+import type { SoapSummaryRenderer } from "./soap/soap-summary.js";
+import { TreatmentSheetService } from "./soap/treatment-sheet-service.js";
+import { DocumentationSettingsService } from "./organisations/documentation-settings.js";
+import { storedClaimsGateway } from "./billing/stored-claims-gateway.js";
+import type { BillingGateway } from "./ports/billing-gateway.js";
 import { IcdService } from "./icd/icd-search-service.js";
 import { BillingCatalogService } from "./billing/billing-catalog-service.js";
 import { WebhookDeliveryService } from "./webhooks/delivery-service.js";
@@ -42,6 +49,10 @@ export interface PracticeOptions {
   webhookCipher?: SecretCipher;
   /** Sends webhook POSTs; the default refuses every delivery (embedders without webhooks). */
   webhookTransport?: WebhookTransport;
+  /** Where completed notes' claims go when the organisation auto-submits; default: recorded in the store (claims). */
+  billingGateway?: BillingGateway;
+  /** Renders completed notes' summaries (the runtime passes @openpractice/pdf-lib's); without one the summary job fails. */
+  summaryRenderer?: SoapSummaryRenderer;
   /** Accept http:// notification URLs (OPENPRACTICE_ENV=development); default false. */
   allowHttpWebhooks?: boolean;
 }
@@ -65,6 +76,10 @@ export interface Practice {
   readonly catalog: CatalogService;
   readonly webhooks: WebhookService;
   readonly soapNotes: SoapNoteService;
+  readonly soapWorkflow: SoapWorkflowService;
+  readonly soapDocuments: SoapDocumentService;
+  readonly treatmentSheets: TreatmentSheetService;
+  readonly documentationSettings: DocumentationSettingsService;
   readonly icd: IcdService;
   readonly billingCatalog: BillingCatalogService;
   readonly webhookDeliveries: WebhookDeliveryService;
@@ -99,6 +114,10 @@ export function createPractice(options: PracticeOptions): Practice {
     catalog: new CatalogService({ storage }),
     webhooks: new WebhookService({ storage, clock, cipher, allowHttp: options.allowHttpWebhooks ?? false }),
     soapNotes: new SoapNoteService({ storage, clock, ids }),
+    soapWorkflow: new SoapWorkflowService({ storage, clock, billingGateway: options.billingGateway ?? storedClaimsGateway }),
+    soapDocuments: new SoapDocumentService({ storage, clock, renderer: options.summaryRenderer }),
+    treatmentSheets: new TreatmentSheetService({ storage, clock }),
+    documentationSettings: new DocumentationSettingsService({ storage, clock }),
     icd: new IcdService({ storage }),
     billingCatalog: new BillingCatalogService({ storage, clock }),
     webhookDeliveries: new WebhookDeliveryService({ storage, clock, ids, cipher, transport }),

@@ -8,6 +8,7 @@ import { webhooksMigration } from "./006-webhooks.js";
 import { soapNotesMigration } from "./007-soap-notes.js";
 import { icdMigration } from "./008-icd.js";
 import { billingCodesMigration } from "./009-billing-codes.js";
+import { soapCompletionMigration } from "./010-soap-completion.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
@@ -22,6 +23,7 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "007-soap-notes": soapNotesMigration(profile),
     "008-icd": icdMigration(),
     "009-billing-codes": billingCodesMigration(profile),
+    "010-soap-completion": soapCompletionMigration(profile),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ClinicSettings, Organisation, OrganisationRepository, Plan, Provider, Clinic } from "@openpractice/core";
+import type { BillingUnitRule, ClinicSettings, DocumentationSettings, Organisation, OrganisationRepository, Plan, Provider, Clinic } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
 import { fromDbTime, toDbTime, type ClinicsTable, type Database, type OrganisationsTable, type ProvidersTable } from "../schema.js";
@@ -9,6 +9,7 @@ const toOrganisation = (r: Selectable<OrganisationsTable>): Organisation => ({
   name: r.name,
   plan: r.plan as Plan,
   isActive: Boolean(Number(r.is_active)),
+  documentation: { billingUnitRule: r.billing_unit_rule as BillingUnitRule, requireCosign: Boolean(Number(r.require_cosign)), autoSubmitBilling: Boolean(Number(r.auto_submit_billing)) },
   createdAt: fromDbTime(r.created_at),
   updatedAt: fromDbTime(r.updated_at),
 });
@@ -53,6 +54,14 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
     const set: { name?: string; is_active?: number; updated_at: string } = { updated_at: toDbTime(now) };
     if (changes.name !== undefined) set.name = changes.name;
     if (changes.isActive !== undefined) set.is_active = changes.isActive ? 1 : 0;
+    await this.db.updateTable("organisations").set(set).where("id", "=", id).execute();
+  }
+
+  async updateDocumentationSettings(id: number, settings: Partial<DocumentationSettings>, now: Date) {
+    const set: { billing_unit_rule?: string; require_cosign?: number; auto_submit_billing?: number; updated_at: string } = { updated_at: toDbTime(now) };
+    if (settings.billingUnitRule !== undefined) set.billing_unit_rule = settings.billingUnitRule;
+    if (settings.requireCosign !== undefined) set.require_cosign = settings.requireCosign ? 1 : 0;
+    if (settings.autoSubmitBilling !== undefined) set.auto_submit_billing = settings.autoSubmitBilling ? 1 : 0;
     await this.db.updateTable("organisations").set(set).where("id", "=", id).execute();
   }
 

@@ -1,6 +1,6 @@
-import type { FormSubmission, SoapNote, SoapNoteCriteria, SoapNoteRecord, SoapNoteRepository, SoapNoteStatus, SoapNoteType, SoapSection } from "@openpractice/core";
+import type { FormSubmission, SignatureRole, SoapNote, SoapNoteChanges, SoapNoteCriteria, SoapNoteHistoryEntry, SoapNoteRecord, SoapNoteRepository, SoapNoteStatus, SoapNoteType, SoapSection, SoapSignature } from "@openpractice/core";
 import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
-import { fromDbTime, toDbTime, type Database, type FormSubmissionsTable, type SoapNotesTable } from "../schema.js";
+import { fromDbTime, toDbTime, type Database, type FormSubmissionsTable, type SoapNotesTable, type SoapSignaturesTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
 
@@ -28,6 +28,7 @@ const toNote = (r: Selectable<SoapNotesTable>): SoapNote => ({
   treatmentSheetId: Number(r.treatment_sheet_id),
   planOfCareId: num(r.plan_of_care_id),
   submitForBilling: Boolean(Number(r.submit_for_billing)),
+  billingStatus: r.billing_status,
   summaryDocUrl: r.summary_doc_url,
   shortSummaryUrl: r.short_summary_url,
   soapWithoutAppointment: Boolean(Number(r.soap_without_appointment)),
@@ -45,6 +46,18 @@ const toForm = (r: Selectable<FormSubmissionsTable>): FormSubmission => ({
   version: Number(r.version),
   response: JSON.parse(r.response),
   updatedAt: fromDbTime(r.updated_at),
+});
+
+const toSignature = (r: Selectable<SoapSignaturesTable>): SoapSignature => ({
+  id: Number(r.id),
+  organisationId: Number(r.organisation_id),
+  contextId: r.context_id,
+  role: r.role as SignatureRole,
+  userId: Number(r.user_id),
+  contentHash: r.content_hash,
+  signedAt: fromDbTime(r.signed_at),
+  revokedAt: r.revoked_at ? fromDbTime(r.revoked_at) : null,
+  revokedReason: r.revoked_reason,
 });
 
 function applyFilters<O>(q: SelectQueryBuilder<Database, "soap_notes", O>, c: SoapNoteCriteria) {
@@ -88,6 +101,7 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
       treatment_sheet_id: n.treatmentSheetId,
       plan_of_care_id: n.planOfCareId,
       submit_for_billing: n.submitForBilling ? 1 : 0,
+      billing_status: n.billingStatus,
       summary_doc_url: n.summaryDocUrl,
       short_summary_url: n.shortSummaryUrl,
       soap_without_appointment: n.soapWithoutAppointment ? 1 : 0,
@@ -140,5 +154,86 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
       .where("version", "=", f.version - 1)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  async lockNote(organisationId: number, contextId: string) {
+    // An UPDATE holds the row's write lock until the transaction ends (SQLite: the database write lock).
+    const result = await this.db
+      .updateTable("soap_notes")
+      .set((eb) => ({ row_lock: eb("row_lock", "+", 1) }))
+      .where("organisation_id", "=", organisationId)
+      .where("context_id", "=", contextId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0 ? this.findByContextId(organisationId, contextId) : undefined;
+  }
+
+  async updateNote(organisationId: number, contextId: string, c: SoapNoteChanges) {
+    const set: Partial<Record<keyof SoapNotesTable, unknown>> = { updated_at: toDbTime(c.updatedAt) };
+    if (c.status !== undefined) set.status = c.status;
+    if (c.completed !== undefined) set.completed = c.completed ? 1 : 0;
+    if (c.completedAt !== undefined) set.completed_at = c.completedAt ? toDbTime(c.completedAt) : null;
+    if (c.treatmentSheetId !== undefined) set.treatment_sheet_id = c.treatmentSheetId;
+    if (c.planOfCareId !== undefined) set.plan_of_care_id = c.planOfCareId;
+    if (c.submitForBilling !== undefined) set.submit_for_billing = c.submitForBilling ? 1 : 0;
+    if (c.billingStatus !== undefined) set.billing_status = c.billingStatus;
+    if (c.summaryDocUrl !== undefined) set.summary_doc_url = c.summaryDocUrl;
+    if (c.shortSummaryUrl !== undefined) set.short_summary_url = c.shortSummaryUrl;
+    await this.db.updateTable("soap_notes").set(set as any).where("organisation_id", "=", organisationId).where("context_id", "=", contextId).execute();
+  }
+
+  async addSignature(sig: Omit<SoapSignature, "id" | "revokedAt" | "revokedReason">) {
+    const id = await insertReturningId(this.db, this.profile, "soap_signatures", {
+      organisation_id: sig.organisationId,
+      context_id: sig.contextId,
+      role: sig.role,
+      user_id: sig.userId,
+      content_hash: sig.contentHash,
+      signed_at: toDbTime(sig.signedAt),
+      revoked_at: null,
+      revoked_reason: null,
+    });
+    return { ...sig, id, revokedAt: null, revokedReason: null };
+  }
+
+  async signaturesOf(organisationId: number, contextId: string, options: { includeRevoked?: boolean } = {}) {
+    let q = this.db.selectFrom("soap_signatures").selectAll().where("organisation_id", "=", organisationId).where("context_id", "=", contextId);
+    if (!options.includeRevoked) q = q.where("revoked_at", "is", null);
+    return (await q.orderBy("id").execute()).map(toSignature);
+  }
+
+  async revokeSignatures(organisationId: number, contextId: string, roles: SignatureRole[], at: Date, reason: string) {
+    if (roles.length === 0) return 0;
+    const result = await this.db
+      .updateTable("soap_signatures")
+      .set({ revoked_at: toDbTime(at), revoked_reason: reason.slice(0, 2100) })
+      .where("organisation_id", "=", organisationId)
+      .where("context_id", "=", contextId)
+      .where("role", "in", roles)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async appendHistory(e: SoapNoteHistoryEntry) {
+    await this.db
+      .insertInto("soap_note_history")
+      .values({ organisation_id: e.organisationId, context_id: e.contextId, action: e.action, from_status: e.fromStatus, to_status: e.toStatus, actor_user_id: e.actorUserId, at: toDbTime(e.at), details: JSON.stringify(e.details) })
+      .execute();
+  }
+
+  async historyOf(organisationId: number, contextId: string) {
+    const rows = await this.db.selectFrom("soap_note_history").selectAll().where("organisation_id", "=", organisationId).where("context_id", "=", contextId).orderBy("id").execute();
+    return rows.map(
+      (r): SoapNoteHistoryEntry => ({
+        organisationId: Number(r.organisation_id),
+        contextId: r.context_id,
+        action: r.action,
+        fromStatus: r.from_status,
+        toStatus: r.to_status,
+        actorUserId: r.actor_user_id === null ? null : Number(r.actor_user_id),
+        at: fromDbTime(r.at),
+        details: JSON.parse(r.details),
+      }),
+    );
   }
 }

@@ -78,7 +78,7 @@ export class AppointmentService {
   private async checkVisits(tx: Repositories, clinic: Clinic, c: PatientCase | undefined, startsAt: Date, exceptId?: number): Promise<VisitProblem[]> {
     if (!c || !c.visitTrackRequired) return [];
     const [authorizations, reader] = await Promise.all([tx.authorizations.listByCase(c.organisationId, c.id), caseVisitReader(tx, c.organisationId)]);
-    const visits = (await reader.visitsOf(c.id)).filter((v) => v.id !== exceptId);
+    const visits = (await reader.visitsOf(c.id)).filter((v) => v.appointmentId !== exceptId);
     const today = this.deps.clock.now().toISOString().slice(0, 10);
     const problems = visitProblems(c, authorizations, visits, localDate(startsAt, clinic.timeZone), today, reader.zoneOf);
     const first = problems[0];

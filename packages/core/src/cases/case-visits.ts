@@ -1,23 +1,59 @@
 import type { Appointment } from "../appointments/appointment.js";
 import type { Repositories } from "../ports/storage.js";
+import type { SoapNote } from "../soap/soap-note.js";
 
-/** What visit counting reads from the store: each case's appointments and the clinics' time zones. */
+/**
+ * One visit of a case as visit counting sees it: an appointment, or a
+ * completed note written without one. `completed`: checked out, or documented
+ * by a completed note (not an addendum); `booked`: still ahead; `none`:
+ * cancelled or missed.
+ */
+export interface CaseVisit {
+  appointmentId: number | null;
+  clinicId: number;
+  startsAt: Date;
+  state: "completed" | "booked" | "none";
+}
+
+/** What visit counting reads from the store: each case's visits and the clinics' time zones. */
 export interface CaseVisitReader {
-  /** The case's appointments (read once per case, however often asked). */
-  visitsOf(caseId: number): Promise<Appointment[]>;
+  /** The case's visits (read once per case, however often asked). */
+  visitsOf(caseId: number): Promise<CaseVisit[]>;
   /** The clinic's IANA time zone (UTC for an unknown clinic). */
   zoneOf(clinicId: number): string;
 }
 
-/** Reads the organisation's clinics once and each case's appointments at most once. */
+const BOOKED = new Set(["SCHEDULED", "CHECKED_IN", "IN_PROGRESS"]);
+
+/** The case's appointments and completed notes as visits: a completed note counts its appointment (or itself) as done. */
+export function caseVisits(appointments: readonly Appointment[], completedNotes: readonly SoapNote[]): CaseVisit[] {
+  const visitNotes = completedNotes.filter((n) => n.completed && n.type !== "ADDENDUM");
+  const documented = new Set(visitNotes.map((n) => n.appointmentId).filter((id): id is number => id !== null));
+  const visits: CaseVisit[] = appointments.map((a) => ({
+    appointmentId: a.id,
+    clinicId: a.clinicId,
+    startsAt: a.startsAt,
+    state: a.status === "CHECKED_OUT" || (documented.has(a.id) && a.status !== "CANCELLED") ? "completed" : BOOKED.has(a.status) ? "booked" : "none",
+  }));
+  const known = new Set(appointments.map((a) => a.id));
+  for (const n of visitNotes) {
+    if (n.appointmentId === null || !known.has(n.appointmentId)) visits.push({ appointmentId: null, clinicId: n.clinicId, startsAt: n.serviceDateTime, state: "completed" });
+  }
+  return visits;
+}
+
+/** Reads the organisation's clinics once and each case's visits at most once. */
 export async function caseVisitReader(r: Repositories, organisationId: number): Promise<CaseVisitReader> {
   const clinics = await r.organisations.listClinics(organisationId);
-  const cache = new Map<number, Promise<Appointment[]>>();
+  const cache = new Map<number, Promise<CaseVisit[]>>();
   return {
     visitsOf(caseId) {
       let visits = cache.get(caseId);
       if (!visits) {
-        visits = r.appointments.list({ organisationId, serviceCaseId: caseId, limit: 10_000, offset: 0 }).then((p) => p.appointments);
+        visits = Promise.all([
+          r.appointments.list({ organisationId, serviceCaseId: caseId, limit: 10_000, offset: 0 }),
+          r.soapNotes.list({ organisationId, serviceCaseId: caseId, completed: true, limit: 10_000, offset: 0 }),
+        ]).then(([a, n]) => caseVisits(a.appointments, n.notes));
         cache.set(caseId, visits);
       }
       return visits;

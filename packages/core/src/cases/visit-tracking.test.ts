@@ -2,12 +2,17 @@ import { describe, expect, it } from "vitest";
 import type { Appointment } from "../appointments/appointment.js";
 import type { Authorization } from "./authorization.js";
 import type { PatientCase } from "./patient-case.js";
+import type { SoapNote } from "../soap/soap-note.js";
+import { caseVisits } from "./case-visits.js";
 import { authRequiredStatus, localDate, reportedAuthorizationStatus, visitProblems, visitUsage } from "./visit-tracking.js";
 
 const c = (over: Partial<PatientCase> = {}) => ({ id: 5, organisationId: 1, visitTrackRequired: true, caseVisitLimit: 0, numberOfPastVisits: 0, paymentMode: "INSURANCE_PAY", ...over }) as PatientCase;
 const auth = (over: Partial<Authorization> = {}) =>
   ({ id: 9, referenceNumber: "A-1", status: "ACTIVE", effectiveStartDate: "2031-05-01", effectiveEndDate: "2031-05-31", authorizedVisits: 3, previouslyConsumedVisits: 0, ...over }) as Authorization;
-const visit = (iso: string, status: Appointment["status"], clinicId = 1) => ({ id: Math.random(), startsAt: new Date(iso), status, clinicId }) as Appointment;
+let nextId = 1;
+const appointment = (iso: string, status: Appointment["status"], clinicId = 1) => ({ id: nextId++, startsAt: new Date(iso), status, clinicId }) as Appointment;
+const visit = (iso: string, status: Appointment["status"], clinicId = 1) => caseVisits([appointment(iso, status, clinicId)], [])[0]!;
+const note = (over: Partial<SoapNote>) => ({ completed: true, type: "FOLLOWUP_SOAP", appointmentId: null, clinicId: 1, serviceDateTime: new Date("2031-05-06T15:00:00Z"), ...over }) as SoapNote;
 const zone = (clinicId: number) => (clinicId === 1 ? "America/Chicago" : "UTC");
 
 describe("visit tracking", () => {
@@ -21,6 +26,15 @@ describe("visit tracking", () => {
     expect(visitUsage(visits, zone)).toEqual({ used: 1, booked: 2 });
     expect(visitUsage(visits, zone, { from: "2031-05-01", to: "2031-05-31" })).toEqual({ used: 1, booked: 2 });
     expect(visitUsage(visits, () => "UTC", { from: "2031-05-01", to: "2031-05-31" })).toEqual({ used: 1, booked: 1 });
+  });
+
+  it("counts a visit documented by a completed note: its appointment, or the note itself without one; not addenda", () => {
+    const booked = appointment("2031-05-02T15:00:00Z", "IN_PROGRESS");
+    const cancelled = appointment("2031-05-03T15:00:00Z", "CANCELLED");
+    const notes = [note({ appointmentId: booked.id }), note({ appointmentId: cancelled.id }), note({}), note({ type: "ADDENDUM" }), note({ completed: false })];
+    const visits = caseVisits([booked, cancelled], notes);
+    expect(visits.map((v) => v.state)).toEqual(["completed", "none", "completed"]);
+    expect(visitUsage(visits, zone)).toEqual({ used: 2, booked: 0 });
   });
 
   it("reports EXPIRED past the end date and derives auth_required_status", () => {

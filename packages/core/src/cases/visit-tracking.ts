@@ -1,4 +1,4 @@
-import type { Appointment } from "../appointments/appointment.js";
+import type { CaseVisit } from "./case-visits.js";
 import type { Authorization, AuthorizationStatus } from "./authorization.js";
 import { serviceCaseId, type AuthRequiredStatus, type PatientCase } from "./patient-case.js";
 
@@ -9,9 +9,6 @@ export interface VisitProblem {
   details: Record<string, unknown>;
 }
 
-/** Completed visits count as used; visits still ahead (booked, checked in, in progress) as booked. Cancelled and no-show count as neither. */
-const COMPLETED = new Set(["CHECKED_OUT"]);
-const BOOKED = new Set(["SCHEDULED", "CHECKED_IN", "IN_PROGRESS"]);
 
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
 export function localDate(instant: Date, timeZone: string): string {
@@ -41,8 +38,8 @@ export interface VisitUsage {
   booked: number;
 }
 
-/** Completed and booked visits among `visits`, optionally only those whose local date falls in [from, to]. */
-export function visitUsage(visits: readonly Appointment[], timeZoneOf: (clinicId: number) => string, window?: { from: string; to: string }): VisitUsage {
+/** Completed visits (checked out or documented by a completed note) and booked ones (still ahead) among `visits`, optionally only those whose local date falls in [from, to]. */
+export function visitUsage(visits: readonly CaseVisit[], timeZoneOf: (clinicId: number) => string, window?: { from: string; to: string }): VisitUsage {
   let used = 0;
   let booked = 0;
   for (const v of visits) {
@@ -50,8 +47,8 @@ export function visitUsage(visits: readonly Appointment[], timeZoneOf: (clinicId
       const day = localDate(v.startsAt, timeZoneOf(v.clinicId));
       if (day < window.from || day > window.to) continue;
     }
-    if (COMPLETED.has(v.status)) used++;
-    else if (BOOKED.has(v.status)) booked++;
+    if (v.state === "completed") used++;
+    else if (v.state === "booked") booked++;
   }
   return { used, booked };
 }
@@ -62,7 +59,7 @@ export function visitUsage(visits: readonly Appointment[], timeZoneOf: (clinicId
  * contains the date. `visits` are the case's appointments other than the one
  * being booked or moved. Empty when the case does not track visits.
  */
-export function visitProblems(c: PatientCase, authorizations: Authorization[], visits: readonly Appointment[], visitDate: string, today: string, timeZoneOf: (clinicId: number) => string): VisitProblem[] {
+export function visitProblems(c: PatientCase, authorizations: Authorization[], visits: readonly CaseVisit[], visitDate: string, today: string, timeZoneOf: (clinicId: number) => string): VisitProblem[] {
   if (!c.visitTrackRequired) return [];
   const problems: VisitProblem[] = [];
   const caseKey = serviceCaseId(c.id);

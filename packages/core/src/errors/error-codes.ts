@@ -67,6 +67,20 @@ export const ERROR_CODES = [
   "FORM_SUBMISSION_NOT_FOUND",
   /** A form write carried a version other than the current one plus 1; details give the current version. */
   "VERSION_CONFLICT",
+  /** The treatment sheet does not exist in the caller's organisation. */
+  "TREATMENT_SHEET_NOT_FOUND",
+  /** The note already has a treatment sheet (one per note); details name it, update it instead. */
+  "TREATMENT_SHEET_EXISTS",
+  /** The caller may not sign, co-sign or return this note (not its rendering or supervising physician). */
+  "SIGNER_NOT_ALLOWED",
+  /** The note cannot be signed or completed yet; details name the missing sections, over-billed lines or missing signatures. */
+  "NOTE_INCOMPLETE",
+  /** The note's PDF summary does not exist (not completed yet, or still being rendered). */
+  "DOCUMENT_NOT_FOUND",
+  /** The plan of care does not exist in the caller's organisation. */
+  "PLAN_OF_CARE_NOT_FOUND",
+  /** The note has no claim (not completed, or the organisation does not auto-submit). */
+  "CLAIM_NOT_FOUND",
   /** The organisation has used its request budget for the current window. */
   "RATE_LIMIT_EXCEEDED",
   /** No route matches the path. */

@@ -1,3 +1,15 @@
+import type { BillingUnitRule } from "../soap/treatment-sheet.js";
+
+/** How an organisation documents and bills visits (GET/POST /apis/v1/organisation/settings). */
+export interface DocumentationSettings {
+  /** How units of timed codes are checked against minutes (default cms_8_minute). */
+  billingUnitRule: BillingUnitRule;
+  /** Notes of providers with a supervising physician need that physician's co-signature before completion (default false). */
+  requireCosign: boolean;
+  /** Completed notes go to billing through the BillingGateway at once (default false). */
+  autoSubmitBilling: boolean;
+}
+
 /** Commercial plans; they set the v2 request budget (spec 8). */
 export const PLANS = ["free", "professional", "enterprise"] as const;
 export type Plan = (typeof PLANS)[number];
@@ -12,6 +24,7 @@ export interface Organisation {
   name: string;
   plan: Plan;
   isActive: boolean;
+  documentation: DocumentationSettings;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,4 +1,4 @@
-import type { Clinic, Organisation, Plan, Provider } from "../organisations/organisation.js";
+import type { Clinic, DocumentationSettings, Organisation, Plan, Provider } from "../organisations/organisation.js";
 
 /** The settings a clinic's administrator may change; omitted ones keep their values. */
 export type ClinicSettings = Partial<Pick<Clinic, "allowDoubleBooking" | "visitLimitWarningOnly">>;
@@ -15,6 +15,9 @@ export interface OrganisationRepository {
 
   /** Changes the profile of an existing organisation; omitted fields keep their values. */
   updateProfile(id: number, changes: { name?: string; isActive?: boolean }, now: Date): Promise<void>;
+
+  /** Changes the documentation settings of an existing organisation; omitted ones keep their values. */
+  updateDocumentationSettings(id: number, settings: Partial<DocumentationSettings>, now: Date): Promise<void>;
 
   /** Sets the plan of an existing organisation (operator action). */
   setPlan(id: number, plan: Plan, now: Date): Promise<void>;

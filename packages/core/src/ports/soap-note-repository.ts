@@ -1,4 +1,5 @@
 import type { FormSubmission, SoapNote, SoapNoteStatus } from "../soap/soap-note.js";
+import type { SignatureRole, SoapNoteHistoryEntry, SoapSignature } from "../soap/soap-signature.js";
 
 export type SoapNoteRecord = Omit<SoapNote, "id">;
 
@@ -18,7 +19,7 @@ export interface SoapNoteCriteria {
 }
 
 /** SOAP notes and their form submissions, scoped by organisation. */
-export interface SoapNoteRepository {
+export interface SoapNoteRepository extends SoapNoteWorkflowRepository {
   insert(record: SoapNoteRecord): Promise<SoapNote>;
   findByContextId(organisationId: number, contextId: string): Promise<SoapNote | undefined>;
   /** Newest service date first, then id descending; total counts every match. */
@@ -33,4 +34,25 @@ export interface SoapNoteRepository {
    * version exactly one succeeds. false when the version moved (nothing written).
    */
   updateForm(form: FormSubmission): Promise<boolean>;
+}
+
+/** Fields of a note that change after creation. */
+export type SoapNoteChanges = Partial<Pick<SoapNote, "status" | "completed" | "completedAt" | "treatmentSheetId" | "planOfCareId" | "submitForBilling" | "billingStatus" | "summaryDocUrl" | "shortSummaryUrl">> & { updatedAt: Date };
+
+/** Status actions, signatures and the audit trail of notes. */
+export interface SoapNoteWorkflowRepository {
+  /**
+   * The note, locked until the transaction ends (a row write lock; SQLite: the
+   * database write lock), so status actions on one note run one at a time.
+   */
+  lockNote(organisationId: number, contextId: string): Promise<SoapNote | undefined>;
+  updateNote(organisationId: number, contextId: string, changes: SoapNoteChanges): Promise<void>;
+  addSignature(signature: Omit<SoapSignature, "id" | "revokedAt" | "revokedReason">): Promise<SoapSignature>;
+  /** Signatures of the note in signing order; revoked ones only when asked. */
+  signaturesOf(organisationId: number, contextId: string, options?: { includeRevoked?: boolean }): Promise<SoapSignature[]>;
+  /** Revokes the note's unrevoked signatures of the given roles; returns how many. */
+  revokeSignatures(organisationId: number, contextId: string, roles: SignatureRole[], at: Date, reason: string): Promise<number>;
+  appendHistory(entry: SoapNoteHistoryEntry): Promise<void>;
+  /** Oldest first. */
+  historyOf(organisationId: number, contextId: string): Promise<SoapNoteHistoryEntry[]>;
 }

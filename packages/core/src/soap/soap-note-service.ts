@@ -9,10 +9,10 @@ import type { Repositories, Storage } from "../ports/storage.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { serviceCaseId } from "../cases/patient-case.js";
 import { applyPartialResponse } from "./form-paths.js";
+import { assertNoteEditable, lockedNote, soapNoteNotFound } from "./note-locks.js";
 import { assertValidAssessment, assertValidNoteDraft, effectiveNoteType } from "./soap-rules.js";
 import { ASSESSMENT_DIAGNOSIS_KEY, SOAP_NOTE_STATUSES, SOAP_SECTIONS, type FormSubmission, type SoapNote, type SoapNoteDraft, type SoapNoteStatus, type SoapSection } from "./soap-note.js";
 
-export const soapNoteNotFound = (contextId: unknown) => new DomainError("SOAP_NOTE_NOT_FOUND", "SOAP note not found", { context_id: contextId });
 const invalid = (field: string, reason: string, value?: unknown) => DomainError.validation([{ field, reason, ...(value === undefined ? {} : { value }) }]);
 
 export interface NoteSearch {
@@ -28,7 +28,8 @@ export interface NoteSearch {
   size?: number;
 }
 
-function noteEventData(n: SoapNote) {
+/** The identifiers a SOAP note event carries (spec 6.1). */
+export function noteEventData(n: SoapNote) {
   return { organisation_id: n.organisationId, soap_note_id: n.contextId, patient_id: n.patientId, appointment_id: n.appointmentId, service_case_id: serviceCaseId(n.serviceCaseId) };
 }
 
@@ -108,6 +109,7 @@ export class SoapNoteService {
         treatmentSheetId: 0,
         planOfCareId: null,
         submitForBilling: false,
+        billingStatus: null,
         summaryDocUrl: null,
         shortSummaryUrl: null,
         soapWithoutAppointment: !appointment,
@@ -168,7 +170,7 @@ export class SoapNoteService {
   /**
    * Applies dot-notation paths to a section's form when `version` is the
    * current version plus 1 (compare-and-set: of two writers exactly one wins).
-   * A COMPLETED note's forms are locked: changes go through an ADDENDUM.
+   * Only INCOMPLETED and REVISION notes take writes (assertNoteEditable).
    */
   async writeForm(principal: Principal, input: { submissionId: string; contextId: string; partialResponse: Record<string, unknown>; version: number }): Promise<FormSubmission> {
     const orgId = principal.organisationId;
@@ -178,11 +180,9 @@ export class SoapNoteService {
     return this.deps.storage.transaction(async (tx: Repositories) => {
       const form = await tx.soapNotes.findForm(orgId, input.submissionId);
       if (!form || form.contextId !== input.contextId) throw new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found for this note", { submission_id: input.submissionId, context_id: input.contextId });
-      const note = await tx.soapNotes.findByContextId(orgId, form.contextId);
-      if (!note) throw soapNoteNotFound(form.contextId);
-      if (note.status === "COMPLETED") {
-        throw new DomainError("INVALID_TRANSITION", "A COMPLETED note is locked; write an ADDENDUM instead", { context_id: note.contextId, current_status: note.status, action: "WRITE_FORM", allowed_actions: [] });
-      }
+      // The note lock orders this write against signing, so a signature never covers half a write.
+      const note = await lockedNote(tx, orgId, form.contextId);
+      assertNoteEditable(note, "WRITE_FORM");
       const conflict = () => new DomainError("VERSION_CONFLICT", `version must be the current version plus 1 (${form.version + 1})`, { submission_id: form.id, current_version: form.version, expected_version: form.version + 1, sent_version: input.version });
       if (input.version !== form.version + 1) throw conflict();
       const next = applyPartialResponse({ response: form.response }, input.partialResponse);

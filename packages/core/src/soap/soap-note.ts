@@ -39,6 +39,8 @@ export interface SoapNote {
   treatmentSheetId: number;
   planOfCareId: number | null;
   submitForBilling: boolean;
+  /** null until completion; then the BillingGateway's status (SUBMITTED) or NOT_SUBMITTED when the organisation does not auto-submit. */
+  billingStatus: string | null;
   summaryDocUrl: string | null;
   shortSummaryUrl: string | null;
   soapWithoutAppointment: boolean;

@@ -1,0 +1,58 @@
+import type { PlanOfCare, PlanOfCareRepository } from "@openpractice/core";
+import type { Kysely, Selectable } from "kysely";
+import { fromDbTime, toDbTime, type Database, type PlansOfCareTable } from "../schema.js";
+import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { insertReturningId } from "./insert-returning-id.js";
+
+const toPlan = (r: Selectable<PlansOfCareTable>): PlanOfCare => ({
+  id: Number(r.id),
+  organisationId: Number(r.organisation_id),
+  patientId: Number(r.patient_id),
+  serviceCaseId: Number(r.case_key) === 0 ? null : Number(r.case_key),
+  sourceContextId: r.source_context_id,
+  diagnoses: JSON.parse(r.diagnoses),
+  goals: JSON.parse(r.goals),
+  frequencyAndDuration: r.frequency_and_duration,
+  certificationStart: r.certification_start,
+  certificationEnd: r.certification_end,
+  version: Number(r.version),
+  createdAt: fromDbTime(r.created_at),
+  updatedAt: fromDbTime(r.updated_at),
+});
+
+const content = (p: Omit<PlanOfCare, "id">) => ({
+  source_context_id: p.sourceContextId,
+  diagnoses: JSON.stringify(p.diagnoses),
+  goals: JSON.stringify(p.goals),
+  frequency_and_duration: p.frequencyAndDuration,
+  certification_start: p.certificationStart,
+  certification_end: p.certificationEnd,
+  version: p.version,
+  updated_at: toDbTime(p.updatedAt),
+});
+
+export class KyselyPlanOfCareRepository implements PlanOfCareRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly profile: SqlDialectProfile,
+  ) {}
+
+  async findById(organisationId: number, id: number) {
+    const row = await this.db.selectFrom("plans_of_care").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    return row ? toPlan(row) : undefined;
+  }
+
+  async findFor(organisationId: number, patientId: number, serviceCaseId: number | null) {
+    const row = await this.db.selectFrom("plans_of_care").selectAll().where("organisation_id", "=", organisationId).where("patient_id", "=", patientId).where("case_key", "=", serviceCaseId ?? 0).executeTakeFirst();
+    return row ? toPlan(row) : undefined;
+  }
+
+  async insert(p: Omit<PlanOfCare, "id">) {
+    const id = await insertReturningId(this.db, this.profile, "plans_of_care", { organisation_id: p.organisationId, patient_id: p.patientId, case_key: p.serviceCaseId ?? 0, created_at: toDbTime(p.createdAt), ...content(p) });
+    return { ...structuredClone(p), id };
+  }
+
+  async update(p: PlanOfCare) {
+    await this.db.updateTable("plans_of_care").set(content(p)).where("organisation_id", "=", p.organisationId).where("id", "=", p.id).execute();
+  }
+}

@@ -1,0 +1,9 @@
+import type { BillingGateway } from "../ports/billing-gateway.js";
+
+/** The default BillingGateway: records the claim and its lines in the store, status SUBMITTED. */
+export const storedClaimsGateway: BillingGateway = {
+  async submit(claim, tx, now) {
+    const id = await tx.claims.insert({ ...claim, status: "SUBMITTED", createdAt: now });
+    return { status: "SUBMITTED", reference: `claim-${id}` };
+  },
+};

@@ -1,0 +1,274 @@
+import type { Principal } from "../auth/principal.js";
+import type { Claim, ClaimDraft } from "../billing/claim.js";
+import type { Clock } from "../clock.js";
+import { localDate } from "../cases/visit-tracking.js";
+import { DomainError } from "../errors/domain-error.js";
+import { domainEvent } from "../events/event-catalog.js";
+import { documentationSettingsOf } from "../organisations/documentation-settings.js";
+import type { DocumentationSettings } from "../organisations/organisation.js";
+import type { BillingGateway } from "../ports/billing-gateway.js";
+import type { SoapNoteChanges } from "../ports/soap-note-repository.js";
+import type { Repositories, Storage } from "../ports/storage.js";
+import { lockedNote, soapNoteNotFound } from "./note-locks.js";
+import { certificationEnd, goalsOf, type PlanOfCare } from "./plan-of-care.js";
+import { diagnosesOf, missingSections, soapContentHash } from "./soap-note-content.js";
+import { noteEventData } from "./soap-note-service.js";
+import { allowedNoteActions, soapNoteTransitions, type SoapNoteAction, type SoapNoteGuard, type SoapNoteTransition } from "./soap-note-transitions.js";
+import type { FormSubmission, SoapNote } from "./soap-note.js";
+import type { SoapNoteHistoryEntry, SoapSignature } from "./soap-signature.js";
+import { catalogById } from "./treatment-sheet-service.js";
+import { assessTreatments } from "./treatment-sheet-rules.js";
+import type { TreatmentSheetAssessment } from "./treatment-sheet.js";
+
+/** The job queue that renders a completed note's PDF summaries. */
+export const SOAP_SUMMARY_QUEUE = "soap.render-summary";
+
+/** What the guards look at, read once per action inside the note's lock. */
+interface NoteState {
+  note: SoapNote;
+  settings: DocumentationSettings;
+  forms: FormSubmission[];
+  assessment: TreatmentSheetAssessment;
+  signatures: SoapSignature[];
+  contentHash: string;
+  cosignRequired: boolean;
+}
+
+/** A guard that does not hold: the code and words of the refusal. */
+interface GuardFailure {
+  code: "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE";
+  message: string;
+  details: Record<string, unknown>;
+}
+
+const overBilled = (a: TreatmentSheetAssessment) =>
+  a.lines.flatMap((l, i) => (l.overBilled ? [{ line: i, treatment_class_id: l.treatmentClassId, code: l.code, units: l.units, supported_units: l.supportedUnits }] : []));
+
+/** Evaluates one guard of the table; undefined when it holds. */
+function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): GuardFailure | undefined {
+  switch (guard) {
+    case "author":
+      return actor === s.note.renderingPhysician ? undefined : { code: "SIGNER_NOT_ALLOWED", message: `Only the rendering physician (user ${s.note.renderingPhysician}) can sign this note`, details: { required_user_id: s.note.renderingPhysician, user_id: actor } };
+    case "supervisor":
+      return actor !== null && actor === s.note.supervisingPhysician ? undefined : { code: "SIGNER_NOT_ALLOWED", message: `Only the supervising physician (user ${s.note.supervisingPhysician}) can co-sign or return this note`, details: { required_user_id: s.note.supervisingPhysician, user_id: actor } };
+    case "cosign_required":
+      return s.cosignRequired ? undefined : { code: "NOTE_INCOMPLETE", message: "co-signature is not required", details: {} };
+    case "cosign_not_required":
+      return s.cosignRequired ? { code: "NOTE_INCOMPLETE", message: "co-signature is required", details: {} } : undefined;
+    case "ready": {
+      const missing = missingSections(s.note, s.forms);
+      const lines = overBilled(s.assessment);
+      if (!missing.length && !lines.length) return undefined;
+      const words = [missing.length ? `sections not filled: ${missing.join(", ")}` : "", lines.length ? `units over what ${s.assessment.rule} supports on ${lines.map((l) => `${l.code} (${l.units} billed, ${l.supported_units} supported)`).join(", ")}` : ""].filter(Boolean);
+      return { code: "NOTE_INCOMPLETE", message: `The note is not ready: ${words.join("; ")}`, details: { missing_sections: missing, over_billed_lines: lines } };
+    }
+    case "author_signed":
+    case "signed": {
+      const current = (role: string) => s.signatures.find((x) => x.role === role);
+      const needed = s.cosignRequired && guard === "signed" ? ["AUTHOR", "COSIGNER"] : ["AUTHOR"];
+      const unsigned = needed.filter((role) => !current(role));
+      const stale = needed.filter((role) => current(role) && current(role)!.contentHash !== s.contentHash);
+      if (!unsigned.length && !stale.length) return undefined;
+      const words = [unsigned.length ? `not signed by ${unsigned.map((r) => (r === "AUTHOR" ? "the rendering physician" : "the supervising physician")).join(" and ")}` : "", stale.length ? "the content changed after it was signed; sign it again" : ""].filter(Boolean);
+      return { code: "NOTE_INCOMPLETE", message: `The note is not signed: ${words.join("; ")}`, details: { unsigned, stale_signatures: stale, content_hash: s.contentHash } };
+    }
+  }
+}
+
+/**
+ * Signing, co-signing, sending back and completing notes: the table in
+ * soap-note-transitions.ts, its guards and its effects, each action in one
+ * transaction under the note's lock, with an audit entry and (on completion)
+ * the PDF job, the claim, the plan of care and the event.
+ */
+export class SoapWorkflowService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock; billingGateway: BillingGateway }) {}
+
+  sign(principal: Principal, contextId: string): Promise<SoapNote> {
+    return this.act(principal, contextId, "SIGN");
+  }
+
+  cosign(principal: Principal, contextId: string): Promise<SoapNote> {
+    return this.act(principal, contextId, "COSIGN");
+  }
+
+  returnForRevision(principal: Principal, contextId: string, reason: string): Promise<SoapNote> {
+    if (typeof reason !== "string" || reason.trim() === "" || reason.length > 2000) throw DomainError.validation([{ field: "reason", reason: "must say what to revise, 1 to 2000 characters" }]);
+    return this.act(principal, contextId, "RETURN_FOR_REVISION", reason.trim());
+  }
+
+  complete(principal: Principal, contextId: string): Promise<SoapNote> {
+    return this.act(principal, contextId, "COMPLETE");
+  }
+
+  /** The note's current and revoked signatures, oldest first. */
+  async signatures(principal: Principal, contextId: string): Promise<SoapSignature[]> {
+    const r = this.deps.storage.repositories;
+    if (!(await r.soapNotes.findByContextId(principal.organisationId, contextId))) throw soapNoteNotFound(contextId);
+    return r.soapNotes.signaturesOf(principal.organisationId, contextId, { includeRevoked: true });
+  }
+
+  /** The note's audit trail: creation, sheet writes and every status action, oldest first. */
+  async history(principal: Principal, contextId: string): Promise<SoapNoteHistoryEntry[]> {
+    const r = this.deps.storage.repositories;
+    if (!(await r.soapNotes.findByContextId(principal.organisationId, contextId))) throw soapNoteNotFound(contextId);
+    return r.soapNotes.historyOf(principal.organisationId, contextId);
+  }
+
+  /** A plan of care of the caller's organisation. */
+  async planOfCare(principal: Principal, id: number): Promise<PlanOfCare> {
+    const plan = await this.deps.storage.repositories.plansOfCare.findById(principal.organisationId, id);
+    if (!plan) throw new DomainError("PLAN_OF_CARE_NOT_FOUND", "Plan of care not found", { plan_of_care_id: id });
+    return plan;
+  }
+
+  /** The claim the default gateway recorded for a note. */
+  async claim(principal: Principal, contextId: string): Promise<Claim> {
+    const r = this.deps.storage.repositories;
+    if (!(await r.soapNotes.findByContextId(principal.organisationId, contextId))) throw soapNoteNotFound(contextId);
+    const claim = await r.claims.findByContextId(principal.organisationId, contextId);
+    if (!claim) throw new DomainError("CLAIM_NOT_FOUND", "The note has no claim: it is not completed, or the organisation does not auto-submit to the stored claims", { context_id: contextId });
+    return claim;
+  }
+
+  private async readState(tx: Repositories, note: SoapNote): Promise<NoteState> {
+    const orgId = note.organisationId;
+    const [settings, forms, sheet, signatures, catalog] = await Promise.all([
+      documentationSettingsOf(tx, orgId),
+      tx.soapNotes.formsOf(orgId, note.contextId),
+      tx.treatmentSheets.findByContextId(orgId, note.contextId),
+      tx.soapNotes.signaturesOf(orgId, note.contextId),
+      catalogById(tx, orgId),
+    ]);
+    const treatments = sheet?.treatments ?? [];
+    return {
+      note,
+      settings,
+      forms,
+      assessment: assessTreatments(settings.billingUnitRule, treatments, catalog),
+      signatures,
+      contentHash: soapContentHash(note, forms, treatments),
+      cosignRequired: settings.requireCosign && note.supervisingPhysician !== null,
+    };
+  }
+
+  /** The row whose guards all hold, or the refusal of the most relevant failing guard (who may act before what is missing). */
+  private choose(rows: SoapNoteTransition[], s: NoteState, actor: number | null): SoapNoteTransition {
+    const failures: GuardFailure[] = [];
+    for (const row of rows) {
+      // Rows told apart by the co-signature setting: only the one matching the organisation applies.
+      if (row.guards.some((g) => (g === "cosign_required" || g === "cosign_not_required") && checkGuard(g, s, actor))) continue;
+      const failed = row.guards.map((g) => checkGuard(g, s, actor)).filter((f): f is GuardFailure => f !== undefined);
+      if (!failed.length) return row;
+      failures.push(...failed);
+    }
+    const first = failures.find((f) => f.code === "SIGNER_NOT_ALLOWED") ?? failures[0];
+    if (!first) throw new Error("no SOAP note transition row applies; the table is incomplete");
+    // Every content problem at once, so the client can show them together.
+    const content = failures.filter((f) => f.code === "NOTE_INCOMPLETE");
+    if (first.code === "NOTE_INCOMPLETE" && content.length > 1) {
+      throw new DomainError("NOTE_INCOMPLETE", content.map((f) => f.message).join(". "), Object.assign({}, ...content.map((f) => f.details)));
+    }
+    throw new DomainError(first.code, first.message, { context_id: s.note.contextId, ...first.details });
+  }
+
+  private async act(principal: Principal, contextId: string, action: SoapNoteAction, reason?: string): Promise<SoapNote> {
+    const orgId = principal.organisationId;
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      const note = await lockedNote(tx, orgId, contextId);
+      const rows = soapNoteTransitions(note.status, action);
+      if (!rows.length) {
+        throw new DomainError("INVALID_TRANSITION", `Cannot ${action} a note in status ${note.status}`, { context_id: note.contextId, current_status: note.status, action, allowed_actions: allowedNoteActions(note.status) });
+      }
+      const state = await this.readState(tx, note);
+      const row = this.choose(rows, state, principal.userId);
+      const changes: SoapNoteChanges = { status: row.to, updatedAt: now };
+      const details: Record<string, unknown> = {};
+      for (const effect of row.effects) {
+        switch (effect) {
+          case "store_signature": {
+            // A new signature replaces the author's earlier one and any co-signature of older content.
+            await tx.soapNotes.revokeSignatures(orgId, note.contextId, ["AUTHOR", "COSIGNER"], now, "signed again");
+            await tx.soapNotes.addSignature({ organisationId: orgId, contextId: note.contextId, role: "AUTHOR", userId: principal.userId!, contentHash: state.contentHash, signedAt: now });
+            details.content_hash = state.contentHash;
+            break;
+          }
+          case "store_cosignature":
+            await tx.soapNotes.addSignature({ organisationId: orgId, contextId: note.contextId, role: "COSIGNER", userId: principal.userId!, contentHash: state.contentHash, signedAt: now });
+            details.content_hash = state.contentHash;
+            break;
+          case "revoke_signatures":
+            await tx.soapNotes.revokeSignatures(orgId, note.contextId, ["AUTHOR", "COSIGNER"], now, `returned for revision: ${reason}`);
+            details.reason = reason;
+            break;
+          case "set_completed":
+            Object.assign(changes, { completed: true, completedAt: now });
+            details.content_hash = state.contentHash;
+            break;
+          case "queue_summary_pdf":
+            await tx.jobs.enqueue({ queue: SOAP_SUMMARY_QUEUE, payload: { organisationId: orgId, contextId: note.contextId }, runAt: now });
+            break;
+          case "submit_for_billing":
+            Object.assign(changes, await this.submitForBilling(tx, state, now));
+            break;
+          case "update_plan_of_care":
+            if (note.type === "INITIAL_SOAP") changes.planOfCareId = await this.updatePlanOfCare(tx, state, now);
+            break;
+          case "emit_soap_note_completed":
+            await tx.outbox.append(domainEvent("soap_note.completed", noteEventData(note), now));
+            break;
+        }
+      }
+      await tx.soapNotes.updateNote(orgId, note.contextId, changes);
+      await tx.soapNotes.appendHistory({ organisationId: orgId, contextId: note.contextId, action, fromStatus: note.status, toStatus: row.to, actorUserId: principal.userId, at: now, details });
+      const updated = await tx.soapNotes.findByContextId(orgId, note.contextId);
+      return updated!;
+    });
+  }
+
+  private async serviceDate(tx: Repositories, note: SoapNote): Promise<string> {
+    const clinic = await tx.organisations.findClinic(note.organisationId, note.clinicId);
+    return localDate(note.serviceDateTime, clinic?.timeZone ?? "UTC");
+  }
+
+  /** Auto-submission: the claim of the billed lines and the Assessment's codes goes through the gateway. */
+  private async submitForBilling(tx: Repositories, s: NoteState, now: Date): Promise<Partial<SoapNoteChanges>> {
+    if (!s.settings.autoSubmitBilling) return { billingStatus: "NOT_SUBMITTED" };
+    const claim: ClaimDraft = {
+      organisationId: s.note.organisationId,
+      contextId: s.note.contextId,
+      patientId: s.note.patientId,
+      serviceCaseId: s.note.serviceCaseId,
+      serviceDate: await this.serviceDate(tx, s.note),
+      renderingPhysician: s.note.renderingPhysician,
+      diagnosisCodes: [...new Set(diagnosesOf(s.forms.find((f) => f.section === "Assessment")).sort((a, b) => Number(Boolean(b.is_primary)) - Number(Boolean(a.is_primary))).map((d) => d.code))],
+      lines: s.assessment.lines.filter((l) => l.units > 0).map((l) => ({ code: l.code, modifiers: l.modifiers.map((m) => m.cptModifierCode), units: l.units, minutes: l.duration })),
+    };
+    const submitted = await this.deps.billingGateway.submit(claim, tx, now);
+    return { submitForBilling: true, billingStatus: submitted.status };
+  }
+
+  /** INITIAL_SOAP: the case's plan of care takes this evaluation's diagnoses, goals and a new 90-day certification. */
+  private async updatePlanOfCare(tx: Repositories, s: NoteState, now: Date): Promise<number> {
+    const n = s.note;
+    const patientCase = n.serviceCaseId === null ? undefined : await tx.cases.findById(n.organisationId, n.serviceCaseId);
+    const start = await this.serviceDate(tx, n);
+    const fields = {
+      sourceContextId: n.contextId,
+      diagnoses: diagnosesOf(s.forms.find((f) => f.section === "Assessment")).map((d) => ({ code: d.code, description: d.description, isPrimary: d.is_primary })),
+      goals: goalsOf(s.forms.find((f) => f.section === "Plan")?.response ?? {}),
+      frequencyAndDuration: patientCase?.frequencyAndDuration ?? null,
+      certificationStart: start,
+      certificationEnd: certificationEnd(start),
+      updatedAt: now,
+    };
+    const existing = await tx.plansOfCare.findFor(n.organisationId, n.patientId, n.serviceCaseId);
+    if (existing) {
+      await tx.plansOfCare.update({ ...existing, ...fields, version: existing.version + 1 });
+      return existing.id;
+    }
+    const created = await tx.plansOfCare.insert({ organisationId: n.organisationId, patientId: n.patientId, serviceCaseId: n.serviceCaseId, ...fields, version: 1, createdAt: now });
+    return created.id;
+  }
+}

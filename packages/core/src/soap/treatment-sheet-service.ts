@@ -1,0 +1,81 @@
+import type { Principal } from "../auth/principal.js";
+import type { BillingCode } from "../billing/billing-code.js";
+import type { Clock } from "../clock.js";
+import { DomainError } from "../errors/domain-error.js";
+import { documentationSettingsOf } from "../organisations/documentation-settings.js";
+import type { Repositories, Storage } from "../ports/storage.js";
+import { assertNoteEditable, lockedNote } from "./note-locks.js";
+import { assessTreatments, normaliseTreatments } from "./treatment-sheet-rules.js";
+import type { TreatmentLine, TreatmentSheet, TreatmentSheetAssessment } from "./treatment-sheet.js";
+
+export interface AssessedTreatmentSheet {
+  sheet: TreatmentSheet;
+  assessment: TreatmentSheetAssessment;
+}
+
+const sheetNotFound = (id: unknown) => new DomainError("TREATMENT_SHEET_NOT_FOUND", "Treatment sheet not found", { sheet_id: id });
+
+/** The organisation's catalog by billing-code id (inactive codes included, so old sheets still read). */
+export async function catalogById(r: Repositories, organisationId: number): Promise<Map<number, BillingCode>> {
+  return new Map((await r.billingCodes.list(organisationId)).map((c) => [c.id, c]));
+}
+
+/** A sheet with the units the organisation's billing rule supports per line. */
+export async function assessedSheet(r: Repositories, sheet: TreatmentSheet): Promise<AssessedTreatmentSheet> {
+  const [settings, catalog] = await Promise.all([documentationSettingsOf(r, sheet.organisationId), catalogById(r, sheet.organisationId)]);
+  return { sheet, assessment: assessTreatments(settings.billingUnitRule, sheet.treatments, catalog) };
+}
+
+/**
+ * Treatment sheets (spec 2.3, 4.1): one per note, its lines checked against
+ * the organisation's catalog. Units are not refused here (the response says
+ * what the rule supports, for the client to show); over-billing blocks signing
+ * and completion instead.
+ */
+export class TreatmentSheetService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+
+  async create(principal: Principal, input: { patientId: number; contextId: string; treatments: TreatmentLine[] }): Promise<AssessedTreatmentSheet> {
+    const orgId = principal.organisationId;
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      const note = await lockedNote(tx, orgId, input.contextId);
+      if (note.patientId !== input.patientId) throw DomainError.validation([{ field: "patientId", reason: "is not the patient of the note", value: String(input.patientId) }]);
+      assertNoteEditable(note, "WRITE_TREATMENT_SHEET");
+      const existing = await tx.treatmentSheets.findByContextId(orgId, note.contextId);
+      if (existing) {
+        throw new DomainError("TREATMENT_SHEET_EXISTS", `The note already has treatment sheet ${existing.id}; update it with POST /apis/v1/treatment-sheet/${existing.id}`, { context_id: note.contextId, treatment_sheet_id: existing.id });
+      }
+      const treatments = normaliseTreatments(input.treatments, await catalogById(tx, orgId));
+      const sheet = await tx.treatmentSheets.insert({ organisationId: orgId, contextId: note.contextId, patientId: note.patientId, treatments, createdAt: now, updatedAt: now });
+      // The note lock serialises creators, so a duplicate here means the unique key caught a writer outside it.
+      if (!sheet) throw new DomainError("TREATMENT_SHEET_EXISTS", "The note already has a treatment sheet", { context_id: note.contextId });
+      await tx.soapNotes.updateNote(orgId, note.contextId, { treatmentSheetId: sheet.id, updatedAt: now });
+      await tx.soapNotes.appendHistory({ organisationId: orgId, contextId: note.contextId, action: "CREATE_TREATMENT_SHEET", fromStatus: note.status, toStatus: note.status, actorUserId: principal.userId, at: now, details: { treatment_sheet_id: sheet.id, lines: treatments.length } });
+      return assessedSheet(tx, sheet);
+    });
+  }
+
+  /** Replaces the sheet's lines (spec 4.1: the body is the same treatments array). */
+  async replace(principal: Principal, sheetId: number, treatments: TreatmentLine[]): Promise<AssessedTreatmentSheet> {
+    const orgId = principal.organisationId;
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      const found = await tx.treatmentSheets.findById(orgId, sheetId);
+      if (!found) throw sheetNotFound(sheetId);
+      const note = await lockedNote(tx, orgId, found.contextId);
+      assertNoteEditable(note, "WRITE_TREATMENT_SHEET");
+      const lines = normaliseTreatments(treatments, await catalogById(tx, orgId));
+      await tx.treatmentSheets.replaceTreatments(orgId, sheetId, lines, now);
+      await tx.soapNotes.appendHistory({ organisationId: orgId, contextId: note.contextId, action: "UPDATE_TREATMENT_SHEET", fromStatus: note.status, toStatus: note.status, actorUserId: principal.userId, at: now, details: { treatment_sheet_id: sheetId, lines: lines.length } });
+      return assessedSheet(tx, { ...found, treatments: lines, updatedAt: now });
+    });
+  }
+
+  async get(principal: Principal, sheetId: number): Promise<AssessedTreatmentSheet> {
+    const r = this.deps.storage.repositories;
+    const sheet = await r.treatmentSheets.findById(principal.organisationId, sheetId);
+    if (!sheet) throw sheetNotFound(sheetId);
+    return assessedSheet(r, sheet);
+  }
+}
