@@ -3,7 +3,7 @@
 #
 #   bash .ci/with-databases.sh npm test
 #
-# Installs the servers from Debian's packages when missing, starts each with
+# Installs the servers (and poppler-utils for pdftotext) from Debian's packages when missing, starts each with
 # its own data directory under a temporary folder and a free port (no system
 # services), creates the databases, exports their URLs as
 # OPENPRACTICE_TEST_POSTGRES_URL and OPENPRACTICE_TEST_MYSQL_URL, runs the
@@ -14,6 +14,8 @@ set -euo pipefail
 need_install=()
 command -v pg_ctlcluster >/dev/null 2>&1 || [ -d /usr/lib/postgresql/15/bin ] || need_install+=(postgresql)
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need_install+=(mariadb-server)
+# pdftotext reads the SOAP summary PDFs back in the tests (an independent reader of what pdf-lib wrote).
+command -v pdftotext >/dev/null 2>&1 || need_install+=(poppler-utils)
 if [ ${#need_install[@]} -gt 0 ]; then
   echo "installing ${need_install[*]} from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive

@@ -1,5 +1,6 @@
 import { request } from "node:http";
-import { createPractice, type Storage } from "@openpractice/core";
+import { createPractice, patientFromDraft, toPatientRecord, type Storage } from "@openpractice/core";
+import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
 import { createHttpHandler, createJwtAuthenticator, type FetchHandler } from "@openpractice/http";
 import { signAccessToken } from "@openpractice/runtime";
 import { createSqliteStorage } from "@openpractice/sqlite";
@@ -100,6 +101,22 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
         expect(res.status).toBe(200);
         expect(res.headers.get("content-type")).toBe("text/javascript");
         expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(BIG_ASSET))).toBe(true);
+      });
+
+      it("serves a SOAP note's PDF summary download byte for byte, with its headers", async () => {
+        const now = new Date("2031-01-01T00:00:00Z");
+        await storage.repositories.organisations.ensure({ id: 1, name: "o", plan: "free", now });
+        const patientId = (await storage.repositories.patients.insertIfAbsent(toPatientRecord(patientFromDraft({ firstName: "Pdf", lastName: "Host", dateOfBirth: "1990-01-01" }, 1, now)))).patient.id;
+        const contextId = `host-pdf-${prefix.length}`;
+        await storage.repositories.soapNotes.insert({ contextId, organisationId: 1, clinicId: 1, patientId, serviceCaseId: null, caseTitle: null, appointmentId: null, type: "FOLLOWUP_SOAP", category: null, serviceDateTime: now, entryDateTime: now, status: "COMPLETED", completed: true, completedAt: now, renderingPhysician: 1, supervisingPhysician: null, submissionIds: { Subjective: "s", Objective: "o", Assessment: "a", Plan: "p" }, treatmentSheetId: 0, planOfCareId: null, submitForBilling: false, billingStatus: "NOT_SUBMITTED", summaryDocUrl: null, shortSummaryUrl: null, soapWithoutAppointment: true, parent: null, dataCarryForwardFrom: null, createdAt: now, updatedAt: now });
+        const pdf = await new PdfLibSummaryRenderer().render({ organisationName: "o", clinicName: null, contextId, noteType: "FOLLOWUP_SOAP", patient: { id: patientId, name: "Pdf Host", dateOfBirth: null }, caseTitle: null, serviceDateTime: "2031-01-01 00:00 (UTC)", completedAt: null, renderingPhysician: "user 1", supervisingPhysician: null, sections: [{ title: "Subjective", lines: Array.from({ length: 400 }, (_, i) => `Line ${i}`) }], diagnoses: [], treatments: [], billingRule: "none", signatures: [], contentHash: null }, "full");
+        await storage.repositories.soapDocuments.put({ organisationId: 1, contextId, variant: "full", contentType: "application/pdf", content: pdf, createdAt: now });
+        const res = await fetch(`${base()}/apis/v1/soap-context/${contextId}/summary.pdf`, { headers: { authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toBe("application/pdf");
+        expect(res.headers.get("content-length")).toBe(String(pdf.byteLength));
+        expect(res.headers.get("cache-control")).toBe("private, no-store");
+        expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(pdf))).toBe(true);
       });
     });
   }

@@ -93,6 +93,7 @@ for (const engine of availableEngines()) {
         summary_doc_url: null,
         short_summary_url: null,
         is_soap_note_editable: true,
+        billing_status: null,
         soap_without_appointment: false,
         parent: null,
         data_carry_forward_from: null,

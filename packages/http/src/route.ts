@@ -37,8 +37,8 @@ export interface RouteDefinition {
   rateLimitBucket?: string;
   requestBody?: JsonSchema;
   query?: JsonSchema;
-  /** OpenAPI responses: status → schema of the body. */
-  responses: Record<string, { description: string; schema?: JsonSchema }>;
+  /** OpenAPI responses: status → schema of the body (JSON), or the media type of a binary body (e.g. application/pdf). */
+  responses: Record<string, { description: string; schema?: JsonSchema; binaryContentType?: string }>;
   /**
    * v1 client errors of this route use this HTTP status instead of their own
    * (the code in the body still says which error): spec 7.1 delivers SOAP note

@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
 import { AesGcmSecretCipher, createPractice, systemClock, type Clock, type Practice, type Storage } from "@openpractice/core";
 import { createHttpHandler, createJwtAuthenticator, type Authenticator, type FetchHandler } from "@openpractice/http";
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
@@ -53,6 +54,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
           allowedHosts: d.resolve<RuntimeConfig>(TOKENS.Config).webhookAllowedHosts,
         }),
         allowHttpWebhooks: d.resolve<RuntimeConfig>(TOKENS.Config).env === "development",
+        summaryRenderer: new PdfLibSummaryRenderer(),
       }),
     ),
   });

@@ -1,4 +1,4 @@
-import { WEBHOOK_DELIVERY_QUEUE, type Practice } from "@openpractice/core";
+import { SOAP_SUMMARY_QUEUE, WEBHOOK_DELIVERY_QUEUE, type Practice } from "@openpractice/core";
 import cron from "node-cron";
 import { JobRunner, type JobHandler } from "./job-runner.js";
 import type { Logger } from "./logger.js";
@@ -20,6 +20,11 @@ export function builtInJobHandlers(practice?: Practice): Map<string, JobHandler>
     handlers.set(WEBHOOK_DELIVERY_QUEUE, async (job, context) => {
       const outcome = await practice.webhookDeliveries.attempt(Number((job.payload as { deliveryId: number }).deliveryId), { alsoInTransaction: (tx) => context.complete(tx) });
       return outcome === "recorded" ? "completed" : undefined;
+    });
+    // Renders a completed note's PDF summaries; a failure is retried with the runner's backoff.
+    handlers.set(SOAP_SUMMARY_QUEUE, async (job) => {
+      const { organisationId, contextId } = job.payload as { organisationId: number; contextId: string };
+      await practice.soapDocuments.render(Number(organisationId), String(contextId));
     });
   }
   return handlers;

@@ -92,7 +92,7 @@ export class SoapWorkflowService {
     return this.act(principal, contextId, "COSIGN");
   }
 
-  returnForRevision(principal: Principal, contextId: string, reason: string): Promise<SoapNote> {
+  async returnForRevision(principal: Principal, contextId: string, reason: string): Promise<SoapNote> {
     if (typeof reason !== "string" || reason.trim() === "" || reason.length > 2000) throw DomainError.validation([{ field: "reason", reason: "must say what to revise, 1 to 2000 characters" }]);
     return this.act(principal, contextId, "RETURN_FOR_REVISION", reason.trim());
   }

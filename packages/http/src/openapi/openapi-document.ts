@@ -22,7 +22,14 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
     const queryProps = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
     const queryParams = Object.entries(queryProps).map(([name, schema]) => ({ name, in: "query", required: false, description: schema.description, schema: clean(schema) }));
     const responses = Object.fromEntries(
-      Object.entries(route.responses).map(([status, r]) => [status, r.schema ? { description: r.description, content: { "application/json": { schema: clean(r.schema) } } } : { description: r.description }]),
+      Object.entries(route.responses).map(([status, r]) => [
+        status,
+        r.schema
+          ? { description: r.description, content: { "application/json": { schema: clean(r.schema) } } }
+          : r.binaryContentType
+            ? { description: r.description, content: { [r.binaryContentType]: { schema: { type: "string", format: "binary" } } } }
+            : { description: r.description },
+      ]),
     );
     if (route.auth) responses["401"] ??= { description: "UNAUTHORIZED: missing, malformed, wrongly signed or expired token" };
     paths[path] ??= {};

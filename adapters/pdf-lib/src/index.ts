@@ -1,0 +1,1 @@
+export { PdfLibSummaryRenderer } from "./pdf-summary-renderer.js";

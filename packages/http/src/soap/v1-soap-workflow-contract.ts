@@ -1,0 +1,173 @@
+import { BILLING_UNIT_RULES, serviceCaseId, type AssessedTreatmentSheet, type Claim, type DocumentationSettings, type PlanOfCare, type SoapNoteHistoryEntry, type SoapSignature, type TreatmentLine } from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { zonelessUtc } from "../patients/v1-patient-contract.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
+
+const modifierSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["cpt_modifier_id"],
+  properties: {
+    cpt_modifier_id: { type: "integer", minimum: 1 },
+    cpt_modifier_code: nullable({ type: "string", maxLength: 2, description: "checked against the catalog's modifier when sent" }),
+    class_name: nullable({ type: "string", maxLength: 100, description: "ignored: the catalog's value is stored" }),
+    description: nullable({ type: "string", maxLength: 300, description: "ignored: the catalog's value is stored" }),
+    filter: nullable({ type: "boolean", description: "ignored: the catalog's value is stored" }),
+  },
+};
+
+const treatmentsSchema: JsonSchema = {
+  type: "array",
+  maxItems: 50,
+  description: "Spec 2.3 treatment objects",
+  items: {
+    type: "object",
+    additionalProperties: false,
+    required: ["treatment_class_id", "duration", "units"],
+    properties: {
+      treatment_class_id: { type: "integer", minimum: 1, description: "id of a billing code of the organisation's catalog (GET /apis/v1/treatment-catalog/latest)" },
+      duration: { type: "integer", minimum: 0, maximum: 1440, description: "minutes" },
+      units: { type: "integer", minimum: 0, maximum: 96 },
+      modifiers: { type: "array", maxItems: 4, items: modifierSchema },
+    },
+  },
+};
+
+const patientIdString = { type: ["string", "integer"], pattern: "^[1-9][0-9]{0,14}$", minimum: 1, description: "the patient's id, sent as a string (spec 4.1)" };
+
+export const v1TreatmentSheetCreateSchema: JsonSchema = {
+  $id: "V1TreatmentSheetCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["patient_id", "soap_context_id", "treatments"],
+  properties: { patient_id: patientIdString, soap_context_id: { type: "string", minLength: 1, maxLength: 40 }, treatments: treatmentsSchema },
+};
+
+/** The update takes the same treatments array: as the body itself, or as `treatments` of the create body. */
+export const v1TreatmentSheetUpdateSchema: JsonSchema = {
+  $id: "V1TreatmentSheetUpdate",
+  anyOf: [
+    treatmentsSchema,
+    { type: "object", additionalProperties: false, required: ["treatments"], properties: { treatments: treatmentsSchema, patient_id: patientIdString, soap_context_id: { type: "string", minLength: 1, maxLength: 40 } } },
+  ],
+};
+
+export const v1CompleteNoteSchema: JsonSchema = {
+  $id: "V1CompleteSoapNote",
+  type: "object",
+  additionalProperties: false,
+  required: ["completed", "status"],
+  properties: {
+    completed: { const: true, description: "must be true" },
+    status: { const: "COMPLETED", description: "must be COMPLETED" },
+    completed_at: { type: "null", description: "null: the server sets the completion time" },
+  },
+};
+
+export const v1ReturnNoteSchema: JsonSchema = {
+  $id: "V1ReturnSoapNote",
+  type: "object",
+  additionalProperties: false,
+  required: ["reason"],
+  properties: { reason: { type: "string", minLength: 1, maxLength: 2000, description: "what the author should revise" } },
+};
+
+export const v1DocumentationSettingsSchema: JsonSchema = {
+  $id: "V1DocumentationSettings",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    billing_unit_rule: { type: "string", enum: [...BILLING_UNIT_RULES] },
+    require_cosign: { type: "boolean" },
+    auto_submit_billing: { type: "boolean" },
+  },
+};
+
+export const V1_TREATMENT_FIELDS: FieldNames = Object.freeze({
+  patientId: "patient_id",
+  treatmentClassId: "treatment_class_id",
+  cptModifierId: "cpt_modifier_id",
+  cptModifierCode: "cpt_modifier_code",
+  billingUnitRule: "billing_unit_rule",
+  requireCosign: "require_cosign",
+  autoSubmitBilling: "auto_submit_billing",
+});
+
+/** Wire treatments (spec 2.3) as domain lines. */
+export function treatmentsFromBody(items: any[]): TreatmentLine[] {
+  return items.map((t) => ({
+    treatmentClassId: t.treatment_class_id,
+    duration: t.duration,
+    units: t.units,
+    modifiers: (t.modifiers ?? []).map((m: any) => ({ cptModifierId: m.cpt_modifier_id, cptModifierCode: m.cpt_modifier_code ?? undefined, className: m.class_name ?? "", description: m.description ?? "", filter: m.filter ?? false })),
+  }));
+}
+
+export function v1TreatmentSheetView({ sheet, assessment }: AssessedTreatmentSheet) {
+  return {
+    id: sheet.id,
+    soap_context_id: sheet.contextId,
+    patient_id: String(sheet.patientId),
+    billing_rule: assessment.rule,
+    total_timed_minutes: assessment.totalTimedMinutes,
+    total_units: assessment.lines.reduce((sum, l) => sum + l.units, 0),
+    total_supported_units: assessment.lines.reduce((sum, l) => sum + l.supportedUnits, 0),
+    over_billed: assessment.lines.some((l) => l.overBilled),
+    treatments: assessment.lines.map((l) => ({
+      treatment_class_id: l.treatmentClassId,
+      code: l.code,
+      description: l.description,
+      timed: l.timed,
+      duration: l.duration,
+      units: l.units,
+      supported_units: l.supportedUnits,
+      over_billed: l.overBilled,
+      modifiers: l.modifiers.map((m) => ({ cpt_modifier_id: m.cptModifierId, cpt_modifier_code: m.cptModifierCode, class_name: m.className, description: m.description, filter: m.filter })),
+    })),
+    created_at: zonelessUtc(sheet.createdAt),
+    updated_at: zonelessUtc(sheet.updatedAt),
+  };
+}
+
+export const v1SignatureView = (s: SoapSignature) => ({
+  role: s.role,
+  user_id: s.userId,
+  content_hash: s.contentHash,
+  signed_at: zonelessUtc(s.signedAt),
+  revoked_at: s.revokedAt ? zonelessUtc(s.revokedAt) : null,
+  revoked_reason: s.revokedReason,
+});
+
+export const v1HistoryView = (e: SoapNoteHistoryEntry) => ({ action: e.action, from_status: e.fromStatus, to_status: e.toStatus, actor_user_id: e.actorUserId, at: zonelessUtc(e.at), details: e.details });
+
+export const v1PlanOfCareView = (p: PlanOfCare) => ({
+  plan_of_care_id: p.id,
+  patient_id: p.patientId,
+  service_case_id: serviceCaseId(p.serviceCaseId),
+  source_context_id: p.sourceContextId,
+  diagnoses: p.diagnoses.map((d) => ({ code: d.code, description: d.description, is_primary: d.isPrimary })),
+  goals: p.goals,
+  frequency_and_duration: p.frequencyAndDuration,
+  certification_start_date: p.certificationStart,
+  certification_end_date: p.certificationEnd,
+  version: p.version,
+  created_at: zonelessUtc(p.createdAt),
+  updated_at: zonelessUtc(p.updatedAt),
+});
+
+export const v1ClaimView = (c: Claim) => ({
+  claim_id: c.id,
+  reference: c.reference,
+  status: c.status,
+  soap_context_id: c.contextId,
+  patient_id: c.patientId,
+  service_case_id: serviceCaseId(c.serviceCaseId),
+  service_date: c.serviceDate,
+  rendering_physician: c.renderingPhysician,
+  diagnosis_codes: c.diagnosisCodes,
+  lines: c.lines,
+  created_at: zonelessUtc(c.createdAt),
+});
+
+export const v1SettingsView = (s: DocumentationSettings) => ({ billing_unit_rule: s.billingUnitRule, require_cosign: s.requireCosign, auto_submit_billing: s.autoSubmitBilling });
