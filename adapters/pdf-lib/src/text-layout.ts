@@ -21,27 +21,38 @@ export function drawable(font: PDFFont, text: string): string {
   return out;
 }
 
-/** Breaks `text` into lines no wider than `width` at `size`, at spaces where possible, mid-word where a word is too long. */
+/**
+ * Breaks `text` into lines no wider than `width` at `size`, at spaces where
+ * possible, mid-word where a word is too long. Each word is measured once and
+ * lines are summed word by word (kerning across a space is ignored: under a
+ * point), so a long paragraph costs linear, not quadratic, time.
+ */
 export function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
-  const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width;
+  const measure = (s: string) => font.widthOfTextAtSize(s, size);
+  const space = measure(" ");
   const lines: string[] = [];
   let line = "";
+  let lineWidth = 0;
   for (const word of text.split(/ +/)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (fits(candidate)) {
-      line = candidate;
+    const wordWidth = measure(word);
+    if (line && lineWidth + space + wordWidth <= width) {
+      line += ` ${word}`;
+      lineWidth += space + wordWidth;
       continue;
     }
     if (line) lines.push(line);
     // A word wider than the line is cut into pieces that fit.
     let rest = word;
-    while (!fits(rest)) {
+    let restWidth = wordWidth;
+    while (restWidth > width) {
       let n = rest.length - 1;
-      while (n > 1 && !fits(rest.slice(0, n))) n--;
+      while (n > 1 && measure(rest.slice(0, n)) > width) n--;
       lines.push(rest.slice(0, n));
       rest = rest.slice(n);
+      restWidth = measure(rest);
     }
     line = rest;
+    lineWidth = restWidth;
   }
   if (line || lines.length === 0) lines.push(line);
   return lines;
