@@ -434,6 +434,8 @@ export interface IcdWordsTable {
   /** A folded word of the long description. */
   word: string;
   code: string;
+  /** The code's long-description length, the search's ranking key (migration 012). */
+  description_length: Generated<number>;
 }
 
 export interface BillingCodesTable {

@@ -9,6 +9,7 @@ import { soapNotesMigration } from "./007-soap-notes.js";
 import { icdMigration } from "./008-icd.js";
 import { billingCodesMigration } from "./009-billing-codes.js";
 import { soapCompletionMigration } from "./010-soap-completion.js";
+import { icdWordRankMigration } from "./012-icd-word-rank.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
@@ -24,6 +25,8 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "008-icd": icdMigration(),
     "009-billing-codes": billingCodesMigration(profile),
     "010-soap-completion": soapCompletionMigration(profile),
+    // 011 is the notifications migration (issue 8).
+    "012-icd-word-rank": icdWordRankMigration(),
   };
 }
 
