@@ -157,6 +157,9 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
         s().jobs.set(id, { id, queue: job.queue, payload: structuredClone(job.payload), status: "pending", runAt: job.runAt.getTime(), attempts: 0, leaseToken: null, leaseExpiresAt: null, lastError: null, completedBy: null });
         return id;
       },
+      async enqueueMany(jobs) {
+        for (const job of jobs) await this.enqueue(job);
+      },
       async claim(queue, o) {
         const now = o.now.getTime();
         const due = [...s().jobs.values()]

@@ -4,7 +4,7 @@ import type { MemoryState } from "./memory-state.js";
 /** Webhook subscriptions, deliveries and attempts in memory. Transactions run one at a time, so the organisation lock only checks existence. */
 export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
   const own = <T extends { organisationId: number }>(row: T | undefined, orgId: number) => (row && row.organisationId === orgId ? structuredClone(row) : undefined);
-  return {
+  const repo: WebhookRepository = {
     lockOrganisation: async (orgId) => s().organisations.has(orgId),
     async insertSubscription(record) {
       const stored = { ...structuredClone(record), id: s().nextId++ };
@@ -37,5 +37,19 @@ export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
     },
     appendAttempt: async (a) => void s().attempts.push(structuredClone(a)),
     attempts: async (deliveryId) => structuredClone(s().attempts.filter((a) => a.deliveryId === deliveryId)),
+    async insertDeliveries(ds) {
+      const out = [];
+      for (const d of ds) {
+        const stored = await repo.insertDelivery(d);
+        if (stored) out.push(stored);
+      }
+      return out;
+    },
+    async findDeliveryForAttempt(id) {
+      const delivery = s().deliveries.get(id);
+      if (!delivery) return undefined;
+      return { delivery: structuredClone(delivery), subscription: own(s().subscriptions.get(delivery.subscriptionId), delivery.organisationId) };
+    },
   };
+  return repo;
 }

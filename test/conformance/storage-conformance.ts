@@ -321,6 +321,15 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         expect(await claim("t3")).toEqual([]);
       });
 
+      it(`[${engine}] enqueueMany queues every job, claimable in run-at order; an empty list is nothing`, async () => {
+        await s.repositories.jobs.enqueueMany([]);
+        await s.repositories.jobs.enqueueMany(Array.from({ length: 600 }, (_, i) => ({ queue: "q", payload: { i }, runAt: at(i % 2 === 0 ? 1 : 2) })));
+        const jobs = await claim("tm", at(10), 1000);
+        expect(jobs).toHaveLength(600);
+        expect(jobs.slice(0, 3).map((j) => j.payload)).toEqual([{ i: 0 }, { i: 2 }, { i: 4 }]);
+        expect(jobs[0]).toMatchObject({ queue: "q", attempts: 1, runAt: at(1) });
+      });
+
       it(`[${engine}] a lease keeps the job from others until it expires; then it is claimable again`, async () => {
         const id = await s.repositories.jobs.enqueue({ queue: "q", payload: null, runAt: at(0) });
         expect((await claim("a", at(1), 10, 5_000)).map((j) => j.id)).toEqual([id]);

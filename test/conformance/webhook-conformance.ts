@@ -79,6 +79,28 @@ export function describeWebhookConformance(engine: string, current: () => { s: S
       expect(listed).toMatchObject({ total: 1, deliveries: [{ id: d.id, status: "failed", attempts: 2, lastStatusCode: 500, nextAttemptAt: null }] });
     });
 
+    it(`[${engine}] insertDeliveries writes a batch, skips (subscription, event) pairs that already have one, and returns the new ones with ids in order`, async () => {
+      const a = await s.repositories.webhooks.insertSubscription(subscription());
+      const b = await s.repositories.webhooks.insertSubscription(subscription({ notificationUrl: "https://example.org/b" }));
+      const earlier = await s.repositories.webhooks.insertDelivery(delivery(a.id, 21));
+      const batch = [delivery(a.id, 20), delivery(a.id, 21), delivery(b.id, 20), delivery(b.id, 21), ...Array.from({ length: 230 }, (_, i) => delivery(b.id, 100 + i))];
+      const inserted = await s.transaction((tx) => tx.webhooks.insertDeliveries(batch));
+      expect(inserted.map((d) => d.eventId)).toEqual(batch.filter((_, i) => i !== 1).map((d) => d.eventId));
+      expect(new Set(inserted.map((d) => d.id)).size).toBe(inserted.length);
+      for (const d of [inserted[0]!, inserted[2]!, inserted.at(-1)!]) expect(await s.repositories.webhooks.findDelivery(1, d.id)).toEqual(d);
+      expect((await s.repositories.webhooks.findDelivery(1, earlier!.id))?.eventId).toBe(earlier!.eventId);
+      expect(await s.repositories.webhooks.insertDeliveries([])).toEqual([]);
+    });
+
+    it(`[${engine}] findDeliveryForAttempt reads the delivery with its subscription, or without one once it is deleted`, async () => {
+      const sub = await s.repositories.webhooks.insertSubscription(subscription());
+      const d = (await s.repositories.webhooks.insertDelivery(delivery(sub.id, 30)))!;
+      expect(await s.repositories.webhooks.findDeliveryForAttempt(d.id)).toEqual({ delivery: d, subscription: sub });
+      await s.repositories.webhooks.deleteSubscription(1, sub.id);
+      expect(await s.repositories.webhooks.findDeliveryForAttempt(d.id)).toEqual({ delivery: d, subscription: undefined });
+      expect(await s.repositories.webhooks.findDeliveryForAttempt(d.id + 100_000)).toBeUndefined();
+    });
+
     it(`[${engine}] markDispatched takes events out of listPending`, async () => {
       await s.repositories.outbox.append({ organisationId: 1, eventType: "patient.created", data: { organisation_id: 1, patient_id: 1 }, occurredAt: T0 });
       await s.repositories.outbox.append({ organisationId: 1, eventType: "patient.created", data: { organisation_id: 1, patient_id: 2 }, occurredAt: T0 });

@@ -14,6 +14,8 @@ const toClaimed = (r: Selectable<JobsTable>): ClaimedJob => ({
   leaseExpiresAt: fromDbTime(r.lease_expires_at as string),
 });
 
+const jobColumns = (job: NewJob, now: Date) => ({ queue: job.queue, payload: JSON.stringify(job.payload ?? null), status: "pending", run_at: toDbTime(job.runAt), attempts: 0, created_at: toDbTime(now) });
+
 export class KyselyJobQueue implements JobQueue {
   constructor(
     private readonly db: Kysely<Database>,
@@ -21,8 +23,12 @@ export class KyselyJobQueue implements JobQueue {
   ) {}
 
   async enqueue(job: NewJob): Promise<number> {
-    const values = { queue: job.queue, payload: JSON.stringify(job.payload ?? null), status: "pending", run_at: toDbTime(job.runAt), attempts: 0, created_at: toDbTime(new Date()) };
-    return insertReturningId(this.db, this.profile, "jobs", values);
+    return insertReturningId(this.db, this.profile, "jobs", jobColumns(job, new Date()));
+  }
+
+  async enqueueMany(jobs: NewJob[]): Promise<void> {
+    const now = new Date();
+    for (let i = 0; i < jobs.length; i += 500) await this.db.insertInto("jobs").values(jobs.slice(i, i + 500).map((j) => jobColumns(j, now))).execute();
   }
 
   async claim(queue: string, o: { limit: number; now: Date; leaseMs: number; leaseToken: string }): Promise<ClaimedJob[]> {

@@ -35,6 +35,8 @@ export interface NewJob {
  */
 export interface JobQueue {
   enqueue(job: NewJob): Promise<number>;
+  /** Enqueues every job (in as few statements as the engine allows); nothing when the list is empty. */
+  enqueueMany(jobs: NewJob[]): Promise<void>;
   claim(queue: string, options: { limit: number; now: Date; leaseMs: number; leaseToken: string }): Promise<ClaimedJob[]>;
   /** Marks the job done; `completedBy` names the worker for the audit trail. */
   complete(jobId: number, leaseToken: string, now: Date, completedBy: string): Promise<boolean>;

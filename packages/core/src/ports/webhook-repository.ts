@@ -22,8 +22,17 @@ export interface WebhookRepository {
 
   /** Inserts unless (subscription, outbox event) already has a delivery; returns the new delivery or undefined. */
   insertDelivery(d: Omit<WebhookDelivery, "id">): Promise<WebhookDelivery | undefined>;
+  /**
+   * insertDelivery for many at once (the fan-out's batch, in as few statements
+   * as the engine allows): returns the deliveries it inserted, with their ids,
+   * in input order; those whose (subscription, outbox event) already had a
+   * delivery are left out. Each input must carry a fresh `eventId`.
+   */
+  insertDeliveries(ds: Omit<WebhookDelivery, "id">[]): Promise<WebhookDelivery[]>;
   findDelivery(organisationId: number, id: number): Promise<WebhookDelivery | undefined>;
   findDeliveryById(id: number): Promise<WebhookDelivery | undefined>;
+  /** The delivery and its subscription (undefined when deleted) in one read: what an attempt needs. */
+  findDeliveryForAttempt(id: number): Promise<{ delivery: WebhookDelivery; subscription: StoredSubscription | undefined } | undefined>;
   updateDelivery(d: WebhookDelivery): Promise<void>;
   listDeliveries(organisationId: number, subscriptionId: number, filter: { status?: WebhookDelivery["status"]; limit: number; offset: number }): Promise<{ deliveries: WebhookDelivery[]; total: number }>;
   appendAttempt(a: WebhookAttempt): Promise<void>;

@@ -39,9 +39,10 @@ export class WebhookDeliveryService {
         if (!subscribers.has(key)) subscribers.set(key, tx.webhooks.subscribersOf(org, type));
         return subscribers.get(key)!;
       };
+      const drafts: Omit<WebhookDelivery, "id">[] = [];
       for (const event of events) {
         for (const s of await subscribersOf(event.organisationId, event.eventType)) {
-          const delivery = await tx.webhooks.insertDelivery({
+          drafts.push({
             organisationId: event.organisationId,
             subscriptionId: s.id,
             outboxId: event.id,
@@ -56,9 +57,11 @@ export class WebhookDeliveryService {
             createdAt: now,
             updatedAt: now,
           });
-          if (delivery) await tx.jobs.enqueue({ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: delivery.id }, runAt: now });
         }
       }
+      // The whole batch in a few statements: the deliveries, then their first attempts' jobs.
+      const inserted = drafts.length ? await tx.webhooks.insertDeliveries(drafts) : [];
+      await tx.jobs.enqueueMany(inserted.map((d) => ({ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: d.id }, runAt: now })));
       if (events.length) await tx.outbox.markDispatched(events.map((e) => e.id), now);
       return events.length;
     });
@@ -93,10 +96,9 @@ export class WebhookDeliveryService {
    * (the delivery is gone or no longer pending) and it did not run.
    */
   async attempt(deliveryId: number, options: { alsoInTransaction?: (tx: Repositories) => Promise<unknown> } = {}): Promise<"recorded" | "skipped"> {
-    const r = this.deps.storage.repositories;
-    const delivery = await r.webhooks.findDeliveryById(deliveryId);
-    if (!delivery || delivery.status !== "pending") return "skipped";
-    const s = await r.webhooks.findSubscription(delivery.organisationId, delivery.subscriptionId);
+    const found = await this.deps.storage.repositories.webhooks.findDeliveryForAttempt(deliveryId);
+    if (!found || found.delivery.status !== "pending") return "skipped";
+    const { delivery, subscription: s } = found;
     const attemptId = this.deps.ids.uuid();
     const number = delivery.attempts + 1;
     const result: TransportResult = !s || !s.isActive ? { statusCode: null, durationMs: 0, error: "subscription deleted or inactive: not sent", responseExcerpt: null } : (await this.send(s, this.envelope(delivery, false), attemptId)).result;
