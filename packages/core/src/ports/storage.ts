@@ -5,6 +5,7 @@ import type { BillingCodeRepository } from "./billing-code-repository.js";
 import type { IcdRepository } from "./icd-repository.js";
 import type { SoapNoteRepository } from "./soap-note-repository.js";
 import type { WebhookRepository } from "./webhook-repository.js";
+import type { NotificationRepository } from "./notification-repository.js";
 import type { JobQueue, LockStore } from "./job-queue.js";
 import type { OrganisationRepository } from "./organisation-repository.js";
 import type { OutboxRepository } from "./outbox-repository.js";
@@ -22,6 +23,7 @@ export interface Repositories {
   insuranceCards: InsuranceCardRepository;
   authorizations: AuthorizationRepository;
   webhooks: WebhookRepository;
+  notifications: NotificationRepository;
   soapNotes: SoapNoteRepository;
   icd: IcdRepository;
   billingCodes: BillingCodeRepository;
