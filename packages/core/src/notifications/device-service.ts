@@ -3,8 +3,8 @@ import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import type { Ids } from "../ids.js";
 import type { Storage } from "../ports/storage.js";
-import type { Device, DeviceDraft, Recipient } from "./notification.js";
-import { assertValidDevice } from "./notification-rules.js";
+import type { Device, DeviceDraft } from "./notification.js";
+import { assertRecipient, assertValidDevice, type RecipientInput } from "./notification-rules.js";
 
 export const deviceNotFound = (id: unknown) => new DomainError("DEVICE_NOT_FOUND", "Device not found", { device_id: id });
 
@@ -32,8 +32,8 @@ export class DeviceService {
     });
   }
 
-  async list(principal: Principal, recipient: Recipient): Promise<Device[]> {
-    return this.deps.storage.repositories.notifications.listDevices(principal.organisationId, recipient);
+  async list(principal: Principal, recipient: RecipientInput): Promise<Device[]> {
+    return this.deps.storage.repositories.notifications.listDevices(principal.organisationId, assertRecipient(recipient));
   }
 
   async get(principal: Principal, id: string): Promise<Device> {

@@ -43,8 +43,22 @@ function checkRecipient(issues: ValidationIssue[], prefix: string, raw: { userTy
   return userType && userId !== undefined ? { userType, userId } : undefined;
 }
 
-/** The recipient of a query (inbox, devices), or INVALID_PARAMETER naming user_type or user_id. */
-export function assertRecipientQuery(raw: { userType?: unknown; userId?: unknown }): Recipient {
+/** A recipient as callers give it: user type in any case, user id as a string or an integer. */
+export interface RecipientInput {
+  userType?: unknown;
+  userId?: unknown;
+}
+
+/** A valid recipient (user type upper-cased, id as a string), or VALIDATION_FAILED naming userType and userId. */
+export function assertRecipient(raw: RecipientInput): Recipient {
+  const issues: ValidationIssue[] = [];
+  const recipient = checkRecipient(issues, "", raw);
+  if (issues.length) throw DomainError.validation(issues);
+  return recipient as Recipient;
+}
+
+/** The same for query parameters: INVALID_PARAMETER naming user_type or user_id (spec 7.5's shape). */
+export function assertRecipientQuery(raw: RecipientInput): Recipient {
   const issues: ValidationIssue[] = [];
   const recipient = checkRecipient(issues, "", raw);
   const first = issues[0];

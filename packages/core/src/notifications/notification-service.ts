@@ -4,8 +4,8 @@ import { DomainError } from "../errors/domain-error.js";
 import type { Ids } from "../ids.js";
 import { toPageWindow } from "../paging.js";
 import type { Storage } from "../ports/storage.js";
-import type { DevicePush, Notification, NotificationDraft, PushAttempt, Recipient } from "./notification.js";
-import { assertValidNotification, type ValidNotification } from "./notification-rules.js";
+import type { DevicePush, Notification, NotificationDraft, PushAttempt } from "./notification.js";
+import { assertRecipient, assertValidNotification, type RecipientInput, type ValidNotification } from "./notification-rules.js";
 import { NOTIFICATION_DELIVERY_QUEUE } from "./push-outcome.js";
 import type { PushTransport } from "./push-transport.js";
 
@@ -78,9 +78,10 @@ export class NotificationService {
   }
 
   /** The recipient's inbox, newest first, paged (page from 1, size 1 to 100, default 20). */
-  async inbox(principal: Principal, recipient: Recipient, q: { unreadOnly?: boolean; page?: number; size?: number }) {
+  async inbox(principal: Principal, recipient: RecipientInput, q: { unreadOnly?: boolean; page?: number; size?: number }) {
+    const valid = assertRecipient(recipient);
     const { page, size, limit, offset } = toPageWindow(q.page, q.size);
-    const found = await this.deps.storage.repositories.notifications.listInbox(principal.organisationId, recipient, { unreadOnly: q.unreadOnly ?? false, limit, offset });
+    const found = await this.deps.storage.repositories.notifications.listInbox(principal.organisationId, valid, { unreadOnly: q.unreadOnly ?? false, limit, offset });
     return { ...found, page, size };
   }
 
@@ -91,8 +92,8 @@ export class NotificationService {
     return read;
   }
 
-  async markAllRead(principal: Principal, recipient: Recipient): Promise<number> {
-    return this.deps.storage.repositories.notifications.markAllRead(principal.organisationId, recipient, this.deps.clock.now());
+  async markAllRead(principal: Principal, recipient: RecipientInput): Promise<number> {
+    return this.deps.storage.repositories.notifications.markAllRead(principal.organisationId, assertRecipient(recipient), this.deps.clock.now());
   }
 
   /** The application server key browsers subscribe with (PushManager.subscribe's applicationServerKey). */
