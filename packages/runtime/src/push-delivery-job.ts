@@ -88,7 +88,10 @@ export function pushDeliveryHandler(practice: Practice, policy: PushRetryPolicy)
   return async (job, context) => {
     const notificationId = String((job.payload as { notificationId: string }).notificationId);
     const deviceIds = await practice.notificationDeliveries.prepare(notificationId);
-    await Promise.all(deviceIds.map((deviceId) => pushWithRetries(practice, policy, notificationId, deviceId)));
+    // Every device's push ends before the job ends or fails: a job retried while a push is still going would send it twice.
+    const settled = await Promise.allSettled(deviceIds.map((deviceId) => pushWithRetries(practice, policy, notificationId, deviceId)));
+    const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failure) throw failure.reason;
     await practice.notificationDeliveries.finish(notificationId, { alsoInTransaction: (tx) => context.complete(tx) });
     return "completed";
   };

@@ -4,7 +4,7 @@ import type { Clock, Practice, Storage } from "@openpractice/core";
 import { createH3NodeServer } from "@openpractice/h3";
 import type { FetchHandler } from "@openpractice/http";
 import type { DependencyContainer } from "tsyringe";
-import type { RuntimeConfig } from "./config/config.js";
+import { DEFAULT_VAPID_SUBJECT, type RuntimeConfig } from "./config/config.js";
 import { resolveJwtSecret } from "./config/jwt-secret.js";
 import { resolveWebhookKey } from "./config/webhook-key.js";
 import { resolveVapidKeys } from "./config/vapid-keys.js";
@@ -40,6 +40,7 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   if (webhookKey.source === "generated") logger.info({ file: `${config.dataDir}/webhook-secret-key` }, "generated the key that encrypts webhook signature keys; back it up with the database");
   const vapid = resolveVapidKeys(config.vapidKeys, config.dataDir);
   if (vapid.source === "generated") logger.info({ file: `${config.dataDir}/vapid-keys.json` }, "generated the VAPID key pair for Web Push; back it up with the database (a new pair makes every browser subscribe again)");
+  if (config.env === "production" && config.vapidSubject === DEFAULT_VAPID_SUBJECT) logger.warn("OPENPRACTICE_VAPID_SUBJECT is not set: push services see a placeholder contact; set a mailto: address or https: URL of yours");
   const storage = await openStorage(config.databaseUrl, (error) => logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"));
   const container = composeContainer({ config, logger, storage, jwtSecret: secret, webhookKey: webhookKey.key, vapidKeys: vapid.keys, clock: options.clock });
   const practice = container.resolve<Practice>(TOKENS.Practice);

@@ -57,9 +57,11 @@ export class NotificationDeliveryService {
     const push = (await r.listPushes(notificationId)).find((p) => p.deviceId === deviceId);
     if (!n || !push || push.status !== "pending") return { outcome: "settled", retryAfterSeconds: null, statusCode: null, error: null };
     const device = await r.findDevice(n.organisationId, deviceId);
-    const result: PushSendResult = device
+    // A browser re-registered by another user (a shared computer) since the push was prepared must not show this user's message.
+    const stillTheirs = device && device.userType === n.userType && device.userId === n.userId;
+    const result: PushSendResult = stillTheirs
       ? await this.deps.transport.send(device, pushPayload(n.id, n), { ttlSeconds: PUSH_TTL_SECONDS })
-      : { statusCode: null, retryAfterSeconds: null, durationMs: 0, error: "the device was removed before this attempt", permanent: true };
+      : { statusCode: null, retryAfterSeconds: null, durationMs: 0, error: device ? "the device now belongs to another user: not sent" : "the device was removed before this attempt", permanent: true };
     const outcome = classifyPush(result);
     const at = this.deps.clock.now();
     const attempt = push.attempts + 1;

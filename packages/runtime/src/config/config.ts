@@ -95,6 +95,9 @@ function parsePlanLimits(raw: string | undefined): Partial<Record<Plan, number>>
   return out;
 }
 
+/** A placeholder contact: push services accept it, but one that reaches you is better (OPENPRACTICE_VAPID_SUBJECT). */
+export const DEFAULT_VAPID_SUBJECT = "mailto:push@openpractice.invalid";
+
 /** A comma-separated host list, lower-cased. */
 const hostList = (raw: unknown) =>
   Object.freeze(
@@ -151,7 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     webhookSecretKey: input.OPENPRACTICE_WEBHOOK_SECRET_KEY as string | undefined,
     webhookAllowedHosts: hostList(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS),
     vapidKeys: vapidKeys(input.OPENPRACTICE_VAPID_PUBLIC_KEY as string | undefined, input.OPENPRACTICE_VAPID_PRIVATE_KEY as string | undefined),
-    vapidSubject: (input.OPENPRACTICE_VAPID_SUBJECT as string | undefined) ?? "mailto:push@openpractice.invalid",
+    vapidSubject: (input.OPENPRACTICE_VAPID_SUBJECT as string | undefined) ?? DEFAULT_VAPID_SUBJECT,
     pushAllowedHosts: hostList(input.OPENPRACTICE_PUSH_ALLOWED_HOSTS),
     pushRetries: (input.OPENPRACTICE_PUSH_RETRIES as number | undefined) ?? DEFAULT_PUSH_RETRY.retries,
     pushRetryBaseMs: (input.OPENPRACTICE_PUSH_RETRY_BASE_MS as number | undefined) ?? DEFAULT_PUSH_RETRY.baseDelayMs,
