@@ -3,6 +3,7 @@ import { memoryClaims, memoryPlansOfCare, memorySoapDocuments, memoryTreatmentSh
 import { memoryAppointments } from "./memory-appointments.js";
 import { memoryCases } from "./memory-cases.js";
 import { memoryWebhooks } from "./memory-webhooks.js";
+import { memoryNotifications } from "./memory-notifications.js";
 import { memorySoapNotes } from "./memory-soap-notes.js";
 import { memoryIcd } from "./memory-icd.js";
 import { memoryBillingCodes } from "./memory-billing-codes.js";
@@ -122,6 +123,7 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
     appointments: memoryAppointments(s),
     ...memoryCases(s),
     webhooks: memoryWebhooks(s),
+    notifications: memoryNotifications(s),
     soapNotes: memorySoapNotes(s),
     treatmentSheets: memoryTreatmentSheets(s),
     plansOfCare: memoryPlansOfCare(s),

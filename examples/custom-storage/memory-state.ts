@@ -1,4 +1,4 @@
-import type { Claim, PlanOfCare, SoapDocument, SoapNoteHistoryEntry, SoapSignature, TreatmentSheet, BillingCode, IcdCode10, FormSubmission, SoapNote, StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
+import type { Claim, PlanOfCare, SoapDocument, SoapNoteHistoryEntry, SoapSignature, TreatmentSheet, Device, DevicePush, Notification, PushAttempt, BillingCode, IcdCode10, FormSubmission, SoapNote, StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
 
 export interface StoredJob {
   id: number;
@@ -31,6 +31,12 @@ export interface MemoryState {
   subscriptions: Map<number, StoredSubscription>;
   deliveries: Map<number, WebhookDelivery>;
   attempts: WebhookAttempt[];
+  /** By id. */
+  devices: Map<string, Device>;
+  notifications: Map<string, Notification>;
+  /** By "notificationId|deviceId". */
+  pushes: Map<string, DevicePush>;
+  pushAttempts: PushAttempt[];
   /** By context id. */
   notes: Map<string, SoapNote>;
   forms: Map<string, FormSubmission>;
@@ -68,6 +74,10 @@ export function emptyState(): MemoryState {
     subscriptions: new Map(),
     deliveries: new Map(),
     attempts: [],
+    devices: new Map(),
+    notifications: new Map(),
+    pushes: new Map(),
+    pushAttempts: [],
     notes: new Map(),
     forms: new Map(),
     signatures: [],

@@ -2,6 +2,7 @@ import { patientFromDraft, toPatientRecord, type PatientDraft, type PatientListC
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeAppointmentConformance } from "./appointment-conformance.js";
 import { describeWebhookConformance } from "./webhook-conformance.js";
+import { describeNotificationConformance } from "./notification-conformance.js";
 import { describeSoapNoteConformance } from "./soap-note-conformance.js";
 import { describeIcdConformance } from "./icd-conformance.js";
 
@@ -251,6 +252,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
 
     describeAppointmentConformance(engine, () => ({ s, fx }));
     describeWebhookConformance(engine, () => ({ s, fx }));
+    describeNotificationConformance(engine, () => ({ s, fx }));
     describeSoapNoteConformance(engine, () => ({ s, fx }));
     describeIcdConformance(engine, () => ({ s, fx }));
 

@@ -7,6 +7,7 @@ import { KyselyCaseRepository } from "./repositories/case-repository.js";
 import { KyselyInsuranceCardRepository } from "./repositories/insurance-card-repository.js";
 import { KyselyReferringPhysicianRepository } from "./repositories/referring-physician-repository.js";
 import { KyselyWebhookRepository } from "./repositories/webhook-repository.js";
+import { KyselyNotificationRepository } from "./repositories/notification-repository.js";
 import { KyselySoapNoteRepository } from "./repositories/soap-note-repository.js";
 import { KyselyTreatmentSheetRepository } from "./repositories/treatment-sheet-repository.js";
 import { KyselyPlanOfCareRepository } from "./repositories/plan-of-care-repository.js";
@@ -35,6 +36,7 @@ function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repos
     insuranceCards: new KyselyInsuranceCardRepository(db, profile),
     authorizations: new KyselyAuthorizationRepository(db, profile),
     webhooks: new KyselyWebhookRepository(db, profile),
+    notifications: new KyselyNotificationRepository(db, profile),
     soapNotes: new KyselySoapNoteRepository(db, profile),
     treatmentSheets: new KyselyTreatmentSheetRepository(db, profile),
     plansOfCare: new KyselyPlanOfCareRepository(db, profile),

@@ -292,6 +292,65 @@ export interface WebhookAttemptsTable {
   response_excerpt: string | null;
 }
 
+export interface NotificationDevicesTable {
+  /** dev_<uuid> */
+  id: string;
+  organisation_id: number;
+  user_type: string;
+  user_id: string;
+  endpoint: string;
+  /** SHA-256 hex of endpoint; unique per organisation (migration 011). */
+  endpoint_hash: string;
+  p256dh: string;
+  auth: string;
+  label: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationsTable {
+  /** ntf_<uuid> */
+  id: string;
+  organisation_id: number;
+  user_type: string;
+  user_id: string;
+  title: string;
+  body: string | null;
+  link: string | null;
+  /** Unique per organisation when not null. */
+  idempotency_key: string | null;
+  delivery_status: string;
+  read_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationPushesTable {
+  notification_id: string;
+  device_id: string;
+  organisation_id: number;
+  push_service: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationPushAttemptsTable {
+  id: Generated<number>;
+  notification_id: string;
+  device_id: string;
+  attempt: number;
+  at: string;
+  status_code: number | null;
+  retry_after_seconds: number | null;
+  duration_ms: number;
+  outcome: string;
+  error: string | null;
+}
+
 export interface SoapNotesTable {
   id: Generated<number>;
   context_id: string;
@@ -499,6 +558,10 @@ export interface Database {
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  notification_devices: NotificationDevicesTable;
+  notifications: NotificationsTable;
+  notification_pushes: NotificationPushesTable;
+  notification_push_attempts: NotificationPushAttemptsTable;
   soap_notes: SoapNotesTable;
   form_submissions: FormSubmissionsTable;
   soap_signatures: SoapSignaturesTable;

@@ -18,6 +18,10 @@ import { WebhookDeliveryService } from "./webhooks/delivery-service.js";
 import { AesGcmSecretCipher, type SecretCipher } from "./webhooks/secret-cipher.js";
 import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
 import { WebhookService } from "./webhooks/webhook-service.js";
+import { DeviceService } from "./notifications/device-service.js";
+import { NotificationDeliveryService } from "./notifications/delivery-service.js";
+import { NotificationService } from "./notifications/notification-service.js";
+import { noPushTransport, type PushTransport } from "./notifications/push-transport.js";
 import { randomBytes } from "node:crypto";
 import { systemClock, type Clock } from "./clock.js";
 import { randomIds, type Ids } from "./ids.js";
@@ -55,6 +59,14 @@ export interface PracticeOptions {
   summaryRenderer?: SoapSummaryRenderer;
   /** Accept http:// notification URLs (OPENPRACTICE_ENV=development); default false. */
   allowHttpWebhooks?: boolean;
+  /**
+   * Sends Web Push messages and holds the VAPID public key; the default
+   * refuses every push (recorded as failed) and has no key, so notifications
+   * still reach the in-app inbox.
+   */
+  pushTransport?: PushTransport;
+  /** Accept http:// push endpoints (OPENPRACTICE_ENV=development, local push services); default false. */
+  allowHttpPushEndpoints?: boolean;
 }
 
 const noTransport: WebhookTransport = {
@@ -83,6 +95,9 @@ export interface Practice {
   readonly icd: IcdService;
   readonly billingCatalog: BillingCatalogService;
   readonly webhookDeliveries: WebhookDeliveryService;
+  readonly notifications: NotificationService;
+  readonly pushDevices: DeviceService;
+  readonly notificationDeliveries: NotificationDeliveryService;
   readonly rateLimiter: RateLimiter;
   /** Resolves when the store answers; rejects otherwise (readiness). */
   checkReady(): Promise<void>;
@@ -100,6 +115,7 @@ export function createPractice(options: PracticeOptions): Practice {
   const planLimits = resolvePlanLimits({ ...options.planLimits });
   const cipher = options.webhookCipher ?? new AesGcmSecretCipher(randomBytes(32));
   const transport = options.webhookTransport ?? noTransport;
+  const pushTransport = options.pushTransport ?? noPushTransport;
   return Object.freeze({
     storage,
     clock,
@@ -121,6 +137,9 @@ export function createPractice(options: PracticeOptions): Practice {
     icd: new IcdService({ storage }),
     billingCatalog: new BillingCatalogService({ storage, clock }),
     webhookDeliveries: new WebhookDeliveryService({ storage, clock, ids, cipher, transport }),
+    notifications: new NotificationService({ storage, clock, ids, transport: pushTransport }),
+    pushDevices: new DeviceService({ storage, clock, ids, allowHttp: options.allowHttpPushEndpoints ?? false }),
+    notificationDeliveries: new NotificationDeliveryService({ storage, clock, transport: pushTransport }),
     rateLimiter: new RateLimiter({ storage, clock, planLimits }),
     checkReady: () => storage.ping(),
   });

@@ -10,6 +10,8 @@ import { v1CatalogRoutes } from "./appointments/v1-catalog-routes.js";
 import { v1AuthorizationRoutes } from "./cases/v1-authorization-routes.js";
 import { v1CaseRoutes } from "./cases/v1-case-routes.js";
 import { webhookRoutes } from "./webhooks/webhook-routes.js";
+import { notificationRoutes } from "./notifications/notification-routes.js";
+import { deviceRoutes } from "./notifications/device-routes.js";
 import { v1SoapRoutes } from "./soap/v1-soap-routes.js";
 import { v1SoapWorkflowRoutes } from "./soap/v1-soap-workflow-routes.js";
 import { v1IcdRoutes } from "./icd/v1-icd-routes.js";
@@ -63,7 +65,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const queryValidator = new SchemaValidator({ coerceTypes: true });
   const deps = { practice, bodyValidator };
   let openApi: object | undefined;
-  const routes = [...v1PatientRoutes(deps), ...v1AppointmentRoutes(deps), ...v1CatalogRoutes(deps), ...v1CaseRoutes(deps), ...v1AuthorizationRoutes(deps), ...webhookRoutes(deps), ...v1SoapRoutes(deps), ...v1SoapWorkflowRoutes(deps), ...v1IcdRoutes(deps), ...v1BillingRoutes(deps), ...v2PatientRoutes(deps), ...systemRoutes({ practice, openApi: () => openApi as object, docsAssets: options.docsAssets })];
+  const routes = [...v1PatientRoutes(deps), ...v1AppointmentRoutes(deps), ...v1CatalogRoutes(deps), ...v1CaseRoutes(deps), ...v1AuthorizationRoutes(deps), ...webhookRoutes(deps), ...notificationRoutes(deps), ...deviceRoutes(deps), ...v1SoapRoutes(deps), ...v1SoapWorkflowRoutes(deps), ...v1IcdRoutes(deps), ...v1BillingRoutes(deps), ...v2PatientRoutes(deps), ...systemRoutes({ practice, openApi: () => openApi as object, docsAssets: options.docsAssets })];
   openApi = buildOpenApiDocument(routes.filter((r) => !r.path.startsWith("/docs/")));
 
   const router = createRouter<RouteDefinition>();

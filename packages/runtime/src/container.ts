@@ -5,6 +5,8 @@ import { createHttpHandler, createJwtAuthenticator, type Authenticator, type Fet
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import type { RuntimeConfig } from "./config/config.js";
 import { createWebhookTransport } from "./webhook-transport.js";
+import { createPushTransport } from "./push-transport.js";
+import type { VapidKeys } from "./config/vapid-keys.js";
 import { swaggerUiAssets } from "./docs-assets.js";
 import type { Logger } from "./logger.js";
 
@@ -27,6 +29,8 @@ export interface CompositionInput {
   jwtSecret: string;
   /** AES-256 key for webhook signature keys at rest (resolveWebhookKey). */
   webhookKey: Buffer;
+  /** The VAPID key pair push messages are signed with (resolveVapidKeys). */
+  vapidKeys: VapidKeys;
   clock?: Clock;
 }
 
@@ -55,6 +59,12 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         }),
         allowHttpWebhooks: d.resolve<RuntimeConfig>(TOKENS.Config).env === "development",
         summaryRenderer: new PdfLibSummaryRenderer(),
+        pushTransport: createPushTransport({
+          vapid: input.vapidKeys,
+          subject: d.resolve<RuntimeConfig>(TOKENS.Config).vapidSubject,
+          policy: { allowPrivate: d.resolve<RuntimeConfig>(TOKENS.Config).env === "development", allowedHosts: d.resolve<RuntimeConfig>(TOKENS.Config).pushAllowedHosts },
+        }),
+        allowHttpPushEndpoints: d.resolve<RuntimeConfig>(TOKENS.Config).env === "development",
       }),
     ),
   });

@@ -8,3 +8,6 @@ export * from "./storage-from-url.js";
 export * from "./seed/seed-demo.js";
 export * from "./webhook-transport.js";
 export * from "./config/webhook-key.js";
+export * from "./push-transport.js";
+export * from "./config/vapid-keys.js";
+export * from "./push-delivery-job.js";

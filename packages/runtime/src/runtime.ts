@@ -4,13 +4,15 @@ import type { Clock, Practice, Storage } from "@openpractice/core";
 import { createH3NodeServer } from "@openpractice/h3";
 import type { FetchHandler } from "@openpractice/http";
 import type { DependencyContainer } from "tsyringe";
-import type { RuntimeConfig } from "./config/config.js";
+import { DEFAULT_VAPID_SUBJECT, type RuntimeConfig } from "./config/config.js";
 import { resolveJwtSecret } from "./config/jwt-secret.js";
 import { resolveWebhookKey } from "./config/webhook-key.js";
+import { resolveVapidKeys } from "./config/vapid-keys.js";
 import { composeContainer, TOKENS } from "./container.js";
 import { createLogger, type Logger } from "./logger.js";
 import { openStorage } from "./storage-from-url.js";
 import { startWorkers } from "./workers.js";
+import { pushRetryWindowMs } from "./push-delivery-job.js";
 
 export interface RuntimeHandle {
   /** Base URL the server listens on, e.g. http://127.0.0.1:8080 */
@@ -36,8 +38,11 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   if (source === "generated") logger.info({ file: `${config.dataDir}/jwt-secret` }, "generated a JWT signing secret");
   const webhookKey = resolveWebhookKey(config.webhookSecretKey, config.dataDir);
   if (webhookKey.source === "generated") logger.info({ file: `${config.dataDir}/webhook-secret-key` }, "generated the key that encrypts webhook signature keys; back it up with the database");
+  const vapid = resolveVapidKeys(config.vapidKeys, config.dataDir);
+  if (vapid.source === "generated") logger.info({ file: `${config.dataDir}/vapid-keys.json` }, "generated the VAPID key pair for Web Push; back it up with the database (a new pair makes every browser subscribe again)");
+  if (config.env === "production" && config.vapidSubject === DEFAULT_VAPID_SUBJECT) logger.warn("OPENPRACTICE_VAPID_SUBJECT is not set: push services see a placeholder contact; set a mailto: address or https: URL of yours");
   const storage = await openStorage(config.databaseUrl, (error) => logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"));
-  const container = composeContainer({ config, logger, storage, jwtSecret: secret, webhookKey: webhookKey.key, clock: options.clock });
+  const container = composeContainer({ config, logger, storage, jwtSecret: secret, webhookKey: webhookKey.key, vapidKeys: vapid.keys, clock: options.clock });
   const practice = container.resolve<Practice>(TOKENS.Practice);
   const server = createH3NodeServer(container.resolve<FetchHandler>(TOKENS.HttpHandler));
   server.requestTimeout = 30_000;
@@ -49,7 +54,8 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   const workerId = `${hostname()}:${process.pid}:${port}`;
-  const workers = startWorkers(practice, logger, { workerId, pollIntervalMs: config.workerPollMs, leaseMs: config.jobLeaseMs });
+  const pushRetry = { retries: config.pushRetries, baseDelayMs: config.pushRetryBaseMs, windowMs: pushRetryWindowMs(config.jobLeaseMs) };
+  const workers = startWorkers(practice, logger, { workerId, pollIntervalMs: config.workerPollMs, leaseMs: config.jobLeaseMs, pushRetry });
   logger.info({ url, engine: storage.capabilities.engine, env: config.env }, "openpractice listening");
 
   let stopping: Promise<void> | undefined;

@@ -1,7 +1,8 @@
-import { SOAP_SUMMARY_QUEUE, WEBHOOK_DELIVERY_QUEUE, type Practice } from "@openpractice/core";
+import { NOTIFICATION_DELIVERY_QUEUE, SOAP_SUMMARY_QUEUE, WEBHOOK_DELIVERY_QUEUE, type Practice } from "@openpractice/core";
 import cron from "node-cron";
 import { JobRunner, type JobHandler } from "./job-runner.js";
 import type { Logger } from "./logger.js";
+import { DEFAULT_PUSH_RETRY, pushDeliveryHandler, pushRetryWindowMs, type PushRetryPolicy } from "./push-delivery-job.js";
 
 export interface Workers {
   jobs: JobRunner;
@@ -13,7 +14,7 @@ export interface Workers {
  * it to see that workers are alive, and the multi-process test uses it to
  * prove each job completes exactly once. Later modules add their queues here.
  */
-export function builtInJobHandlers(practice?: Practice): Map<string, JobHandler> {
+export function builtInJobHandlers(practice?: Practice, pushRetry: PushRetryPolicy = { ...DEFAULT_PUSH_RETRY, windowMs: pushRetryWindowMs(60_000) }): Map<string, JobHandler> {
   const handlers = new Map<string, JobHandler>([["system.noop", async () => undefined]]);
   if (practice) {
     // The attempt and the job's completion commit together: one transaction per delivery attempt.
@@ -26,6 +27,7 @@ export function builtInJobHandlers(practice?: Practice): Map<string, JobHandler>
       const { organisationId, contextId } = job.payload as { organisationId: number; contextId: string };
       await practice.soapDocuments.render(Number(organisationId), String(contextId));
     });
+    handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry));
   }
   return handlers;
 }
@@ -69,8 +71,9 @@ function startFanOut(practice: Practice, logger: Logger, o: { workerId: string; 
  * housekeeping that takes a store lock so one process of a deployment runs
  * each tick.
  */
-export function startWorkers(practice: Practice, logger: Logger, options: { workerId: string; pollIntervalMs: number; leaseMs?: number }): Workers {
-  const jobs = new JobRunner({ storage: practice.storage, clock: practice.clock, ids: practice.ids, logger, workerId: options.workerId, handlers: builtInJobHandlers(practice), pollIntervalMs: options.pollIntervalMs, leaseMs: options.leaseMs });
+export function startWorkers(practice: Practice, logger: Logger, options: { workerId: string; pollIntervalMs: number; leaseMs?: number; pushRetry?: PushRetryPolicy }): Workers {
+  const handlers = builtInJobHandlers(practice, options.pushRetry);
+  const jobs = new JobRunner({ storage: practice.storage, clock: practice.clock, ids: practice.ids, logger, workerId: options.workerId, handlers, pollIntervalMs: options.pollIntervalMs, leaseMs: options.leaseMs });
   jobs.start();
   const fanOut = startFanOut(practice, logger, options);
 

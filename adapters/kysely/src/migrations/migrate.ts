@@ -9,6 +9,7 @@ import { soapNotesMigration } from "./007-soap-notes.js";
 import { icdMigration } from "./008-icd.js";
 import { billingCodesMigration } from "./009-billing-codes.js";
 import { soapCompletionMigration } from "./010-soap-completion.js";
+import { notificationsMigration } from "./011-notifications.js";
 import { icdWordRankMigration } from "./012-icd-word-rank.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
@@ -25,7 +26,7 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "008-icd": icdMigration(),
     "009-billing-codes": billingCodesMigration(profile),
     "010-soap-completion": soapCompletionMigration(profile),
-    // 011 is the notifications migration (issue 8).
+    "011-notifications": notificationsMigration(profile),
     "012-icd-word-rank": icdWordRankMigration(),
   };
 }
@@ -33,7 +34,9 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
 /** Applies every pending migration; throws with the failing migration's name. Safe to run from several processes: Kysely takes a lock table. */
 export async function migrateToLatest(db: Kysely<any>, profile: SqlDialectProfile): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => sharedMigrations(profile) };
-  const migrator = new Migrator({ db, provider });
+  // Parallel branches reserve migration numbers (010 and 011 were written side by side), so a
+  // database may have applied a later number before an earlier one lands: apply it then.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error) {

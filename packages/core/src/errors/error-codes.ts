@@ -59,6 +59,14 @@ export const ERROR_CODES = [
   "SUBSCRIPTION_NOT_FOUND",
   /** The webhook delivery does not exist for this subscription. */
   "DELIVERY_NOT_FOUND",
+  /** The push device does not exist in the caller's organisation. */
+  "DEVICE_NOT_FOUND",
+  /** The notification does not exist in the caller's organisation (other organisations' notifications included). */
+  "NOTIFICATION_NOT_FOUND",
+  /** An idempotency key the organisation already used for a notification with other content; details name that notification. */
+  "IDEMPOTENCY_KEY_REUSED",
+  /** Web Push has no VAPID key on this server (an embedder configured no push transport). */
+  "PUSH_NOT_CONFIGURED",
   /** A SOAP note cannot be written on a cancelled appointment (spec 7.1, v1 code 4001). */
   "APPOINTMENT_CANCELLED",
   /** The SOAP note (context) does not exist in the caller's organisation. */

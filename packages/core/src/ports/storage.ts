@@ -9,6 +9,7 @@ import type { PlanOfCareRepository } from "./plan-of-care-repository.js";
 import type { SoapDocumentRepository } from "./soap-document-repository.js";
 import type { ClaimRepository } from "./billing-gateway.js";
 import type { WebhookRepository } from "./webhook-repository.js";
+import type { NotificationRepository } from "./notification-repository.js";
 import type { JobQueue, LockStore } from "./job-queue.js";
 import type { OrganisationRepository } from "./organisation-repository.js";
 import type { OutboxRepository } from "./outbox-repository.js";
@@ -26,6 +27,7 @@ export interface Repositories {
   insuranceCards: InsuranceCardRepository;
   authorizations: AuthorizationRepository;
   webhooks: WebhookRepository;
+  notifications: NotificationRepository;
   soapNotes: SoapNoteRepository;
   treatmentSheets: TreatmentSheetRepository;
   plansOfCare: PlanOfCareRepository;

@@ -1,5 +1,6 @@
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { EVENT_PAYLOAD_FIELDS } from "../events/event-catalog.js";
+import { checkOutboundUrl } from "../outbound-url.js";
 import { WEBHOOK_API_VERSIONS, type SubscriptionChanges } from "./webhook-subscription.js";
 
 export const WEBHOOK_LIMITS = Object.freeze({ nameMax: 200, urlMax: 2048 });
@@ -31,20 +32,6 @@ export function assertValidSubscription(input: SubscriptionChanges, creating: bo
     issues.push({ field: "name", reason: `must be 1 to ${WEBHOOK_LIMITS.nameMax} characters` });
   }
   if (creating || input.eventTypes !== undefined) checkEventTypes(issues, input.eventTypes);
-  if (creating || input.notificationUrl !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(String(input.notificationUrl));
-    } catch {
-      url = undefined;
-    }
-    if (!url || !["https:", "http:"].includes(url.protocol) || String(input.notificationUrl).length > WEBHOOK_LIMITS.urlMax) {
-      issues.push({ field: "notificationUrl", reason: "must be an http(s) URL", value: input.notificationUrl });
-    } else if (url.protocol === "http:" && !env.allowHttp) {
-      issues.push({ field: "notificationUrl", reason: "must use https (http is accepted only with OPENPRACTICE_ENV=development)", value: input.notificationUrl });
-    } else if (url.username || url.password) {
-      issues.push({ field: "notificationUrl", reason: "must not carry credentials", value: url.origin });
-    }
-  }
+  if (creating || input.notificationUrl !== undefined) checkOutboundUrl(issues, "notificationUrl", input.notificationUrl, { allowHttp: env.allowHttp, max: WEBHOOK_LIMITS.urlMax, what: "a valid URL" });
   if (issues.length) throw DomainError.validation(issues);
 }

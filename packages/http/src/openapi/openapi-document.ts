@@ -20,7 +20,8 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
     const path = route.path.replace(/:(\w+)/g, "{$1}");
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
     const queryProps = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
-    const queryParams = Object.entries(queryProps).map(([name, schema]) => ({ name, in: "query", required: false, description: schema.description, schema: clean(schema) }));
+    const requiredQuery = new Set((route.query?.required ?? []) as string[]);
+    const queryParams = Object.entries(queryProps).map(([name, schema]) => ({ name, in: "query", required: requiredQuery.has(name), description: schema.description, schema: clean(schema) }));
     const responses = Object.fromEntries(
       Object.entries(route.responses).map(([status, r]) => [
         status,

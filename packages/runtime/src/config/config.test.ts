@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { ConfigError, loadConfig } from "./config.js";
 
 describe("runtime configuration", () => {
@@ -19,6 +20,11 @@ describe("runtime configuration", () => {
       searchCountLimit: 1_000,
       webhookSecretKey: undefined,
       webhookAllowedHosts: [],
+      vapidKeys: undefined,
+      vapidSubject: "mailto:push@openpractice.invalid",
+      pushAllowedHosts: [],
+      pushRetries: 4,
+      pushRetryBaseMs: 1_000,
     });
   });
 
@@ -38,6 +44,18 @@ describe("runtime configuration", () => {
   it("never echoes a secret and masks passwords in URLs", () => {
     expect(() => loadConfig({ OPENPRACTICE_JWT_SECRET: "hunter2" })).toThrow("OPENPRACTICE_JWT_SECRET: must be at least 32 characters long (HS256 needs 256 bits) (got '[hidden]')");
     expect(() => loadConfig({ DATABASE_URL: "ftp://admin:s3cret@db/x" })).toThrow("DATABASE_URL: must start with sqlite:, postgres:// or mysql:// (got 'ftp://admin:***@db/x')");
+  });
+
+  it("takes a VAPID pair only whole and matching, never echoing the private key", () => {
+    const pair = webpush.generateVAPIDKeys();
+    const other = webpush.generateVAPIDKeys();
+    expect(loadConfig({ OPENPRACTICE_VAPID_PUBLIC_KEY: pair.publicKey, OPENPRACTICE_VAPID_PRIVATE_KEY: pair.privateKey, OPENPRACTICE_VAPID_SUBJECT: "mailto:it@clinic.example" })).toMatchObject({ vapidKeys: pair, vapidSubject: "mailto:it@clinic.example" });
+    expect(() => loadConfig({ OPENPRACTICE_VAPID_PUBLIC_KEY: pair.publicKey })).toThrow(/^OPENPRACTICE_VAPID_PRIVATE_KEY: must be set together with OPENPRACTICE_VAPID_PUBLIC_KEY/);
+    expect(() => loadConfig({ OPENPRACTICE_VAPID_PUBLIC_KEY: other.publicKey, OPENPRACTICE_VAPID_PRIVATE_KEY: pair.privateKey })).toThrow("OPENPRACTICE_VAPID_PUBLIC_KEY: is not the public key of OPENPRACTICE_VAPID_PRIVATE_KEY");
+    expect(() => loadConfig({ OPENPRACTICE_VAPID_PRIVATE_KEY: "short" })).toThrow("OPENPRACTICE_VAPID_PRIVATE_KEY: must be a base64url P-256 private key (43 characters) (got '[hidden]')");
+    expect(() => loadConfig({ OPENPRACTICE_VAPID_SUBJECT: "admin@clinic.example" })).toThrow(/^OPENPRACTICE_VAPID_SUBJECT: must be a mailto: address or an https: URL/);
+    expect(loadConfig({ OPENPRACTICE_PUSH_RETRIES: "0", OPENPRACTICE_PUSH_RETRY_BASE_MS: "250", OPENPRACTICE_PUSH_ALLOWED_HOSTS: "Push.Internal" })).toMatchObject({ pushRetries: 0, pushRetryBaseMs: 250, pushAllowedHosts: ["push.internal"] });
+    expect(() => loadConfig({ OPENPRACTICE_PUSH_RETRIES: "11" })).toThrow(/^OPENPRACTICE_PUSH_RETRIES: /);
   });
 
   it("throws a ConfigError naming the variable", () => {

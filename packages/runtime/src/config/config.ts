@@ -1,5 +1,7 @@
 import Validator from "fastest-validator";
 import { DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
+import { vapidPairMatches, type VapidKeys } from "./vapid-keys.js";
+import { DEFAULT_PUSH_RETRY } from "../push-delivery-job.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -25,6 +27,15 @@ export interface RuntimeConfig {
   webhookSecretKey: string | undefined;
   /** Hosts webhooks may reach even when they resolve to private or loopback addresses. */
   webhookAllowedHosts: string[];
+  /** The VAPID key pair from the environment; undefined: read or generated in the data directory. */
+  vapidKeys: VapidKeys | undefined;
+  /** The VAPID JWT's sub claim: a mailto: or https: contact for push services. */
+  vapidSubject: string;
+  /** Push services' hosts allowed even when they resolve to private or loopback addresses. */
+  pushAllowedHosts: string[];
+  /** Retries of one device's push after a 429, 5xx or no answer, and the first backoff delay. */
+  pushRetries: number;
+  pushRetryBaseMs: number;
 }
 
 /** One variable, its meaning and default: the source of docs/configuration.md's table. */
@@ -43,11 +54,17 @@ const schema = {
   OPENPRACTICE_JOB_LEASE_MS: { type: "number", integer: true, min: 11000, max: 3600000, convert: true, optional: true },
   OPENPRACTICE_WEBHOOK_SECRET_KEY: { type: "string", pattern: /^[0-9a-fA-F]{64}$/, messages: { stringPattern: "must be 64 hex characters (32 bytes)" }, optional: true },
   OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: { type: "string", optional: true },
+  OPENPRACTICE_VAPID_PUBLIC_KEY: { type: "string", pattern: /^[A-Za-z0-9_-]{87}$/, messages: { stringPattern: "must be a base64url P-256 public key (87 characters)" }, optional: true },
+  OPENPRACTICE_VAPID_PRIVATE_KEY: { type: "string", pattern: /^[A-Za-z0-9_-]{43}$/, messages: { stringPattern: "must be a base64url P-256 private key (43 characters)" }, optional: true },
+  OPENPRACTICE_VAPID_SUBJECT: { type: "string", pattern: /^(mailto:\S+@\S+|https:\/\/\S+)$/, messages: { stringPattern: "must be a mailto: address or an https: URL" }, optional: true },
+  OPENPRACTICE_PUSH_ALLOWED_HOSTS: { type: "string", optional: true },
+  OPENPRACTICE_PUSH_RETRIES: { type: "number", integer: true, min: 0, max: 10, convert: true, optional: true },
+  OPENPRACTICE_PUSH_RETRY_BASE_MS: { type: "number", integer: true, min: 10, max: 60000, convert: true, optional: true },
   OPENPRACTICE_SEARCH_COUNT_LIMIT: { type: "number", integer: true, min: 0, max: 1000000000, convert: true, optional: true },
 } as const;
 
 /** Variables whose values must never be echoed (a too-short secret is still a secret). */
-const SECRET_VARIABLES = new Set(["OPENPRACTICE_JWT_SECRET", "OPENPRACTICE_WEBHOOK_SECRET_KEY"]);
+const SECRET_VARIABLES = new Set(["OPENPRACTICE_JWT_SECRET", "OPENPRACTICE_WEBHOOK_SECRET_KEY", "OPENPRACTICE_VAPID_PRIVATE_KEY"]);
 
 /** The value as it may appear in an error line: secrets hidden, URL passwords masked. */
 function printable(name: string, value: string | undefined): string {
@@ -76,6 +93,26 @@ function parsePlanLimits(raw: string | undefined): Partial<Record<Plan, number>>
     out[plan as Plan] = limit as number;
   }
   return out;
+}
+
+/** A placeholder contact: push services accept it, but one that reaches you is better (OPENPRACTICE_VAPID_SUBJECT). */
+export const DEFAULT_VAPID_SUBJECT = "mailto:push@openpractice.invalid";
+
+/** A comma-separated host list, lower-cased. */
+const hostList = (raw: unknown) =>
+  Object.freeze(
+    String(raw ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  ) as string[];
+
+/** Both VAPID keys or neither, and a pair that belongs together: a mismatch would sign with a key no browser subscribed to. */
+function vapidKeys(publicKey: string | undefined, privateKey: string | undefined): VapidKeys | undefined {
+  if (!publicKey && !privateKey) return undefined;
+  if (!publicKey || !privateKey) throw new ConfigError(`${publicKey ? "OPENPRACTICE_VAPID_PRIVATE_KEY" : "OPENPRACTICE_VAPID_PUBLIC_KEY"}: must be set together with ${publicKey ? "OPENPRACTICE_VAPID_PUBLIC_KEY" : "OPENPRACTICE_VAPID_PRIVATE_KEY"} (or leave both unset to generate a pair)`);
+  if (!vapidPairMatches({ publicKey, privateKey })) throw new ConfigError("OPENPRACTICE_VAPID_PUBLIC_KEY: is not the public key of OPENPRACTICE_VAPID_PRIVATE_KEY");
+  return Object.freeze({ publicKey, privateKey });
 }
 
 /** 0 means "always count exactly"; unset means the core's default (1,000). */
@@ -115,11 +152,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     jobLeaseMs: (input.OPENPRACTICE_JOB_LEASE_MS as number | undefined) ?? 60_000,
     searchCountLimit: searchCountLimit(input.OPENPRACTICE_SEARCH_COUNT_LIMIT as number | undefined),
     webhookSecretKey: input.OPENPRACTICE_WEBHOOK_SECRET_KEY as string | undefined,
-    webhookAllowedHosts: Object.freeze(
-      String(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS ?? "")
-        .split(",")
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-    ) as string[],
+    webhookAllowedHosts: hostList(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS),
+    vapidKeys: vapidKeys(input.OPENPRACTICE_VAPID_PUBLIC_KEY as string | undefined, input.OPENPRACTICE_VAPID_PRIVATE_KEY as string | undefined),
+    vapidSubject: (input.OPENPRACTICE_VAPID_SUBJECT as string | undefined) ?? DEFAULT_VAPID_SUBJECT,
+    pushAllowedHosts: hostList(input.OPENPRACTICE_PUSH_ALLOWED_HOSTS),
+    pushRetries: (input.OPENPRACTICE_PUSH_RETRIES as number | undefined) ?? DEFAULT_PUSH_RETRY.retries,
+    pushRetryBaseMs: (input.OPENPRACTICE_PUSH_RETRY_BASE_MS as number | undefined) ?? DEFAULT_PUSH_RETRY.baseDelayMs,
   });
 }

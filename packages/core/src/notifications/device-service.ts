@@ -1,0 +1,48 @@
+import type { Principal } from "../auth/principal.js";
+import type { Clock } from "../clock.js";
+import { DomainError } from "../errors/domain-error.js";
+import type { Ids } from "../ids.js";
+import type { Storage } from "../ports/storage.js";
+import type { Device, DeviceDraft } from "./notification.js";
+import { assertRecipient, assertValidDevice, type RecipientInput } from "./notification-rules.js";
+
+export const deviceNotFound = (id: unknown) => new DomainError("DEVICE_NOT_FOUND", "Device not found", { device_id: id });
+
+/**
+ * Push devices of the principal's organisation's users. A device is one Web
+ * Push subscription; one user may have many. Registering an endpoint the
+ * organisation already has moves that device to the new user and keys, so a
+ * shared browser never pushes to the previous user.
+ */
+export class DeviceService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock; ids: Ids; allowHttp: boolean }) {}
+
+  async register(principal: Principal, draft: DeviceDraft): Promise<{ device: Device; created: boolean }> {
+    const valid = assertValidDevice(draft, { allowHttp: this.deps.allowHttp });
+    const now = this.deps.clock.now();
+    return this.deps.storage.repositories.notifications.upsertDevice({
+      id: `dev_${this.deps.ids.uuid()}`,
+      organisationId: principal.organisationId,
+      ...valid.recipient,
+      endpoint: valid.endpoint,
+      keys: valid.keys,
+      label: valid.label,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  async list(principal: Principal, recipient: RecipientInput): Promise<Device[]> {
+    return this.deps.storage.repositories.notifications.listDevices(principal.organisationId, assertRecipient(recipient));
+  }
+
+  async get(principal: Principal, id: string): Promise<Device> {
+    const device = await this.deps.storage.repositories.notifications.findDevice(principal.organisationId, id);
+    if (!device) throw deviceNotFound(id);
+    return device;
+  }
+
+  async remove(principal: Principal, id: string): Promise<void> {
+    if (!(await this.deps.storage.repositories.notifications.deleteDevice(principal.organisationId, id))) throw deviceNotFound(id);
+  }
+}
