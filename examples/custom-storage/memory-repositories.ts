@@ -1,4 +1,4 @@
-import { DEFAULT_DOCUMENTATION_SETTINGS, type Repositories } from "@openpractice/core";
+import { DEFAULT_DOCUMENTATION_SETTINGS, type NewJob, type Repositories } from "@openpractice/core";
 import { memoryClaims, memoryPlansOfCare, memorySoapDocuments, memoryTreatmentSheets } from "./memory-soap-completion.js";
 import { memoryAppointments } from "./memory-appointments.js";
 import { memoryCases } from "./memory-cases.js";
@@ -17,6 +17,11 @@ const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "las
  * single thread; the store's mutex orders whole transactions.
  */
 export function memoryRepositories(s: () => MemoryState): Repositories {
+  const enqueueJob = (job: NewJob) => {
+    const id = s().nextId++;
+    s().jobs.set(id, { id, queue: job.queue, payload: structuredClone(job.payload), status: "pending", runAt: job.runAt.getTime(), attempts: 0, leaseToken: null, leaseExpiresAt: null, lastError: null, completedBy: null });
+    return id;
+  };
   return {
     organisations: {
       findById: async (id) => structuredClone(s().organisations.get(id)),
@@ -154,14 +159,8 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
       },
     },
     jobs: {
-      async enqueue(job) {
-        const id = s().nextId++;
-        s().jobs.set(id, { id, queue: job.queue, payload: structuredClone(job.payload), status: "pending", runAt: job.runAt.getTime(), attempts: 0, leaseToken: null, leaseExpiresAt: null, lastError: null, completedBy: null });
-        return id;
-      },
-      async enqueueMany(jobs) {
-        for (const job of jobs) await this.enqueue(job);
-      },
+      enqueue: async (job) => enqueueJob(job),
+      enqueueMany: async (jobs) => void jobs.forEach(enqueueJob),
       async claim(queue, o) {
         const now = o.now.getTime();
         const due = [...s().jobs.values()]
