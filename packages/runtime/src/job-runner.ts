@@ -55,8 +55,9 @@ export class JobRunner {
       );
       await this.running;
       if (this.stopped) return;
-      // Jobs were due: look again as soon as a slot frees. Nothing due: wait the poll interval.
-      if (claimed > 0) await this.slotFree();
+      // Jobs were due: look again once a quarter of the slots are free (one claim fills many, instead of a claim
+      // per finished job). Nothing due: wait the poll interval.
+      if (claimed > 0) await this.slotsFree(Math.min(this.o.batchSize ?? 50, Math.max(1, Math.floor(this.capacity / 4))));
       this.timer = setTimeout(loop, claimed > 0 ? 0 : this.o.pollIntervalMs);
     };
     this.timer = setTimeout(loop, 0);
@@ -76,21 +77,30 @@ export class JobRunner {
     return this.o.maxInFlight ?? 64;
   }
 
-  /** Resolves when fewer than `capacity` jobs are running. */
-  private async slotFree(): Promise<void> {
-    while (this.inFlight.size >= this.capacity) await Promise.race(this.inFlight);
+  /** Resolves when at least `n` of the `capacity` slots are free. */
+  private async slotsFree(n: number): Promise<void> {
+    while (this.inFlight.size > this.capacity - n) await Promise.race(this.inFlight);
   }
+
+  /**
+   * When each queue last came back empty, plus the poll interval (performance.now()): a busy queue must not make the
+   * runner claim on every idle one each time a slot frees, so an empty queue is asked again after the poll interval,
+   * as it would be when everything is idle.
+   */
+  private readonly idleUntil = new Map<string, number>();
 
   /**
    * Claims due jobs of every handled queue into the free slots and starts them
    * without waiting for them, so a slow job never holds up the next claim.
    * Returns how many jobs it claimed.
    */
-  private async fill(): Promise<number> {
+  private async fill(options: { skipIdleQueues: boolean } = { skipIdleQueues: true }): Promise<number> {
     let claimed = 0;
     for (const [queue, handler] of this.o.handlers) {
       const free = Math.min(this.o.batchSize ?? 50, this.capacity - this.inFlight.size);
       if (free <= 0) break;
+      const t = performance.now();
+      if (options.skipIdleQueues && (this.idleUntil.get(queue) ?? 0) > t) continue;
       const jobs = await this.o.storage.repositories.jobs.claim(queue, {
         limit: free,
         now: this.o.clock.now(),
@@ -101,6 +111,8 @@ export class JobRunner {
         const running: Promise<void> = this.run(job, handler).finally(() => this.inFlight.delete(running));
         this.inFlight.add(running);
       }
+      if (jobs.length === 0) this.idleUntil.set(queue, t + this.o.pollIntervalMs);
+      else this.idleUntil.delete(queue);
       claimed += jobs.length;
     }
     return claimed;
@@ -108,7 +120,7 @@ export class JobRunner {
 
   /** One pass over every handled queue that waits for the claimed jobs; returns how many jobs ran (tests, tools). */
   async pollOnce(): Promise<number> {
-    const claimed = await this.fill();
+    const claimed = await this.fill({ skipIdleQueues: false });
     await Promise.all(this.inFlight);
     return claimed;
   }
