@@ -36,6 +36,7 @@ export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
       return { deliveries: structuredClone(rows.slice(filter.offset, filter.offset + filter.limit)), total: rows.length };
     },
     appendAttempt: async (a) => void s().attempts.push(structuredClone(a)),
+    appendAttempts: async (as) => void as.forEach((a) => s().attempts.push(structuredClone(a))),
     attempts: async (deliveryId) => structuredClone(s().attempts.filter((a) => a.deliveryId === deliveryId)),
     async insertDeliveries(ds) {
       const out = [];

@@ -74,6 +74,11 @@ export function describeWebhookConformance(engine: string, current: () => { s: S
         await s.repositories.webhooks.appendAttempt({ deliveryId: d.id, attempt, attemptId: `a${attempt}`, at: T0, statusCode: 500, durationMs: 12, error: null, responseExcerpt: "x".repeat(100) });
       }
       expect((await s.repositories.webhooks.attempts(d.id)).map((a) => a.attemptId)).toEqual(["a1", "a2"]);
+      await s.repositories.webhooks.appendAttempts([]);
+      await s.repositories.webhooks.appendAttempts([3, 4].map((attempt) => ({ deliveryId: d.id, attempt, attemptId: `a${attempt}`, at: T0, statusCode: null, durationMs: 10_000, error: "timeout", responseExcerpt: null })));
+      const four = await s.repositories.webhooks.attempts(d.id);
+      expect(four.map((a) => a.attemptId)).toEqual(["a1", "a2", "a3", "a4"]);
+      expect(four[3]).toMatchObject({ attempt: 4, statusCode: null, error: "timeout", durationMs: 10_000 });
       await s.repositories.webhooks.updateDelivery({ ...d, status: "failed", attempts: 2, nextAttemptAt: null, lastStatusCode: 500 });
       const listed = await s.repositories.webhooks.listDeliveries(1, sub.id, { status: "failed", limit: 10, offset: 0 });
       expect(listed).toMatchObject({ total: 1, deliveries: [{ id: d.id, status: "failed", attempts: 2, lastStatusCode: 500, nextAttemptAt: null }] });

@@ -1,6 +1,7 @@
 import { NOTIFICATION_DELIVERY_QUEUE, SOAP_SUMMARY_QUEUE, WEBHOOK_DELIVERY_QUEUE, type Practice } from "@openpractice/core";
 import cron from "node-cron";
 import { JobRunner, type JobHandler } from "./job-runner.js";
+import { WebhookAttemptBatcher } from "./webhook-attempt-batcher.js";
 import type { Logger } from "./logger.js";
 import { DEFAULT_PUSH_RETRY, pushDeliveryHandler, pushRetryWindowMs, type PushRetryPolicy } from "./push-delivery-job.js";
 
@@ -17,10 +18,13 @@ export interface Workers {
 export function builtInJobHandlers(practice?: Practice, pushRetry: PushRetryPolicy = { ...DEFAULT_PUSH_RETRY, windowMs: pushRetryWindowMs(60_000) }): Map<string, JobHandler> {
   const handlers = new Map<string, JobHandler>([["system.noop", async () => undefined]]);
   if (practice) {
-    // The attempt and the job's completion commit together: one transaction per delivery attempt.
+    // The attempt and the job's completion commit together, grouped with the attempts that finished alongside.
+    const attempts = new WebhookAttemptBatcher(practice);
     handlers.set(WEBHOOK_DELIVERY_QUEUE, async (job, context) => {
-      const outcome = await practice.webhookDeliveries.attempt(Number((job.payload as { deliveryId: number }).deliveryId), { alsoInTransaction: (tx) => context.complete(tx) });
-      return outcome === "recorded" ? "completed" : undefined;
+      const outcome = await practice.webhookDeliveries.sendAttempt(Number((job.payload as { deliveryId: number }).deliveryId));
+      if (outcome === "skipped") return undefined;
+      await attempts.record(outcome, (tx) => context.complete(tx));
+      return "completed";
     });
     // Renders a completed note's PDF summaries; a failure is retried with the runner's backoff.
     handlers.set(SOAP_SUMMARY_QUEUE, async (job) => {

@@ -185,10 +185,16 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async appendAttempt(a: WebhookAttempt) {
-    await this.db
-      .insertInto("webhook_attempts")
-      .values({ delivery_id: a.deliveryId, attempt: a.attempt, attempt_id: a.attemptId, at: toDbTime(a.at), status_code: a.statusCode, duration_ms: Math.round(a.durationMs), error: a.error, response_excerpt: a.responseExcerpt })
-      .execute();
+    await this.appendAttempts([a]);
+  }
+
+  async appendAttempts(as: WebhookAttempt[]) {
+    for (let i = 0; i < as.length; i += 200) {
+      await this.db
+        .insertInto("webhook_attempts")
+        .values(as.slice(i, i + 200).map((a) => ({ delivery_id: a.deliveryId, attempt: a.attempt, attempt_id: a.attemptId, at: toDbTime(a.at), status_code: a.statusCode, duration_ms: Math.round(a.durationMs), error: a.error, response_excerpt: a.responseExcerpt })))
+        .execute();
+    }
   }
 
   async attempts(deliveryId: number) {

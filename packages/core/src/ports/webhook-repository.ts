@@ -36,5 +36,7 @@ export interface WebhookRepository {
   updateDelivery(d: WebhookDelivery): Promise<void>;
   listDeliveries(organisationId: number, subscriptionId: number, filter: { status?: WebhookDelivery["status"]; limit: number; offset: number }): Promise<{ deliveries: WebhookDelivery[]; total: number }>;
   appendAttempt(a: WebhookAttempt): Promise<void>;
+  /** appendAttempt for many at once, in as few statements as the engine allows. */
+  appendAttempts(as: WebhookAttempt[]): Promise<void>;
   attempts(deliveryId: number): Promise<WebhookAttempt[]>;
 }

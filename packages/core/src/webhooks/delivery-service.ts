@@ -16,6 +16,16 @@ import type { StoredSubscription } from "./webhook-subscription.js";
 export const WEBHOOK_DELIVERY_QUEUE = "webhooks.deliver";
 export const WEBHOOK_USER_AGENT = "WebhookService/2.0";
 
+/** A sent attempt waiting to be recorded (WebhookDeliveryService.sendAttempt → recordAttempts). */
+export interface AttemptOutcome {
+  delivery: WebhookDelivery;
+  /** false when the subscription was deleted or deactivated: nothing was sent and no retry follows. */
+  subscriptionLive: boolean;
+  attemptId: string;
+  result: TransportResult;
+  at: Date;
+}
+
 const isSuccess = (r: TransportResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
 
 /**
@@ -88,27 +98,49 @@ export class WebhookDeliveryService {
   }
 
   /**
-   * One attempt of a pending delivery (the job handler). Records the attempt;
-   * on failure queues the next one on the schedule, or marks the delivery
-   * failed after the sixth. A delivery whose subscription was deleted or
-   * deactivated is failed without sending. `alsoInTransaction` runs in the
-   * transaction that records the attempt; "skipped" means nothing was sent
-   * (the delivery is gone or no longer pending) and it did not run.
+   * The sending half of an attempt: reads the pending delivery and its
+   * subscription and POSTs the signed envelope (a delivery whose subscription
+   * was deleted or deactivated is not sent). Nothing is written: pass the
+   * outcome to recordAttempts, alone or with others in one transaction.
+   * "skipped" means the delivery is gone or no longer pending.
    */
-  async attempt(deliveryId: number, options: { alsoInTransaction?: (tx: Repositories) => Promise<unknown> } = {}): Promise<"recorded" | "skipped"> {
+  async sendAttempt(deliveryId: number): Promise<AttemptOutcome | "skipped"> {
     const found = await this.deps.storage.repositories.webhooks.findDeliveryForAttempt(deliveryId);
     if (!found || found.delivery.status !== "pending") return "skipped";
     const { delivery, subscription: s } = found;
     const attemptId = this.deps.ids.uuid();
-    const number = delivery.attempts + 1;
-    const result: TransportResult = !s || !s.isActive ? { statusCode: null, durationMs: 0, error: "subscription deleted or inactive: not sent", responseExcerpt: null } : (await this.send(s, this.envelope(delivery, false), attemptId)).result;
-    const at = this.deps.clock.now();
+    const live = s !== undefined && s.isActive;
+    const result: TransportResult = !live ? { statusCode: null, durationMs: 0, error: "subscription deleted or inactive: not sent", responseExcerpt: null } : (await this.send(s, this.envelope(delivery, false), attemptId)).result;
+    return { delivery, subscriptionLive: live, attemptId, result, at: this.deps.clock.now() };
+  }
+
+  /**
+   * The recording half, for any number of attempts in the caller's
+   * transaction: each attempt is stored; on failure the next one is queued on
+   * the schedule, or the delivery is failed after the sixth.
+   */
+  async recordAttempts(tx: Repositories, outcomes: AttemptOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const next = outcomes.map((o) => (o.subscriptionLive && !isSuccess(o.result) ? nextAttemptAt(o.delivery.attempts + 1, o.at) : undefined));
+    await tx.webhooks.appendAttempts(outcomes.map((o) => ({ deliveryId: o.delivery.id, attempt: o.delivery.attempts + 1, attemptId: o.attemptId, at: o.at, ...o.result })));
+    for (const [i, o] of outcomes.entries()) {
+      const status: DeliveryStatus = isSuccess(o.result) ? "delivered" : next[i] ? "pending" : "failed";
+      await tx.webhooks.updateDelivery({ ...o.delivery, attempts: o.delivery.attempts + 1, status, nextAttemptAt: next[i] ?? null, lastStatusCode: o.result.statusCode, updatedAt: o.at });
+    }
+    await tx.jobs.enqueueMany(outcomes.flatMap((o, i) => (next[i] ? [{ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: o.delivery.id }, runAt: next[i]! }] : [])));
+  }
+
+  /**
+   * One attempt of a pending delivery, sent and recorded (sendAttempt, then
+   * recordAttempts in its own transaction). `alsoInTransaction` runs in the
+   * transaction that records the attempt; "skipped" means nothing was sent
+   * (the delivery is gone or no longer pending) and it did not run.
+   */
+  async attempt(deliveryId: number, options: { alsoInTransaction?: (tx: Repositories) => Promise<unknown> } = {}): Promise<"recorded" | "skipped"> {
+    const outcome = await this.sendAttempt(deliveryId);
+    if (outcome === "skipped") return "skipped";
     await this.deps.storage.transaction(async (tx) => {
-      await tx.webhooks.appendAttempt({ deliveryId, attempt: number, attemptId, at, ...result });
-      const next = s && s.isActive && !isSuccess(result) ? nextAttemptAt(number, at) : undefined;
-      const status: DeliveryStatus = isSuccess(result) ? "delivered" : next ? "pending" : "failed";
-      await tx.webhooks.updateDelivery({ ...delivery, attempts: number, status, nextAttemptAt: next ?? null, lastStatusCode: result.statusCode, updatedAt: at });
-      if (next) await tx.jobs.enqueue({ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId }, runAt: next });
+      await this.recordAttempts(tx, [outcome]);
       // The caller's own bookkeeping (the job runner completes the job here), committed with the attempt.
       await options.alsoInTransaction?.(tx);
     });
