@@ -7,6 +7,7 @@
 // Env: BENCH_PDF_RUNS (300 notes per measurement).
 import { join } from "node:path";
 import { createPractice, patientFromDraft, toPatientRecord } from "@openpractice/core";
+import { v1SummaryPath } from "@openpractice/http";
 import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
 import { openStorage } from "@openpractice/runtime";
 import { PDFDocument, StandardFonts } from "pdf-lib";
@@ -97,7 +98,7 @@ try {
   await practice.treatmentSheets.create(author, { patientId, contextId: note.contextId, treatments: [{ treatmentClassId: codes[0].id, duration: 38, units: 3, modifiers: [{ cptModifierId: 1 }] }, { treatmentClassId: codes[1].id, duration: 30, units: 1, modifiers: [] }] });
   await practice.soapWorkflow.sign(author, note.contextId);
   await practice.soapWorkflow.complete(author, note.contextId);
-  job = await measure(() => practice.soapDocuments.render(1, note.contextId));
+  job = await measure(() => practice.soapDocuments.render(1, note.contextId, v1SummaryPath));
 } finally {
   await storage.close();
 }

@@ -1,4 +1,5 @@
 import { NOTIFICATION_DELIVERY_QUEUE, SOAP_SUMMARY_QUEUE, WEBHOOK_DELIVERY_QUEUE, type Practice } from "@openpractice/core";
+import { v1SummaryPath } from "@openpractice/http";
 import cron from "node-cron";
 import { JobRunner, type JobHandler } from "./job-runner.js";
 import { WebhookAttemptBatcher } from "./webhook-attempt-batcher.js";
@@ -26,10 +27,10 @@ export function builtInJobHandlers(practice?: Practice, pushRetry: PushRetryPoli
       await attempts.record(outcome, (tx) => context.complete(tx));
       return "completed";
     });
-    // Renders a completed note's PDF summaries; a failure is retried with the runner's backoff.
+    // Renders a completed note's PDF summaries, linked where the v1 API serves them; a failure is retried with the runner's backoff.
     handlers.set(SOAP_SUMMARY_QUEUE, async (job) => {
       const { organisationId, contextId } = job.payload as { organisationId: number; contextId: string };
-      await practice.soapDocuments.render(Number(organisationId), String(contextId));
+      await practice.soapDocuments.render(Number(organisationId), String(contextId), v1SummaryPath);
     });
     handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry));
   }

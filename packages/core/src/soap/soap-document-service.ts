@@ -10,8 +10,8 @@ import { answerLines, type SoapDocument, type SoapSummary, type SoapSummaryRende
 import { catalogById } from "./treatment-sheet-service.js";
 import { assessTreatments } from "./treatment-sheet-rules.js";
 
-/** Where the v1 API serves a note's summaries (relative to the API's base URL). */
-export const summaryPath = (contextId: string, variant: SummaryVariant) => `/apis/v1/soap-context/${encodeURIComponent(contextId)}/${variant === "full" ? "summary" : "short-summary"}.pdf`;
+/** Where a host serves a note's summary (the v1 contract passes its paths); stored as summary_doc_url and short_summary_url. */
+export type SummaryUrl = (contextId: string, variant: SummaryVariant) => string;
 
 /** "2026-11-20 09:30 (America/New_York)": the clinic's wall clock, so the PDF reads as the visit happened. */
 function localDateTime(instant: Date, timeZone: string): string {
@@ -27,7 +27,7 @@ export class SoapDocumentService {
   /** Everything the summary shows, read from the store. */
   async summaryOf(r: Repositories, note: SoapNote): Promise<SoapSummary> {
     const orgId = note.organisationId;
-    const [org, clinic, patient, forms, sheet, signatures, settings, catalog, providers] = await Promise.all([
+    const [org, clinic, patient, forms, sheet, signatures, settings, catalog] = await Promise.all([
       r.organisations.findById(orgId),
       r.organisations.findClinic(orgId, note.clinicId),
       r.patients.findById(orgId, note.patientId),
@@ -36,12 +36,14 @@ export class SoapDocumentService {
       r.soapNotes.signaturesOf(orgId, note.contextId),
       documentationSettingsOf(r, orgId),
       catalogById(r, orgId),
-      r.organisations.listProviders(orgId),
     ]);
+    // Only the providers the summary names: the author, the supervisor and the signers.
+    const named = [...new Set([note.renderingPhysician, note.supervisingPhysician, ...signatures.map((s) => s.userId)].filter((id): id is number => id !== null))];
+    const providers = await Promise.all(named.map((userId) => r.organisations.findProvider(orgId, userId)));
     const zone = clinic?.timeZone ?? "UTC";
     const nameOf = (userId: number | null) => {
       if (userId === null) return null;
-      const p = providers.find((x) => x.userId === userId);
+      const p = providers.find((x) => x?.userId === userId);
       return p ? `${p.firstName} ${p.lastName} (user ${userId})` : `user ${userId}`;
     };
     const assessment = assessTreatments(settings.billingUnitRule, sheet?.treatments ?? [], catalog);
@@ -73,10 +75,11 @@ export class SoapDocumentService {
 
   /**
    * The job's work: renders both summaries of a COMPLETED note, stores them and
-   * sets summary_doc_url and short_summary_url. Running it again replaces them.
-   * Returns false when there is nothing to render (no such note, or not completed).
+   * sets summary_doc_url and short_summary_url to where `urlOf` says the host
+   * serves them. Running it again replaces them. Returns false when there is
+   * nothing to render (no such note, or not completed).
    */
-  async render(organisationId: number, contextId: string): Promise<boolean> {
+  async render(organisationId: number, contextId: string, urlOf: SummaryUrl): Promise<boolean> {
     const renderer = this.deps.renderer;
     if (!renderer) throw new Error("no SOAP summary renderer configured (PracticeOptions.summaryRenderer)");
     const r = this.deps.storage.repositories;
@@ -89,7 +92,7 @@ export class SoapDocumentService {
       for (const [variant, content] of [["full", full], ["short", short]] as const) {
         await tx.soapDocuments.put({ organisationId, contextId, variant, contentType: renderer.contentType, content, createdAt: now });
       }
-      await tx.soapNotes.updateNote(organisationId, contextId, { summaryDocUrl: summaryPath(contextId, "full"), shortSummaryUrl: summaryPath(contextId, "short"), updatedAt: now });
+      await tx.soapNotes.updateNote(organisationId, contextId, { summaryDocUrl: urlOf(contextId, "full"), shortSummaryUrl: urlOf(contextId, "short"), updatedAt: now });
     });
     return true;
   }

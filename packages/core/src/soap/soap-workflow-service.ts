@@ -184,6 +184,9 @@ export class SoapWorkflowService {
       const state = await this.readState(tx, note);
       const row = this.choose(rows, state, principal.userId);
       const changes: SoapNoteChanges = { status: row.to, updatedAt: now };
+      // The clinic-local service date (the claim's and the plan of care's): read once, when an effect needs it.
+      let serviceDate: Promise<string> | undefined;
+      const serviceDateOnce = () => (serviceDate ??= this.serviceDate(tx, note));
       const details: Record<string, unknown> = {};
       for (const effect of row.effects) {
         switch (effect) {
@@ -210,10 +213,10 @@ export class SoapWorkflowService {
             await tx.jobs.enqueue({ queue: SOAP_SUMMARY_QUEUE, payload: { organisationId: orgId, contextId: note.contextId }, runAt: now });
             break;
           case "submit_for_billing":
-            Object.assign(changes, await this.submitForBilling(tx, state, now));
+            Object.assign(changes, await this.submitForBilling(tx, state, now, serviceDateOnce));
             break;
           case "update_plan_of_care":
-            if (note.type === "INITIAL_SOAP") changes.planOfCareId = await this.updatePlanOfCare(tx, state, now);
+            if (note.type === "INITIAL_SOAP") changes.planOfCareId = await this.updatePlanOfCare(tx, state, now, serviceDateOnce);
             break;
           case "emit_soap_note_completed":
             await tx.outbox.append(domainEvent("soap_note.completed", noteEventData(note), now));
@@ -233,14 +236,14 @@ export class SoapWorkflowService {
   }
 
   /** Auto-submission: the claim of the billed lines and the Assessment's codes goes through the gateway. */
-  private async submitForBilling(tx: Repositories, s: NoteState, now: Date): Promise<Partial<SoapNoteChanges>> {
+  private async submitForBilling(tx: Repositories, s: NoteState, now: Date, serviceDate: () => Promise<string>): Promise<Partial<SoapNoteChanges>> {
     if (!s.settings.autoSubmitBilling) return { billingStatus: "NOT_SUBMITTED" };
     const claim: ClaimDraft = {
       organisationId: s.note.organisationId,
       contextId: s.note.contextId,
       patientId: s.note.patientId,
       serviceCaseId: s.note.serviceCaseId,
-      serviceDate: await this.serviceDate(tx, s.note),
+      serviceDate: await serviceDate(),
       renderingPhysician: s.note.renderingPhysician,
       diagnosisCodes: [...new Set(diagnosesOf(s.forms.find((f) => f.section === "Assessment")).sort((a, b) => Number(Boolean(b.is_primary)) - Number(Boolean(a.is_primary))).map((d) => d.code))],
       lines: s.assessment.lines.filter((l) => l.units > 0).map((l) => ({ code: l.code, modifiers: l.modifiers.map((m) => m.cptModifierCode), units: l.units, minutes: l.duration })),
@@ -250,10 +253,10 @@ export class SoapWorkflowService {
   }
 
   /** INITIAL_SOAP: the case's plan of care takes this evaluation's diagnoses, goals and a new 90-day certification. */
-  private async updatePlanOfCare(tx: Repositories, s: NoteState, now: Date): Promise<number> {
+  private async updatePlanOfCare(tx: Repositories, s: NoteState, now: Date, serviceDate: () => Promise<string>): Promise<number> {
     const n = s.note;
     const patientCase = n.serviceCaseId === null ? undefined : await tx.cases.findById(n.organisationId, n.serviceCaseId);
-    const start = await this.serviceDate(tx, n);
+    const start = await serviceDate();
     const fields = {
       sourceContextId: n.contextId,
       diagnoses: diagnosesOf(s.forms.find((f) => f.section === "Assessment")).map((d) => ({ code: d.code, description: d.description, isPrimary: d.is_primary })),

@@ -49,9 +49,14 @@ export function assessTreatments(rule: BillingUnitRule, lines: readonly Treatmen
     return { ...l, code: code?.code ?? "", description: code?.description ?? "(no longer in the catalog)", timed: code?.timed ?? true };
   });
   const supported = supportedUnits(rule, described);
+  const assessed = described.map((l, i) => ({ ...l, supportedUnits: supported[i]!, overBilled: l.units > supported[i]! }));
+  const sum = (f: (l: (typeof assessed)[number]) => number) => assessed.reduce((total, l) => total + f(l), 0);
   return {
     rule,
-    totalTimedMinutes: described.filter((l) => l.timed).reduce((sum, l) => sum + l.duration, 0),
-    lines: described.map((l, i) => ({ ...l, supportedUnits: supported[i]!, overBilled: l.units > supported[i]! })),
+    totalTimedMinutes: sum((l) => (l.timed ? l.duration : 0)),
+    totalUnits: sum((l) => l.units),
+    totalSupportedUnits: sum((l) => l.supportedUnits),
+    overBilled: assessed.some((l) => l.overBilled),
+    lines: assessed,
   };
 }

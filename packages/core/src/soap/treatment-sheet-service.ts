@@ -44,7 +44,7 @@ export class TreatmentSheetService {
       assertNoteEditable(note, "WRITE_TREATMENT_SHEET");
       const existing = await tx.treatmentSheets.findByContextId(orgId, note.contextId);
       if (existing) {
-        throw new DomainError("TREATMENT_SHEET_EXISTS", `The note already has treatment sheet ${existing.id}; update it with POST /apis/v1/treatment-sheet/${existing.id}`, { context_id: note.contextId, treatment_sheet_id: existing.id });
+        throw new DomainError("TREATMENT_SHEET_EXISTS", `The note already has treatment sheet ${existing.id}; replace its treatments instead`, { context_id: note.contextId, treatment_sheet_id: existing.id });
       }
       const treatments = normaliseTreatments(input.treatments, await catalogById(tx, orgId));
       const sheet = await tx.treatmentSheets.insert({ organisationId: orgId, contextId: note.contextId, patientId: note.patientId, treatments, createdAt: now, updatedAt: now });

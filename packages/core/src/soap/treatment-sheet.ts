@@ -57,5 +57,9 @@ export interface AssessedTreatmentLine extends TreatmentLine {
 export interface TreatmentSheetAssessment {
   rule: BillingUnitRule;
   totalTimedMinutes: number;
+  totalUnits: number;
+  totalSupportedUnits: number;
+  /** Some line bills more than the rule supports. */
+  overBilled: boolean;
   lines: AssessedTreatmentLine[];
 }

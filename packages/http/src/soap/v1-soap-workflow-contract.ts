@@ -1,4 +1,4 @@
-import { BILLING_UNIT_RULES, serviceCaseId, type AssessedTreatmentSheet, type Claim, type DocumentationSettings, type PlanOfCare, type SoapNoteHistoryEntry, type SoapSignature, type TreatmentLine } from "@openpractice/core";
+import { BILLING_UNIT_RULES, serviceCaseId, type SummaryVariant, type AssessedTreatmentSheet, type Claim, type DocumentationSettings, type PlanOfCare, type SoapNoteHistoryEntry, type SoapSignature, type TreatmentLine } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
@@ -111,9 +111,9 @@ export function v1TreatmentSheetView({ sheet, assessment }: AssessedTreatmentShe
     patient_id: String(sheet.patientId),
     billing_rule: assessment.rule,
     total_timed_minutes: assessment.totalTimedMinutes,
-    total_units: assessment.lines.reduce((sum, l) => sum + l.units, 0),
-    total_supported_units: assessment.lines.reduce((sum, l) => sum + l.supportedUnits, 0),
-    over_billed: assessment.lines.some((l) => l.overBilled),
+    total_units: assessment.totalUnits,
+    total_supported_units: assessment.totalSupportedUnits,
+    over_billed: assessment.overBilled,
     treatments: assessment.lines.map((l) => ({
       treatment_class_id: l.treatmentClassId,
       code: l.code,
@@ -169,5 +169,11 @@ export const v1ClaimView = (c: Claim) => ({
   lines: c.lines,
   created_at: zonelessUtc(c.createdAt),
 });
+
+/** The file each summary is served as under /apis/v1/soap-context/{context_id}/. */
+export const V1_SUMMARY_FILES: Readonly<Record<SummaryVariant, string>> = Object.freeze({ full: "summary.pdf", short: "short-summary.pdf" });
+
+/** Where the v1 API serves a note's summaries, relative to the API's base URL: summary_doc_url and short_summary_url. */
+export const v1SummaryPath = (contextId: string, variant: SummaryVariant) => `/apis/v1/soap-context/${encodeURIComponent(contextId)}/${V1_SUMMARY_FILES[variant]}`;
 
 export const v1SettingsView = (s: DocumentationSettings) => ({ billing_unit_rule: s.billingUnitRule, require_cosign: s.requireCosign, auto_submit_billing: s.autoSubmitBilling });

@@ -17,6 +17,7 @@ import {
   v1TreatmentSheetCreateSchema,
   v1TreatmentSheetUpdateSchema,
   v1TreatmentSheetView,
+  V1_SUMMARY_FILES,
   V1_TREATMENT_FIELDS,
 } from "./v1-soap-workflow-contract.js";
 
@@ -57,10 +58,10 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
     },
     ...extra,
   });
-  const summary = (variant: SummaryVariant, file: string): RouteDefinition => ({
+  const summary = (variant: SummaryVariant): RouteDefinition => ({
     ...common,
     method: "GET",
-    path: `/apis/v1/soap-context/:context_id/${file}`,
+    path: `/apis/v1/soap-context/:context_id/${V1_SUMMARY_FILES[variant]}`,
     operationId: variant === "full" ? "v1GetSoapSummaryPdf" : "v1GetSoapShortSummaryPdf",
     summary: variant === "full" ? "The completed note's PDF summary (summary_doc_url), to callers of the same organisation." : "The completed note's one-page PDF summary (short_summary_url).",
     scopes: NOTE_READ_SCOPES,
@@ -160,8 +161,8 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
         return v1Success({ history: (await practice.soapWorkflow.history(ctx.principal, contextIdOf(ctx))).map(v1HistoryView) });
       },
     },
-    summary("full", "summary.pdf"),
-    summary("short", "short-summary.pdf"),
+    summary("full"),
+    summary("short"),
     {
       ...common,
       method: "GET",
