@@ -1,4 +1,4 @@
-import type { ClaimRepository, PlanOfCareRepository, SoapDocumentRepository, TreatmentSheetRepository } from "@openpractice/core";
+import { storedClaimReference, type ClaimRepository, type PlanOfCareRepository, type SoapDocumentRepository, type TreatmentSheetRepository } from "@openpractice/core";
 import type { MemoryState } from "./memory-state.js";
 
 /** Treatment sheets in memory: one per note. */
@@ -26,7 +26,7 @@ export function memoryClaims(s: () => MemoryState): ClaimRepository {
     async insert(claim) {
       if (s().claims.some((c) => c.organisationId === claim.organisationId && c.contextId === claim.contextId)) throw new Error("duplicate claim for the note");
       const id = s().nextId++;
-      s().claims.push({ ...structuredClone(claim), id, reference: `claim-${id}` });
+      s().claims.push({ ...structuredClone(claim), id, reference: storedClaimReference(id) });
       return id;
     },
     findByContextId: async (orgId, contextId) => structuredClone(s().claims.find((c) => c.organisationId === orgId && c.contextId === contextId)),

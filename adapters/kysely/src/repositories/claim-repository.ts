@@ -1,4 +1,4 @@
-import type { Claim, ClaimDraft, ClaimRepository } from "@openpractice/core";
+import { storedClaimReference, type Claim, type ClaimDraft, type ClaimRepository } from "@openpractice/core";
 import type { Kysely } from "kysely";
 import { fromDbTime, toDbTime, type Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -40,7 +40,7 @@ export class KyselyClaimRepository implements ClaimRepository {
       diagnosisCodes: JSON.parse(r.diagnosis_codes),
       lines: JSON.parse(r.lines),
       status: r.status,
-      reference: `claim-${Number(r.id)}`,
+      reference: storedClaimReference(Number(r.id)),
       createdAt: fromDbTime(r.created_at),
     };
   }

@@ -19,6 +19,8 @@ export interface AuthorizationView {
   currentVisits: number;
   /** Visits booked in the window and not yet completed. */
   bookedVisits: number;
+  /** Authorized visits neither completed nor booked (never below 0). */
+  remainingVisits: number;
 }
 
 const notFound = (id: unknown) => new DomainError("AUTHORIZATION_NOT_FOUND", "Authorization not found", { authorization_id: id });
@@ -128,7 +130,8 @@ export class AuthorizationService {
     return Promise.all(
       authorizations.map(async (a) => {
         const usage = visitUsage(await reader.visitsOf(a.caseId), reader.zoneOf, { from: a.effectiveStartDate, to: a.effectiveEndDate });
-        return { authorization: a, reportedStatus: reportedAuthorizationStatus(a, today), currentVisits: a.previouslyConsumedVisits + usage.used, bookedVisits: usage.booked };
+        const currentVisits = a.previouslyConsumedVisits + usage.used;
+        return { authorization: a, reportedStatus: reportedAuthorizationStatus(a, today), currentVisits, bookedVisits: usage.booked, remainingVisits: Math.max(0, a.authorizedVisits - currentVisits - usage.booked) };
       }),
     );
   }

@@ -151,7 +151,7 @@ export function v1AuthorizationView(v: AuthorizationView) {
     previously_consumed_visits: a.previouslyConsumedVisits,
     current_visits: v.currentVisits,
     booked_visits: v.bookedVisits,
-    remaining_visits: Math.max(0, a.authorizedVisits - v.currentVisits - v.bookedVisits),
+    remaining_visits: v.remainingVisits,
     status: v.reportedStatus,
     icd_codes: a.icdCodes,
     cpt_code_authorization_details: a.cptCodeAuthorizationDetails.map((d) => ({ cpt_code: d.cptCode, authorized_units: d.authorizedUnits })),
