@@ -4,7 +4,7 @@ import type { MemoryState } from "./memory-state.js";
 /** Webhook subscriptions, deliveries and attempts in memory. Transactions run one at a time, so the organisation lock only checks existence. */
 export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
   const own = <T extends { organisationId: number }>(row: T | undefined, orgId: number) => (row && row.organisationId === orgId ? structuredClone(row) : undefined);
-  const repo: WebhookRepository = {
+  return {
     lockOrganisation: async (orgId) => s().organisations.has(orgId),
     async insertSubscription(record) {
       const stored = { ...structuredClone(record), id: s().nextId++ };
@@ -20,12 +20,6 @@ export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
     deleteSubscription: async (orgId, id) => s().subscriptions.get(id)?.organisationId === orgId && s().subscriptions.delete(id),
     subscribersOf: async (orgId, eventType) =>
       structuredClone([...s().subscriptions.values()].filter((x) => x.organisationId === orgId && x.isActive && s().organisations.get(orgId)?.isActive && x.eventTypes.includes(eventType)).sort((a, b) => a.id - b.id)),
-    async insertDelivery(d) {
-      if (d.outboxId !== null && [...s().deliveries.values()].some((x) => x.subscriptionId === d.subscriptionId && x.outboxId === d.outboxId)) return undefined;
-      const stored = { ...structuredClone(d), id: s().nextId++ };
-      s().deliveries.set(stored.id, stored);
-      return structuredClone(stored);
-    },
     findDelivery: async (orgId, id) => own(s().deliveries.get(id), orgId),
     findDeliveryById: async (id) => structuredClone(s().deliveries.get(id)),
     async updateDelivery(d) {
@@ -41,8 +35,10 @@ export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
     async insertDeliveries(ds) {
       const out = [];
       for (const d of ds) {
-        const stored = await repo.insertDelivery(d);
-        if (stored) out.push(stored);
+        if (d.outboxId !== null && [...s().deliveries.values()].some((x) => x.subscriptionId === d.subscriptionId && x.outboxId === d.outboxId)) continue;
+        const stored = { ...structuredClone(d), id: s().nextId++ };
+        s().deliveries.set(stored.id, stored);
+        out.push(structuredClone(stored));
       }
       return out;
     },
@@ -52,5 +48,4 @@ export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
       return { delivery: structuredClone(delivery), subscription: own(s().subscriptions.get(delivery.subscriptionId), delivery.organisationId) };
     },
   };
-  return repo;
 }

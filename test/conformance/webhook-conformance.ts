@@ -63,9 +63,11 @@ export function describeWebhookConformance(engine: string, current: () => { s: S
       expect(await s.repositories.webhooks.subscribersOf(1, "patient.created")).toEqual([]);
     });
 
+    const insertOne = async (d: Omit<WebhookDelivery, "id">) => (await s.repositories.webhooks.insertDeliveries([d]))[0];
+
     it(`[${engine}] one delivery per subscription and event, even from 10 concurrent fan-outs; attempts in order`, async () => {
       const sub = await s.repositories.webhooks.insertSubscription(subscription());
-      const results = await Promise.all(Array.from({ length: 10 }, () => s.repositories.webhooks.insertDelivery(delivery(sub.id, 7))));
+      const results = await Promise.all(Array.from({ length: 10 }, () => insertOne(delivery(sub.id, 7))));
       expect(results.filter(Boolean)).toHaveLength(1);
       const d = results.find(Boolean)!;
       expect(await s.repositories.webhooks.findDelivery(1, d.id)).toEqual(d);
@@ -87,7 +89,7 @@ export function describeWebhookConformance(engine: string, current: () => { s: S
     it(`[${engine}] insertDeliveries writes a batch, skips (subscription, event) pairs that already have one, and returns the new ones with ids in order`, async () => {
       const a = await s.repositories.webhooks.insertSubscription(subscription());
       const b = await s.repositories.webhooks.insertSubscription(subscription({ notificationUrl: "https://example.org/b" }));
-      const earlier = await s.repositories.webhooks.insertDelivery(delivery(a.id, 21));
+      const earlier = await insertOne(delivery(a.id, 21));
       const batch = [delivery(a.id, 20), delivery(a.id, 21), delivery(b.id, 20), delivery(b.id, 21), ...Array.from({ length: 230 }, (_, i) => delivery(b.id, 100 + i))];
       const inserted = await s.transaction((tx) => tx.webhooks.insertDeliveries(batch));
       expect(inserted.map((d) => d.eventId)).toEqual(batch.filter((_, i) => i !== 1).map((d) => d.eventId));
@@ -99,7 +101,7 @@ export function describeWebhookConformance(engine: string, current: () => { s: S
 
     it(`[${engine}] findDeliveryForAttempt reads the delivery with its subscription, or without one once it is deleted`, async () => {
       const sub = await s.repositories.webhooks.insertSubscription(subscription());
-      const d = (await s.repositories.webhooks.insertDelivery(delivery(sub.id, 30)))!;
+      const d = (await insertOne(delivery(sub.id, 30)))!;
       expect(await s.repositories.webhooks.findDeliveryForAttempt(d.id)).toEqual({ delivery: d, subscription: sub });
       await s.repositories.webhooks.deleteSubscription(1, sub.id);
       expect(await s.repositories.webhooks.findDeliveryForAttempt(d.id)).toEqual({ delivery: d, subscription: undefined });

@@ -114,10 +114,6 @@ export class KyselyWebhookRepository implements WebhookRepository {
     return rows.map(toSubscription).filter((s) => s.eventTypes.includes(eventType));
   }
 
-  async insertDelivery(d: Omit<WebhookDelivery, "id">) {
-    return (await this.insertDeliveries([d]))[0];
-  }
-
   async insertDeliveries(ds: Omit<WebhookDelivery, "id">[]) {
     const inserted: WebhookDelivery[] = [];
     // 200 rows of 13 values stay far below every engine's placeholder limit.

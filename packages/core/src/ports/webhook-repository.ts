@@ -20,13 +20,11 @@ export interface WebhookRepository {
   /** Active subscriptions of active organisations that take this event type. */
   subscribersOf(organisationId: number, eventType: EventType): Promise<StoredSubscription[]>;
 
-  /** Inserts unless (subscription, outbox event) already has a delivery; returns the new delivery or undefined. */
-  insertDelivery(d: Omit<WebhookDelivery, "id">): Promise<WebhookDelivery | undefined>;
   /**
-   * insertDelivery for many at once (the fan-out's batch, in as few statements
-   * as the engine allows): returns the deliveries it inserted, with their ids,
-   * in input order; those whose (subscription, outbox event) already had a
-   * delivery are left out. Each input must carry a fresh `eventId`.
+   * Inserts the deliveries (the fan-out's batch, in as few statements as the
+   * engine allows), each unless its (subscription, outbox event) already has a
+   * delivery, without aborting the transaction. Returns the deliveries it
+   * inserted, with their ids, in input order. Each input must carry a fresh `eventId`.
    */
   insertDeliveries(ds: Omit<WebhookDelivery, "id">[]): Promise<WebhookDelivery[]>;
   findDelivery(organisationId: number, id: number): Promise<WebhookDelivery | undefined>;
