@@ -44,6 +44,10 @@ interface GuardFailure {
 const overBilled = (a: TreatmentSheetAssessment) =>
   a.lines.flatMap((l, i) => (l.overBilled ? [{ line: i, treatment_class_id: l.treatmentClassId, code: l.code, units: l.units, supported_units: l.supportedUnits }] : []));
 
+/** Rows told apart by the co-signature setting (SIGN has one of each): whether this row is the organisation's. */
+const appliesToSetting = (row: SoapNoteTransition, s: NoteState) =>
+  !(row.guards.includes("cosign_required") && !s.cosignRequired) && !(row.guards.includes("cosign_not_required") && s.cosignRequired);
+
 /** Evaluates one guard of the table; undefined when it holds. */
 function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): GuardFailure | undefined {
   switch (guard) {
@@ -52,9 +56,9 @@ function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): G
     case "supervisor":
       return actor !== null && actor === s.note.supervisingPhysician ? undefined : { code: "SIGNER_NOT_ALLOWED", message: `Only the supervising physician (user ${s.note.supervisingPhysician}) can co-sign or return this note`, details: { required_user_id: s.note.supervisingPhysician, user_id: actor } };
     case "cosign_required":
-      return s.cosignRequired ? undefined : { code: "NOTE_INCOMPLETE", message: "co-signature is not required", details: {} };
     case "cosign_not_required":
-      return s.cosignRequired ? { code: "NOTE_INCOMPLETE", message: "co-signature is required", details: {} } : undefined;
+      // Not a refusal: these pick which row of SIGN applies (appliesToSetting).
+      return undefined;
     case "ready": {
       const missing = missingSections(s.note, s.forms);
       const lines = overBilled(s.assessment);
@@ -156,8 +160,7 @@ export class SoapWorkflowService {
   private choose(rows: SoapNoteTransition[], s: NoteState, actor: number | null): SoapNoteTransition {
     const failures: GuardFailure[] = [];
     for (const row of rows) {
-      // Rows told apart by the co-signature setting: only the one matching the organisation applies.
-      if (row.guards.some((g) => (g === "cosign_required" || g === "cosign_not_required") && checkGuard(g, s, actor))) continue;
+      if (!appliesToSetting(row, s)) continue;
       const failed = row.guards.map((g) => checkGuard(g, s, actor)).filter((f): f is GuardFailure => f !== undefined);
       if (!failed.length) return row;
       failures.push(...failed);
