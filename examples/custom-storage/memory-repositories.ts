@@ -173,6 +173,7 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
         });
       },
       complete: async (id, token, _now, by) => settle(s(), id, token, { status: "done", completedBy: by }),
+      completeMany: async (jobs, _now, by) => jobs.filter((j) => settle(s(), j.id, j.leaseToken, { status: "done", completedBy: by })).length,
       reschedule: async (id, token, runAt, error) => settle(s(), id, token, { runAt: runAt.getTime(), lastError: error }),
       fail: async (id, token, _now, error) => settle(s(), id, token, { status: "failed", lastError: error }),
     },

@@ -22,8 +22,8 @@ export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
       structuredClone([...s().subscriptions.values()].filter((x) => x.organisationId === orgId && x.isActive && s().organisations.get(orgId)?.isActive && x.eventTypes.includes(eventType)).sort((a, b) => a.id - b.id)),
     findDelivery: async (orgId, id) => own(s().deliveries.get(id), orgId),
     findDeliveryById: async (id) => structuredClone(s().deliveries.get(id)),
-    async updateDelivery(d) {
-      if (s().deliveries.has(d.id)) s().deliveries.set(d.id, structuredClone(d));
+    async updateDeliveries(ds) {
+      for (const d of ds) if (s().deliveries.has(d.id)) s().deliveries.set(d.id, structuredClone(d));
     },
     async listDeliveries(orgId, subscriptionId, filter) {
       const rows = [...s().deliveries.values()].filter((d) => d.organisationId === orgId && d.subscriptionId === subscriptionId && (!filter.status || d.status === filter.status)).sort((a, b) => b.id - a.id);
@@ -42,10 +42,13 @@ export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
       }
       return out;
     },
-    async findDeliveryForAttempt(id) {
-      const delivery = s().deliveries.get(id);
-      if (!delivery) return undefined;
-      return { delivery: structuredClone(delivery), subscription: own(s().subscriptions.get(delivery.subscriptionId), delivery.organisationId) };
+    async findDeliveriesForAttempt(ids) {
+      const found = new Map();
+      for (const id of ids) {
+        const delivery = s().deliveries.get(id);
+        if (delivery) found.set(id, { delivery: structuredClone(delivery), subscription: own(s().subscriptions.get(delivery.subscriptionId), delivery.organisationId) });
+      }
+      return found;
     },
   };
 }

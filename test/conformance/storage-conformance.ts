@@ -332,6 +332,20 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         expect(jobs[0]).toMatchObject({ queue: "q", attempts: 1, runAt: at(1) });
       });
 
+      it(`[${engine}] completeMany completes the jobs its lease tokens still hold, across tokens and past 500, and counts them`, async () => {
+        await s.repositories.jobs.enqueueMany(Array.from({ length: 620 }, (_, i) => ({ queue: "q", payload: { i }, runAt: at(1) })));
+        const first = await claim("ta", at(10), 610);
+        const second = await claim("tb", at(10), 10);
+        expect(await s.repositories.jobs.completeMany([], at(11), "w")).toBe(0);
+        // One job of each claim is left out, and one is given a token that does not hold it.
+        const done = [...first.slice(1), ...second.slice(1)].map((j) => ({ id: j.id, leaseToken: j.leaseToken }));
+        expect(await s.repositories.jobs.completeMany([...done, { id: second[0]!.id, leaseToken: "ta" }], at(11), "w")).toBe(618);
+        // Completed jobs are not completed twice; the two left out still are the claims' own.
+        expect(await s.repositories.jobs.completeMany(done.slice(0, 5), at(12), "w")).toBe(0);
+        expect(await s.repositories.jobs.completeMany([first[0]!, second[0]!].map((j) => ({ id: j.id, leaseToken: j.leaseToken })), at(12), "w")).toBe(2);
+        expect(await claim("tc", at(10_000_000), 1000)).toEqual([]);
+      });
+
       it(`[${engine}] a lease keeps the job from others until it expires; then it is claimable again`, async () => {
         const id = await s.repositories.jobs.enqueue({ queue: "q", payload: null, runAt: at(0) });
         expect((await claim("a", at(1), 10, 5_000)).map((j) => j.id)).toEqual([id]);

@@ -81,7 +81,7 @@ export function describeWebhookConformance(engine: string, current: () => { s: S
       const four = await s.repositories.webhooks.attempts(d.id);
       expect(four.map((a) => a.attemptId)).toEqual(["a1", "a2", "a3", "a4"]);
       expect(four[3]).toMatchObject({ attempt: 4, statusCode: null, error: "timeout", durationMs: 10_000 });
-      await s.repositories.webhooks.updateDelivery({ ...d, status: "failed", attempts: 2, nextAttemptAt: null, lastStatusCode: 500 });
+      await s.repositories.webhooks.updateDeliveries([{ ...d, status: "failed", attempts: 2, nextAttemptAt: null, lastStatusCode: 500 }]);
       const listed = await s.repositories.webhooks.listDeliveries(1, sub.id, { status: "failed", limit: 10, offset: 0 });
       expect(listed).toMatchObject({ total: 1, deliveries: [{ id: d.id, status: "failed", attempts: 2, lastStatusCode: 500, nextAttemptAt: null }] });
     });
@@ -99,13 +99,40 @@ export function describeWebhookConformance(engine: string, current: () => { s: S
       expect(await s.repositories.webhooks.insertDeliveries([])).toEqual([]);
     });
 
-    it(`[${engine}] findDeliveryForAttempt reads the delivery with its subscription, or without one once it is deleted`, async () => {
+    it(`[${engine}] findDeliveriesForAttempt reads many deliveries with their subscriptions, without one once it is deleted, and leaves out unknown ids`, async () => {
       const sub = await s.repositories.webhooks.insertSubscription(subscription());
+      const other = await s.repositories.webhooks.insertSubscription(subscription({ notificationUrl: "https://example.org/other" }));
       const d = (await insertOne(delivery(sub.id, 30)))!;
-      expect(await s.repositories.webhooks.findDeliveryForAttempt(d.id)).toEqual({ delivery: d, subscription: sub });
+      const e = (await insertOne(delivery(other.id, 31)))!;
+      const found = await s.repositories.webhooks.findDeliveriesForAttempt([d.id, e.id, d.id + 100_000]);
+      expect([...found.keys()].sort((x, y) => x - y)).toEqual([d.id, e.id].sort((x, y) => x - y));
+      expect(found.get(d.id)).toEqual({ delivery: d, subscription: sub });
+      expect(found.get(e.id)).toEqual({ delivery: e, subscription: other });
       await s.repositories.webhooks.deleteSubscription(1, sub.id);
-      expect(await s.repositories.webhooks.findDeliveryForAttempt(d.id)).toEqual({ delivery: d, subscription: undefined });
-      expect(await s.repositories.webhooks.findDeliveryForAttempt(d.id + 100_000)).toBeUndefined();
+      expect((await s.repositories.webhooks.findDeliveriesForAttempt([d.id])).get(d.id)).toEqual({ delivery: d, subscription: undefined });
+      expect((await s.repositories.webhooks.findDeliveriesForAttempt([])).size).toBe(0);
+    });
+
+    it(`[${engine}] updateDeliveries writes each delivery's own values, alike or not, and leaves the others alone`, async () => {
+      const sub = await s.repositories.webhooks.insertSubscription(subscription());
+      const ds = await s.transaction((tx) => tx.webhooks.insertDeliveries(Array.from({ length: 4 }, (_, i) => delivery(sub.id, 40 + i))));
+      const later = new Date(T0.getTime() + 60_000);
+      const retryAt = new Date(T0.getTime() + 15_000);
+      await s.repositories.webhooks.updateDeliveries([
+        { ...ds[0]!, status: "delivered", attempts: 1, nextAttemptAt: null, lastStatusCode: 200, updatedAt: later },
+        { ...ds[1]!, status: "delivered", attempts: 1, nextAttemptAt: null, lastStatusCode: 200, updatedAt: later },
+        { ...ds[2]!, status: "pending", attempts: 1, nextAttemptAt: retryAt, lastStatusCode: 503, updatedAt: later },
+      ]);
+      const read = await Promise.all(ds.map((d) => s.repositories.webhooks.findDelivery(1, d.id)));
+      expect(read.map((d) => [d?.status, d?.attempts, d?.lastStatusCode, d?.nextAttemptAt?.toISOString() ?? null])).toEqual([
+        ["delivered", 1, 200, null],
+        ["delivered", 1, 200, null],
+        ["pending", 1, 503, retryAt.toISOString()],
+        ["pending", 0, null, T0.toISOString()],
+      ]);
+      expect(read[0]!.updatedAt).toEqual(later);
+      expect(read[3]).toEqual(ds[3]);
+      await s.repositories.webhooks.updateDeliveries([]);
     });
 
     it(`[${engine}] markDispatched takes events out of listPending`, async () => {

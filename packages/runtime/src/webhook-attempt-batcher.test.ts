@@ -31,26 +31,50 @@ describe("WebhookAttemptBatcher (group commit of webhook attempts)", () => {
   const outcome = (d: WebhookDelivery, statusCode: number): AttemptOutcome => ({ delivery: d, subscriptionLive: true, attemptId: `att-${d.id}`, result: { statusCode, durationMs: 3, error: null, responseExcerpt: "ok" }, at: T0 });
   const practiceOn = () => createPractice({ storage, webhookCipher: new AesGcmSecretCipher(randomBytes(32)), clock: { now: () => T0 } });
 
-  it("records attempts that finish in the same turn in one transaction, with each caller's own work", async () => {
-    const batcher = new WebhookAttemptBatcher(practiceOn());
-    const extra: number[] = [];
-    await Promise.all(deliveries.map((d, i) => batcher.record(outcome(d, i === 4 ? 500 : 200), async () => void extra.push(d.id))));
+  /** One queued job per delivery, claimed together (one lease token), as the job runner hands them out. */
+  const claimJobs = async () => {
+    await storage.repositories.jobs.enqueueMany(deliveries.map((d) => ({ queue: "webhooks.deliver", payload: { deliveryId: d.id }, runAt: T0 })));
+    return storage.repositories.jobs.claim("webhooks.deliver", { limit: 10, now: T0, leaseMs: 60_000, leaseToken: "lease-1" });
+  };
+
+  it("records attempts that finish in the same turn in one transaction, and completes their jobs in it", async () => {
+    const batcher = new WebhookAttemptBatcher(practiceOn(), "worker-a");
+    const jobs = await claimJobs();
+    transactions = 0;
+    await Promise.all(deliveries.map((d, i) => batcher.record(outcome(d, i === 4 ? 500 : 200), jobs[i]!)));
     expect(transactions).toBe(1);
-    expect(extra.sort()).toEqual(deliveries.map((d) => d.id).sort());
+    // Every job is done: claiming again long after the lease finds only the failed delivery's next attempt.
+    const later = await storage.repositories.jobs.claim("webhooks.deliver", { limit: 10, now: new Date(T0.getTime() + 120_000), leaseMs: 1000, leaseToken: "t2" });
+    expect(later.map((j) => j.payload)).toEqual([{ deliveryId: deliveries[4]!.id }]);
     const stored = await Promise.all(deliveries.map((d) => storage.repositories.webhooks.findDeliveryById(d.id)));
     expect(stored.map((d) => d?.status)).toEqual(["delivered", "delivered", "delivered", "delivered", "pending"]);
     expect((await storage.repositories.webhooks.attempts(deliveries[4]!.id)).map((a) => a.statusCode)).toEqual([500]);
-    // The failed one is queued for its next attempt, 15 s later.
-    const next = await storage.repositories.jobs.claim("webhooks.deliver", { limit: 10, now: new Date(T0.getTime() + 15_000), leaseMs: 1000, leaseToken: "t" });
-    expect(next.map((j) => j.payload)).toEqual([{ deliveryId: deliveries[4]!.id }]);
+  });
+
+  it("completes only the jobs whose lease it still holds, and still records every attempt", async () => {
+    const jobs = await claimJobs();
+    const batcher = new WebhookAttemptBatcher(practiceOn(), "worker-a");
+    // Job 0's lease token is stale (another worker took it over): it is not completed by this worker.
+    await Promise.all(deliveries.slice(0, 2).map((d, i) => batcher.record(outcome(d, 200), i === 0 ? { id: jobs[0]!.id, leaseToken: "stale" } : jobs[1]!)));
+    expect(await storage.repositories.jobs.completeMany([{ id: jobs[1]!.id, leaseToken: "lease-1" }], T0, "again")).toBe(0);
+    expect(await storage.repositories.jobs.completeMany([{ id: jobs[0]!.id, leaseToken: "lease-1" }], T0, "owner")).toBe(1);
+    expect((await storage.repositories.webhooks.attempts(deliveries[0]!.id)).length).toBe(1);
   });
 
   it("splits at maxBatch, and a failing transaction rejects every attempt in it and stores none", async () => {
-    const batcher = new WebhookAttemptBatcher(practiceOn(), 2);
-    await Promise.all(deliveries.slice(0, 4).map((d) => batcher.record(outcome(d, 200), async () => undefined)));
+    const jobs = await claimJobs();
+    transactions = 0;
+    const batcher = new WebhookAttemptBatcher(practiceOn(), "worker-a", 2);
+    await Promise.all(deliveries.slice(0, 4).map((d, i) => batcher.record(outcome(d, 200), jobs[i]!)));
     expect(transactions).toBe(2);
-    const failing = new WebhookAttemptBatcher(practiceOn());
-    const results = await Promise.allSettled([failing.record(outcome(deliveries[4]!, 200), async () => undefined), failing.record(outcome(deliveries[4]!, 200), async () => Promise.reject(new Error("job lost")))]);
+    // The transaction fails at its last statement (completing the jobs): nothing of it may remain.
+    const transaction = storage.transaction.bind(storage);
+    storage = Object.assign(Object.create(storage), {
+      transaction: (fn: (tx: Repositories) => Promise<unknown>) =>
+        transaction((tx) => fn({ ...tx, jobs: Object.assign(Object.create(tx.jobs), { completeMany: () => Promise.reject(new Error("disk full")) }) })),
+    }) as Storage;
+    const failing = new WebhookAttemptBatcher(practiceOn(), "worker-a");
+    const results = await Promise.allSettled([failing.record(outcome(deliveries[4]!, 200), jobs[4]!), failing.record(outcome(deliveries[4]!, 500), jobs[4]!)]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(await storage.repositories.webhooks.attempts(deliveries[4]!.id)).toEqual([]);
     expect((await storage.repositories.webhooks.findDeliveryById(deliveries[4]!.id))?.status).toBe("pending");

@@ -1,16 +1,16 @@
-import type { AttemptOutcome, Practice, Repositories } from "@openpractice/core";
+import type { AttemptOutcome, Practice } from "@openpractice/core";
 
 interface Waiting {
   outcome: AttemptOutcome;
-  alsoInTransaction: (tx: Repositories) => Promise<unknown>;
+  job: { id: number; leaseToken: string };
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
 /**
  * Group commit for webhook attempts: the attempts that finish in the same turn
- * of the event loop (up to `maxBatch`) are recorded, and their jobs completed,
- * in one transaction instead of one each. On SQLite every transaction holds the
+ * of the event loop (up to `maxBatch`) are recorded, and their jobs completed
+ * (completeMany), in one transaction instead of one each. On SQLite every transaction holds the
  * store's single connection across its statements, so fewer, fuller
  * transactions leave it free more of the time. If the shared transaction
  * fails, every attempt in it fails like a crash before recording would: its
@@ -23,13 +23,15 @@ export class WebhookAttemptBatcher {
 
   constructor(
     private readonly practice: Practice,
+    /** Names this process in the completed jobs' audit trail. */
+    private readonly workerId: string,
     private readonly maxBatch = 64,
   ) {}
 
-  /** Resolves once the attempt (and `alsoInTransaction`, e.g. its job's completion) has committed. */
-  record(outcome: AttemptOutcome, alsoInTransaction: (tx: Repositories) => Promise<unknown>): Promise<void> {
+  /** Resolves once the attempt and its job's completion have committed. */
+  record(outcome: AttemptOutcome, job: { id: number; leaseToken: string }): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ outcome, alsoInTransaction, resolve, reject });
+      this.waiting.push({ outcome, job, resolve, reject });
       if (this.waiting.length >= this.maxBatch) void this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
@@ -48,7 +50,8 @@ export class WebhookAttemptBatcher {
     try {
       await this.practice.storage.transaction(async (tx) => {
         await this.practice.webhookDeliveries.recordAttempts(tx, batch.map((w) => w.outcome));
-        for (const w of batch) await w.alsoInTransaction(tx);
+        // A job whose lease was lost is not completed here; the attempt stays recorded (at-least-once).
+        await tx.jobs.completeMany(batch.map((w) => w.job), this.practice.clock.now(), this.workerId);
       });
       for (const w of batch) w.resolve();
     } catch (error) {

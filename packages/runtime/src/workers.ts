@@ -1,4 +1,5 @@
-import { NOTIFICATION_DELIVERY_QUEUE, SOAP_SUMMARY_QUEUE, WEBHOOK_DELIVERY_QUEUE, type Practice } from "@openpractice/core";
+import { NOTIFICATION_DELIVERY_QUEUE, SOAP_SUMMARY_QUEUE, WEBHOOK_DELIVERY_QUEUE, type DeliveryForAttempt, type Practice } from "@openpractice/core";
+import DataLoader from "dataloader";
 import { v1SummaryPath } from "@openpractice/http";
 import cron from "node-cron";
 import { JobRunner, type JobHandler } from "./job-runner.js";
@@ -16,15 +17,24 @@ export interface Workers {
  * it to see that workers are alive, and the multi-process test uses it to
  * prove each job completes exactly once. Later modules add their queues here.
  */
-export function builtInJobHandlers(practice?: Practice, pushRetry: PushRetryPolicy = { ...DEFAULT_PUSH_RETRY, windowMs: pushRetryWindowMs(60_000) }): Map<string, JobHandler> {
+export function builtInJobHandlers(practice?: Practice, pushRetry: PushRetryPolicy = { ...DEFAULT_PUSH_RETRY, windowMs: pushRetryWindowMs(60_000) }, workerId = "worker"): Map<string, JobHandler> {
   const handlers = new Map<string, JobHandler>([["system.noop", async () => undefined]]);
   if (practice) {
+    // The jobs a claim starts together read their deliveries in one statement (DataLoader batches the loads of a tick);
+    // no cache, so every attempt reads the delivery as it is now.
+    const deliveries = new DataLoader<number, DeliveryForAttempt | undefined>(
+      async (ids) => {
+        const found = await practice.webhookDeliveries.findForAttempts([...ids]);
+        return ids.map((id) => found.get(id));
+      },
+      { cache: false, maxBatchSize: 200 },
+    );
     // The attempt and the job's completion commit together, grouped with the attempts that finished alongside.
-    const attempts = new WebhookAttemptBatcher(practice);
-    handlers.set(WEBHOOK_DELIVERY_QUEUE, async (job, context) => {
-      const outcome = await practice.webhookDeliveries.sendAttempt(Number((job.payload as { deliveryId: number }).deliveryId));
+    const attempts = new WebhookAttemptBatcher(practice, workerId);
+    handlers.set(WEBHOOK_DELIVERY_QUEUE, async (job) => {
+      const outcome = await practice.webhookDeliveries.sendAttempt(Number((job.payload as { deliveryId: number }).deliveryId), (id) => deliveries.load(id));
       if (outcome === "skipped") return undefined;
-      await attempts.record(outcome, (tx) => context.complete(tx));
+      await attempts.record(outcome, job);
       return "completed";
     });
     // Renders a completed note's PDF summaries, linked where the v1 API serves them; a failure is retried with the runner's backoff.
@@ -77,7 +87,7 @@ function startFanOut(practice: Practice, logger: Logger, o: { workerId: string; 
  * each tick.
  */
 export function startWorkers(practice: Practice, logger: Logger, options: { workerId: string; pollIntervalMs: number; leaseMs?: number; pushRetry?: PushRetryPolicy }): Workers {
-  const handlers = builtInJobHandlers(practice, options.pushRetry);
+  const handlers = builtInJobHandlers(practice, options.pushRetry, options.workerId);
   const jobs = new JobRunner({ storage: practice.storage, clock: practice.clock, ids: practice.ids, logger, workerId: options.workerId, handlers, pollIntervalMs: options.pollIntervalMs, leaseMs: options.leaseMs });
   jobs.start();
   const fanOut = startFanOut(practice, logger, options);

@@ -77,6 +77,26 @@ export class KyselyJobQueue implements JobQueue {
     return this.settle(jobId, leaseToken, { status: "done", finished_at: toDbTime(now), completed_by: completedBy });
   }
 
+  async completeMany(jobs: { id: number; leaseToken: string }[], now: Date, completedBy: string): Promise<number> {
+    // Jobs claimed together share their lease token: one UPDATE per token.
+    const byToken = new Map<string, number[]>();
+    for (const j of jobs) (byToken.get(j.leaseToken) ?? byToken.set(j.leaseToken, []).get(j.leaseToken)!).push(j.id);
+    let completed = 0;
+    for (const [leaseToken, ids] of byToken) {
+      for (let i = 0; i < ids.length; i += 500) {
+        const result = await this.db
+          .updateTable("jobs")
+          .set({ status: "done", finished_at: toDbTime(now), completed_by: completedBy, lease_token: null, lease_expires_at: null })
+          .where("id", "in", ids.slice(i, i + 500))
+          .where("lease_token", "=", leaseToken)
+          .where("status", "=", "pending")
+          .executeTakeFirst();
+        completed += Number(result.numUpdatedRows);
+      }
+    }
+    return completed;
+  }
+
   reschedule(jobId: number, leaseToken: string, runAt: Date, lastError: string | null): Promise<boolean> {
     return this.settle(jobId, leaseToken, { run_at: toDbTime(runAt), last_error: lastError });
   }

@@ -1,5 +1,5 @@
-import type { DeliveryStatus, EventType, StoredSubscription, SubscriptionRecord, WebhookAttempt, WebhookDelivery, WebhookRepository } from "@openpractice/core";
-import type { Kysely, Selectable } from "kysely";
+import type { DeliveryForAttempt, DeliveryStatus, EventType, StoredSubscription, SubscriptionRecord, WebhookAttempt, WebhookDelivery, WebhookRepository } from "@openpractice/core";
+import type { Kysely, Selectable, Updateable } from "kysely";
 import { fromDbTime, toDbTime, type Database, type WebhookDeliveriesTable, type WebhookSubscriptionsTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
@@ -144,20 +144,25 @@ export class KyselyWebhookRepository implements WebhookRepository {
     return row ? toDelivery(row) : undefined;
   }
 
-  async findDeliveryForAttempt(id: number) {
-    const row = await this.db
-      .selectFrom("webhook_deliveries as d")
-      .leftJoin("webhook_subscriptions as s", (j) => j.onRef("s.id", "=", "d.subscription_id").onRef("s.organisation_id", "=", "d.organisation_id"))
-      .selectAll("d")
-      .select(["s.id as s_id", "s.name as s_name", "s.event_types as s_event_types", "s.notification_url as s_notification_url", "s.api_version as s_api_version", "s.is_active as s_is_active", "s.encrypted_key as s_encrypted_key", "s.created_at as s_created_at", "s.updated_at as s_updated_at"])
-      .where("d.id", "=", id)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const subscription =
-      row.s_id === null
-        ? undefined
-        : toSubscription({ id: row.s_id, organisation_id: row.organisation_id, name: row.s_name!, event_types: row.s_event_types!, notification_url: row.s_notification_url!, api_version: row.s_api_version!, is_active: row.s_is_active!, encrypted_key: row.s_encrypted_key!, created_at: row.s_created_at!, updated_at: row.s_updated_at! });
-    return { delivery: toDelivery(row), subscription };
+  async findDeliveriesForAttempt(ids: number[]) {
+    const found = new Map<number, DeliveryForAttempt>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db
+        .selectFrom("webhook_deliveries as d")
+        .leftJoin("webhook_subscriptions as s", (j) => j.onRef("s.id", "=", "d.subscription_id").onRef("s.organisation_id", "=", "d.organisation_id"))
+        .selectAll("d")
+        .select(["s.id as s_id", "s.name as s_name", "s.event_types as s_event_types", "s.notification_url as s_notification_url", "s.api_version as s_api_version", "s.is_active as s_is_active", "s.encrypted_key as s_encrypted_key", "s.created_at as s_created_at", "s.updated_at as s_updated_at"])
+        .where("d.id", "in", ids.slice(i, i + 500))
+        .execute();
+      for (const row of rows) {
+        const subscription =
+          row.s_id === null
+            ? undefined
+            : toSubscription({ id: row.s_id, organisation_id: row.organisation_id, name: row.s_name!, event_types: row.s_event_types!, notification_url: row.s_notification_url!, api_version: row.s_api_version!, is_active: row.s_is_active!, encrypted_key: row.s_encrypted_key!, created_at: row.s_created_at!, updated_at: row.s_updated_at! });
+        found.set(Number(row.id), { delivery: toDelivery(row), subscription });
+      }
+    }
+    return found;
   }
 
   async findDeliveryById(id: number) {
@@ -165,12 +170,18 @@ export class KyselyWebhookRepository implements WebhookRepository {
     return row ? toDelivery(row) : undefined;
   }
 
-  async updateDelivery(d: WebhookDelivery) {
-    await this.db
-      .updateTable("webhook_deliveries")
-      .set({ status: d.status, attempts: d.attempts, next_attempt_at: d.nextAttemptAt ? toDbTime(d.nextAttemptAt) : null, last_status_code: d.lastStatusCode, updated_at: toDbTime(d.updatedAt) })
-      .where("id", "=", d.id)
-      .execute();
+  async updateDeliveries(ds: WebhookDelivery[]) {
+    // Deliveries given the same values (a batch of successful attempts, say) share one UPDATE … WHERE id IN (…).
+    const groups = new Map<string, { values: Updateable<WebhookDeliveriesTable>; ids: number[] }>();
+    for (const d of ds) {
+      const values = { status: d.status, attempts: d.attempts, next_attempt_at: d.nextAttemptAt ? toDbTime(d.nextAttemptAt) : null, last_status_code: d.lastStatusCode, updated_at: toDbTime(d.updatedAt) };
+      const key = JSON.stringify(values);
+      const group = groups.get(key) ?? groups.set(key, { values, ids: [] }).get(key)!;
+      group.ids.push(d.id);
+    }
+    for (const { values, ids } of groups.values()) {
+      for (let i = 0; i < ids.length; i += 500) await this.db.updateTable("webhook_deliveries").set(values).where("id", "in", ids.slice(i, i + 500)).execute();
+    }
   }
 
   async listDeliveries(organisationId: number, subscriptionId: number, filter: { status?: DeliveryStatus; limit: number; offset: number }) {

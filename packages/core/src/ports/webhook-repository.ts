@@ -10,6 +10,13 @@ export type SubscriptionRecord = Omit<StoredSubscription, "id">;
  * the first call of a subscription write, it serialises the organisation's
  * subscription writes so the duplicate check cannot race.
  */
+/** A delivery and its subscription, read together for an attempt. */
+export interface DeliveryForAttempt {
+  delivery: WebhookDelivery;
+  /** undefined once the subscription was deleted. */
+  subscription: StoredSubscription | undefined;
+}
+
 export interface WebhookRepository {
   lockOrganisation(organisationId: number): Promise<boolean>;
   insertSubscription(record: SubscriptionRecord): Promise<StoredSubscription>;
@@ -29,9 +36,13 @@ export interface WebhookRepository {
   insertDeliveries(ds: Omit<WebhookDelivery, "id">[]): Promise<WebhookDelivery[]>;
   findDelivery(organisationId: number, id: number): Promise<WebhookDelivery | undefined>;
   findDeliveryById(id: number): Promise<WebhookDelivery | undefined>;
-  /** The delivery and its subscription (undefined when deleted) in one read: what an attempt needs. */
-  findDeliveryForAttempt(id: number): Promise<{ delivery: WebhookDelivery; subscription: StoredSubscription | undefined } | undefined>;
-  updateDelivery(d: WebhookDelivery): Promise<void>;
+  /**
+   * Each delivery with its subscription (undefined when deleted), for many at once in one read: what attempts
+   * need. Ids that are not found are absent from the map.
+   */
+  findDeliveriesForAttempt(ids: number[]): Promise<Map<number, DeliveryForAttempt>>;
+  /** Writes each delivery's status, attempts, next attempt, last status code and updated_at, in as few statements as the engine allows. */
+  updateDeliveries(ds: WebhookDelivery[]): Promise<void>;
   listDeliveries(organisationId: number, subscriptionId: number, filter: { status?: WebhookDelivery["status"]; limit: number; offset: number }): Promise<{ deliveries: WebhookDelivery[]; total: number }>;
   appendAttempt(a: WebhookAttempt): Promise<void>;
   /** appendAttempt for many at once, in as few statements as the engine allows. */

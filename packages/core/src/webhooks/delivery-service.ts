@@ -5,6 +5,7 @@ import type { EventType } from "../events/event-catalog.js";
 import type { Ids } from "../ids.js";
 import { toPageWindow } from "../paging.js";
 import type { Repositories, Storage } from "../ports/storage.js";
+import type { DeliveryForAttempt } from "../ports/webhook-repository.js";
 import { nextAttemptAt, WEBHOOK_TIMEOUT_MS } from "./delivery-schedule.js";
 import type { SecretCipher } from "./secret-cipher.js";
 import type { DeliveryStatus, TransportResult, WebhookAttempt, WebhookDelivery, WebhookEnvelope, WebhookTransport } from "./webhook-delivery.js";
@@ -97,15 +98,22 @@ export class WebhookDeliveryService {
     return { result: await this.deps.transport.post({ url: s.notificationUrl, headers, body, timeoutMs: WEBHOOK_TIMEOUT_MS }), body };
   }
 
+  /** What attempts of these deliveries need, in one read. */
+  findForAttempts(deliveryIds: number[]): Promise<Map<number, DeliveryForAttempt>> {
+    return this.deps.storage.repositories.webhooks.findDeliveriesForAttempt(deliveryIds);
+  }
+
   /**
    * The sending half of an attempt: reads the pending delivery and its
    * subscription and POSTs the signed envelope (a delivery whose subscription
    * was deleted or deactivated is not sent). Nothing is written: pass the
    * outcome to recordAttempts, alone or with others in one transaction.
-   * "skipped" means the delivery is gone or no longer pending.
+   * "skipped" means the delivery is gone or no longer pending. `load` reads
+   * the delivery; a caller sending many at once passes one that batches the
+   * reads (findForAttempts).
    */
-  async sendAttempt(deliveryId: number): Promise<AttemptOutcome | "skipped"> {
-    const found = await this.deps.storage.repositories.webhooks.findDeliveryForAttempt(deliveryId);
+  async sendAttempt(deliveryId: number, load: (id: number) => Promise<DeliveryForAttempt | undefined> = (id) => this.findForAttempts([id]).then((m) => m.get(id))): Promise<AttemptOutcome | "skipped"> {
+    const found = await load(deliveryId);
     if (!found || found.delivery.status !== "pending") return "skipped";
     const { delivery, subscription: s } = found;
     const attemptId = this.deps.ids.uuid();
@@ -121,12 +129,16 @@ export class WebhookDeliveryService {
    */
   async recordAttempts(tx: Repositories, outcomes: AttemptOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
+    const now = this.deps.clock.now();
     const next = outcomes.map((o) => (o.subscriptionLive && !isSuccess(o.result) ? nextAttemptAt(o.delivery.attempts + 1, o.at) : undefined));
     await tx.webhooks.appendAttempts(outcomes.map((o) => ({ deliveryId: o.delivery.id, attempt: o.delivery.attempts + 1, attemptId: o.attemptId, at: o.at, ...o.result })));
-    for (const [i, o] of outcomes.entries()) {
-      const status: DeliveryStatus = isSuccess(o.result) ? "delivered" : next[i] ? "pending" : "failed";
-      await tx.webhooks.updateDelivery({ ...o.delivery, attempts: o.delivery.attempts + 1, status, nextAttemptAt: next[i] ?? null, lastStatusCode: o.result.statusCode, updatedAt: o.at });
-    }
+    // One recording time for the batch, so deliveries that ended alike are updated by one statement.
+    await tx.webhooks.updateDeliveries(
+      outcomes.map((o, i) => {
+        const status: DeliveryStatus = isSuccess(o.result) ? "delivered" : next[i] ? "pending" : "failed";
+        return { ...o.delivery, attempts: o.delivery.attempts + 1, status, nextAttemptAt: next[i] ?? null, lastStatusCode: o.result.statusCode, updatedAt: now };
+      }),
+    );
     await tx.jobs.enqueueMany(outcomes.flatMap((o, i) => (next[i] ? [{ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: o.delivery.id }, runAt: next[i]! }] : [])));
   }
 
@@ -178,7 +190,7 @@ export class WebhookDeliveryService {
       }
       // attempts restart so the whole schedule applies again; the history keeps every earlier attempt.
       const next = { ...d, status: "pending" as const, attempts: 0, nextAttemptAt: now, updatedAt: now };
-      await tx.webhooks.updateDelivery(next);
+      await tx.webhooks.updateDeliveries([next]);
       await tx.jobs.enqueue({ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: d.id }, runAt: now });
       return { delivery: next, attempts: await tx.webhooks.attempts(d.id) };
     });
