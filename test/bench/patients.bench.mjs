@@ -12,7 +12,8 @@
 // dropped at the end); the database named in the URL is only used to connect.
 // Env: BENCH_PATIENTS (100000), BENCH_DURATION_SECONDS (10), BENCH_WARMUP_SECONDS (2),
 // BENCH_CONNECTIONS (10), BENCH_LATENCY_SAMPLES (500), BENCH_SCENARIOS (search,create),
-// BENCH_LOG_INFO (1: also run ours with LOG_LEVEL=info; 0: skip).
+// BENCH_LOG_INFO (1: also run ours with LOG_LEVEL=info; 0: skip), BENCH_FIXTURE_URL (search only: a fixture
+// database kept by `BENCH_KEEP=1 node test/bench/pg-search-plan.mjs`, searched instead of building one).
 // Exits 1 when any response was not 2xx (the figures would then be meaningless).
 import { copyFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -63,6 +64,12 @@ async function prepareFixture() {
     return async (name) => (copyFileSync(fixture, join(temp, `${name}.db`)), join(temp, `${name}.db`));
   }
   const shared = !SCENARIOS.includes("create");
+  const kept = process.env.BENCH_FIXTURE_URL;
+  if (kept) {
+    if (!shared) throw new Error("BENCH_FIXTURE_URL: only with BENCH_SCENARIOS=search (create would change the kept fixture)");
+    console.log(`fixture: the kept database ${kept}, shared by the servers (no writes)`);
+    return async () => kept;
+  }
   const fixture = await buildServerFixture(DATABASE_URL, PATIENTS, { shared });
   console.log(`fixture: ${PATIENTS} patients in ${took()} s, patients table with its indexes ${f1(fixture.bytes / 2 ** 20)} MiB, ${shared ? "one database shared by the servers (no writes)" : "a copy per server"}`);
   return fixture.copyFor;
