@@ -64,8 +64,8 @@ export async function startServer(name, args, env) {
 
 /** The runtime as deployed: `openpractice serve` configured from the environment, on a SQLite file or a postgres:// / mysql:// URL. */
 export function startRuntime(name, database, logLevel) {
-  // BENCH_CPU_PROFILE=<dir>: the runtime writes a V8 CPU profile there when it stops.
-  const profile = process.env.BENCH_CPU_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  // BENCH_CPU_PROF=<dir>: the runtime writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   return startServer(name, [...profile, RUNTIME_CLI, "serve"], {
     DATABASE_URL: database.includes("://") ? database : `sqlite:${database}`,
     OPENPRACTICE_DATA_DIR: temp,
