@@ -21,7 +21,6 @@ export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
     subscribersOf: async (orgId, eventType) =>
       structuredClone([...s().subscriptions.values()].filter((x) => x.organisationId === orgId && x.isActive && s().organisations.get(orgId)?.isActive && x.eventTypes.includes(eventType)).sort((a, b) => a.id - b.id)),
     findDelivery: async (orgId, id) => own(s().deliveries.get(id), orgId),
-    findDeliveryById: async (id) => structuredClone(s().deliveries.get(id)),
     async updateDeliveries(ds) {
       for (const d of ds) if (s().deliveries.has(d.id)) s().deliveries.set(d.id, structuredClone(d));
     },
@@ -29,7 +28,6 @@ export function memoryWebhooks(s: () => MemoryState): WebhookRepository {
       const rows = [...s().deliveries.values()].filter((d) => d.organisationId === orgId && d.subscriptionId === subscriptionId && (!filter.status || d.status === filter.status)).sort((a, b) => b.id - a.id);
       return { deliveries: structuredClone(rows.slice(filter.offset, filter.offset + filter.limit)), total: rows.length };
     },
-    appendAttempt: async (a) => void s().attempts.push(structuredClone(a)),
     appendAttempts: async (as) => void as.forEach((a) => s().attempts.push(structuredClone(a))),
     attempts: async (deliveryId) => structuredClone(s().attempts.filter((a) => a.deliveryId === deliveryId)),
     async insertDeliveries(ds) {

@@ -73,7 +73,7 @@ export function describeWebhookConformance(engine: string, current: () => { s: S
       expect(await s.repositories.webhooks.findDelivery(1, d.id)).toEqual(d);
       expect(await s.repositories.webhooks.findDelivery(2, d.id)).toBeUndefined();
       for (const attempt of [1, 2]) {
-        await s.repositories.webhooks.appendAttempt({ deliveryId: d.id, attempt, attemptId: `a${attempt}`, at: T0, statusCode: 500, durationMs: 12, error: null, responseExcerpt: "x".repeat(100) });
+        await s.repositories.webhooks.appendAttempts([{ deliveryId: d.id, attempt, attemptId: `a${attempt}`, at: T0, statusCode: 500, durationMs: 12, error: null, responseExcerpt: "x".repeat(100) }]);
       }
       expect((await s.repositories.webhooks.attempts(d.id)).map((a) => a.attemptId)).toEqual(["a1", "a2"]);
       await s.repositories.webhooks.appendAttempts([]);

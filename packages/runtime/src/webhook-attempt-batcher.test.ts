@@ -46,7 +46,7 @@ describe("WebhookAttemptBatcher (group commit of webhook attempts)", () => {
     // Every job is done: claiming again long after the lease finds only the failed delivery's next attempt.
     const later = await storage.repositories.jobs.claim("webhooks.deliver", { limit: 10, now: new Date(T0.getTime() + 120_000), leaseMs: 1000, leaseToken: "t2" });
     expect(later.map((j) => j.payload)).toEqual([{ deliveryId: deliveries[4]!.id }]);
-    const stored = await Promise.all(deliveries.map((d) => storage.repositories.webhooks.findDeliveryById(d.id)));
+    const stored = await Promise.all(deliveries.map((d) => storage.repositories.webhooks.findDelivery(1, d.id)));
     expect(stored.map((d) => d?.status)).toEqual(["delivered", "delivered", "delivered", "delivered", "pending"]);
     expect((await storage.repositories.webhooks.attempts(deliveries[4]!.id)).map((a) => a.statusCode)).toEqual([500]);
   });
@@ -77,6 +77,6 @@ describe("WebhookAttemptBatcher (group commit of webhook attempts)", () => {
     const results = await Promise.allSettled([failing.record(outcome(deliveries[4]!, 200), jobs[4]!), failing.record(outcome(deliveries[4]!, 500), jobs[4]!)]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(await storage.repositories.webhooks.attempts(deliveries[4]!.id)).toEqual([]);
-    expect((await storage.repositories.webhooks.findDeliveryById(deliveries[4]!.id))?.status).toBe("pending");
+    expect((await storage.repositories.webhooks.findDelivery(1, deliveries[4]!.id))?.status).toBe("pending");
   });
 });

@@ -53,7 +53,7 @@ describe("the webhook delivery handler", () => {
 
     expect(reads).toEqual([deliveries.map((d) => d.id)]);
     expect(received.sort()).toEqual(deliveries.map((d) => d.eventId).sort());
-    const stored = await Promise.all(deliveries.map((d) => r.webhooks.findDeliveryById(d.id)));
+    const stored = await Promise.all(deliveries.map((d) => r.webhooks.findDelivery(1, d.id)));
     expect(stored.map((d) => [d?.status, d?.attempts, d?.lastStatusCode])).toEqual(deliveries.map(() => ["delivered", 1, 200]));
     // Every job is done: nothing is claimable even long after the lease would have run out.
     expect(await r.jobs.claim("webhooks.deliver", { limit: 10, now: new Date(T0.getTime() + 86_400_000), leaseMs: 1000, leaseToken: "later" })).toEqual([]);

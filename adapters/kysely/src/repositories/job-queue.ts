@@ -73,8 +73,8 @@ export class KyselyJobQueue implements JobQueue {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  complete(jobId: number, leaseToken: string, now: Date, completedBy: string): Promise<boolean> {
-    return this.settle(jobId, leaseToken, { status: "done", finished_at: toDbTime(now), completed_by: completedBy });
+  async complete(jobId: number, leaseToken: string, now: Date, completedBy: string): Promise<boolean> {
+    return (await this.completeMany([{ id: jobId, leaseToken }], now, completedBy)) === 1;
   }
 
   async completeMany(jobs: { id: number; leaseToken: string }[], now: Date, completedBy: string): Promise<number> {

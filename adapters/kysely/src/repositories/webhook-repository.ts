@@ -165,11 +165,6 @@ export class KyselyWebhookRepository implements WebhookRepository {
     return found;
   }
 
-  async findDeliveryById(id: number) {
-    const row = await this.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id).executeTakeFirst();
-    return row ? toDelivery(row) : undefined;
-  }
-
   async updateDeliveries(ds: WebhookDelivery[]) {
     // Deliveries given the same values (a batch of successful attempts, say) share one UPDATE … WHERE id IN (…).
     const groups = new Map<string, { values: Updateable<WebhookDeliveriesTable>; ids: number[] }>();
@@ -189,10 +184,6 @@ export class KyselyWebhookRepository implements WebhookRepository {
     if (filter.status) q = q.where("status", "=", filter.status);
     const [rows, counted] = await Promise.all([q.selectAll().orderBy("id", "desc").limit(filter.limit).offset(filter.offset).execute(), q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()]);
     return { deliveries: rows.map(toDelivery), total: Number(counted.n) };
-  }
-
-  async appendAttempt(a: WebhookAttempt) {
-    await this.appendAttempts([a]);
   }
 
   async appendAttempts(as: WebhookAttempt[]) {

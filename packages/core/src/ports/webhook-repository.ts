@@ -35,7 +35,6 @@ export interface WebhookRepository {
    */
   insertDeliveries(ds: Omit<WebhookDelivery, "id">[]): Promise<WebhookDelivery[]>;
   findDelivery(organisationId: number, id: number): Promise<WebhookDelivery | undefined>;
-  findDeliveryById(id: number): Promise<WebhookDelivery | undefined>;
   /**
    * Each delivery with its subscription (undefined when deleted), for many at once in one read: what attempts
    * need. Ids that are not found are absent from the map.
@@ -44,8 +43,7 @@ export interface WebhookRepository {
   /** Writes each delivery's status, attempts, next attempt, last status code and updated_at, in as few statements as the engine allows. */
   updateDeliveries(ds: WebhookDelivery[]): Promise<void>;
   listDeliveries(organisationId: number, subscriptionId: number, filter: { status?: WebhookDelivery["status"]; limit: number; offset: number }): Promise<{ deliveries: WebhookDelivery[]; total: number }>;
-  appendAttempt(a: WebhookAttempt): Promise<void>;
-  /** appendAttempt for many at once, in as few statements as the engine allows. */
+  /** Stores attempts, in as few statements as the engine allows. */
   appendAttempts(as: WebhookAttempt[]): Promise<void>;
   attempts(deliveryId: number): Promise<WebhookAttempt[]>;
 }

@@ -143,19 +143,15 @@ export class WebhookDeliveryService {
   }
 
   /**
-   * One attempt of a pending delivery, sent and recorded (sendAttempt, then
-   * recordAttempts in its own transaction). `alsoInTransaction` runs in the
-   * transaction that records the attempt; "skipped" means nothing was sent
-   * (the delivery is gone or no longer pending) and it did not run.
+   * One attempt of a pending delivery, sent and recorded in its own
+   * transaction (sendAttempt, then recordAttempts), for callers without a
+   * batch. "skipped" means nothing was sent: the delivery is gone or no
+   * longer pending.
    */
-  async attempt(deliveryId: number, options: { alsoInTransaction?: (tx: Repositories) => Promise<unknown> } = {}): Promise<"recorded" | "skipped"> {
+  async attempt(deliveryId: number): Promise<"recorded" | "skipped"> {
     const outcome = await this.sendAttempt(deliveryId);
     if (outcome === "skipped") return "skipped";
-    await this.deps.storage.transaction(async (tx) => {
-      await this.recordAttempts(tx, [outcome]);
-      // The caller's own bookkeeping (the job runner completes the job here), committed with the attempt.
-      await options.alsoInTransaction?.(tx);
-    });
+    await this.deps.storage.transaction((tx) => this.recordAttempts(tx, [outcome]));
     return "recorded";
   }
 
