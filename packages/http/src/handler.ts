@@ -51,13 +51,13 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 
 const contractOfPath = (path: string): Contract => (path.startsWith("/v2/") || path === "/v2" ? "v2" : "v1");
 
-/** The whole API (v1, v2, system routes) as one web-standard fetch handler. Each call builds independent state. */
 /** A safe path prefix from X-Forwarded-Prefix: "/segment/segment" of URL path characters, or "". */
 function mountPath(raw: string | null): string {
   const value = (raw ?? "").trim().replace(/\/+$/, "");
   return /^(\/[A-Za-z0-9._~-]+){1,8}$/.test(value) ? value : "";
 }
 
+/** The whole API (v1, v2, system routes) as one web-standard fetch handler. Each call builds independent state. */
 export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const { practice, authenticator } = options;
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;

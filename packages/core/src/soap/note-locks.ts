@@ -5,6 +5,13 @@ import { allowedNoteActions, isNoteEditable } from "./soap-note-transitions.js";
 
 export const soapNoteNotFound = (contextId: unknown) => new DomainError("SOAP_NOTE_NOT_FOUND", "SOAP note not found", { context_id: contextId });
 
+/** The note of the organisation, read without a lock; SOAP_NOTE_NOT_FOUND when it has none. */
+export async function existingNote(r: Repositories, organisationId: number, contextId: string): Promise<SoapNote> {
+  const note = await r.soapNotes.findByContextId(organisationId, contextId);
+  if (!note) throw soapNoteNotFound(contextId);
+  return note;
+}
+
 /** The note, locked for the rest of the transaction; SOAP_NOTE_NOT_FOUND when the organisation has none. */
 export async function lockedNote(tx: Repositories, organisationId: number, contextId: string): Promise<SoapNote> {
   const note = await tx.soapNotes.lockNote(organisationId, contextId);

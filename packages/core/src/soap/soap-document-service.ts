@@ -1,9 +1,9 @@
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
-import { documentationSettingsOf } from "../organisations/documentation-settings.js";
+import { DEFAULT_DOCUMENTATION_SETTINGS } from "../organisations/documentation-settings.js";
 import type { Repositories, Storage } from "../ports/storage.js";
-import { soapNoteNotFound } from "./note-locks.js";
+import { existingNote } from "./note-locks.js";
 import { diagnosesOf, soapContentHash } from "./soap-note-content.js";
 import { SOAP_SECTIONS, type SoapNote } from "./soap-note.js";
 import { answerLines, type SoapDocument, type SoapSummary, type SoapSummaryRenderer, type SummaryVariant } from "./soap-summary.js";
@@ -27,14 +27,13 @@ export class SoapDocumentService {
   /** Everything the summary shows, read from the store. */
   async summaryOf(r: Repositories, note: SoapNote): Promise<SoapSummary> {
     const orgId = note.organisationId;
-    const [org, clinic, patient, forms, sheet, signatures, settings, catalog] = await Promise.all([
+    const [org, clinic, patient, forms, sheet, signatures, catalog] = await Promise.all([
       r.organisations.findById(orgId),
       r.organisations.findClinic(orgId, note.clinicId),
       r.patients.findById(orgId, note.patientId),
       r.soapNotes.formsOf(orgId, note.contextId),
       r.treatmentSheets.findByContextId(orgId, note.contextId),
       r.soapNotes.signaturesOf(orgId, note.contextId),
-      documentationSettingsOf(r, orgId),
       catalogById(r, orgId),
     ]);
     // Only the providers the summary names: the author, the supervisor and the signers.
@@ -46,6 +45,8 @@ export class SoapDocumentService {
       const p = providers.find((x) => x?.userId === userId);
       return p ? `${p.firstName} ${p.lastName} (user ${userId})` : `user ${userId}`;
     };
+    // The organisation row is read above; its settings need no second read.
+    const settings = org?.documentation ?? DEFAULT_DOCUMENTATION_SETTINGS;
     const assessment = assessTreatments(settings.billingUnitRule, sheet?.treatments ?? [], catalog);
     const diagnoses = diagnosesOf(forms.find((f) => f.section === "Assessment"));
     return {
@@ -100,8 +101,7 @@ export class SoapDocumentService {
   /** A stored summary of a note of the caller's organisation. */
   async document(principal: Principal, contextId: string, variant: SummaryVariant): Promise<SoapDocument> {
     const r = this.deps.storage.repositories;
-    const note = await r.soapNotes.findByContextId(principal.organisationId, contextId);
-    if (!note) throw soapNoteNotFound(contextId);
+    const note = await existingNote(r, principal.organisationId, contextId);
     const doc = await r.soapDocuments.get(principal.organisationId, contextId, variant);
     if (!doc) {
       const why = note.status === "COMPLETED" ? "is being rendered; try again shortly" : "exists once the note is completed";

@@ -9,7 +9,7 @@ import type { Repositories, Storage } from "../ports/storage.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { serviceCaseId } from "../cases/patient-case.js";
 import { applyPartialResponse } from "./form-paths.js";
-import { assertNoteEditable, lockedNote, soapNoteNotFound } from "./note-locks.js";
+import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";
 import { assertValidAssessment, assertValidNoteDraft, effectiveNoteType } from "./soap-rules.js";
 import { ASSESSMENT_DIAGNOSIS_KEY, SOAP_NOTE_STATUSES, SOAP_SECTIONS, type FormSubmission, type SoapNote, type SoapNoteDraft, type SoapNoteStatus, type SoapSection } from "./soap-note.js";
 
@@ -133,10 +133,8 @@ export class SoapNoteService {
     });
   }
 
-  async get(principal: Principal, contextId: string): Promise<SoapNote> {
-    const note = await this.deps.storage.repositories.soapNotes.findByContextId(principal.organisationId, contextId);
-    if (!note) throw soapNoteNotFound(contextId);
-    return note;
+  get(principal: Principal, contextId: string): Promise<SoapNote> {
+    return existingNote(this.deps.storage.repositories, principal.organisationId, contextId);
   }
 
   async search(principal: Principal, q: NoteSearch): Promise<{ notes: SoapNote[]; total: number; page: number; size: number }> {

@@ -9,7 +9,7 @@ import type { DocumentationSettings } from "../organisations/organisation.js";
 import type { BillingGateway } from "../ports/billing-gateway.js";
 import type { SoapNoteChanges } from "../ports/soap-note-repository.js";
 import type { Repositories, Storage } from "../ports/storage.js";
-import { lockedNote, soapNoteNotFound } from "./note-locks.js";
+import { existingNote, lockedNote } from "./note-locks.js";
 import { certificationEnd, goalsOf, type PlanOfCare } from "./plan-of-care.js";
 import { diagnosesOf, missingSections, soapContentHash } from "./soap-note-content.js";
 import { noteEventData } from "./soap-note-service.js";
@@ -18,6 +18,9 @@ import type { FormSubmission, SoapNote } from "./soap-note.js";
 import type { SoapNoteHistoryEntry, SoapSignature } from "./soap-signature.js";
 import { catalogById } from "./treatment-sheet-service.js";
 import { assessTreatments } from "./treatment-sheet-rules.js";
+
+/** The longest reason a supervisor may give when returning a note for revision. */
+export const RETURN_REASON_MAX_LENGTH = 2000;
 import type { TreatmentSheetAssessment } from "./treatment-sheet.js";
 
 /** The job queue that renders a completed note's PDF summaries. */
@@ -97,7 +100,9 @@ export class SoapWorkflowService {
   }
 
   async returnForRevision(principal: Principal, contextId: string, reason: string): Promise<SoapNote> {
-    if (typeof reason !== "string" || reason.trim() === "" || reason.length > 2000) throw DomainError.validation([{ field: "reason", reason: "must say what to revise, 1 to 2000 characters" }]);
+    if (typeof reason !== "string" || reason.trim() === "" || reason.length > RETURN_REASON_MAX_LENGTH) {
+      throw DomainError.validation([{ field: "reason", reason: `must say what to revise, 1 to ${RETURN_REASON_MAX_LENGTH} characters` }]);
+    }
     return this.act(principal, contextId, "RETURN_FOR_REVISION", reason.trim());
   }
 
@@ -108,14 +113,14 @@ export class SoapWorkflowService {
   /** The note's current and revoked signatures, oldest first. */
   async signatures(principal: Principal, contextId: string): Promise<SoapSignature[]> {
     const r = this.deps.storage.repositories;
-    if (!(await r.soapNotes.findByContextId(principal.organisationId, contextId))) throw soapNoteNotFound(contextId);
+    await existingNote(r, principal.organisationId, contextId);
     return r.soapNotes.signaturesOf(principal.organisationId, contextId, { includeRevoked: true });
   }
 
   /** The note's audit trail: creation, sheet writes and every status action, oldest first. */
   async history(principal: Principal, contextId: string): Promise<SoapNoteHistoryEntry[]> {
     const r = this.deps.storage.repositories;
-    if (!(await r.soapNotes.findByContextId(principal.organisationId, contextId))) throw soapNoteNotFound(contextId);
+    await existingNote(r, principal.organisationId, contextId);
     return r.soapNotes.historyOf(principal.organisationId, contextId);
   }
 
@@ -129,7 +134,7 @@ export class SoapWorkflowService {
   /** The claim the default gateway recorded for a note. */
   async claim(principal: Principal, contextId: string): Promise<Claim> {
     const r = this.deps.storage.repositories;
-    if (!(await r.soapNotes.findByContextId(principal.organisationId, contextId))) throw soapNoteNotFound(contextId);
+    await existingNote(r, principal.organisationId, contextId);
     const claim = await r.claims.findByContextId(principal.organisationId, contextId);
     if (!claim) throw new DomainError("CLAIM_NOT_FOUND", "The note has no claim: it is not completed, or the organisation does not auto-submit to the stored claims", { context_id: contextId });
     return claim;
@@ -228,8 +233,8 @@ export class SoapWorkflowService {
       }
       await tx.soapNotes.updateNote(orgId, note.contextId, changes);
       await tx.soapNotes.appendHistory({ organisationId: orgId, contextId: note.contextId, action, fromStatus: note.status, toStatus: row.to, actorUserId: principal.userId, at: now, details });
-      const updated = await tx.soapNotes.findByContextId(orgId, note.contextId);
-      return updated!;
+      // updateNote writes exactly `changes`: the note as stored now, without reading it back.
+      return { ...note, ...changes };
     });
   }
 

@@ -3,10 +3,8 @@ import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { supportedUnits } from "./billing-units.js";
 import type { BillingUnitRule, TreatmentLine, TreatmentModifier, TreatmentSheetAssessment } from "./treatment-sheet.js";
 
-/** Lines a sheet may hold; a visit with more is a data-entry mistake. */
-export const MAX_TREATMENT_LINES = 50;
-const MAX_MINUTES = 24 * 60;
-const MAX_UNITS = 96;
+/** Bounds of a treatment sheet: more lines than a visit holds, or minutes and units past a day, are data-entry mistakes. */
+export const TREATMENT_LIMITS = Object.freeze({ maxLines: 50, maxMinutes: 24 * 60, maxUnits: 96 });
 
 /**
  * Checks a sheet's lines against the organisation's catalog and returns them
@@ -16,7 +14,7 @@ const MAX_UNITS = 96;
 export function normaliseTreatments(lines: readonly TreatmentLine[], catalog: ReadonlyMap<number, BillingCode>): TreatmentLine[] {
   const issues: ValidationIssue[] = [];
   if (!Array.isArray(lines)) throw DomainError.validation([{ field: "treatments", reason: "must be an array of treatments" }]);
-  if (lines.length > MAX_TREATMENT_LINES) issues.push({ field: "treatments", reason: `must hold at most ${MAX_TREATMENT_LINES} lines` });
+  if (lines.length > TREATMENT_LIMITS.maxLines) issues.push({ field: "treatments", reason: `must hold at most ${TREATMENT_LIMITS.maxLines} lines` });
   const seen = new Set<number>();
   const out = lines.map((line, i) => {
     const at = `treatments.${i}`;
@@ -24,8 +22,8 @@ export function normaliseTreatments(lines: readonly TreatmentLine[], catalog: Re
     if (!code || !code.active) issues.push({ field: `${at}.treatmentClassId`, reason: "is not an active billing code of the organisation's catalog", value: line.treatmentClassId });
     else if (seen.has(code.id)) issues.push({ field: `${at}.treatmentClassId`, reason: "is listed twice; put the minutes and units on one line", value: line.treatmentClassId });
     else seen.add(code.id);
-    if (!Number.isSafeInteger(line.duration) || line.duration < 0 || line.duration > MAX_MINUTES) issues.push({ field: `${at}.duration`, reason: `must be whole minutes from 0 to ${MAX_MINUTES}`, value: line.duration });
-    if (!Number.isSafeInteger(line.units) || line.units < 0 || line.units > MAX_UNITS) issues.push({ field: `${at}.units`, reason: `must be a whole number from 0 to ${MAX_UNITS}`, value: line.units });
+    if (!Number.isSafeInteger(line.duration) || line.duration < 0 || line.duration > TREATMENT_LIMITS.maxMinutes) issues.push({ field: `${at}.duration`, reason: `must be whole minutes from 0 to ${TREATMENT_LIMITS.maxMinutes}`, value: line.duration });
+    if (!Number.isSafeInteger(line.units) || line.units < 0 || line.units > TREATMENT_LIMITS.maxUnits) issues.push({ field: `${at}.units`, reason: `must be a whole number from 0 to ${TREATMENT_LIMITS.maxUnits}`, value: line.units });
     const modifiers = (line.modifiers ?? []).map((m: TreatmentModifier, j: number) => {
       const known = code?.modifiers.find((k) => k.cptModifierId === m.cptModifierId);
       if (code && !known) issues.push({ field: `${at}.modifiers.${j}.cptModifierId`, reason: `is not a modifier of billing code ${code.code}`, value: m.cptModifierId });

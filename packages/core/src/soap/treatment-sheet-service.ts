@@ -20,10 +20,10 @@ export async function catalogById(r: Repositories, organisationId: number): Prom
   return new Map((await r.billingCodes.list(organisationId)).map((c) => [c.id, c]));
 }
 
-/** A sheet with the units the organisation's billing rule supports per line. */
-export async function assessedSheet(r: Repositories, sheet: TreatmentSheet): Promise<AssessedTreatmentSheet> {
-  const [settings, catalog] = await Promise.all([documentationSettingsOf(r, sheet.organisationId), catalogById(r, sheet.organisationId)]);
-  return { sheet, assessment: assessTreatments(settings.billingUnitRule, sheet.treatments, catalog) };
+/** A sheet with the units the organisation's billing rule supports per line; `catalog` when the caller has read it already. */
+export async function assessedSheet(r: Repositories, sheet: TreatmentSheet, catalog?: ReadonlyMap<number, BillingCode>): Promise<AssessedTreatmentSheet> {
+  const [settings, codes] = await Promise.all([documentationSettingsOf(r, sheet.organisationId), catalog ?? catalogById(r, sheet.organisationId)]);
+  return { sheet, assessment: assessTreatments(settings.billingUnitRule, sheet.treatments, codes) };
 }
 
 /**
@@ -46,13 +46,14 @@ export class TreatmentSheetService {
       if (existing) {
         throw new DomainError("TREATMENT_SHEET_EXISTS", `The note already has treatment sheet ${existing.id}; replace its treatments instead`, { context_id: note.contextId, treatment_sheet_id: existing.id });
       }
-      const treatments = normaliseTreatments(input.treatments, await catalogById(tx, orgId));
+      const catalog = await catalogById(tx, orgId);
+      const treatments = normaliseTreatments(input.treatments, catalog);
       const sheet = await tx.treatmentSheets.insert({ organisationId: orgId, contextId: note.contextId, patientId: note.patientId, treatments, createdAt: now, updatedAt: now });
       // The note lock serialises creators, so a duplicate here means the unique key caught a writer outside it.
       if (!sheet) throw new DomainError("TREATMENT_SHEET_EXISTS", "The note already has a treatment sheet", { context_id: note.contextId });
       await tx.soapNotes.updateNote(orgId, note.contextId, { treatmentSheetId: sheet.id, updatedAt: now });
       await tx.soapNotes.appendHistory({ organisationId: orgId, contextId: note.contextId, action: "CREATE_TREATMENT_SHEET", fromStatus: note.status, toStatus: note.status, actorUserId: principal.userId, at: now, details: { treatment_sheet_id: sheet.id, lines: treatments.length } });
-      return assessedSheet(tx, sheet);
+      return assessedSheet(tx, sheet, catalog);
     });
   }
 
@@ -65,10 +66,11 @@ export class TreatmentSheetService {
       if (!found) throw sheetNotFound(sheetId);
       const note = await lockedNote(tx, orgId, found.contextId);
       assertNoteEditable(note, "WRITE_TREATMENT_SHEET");
-      const lines = normaliseTreatments(treatments, await catalogById(tx, orgId));
+      const catalog = await catalogById(tx, orgId);
+      const lines = normaliseTreatments(treatments, catalog);
       await tx.treatmentSheets.replaceTreatments(orgId, sheetId, lines, now);
       await tx.soapNotes.appendHistory({ organisationId: orgId, contextId: note.contextId, action: "UPDATE_TREATMENT_SHEET", fromStatus: note.status, toStatus: note.status, actorUserId: principal.userId, at: now, details: { treatment_sheet_id: sheetId, lines: lines.length } });
-      return assessedSheet(tx, { ...found, treatments: lines, updatedAt: now });
+      return assessedSheet(tx, { ...found, treatments: lines, updatedAt: now }, catalog);
     });
   }
 

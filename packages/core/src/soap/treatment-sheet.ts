@@ -1,3 +1,5 @@
+import type { CptModifier } from "../billing/billing-code.js";
+
 /**
  * How an organisation checks the units billed for timed (15-minute) codes:
  * - `cms_8_minute` (default): the CMS total-time rule. The timed minutes of the
@@ -12,14 +14,8 @@ export const BILLING_UNIT_RULES = ["cms_8_minute", "per_code_midpoint", "none"] 
 export type BillingUnitRule = (typeof BILLING_UNIT_RULES)[number];
 export const DEFAULT_BILLING_UNIT_RULE: BillingUnitRule = "cms_8_minute";
 
-/** A modifier on a treatment line (spec 2.3's modifier object). */
-export interface TreatmentModifier {
-  cptModifierId: number;
-  cptModifierCode: string;
-  className: string;
-  description: string;
-  filter: boolean;
-}
+/** A modifier on a treatment line: the catalog's modifier as the line carries it (spec 2.3's modifier object). */
+export type TreatmentModifier = CptModifier;
 
 /** One line of a treatment sheet (spec 2.3's treatment object). */
 export interface TreatmentLine {

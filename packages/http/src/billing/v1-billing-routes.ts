@@ -1,4 +1,4 @@
-import type { BillingCode, BillingCodeDraft } from "@openpractice/core";
+import type { BillingCode, BillingCodeDraft, CptModifier } from "@openpractice/core";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { nullable } from "../validation/json-schema.js";
@@ -45,13 +45,16 @@ const uploadSchema = {
   },
 };
 
+/** A modifier as v1 shows it, in the catalog and on a treatment sheet's lines. */
+export const v1ModifierView = (m: CptModifier) => ({ cpt_modifier_id: m.cptModifierId, cpt_modifier_code: m.cptModifierCode, class_name: m.className, description: m.description, filter: m.filter });
+
 export const codeView = (c: BillingCode) => ({
   treatment_class_id: c.id,
   code: c.code,
   description: c.description,
   timed: c.timed,
   unit_minutes: c.timed ? 15 : null,
-  modifiers: c.modifiers.map((m) => ({ cpt_modifier_id: m.cptModifierId, cpt_modifier_code: m.cptModifierCode, class_name: m.className, description: m.description, filter: m.filter })),
+  modifiers: c.modifiers.map(v1ModifierView),
   specialities: c.specialities,
   note_types: c.noteTypes,
   payer_ids: c.payerIds,

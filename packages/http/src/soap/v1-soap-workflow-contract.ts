@@ -1,5 +1,6 @@
-import { BILLING_UNIT_RULES, serviceCaseId, type SummaryVariant, type AssessedTreatmentSheet, type Claim, type DocumentationSettings, type PlanOfCare, type SoapNoteHistoryEntry, type SoapSignature, type TreatmentLine } from "@openpractice/core";
+import { BILLING_UNIT_RULES, RETURN_REASON_MAX_LENGTH, serviceCaseId, TREATMENT_LIMITS, type SummaryVariant, type AssessedTreatmentSheet, type Claim, type DocumentationSettings, type PlanOfCare, type SoapNoteHistoryEntry, type SoapSignature, type TreatmentLine } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
+import { v1ModifierView } from "../billing/v1-billing-routes.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 
@@ -18,7 +19,7 @@ const modifierSchema: JsonSchema = {
 
 const treatmentsSchema: JsonSchema = {
   type: "array",
-  maxItems: 50,
+  maxItems: TREATMENT_LIMITS.maxLines,
   description: "Spec 2.3 treatment objects",
   items: {
     type: "object",
@@ -26,8 +27,8 @@ const treatmentsSchema: JsonSchema = {
     required: ["treatment_class_id", "duration", "units"],
     properties: {
       treatment_class_id: { type: "integer", minimum: 1, description: "id of a billing code of the organisation's catalog (GET /apis/v1/treatment-catalog/latest)" },
-      duration: { type: "integer", minimum: 0, maximum: 1440, description: "minutes" },
-      units: { type: "integer", minimum: 0, maximum: 96 },
+      duration: { type: "integer", minimum: 0, maximum: TREATMENT_LIMITS.maxMinutes, description: "minutes" },
+      units: { type: "integer", minimum: 0, maximum: TREATMENT_LIMITS.maxUnits },
       modifiers: { type: "array", maxItems: 4, items: modifierSchema },
     },
   },
@@ -69,7 +70,7 @@ export const v1ReturnNoteSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
   required: ["reason"],
-  properties: { reason: { type: "string", minLength: 1, maxLength: 2000, description: "what the author should revise" } },
+  properties: { reason: { type: "string", minLength: 1, maxLength: RETURN_REASON_MAX_LENGTH, description: "what the author should revise" } },
 };
 
 export const v1DocumentationSettingsSchema: JsonSchema = {
@@ -123,7 +124,7 @@ export function v1TreatmentSheetView({ sheet, assessment }: AssessedTreatmentShe
       units: l.units,
       supported_units: l.supportedUnits,
       over_billed: l.overBilled,
-      modifiers: l.modifiers.map((m) => ({ cpt_modifier_id: m.cptModifierId, cpt_modifier_code: m.cptModifierCode, class_name: m.className, description: m.description, filter: m.filter })),
+      modifiers: l.modifiers.map(v1ModifierView),
     })),
     created_at: zonelessUtc(sheet.createdAt),
     updated_at: zonelessUtc(sheet.updatedAt),

@@ -1,4 +1,4 @@
-import type { SummaryVariant } from "@openpractice/core";
+import type { SoapNote, SummaryVariant } from "@openpractice/core";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import { positivePathId } from "../contracts/path-id.js";
 import type { RouteContext, RouteDefinition, RouteDependencies } from "../route.js";
@@ -42,7 +42,7 @@ function documentResponse(doc: { content: Uint8Array; contentType: string }, fil
  */
 export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   const common = { contract: "v1" as const, tags: ["SOAP notes (v1)"], auth: true, fieldNames: { ...V1_SOAP_FIELDS, ...V1_TREATMENT_FIELDS } };
-  const statusAction = (path: string, operationId: string, summary: string, run: (ctx: RouteContext) => Promise<unknown>, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
+  const statusAction = (path: string, operationId: string, summary: string, run: (ctx: RouteContext) => Promise<SoapNote>, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
     ...common,
     method: "POST",
     path,
@@ -54,7 +54,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       ...errors({ "400": "VALIDATION_FAILED", "403": "SIGNER_NOT_ALLOWED", "404": "SOAP_NOTE_NOT_FOUND", "409": "INVALID_TRANSITION (details.current_status, details.allowed_actions) or NOTE_INCOMPLETE (details name what is missing)" }),
     },
     async handle(ctx) {
-      return v1Success(v1NoteView((await run(ctx)) as Parameters<typeof v1NoteView>[0]));
+      return v1Success(v1NoteView(await run(ctx)));
     },
     ...extra,
   });
