@@ -50,7 +50,7 @@ async function pushWithRetries(practice: Practice, policy: PushRetryPolicy, noti
     await pRetry(
       async () => {
         const report = await deliveries.attempt(notificationId, deviceId);
-        if (report.outcome === "retry") throw new RetryablePush(report.retryAfterSeconds, report.error ?? `push service answered ${report.statusCode}`);
+        if (report.outcome === "retry") throw new RetryablePush(report.retryAfterSeconds, report.error ?? "no answer");
       },
       {
         retries: policy.retries,

@@ -22,7 +22,7 @@ export function retryAfterSeconds(header: string | string[] | undefined, now: Da
  * and cannot apply our outbound address policy at connect time (a device's
  * endpoint comes from a browser, so it must not reach the inside).
  */
-export function createPushTransport(options: { vapid: VapidKeys; subject: string; policy: OutboundPolicy; clock?: () => Date }): PushTransport {
+export function createPushTransport(options: { vapid: VapidKeys; subject: string; policy: OutboundPolicy }): PushTransport {
   const post = createOutboundPost(options.policy);
   const vapidDetails = { subject: options.subject, publicKey: options.vapid.publicKey, privateKey: options.vapid.privateKey };
   const transport: PushTransport = {
@@ -38,7 +38,7 @@ export function createPushTransport(options: { vapid: VapidKeys; subject: string
       const headers = Object.fromEntries(Object.entries(details.headers).map(([k, v]) => [k, String(v)]));
       const r = await post({ url: details.endpoint, headers, body: details.body ?? Buffer.alloc(0), timeoutMs: PUSH_TIMEOUT_MS, excerptBytes: 1024 });
       const failed = r.error ?? (r.statusCode !== null && (r.statusCode < 200 || r.statusCode > 299) ? `push service answered ${r.statusCode}${r.excerpt ? `: ${r.excerpt.slice(0, 200)}` : ""}` : null);
-      return { statusCode: r.statusCode, retryAfterSeconds: retryAfterSeconds(r.headers["retry-after"], options.clock?.() ?? new Date()), durationMs: r.durationMs, error: failed, permanent: r.refused };
+      return { statusCode: r.statusCode, retryAfterSeconds: retryAfterSeconds(r.headers["retry-after"], new Date()), durationMs: r.durationMs, error: failed, permanent: r.refused };
     },
   };
   return Object.freeze(transport);

@@ -136,12 +136,14 @@ export class KyselyNotificationRepository implements NotificationRepository {
   async listInbox(organisationId: number, recipient: Recipient, filter: { unreadOnly: boolean; limit: number; offset: number }) {
     const all = this.inboxOf(organisationId, recipient);
     const listed = filter.unreadOnly ? all.where("read_at", "is", null) : all;
+    const count = async (q: typeof all) => Number((await q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    // Listing unread entries only, the list's count is the unread count: one count query, not two.
     const [rows, total, unread] = await Promise.all([
       listed.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit).offset(filter.offset).execute(),
-      listed.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
-      all.where("read_at", "is", null).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
+      count(listed),
+      filter.unreadOnly ? undefined : count(all.where("read_at", "is", null)),
     ]);
-    return { entries: rows.map(toNotification), total: Number(total.n), unread: Number(unread.n) };
+    return { entries: rows.map(toNotification), total, unread: unread ?? total };
   }
 
   async markRead(organisationId: number, id: string, at: Date) {

@@ -12,6 +12,7 @@ export interface AttemptReport {
   outcome: PushOutcome | "settled";
   retryAfterSeconds: number | null;
   statusCode: number | null;
+  /** What went wrong, as stored on the push (the push service's status when it gave no reason); null when delivered. */
   error: string | null;
 }
 
@@ -54,7 +55,7 @@ export class NotificationDeliveryService {
   async attempt(notificationId: string, deviceId: string): Promise<AttemptReport> {
     const r = this.deps.storage.repositories.notifications;
     const n = await r.findNotificationById(notificationId);
-    const push = (await r.listPushes(notificationId)).find((p) => p.deviceId === deviceId);
+    const push = await this.pushOf(notificationId, deviceId);
     if (!n || !push || push.status !== "pending") return { outcome: "settled", retryAfterSeconds: null, statusCode: null, error: null };
     const device = await r.findDevice(n.organisationId, deviceId);
     // A browser re-registered by another user (a shared computer) since the push was prepared must not show this user's message.
@@ -65,20 +66,23 @@ export class NotificationDeliveryService {
     const outcome = classifyPush(result);
     const at = this.deps.clock.now();
     const attempt = push.attempts + 1;
+    const error = outcome === "delivered" ? null : (result.error ?? (result.statusCode === null ? null : `push service answered ${result.statusCode}`));
     await this.deps.storage.transaction(async (tx) => {
       await tx.notifications.appendAttempt({ notificationId, deviceId, attempt, at, statusCode: result.statusCode, retryAfterSeconds: result.retryAfterSeconds, durationMs: Math.round(result.durationMs), outcome, error: result.error });
-      const error = outcome === "delivered" ? null : (result.error ?? (result.statusCode === null ? null : `push service answered ${result.statusCode}`));
       await tx.notifications.updatePush({ ...push, status: SETTLED[outcome], attempts: attempt, lastStatusCode: result.statusCode, error, updatedAt: at });
       if (outcome === "expired") await tx.notifications.deleteDevice(n.organisationId, deviceId);
     });
-    return { outcome, retryAfterSeconds: result.retryAfterSeconds, statusCode: result.statusCode, error: result.error };
+    return { outcome, retryAfterSeconds: result.retryAfterSeconds, statusCode: result.statusCode, error };
+  }
+
+  private async pushOf(notificationId: string, deviceId: string) {
+    return (await this.deps.storage.repositories.notifications.listPushes(notificationId)).find((p) => p.deviceId === deviceId);
   }
 
   /** Settles a push still pending when retrying stops: failed, with the reason. */
   async giveUp(notificationId: string, deviceId: string, reason: string): Promise<void> {
-    const r = this.deps.storage.repositories.notifications;
-    const push = (await r.listPushes(notificationId)).find((p) => p.deviceId === deviceId);
-    if (push?.status === "pending") await r.updatePush({ ...push, status: "failed", error: reason, updatedAt: this.deps.clock.now() });
+    const push = await this.pushOf(notificationId, deviceId);
+    if (push?.status === "pending") await this.deps.storage.repositories.notifications.updatePush({ ...push, status: "failed", error: reason, updatedAt: this.deps.clock.now() });
   }
 
   /**

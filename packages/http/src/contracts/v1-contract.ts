@@ -38,8 +38,8 @@ export const V1_ERROR_MAP: Readonly<Record<ErrorCode, { code: number; status: nu
   DUPLICATE_SUBSCRIPTION: { code: 4096, status: 409 },
   SUBSCRIPTION_NOT_FOUND: { code: 4046, status: 404 },
   DELIVERY_NOT_FOUND: { code: 4047, status: 404 },
-  DEVICE_NOT_FOUND: { code: 4052, status: 404 },
-  NOTIFICATION_NOT_FOUND: { code: 4053, status: 404 },
+  DEVICE_NOT_FOUND: { code: 4056, status: 404 },
+  NOTIFICATION_NOT_FOUND: { code: 4057, status: 404 },
   IDEMPOTENCY_KEY_REUSED: { code: 4220, status: 422 },
   PUSH_NOT_CONFIGURED: { code: 5031, status: 503 },
   APPOINTMENT_CANCELLED: { code: 4001, status: 409 },
@@ -73,6 +73,12 @@ export function v1EnvelopeSchema(data: object): Record<string, unknown> {
 export function v1Pagination(p: { page: number; size: number; total: number }) {
   const totalPages = Math.ceil(p.total / p.size);
   return { page: p.page, size: p.size, total_count: p.total, total_pages: totalPages, has_next: p.page < totalPages };
+}
+
+/** The paging block of the webhook and notification APIs (current_page / per_page, as spec 4.4's lists). */
+export function v1CurrentPagePagination(p: { page: number; size: number; total: number }) {
+  const totalPages = Math.ceil(p.total / p.size);
+  return { current_page: p.page, per_page: p.size, total_count: p.total, total_pages: totalPages, has_next: p.page < totalPages };
 }
 
 export function v1Success(data: unknown, code = V1_SUCCESS_CODE, message = "Success"): Response {

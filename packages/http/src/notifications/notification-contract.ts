@@ -14,13 +14,16 @@ const optionalText = (max: number, description: string): JsonSchema => ({ type: 
  * rules so that a missing object is reported by its required leaves
  * (recipient.user_id, recipient.user_type, notification.title), as spec 7.3 names them.
  */
+const recipientObject: JsonSchema = { type: "object", additionalProperties: false, required: ["user_id", "user_type"], properties: { user_id: userId, user_type: userType } };
+export const recipientSchema: JsonSchema = { $id: "NotificationRecipient", ...recipientObject };
+
 export const deliverSchema: JsonSchema = {
   $id: "NotificationDeliver",
   type: "object",
   additionalProperties: false,
   description: "recipient (user_id, user_type) and notification.title are required.",
   properties: {
-    recipient: { type: "object", additionalProperties: false, required: ["user_id", "user_type"], properties: { user_id: userId, user_type: userType } },
+    recipient: recipientObject,
     notification: {
       type: "object",
       additionalProperties: false,
@@ -56,7 +59,6 @@ export const deviceRegisterSchema: JsonSchema = {
   },
 };
 
-export const recipientSchema: JsonSchema = { $id: "NotificationRecipient", type: "object", additionalProperties: false, required: ["user_id", "user_type"], properties: { user_id: userId, user_type: userType } };
 
 const recipientQuery = { user_type: { type: "string", description: "PATIENT or PROVIDER, in any case" }, user_id: { type: "string", description: "The user's id" } };
 export const devicesQuery: JsonSchema = { type: "object", additionalProperties: false, required: ["user_type", "user_id"], properties: recipientQuery };

@@ -1,5 +1,6 @@
 import { assertRecipientQuery } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
+import { v1CurrentPagePagination } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { deliverSchema, inboxEntryView, inboxQuery, ERROR_BODY, NOTIFICATIONS_PATH, NOTIFICATION_ROUTE, OBJECT_BODY, NOTIFICATION_READ_SCOPES, NOTIFICATION_WRITE_SCOPES, notificationView, recipientSchema } from "./notification-contract.js";
 
@@ -65,12 +66,7 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       async handle(ctx) {
         const q = ctx.query();
         const found = await practice.notifications.inbox(ctx.principal, assertRecipientQuery({ userType: q.user_type, userId: q.user_id }), { unreadOnly: q.unread, page: q.page, size: q.size });
-        const totalPages = Math.ceil(found.total / found.size);
-        return jsonResponse(200, {
-          entries: found.entries.map(inboxEntryView),
-          unread_count: found.unread,
-          pagination: { current_page: found.page, per_page: found.size, total_count: found.total, total_pages: totalPages, has_next: found.page < totalPages },
-        });
+        return jsonResponse(200, { entries: found.entries.map(inboxEntryView), unread_count: found.unread, pagination: v1CurrentPagePagination(found) });
       },
     },
     {

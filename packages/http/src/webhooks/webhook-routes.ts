@@ -1,5 +1,6 @@
 import { DomainError } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
+import { v1CurrentPagePagination } from "../contracts/v1-contract.js";
 import { positivePathId } from "../contracts/path-id.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
@@ -192,11 +193,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       async handle(ctx) {
         const q = ctx.query();
         const found = await practice.webhookDeliveries.list(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"), { status: q.status, page: q.page, size: q.size });
-        const totalPages = Math.ceil(found.total / found.size);
-        return jsonResponse(200, {
-          deliveries: found.deliveries.map((d) => deliveryView(d.delivery, d.attempts)),
-          pagination: { current_page: found.page, per_page: found.size, total_count: found.total, total_pages: totalPages, has_next: found.page < totalPages },
-        });
+        return jsonResponse(200, { deliveries: found.deliveries.map((d) => deliveryView(d.delivery, d.attempts)), pagination: v1CurrentPagePagination(found) });
       },
     },
     {
