@@ -31,6 +31,9 @@ export interface JobRunnerOptions {
   maxAttempts?: number;
 }
 
+/** How long a claimed job is held when the runner is given no lease (OPENPRACTICE_JOB_LEASE_MS). */
+export const DEFAULT_LEASE_MS = 60_000;
+
 const retryDelayMs = (attempts: number) => Math.min(60 * 60_000, 15_000 * 2 ** (attempts - 1));
 
 /**
@@ -104,7 +107,7 @@ export class JobRunner {
       const jobs = await this.o.storage.repositories.jobs.claim(queue, {
         limit: free,
         now: this.o.clock.now(),
-        leaseMs: this.o.leaseMs ?? 60_000,
+        leaseMs: this.o.leaseMs ?? DEFAULT_LEASE_MS,
         leaseToken: this.o.ids.uuid(),
       });
       for (const job of jobs) {

@@ -9,15 +9,16 @@ export interface PushRetryPolicy {
   retries: number;
   /** The first backoff delay, doubled on each retry (OPENPRACTICE_PUSH_RETRY_BASE_MS). */
   baseDelayMs: number;
-  /** No retry starts after this long: the job's lease must outlast the whole delivery. */
-  windowMs: number;
 }
+
+/** The policy with its window: no retry starts after `windowMs`, so the job's lease outlasts the whole delivery. */
+type WindowedPolicy = PushRetryPolicy & { windowMs: number };
 
 export const DEFAULT_PUSH_RETRY = Object.freeze({ retries: 4, baseDelayMs: 1_000 });
 const MAX_BACKOFF_MS = 15_000;
 
 /** The retry window for a job lease: half of it, less one send's timeout, so a lease never lapses mid-delivery. */
-export const pushRetryWindowMs = (leaseMs: number) => Math.max(1_000, leaseMs / 2 - PUSH_TIMEOUT_MS);
+const pushRetryWindowMs = (leaseMs: number) => Math.max(1_000, leaseMs / 2 - PUSH_TIMEOUT_MS);
 
 /** An attempt the push service asked us to repeat (429, 5xx, no answer). */
 class RetryablePush extends Error {
@@ -33,7 +34,7 @@ class RetryablePush extends Error {
 class GiveUp extends Error {}
 
 /** The delay p-retry will wait before retry number `retriesConsumed + 1` (its documented formula, randomize off). */
-const backoffMs = (policy: PushRetryPolicy, retriesConsumed: number) => Math.min(policy.baseDelayMs * 2 ** retriesConsumed, MAX_BACKOFF_MS);
+const backoffMs = (policy: WindowedPolicy, retriesConsumed: number) => Math.min(policy.baseDelayMs * 2 ** retriesConsumed, MAX_BACKOFF_MS);
 
 /**
  * Sends one device's push, retrying with exponential backoff (p-retry) while
@@ -42,7 +43,7 @@ const backoffMs = (policy: PushRetryPolicy, retriesConsumed: number) => Math.min
  * past the retry window we stop and record why. Sleeping lives here, in the
  * runtime, not in the core: the core only says what each answer means.
  */
-async function pushWithRetries(practice: Practice, policy: PushRetryPolicy, notificationId: string, deviceId: string): Promise<void> {
+async function pushWithRetries(practice: Practice, policy: WindowedPolicy, notificationId: string, deviceId: string): Promise<void> {
   const deliveries = practice.notificationDeliveries;
   const started = performance.now();
   let lastFailure = "";
@@ -84,7 +85,8 @@ async function pushWithRetries(practice: Practice, policy: PushRetryPolicy, noti
  * side by side, then the notification's status, committed together with the
  * job's completion (a finished notification is never sent again).
  */
-export function pushDeliveryHandler(practice: Practice, policy: PushRetryPolicy): JobHandler {
+export function pushDeliveryHandler(practice: Practice, retry: PushRetryPolicy, leaseMs: number): JobHandler {
+  const policy: WindowedPolicy = { ...retry, windowMs: pushRetryWindowMs(leaseMs) };
   return async (job, context) => {
     const notificationId = String((job.payload as { notificationId: string }).notificationId);
     const deviceIds = await practice.notificationDeliveries.prepare(notificationId);

@@ -12,7 +12,6 @@ import { composeContainer, TOKENS } from "./container.js";
 import { createLogger, type Logger } from "./logger.js";
 import { openStorage } from "./storage-from-url.js";
 import { startWorkers } from "./workers.js";
-import { pushRetryWindowMs } from "./push-delivery-job.js";
 
 export interface RuntimeHandle {
   /** Base URL the server listens on, e.g. http://127.0.0.1:8080 */
@@ -54,7 +53,7 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   const workerId = `${hostname()}:${process.pid}:${port}`;
-  const pushRetry = { retries: config.pushRetries, baseDelayMs: config.pushRetryBaseMs, windowMs: pushRetryWindowMs(config.jobLeaseMs) };
+  const pushRetry = { retries: config.pushRetries, baseDelayMs: config.pushRetryBaseMs };
   const workers = startWorkers(practice, logger, { workerId, pollIntervalMs: config.workerPollMs, leaseMs: config.jobLeaseMs, pushRetry });
   logger.info({ url, engine: storage.capabilities.engine, env: config.env }, "openpractice listening");
 

@@ -48,7 +48,7 @@ describe("the webhook delivery handler", () => {
     );
     await r.jobs.enqueueMany(deliveries.map((d) => ({ queue: "webhooks.deliver", payload: { deliveryId: d.id }, runAt: T0 })));
 
-    const runner = new JobRunner({ storage, clock: practice.clock, ids: practice.ids, logger: silent, workerId: "worker-a", handlers: builtInJobHandlers(practice, undefined, "worker-a"), pollIntervalMs: 10 });
+    const runner = new JobRunner({ storage, clock: practice.clock, ids: practice.ids, logger: silent, workerId: "worker-a", handlers: builtInJobHandlers(practice, { workerId: "worker-a" }), pollIntervalMs: 10 });
     expect(await runner.pollOnce()).toBe(6);
 
     expect(reads).toEqual([deliveries.map((d) => d.id)]);

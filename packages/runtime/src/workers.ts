@@ -2,10 +2,10 @@ import { NOTIFICATION_DELIVERY_QUEUE, SOAP_SUMMARY_QUEUE, WEBHOOK_DELIVERY_QUEUE
 import DataLoader from "dataloader";
 import { v1SummaryPath } from "@openpractice/http";
 import cron from "node-cron";
-import { JobRunner, type JobHandler } from "./job-runner.js";
+import { DEFAULT_LEASE_MS, JobRunner, type JobHandler } from "./job-runner.js";
 import { WebhookAttemptBatcher } from "./webhook-attempt-batcher.js";
 import type { Logger } from "./logger.js";
-import { DEFAULT_PUSH_RETRY, pushDeliveryHandler, pushRetryWindowMs, type PushRetryPolicy } from "./push-delivery-job.js";
+import { DEFAULT_PUSH_RETRY, pushDeliveryHandler, type PushRetryPolicy } from "./push-delivery-job.js";
 
 export interface Workers {
   jobs: JobRunner;
@@ -17,7 +17,8 @@ export interface Workers {
  * it to see that workers are alive, and the multi-process test uses it to
  * prove each job completes exactly once. Later modules add their queues here.
  */
-export function builtInJobHandlers(practice?: Practice, pushRetry: PushRetryPolicy = { ...DEFAULT_PUSH_RETRY, windowMs: pushRetryWindowMs(60_000) }, workerId = "worker"): Map<string, JobHandler> {
+export function builtInJobHandlers(practice?: Practice, options: { workerId?: string; leaseMs?: number; pushRetry?: PushRetryPolicy } = {}): Map<string, JobHandler> {
+  const { workerId = "worker", leaseMs = DEFAULT_LEASE_MS, pushRetry = DEFAULT_PUSH_RETRY } = options;
   const handlers = new Map<string, JobHandler>([["system.noop", async () => undefined]]);
   if (practice) {
     // The jobs a claim starts together read their deliveries in one statement (DataLoader batches the loads of a tick);
@@ -42,7 +43,7 @@ export function builtInJobHandlers(practice?: Practice, pushRetry: PushRetryPoli
       const { organisationId, contextId } = job.payload as { organisationId: number; contextId: string };
       await practice.soapDocuments.render(Number(organisationId), String(contextId), v1SummaryPath);
     });
-    handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry));
+    handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry, leaseMs));
   }
   return handlers;
 }
@@ -87,7 +88,7 @@ function startFanOut(practice: Practice, logger: Logger, o: { workerId: string; 
  * each tick.
  */
 export function startWorkers(practice: Practice, logger: Logger, options: { workerId: string; pollIntervalMs: number; leaseMs?: number; pushRetry?: PushRetryPolicy }): Workers {
-  const handlers = builtInJobHandlers(practice, options.pushRetry, options.workerId);
+  const handlers = builtInJobHandlers(practice, options);
   const jobs = new JobRunner({ storage: practice.storage, clock: practice.clock, ids: practice.ids, logger, workerId: options.workerId, handlers, pollIntervalMs: options.pollIntervalMs, leaseMs: options.leaseMs });
   jobs.start();
   const fanOut = startFanOut(practice, logger, options);

@@ -2,6 +2,7 @@ import Validator from "fastest-validator";
 import { DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
 import { vapidPairMatches, type VapidKeys } from "./vapid-keys.js";
 import { DEFAULT_PUSH_RETRY } from "../push-delivery-job.js";
+import { DEFAULT_LEASE_MS } from "../job-runner.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -149,7 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),
     shutdownTimeoutMs: (input.OPENPRACTICE_SHUTDOWN_TIMEOUT_MS as number | undefined) ?? 10_000,
     workerPollMs: (input.OPENPRACTICE_WORKER_POLL_MS as number | undefined) ?? 1_000,
-    jobLeaseMs: (input.OPENPRACTICE_JOB_LEASE_MS as number | undefined) ?? 60_000,
+    jobLeaseMs: (input.OPENPRACTICE_JOB_LEASE_MS as number | undefined) ?? DEFAULT_LEASE_MS,
     searchCountLimit: searchCountLimit(input.OPENPRACTICE_SEARCH_COUNT_LIMIT as number | undefined),
     webhookSecretKey: input.OPENPRACTICE_WEBHOOK_SECRET_KEY as string | undefined,
     webhookAllowedHosts: hostList(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS),
