@@ -70,6 +70,11 @@ export class KyselyIcdRepository implements IcdRepository {
     return counts.sort((a, b) => a.n - b.n || b.word.length - a.word.length).map((c) => c.word);
   }
 
+  /** For EXISTS: a word of the code at `codeRef` starts with `word` (an index probe on (year, code, word)). */
+  private hasWordStarting(year: number, word: string, codeRef: "icd_codes.code" | "m.code") {
+    return this.db.selectFrom("icd_words as w").select("w.code").where("w.year", "=", year).where("w.code", "=", sql.ref<string>(codeRef)).where("w.word", ">=", word).where("w.word", "<", prefixEnd(word));
+  }
+
   async search(s: IcdSearch) {
     let q = this.db.selectFrom("icd_codes").where("year", "=", s.year);
     if (s.codePrefix) {
@@ -78,7 +83,7 @@ export class KyselyIcdRepository implements IcdRepository {
     // Each word must start a word of the description.
     if (!s.codePrefix && s.words.length === 0) return { codes: [], total: 0 };
     if (s.codePrefix) {
-      for (const word of s.words) q = q.where(({ exists, selectFrom }) => exists(selectFrom("icd_words as w").select("w.code").where("w.year", "=", s.year).whereRef("w.code", "=", "icd_codes.code").where("w.word", ">=", word).where("w.word", "<", prefixEnd(word))));
+      for (const word of s.words) q = q.where(({ exists }) => exists(this.hasWordStarting(s.year, word, "icd_codes.code")));
       const ordered = q.selectAll().orderBy(sql`case when code = ${s.codePrefix} then 0 else 1 end`).orderBy("code");
       const [rows, counted] = await Promise.all([ordered.limit(s.limit).offset(s.offset).execute(), q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()]);
       return { codes: rows.map(toCode), total: Number(counted.n) };
@@ -89,7 +94,7 @@ export class KyselyIcdRepository implements IcdRepository {
     const [first, ...rest] = await this.rarestFirst(s.year, s.words);
     let m = this.db.selectFrom("icd_words as m").select(["m.code", "m.description_length"]).where("m.year", "=", s.year).where("m.word", ">=", first!).where("m.word", "<", prefixEnd(first!));
     for (const word of rest) {
-      m = m.where(({ exists, selectFrom }) => exists(selectFrom("icd_words as w").select("w.code").where("w.year", "=", s.year).whereRef("w.code", "=", "m.code").where("w.word", ">=", word).where("w.word", "<", prefixEnd(word))));
+      m = m.where(({ exists }) => exists(this.hasWordStarting(s.year, word, "m.code")));
     }
     // A prefix can match two words of one description ("femur", "femurs"): each code once.
     const seen = new Set<string>();
