@@ -31,6 +31,8 @@ interface NoteState {
   note: SoapNote;
   settings: DocumentationSettings;
   forms: FormSubmission[];
+  /** The Assessment section's diagnoses (the claim's and the plan of care's). */
+  diagnoses: ReturnType<typeof diagnosesOf>;
   assessment: TreatmentSheetAssessment;
   signatures: SoapSignature[];
   contentHash: string;
@@ -154,6 +156,7 @@ export class SoapWorkflowService {
       note,
       settings,
       forms,
+      diagnoses: diagnosesOf(forms.find((f) => f.section === "Assessment")),
       assessment: assessTreatments(settings.billingUnitRule, treatments, catalog),
       signatures,
       contentHash: soapContentHash(note, forms, treatments),
@@ -253,7 +256,7 @@ export class SoapWorkflowService {
       serviceCaseId: s.note.serviceCaseId,
       serviceDate: await serviceDate(),
       renderingPhysician: s.note.renderingPhysician,
-      diagnosisCodes: [...new Set(diagnosesOf(s.forms.find((f) => f.section === "Assessment")).sort((a, b) => Number(Boolean(b.is_primary)) - Number(Boolean(a.is_primary))).map((d) => d.code))],
+      diagnosisCodes: [...new Set([...s.diagnoses].sort((a, b) => Number(Boolean(b.is_primary)) - Number(Boolean(a.is_primary))).map((d) => d.code))],
       lines: s.assessment.lines.filter((l) => l.units > 0).map((l) => ({ code: l.code, modifiers: l.modifiers.map((m) => m.cptModifierCode), units: l.units, minutes: l.duration })),
     };
     const submitted = await this.deps.billingGateway.submit(claim, tx, now);
@@ -267,7 +270,7 @@ export class SoapWorkflowService {
     const start = await serviceDate();
     const fields = {
       sourceContextId: n.contextId,
-      diagnoses: diagnosesOf(s.forms.find((f) => f.section === "Assessment")).map((d) => ({ code: d.code, description: d.description, isPrimary: d.is_primary })),
+      diagnoses: s.diagnoses.map((d) => ({ code: d.code, description: d.description, isPrimary: d.is_primary })),
       goals: goalsOf(s.forms.find((f) => f.section === "Plan")?.response ?? {}),
       frequencyAndDuration: patientCase?.frequencyAndDuration ?? null,
       certificationStart: start,
