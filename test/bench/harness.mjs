@@ -63,10 +63,10 @@ export async function startServer(name, args, env) {
 }
 
 /** The runtime as deployed: `openpractice serve` configured from the environment, on a SQLite file or a postgres:// / mysql:// URL. */
-export function startRuntime(name, database, logLevel) {
+export function startRuntime(name, database, logLevel, cli = RUNTIME_CLI) {
   // BENCH_CPU_PROF=<dir>: the runtime writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return startServer(name, [...profile, RUNTIME_CLI, "serve"], {
+  return startServer(name, [...profile, cli, "serve"], {
     DATABASE_URL: database.includes("://") ? database : `sqlite:${database}`,
     OPENPRACTICE_DATA_DIR: temp,
     OPENPRACTICE_JWT_SECRET: SECRET,

@@ -20,4 +20,19 @@ describe("rate limiter (fixed one-minute windows in the store)", () => {
     expect(await limiter.purgeOldWindows()).toBe(3); // org 1 at 10:00 and 10:01, org 999 at 10:01
     await storage.close();
   });
+
+  it("remembers, per window and bucket, that this process refused an organisation", async () => {
+    const storage = await createSqliteStorage({ filename: ":memory:" });
+    let now = new Date("2026-05-05T10:00:10.000Z");
+    const limiter = new RateLimiter({ storage, clock: { now: () => now }, planLimits: resolvePlanLimits({ free: 1 }) });
+    await limiter.consume(1, "v2");
+    expect(limiter.refusedInCurrentWindow(1, "v2")).toBe(false); // within the budget
+    expect((await limiter.consume(1, "v2")).allowed).toBe(false);
+    expect(limiter.refusedInCurrentWindow(1, "v2")).toBe(true);
+    expect(limiter.refusedInCurrentWindow(1, "other")).toBe(false);
+    expect(limiter.refusedInCurrentWindow(2, "v2")).toBe(false);
+    now = new Date("2026-05-05T10:01:00.000Z"); // the next window refills the budget
+    expect(limiter.refusedInCurrentWindow(1, "v2")).toBe(false);
+    await storage.close();
+  });
 });

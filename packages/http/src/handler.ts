@@ -78,11 +78,32 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   }
 
   async function run(route: RouteDefinition, ctx: RouteContext, request: Request, headers: Record<string, string>, setPrincipal: (p: Principal) => void): Promise<Response> {
+    const serve = async () => {
+      if (route.auth && route.scopes && !hasAnyScope(ctx.principal, route.scopes)) {
+        throw new DomainError("INSUFFICIENT_PERMISSIONS", `This operation needs the ${route.scopes.join(" or ")} scope`, {
+          required_scope: route.scopes[0],
+          accepted_scopes: [...route.scopes],
+          current_scopes: [...ctx.principal.scopes],
+        });
+      }
+      ctx.query(); // validate the query before any work
+      return route.handle(ctx);
+    };
+    let early: Promise<Response> | undefined;
     if (route.auth) {
       ctx.principal = await authenticator.authenticate(request);
       setPrincipal(ctx.principal);
       if (route.rateLimitBucket) {
-        const decision = await practice.rateLimiter.consume(ctx.principal.organisationId, route.rateLimitBucket);
+        const { organisationId } = ctx.principal;
+        const counted = practice.rateLimiter.consume(organisationId, route.rateLimitBucket);
+        // A read may run while its hit is counted: it saves a database round trip per request. An
+        // organisation this process refused in this window waits for the count, so a client over
+        // its budget does not cost reads. Errors of the read still come after a refusal.
+        if (route.readsOnly && !practice.rateLimiter.refusedInCurrentWindow(organisationId, route.rateLimitBucket)) {
+          early = serve();
+          early.catch(() => {}); // awaited below unless the request is refused
+        }
+        const decision = await counted;
         headers["x-ratelimit-limit"] = String(decision.limit);
         headers["x-ratelimit-remaining"] = String(decision.remaining);
         headers["x-ratelimit-reset"] = String(Math.floor(decision.resetAt.getTime() / 1000));
@@ -91,16 +112,8 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
           throw new DomainError("RATE_LIMIT_EXCEEDED", `Rate limit of ${decision.limit} requests per minute exceeded`, { limit: decision.limit, retry_after_seconds: decision.retryAfterSeconds });
         }
       }
-      if (route.scopes && !hasAnyScope(ctx.principal, route.scopes)) {
-        throw new DomainError("INSUFFICIENT_PERMISSIONS", `This operation needs the ${route.scopes.join(" or ")} scope`, {
-          required_scope: route.scopes[0],
-          accepted_scopes: [...route.scopes],
-          current_scopes: [...ctx.principal.scopes],
-        });
-      }
     }
-    ctx.query(); // validate the query before any work
-    const response = await route.handle(ctx);
+    const response = await (early ?? serve());
     for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
     return response;
   }

@@ -35,6 +35,11 @@ export interface RouteDefinition {
   scopes?: readonly string[];
   /** Count the request against the organisation's plan budget in this bucket. */
   rateLimitBucket?: string;
+  /**
+   * The handler changes nothing (no write, no event), so it may start while the
+   * request's rate-limit hit is being counted; over the budget its result is dropped.
+   */
+  readsOnly?: boolean;
   requestBody?: JsonSchema;
   query?: JsonSchema;
   /** OpenAPI responses: status → schema of the body (JSON), or the media type of a binary body (e.g. application/pdf). */

@@ -6,6 +6,8 @@
 //                 (select id … limit CAP+1); up to CAP, the total is their number and
 //                 the page is read by id; above CAP, the total is capped and the page
 //                 query runs as today
+//   one-scan      the ids of at most CAP+1 matches, and the page by key when they are all,
+//                 in one statement, beside a bounded B-tree walk (pg-search-one-scan.mjs)
 // Env: DATABASE_URL, PORT, HOST, PROTO (comma list), CAP (1000), OPENPRACTICE_JWT_SECRET.
 import { createPractice } from "@openpractice/core";
 import { createH3NodeServer } from "@openpractice/h3";
@@ -13,9 +15,10 @@ import { createHttpHandler, createJwtAuthenticator } from "@openpractice/http";
 import { containsPattern, rowToPatient } from "@openpractice/kysely";
 import { createPostgresStorage } from "@openpractice/postgres";
 import { sql } from "kysely";
+import { oneScanList } from "./pg-search-one-scan.mjs";
 
 const options = (process.env.PROTO ?? "").split(",").filter(Boolean);
-for (const o of options) if (!["concurrent", "capped-count", "capped-ids"].includes(o)) throw new Error(`unknown option ${o}`);
+for (const o of options) if (!["concurrent", "capped-count", "capped-ids", "one-scan"].includes(o)) throw new Error(`unknown option ${o}`);
 const CAP = Number(process.env.CAP ?? 1000);
 const SORT = { created_at: "created_at", updated_at: "updated_at", last_name: "last_name_sort", first_name: "first_name_sort" };
 
@@ -26,6 +29,10 @@ if (options.length > 0) {
   const list = proto.list;
   proto.list = async function (c) {
     if (c.searchTerms.length === 0 || c.createdFrom || c.createdBefore || c.updatedFrom || c.updatedBefore) return list.call(this, c);
+    if (options.includes("one-scan")) {
+      const { rows, total } = await oneScanList(this.db, c, c.countLimit ?? CAP);
+      return { patients: rows.map(rowToPatient), total };
+    }
     let q = this.db.selectFrom("patients").where("organisation_id", "=", c.organisationId);
     if (c.status !== "all") q = q.where("status", "=", c.status);
     for (const term of c.searchTerms) q = q.where(sql`search_text like ${containsPattern(term)} escape ${"\\"}`);

@@ -10,7 +10,8 @@ export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function applyFilters<O>(q: SelectQueryBuilder<Database, "patients", O>, c: PatientListCriteria): SelectQueryBuilder<Database, "patients", O> {
+/** The list filters of a criteria (organisation, status, every search term, the date bounds) on a patients query. */
+export function applyPatientFilters<O>(q: SelectQueryBuilder<Database, "patients", O>, c: PatientListCriteria): SelectQueryBuilder<Database, "patients", O> {
   let query = q.where("organisation_id", "=", c.organisationId);
   if (c.status !== "all") query = query.where("status", "=", c.status);
   for (const term of c.searchTerms) {
@@ -87,7 +88,7 @@ export class KyselyPatientRepository implements PatientRepository {
     const indexed = c.searchTerms.length > 0 ? await this.profile.patientSearch?.list(this.db, c) : undefined;
     if (indexed) return { patients: indexed.rows.map(rowToPatient), total: indexed.total };
     const base = this.db.selectFrom("patients");
-    const pageQuery = applyFilters(base.selectAll(), c)
+    const pageQuery = applyPatientFilters(base.selectAll(), c)
       .orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order)
       .orderBy("id", c.order)
       .limit(c.limit)
@@ -95,8 +96,8 @@ export class KyselyPatientRepository implements PatientRepository {
     // A bounded count stops reading matches after countLimit + 1 of them.
     const countQuery =
       c.countLimit === undefined
-        ? applyFilters(base.select((eb) => eb.fn.countAll().as("n")), c)
-        : this.db.selectFrom(applyFilters(base.select(sql.lit(1).as("one")), c).limit(c.countLimit + 1).as("m")).select((eb) => eb.fn.countAll().as("n"));
+        ? applyPatientFilters(base.select((eb) => eb.fn.countAll().as("n")), c)
+        : this.db.selectFrom(applyPatientFilters(base.select(sql.lit(1).as("one")), c).limit(c.countLimit + 1).as("m")).select((eb) => eb.fn.countAll().as("n"));
     // Page and count at the same time: on a pooled engine they run on two connections.
     const [page, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
     return { patients: page.map(rowToPatient), total: Number(counted.n) };

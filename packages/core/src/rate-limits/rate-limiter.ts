@@ -13,6 +13,7 @@ export interface RateLimitDecision {
 }
 
 const WINDOW_MS = 60_000;
+const counterKey = (organisationId: number, bucket: string) => `${bucket}:org:${organisationId}`;
 /** How long a process trusts the plan it read; a plan change takes effect within this. */
 const PLAN_CACHE_MS = 30_000;
 
@@ -23,6 +24,8 @@ const PLAN_CACHE_MS = 30_000;
  */
 export class RateLimiter {
   private readonly plans = new Map<number, { plan: Plan; readAt: number }>();
+  /** Counter key → start of the window in which this process last refused it. */
+  private readonly refusedWindows = new Map<string, number>();
 
   constructor(private readonly deps: { storage: Storage; clock: Clock; planLimits: Readonly<Record<Plan, number>> }) {}
 
@@ -41,15 +44,31 @@ export class RateLimiter {
     const now = this.deps.clock.now().getTime();
     const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
     const limit = this.deps.planLimits[await this.planOf(organisationId, now)];
-    const count = await this.deps.storage.repositories.rateLimits.hit(`${bucket}:org:${organisationId}`, new Date(windowStart));
+    const key = counterKey(organisationId, bucket);
+    const count = await this.deps.storage.repositories.rateLimits.hit(key, new Date(windowStart));
     const resetAt = new Date(windowStart + WINDOW_MS);
+    const allowed = count <= limit;
+    if (!allowed) {
+      if (this.refusedWindows.size > 10_000) this.refusedWindows.clear();
+      this.refusedWindows.set(key, windowStart);
+    }
     return {
-      allowed: count <= limit,
+      allowed,
       limit,
       remaining: Math.max(0, limit - count),
       resetAt,
       retryAfterSeconds: Math.max(1, Math.ceil((resetAt.getTime() - now) / 1000)),
     };
+  }
+
+  /**
+   * Whether this process refused the organisation in this bucket during the
+   * current window. Another process may have refused it without this one
+   * knowing; callers use this only to choose how eagerly to start work.
+   */
+  refusedInCurrentWindow(organisationId: number, bucket: string): boolean {
+    const windowStart = Math.floor(this.deps.clock.now().getTime() / WINDOW_MS) * WINDOW_MS;
+    return this.refusedWindows.get(counterKey(organisationId, bucket)) === windowStart;
   }
 
   /** Drops counters of windows that ended more than an hour ago. */
