@@ -36,7 +36,7 @@ describe("v2 reads and the rate-limit hit", () => {
     storage = await createSqliteStorage({ filename: ":memory:" });
     // One fixed window: the refusal memory is per window, so a minute boundary must not fall inside a test.
     const now = new Date("2026-11-22T10:00:30.000Z");
-    practice = createPractice({ storage, clock: { now: () => now }, planLimits: { free: 2, basic: 2, pro: 2, enterprise: 2 } });
+    practice = createPractice({ storage, clock: { now: () => now }, planLimits: { free: 2, professional: 2, enterprise: 2 } });
     const hits = storage.repositories.rateLimits;
     const hit = hits.hit.bind(hits);
     hits.hit = async (key, windowStart) => {
