@@ -118,7 +118,8 @@ export async function load(server, scenario, headers, { duration, connections })
 }
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const stats = (xs) => {
+/** p50, p95 and p99 of the samples. */
+export const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return { p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99) };
 };

@@ -7,7 +7,7 @@
 // term that many times per server), BENCH_WARMUP_SECONDS (2 of load on each server first).
 import { fileURLToPath } from "node:url";
 import { signAccessToken } from "@openpractice/runtime";
-import { SEARCH_TERMS, SECRET, busyShare, intEnv, load, machineLine, startRuntime, startServer, stopServer } from "../harness.mjs";
+import { SEARCH_TERMS, SECRET, busyShare, intEnv, load, machineLine, startRuntime, startServer, stats, stopServer } from "../harness.mjs";
 
 const URL_ = process.env.BENCH_FIXTURE_URL;
 if (!URL_) throw new Error("set BENCH_FIXTURE_URL to a kept fixture database");
@@ -50,11 +50,14 @@ try {
       }
     }
   }
-  const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.ceil(p * xs.length) - 1].toFixed(1);
+  const cell = (xs) => {
+    const { p50, p95 } = stats(xs);
+    return `${p50.toFixed(1)} / ${p95.toFixed(1)}`;
+  };
   console.log(`\n| server | ${SEARCH_TERMS.map((t) => `${t} p50 / p95`).join(" | ")} | all p50 / p95 |\n| --- |${" ---: |".repeat(SEARCH_TERMS.length + 1)}`);
   for (const [name, byTerm] of samples) {
     const all = [...byTerm.values()].flat();
-    console.log(`| ${name} | ${[...byTerm.values()].map((xs) => `${pct(xs, 0.5)} / ${pct(xs, 0.95)}`).join(" | ")} | ${pct(all, 0.5)} / ${pct(all, 0.95)} |`);
+    console.log(`| ${name} | ${[...byTerm.values()].map(cell).join(" | ")} | ${cell(all)} |`);
   }
 } finally {
   await Promise.all(servers.map(stopServer));

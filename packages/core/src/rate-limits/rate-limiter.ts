@@ -13,6 +13,8 @@ export interface RateLimitDecision {
 }
 
 const WINDOW_MS = 60_000;
+/** Start (ms) of the fixed window holding the instant `ms`. */
+const windowStartOf = (ms: number) => Math.floor(ms / WINDOW_MS) * WINDOW_MS;
 const counterKey = (organisationId: number, bucket: string) => `${bucket}:org:${organisationId}`;
 /** How long a process trusts the plan it read; a plan change takes effect within this. */
 const PLAN_CACHE_MS = 30_000;
@@ -42,7 +44,7 @@ export class RateLimiter {
 
   async consume(organisationId: number, bucket: string): Promise<RateLimitDecision> {
     const now = this.deps.clock.now().getTime();
-    const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+    const windowStart = windowStartOf(now);
     const limit = this.deps.planLimits[await this.planOf(organisationId, now)];
     const key = counterKey(organisationId, bucket);
     const count = await this.deps.storage.repositories.rateLimits.hit(key, new Date(windowStart));
@@ -67,8 +69,7 @@ export class RateLimiter {
    * knowing; callers use this only to choose how eagerly to start work.
    */
   refusedInCurrentWindow(organisationId: number, bucket: string): boolean {
-    const windowStart = Math.floor(this.deps.clock.now().getTime() / WINDOW_MS) * WINDOW_MS;
-    return this.refusedWindows.get(counterKey(organisationId, bucket)) === windowStart;
+    return this.refusedWindows.get(counterKey(organisationId, bucket)) === windowStartOf(this.deps.clock.now().getTime());
   }
 
   /** Drops counters of windows that ended more than an hour ago. */
