@@ -36,5 +36,20 @@ export const postgresProfile: SqlDialectProfile = Object.freeze({
         await sql`drop index patients_search_trgm_ix`.execute(db);
       },
     },
+    // The planner estimates `LIKE '%term%'` by testing the pattern against the column's histogram, and it only
+    // trusts the histogram fully from 1,000 entries (the default target gives 100, blended with a fixed
+    // guess). With 100, one ANALYZE sample can put a term matching 1.6% of patients at 0.01% or at 5%, and the
+    // search then walks the wrong index: 30 to 47 ms instead of 10 at 1,000,000 patients
+    // (docs/performance.md, "Plans that depend on the ANALYZE sample"). ANALYZE then reads 300,000 rows
+    // instead of 30,000.
+    "013-postgres-patients-search-statistics": {
+      async up(db: Kysely<any>) {
+        await sql`alter table patients alter column search_text set statistics 1000`.execute(db);
+        await sql`analyze patients`.execute(db);
+      },
+      async down(db: Kysely<any>) {
+        await sql`alter table patients alter column search_text set statistics -1`.execute(db);
+      },
+    },
   }),
 });

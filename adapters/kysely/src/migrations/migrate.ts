@@ -18,7 +18,8 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "001-foundation": foundationMigration(profile),
     "002-jobs-and-locks": jobsAndLocksMigration(profile),
     ...profile.extraMigrations,
-    // 003 is each engine's own search index (profile.extraMigrations); shared migrations continue at 004.
+    // Engine-only migrations (profile.extraMigrations) carry the engine's name after their number:
+    // 003 is each engine's search index, 013-postgres the search statistics. Shared ones continue at 014.
     "004-appointments": appointmentsMigration(profile),
     "005-cases": casesMigration(profile),
     "006-webhooks": webhooksMigration(profile),
