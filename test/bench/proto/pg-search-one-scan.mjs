@@ -1,7 +1,7 @@
 // PROTOTYPE (not adopted, see docs/performance.md): a bounded search with one trigram index scan.
 // - `m` holds the id and sort key of up to CAP + 1 matches, the only trigram scan; with at most CAP
 //   matches it holds all of them, so the page is its right slice, read back by primary key, in the
-//   same statement as the count.
+//   same statement as the count. Above CAP the gate sits under the slice's sort, so nothing is sorted.
 // - At the same time, on a second connection, a bounded walk: the page among the WALK_ROWS first rows
 //   in sort order (the B-tree), filtered by the search. Above CAP matches, its page is the answer when
 //   it is full; otherwise the shared page query runs afterwards.
@@ -31,8 +31,7 @@ export async function oneScanList(db, c, cap) {
          c as materialized (select count(*) as n from m)
     select c.n as search_total, p.* from c left join (
       select p.* from patients p
-        where (select n from c) <= ${cap}
-          and p.id in (select id from m order by k ${direction}, id ${direction} limit ${c.limit} offset ${c.offset})
+        where p.id in (select id from m where (select n from c) <= ${cap} order by k ${direction}, id ${direction} limit ${c.limit} offset ${c.offset})
     ) p on true
     order by p.${sql.ref(sortColumn)} ${direction}, p.id ${direction}`.execute(db);
   const walk = c.status === "all" ? undefined : boundedWalk(db, c);
