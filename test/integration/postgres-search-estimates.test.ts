@@ -31,6 +31,7 @@ describe.runIf(engines.includes("postgres"))("[postgres] search estimates (stati
 
   beforeAll(async () => {
     db = await freshDatabase("postgres");
+    // Opening the adapter applies every migration, 013 included.
     storage = await openEngineStorage("postgres", db.url);
     client = new pg.Client({ connectionString: db.url });
     await client.connect();

@@ -16,6 +16,22 @@ export interface PostgresStorageOptions {
   onIdleConnectionError?: (error: Error) => void;
 }
 
+const guarded = new WeakSet<pg.PoolClient>();
+
+/**
+ * pg-pool listens for errors only on idle clients. When the server drops a client this store has checked out
+ * (a query in flight, or a transaction between statements), the client emits 'error' with no listener, and
+ * Node ends the process. With this listener the failure surfaces where it belongs: the running or the next
+ * query rejects (isUnavailable: 503), and the pool discards the client when it is released.
+ */
+function guardCheckedOutClients(pool: pg.Pool): void {
+  pool.on("acquire", (client) => {
+    if (guarded.has(client)) return;
+    guarded.add(client);
+    client.on("error", () => undefined);
+  });
+}
+
 /** The storage port on PostgreSQL (pg + Kysely). */
 export async function createPostgresStorage(options: PostgresStorageOptions): Promise<KyselyStorage> {
   if (!options.pool && !options.url) throw new Error("createPostgresStorage needs a url or a pool");
@@ -25,6 +41,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     // An idle client dropped by the server emits 'error' on the pool; without a listener that kills the process.
     pool.on("error", (error) => options.onIdleConnectionError?.(error));
   }
+  guardCheckedOutClients(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const storage = new KyselyStorage({ db, profile: postgresProfile, ownsConnection: !options.pool });
   if (options.migrate !== false) await storage.migrate();
