@@ -7,6 +7,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { toPatientListCriteria } from "@openpractice/core";
 
 export const intEnv = (name, fallback) => {
   const n = Number(process.env[name] ?? fallback);
@@ -141,6 +142,15 @@ export async function searchLatency(server, headers, samples) {
     byTerm.get(SEARCH_TERMS[i % SEARCH_TERMS.length]).push(ms);
   }
   return { ...stats(all), byTerm: Object.fromEntries([...byTerm].map(([t, xs]) => [t, stats(xs)])) };
+}
+
+/**
+ * In process, the repository call PatientService.list makes for `?search=<term>` (organisation 1): one row
+ * past the page, and the count bounded at `countLimit` (undefined: exact).
+ */
+export function repositorySearch(storage, term, countLimit) {
+  const c = toPatientListCriteria(1, { search: term });
+  return storage.repositories.patients.list({ ...c, limit: c.limit + 1, countLimit });
 }
 
 /** Machine facts for the report. */

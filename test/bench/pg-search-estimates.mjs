@@ -9,11 +9,10 @@
 // Env: BENCH_PATIENTS (1000000), BENCH_FIXTURE_URL (reuse a kept fixture database), BENCH_ANALYZES (4 per
 // target), BENCH_ROUNDS (30 rounds of the six terms after each ANALYZE). The fixture keeps the target of
 // migration 013 when the script ends.
-import { toPatientListCriteria } from "@openpractice/core";
 import { createPostgresStorage } from "@openpractice/postgres";
 import pg from "pg";
 import { buildServerFixture, dropServerDatabases, serverVersion } from "./fixture-server.mjs";
-import { SEARCH_TERMS, intEnv, machineLine, stats } from "./harness.mjs";
+import { SEARCH_TERMS, intEnv, machineLine, repositorySearch, stats } from "./harness.mjs";
 
 const PATIENTS = intEnv("BENCH_PATIENTS", 1_000_000);
 const ANALYZES = intEnv("BENCH_ANALYZES", 4);
@@ -28,11 +27,7 @@ if (!url) url = (await buildServerFixture(process.env.DATABASE_URL, PATIENTS, { 
 const storage = await createPostgresStorage({ url });
 const raw = new pg.Client({ connectionString: url });
 await raw.connect();
-// The criteria PatientService.list sends for a search: one row past the page, the count bounded at 1,000.
-const list = (term) => {
-  const c = toPatientListCriteria(1, { search: term });
-  return storage.repositories.patients.list({ ...c, limit: c.limit + 1, countLimit: 1000 });
-};
+const list = (term) => repositorySearch(storage, term, 1000);
 const estimate = async (term) =>
   (await raw.query(`explain (format json) select 1 from patients where organisation_id = 1 and status = 'active' and search_text like $1`, [`%${term}%`])).rows[0]["QUERY PLAN"][0].Plan["Plan Rows"];
 

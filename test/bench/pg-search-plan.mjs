@@ -7,11 +7,10 @@
 // Env: BENCH_PATIENTS (1000000), BENCH_RUNS (100 timed repository calls per term),
 // BENCH_FIXTURE_URL (reuse a database an earlier run kept instead of building one),
 // BENCH_KEEP (1: keep the fixture database and print its URL), OPENPRACTICE_SEARCH_COUNT_LIMIT (1000; 0 = exact count).
-import { toPatientListCriteria } from "@openpractice/core";
 import { createPostgresStorage } from "@openpractice/postgres";
 import pg from "pg";
 import { buildServerFixture, dropServerDatabases, serverVersion } from "./fixture-server.mjs";
-import { SEARCH_TERMS, intEnv, machineLine } from "./harness.mjs";
+import { SEARCH_TERMS, intEnv, machineLine, repositorySearch } from "./harness.mjs";
 
 const PATIENTS = intEnv("BENCH_PATIENTS", 1_000_000);
 const RUNS = intEnv("BENCH_RUNS", 100);
@@ -37,12 +36,9 @@ pg.Client.prototype.query = function (text, values, ...rest) {
 const storage = await createPostgresStorage({ url });
 const raw = new pg.Client({ connectionString: url });
 await raw.connect();
-// The criteria PatientService.list sends: one row past the page, the count bounded like the runtime's default.
+// The count bounded like the runtime's default.
 const COUNT_LIMIT = Number(process.env.OPENPRACTICE_SEARCH_COUNT_LIMIT ?? 1000) || undefined;
-const list = (term) => {
-  const c = toPatientListCriteria(1, { search: term });
-  return storage.repositories.patients.list({ ...c, limit: c.limit + 1, countLimit: COUNT_LIMIT });
-};
+const list = (term) => repositorySearch(storage, term, COUNT_LIMIT);
 
 try {
   const sizes = (await raw.query(`select relname, pg_relation_size(c.oid) as b from pg_class c where relname in ('patients', 'patients_search_trgm_ix', 'patients_org_status_created_ix')`)).rows;

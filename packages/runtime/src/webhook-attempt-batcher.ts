@@ -1,8 +1,8 @@
-import type { AttemptOutcome, Practice } from "@openpractice/core";
+import type { AttemptOutcome, JobLease, Practice } from "@openpractice/core";
 
 interface Waiting {
   outcome: AttemptOutcome;
-  job: { id: number; leaseToken: string };
+  job: JobLease;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -29,7 +29,7 @@ export class WebhookAttemptBatcher {
   ) {}
 
   /** Resolves once the attempt and its job's completion have committed. */
-  record(outcome: AttemptOutcome, job: { id: number; leaseToken: string }): Promise<void> {
+  record(outcome: AttemptOutcome, job: JobLease): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ outcome, job, resolve, reject });
       if (this.waiting.length >= this.maxBatch) void this.flush();

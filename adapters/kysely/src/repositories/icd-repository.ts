@@ -1,6 +1,7 @@
 import { icdWords, type IcdCode10, type IcdRepository, type IcdSearch } from "@openpractice/core";
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { Database, IcdCodesTable } from "../schema.js";
+import { slices } from "../batches.js";
 
 const toCode = (r: Selectable<IcdCodesTable>): IcdCode10 => ({
   year: Number(r.year),
@@ -32,14 +33,13 @@ export class KyselyIcdRepository implements IcdRepository {
     const write = async (db: Kysely<Database>) => {
       await db.deleteFrom("icd_words").where("year", "=", year).execute();
       await db.deleteFrom("icd_codes").where("year", "=", year).execute();
-      for (let i = 0; i < codes.length; i += 500) {
-        const batch = codes.slice(i, i + 500);
+      for (const batch of slices(codes, 500)) {
         await db
           .insertInto("icd_codes")
           .values(batch.map((c) => ({ year, code: c.code, order_number: c.orderNumber, billable: c.billable ? 1 : 0, short_description: c.shortDescription, long_description: c.longDescription, description_length: c.longDescription.length })))
           .execute();
         const words = batch.flatMap((c) => icdWords(c.longDescription).map((word) => ({ year, word: word.slice(0, 60), code: c.code, description_length: c.longDescription.length })));
-        for (let j = 0; j < words.length; j += 1000) await db.insertInto("icd_words").values(words.slice(j, j + 1000)).execute();
+        for (const wordBatch of slices(words, 1000)) await db.insertInto("icd_words").values(wordBatch).execute();
       }
     };
     if (this.db.isTransaction) await write(this.db);

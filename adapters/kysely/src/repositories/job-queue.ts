@@ -1,7 +1,8 @@
-import type { ClaimedJob, JobQueue, NewJob } from "@openpractice/core";
+import type { ClaimedJob, JobLease, JobQueue, NewJob } from "@openpractice/core";
 import { sql, type Kysely, type Selectable } from "kysely";
 import { fromDbTime, toDbTime, type Database, type JobsTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { groupBy, slices } from "../batches.js";
 import { insertReturningId } from "./insert-returning-id.js";
 
 const toClaimed = (r: Selectable<JobsTable>): ClaimedJob => ({
@@ -28,7 +29,7 @@ export class KyselyJobQueue implements JobQueue {
 
   async enqueueMany(jobs: NewJob[]): Promise<void> {
     const now = new Date();
-    for (let i = 0; i < jobs.length; i += 500) await this.db.insertInto("jobs").values(jobs.slice(i, i + 500).map((j) => jobColumns(j, now))).execute();
+    for (const batch of slices(jobs, 500)) await this.db.insertInto("jobs").values(batch.map((j) => jobColumns(j, now))).execute();
   }
 
   async claim(queue: string, o: { limit: number; now: Date; leaseMs: number; leaseToken: string }): Promise<ClaimedJob[]> {
@@ -77,17 +78,15 @@ export class KyselyJobQueue implements JobQueue {
     return (await this.completeMany([{ id: jobId, leaseToken }], now, completedBy)) === 1;
   }
 
-  async completeMany(jobs: { id: number; leaseToken: string }[], now: Date, completedBy: string): Promise<number> {
+  async completeMany(jobs: JobLease[], now: Date, completedBy: string): Promise<number> {
     // Jobs claimed together share their lease token: one UPDATE per token.
-    const byToken = new Map<string, number[]>();
-    for (const j of jobs) (byToken.get(j.leaseToken) ?? byToken.set(j.leaseToken, []).get(j.leaseToken)!).push(j.id);
     let completed = 0;
-    for (const [leaseToken, ids] of byToken) {
-      for (let i = 0; i < ids.length; i += 500) {
+    for (const [leaseToken, held] of groupBy(jobs, (j) => j.leaseToken)) {
+      for (const ids of slices(held.map((j) => j.id), 500)) {
         const result = await this.db
           .updateTable("jobs")
           .set({ status: "done", finished_at: toDbTime(now), completed_by: completedBy, lease_token: null, lease_expires_at: null })
-          .where("id", "in", ids.slice(i, i + 500))
+          .where("id", "in", ids)
           .where("lease_token", "=", leaseToken)
           .where("status", "=", "pending")
           .executeTakeFirst();

@@ -1,7 +1,8 @@
 import type { DeliveryForAttempt, DeliveryStatus, EventType, StoredSubscription, SubscriptionRecord, WebhookAttempt, WebhookDelivery, WebhookRepository } from "@openpractice/core";
-import type { Kysely, Selectable, Updateable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { fromDbTime, toDbTime, type Database, type WebhookDeliveriesTable, type WebhookSubscriptionsTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { groupBy, slices } from "../batches.js";
 import { insertReturningId } from "./insert-returning-id.js";
 
 const toSubscription = (r: Selectable<WebhookSubscriptionsTable>): StoredSubscription => ({
@@ -117,8 +118,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
   async insertDeliveries(ds: Omit<WebhookDelivery, "id">[]) {
     const inserted: WebhookDelivery[] = [];
     // 200 rows of 13 values stay far below every engine's placeholder limit.
-    for (let i = 0; i < ds.length; i += 200) {
-      const batch = ds.slice(i, i + 200);
+    for (const batch of slices(ds, 200)) {
       const values = batch.map(deliveryColumns);
       // Insert-if-absent without raising: a duplicate must not abort the fan-out's transaction (PostgreSQL).
       if (this.profile.insertIgnoreStyle === "on-conflict") await this.db.insertInto("webhook_deliveries").values(values).onConflict((oc) => oc.columns(["subscription_id", "outbox_id"]).doNothing()).execute();
@@ -146,13 +146,13 @@ export class KyselyWebhookRepository implements WebhookRepository {
 
   async findDeliveriesForAttempt(ids: number[]) {
     const found = new Map<number, DeliveryForAttempt>();
-    for (let i = 0; i < ids.length; i += 500) {
+    for (const batch of slices(ids, 500)) {
       const rows = await this.db
         .selectFrom("webhook_deliveries as d")
         .leftJoin("webhook_subscriptions as s", (j) => j.onRef("s.id", "=", "d.subscription_id").onRef("s.organisation_id", "=", "d.organisation_id"))
         .selectAll("d")
         .select(["s.id as s_id", "s.name as s_name", "s.event_types as s_event_types", "s.notification_url as s_notification_url", "s.api_version as s_api_version", "s.is_active as s_is_active", "s.encrypted_key as s_encrypted_key", "s.created_at as s_created_at", "s.updated_at as s_updated_at"])
-        .where("d.id", "in", ids.slice(i, i + 500))
+        .where("d.id", "in", batch)
         .execute();
       for (const row of rows) {
         const subscription =
@@ -167,15 +167,9 @@ export class KyselyWebhookRepository implements WebhookRepository {
 
   async updateDeliveries(ds: WebhookDelivery[]) {
     // Deliveries given the same values (a batch of successful attempts, say) share one UPDATE … WHERE id IN (…).
-    const groups = new Map<string, { values: Updateable<WebhookDeliveriesTable>; ids: number[] }>();
-    for (const d of ds) {
-      const values = { status: d.status, attempts: d.attempts, next_attempt_at: d.nextAttemptAt ? toDbTime(d.nextAttemptAt) : null, last_status_code: d.lastStatusCode, updated_at: toDbTime(d.updatedAt) };
-      const key = JSON.stringify(values);
-      const group = groups.get(key) ?? groups.set(key, { values, ids: [] }).get(key)!;
-      group.ids.push(d.id);
-    }
-    for (const { values, ids } of groups.values()) {
-      for (let i = 0; i < ids.length; i += 500) await this.db.updateTable("webhook_deliveries").set(values).where("id", "in", ids.slice(i, i + 500)).execute();
+    const rows = ds.map((d) => ({ id: d.id, values: { status: d.status, attempts: d.attempts, next_attempt_at: d.nextAttemptAt ? toDbTime(d.nextAttemptAt) : null, last_status_code: d.lastStatusCode, updated_at: toDbTime(d.updatedAt) } }));
+    for (const group of groupBy(rows, (r) => JSON.stringify(r.values)).values()) {
+      for (const ids of slices(group.map((r) => r.id), 500)) await this.db.updateTable("webhook_deliveries").set(group[0]!.values).where("id", "in", ids).execute();
     }
   }
 
@@ -187,10 +181,10 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async appendAttempts(as: WebhookAttempt[]) {
-    for (let i = 0; i < as.length; i += 200) {
+    for (const batch of slices(as, 200)) {
       await this.db
         .insertInto("webhook_attempts")
-        .values(as.slice(i, i + 200).map((a) => ({ delivery_id: a.deliveryId, attempt: a.attempt, attempt_id: a.attemptId, at: toDbTime(a.at), status_code: a.statusCode, duration_ms: Math.round(a.durationMs), error: a.error, response_excerpt: a.responseExcerpt })))
+        .values(batch.map((a) => ({ delivery_id: a.deliveryId, attempt: a.attempt, attempt_id: a.attemptId, at: toDbTime(a.at), status_code: a.statusCode, duration_ms: Math.round(a.durationMs), error: a.error, response_excerpt: a.responseExcerpt })))
         .execute();
     }
   }

@@ -11,6 +11,9 @@ export interface ClaimedJob {
   leaseExpiresAt: Date;
 }
 
+/** A claimed job as complete/reschedule/fail need it: its id and the token of the lease that holds it. */
+export type JobLease = Pick<ClaimedJob, "id" | "leaseToken">;
+
 export interface NewJob {
   queue: string;
   payload: unknown;
@@ -41,7 +44,7 @@ export interface JobQueue {
   /** Marks the job done; `completedBy` names the worker for the audit trail. */
   complete(jobId: number, leaseToken: string, now: Date, completedBy: string): Promise<boolean>;
   /** `complete` for many jobs at once, in as few statements as the engine allows; returns how many it completed. */
-  completeMany(jobs: { id: number; leaseToken: string }[], now: Date, completedBy: string): Promise<number>;
+  completeMany(jobs: JobLease[], now: Date, completedBy: string): Promise<number>;
   /** Makes the job pending again at `runAt`, releasing the lease and recording the error. */
   reschedule(jobId: number, leaseToken: string, runAt: Date, lastError: string | null): Promise<boolean>;
   /** Gives up: the job is failed and never claimed again. */

@@ -4,12 +4,6 @@ import type { WebhookAttempt, WebhookDelivery } from "../webhooks/webhook-delive
 
 export type SubscriptionRecord = Omit<StoredSubscription, "id">;
 
-/**
- * Subscriptions and their deliveries, scoped by organisation.
- * `lockOrganisation` follows the booking contract (AppointmentRepository):
- * the first call of a subscription write, it serialises the organisation's
- * subscription writes so the duplicate check cannot race.
- */
 /** A delivery and its subscription, read together for an attempt. */
 export interface DeliveryForAttempt {
   delivery: WebhookDelivery;
@@ -17,6 +11,12 @@ export interface DeliveryForAttempt {
   subscription: StoredSubscription | undefined;
 }
 
+/**
+ * Subscriptions and their deliveries, scoped by organisation.
+ * `lockOrganisation` follows the booking contract (AppointmentRepository):
+ * the first call of a subscription write, it serialises the organisation's
+ * subscription writes so the duplicate check cannot race.
+ */
 export interface WebhookRepository {
   lockOrganisation(organisationId: number): Promise<boolean>;
   insertSubscription(record: SubscriptionRecord): Promise<StoredSubscription>;
