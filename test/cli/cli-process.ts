@@ -24,9 +24,9 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `openpractice serve` and resolves once it logs its URL. */
-export async function startServe(env: Record<string, string>, cwd: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, "serve"], { env: cliEnv(env), cwd, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts `openpractice serve` (with Node options such as --expose-gc first) and resolves once it logs its URL. */
+export async function startServe(env: Record<string, string>, cwd: string, nodeOptions: string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...nodeOptions, CLI, "serve"], { env: cliEnv(env), cwd, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout!.on("data", (d) => (out += d));
