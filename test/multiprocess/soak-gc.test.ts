@@ -133,5 +133,5 @@ describe("[sqlite] soak: one serve process, 20,000 mixed requests, forced GC bet
     expect([...statuses.keys()].filter((status) => status >= 500)).toEqual([]);
     // Creates, reads, searches and patches all succeed; bookings may be refused (409) but never fail.
     expect(statuses.get(200) ?? 0).toBeGreaterThanOrEqual(sent * 0.9);
-  }, 240_000);
+  }, 300_000);
 });
