@@ -326,13 +326,22 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
       );
     });
 
-    it(`[${engine}] note completion: one completes, the others 409 INVALID_TRANSITION (4092)`, async () => {
+    it(`[${engine}] note completion: one completes (and submits one claim), the others 409 INVALID_TRANSITION (4092)`, async () => {
       await race(
         async (org) => {
-          const note = await signedNote(org, await clinicWithPatient(org));
+          const visit = await clinicWithPatient(org);
+          await org.ok("POST", "/apis/v1/organisation/settings", { auto_submit_billing: true }, "admin");
+          const note = await signedNote(org, visit);
           return burst(() => org.send("POST", `/apis/v1/soap-context/${note.context_id}`, { completed: true, status: "COMPLETED", completed_at: null }));
         },
         { "200 2000": 1, "409 4092": n - 1 },
+        {
+          check: async (replies, org) => {
+            const done = replies.find((r) => r.body?.code === 2000)?.body.data;
+            expect(done?.billing_status).toBe("SUBMITTED");
+            expect((await org.ok("GET", `/apis/v1/soap-context/${done.context_id}/claim`)).status).toBe("SUBMITTED");
+          },
+        },
       );
     });
 
@@ -353,6 +362,29 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
           },
         },
       );
+    });
+
+    it(`[${engine}] reference data (seeded, no route): ${n} concurrent transactions ensuring one clinic, provider, category, reason and specialization end with one of each`, async () => {
+      for (let round = 0; round < rounds; round++) {
+        const org = await organisation();
+        const results = await Promise.allSettled(
+          Array.from({ length: n }, () =>
+            fx.storage.transaction(async (tx) => {
+              await tx.organisations.ensure({ id: org.id, name: "Race", plan: "free", now: new Date() });
+              const clinic = await tx.organisations.ensureClinic({ organisationId: org.id, name: "Main", timeZone: "UTC" });
+              const provider = await tx.organisations.upsertProvider({ organisationId: org.id, userId: 101, firstName: "Dana", lastName: "Reyes", npi: null, supervisingUserId: null, clinicIds: [clinic.id] });
+              const category = await tx.catalog.ensureAppointmentCategory({ organisationId: org.id, name: "Visit", type: "IN_PERSON", durationMinutes: 45 });
+              const reason = await tx.catalog.ensureCancellationReason({ organisationId: org.id, reasonKey: "ILL", reasonLabel: "Ill", cancellationFee: 0, status: "ACTIVE" });
+              await tx.catalog.enableSpecialization(org.id, "MSK");
+              return [clinic.id, provider.id, category.id, reason.id].join();
+            }),
+          ),
+        );
+        expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason?.message))).toEqual([]);
+        expect(new Set(results.map((r) => (r as PromiseFulfilledResult<string>).value)).size).toBe(1);
+        const r = fx.storage.repositories;
+        expect([(await r.organisations.listClinics(org.id)).length, (await r.organisations.listProviders(org.id)).map((p) => p.clinicIds.length), (await r.catalog.listAppointmentCategories(org.id)).length, (await r.catalog.listCancellationReasons(org.id)).length, await r.catalog.listSpecializations(org.id)]).toEqual([1, [1], 1, 1, ["MSK"]]);
+      }
     });
 
     it(`[${engine}] bookings: one appointment per doctor and slot, the others 409 SCHEDULE_CONFLICT (4091)`, async () => {
