@@ -10,6 +10,7 @@ describe("start-up configuration errors", () => {
     ["OPENPRACTICE_ENV", "staging", /^openpractice: configuration error: OPENPRACTICE_ENV: .*development, production/],
     ["OPENPRACTICE_JWT_SECRET", "short", /^openpractice: configuration error: OPENPRACTICE_JWT_SECRET: must be at least 32 characters long/],
     ["OPENPRACTICE_JWKS_URL", "not a url", /^openpractice: configuration error: OPENPRACTICE_JWKS_URL: .*URL/],
+    ["OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS", "0", /^openpractice: configuration error: OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: .*60.* \(got '0'\)$/],
     ["DATABASE_URL", "ftp://db", /^openpractice: configuration error: DATABASE_URL: must start with sqlite:, postgres:\/\/ or mysql:\/\//],
     ["OPENPRACTICE_PLAN_LIMITS", "{bad", /^openpractice: configuration error: OPENPRACTICE_PLAN_LIMITS: must be a JSON object/],
     ["OPENPRACTICE_PLAN_LIMITS", '{"gold":5}', /^openpractice: configuration error: OPENPRACTICE_PLAN_LIMITS: unknown plan 'gold'/],

@@ -62,7 +62,7 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
       it("keeps error statuses and shapes: 401, 404, 405 with Allow", async () => {
         const anonymous = await fetch(`${base()}/v2/patients`);
         expect(anonymous.status).toBe(401);
-        expect(anonymous.headers.get("www-authenticate")).toBe("Bearer");
+        expect(anonymous.headers.get("www-authenticate")).toBe('Bearer realm="openpractice"');
         expect((await anonymous.json()).error.code).toBe("UNAUTHORIZED");
         const missing = await json("GET", "/apis/v1/patient/999");
         expect(missing.status).toBe(404);
@@ -70,6 +70,24 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
         const wrongMethod = await json("DELETE", "/v2/patients");
         expect(wrongMethod.status).toBe(405);
         expect(wrongMethod.headers.get("allow")).toBe("GET, POST");
+      });
+
+      it("answers 20 KB and 40 KB tokens with 401 in the contract's shape, not Node's bare 431", async () => {
+        const reasons = new Map([
+          [20_000, "token is too large (at most 16384 characters)"],
+          [40_000, "request headers exceed 32768 bytes (a token may have at most 16384 characters)"],
+        ]);
+        for (const [size, reason] of reasons) {
+          const big = `${token}${"x".repeat(size)}`;
+          const v2 = await fetch(`${base()}/v2/patients`, { headers: { authorization: `Bearer ${big}` } });
+          expect(v2.status, `${size}`).toBe(401);
+          expect(v2.headers.get("www-authenticate")).toBe(`Bearer realm="openpractice", error="invalid_token", error_description="${reason}"`);
+          expect((await v2.json()).error).toEqual({ code: "UNAUTHORIZED", message: "Authentication required", details: { reason } });
+          const v1 = await fetch(`${base()}/apis/v1/patient/1`, { headers: { authorization: `Bearer ${big}` } });
+          expect(v1.status, `${size}`).toBe(401);
+          expect(await v1.json()).toEqual({ code: 4010, data: null, message: "Authentication required", error_code: "UNAUTHORIZED", details: { reason } });
+        }
+        expect((await json("GET", "/v2/patients")).status).toBe(200);
       });
 
       it("answers malformed JSON with 400 MALFORMED_JSON", async () => {

@@ -79,6 +79,7 @@ export * from "./webhooks/delivery-schedule.js";
 export * from "./webhooks/webhook-service.js";
 export * from "./webhooks/delivery-service.js";
 export * from "./outbound-url.js";
+export * from "./outbound-address.js";
 export * from "./notifications/notification.js";
 export * from "./notifications/notification-rules.js";
 export * from "./notifications/push-transport.js";

@@ -1,6 +1,7 @@
 import { DomainError, hasAnyScope, type Practice, type Principal } from "@openpractice/core";
 import { addRoute, createRouter, findRoute } from "rou3";
 import type { Authenticator } from "./auth/authenticator.js";
+import { bearerChallenge, carriesBearerToken } from "./auth/bearer-challenge.js";
 import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
 import { buildOpenApiDocument } from "./openapi/openapi-document.js";
@@ -49,7 +50,17 @@ export interface HttpHandlerOptions {
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-const contractOfPath = (path: string): Contract => (path.startsWith("/v2/") || path === "/v2" ? "v2" : "v1");
+export const contractOfPath = (path: string): Contract => (path.startsWith("/v2/") || path === "/v2" ? "v2" : "v1");
+
+/** RFC 6750 section 3: the realm for a request without a bearer token, an error code for a bad token or a missing scope. */
+function challengeFor(error: DomainError, request: Request): string | undefined {
+  if (error.code === "UNAUTHORIZED") {
+    const reason = typeof error.details.reason === "string" ? error.details.reason : error.message;
+    return carriesBearerToken(request) ? bearerChallenge({ code: "invalid_token", description: reason }) : bearerChallenge();
+  }
+  if (error.code === "INSUFFICIENT_PERMISSIONS") return bearerChallenge({ code: "insufficient_scope", description: error.message });
+  return undefined;
+}
 
 /** A safe path prefix from X-Forwarded-Prefix: "/segment/segment" of URL path characters, or "". */
 function mountPath(raw: string | null): string {
@@ -159,11 +170,13 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     } catch (error) {
       errorCode = error instanceof DomainError ? error.code : "INTERNAL_ERROR";
       if (error instanceof DomainError) {
-        // RFC 6750 §3: no error code when the request carried no credentials at all.
-        if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = request.headers.has("authorization") ? `Bearer error="invalid_token"` : "Bearer";
+        const challenge = challengeFor(error, request);
+        if (challenge) headers["www-authenticate"] = challenge;
         // The body was not read to its end: the connection cannot carry another request.
         if (error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
         response = renderError(error, contract, route, requestId, headers);
+        // A route that answers errors with 200 (spec 7.1) carries no challenge.
+        if (response.status !== 401 && response.status !== 403) response.headers.delete("www-authenticate");
       } else if (practice.storage.isUnavailable?.(error)) {
         // Not a defect: the store is down or busy for now. Clients may retry.
         errorCode = "SERVICE_UNAVAILABLE";

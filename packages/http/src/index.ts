@@ -2,6 +2,8 @@ export * from "./handler.js";
 export * from "./auth/authenticator.js";
 export * from "./auth/claims.js";
 export * from "./auth/jwt-authenticator.js";
+export * from "./auth/bearer-challenge.js";
+export * from "./header-overflow.js";
 export * from "./contracts/v1-contract.js";
 export * from "./contracts/v2-contract.js";
 export type { DocsAssets } from "./system/system-routes.js";

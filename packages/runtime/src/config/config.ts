@@ -1,5 +1,6 @@
 import Validator from "fastest-validator";
 import { DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
+import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from "@openpractice/http";
 import { vapidPairMatches, type VapidKeys } from "./vapid-keys.js";
 import { DEFAULT_PUSH_RETRY } from "../push-delivery-job.js";
 import { DEFAULT_LEASE_MS } from "../job-runner.js";
@@ -14,6 +15,8 @@ export interface RuntimeConfig {
   dataDir: string;
   jwtSecret: string | undefined;
   jwksUrl: string | undefined;
+  /** The longest accepted token lifetime in seconds (exp − iat, and exp − now). */
+  jwtMaxLifetimeSeconds: number;
   env: "development" | "production";
   logLevel: (typeof LOG_LEVELS)[number];
   planLimits: Partial<Record<Plan, number>>;
@@ -47,6 +50,7 @@ const schema = {
   OPENPRACTICE_DATA_DIR: { type: "string", empty: false, optional: true },
   OPENPRACTICE_JWT_SECRET: { type: "string", min: 32, messages: { stringMin: "must be at least 32 characters long (HS256 needs 256 bits)" }, optional: true },
   OPENPRACTICE_JWKS_URL: { type: "url", optional: true },
+  OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: { type: "number", integer: true, min: 60, max: 31_536_000, convert: true, optional: true },
   OPENPRACTICE_ENV: { type: "enum", values: ["development", "production"], messages: { enumValue: "must be one of {expected}" }, optional: true },
   LOG_LEVEL: { type: "enum", values: [...LOG_LEVELS], messages: { enumValue: "must be one of {expected}" }, optional: true },
   OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
@@ -145,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     dataDir,
     jwtSecret: input.OPENPRACTICE_JWT_SECRET as string | undefined,
     jwksUrl: input.OPENPRACTICE_JWKS_URL as string | undefined,
+    jwtMaxLifetimeSeconds: (input.OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS as number | undefined) ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
     env: (input.OPENPRACTICE_ENV as RuntimeConfig["env"] | undefined) ?? "production",
     logLevel: (input.LOG_LEVEL as RuntimeConfig["logLevel"] | undefined) ?? "info",
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),
