@@ -4,6 +4,7 @@ export * from "./clock.js";
 export * from "./ids.js";
 export * from "./paging.js";
 export * from "./rule-checks.js";
+export * from "./json-depth.js";
 export * from "./auth/principal.js";
 export * from "./events/event-catalog.js";
 export * from "./organisations/organisation.js";

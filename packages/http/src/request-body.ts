@@ -1,11 +1,12 @@
-import { DomainError } from "@openpractice/core";
+import { DomainError, MAX_JSON_DEPTH } from "@openpractice/core";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Reads and parses a JSON body, refusing non-JSON content types, bodies over
  * `limitBytes` (checked on Content-Length and again while streaming, so a lying
- * or absent header cannot get past it) and unparseable JSON.
+ * or absent header cannot get past it), bodies nested deeper than
+ * MAX_JSON_DEPTH (before parsing them) and unparseable JSON.
  */
 export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
@@ -20,6 +21,9 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   // host delivers at most Content-Length bytes, so the limit still holds.
   const text = Number.isFinite(declared) ? await request.text() : await readLimited(request.body, limitBytes, tooLarge);
   if (text.trim() === "") throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw DomainError.validation([{ field: "(body)", reason: `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }]);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -45,4 +49,25 @@ async function readLimited(body: ReadableStream<Uint8Array>, limitBytes: number,
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Whether JSON text opens more than `limit` arrays and objects at once: one pass
+ * over the characters, brackets inside strings (escapes included) not counted.
+ * Malformed text is left to JSON.parse.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \\ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
+  }
+  return false;
 }
