@@ -3,6 +3,14 @@ import { DomainError, MAX_JSON_DEPTH } from "@openpractice/core";
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
+ * How much of a too-large body is still read (and thrown away) before the 413
+ * goes out. Many clients send their whole body before they read the reply; a
+ * connection closed while they still send resets, and the reset loses the
+ * reply. Bodies larger than the limit plus this get the 413 at once.
+ */
+export const OVERSIZE_DRAIN_BYTES = 16 * 1024 * 1024;
+
+/**
  * Reads and parses a JSON body, refusing non-JSON content types, bodies over
  * `limitBytes` (checked on Content-Length and again while streaming, so a lying
  * or absent header cannot get past it), bodies nested deeper than
@@ -15,7 +23,10 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   }
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   const tooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
-  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge();
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    if (request.body && declared <= limitBytes + OVERSIZE_DRAIN_BYTES) await discard(request.body.getReader(), declared);
+    throw tooLarge();
+  }
   if (!request.body) throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
   // A declared length within the limit: one read instead of a chunk loop. The
   // host delivers at most Content-Length bytes, so the limit still holds.
@@ -41,14 +52,33 @@ async function readLimited(body: ReadableStream<Uint8Array>, limitBytes: number,
     if (done) break;
     size += value.byteLength;
     if (size > limitBytes) {
-      // Stop reading without destroying the stream (that would reset the socket under the reply);
-      // the 413 goes out with Connection: close, so the unread rest never reaches us.
-      reader.releaseLock();
+      await discard(reader, OVERSIZE_DRAIN_BYTES);
       throw tooLarge();
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Reads and drops up to `maxBytes` more of a refused body, so a client still
+ * sending gets to the end of its body and reads the 413. Whatever is left is
+ * not read: the stream is let go without destroying it (that would reset the
+ * socket under the reply), and the 413's Connection: close ends the rest.
+ */
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, maxBytes: number): Promise<void> {
+  let dropped = 0;
+  try {
+    while (dropped <= maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      dropped += value.byteLength;
+    }
+  } catch {
+    // the client went away: nothing left to answer
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /**
