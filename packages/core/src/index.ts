@@ -61,6 +61,7 @@ export * from "./soap/treatment-sheet-rules.js";
 export * from "./soap/treatment-sheet-service.js";
 export * from "./soap/plan-of-care.js";
 export * from "./soap/soap-summary.js";
+export * from "./soap/summary-status.js";
 export * from "./soap/soap-workflow-service.js";
 export * from "./soap/soap-document-service.js";
 export * from "./billing/claim.js";
