@@ -84,20 +84,31 @@ async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, maxBytes
 /**
  * Whether JSON text opens more than `limit` arrays and objects at once: one pass
  * over the characters, brackets inside strings (escapes included) not counted.
+ * Strings are skipped with indexOf, so text is mostly scanned at native speed.
  * Malformed text is left to JSON.parse.
  */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \\ */) i++;
-      else if (c === 0x22 /* " */) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+    if (c === 0x22 /* " */) {
+      i = closingQuote(text, i);
+      if (i < 0) return false;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       if (++depth > limit) return true;
     } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
   }
   return false;
+}
+
+/** The index of the quote closing the string opened at `open` (one not escaped by an odd run of backslashes), or -1. */
+function closingQuote(text: string, open: number): number {
+  for (let from = open + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    while (quote - backslashes - 1 > open && text.charCodeAt(quote - backslashes - 1) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
 }
