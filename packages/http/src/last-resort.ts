@@ -21,13 +21,7 @@ export function describeThrown(error: unknown): { name: string; message: string;
       return undefined;
     }
   };
-  let kind = "unknown";
-  try {
-    kind = error === null ? "null" : typeof error;
-  } catch {
-    // typeof cannot throw; kept for symmetry with the reads above
-  }
-  return { name: read("name") ?? kind, message: read("message") ?? "(a thrown value without a readable message)", stack: read("stack") };
+  return { name: read("name") ?? (error === null ? "null" : typeof error), message: read("message") ?? "(a thrown value without a readable message)", stack: read("stack") };
 }
 
 /**
