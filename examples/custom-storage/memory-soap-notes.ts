@@ -5,7 +5,7 @@ import type { MemoryState } from "./memory-state.js";
 export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
   return {
     async insert(record) {
-      const note = { ...structuredClone(record), id: s().nextId++ };
+      const note = { ...structuredClone(record), summaryStatus: record.summaryStatus ?? null, summaryFailure: record.summaryFailure ?? null, id: s().nextId++ };
       s().notes.set(note.contextId, note);
       return structuredClone(note);
     },

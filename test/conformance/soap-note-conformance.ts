@@ -94,6 +94,18 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
       expect(await s.repositories.soapNotes.findByContextId(1, "ctx-w")).toMatchObject({ summaryDocUrl: null, shortSummaryUrl: "/y.pdf", status: "COMPLETED" });
     });
 
+    it(`[${engine}] stores the summary's state and failure reason (null until completion), and changes them only when named`, async () => {
+      await s.repositories.soapNotes.insert(record("ctx-sum"));
+      expect(await s.repositories.soapNotes.findByContextId(1, "ctx-sum")).toMatchObject({ summaryStatus: null, summaryFailure: null });
+      const reason = `RangeError: ${"é".repeat(480)}`;
+      await s.repositories.soapNotes.updateNote(1, "ctx-sum", { summaryStatus: "FAILED", summaryFailure: reason, updatedAt: at(7) });
+      expect(await s.repositories.soapNotes.findByContextId(1, "ctx-sum")).toMatchObject({ summaryStatus: "FAILED", summaryFailure: reason });
+      await s.repositories.soapNotes.updateNote(1, "ctx-sum", { billingStatus: "SUBMITTED", updatedAt: at(8) });
+      expect(await s.repositories.soapNotes.findByContextId(1, "ctx-sum")).toMatchObject({ summaryStatus: "FAILED", summaryFailure: reason });
+      await s.repositories.soapNotes.updateNote(1, "ctx-sum", { summaryStatus: "PENDING", summaryFailure: null, updatedAt: at(9) });
+      expect(await s.repositories.soapNotes.findByContextId(1, "ctx-sum")).toMatchObject({ summaryStatus: "PENDING", summaryFailure: null });
+    });
+
     it(`[${engine}] signatures are kept in order, revoked by role, and history reads back oldest first`, async () => {
       const r = s.repositories.soapNotes;
       const author = await r.addSignature({ organisationId: 1, contextId: "ctx-s", role: "AUTHOR", userId: 101, contentHash: "sha256:aa", signedAt: at(1) });

@@ -320,7 +320,9 @@ for (const engine of availableEngines()) {
       await signed(addendum.body.data);
       expect((await complete(addendum.body.data.context_id)).body.data.status).toBe("COMPLETED");
       const after = (await get(`/apis/v1/soap-context/${n.context_id}`)).body.data;
-      expect({ ...after, summary_doc_url: null, short_summary_url: null, updated_at: null }).toEqual({ ...before, summary_doc_url: null, short_summary_url: null, updated_at: null });
+      // The summary job may have run in between (summary links and status); everything else is as it was.
+      const unrendered = { summary_doc_url: null, short_summary_url: null, summary_status: null, updated_at: null };
+      expect({ ...after, ...unrendered }).toEqual({ ...before, ...unrendered });
     });
 
     it("completion: the body must say completed true and COMPLETED; of 5 simultaneous completions one wins, with one event", async () => {
@@ -339,6 +341,59 @@ for (const engine of availableEngines()) {
       expect(await events()).toBe(eventsBefore + 1);
       expect(Number(await rt.scalar("select count(*) from jobs where queue = 'soap.render-summary' and payload like ?", `%${n.context_id}%`))).toBe(1);
       expect((await get("/apis/v1/soap-context/nope/summary.pdf")).body.code).toBe(4048);
+    });
+
+    it("a form answer 2,500 levels deep is 400 VALIDATION_FAILED and changes nothing; the form stays at its version", async () => {
+      const n = await newNote();
+      const before = (await get(`/apis/v1/form-data/${n.subjective_submission_id}`)).body.data;
+      const deep = "[".repeat(2500) + '"x"' + "]".repeat(2500);
+      const res = await rt.call("POST", "/apis/v1/form-data/partial", { body: `{"submissionId":"${n.subjective_submission_id}","soapContextId":"${n.context_id}","partialResponse":{"response.Subjective.deep":${deep}},"version":${before.version + 1}}` });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 4000, error_code: "VALIDATION_FAILED", errors: [{ field: "(body)" }] });
+      expect((await get(`/apis/v1/form-data/${n.subjective_submission_id}`)).body.data).toEqual(before);
+    });
+
+    it("a summary that cannot be rendered ends FAILED with its reason on the note and the PDF endpoint; re-rendering renders it", async () => {
+      const n = await newNote();
+      await fill(n);
+      // Content stored before the depth limit (or by an embedder): 2,000 nested lists overflow the summary's renderer.
+      const deep = `{"Subjective":{"history":{"chief_complaint":"Neck pain"},"deep":${"[".repeat(2000)}"x"${"]".repeat(2000)}}}`;
+      const storeForm = async (response: string) => {
+        const notes = rt.runtime.practice.storage.repositories.soapNotes;
+        const form = (await notes.findForm(1, n.subjective_submission_id))!;
+        expect(await notes.updateForm({ ...form, response: JSON.parse(response), version: form.version + 1, updatedAt: new Date() })).toBe(true);
+      };
+      await storeForm(deep);
+      await signed(n);
+      expect((await complete(n.context_id)).body.data.summary_status).toBe("PENDING");
+      let note: any;
+      for (let i = 0; i < 200 && note?.summary_status !== "FAILED"; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        note = (await get(`/apis/v1/soap-context/${n.context_id}`)).body.data;
+      }
+      expect(note).toMatchObject({ status: "COMPLETED", summary_status: "FAILED", summary_failure: "RangeError: Maximum call stack size exceeded", summary_doc_url: null });
+      // One attempt: the job failed for good at once instead of retrying a render that fails every time.
+      const [job] = await rt.rawRows("select status, attempts, last_error from jobs where queue = 'soap.render-summary' and payload like ?", `%${n.context_id}%`);
+      expect({ status: job!.status, attempts: Number(job!.attempts), last_error: job!.last_error }).toEqual({ status: "failed", attempts: 1, last_error: "RangeError: Maximum call stack size exceeded" });
+      const pdf = await get(`/apis/v1/soap-context/${n.context_id}/summary.pdf`);
+      expect(pdf.status).toBe(404);
+      expect(pdf.body).toMatchObject({ code: 4053, error_code: "DOCUMENT_NOT_FOUND", message: expect.stringContaining("could not be rendered: RangeError: Maximum call stack size exceeded"), details: { summary_status: "FAILED", summary_failure: "RangeError: Maximum call stack size exceeded" } });
+
+      // The cause fixed (the content repaired), a re-render renders it; the history tells both.
+      await storeForm('{"Subjective":{"history":{"chief_complaint":"Neck pain"}}}');
+      const again = await post(`/apis/v1/soap-context/${n.context_id}/summary/render`);
+      expect(again.body).toMatchObject({ code: 2000, data: { summary_status: "PENDING", summary_failure: null } });
+      const rerendered = await rendered(n.context_id);
+      expect(rerendered).toMatchObject({ summary_status: "READY", summary_failure: null });
+      expect((await rt.call("GET", rerendered.summary_doc_url)).status).toBe(200);
+      const history = (await get(`/apis/v1/soap-context/${n.context_id}/history`)).body.data.history;
+      expect(history.map((h: { action: string }) => h.action).slice(-3)).toEqual(["COMPLETE", "SUMMARY_FAILED", "RERENDER_SUMMARY"]);
+
+      // Only a COMPLETED note's summary can be rendered again.
+      const open = await newNote();
+      const refused = await post(`/apis/v1/soap-context/${open.context_id}/summary/render`);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ error_code: "INVALID_TRANSITION", details: { current_status: "INCOMPLETED", summary_status: null } });
     });
   });
 }

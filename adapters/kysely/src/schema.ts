@@ -376,6 +376,8 @@ export interface SoapNotesTable {
   submit_for_billing: number;
   summary_doc_url: string | null;
   short_summary_url: string | null;
+  summary_status: string | null;
+  summary_failure: string | null;
   soap_without_appointment: number;
   parent: string | null;
   data_carry_forward_from: string | null;

@@ -18,6 +18,7 @@ import { v1SoapWorkflowRoutes } from "./soap/v1-soap-workflow-routes.js";
 import { v1IcdRoutes } from "./icd/v1-icd-routes.js";
 import { v1BillingRoutes } from "./billing/v1-billing-routes.js";
 import { v2PatientRoutes } from "./patients/v2-patient-routes.js";
+import { lastResortReport, lastResortResponse, type LastResortContext } from "./last-resort.js";
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from "./request-body.js";
 import { parseQuery, requestIdFor } from "./request-context.js";
 import type { Contract, RouteContext, RouteDefinition } from "./route.js";
@@ -129,7 +130,16 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     return response;
   }
 
-  return async function handle(request: Request): Promise<Response> {
+  /** Calls a host's hook: one that throws must not change the reply, so its failure is only reported. */
+  const callHook = (hook: () => void, entry: { requestId: string; method: string; route: string }) => {
+    try {
+      hook();
+    } catch (error) {
+      lastResortReport(error, {}, entry);
+    }
+  };
+
+  async function respond(request: Request, seen: LastResortContext): Promise<Response> {
     const started = performance.now();
     const url = new URL(request.url);
     const requestId = requestIdFor(request, practice.ids.uuid);
@@ -137,6 +147,8 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     const match = findRoute(router, request.method, url.pathname);
     const route = match?.data;
     const contract = route?.contract === "system" ? "v1" : (route?.contract ?? contractOfPath(url.pathname));
+    const where = { requestId, method: request.method, route: route?.path ?? "(unmatched)" };
+    Object.assign(seen, { requestId, contract, route: where.route, started });
     let organisationId: number | undefined;
     let errorCode: string | undefined;
     let response: Response;
@@ -181,22 +193,35 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         // Not a defect: the store is down or busy for now. Clients may retry.
         errorCode = "SERVICE_UNAVAILABLE";
         headers["retry-after"] = "5";
-        options.onUnexpectedError?.(error, { requestId, method: request.method, route: route?.path ?? "(unmatched)", organisationId });
+        callHook(() => options.onUnexpectedError?.(error, { ...where, organisationId }), where);
         response = renderError(new DomainError("SERVICE_UNAVAILABLE", "The database is unavailable for now; retry shortly"), contract, route, requestId, headers);
       } else {
-        options.onUnexpectedError?.(error, { requestId, method: request.method, route: route?.path ?? "(unmatched)", organisationId });
+        callHook(() => options.onUnexpectedError?.(error, { ...where, organisationId }), where);
         response = renderError(new DomainError("INTERNAL_ERROR", "Internal error; the request id identifies it in the server log"), contract, route, requestId, headers);
       }
     }
-    options.onRequestComplete?.({
-      requestId,
-      method: request.method,
-      route: route?.path ?? "(unmatched)",
-      status: response.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      organisationId,
-      errorCode,
-    });
+    callHook(() =>
+      options.onRequestComplete?.({
+        requestId,
+        method: request.method,
+        route: route?.path ?? "(unmatched)",
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        organisationId,
+        errorCode,
+      }),
+      where,
+    );
     return response;
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    const seen: LastResortContext = {};
+    try {
+      return await respond(request, seen);
+    } catch (failure) {
+      // Rendering the error itself failed (or anything around it): a fixed reply that cannot fail.
+      return lastResortResponse(failure, request, seen, options);
+    }
   };
 }

@@ -8,4 +8,5 @@ export * from "./contracts/v1-contract.js";
 export * from "./contracts/v2-contract.js";
 export type { DocsAssets } from "./system/system-routes.js";
 export { DEFAULT_BODY_LIMIT_BYTES } from "./request-body.js";
+export { describeThrown } from "./last-resort.js";
 export { v1SummaryPath } from "./soap/v1-soap-workflow-contract.js";

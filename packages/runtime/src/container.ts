@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
 import { AesGcmSecretCipher, createPractice, systemClock, type Clock, type Practice, type Storage } from "@openpractice/core";
-import { createHttpHandler, createJwtAuthenticator, type Authenticator, type FetchHandler } from "@openpractice/http";
+import { createHttpHandler, createJwtAuthenticator, describeThrown, type Authenticator, type FetchHandler } from "@openpractice/http";
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import type { RuntimeConfig } from "./config/config.js";
 import { createWebhookTransport } from "./webhook-transport.js";
@@ -84,7 +84,8 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         docsAssets: swaggerUiAssets(),
         onRequestComplete: (e) =>
           log.info({ request_id: e.requestId, method: e.method, route: e.route, status: e.status, duration_ms: e.durationMs, organisation_id: e.organisationId, error_code: e.errorCode }, "request"),
-        onUnexpectedError: (error, e) => log.error({ request_id: e.requestId, route: e.route, err: { name: (error as Error)?.name, message: (error as Error)?.message, stack: (error as Error)?.stack } }, "unexpected error"),
+        // One JSON line, the stack inside it; describeThrown reads values that throw when touched.
+        onUnexpectedError: (error, e) => log.error({ request_id: e.requestId, route: e.route, err: describeThrown(error) }, "unexpected error"),
       });
     }),
   });

@@ -11,6 +11,17 @@ export type JobHandler = (job: ClaimedJob, context: JobContext) => Promise<void 
 export interface JobContext {
   /** Completes the job through the given repositories (a transaction's), as the runner would. */
   complete(repositories: Repositories): Promise<boolean>;
+  /** This is the job's last attempt: if it throws now, the job fails for good. */
+  readonly finalAttempt: boolean;
+}
+
+/**
+ * Thrown by a handler whose job can never succeed (the same input fails the
+ * same way every time): the runner fails the job at once, with this message,
+ * instead of retrying it.
+ */
+export class PermanentJobFailure extends Error {
+  override readonly name = "PermanentJobFailure";
 }
 
 export interface JobRunnerOptions {
@@ -130,16 +141,17 @@ export class JobRunner {
 
   private async run(job: ClaimedJob, handler: JobHandler): Promise<void> {
     const jobs = this.o.storage.repositories.jobs;
+    const maxAttempts = this.o.maxAttempts ?? 10;
     try {
-      const context: JobContext = { complete: (r) => r.jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId) };
+      const context: JobContext = { complete: (r) => r.jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId), finalAttempt: job.attempts >= maxAttempts };
       if ((await handler(job, context)) === "completed") return;
       const done = await jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId);
       if (!done) this.o.logger.warn({ job_id: job.id, queue: job.queue }, "job finished after its lease was lost");
     } catch (error) {
       const message = (error as Error)?.message ?? String(error);
-      if (job.attempts >= (this.o.maxAttempts ?? 10)) {
+      if (job.attempts >= maxAttempts || error instanceof PermanentJobFailure) {
         await jobs.fail(job.id, job.leaseToken, this.o.clock.now(), message);
-        this.o.logger.error({ job_id: job.id, queue: job.queue, attempts: job.attempts }, "job failed for good");
+        this.o.logger.error({ job_id: job.id, queue: job.queue, attempts: job.attempts, reason: message }, "job failed for good");
       } else {
         await jobs.reschedule(job.id, job.leaseToken, new Date(this.o.clock.now().getTime() + retryDelayMs(job.attempts)), message);
       }

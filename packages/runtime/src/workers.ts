@@ -1,8 +1,8 @@
-import { NOTIFICATION_DELIVERY_QUEUE, SOAP_SUMMARY_QUEUE, WEBHOOK_DELIVERY_QUEUE, type DeliveryForAttempt, type Practice } from "@openpractice/core";
+import { NOTIFICATION_DELIVERY_QUEUE, SOAP_SUMMARY_QUEUE, summaryFailureReason, WEBHOOK_DELIVERY_QUEUE, type DeliveryForAttempt, type Practice } from "@openpractice/core";
 import DataLoader from "dataloader";
 import { v1SummaryPath } from "@openpractice/http";
 import cron from "node-cron";
-import { DEFAULT_LEASE_MS, JobRunner, type JobHandler } from "./job-runner.js";
+import { DEFAULT_LEASE_MS, JobRunner, PermanentJobFailure, type JobHandler } from "./job-runner.js";
 import { WebhookAttemptBatcher } from "./webhook-attempt-batcher.js";
 import type { Logger } from "./logger.js";
 import { DEFAULT_PUSH_RETRY, pushDeliveryHandler, type PushRetryPolicy } from "./push-delivery-job.js";
@@ -38,10 +38,19 @@ export function builtInJobHandlers(practice?: Practice, options: { workerId?: st
       await attempts.record(outcome, job);
       return "completed";
     });
-    // Renders a completed note's PDF summaries, linked where the v1 API serves them; a failure is retried with the runner's backoff.
-    handlers.set(SOAP_SUMMARY_QUEUE, async (job) => {
+    // Renders a completed note's PDF summaries, linked where the v1 API serves them. A render that throws fails the
+    // summary and the job at once (it would throw every time); a store that fails is retried with the runner's
+    // backoff, and the summary is FAILED with the last reason when the attempts run out.
+    handlers.set(SOAP_SUMMARY_QUEUE, async (job, context) => {
       const { organisationId, contextId } = job.payload as { organisationId: number; contextId: string };
-      await practice.soapDocuments.render(Number(organisationId), String(contextId), v1SummaryPath);
+      let done;
+      try {
+        done = await practice.soapDocuments.render(Number(organisationId), String(contextId), v1SummaryPath);
+      } catch (error) {
+        if (context.finalAttempt) await practice.soapDocuments.markFailed(Number(organisationId), String(contextId), `gave up after ${job.attempts} attempts: ${summaryFailureReason(error)}`);
+        throw error;
+      }
+      if (done.outcome === "failed") throw new PermanentJobFailure(done.reason);
     });
     handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry, leaseMs));
   }

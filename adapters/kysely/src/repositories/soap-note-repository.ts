@@ -1,4 +1,4 @@
-import type { FormSubmission, SignatureRole, SoapNote, SoapNoteChanges, SoapNoteCriteria, SoapNoteHistoryEntry, SoapNoteRecord, SoapNoteRepository, SoapNoteStatus, SoapNoteType, SoapSection, SoapSignature } from "@openpractice/core";
+import type { FormSubmission, SignatureRole, SoapNote, SoapNoteChanges, SoapNoteCriteria, SoapNoteHistoryEntry, SoapNoteRecord, SoapNoteRepository, SoapNoteStatus, SoapNoteType, SoapSection, SoapSignature, SummaryStatus } from "@openpractice/core";
 import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
 import { fromDbTime, toDbTime, type Database, type FormSubmissionsTable, type SoapNotesTable, type SoapSignaturesTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -31,6 +31,8 @@ const toNote = (r: Selectable<SoapNotesTable>): SoapNote => ({
   billingStatus: r.billing_status,
   summaryDocUrl: r.summary_doc_url,
   shortSummaryUrl: r.short_summary_url,
+  summaryStatus: r.summary_status as SummaryStatus | null,
+  summaryFailure: r.summary_failure,
   soapWithoutAppointment: Boolean(Number(r.soap_without_appointment)),
   parent: r.parent,
   dataCarryForwardFrom: r.data_carry_forward_from,
@@ -104,13 +106,15 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
       billing_status: n.billingStatus,
       summary_doc_url: n.summaryDocUrl,
       short_summary_url: n.shortSummaryUrl,
+      summary_status: n.summaryStatus ?? null,
+      summary_failure: n.summaryFailure ?? null,
       soap_without_appointment: n.soapWithoutAppointment ? 1 : 0,
       parent: n.parent,
       data_carry_forward_from: n.dataCarryForwardFrom,
       created_at: toDbTime(n.createdAt),
       updated_at: toDbTime(n.updatedAt),
     });
-    return { ...structuredClone(n), id };
+    return { ...structuredClone(n), summaryStatus: n.summaryStatus ?? null, summaryFailure: n.summaryFailure ?? null, id };
   }
 
   async findByContextId(organisationId: number, contextId: string) {
@@ -178,6 +182,8 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
     if (c.billingStatus !== undefined) set.billing_status = c.billingStatus;
     if (c.summaryDocUrl !== undefined) set.summary_doc_url = c.summaryDocUrl;
     if (c.shortSummaryUrl !== undefined) set.short_summary_url = c.shortSummaryUrl;
+    if (c.summaryStatus !== undefined) set.summary_status = c.summaryStatus;
+    if (c.summaryFailure !== undefined) set.summary_failure = c.summaryFailure;
     await this.db.updateTable("soap_notes").set(set as any).where("organisation_id", "=", organisationId).where("context_id", "=", contextId).execute();
   }
 

@@ -37,7 +37,7 @@ export interface SoapNoteRepository extends SoapNoteWorkflowRepository {
 }
 
 /** Fields of a note that change after creation. */
-export type SoapNoteChanges = Partial<Pick<SoapNote, "status" | "completed" | "completedAt" | "treatmentSheetId" | "planOfCareId" | "submitForBilling" | "billingStatus" | "summaryDocUrl" | "shortSummaryUrl">> & { updatedAt: Date };
+export type SoapNoteChanges = Partial<Pick<SoapNote, "status" | "completed" | "completedAt" | "treatmentSheetId" | "planOfCareId" | "submitForBilling" | "billingStatus" | "summaryDocUrl" | "shortSummaryUrl" | "summaryStatus" | "summaryFailure">> & { updatedAt: Date };
 
 /** Status actions, signatures and the audit trail of notes. */
 export interface SoapNoteWorkflowRepository {

@@ -222,6 +222,7 @@ export class SoapWorkflowService {
             break;
           case "queue_summary_pdf":
             await tx.jobs.enqueue({ queue: SOAP_SUMMARY_QUEUE, payload: { organisationId: orgId, contextId: note.contextId }, runAt: now });
+            Object.assign(changes, { summaryStatus: "PENDING", summaryFailure: null });
             break;
           case "submit_for_billing":
             Object.assign(changes, await this.submitForBilling(tx, state, now, serviceDateOnce));

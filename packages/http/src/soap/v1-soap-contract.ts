@@ -1,4 +1,4 @@
-import { isNoteEditable, parseServiceCaseId, serviceCaseId, SOAP_NOTE_STATUSES, SOAP_NOTE_TYPES, type FormSubmission, type NoteSearch, type SoapNote, type SoapNoteDraft } from "@openpractice/core";
+import { isNoteEditable, parseServiceCaseId, serviceCaseId, SOAP_NOTE_STATUSES, SOAP_NOTE_TYPES, summaryStatusOf, type FormSubmission, type NoteSearch, type SoapNote, type SoapNoteDraft } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
@@ -92,6 +92,8 @@ export function v1NoteView(n: SoapNote) {
     submit_for_billing: n.submitForBilling,
     summary_doc_url: n.summaryDocUrl,
     short_summary_url: n.shortSummaryUrl,
+    summary_status: summaryStatusOf(n),
+    summary_failure: n.summaryFailure ?? null,
     is_soap_note_editable: isNoteEditable(n.status),
     billing_status: n.billingStatus,
     soap_without_appointment: n.soapWithoutAppointment,
