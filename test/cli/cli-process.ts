@@ -24,9 +24,10 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `openpractice serve` and resolves once it logs its URL. */
-export async function startServe(env: Record<string, string>, cwd: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, "serve"], { env: cliEnv(env), cwd, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts `openpractice serve` (under the given umask, e.g. "000", when asked) and resolves once it logs its URL. */
+export async function startServe(env: Record<string, string>, cwd: string, options: { umask?: string } = {}): Promise<ServeProcess> {
+  const [command, args] = options.umask === undefined ? [process.execPath, [CLI, "serve"]] : ["/bin/sh", ["-c", `umask ${options.umask} && exec "$0" "$@"`, process.execPath, CLI, "serve"]];
+  const child = spawn(command, args, { env: cliEnv(env), cwd, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout!.on("data", (d) => (out += d));

@@ -3,6 +3,7 @@ import DataLoader from "dataloader";
 import { v1SummaryPath } from "@openpractice/http";
 import cron from "node-cron";
 import { DEFAULT_LEASE_MS, JobRunner, PermanentJobFailure, type JobHandler } from "./job-runner.js";
+import { holdingLock } from "./lock-lease.js";
 import { WebhookAttemptBatcher } from "./webhook-attempt-batcher.js";
 import type { Logger } from "./logger.js";
 import { DEFAULT_PUSH_RETRY, pushDeliveryHandler, type PushRetryPolicy } from "./push-delivery-job.js";
@@ -17,8 +18,8 @@ export interface Workers {
  * it to see that workers are alive, and the multi-process test uses it to
  * prove each job completes exactly once. Later modules add their queues here.
  */
-export function builtInJobHandlers(practice?: Practice, options: { workerId?: string; leaseMs?: number; pushRetry?: PushRetryPolicy } = {}): Map<string, JobHandler> {
-  const { workerId = "worker", leaseMs = DEFAULT_LEASE_MS, pushRetry = DEFAULT_PUSH_RETRY } = options;
+export function builtInJobHandlers(practice?: Practice, options: { workerId?: string; pushRetry?: PushRetryPolicy } = {}): Map<string, JobHandler> {
+  const { workerId = "worker", pushRetry = DEFAULT_PUSH_RETRY } = options;
   const handlers = new Map<string, JobHandler>([["system.noop", async () => undefined]]);
   if (practice) {
     // The jobs a claim starts together read their deliveries in one statement (DataLoader batches the loads of a tick);
@@ -52,25 +53,32 @@ export function builtInJobHandlers(practice?: Practice, options: { workerId?: st
       }
       if (done.outcome === "failed") throw new PermanentJobFailure(done.reason);
     });
-    handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry, leaseMs));
+    handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry));
   }
   return handlers;
 }
 
+/** The store lock that makes one process of a deployment the fan-out's. */
+const FAN_OUT_LOCK = "webhooks-fan-out";
+
 /**
  * Moves outbox events into webhook deliveries, one process of a deployment at a
- * time (a store lock), as often as the job runner polls.
+ * time (a store lock), as often as the job runner polls. The lock is a short
+ * lease renewed while this process fans out, and released on a graceful stop,
+ * so a process started after a crash takes over within one lease.
  */
-function startFanOut(practice: Practice, logger: Logger, o: { workerId: string; pollIntervalMs: number }): { stop(): Promise<void> } {
+function startFanOut(practice: Practice, logger: Logger, o: { workerId: string; pollIntervalMs: number; leaseMs: number }): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+  const locks = practice.storage.repositories.locks;
+  const lease = { name: FAN_OUT_LOCK, holder: o.workerId, ttlMs: o.leaseMs };
   const tick = async () => {
-    const locks = practice.storage.repositories.locks;
     try {
-      if (!(await locks.tryAcquire("webhooks-fan-out", o.workerId, practice.clock.now(), 30_000))) return;
-      // Drain what is pending, a batch at a time.
-      while (!stopped && (await practice.webhookDeliveries.fanOut(200)) === 200);
+      // Drain what is pending, a batch at a time, while the lock is still ours.
+      await holdingLock(locks, practice.clock, lease, async (held) => {
+        while (!stopped && held() && (await practice.webhookDeliveries.fanOut(200)) === 200);
+      });
     } catch (error) {
       logger.warn({ err: { message: (error as Error).message } }, "webhook fan-out failed");
     }
@@ -87,6 +95,7 @@ function startFanOut(practice: Practice, logger: Logger, o: { workerId: string; 
       stopped = true;
       clearTimeout(timer);
       await running;
+      await locks.release(FAN_OUT_LOCK, o.workerId).catch((error: Error) => logger.warn({ err: { message: error.message } }, "could not release the fan-out lock; it lapses on its own"));
     },
   };
 }
@@ -100,7 +109,7 @@ export function startWorkers(practice: Practice, logger: Logger, options: { work
   const handlers = builtInJobHandlers(practice, options);
   const jobs = new JobRunner({ storage: practice.storage, clock: practice.clock, ids: practice.ids, logger, workerId: options.workerId, handlers, pollIntervalMs: options.pollIntervalMs, leaseMs: options.leaseMs });
   jobs.start();
-  const fanOut = startFanOut(practice, logger, options);
+  const fanOut = startFanOut(practice, logger, { ...options, leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS });
 
   const purge = cron.schedule(
     "*/10 * * * *",

@@ -40,8 +40,15 @@ export async function serveCommand(): Promise<void> {
   process.once("SIGINT", onSignal);
 }
 
-/** `openpractice migrate`: applies pending migrations and exits. */
-export async function migrateCommand(): Promise<void> {
+/**
+ * `openpractice migrate [up]`: applies pending migrations and exits. Migrations only go forward: `down` is refused
+ * (exit 64) rather than taken for something else, and says how to go back.
+ */
+export async function migrateCommand(direction: string | undefined): Promise<void> {
+  if (direction === "down") {
+    throw new UsageError("migrate down is not supported: migrations only go forward. To undo one, stop the server and restore the backup taken before the upgrade (docs/getting-started.md, \"Upgrading\")");
+  }
+  if (direction !== undefined && direction !== "up") throw new UsageError(`migrate takes no argument or 'up' (got '${direction}')`);
   const config = loadConfig();
   const storage = await openStorage(config.databaseUrl);
   await storage.close();

@@ -23,7 +23,7 @@ export interface RuntimeConfig {
   shutdownTimeoutMs: number;
   /** How often the job runner looks for due jobs. */
   workerPollMs: number;
-  /** How long a claimed job is held before another process may take it over (longer than a webhook's 10 s timeout). */
+  /** The lease of a claimed job and of the webhook fan-out lock, renewed while held: how long a crashed process's claims block others. */
   jobLeaseMs: number;
   /** Patient searches count matches exactly up to this many; null counts all (OPENPRACTICE_SEARCH_COUNT_LIMIT=0). */
   searchCountLimit: number | null;
@@ -56,7 +56,7 @@ const schema = {
   OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
   OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: { type: "number", integer: true, min: 0, max: 600000, convert: true, optional: true },
   OPENPRACTICE_WORKER_POLL_MS: { type: "number", integer: true, min: 10, max: 60000, convert: true, optional: true },
-  OPENPRACTICE_JOB_LEASE_MS: { type: "number", integer: true, min: 11000, max: 3600000, convert: true, optional: true },
+  OPENPRACTICE_JOB_LEASE_MS: { type: "number", integer: true, min: 1000, max: 3600000, convert: true, optional: true },
   OPENPRACTICE_WEBHOOK_SECRET_KEY: { type: "string", pattern: /^[0-9a-fA-F]{64}$/, messages: { stringPattern: "must be 64 hex characters (32 bytes)" }, optional: true },
   OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: { type: "string", optional: true },
   OPENPRACTICE_VAPID_PUBLIC_KEY: { type: "string", pattern: /^[A-Za-z0-9_-]{87}$/, messages: { stringPattern: "must be a base64url P-256 public key (87 characters)" }, optional: true },
