@@ -122,7 +122,7 @@ for (const engine of availableEngines()) {
     });
 
     it("walks the whole workflow: create, diagnoses, billing codes, sheet, sign, complete; the PDF reads back with pdftotext", async () => {
-      expect((await settings({ auto_submit_billing: true })).body.data).toEqual({ billing_unit_rule: "cms_8_minute", require_cosign: false, auto_submit_billing: true });
+      expect((await settings({ auto_submit_billing: true })).body.data).toEqual({ billing_unit_rule: "cms_8_minute", require_cosign: false, auto_submit_billing: true, require_plan_section: false });
       // 1. Create the note.
       const created = await newNote("INITIAL_SOAP");
       expect(created).toMatchObject({ status: "INCOMPLETED", treatment_sheet_id: 0, plan_of_care_id: null, submit_for_billing: false, billing_status: null, is_soap_note_editable: true });
@@ -198,6 +198,39 @@ for (const engine of availableEngines()) {
       expect(history.map((h: { action: string }) => h.action)).toEqual(["CREATE_TREATMENT_SHEET", "UPDATE_TREATMENT_SHEET", "SIGN", "COMPLETE"]);
     });
 
+    it("signs and completes with the spec's three sections alone by default; require_plan_section makes the Plan required", async () => {
+      // A client that knows only subjective_, objective_ and assessment_submission_id (spec 2.1).
+      const specOnly = async () => {
+        const n = await newNote();
+        expect((await write(n.subjective_submission_id, n.context_id, { "response.Subjective.history.chief_complaint": "Knee pain" })).status).toBe(200);
+        expect((await write(n.objective_submission_id, n.context_id, { "response.Objective.rom.knee_flexion": "110 degrees" })).status).toBe(200);
+        return n;
+      };
+      expect((await get("/apis/v1/organisation/settings")).body.data.require_plan_section).toBe(false);
+      const n = await specOnly();
+      expect((await signed(n)).status).toBe("INCOMPLETED");
+      expect((await complete(n.context_id)).body.data).toMatchObject({ status: "COMPLETED", completed: true });
+
+      expect((await settings({ require_plan_section: true })).body.data).toMatchObject({ require_plan_section: true, require_cosign: false });
+      const strict = await specOnly();
+      const refused = await post(`/apis/v1/soap-context/${strict.context_id}/sign`);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 4099, error_code: "NOTE_INCOMPLETE", details: { missing_sections: ["Plan"] } });
+      expect(refused.body.message).toContain("sections not filled: Plan");
+      expect((await get(`/apis/v1/soap-context/${strict.context_id}/signatures`)).body.data.signatures).toEqual([]);
+      expect((await write(strict.plan_submission_id, strict.context_id, { "response.Plan.plan.home_program": "Quad sets 3x10" })).status).toBe(200);
+      expect((await signed(strict)).status).toBe("INCOMPLETED");
+      // Signed under the default, completed after the setting was turned on: completion checks the Plan again.
+      await settings({ require_plan_section: false });
+      const early = await specOnly();
+      await signed(early);
+      await settings({ require_plan_section: true });
+      expect((await complete(early.context_id)).body).toMatchObject({ code: 4099, details: { missing_sections: ["Plan"] } });
+      expect((await settings({ require_plan_section: "yes" })).body).toMatchObject({ code: 4000, errors: [{ field: "require_plan_section" }] });
+      expect((await settings({ require_plan_section: false })).body.data.require_plan_section).toBe(false);
+      expect((await complete(early.context_id)).body.data.status).toBe("COMPLETED");
+    });
+
     it("checks units against the organisation's billing rule; over-billing blocks signing, naming the line", async () => {
       await settings({ billing_unit_rule: "cms_8_minute", require_cosign: false });
       const n = await newNote();
@@ -258,7 +291,7 @@ for (const engine of availableEngines()) {
       await settings({ require_cosign: true, billing_unit_rule: "cms_8_minute", auto_submit_billing: false });
       const n = await newNote();
       const empty = await post(`/apis/v1/soap-context/${n.context_id}/sign`);
-      expect(empty.body).toMatchObject({ code: 4099, details: { missing_sections: ["Subjective", "Objective", "Plan"] } });
+      expect(empty.body).toMatchObject({ code: 4099, details: { missing_sections: ["Subjective", "Objective"] } });
       await fill(n);
       expect((await post(`/apis/v1/soap-context/${n.context_id}/sign`, undefined, supervisor)).body).toMatchObject({ code: 4031, details: { required_user_id: 101, user_id: 103 } });
       expect((await signed(n)).status).toBe("COSIGN");

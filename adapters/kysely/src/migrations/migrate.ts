@@ -11,6 +11,7 @@ import { billingCodesMigration } from "./009-billing-codes.js";
 import { soapCompletionMigration } from "./010-soap-completion.js";
 import { notificationsMigration } from "./011-notifications.js";
 import { icdWordRankMigration } from "./012-icd-word-rank.js";
+import { planSectionSettingMigration } from "./014-plan-section-setting.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
@@ -29,6 +30,7 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "010-soap-completion": soapCompletionMigration(profile),
     "011-notifications": notificationsMigration(profile),
     "012-icd-word-rank": icdWordRankMigration(),
+    "014-plan-section-setting": planSectionSettingMigration(),
   };
 }
 
