@@ -1,4 +1,5 @@
 import type { DomainError, ValidationIssue } from "@openpractice/core";
+import { SchemaValidationError } from "../validation/schema-validation-error.js";
 
 /** Maps domain field paths (e.g. `address.postalCode`) to one contract's wire names. */
 export type FieldNames = Readonly<Record<string, string>>;
@@ -18,6 +19,7 @@ const MESSAGE_PREFIX: Partial<Record<DomainError["code"], string>> = { VALIDATIO
 
 /** The error's message and issues in wire names (the message is rebuilt when issues were renamed). */
 export function describeForWire(error: DomainError, names: FieldNames | undefined): { message: string; issues?: ValidationIssue[] } {
+  if (error instanceof SchemaValidationError) return { message: error.message, issues: error.details.issues };
   const issues = renameIssues(error.details.issues, names);
   const prefix = MESSAGE_PREFIX[error.code];
   if (!issues || issues === error.details.issues || !prefix) return { message: error.message, issues };

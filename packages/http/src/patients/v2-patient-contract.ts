@@ -1,6 +1,7 @@
 import { PATIENT_LIST_LIMITS, PATIENT_LIST_ORDERS, PATIENT_LIST_STATUSES, PATIENT_SORT_FIELDS, type Appointment, type Patient, type PatientChanges, type PatientDraft, type Sex } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
+import { fieldHints } from "./patient-field-counterparts.js";
 
 const GENDER_TO_SEX: Readonly<Record<string, Sex>> = { male: "MALE", female: "FEMALE", other: "OTHER", unknown: "UNDEFINED" };
 const SEX_TO_GENDER: Readonly<Record<Sex, string>> = { MALE: "male", FEMALE: "female", OTHER: "other", UNDEFINED: "unknown" };
@@ -22,6 +23,7 @@ const v2Properties: Record<string, JsonSchema> = {
   address: nullable({
     type: "object",
     additionalProperties: false,
+    ...fieldHints("v2", "address"),
     properties: {
       street: nullable(text(200)),
       city: nullable(text(100)),
@@ -46,6 +48,7 @@ export const v2PatientCreateSchema: JsonSchema = {
   $id: "V2PatientCreate",
   type: "object",
   additionalProperties: false,
+  ...fieldHints("v2", "patient"),
   required: ["first_name", "last_name", "date_of_birth"],
   properties: v2Properties,
 };
@@ -54,6 +57,7 @@ export const v2PatientUpdateSchema: JsonSchema = {
   $id: "V2PatientUpdate",
   type: "object",
   additionalProperties: false,
+  ...fieldHints("v2", "patient"),
   minProperties: 1,
   properties: v2Properties,
 };
