@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { availableEngines } from "../support/engines.js";
 import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -229,6 +229,61 @@ for (const engine of availableEngines()) {
       expect((await settings({ require_plan_section: "yes" })).body).toMatchObject({ code: 4000, errors: [{ field: "require_plan_section" }] });
       expect((await settings({ require_plan_section: false })).body.data.require_plan_section).toBe(false);
       expect((await complete(early.context_id)).body.data.status).toBe("COMPLETED");
+    });
+
+    it("shows completed notes as the v2 patient's medical_records (id, clinic-local date, primary diagnosis, provider), newest first, for a page at once", async () => {
+      const patient = async (first_name: string) => (await post("/apis/v1/patient", { first_name, last_name: "Records", date_of_birth: "1960-01-01" })).body.data.patient_id as number;
+      const [rec, none] = [await patient("Rec"), await patient("None")];
+      const noteOf = async (patientId: number, start = DAY + ++slot * HOUR) => {
+        const a = await post("/apis/v1/appointment", { doctor_id: 101, patient_id: patientId, clinic_id: ids.clinic, appointment_category: [ids.category], timestamp: start, end_timestamp: start + 1800, payment_mode: "SELF_PAY" });
+        const n = await post("/apis/hep/v2/soap-context", { patient_id: patientId, type: "FOLLOWUP_SOAP", appointment_id: a.body.data.appointment_id });
+        expect(n.body.code).toBe(2000);
+        return n.body.data;
+      };
+      const dx = (code: string, description: string, is_primary: boolean | null) => ({ uuid: `u-${code}`, id: 9, code, description, revision: "ICD10", billing_type: null, is_primary });
+      const completed = async (patientId: number, diagnoses: unknown[], start?: number) => {
+        const n = await noteOf(patientId, start);
+        await fill(n);
+        expect((await write(n.assessment_submission_id, n.context_id, { "response.Assessment.diagnosis.medical_diagnosis": diagnoses, "response.Assessment.diagnosis.treating_diagnosis": "M62.81 Muscle weakness" })).status).toBe(200);
+        await signed(n);
+        expect((await complete(n.context_id)).body.data.status).toBe("COMPLETED");
+        return n;
+      };
+      // 02:00 UTC on 22 August is still 21 August in the clinic's Chicago.
+      const first = await completed(rec, [dx("M54.16", "Radiculopathy, lumbar region", false), dx("M54.50", "Low back pain, unspecified", true)], Date.parse("2031-08-22T02:00:00Z") / 1000);
+      const second = await completed(rec, [dx("S83.511A", "Sprain of ACL of right knee", null)]);
+      await noteOf(rec); // not completed: not a record
+      // An addendum completed with its Subjective alone has no diagnosis.
+      const addendum = (await post("/apis/hep/v2/soap-context", { patient_id: rec, type: "ADDENDUM", parent: second.context_id, soap_without_appointment: true })).body.data;
+      await write(addendum.subjective_submission_id, addendum.context_id, { "response.Subjective.addendum": "Called: better" });
+      await signed(addendum);
+      expect((await complete(addendum.context_id)).body.data.status).toBe("COMPLETED");
+      const chicagoDate = (zonelessUtc: string) => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Chicago" }).format(new Date(`${zonelessUtc}Z`));
+
+      const expected = [
+        { id: second.context_id, date: chicagoDate(second.service_date_time), diagnosis: "S83.511A Sprain of ACL of right knee", provider_id: "101" },
+        { id: first.context_id, date: "2031-08-21", diagnosis: "M54.50 Low back pain, unspecified", provider_id: "101" },
+        { id: addendum.context_id, date: chicagoDate(addendum.service_date_time), diagnosis: null, provider_id: "101" },
+      ];
+      // Visits of 2031 come before the addendum written today (its service date is its creation).
+      const one = await get(`/v2/patients/${rec}?expand=medical_records&fields=first_name`);
+      expect(one.body).toEqual({ id: String(rec), first_name: "Rec", medical_records: expected });
+      // The page's records come from one repository read for all its patients (no read per patient).
+      const reads = vi.spyOn(rt.runtime.practice.storage.repositories.soapNotes, "completedNotesOf");
+      const page = await get("/v2/patients?search=Records&expand=medical_records&fields=first_name&sort=first_name&order=asc");
+      expect(reads.mock.calls.map(([, patientIds]) => patientIds)).toEqual([[none, rec]]);
+      reads.mockRestore();
+      expect(page.body.data).toEqual([
+        { id: String(none), first_name: "None", medical_records: [] },
+        { id: String(rec), first_name: "Rec", medical_records: expected },
+      ]);
+      // Clinical notes need the notes' read scope too; another organisation sees none of them.
+      const patientsOnly = await rt.token({ scope: "patients:read" });
+      const refused = await get(`/v2/patients/${rec}?expand=medical_records`, patientsOnly);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatchObject({ code: "INSUFFICIENT_PERMISSIONS", details: { required_scope: "notes:read", current_scopes: ["patients:read"] } });
+      expect((await get(`/v2/patients/${rec}?expand=appointments`, patientsOnly)).status).toBe(200);
+      expect((await get(`/v2/patients?expand=medical_records`, await rt.token({ organisationId: 2, userId: 201 }))).body.data.every((p: { medical_records: unknown[] }) => p.medical_records.length === 0)).toBe(true);
     });
 
     it("checks units against the organisation's billing rule; over-billing blocks signing, naming the line", async () => {

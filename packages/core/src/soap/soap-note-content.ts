@@ -15,7 +15,7 @@ function hasAnswer(value: unknown): boolean {
 }
 
 /** Every medical_diagnosis entry of the Assessment form, in section order. */
-export function diagnosesOf(assessment: FormSubmission | undefined): DiagnosisEntry[] {
+export function diagnosesOf(assessment: Pick<FormSubmission, "response"> | undefined): DiagnosisEntry[] {
   const sections = (assessment?.response.Assessment ?? {}) as Record<string, { medical_diagnosis?: DiagnosisEntry[] }>;
   const ordered = [sections[ASSESSMENT_DIAGNOSIS_KEY], ...Object.entries(sections).filter(([k]) => k !== ASSESSMENT_DIAGNOSIS_KEY).map(([, v]) => v)];
   return ordered.flatMap((s) => (s && Array.isArray(s.medical_diagnosis) ? s.medical_diagnosis : []));
