@@ -163,8 +163,12 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
       expect(await s.repositories.claims.findByContextId(1, "ctx-c")).toEqual({ id: claimId, reference: `claim-${claimId}`, organisationId: 1, contextId: "ctx-c", patientId, serviceCaseId: null, serviceDate: "2026-08-01", renderingPhysician: 101, diagnosisCodes: ["M54.50"], lines: [{ code: "97110", modifiers: ["GP"], units: 2, minutes: 30 }], status: "SUBMITTED", createdAt: T0 });
       expect(await s.repositories.claims.findByContextId(2, "ctx-c")).toBeUndefined();
 
-      const plan = await s.repositories.plansOfCare.insert({ organisationId: 1, patientId, serviceCaseId: null, sourceContextId: "ctx-c", diagnoses: [{ code: "M54.50", description: "Low back pain", isPrimary: true }], goals: ["Walk 1 km"], frequencyAndDuration: "2x/week", certificationStart: "2026-08-01", certificationEnd: "2026-10-29", version: 1, createdAt: T0, updatedAt: T0 });
+      const draft = { organisationId: 1, patientId, serviceCaseId: null, sourceContextId: "ctx-c", diagnoses: [{ code: "M54.50", description: "Low back pain", isPrimary: true }], goals: ["Walk 1 km"], frequencyAndDuration: "2x/week", certificationStart: "2026-08-01", certificationEnd: "2026-10-29", version: 1, createdAt: T0, updatedAt: T0 };
+      const plan = await s.repositories.plansOfCare.insert(draft);
+      if (!plan) throw new Error("the first plan of a case must be inserted");
       expect(await s.repositories.plansOfCare.findFor(1, patientId, null)).toEqual(plan);
+      // A second first plan of the case is refused without raising, also inside a transaction that goes on.
+      expect(await s.transaction(async (tx) => [await tx.plansOfCare.insert({ ...draft, goals: ["other"] }), await tx.plansOfCare.findFor(1, patientId, null, { forUpdate: true })])).toEqual([undefined, plan]);
       expect(await s.repositories.plansOfCare.findFor(1, patientId, 77)).toBeUndefined();
       await s.repositories.plansOfCare.update({ ...plan, goals: ["Run 1 km"], version: 2, updatedAt: at(1) });
       expect(await s.repositories.plansOfCare.findById(1, plan.id)).toEqual({ ...plan, goals: ["Run 1 km"], version: 2, updatedAt: at(1) });

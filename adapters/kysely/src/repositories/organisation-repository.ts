@@ -1,5 +1,6 @@
 import type { BillingUnitRule, ClinicSettings, DocumentationSettings, Organisation, OrganisationRepository, Plan, Provider, Clinic } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
+import { readLatest } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
 import { fromDbTime, toDbTime, type ClinicsTable, type Database, type OrganisationsTable, type ProvidersTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -79,7 +80,7 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
       visit_limit_warning_only: clinic.visitLimitWarningOnly ? 1 : 0,
     };
     await insertIgnoringDuplicate(this.db, this.profile, "clinics", values, ["organisation_id", "name"]);
-    const row = await this.db.selectFrom("clinics").selectAll().where("organisation_id", "=", clinic.organisationId).where("name", "=", clinic.name).executeTakeFirstOrThrow();
+    const row = await readLatest(this.profile, this.db.selectFrom("clinics").selectAll().where("organisation_id", "=", clinic.organisationId).where("name", "=", clinic.name)).executeTakeFirstOrThrow();
     return toClinic(row);
   }
 
@@ -105,7 +106,7 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
     const values = { first_name: p.firstName, last_name: p.lastName, npi: p.npi, supervising_user_id: p.supervisingUserId };
     const inserted = await insertIgnoringDuplicate(this.db, this.profile, "providers", { organisation_id: p.organisationId, user_id: p.userId, ...values }, ["organisation_id", "user_id"]);
     if (!inserted) await this.db.updateTable("providers").set(values).where("organisation_id", "=", p.organisationId).where("user_id", "=", p.userId).execute();
-    const row = await this.db.selectFrom("providers").select("id").where("organisation_id", "=", p.organisationId).where("user_id", "=", p.userId).executeTakeFirstOrThrow();
+    const row = await readLatest(this.profile, this.db.selectFrom("providers").select("id").where("organisation_id", "=", p.organisationId).where("user_id", "=", p.userId)).executeTakeFirstOrThrow();
     const providerId = Number(row.id);
     await this.db.deleteFrom("provider_clinics").where("provider_id", "=", providerId).execute();
     if (p.clinicIds.length > 0) {

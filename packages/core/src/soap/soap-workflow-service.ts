@@ -277,12 +277,16 @@ export class SoapWorkflowService {
       certificationEnd: certificationEnd(start),
       updatedAt: now,
     };
-    const existing = await tx.plansOfCare.findFor(n.organisationId, n.patientId, n.serviceCaseId);
-    if (existing) {
-      await tx.plansOfCare.update({ ...existing, ...fields, version: existing.version + 1 });
-      return existing.id;
+    // Locked read, then a new version; evaluations of one case completed at once each add theirs in turn.
+    const existing = await tx.plansOfCare.findFor(n.organisationId, n.patientId, n.serviceCaseId, { forUpdate: true });
+    if (!existing) {
+      const created = await tx.plansOfCare.insert({ organisationId: n.organisationId, patientId: n.patientId, serviceCaseId: n.serviceCaseId, ...fields, version: 1, createdAt: now });
+      if (created) return created.id;
     }
-    const created = await tx.plansOfCare.insert({ organisationId: n.organisationId, patientId: n.patientId, serviceCaseId: n.serviceCaseId, ...fields, version: 1, createdAt: now });
-    return created.id;
+    // Present, or stored by a concurrent completion between the read and the insert.
+    const current = existing ?? (await tx.plansOfCare.findFor(n.organisationId, n.patientId, n.serviceCaseId, { forUpdate: true }));
+    if (!current) throw new Error(`plan of care of patient ${n.patientId} neither inserted nor found`);
+    await tx.plansOfCare.update({ ...current, ...fields, version: current.version + 1 });
+    return current.id;
   }
 }
