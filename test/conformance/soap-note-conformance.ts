@@ -66,6 +66,38 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
       expect((await s.repositories.soapNotes.list({ organisationId: 1, limit: 1, offset: 1 })).total).toBe(2);
     });
 
+    it(`[${engine}] completedNotesOf: each patient's COMPLETED notes, newest first, at most perPatient each, with the Assessment's answers, scoped to the organisation`, async () => {
+      const r = s.repositories.soapNotes;
+      const other = (await s.repositories.patients.insertIfAbsent(toPatientRecord(patientFromDraft({ firstName: "Other", lastName: "Patient", dateOfBirth: "1971-01-01" }, 1, T0)))).patient.id;
+      const done = (contextId: string, minutes: number, over: Partial<SoapNoteRecord> = {}) =>
+        r.insert(record(contextId, { serviceDateTime: at(minutes), status: "COMPLETED", completed: true, completedAt: at(minutes + 30), ...over }));
+      const assessment = (contextId: string, response: Record<string, unknown>): FormSubmission => ({ id: `${contextId}-a`, organisationId: 1, contextId, section: "Assessment", version: 2, response, updatedAt: T0 });
+      await done("mr-old", 0, { clinicId: 8, renderingPhysician: 102 });
+      await done("mr-mid", 60);
+      await done("mr-new", 120);
+      await done("mr-tie", 120); // same service time as mr-new: the later id comes first
+      await r.insert(record("mr-open", { serviceDateTime: at(500) })); // INCOMPLETED: not a record
+      await r.insert(record("mr-cosign", { serviceDateTime: at(501), status: "COSIGN" }));
+      await done("mr-other", 30, { patientId: other });
+      await done("mr-foreign", 40, { organisationId: 2 });
+      const dx = { Assessment: { diagnosis: { medical_diagnosis: [{ code: "M54.50", description: "Low back pain", is_primary: true }] } } };
+      await r.insertForms([assessment("mr-new", dx), assessment("mr-other", { Assessment: {} }), { ...assessment("mr-mid", { Plan: { x: 1 } }), section: "Plan", id: "mr-mid-p" }]);
+
+      const all = await r.completedNotesOf(1, [patientId, other, 999_999], 10);
+      expect(all.map((n) => n.contextId)).toEqual(patientId < other ? ["mr-tie", "mr-new", "mr-mid", "mr-old", "mr-other"] : ["mr-other", "mr-tie", "mr-new", "mr-mid", "mr-old"]);
+      expect(all.find((n) => n.contextId === "mr-new")).toEqual({ contextId: "mr-new", patientId, clinicId: 7, serviceDateTime: at(120), renderingPhysician: 101, assessment: dx });
+      expect(all.find((n) => n.contextId === "mr-old")).toEqual({ contextId: "mr-old", patientId, clinicId: 8, serviceDateTime: at(0), renderingPhysician: 102, assessment: {} });
+      // Only the Assessment form is read; a note without one reads as {}.
+      expect(all.find((n) => n.contextId === "mr-mid")?.assessment).toEqual({});
+      expect(all.find((n) => n.contextId === "mr-other")?.assessment).toEqual({ Assessment: {} });
+
+      const bounded = await r.completedNotesOf(1, [patientId, other], 2);
+      expect(bounded.filter((n) => n.patientId === patientId).map((n) => n.contextId)).toEqual(["mr-tie", "mr-new"]);
+      expect(bounded.filter((n) => n.patientId === other).map((n) => n.contextId)).toEqual(["mr-other"]);
+      expect(await r.completedNotesOf(2, [patientId], 10)).toEqual([expect.objectContaining({ contextId: "mr-foreign" })]);
+      expect(await r.completedNotesOf(1, [], 10)).toEqual([]);
+    });
+
     it(`[${engine}] a form write is compare-and-set on its version: of 8 concurrent writers exactly one wins`, async () => {
       await s.repositories.soapNotes.insert(record("ctx-f"));
       await s.repositories.soapNotes.insertForms([form("f-1", "ctx-f")]);

@@ -18,6 +18,8 @@ export interface OrganisationsTable {
   billing_unit_rule: Generated<string>;
   require_cosign: Generated<number>;
   auto_submit_billing: Generated<number>;
+  /** Migration 014. */
+  require_plan_section: Generated<number>;
 }
 
 export interface ClinicsTable {

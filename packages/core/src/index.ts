@@ -53,6 +53,7 @@ export * from "./soap/form-paths.js";
 export * from "./soap/soap-note-service.js";
 export * from "./soap/soap-signature.js";
 export * from "./soap/soap-note-content.js";
+export * from "./soap/medical-record.js";
 export * from "./soap/soap-note-transitions.js";
 export * from "./soap/note-locks.js";
 export * from "./soap/treatment-sheet.js";

@@ -10,7 +10,7 @@ const toOrganisation = (r: Selectable<OrganisationsTable>): Organisation => ({
   name: r.name,
   plan: r.plan as Plan,
   isActive: Boolean(Number(r.is_active)),
-  documentation: { billingUnitRule: r.billing_unit_rule as BillingUnitRule, requireCosign: Boolean(Number(r.require_cosign)), autoSubmitBilling: Boolean(Number(r.auto_submit_billing)) },
+  documentation: { billingUnitRule: r.billing_unit_rule as BillingUnitRule, requireCosign: Boolean(Number(r.require_cosign)), autoSubmitBilling: Boolean(Number(r.auto_submit_billing)), requirePlanSection: Boolean(Number(r.require_plan_section)) },
   createdAt: fromDbTime(r.created_at),
   updatedAt: fromDbTime(r.updated_at),
 });
@@ -59,10 +59,11 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
   }
 
   async updateDocumentationSettings(id: number, settings: Partial<DocumentationSettings>, now: Date) {
-    const set: { billing_unit_rule?: string; require_cosign?: number; auto_submit_billing?: number; updated_at: string } = { updated_at: toDbTime(now) };
+    const set: { billing_unit_rule?: string; require_cosign?: number; auto_submit_billing?: number; require_plan_section?: number; updated_at: string } = { updated_at: toDbTime(now) };
     if (settings.billingUnitRule !== undefined) set.billing_unit_rule = settings.billingUnitRule;
     if (settings.requireCosign !== undefined) set.require_cosign = settings.requireCosign ? 1 : 0;
     if (settings.autoSubmitBilling !== undefined) set.auto_submit_billing = settings.autoSubmitBilling ? 1 : 0;
+    if (settings.requirePlanSection !== undefined) set.require_plan_section = settings.requirePlanSection ? 1 : 0;
     await this.db.updateTable("organisations").set(set).where("id", "=", id).execute();
   }
 

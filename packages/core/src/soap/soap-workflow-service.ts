@@ -11,7 +11,7 @@ import type { SoapNoteChanges } from "../ports/soap-note-repository.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { existingNote, lockedNote } from "./note-locks.js";
 import { certificationEnd, goalsOf, type PlanOfCare } from "./plan-of-care.js";
-import { diagnosesOf, missingSections, soapContentHash } from "./soap-note-content.js";
+import { diagnosesOf, missingSections, requiredSections, soapContentHash } from "./soap-note-content.js";
 import { noteEventData } from "./soap-note-service.js";
 import { allowedNoteActions, soapNoteTransitions, type SoapNoteAction, type SoapNoteGuard, type SoapNoteTransition } from "./soap-note-transitions.js";
 import type { FormSubmission, SoapNote } from "./soap-note.js";
@@ -65,7 +65,7 @@ function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): G
       // Not a refusal: these pick which row of SIGN applies (appliesToSetting).
       return undefined;
     case "ready": {
-      const missing = missingSections(s.note, s.forms);
+      const missing = missingSections(s.note, s.forms, requiredSections(s.settings));
       const lines = overBilled(s.assessment);
       if (!missing.length && !lines.length) return undefined;
       const words = [missing.length ? `sections not filled: ${missing.join(", ")}` : "", lines.length ? `units over what ${s.assessment.rule} supports on ${lines.map((l) => `${l.code} (${l.units} billed, ${l.supported_units} supported)`).join(", ")}` : ""].filter(Boolean);

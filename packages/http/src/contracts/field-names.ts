@@ -1,4 +1,5 @@
 import type { DomainError, ErrorDetails, ValidationIssue } from "@openpractice/core";
+import { SchemaValidationError } from "../validation/schema-validation-error.js";
 import { boundedEcho, ECHO_MAX_ISSUES, truncated } from "./bounded-echo.js";
 
 /** Maps domain field paths (e.g. `address.postalCode`) to one contract's wire names. */
@@ -30,12 +31,14 @@ function boundedIssue(issue: ValidationIssue): ValidationIssue {
 /**
  * The error's message, issues (in wire names; the message is rebuilt when they
  * were renamed) and other details, each bounded (bounded-echo.ts): the one
- * place both contracts take what an error shows.
+ * place both contracts take what an error shows. Request-schema issues keep
+ * the names the client sent (SchemaValidationError).
  */
 export function describeForWire(error: DomainError, names: FieldNames | undefined): { message: string; issues?: ValidationIssue[]; details: ErrorDetails } {
   const { issues: raw, ...rest } = error.details;
   const details = boundedEcho(rest) as ErrorDetails;
-  const renamed = renameIssues(raw, names);
+  // Schema issues already carry the field names as sent, so they are never renamed.
+  const renamed = error instanceof SchemaValidationError ? raw : renameIssues(raw, names);
   const issues = renamed?.slice(0, ECHO_MAX_ISSUES).map(boundedIssue);
   const prefix = MESSAGE_PREFIX[error.code];
   const more = renamed && renamed.length > ECHO_MAX_ISSUES ? `; and ${renamed.length - ECHO_MAX_ISSUES} more` : "";

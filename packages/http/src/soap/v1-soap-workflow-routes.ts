@@ -199,7 +199,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       method: "GET",
       path: "/apis/v1/organisation/settings",
       operationId: "v1GetDocumentationSettings",
-      summary: "How the organisation documents and bills visits: billing_unit_rule, require_cosign, auto_submit_billing.",
+      summary: "How the organisation documents and bills visits: billing_unit_rule, require_cosign, auto_submit_billing, require_plan_section.",
       scopes: NOTE_READ_SCOPES,
       responses: { "200": { description: "The settings", schema: anyBody } },
       async handle(ctx) {
@@ -217,7 +217,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       responses: { "200": { description: "The settings after the change", schema: anyBody }, ...errors({ "400": "VALIDATION_FAILED", "403": "INSUFFICIENT_PERMISSIONS" }) },
       async handle(ctx) {
         const b = await ctx.body();
-        return v1Success(v1SettingsView(await practice.documentationSettings.update(ctx.principal, { billingUnitRule: b.billing_unit_rule, requireCosign: b.require_cosign, autoSubmitBilling: b.auto_submit_billing })));
+        return v1Success(v1SettingsView(await practice.documentationSettings.update(ctx.principal, { billingUnitRule: b.billing_unit_rule, requireCosign: b.require_cosign, autoSubmitBilling: b.auto_submit_billing, requirePlanSection: b.require_plan_section })));
       },
     },
   ];
