@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import type { Clock, Practice, Storage } from "@openpractice/core";
@@ -54,7 +55,9 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-  const workerId = `${hostname()}:${process.pid}:${port}`;
+  // Leases and the fan-out lock are held by this id: the random part keeps two containers that share a hostname,
+  // pid 1 and a port (or a process restarted with the same pid) from counting as one holder.
+  const workerId = `${hostname()}:${process.pid}:${port}:${randomBytes(4).toString("hex")}`;
   const pushRetry = { retries: config.pushRetries, baseDelayMs: config.pushRetryBaseMs };
   const workers = startWorkers(practice, logger, { workerId, pollIntervalMs: config.workerPollMs, leaseMs: config.jobLeaseMs, pushRetry });
   logger.info({ url, engine: storage.capabilities.engine, env: config.env }, "openpractice listening");
