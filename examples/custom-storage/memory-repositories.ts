@@ -174,6 +174,11 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
       },
       complete: async (id, token, _now, by) => settle(s(), id, token, { status: "done", completedBy: by }),
       completeMany: async (jobs, _now, by) => jobs.filter((j) => settle(s(), j.id, j.leaseToken, { status: "done", completedBy: by })).length,
+      async renewLeases(jobs, now, leaseMs) {
+        const held = jobs.map((l) => s().jobs.get(l.id)).filter((j, i) => j?.status === "pending" && j.leaseToken === jobs[i]!.leaseToken);
+        for (const j of held) j!.leaseExpiresAt = now.getTime() + leaseMs;
+        return held.length;
+      },
       reschedule: async (id, token, runAt, error) => settle(s(), id, token, { runAt: runAt.getTime(), lastError: error }),
       fail: async (id, token, _now, error) => settle(s(), id, token, { status: "failed", lastError: error }),
     },

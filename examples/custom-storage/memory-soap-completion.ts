@@ -39,6 +39,8 @@ export function memoryPlansOfCare(s: () => MemoryState): PlanOfCareRepository {
     findById: async (orgId, id) => structuredClone([s().plans.get(id)].find((p) => p?.organisationId === orgId)),
     findFor: async (orgId, patientId, caseId) => structuredClone([...s().plans.values()].find((p) => p.organisationId === orgId && p.patientId === patientId && p.serviceCaseId === caseId)),
     async insert(plan) {
+      // One plan per case (per patient without a case): a second first plan is refused, not stored.
+      if ([...s().plans.values()].some((p) => p.organisationId === plan.organisationId && p.patientId === plan.patientId && p.serviceCaseId === plan.serviceCaseId)) return undefined;
       const stored = { ...structuredClone(plan), id: s().nextId++ };
       s().plans.set(stored.id, stored);
       return structuredClone(stored);

@@ -5,7 +5,7 @@ import type { MemoryState } from "./memory-state.js";
 export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
   return {
     async insert(record) {
-      const note = { ...structuredClone(record), id: s().nextId++ };
+      const note = { ...structuredClone(record), summaryStatus: record.summaryStatus ?? null, summaryFailure: record.summaryFailure ?? null, id: s().nextId++ };
       s().notes.set(note.contextId, note);
       return structuredClone(note);
     },
@@ -35,6 +35,25 @@ export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
       if (!current || current.organisationId !== f.organisationId || current.version !== f.version - 1) return false;
       s().forms.set(f.id, structuredClone(f));
       return true;
+    },
+    async completedNotesOf(orgId, patientIds, perPatient) {
+      const newestFirst = [...s().notes.values()]
+        .filter((n) => n.organisationId === orgId && n.status === "COMPLETED" && patientIds.includes(n.patientId))
+        .sort((a, b) => a.patientId - b.patientId || b.serviceDateTime.getTime() - a.serviceDateTime.getTime() || b.id - a.id);
+      const kept = new Map<number, number>();
+      return newestFirst
+        .filter((n) => {
+          kept.set(n.patientId, (kept.get(n.patientId) ?? 0) + 1);
+          return kept.get(n.patientId)! <= perPatient;
+        })
+        .map((n) => ({
+          contextId: n.contextId,
+          patientId: n.patientId,
+          clinicId: n.clinicId,
+          serviceDateTime: new Date(n.serviceDateTime),
+          renderingPhysician: n.renderingPhysician,
+          assessment: structuredClone([...s().forms.values()].find((f) => f.organisationId === orgId && f.contextId === n.contextId && f.section === "Assessment")?.response ?? {}),
+        }));
     },
     async lockNote(orgId, contextId) {
       // The store's mutex already runs one transaction at a time.

@@ -1,3 +1,4 @@
+import { runRaceConformance } from "../../test/conformance/race-conformance.js";
 import { runStorageConformance } from "../../test/conformance/storage-conformance.js";
 import { MemoryStorage } from "./memory-storage.js";
 
@@ -36,4 +37,10 @@ runStorageConformance("memory", async () => {
     },
     dispose: () => storage.close(),
   };
+});
+
+// Every uniqueness rule raced through the HTTP handler on this store (it runs transactions one at a time).
+runRaceConformance("memory", async () => {
+  const storage = new MemoryStorage();
+  return { storage, dispose: () => storage.close() };
 });

@@ -1,18 +1,16 @@
 import { signAccessToken } from "@openpractice/runtime";
 import BetterSqlite3 from "better-sqlite3";
-import { copyFileSync, existsSync, writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { describeWithSharedFiles, ICD10CM_DATA } from "../support/shared-data.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { runCli, startServe, type ServeProcess } from "./cli-process.js";
 
-const SAMPLE = fileURLToPath(new URL("../../../shared/data/icd10cm/icd10cm_order_2026_sample.txt", import.meta.url));
-const haveSample = existsSync(SAMPLE);
-if (!haveSample) console.warn(`icd10cm import test skipped: ${SAMPLE} is absent`);
+const SAMPLE = `${ICD10CM_DATA}icd10cm_order_2026_sample.txt`;
 const SECRET = "icd-import-secret-0123456789-abcdefghijkl";
 
-describe.runIf(haveSample)("openpractice import icd10cm", () => {
+describeWithSharedFiles(import.meta.url, [SAMPLE])("openpractice import icd10cm", () => {
   let temp: ReturnType<typeof makeTempDir>;
   let serve: ServeProcess | undefined;
   afterEach(async () => {

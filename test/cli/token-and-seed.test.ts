@@ -37,6 +37,47 @@ describe("openpractice token and seed", () => {
     expect(existsSync(join(temp.dir, "data", "openpractice.db"))).toBe(true);
   });
 
+  it("with an identity provider's JWKS URL and no secret, token refuses (exit 78) and no secret file appears", () => {
+    temp = makeTempDir();
+    const r = runCli(["token", "--org", "1"], { OPENPRACTICE_JWKS_URL: "https://idp.example/.well-known/jwks.json" }, temp.dir);
+    expect(r.status).toBe(78);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim()).toBe(
+      "openpractice: configuration error: OPENPRACTICE_JWKS_URL: is set, so the server accepts only tokens of the identity provider (get one there) or, when OPENPRACTICE_JWT_SECRET is set as well, HS256 tokens signed with that secret",
+    );
+    expect(existsSync(join(temp.dir, "data", "jwt-secret"))).toBe(false);
+  });
+
+  it("with a JWKS URL and an explicit secret, token signs with that secret, which serve accepts", async () => {
+    temp = makeTempDir();
+    const env = { OPENPRACTICE_JWKS_URL: "http://127.0.0.1:9/jwks.json", OPENPRACTICE_JWT_SECRET: "explicit-secret-0123456789-abcdefghijkl" };
+    const r = runCli(["token", "--org", "1"], env, temp.dir);
+    expect(r.status).toBe(0);
+    expect(jwt.verify(r.stdout.trim(), env.OPENPRACTICE_JWT_SECRET, { algorithms: ["HS256"] })).toMatchObject({ organisation_id: 1 });
+    expect(existsSync(join(temp.dir, "data", "jwt-secret"))).toBe(false);
+    serve = await startServe({ PORT: "0", ...env }, temp.dir);
+    expect((await fetch(`${serve.url}/v2/patients`, { headers: { authorization: `Bearer ${r.stdout.trim()}` } })).status).toBe(200);
+  });
+
+  it("token refuses a --ttl above the configured maximum token lifetime", () => {
+    temp = makeTempDir();
+    const over = runCli(["token", "--org", "1", "--ttl", "86401"], {}, temp.dir);
+    expect(over.status).toBe(64);
+    expect(over.stderr).toContain("--ttl must be at most 86400 seconds (OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS)");
+    const raised = runCli(["token", "--org", "1", "--ttl", "172800"], { OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "172800" }, temp.dir);
+    expect(raised.status).toBe(0);
+  });
+
+  it("seed with a JWKS URL and no secret prints no token and makes no secret", () => {
+    temp = makeTempDir();
+    const r = runCli(["seed", "--patients", "1"], { OPENPRACTICE_JWKS_URL: "https://idp.example/jwks" }, temp.dir);
+    expect(r.status).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.organisation_id).toBe(1);
+    expect(summary).not.toHaveProperty("token");
+    expect(existsSync(join(temp.dir, "data", "jwt-secret"))).toBe(false);
+  });
+
   it("token needs --org", () => {
     temp = makeTempDir();
     const r = runCli(["token", "--user", "10"], {}, temp.dir);

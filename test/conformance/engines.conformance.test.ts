@@ -1,4 +1,5 @@
 import { availableEngines, freshDatabase, openEngineStorage, openProbe } from "../support/engines.js";
+import { runRaceConformance } from "./race-conformance.js";
 import { runStorageConformance } from "./storage-conformance.js";
 
 // The same suite, unchanged, on every engine this run has: SQLite always,
@@ -13,6 +14,17 @@ for (const engine of availableEngines()) {
       probe,
       async dispose() {
         await probe.close();
+        await storage.close().catch(() => undefined);
+        await db.drop();
+      },
+    };
+  });
+  runRaceConformance(engine, async () => {
+    const db = await freshDatabase(engine);
+    const storage = await openEngineStorage(engine, db.url);
+    return {
+      storage,
+      async dispose() {
         await storage.close().catch(() => undefined);
         await db.drop();
       },

@@ -66,6 +66,38 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
       expect((await s.repositories.soapNotes.list({ organisationId: 1, limit: 1, offset: 1 })).total).toBe(2);
     });
 
+    it(`[${engine}] completedNotesOf: each patient's COMPLETED notes, newest first, at most perPatient each, with the Assessment's answers, scoped to the organisation`, async () => {
+      const r = s.repositories.soapNotes;
+      const other = (await s.repositories.patients.insertIfAbsent(toPatientRecord(patientFromDraft({ firstName: "Other", lastName: "Patient", dateOfBirth: "1971-01-01" }, 1, T0)))).patient.id;
+      const done = (contextId: string, minutes: number, over: Partial<SoapNoteRecord> = {}) =>
+        r.insert(record(contextId, { serviceDateTime: at(minutes), status: "COMPLETED", completed: true, completedAt: at(minutes + 30), ...over }));
+      const assessment = (contextId: string, response: Record<string, unknown>): FormSubmission => ({ id: `${contextId}-a`, organisationId: 1, contextId, section: "Assessment", version: 2, response, updatedAt: T0 });
+      await done("mr-old", 0, { clinicId: 8, renderingPhysician: 102 });
+      await done("mr-mid", 60);
+      await done("mr-new", 120);
+      await done("mr-tie", 120); // same service time as mr-new: the later id comes first
+      await r.insert(record("mr-open", { serviceDateTime: at(500) })); // INCOMPLETED: not a record
+      await r.insert(record("mr-cosign", { serviceDateTime: at(501), status: "COSIGN" }));
+      await done("mr-other", 30, { patientId: other });
+      await done("mr-foreign", 40, { organisationId: 2 });
+      const dx = { Assessment: { diagnosis: { medical_diagnosis: [{ code: "M54.50", description: "Low back pain", is_primary: true }] } } };
+      await r.insertForms([assessment("mr-new", dx), assessment("mr-other", { Assessment: {} }), { ...assessment("mr-mid", { Plan: { x: 1 } }), section: "Plan", id: "mr-mid-p" }]);
+
+      const all = await r.completedNotesOf(1, [patientId, other, 999_999], 10);
+      expect(all.map((n) => n.contextId)).toEqual(patientId < other ? ["mr-tie", "mr-new", "mr-mid", "mr-old", "mr-other"] : ["mr-other", "mr-tie", "mr-new", "mr-mid", "mr-old"]);
+      expect(all.find((n) => n.contextId === "mr-new")).toEqual({ contextId: "mr-new", patientId, clinicId: 7, serviceDateTime: at(120), renderingPhysician: 101, assessment: dx });
+      expect(all.find((n) => n.contextId === "mr-old")).toEqual({ contextId: "mr-old", patientId, clinicId: 8, serviceDateTime: at(0), renderingPhysician: 102, assessment: {} });
+      // Only the Assessment form is read; a note without one reads as {}.
+      expect(all.find((n) => n.contextId === "mr-mid")?.assessment).toEqual({});
+      expect(all.find((n) => n.contextId === "mr-other")?.assessment).toEqual({ Assessment: {} });
+
+      const bounded = await r.completedNotesOf(1, [patientId, other], 2);
+      expect(bounded.filter((n) => n.patientId === patientId).map((n) => n.contextId)).toEqual(["mr-tie", "mr-new"]);
+      expect(bounded.filter((n) => n.patientId === other).map((n) => n.contextId)).toEqual(["mr-other"]);
+      expect(await r.completedNotesOf(2, [patientId], 10)).toEqual([expect.objectContaining({ contextId: "mr-foreign" })]);
+      expect(await r.completedNotesOf(1, [], 10)).toEqual([]);
+    });
+
     it(`[${engine}] a form write is compare-and-set on its version: of 8 concurrent writers exactly one wins`, async () => {
       await s.repositories.soapNotes.insert(record("ctx-f"));
       await s.repositories.soapNotes.insertForms([form("f-1", "ctx-f")]);
@@ -92,6 +124,18 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
       expect(after).toMatchObject({ status: "COMPLETED", completed: true, completedAt: at(5), billingStatus: "SUBMITTED", submitForBilling: true, planOfCareId: 9, treatmentSheetId: 4, summaryDocUrl: "/x.pdf", shortSummaryUrl: "/y.pdf", updatedAt: at(5), patientId, type: "FOLLOWUP_SOAP" });
       await s.repositories.soapNotes.updateNote(1, "ctx-w", { summaryDocUrl: null, updatedAt: at(6) });
       expect(await s.repositories.soapNotes.findByContextId(1, "ctx-w")).toMatchObject({ summaryDocUrl: null, shortSummaryUrl: "/y.pdf", status: "COMPLETED" });
+    });
+
+    it(`[${engine}] stores the summary's state and failure reason (null until completion), and changes them only when named`, async () => {
+      await s.repositories.soapNotes.insert(record("ctx-sum"));
+      expect(await s.repositories.soapNotes.findByContextId(1, "ctx-sum")).toMatchObject({ summaryStatus: null, summaryFailure: null });
+      const reason = `RangeError: ${"é".repeat(480)}`;
+      await s.repositories.soapNotes.updateNote(1, "ctx-sum", { summaryStatus: "FAILED", summaryFailure: reason, updatedAt: at(7) });
+      expect(await s.repositories.soapNotes.findByContextId(1, "ctx-sum")).toMatchObject({ summaryStatus: "FAILED", summaryFailure: reason });
+      await s.repositories.soapNotes.updateNote(1, "ctx-sum", { billingStatus: "SUBMITTED", updatedAt: at(8) });
+      expect(await s.repositories.soapNotes.findByContextId(1, "ctx-sum")).toMatchObject({ summaryStatus: "FAILED", summaryFailure: reason });
+      await s.repositories.soapNotes.updateNote(1, "ctx-sum", { summaryStatus: "PENDING", summaryFailure: null, updatedAt: at(9) });
+      expect(await s.repositories.soapNotes.findByContextId(1, "ctx-sum")).toMatchObject({ summaryStatus: "PENDING", summaryFailure: null });
     });
 
     it(`[${engine}] signatures are kept in order, revoked by role, and history reads back oldest first`, async () => {
@@ -131,8 +175,12 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
       expect(await s.repositories.claims.findByContextId(1, "ctx-c")).toEqual({ id: claimId, reference: `claim-${claimId}`, organisationId: 1, contextId: "ctx-c", patientId, serviceCaseId: null, serviceDate: "2026-08-01", renderingPhysician: 101, diagnosisCodes: ["M54.50"], lines: [{ code: "97110", modifiers: ["GP"], units: 2, minutes: 30 }], status: "SUBMITTED", createdAt: T0 });
       expect(await s.repositories.claims.findByContextId(2, "ctx-c")).toBeUndefined();
 
-      const plan = await s.repositories.plansOfCare.insert({ organisationId: 1, patientId, serviceCaseId: null, sourceContextId: "ctx-c", diagnoses: [{ code: "M54.50", description: "Low back pain", isPrimary: true }], goals: ["Walk 1 km"], frequencyAndDuration: "2x/week", certificationStart: "2026-08-01", certificationEnd: "2026-10-29", version: 1, createdAt: T0, updatedAt: T0 });
+      const draft = { organisationId: 1, patientId, serviceCaseId: null, sourceContextId: "ctx-c", diagnoses: [{ code: "M54.50", description: "Low back pain", isPrimary: true }], goals: ["Walk 1 km"], frequencyAndDuration: "2x/week", certificationStart: "2026-08-01", certificationEnd: "2026-10-29", version: 1, createdAt: T0, updatedAt: T0 };
+      const plan = await s.repositories.plansOfCare.insert(draft);
+      if (!plan) throw new Error("the first plan of a case must be inserted");
       expect(await s.repositories.plansOfCare.findFor(1, patientId, null)).toEqual(plan);
+      // A second first plan of the case is refused without raising, also inside a transaction that goes on.
+      expect(await s.transaction(async (tx) => [await tx.plansOfCare.insert({ ...draft, goals: ["other"] }), await tx.plansOfCare.findFor(1, patientId, null, { forUpdate: true })])).toEqual([undefined, plan]);
       expect(await s.repositories.plansOfCare.findFor(1, patientId, 77)).toBeUndefined();
       await s.repositories.plansOfCare.update({ ...plan, goals: ["Run 1 km"], version: 2, updatedAt: at(1) });
       expect(await s.repositories.plansOfCare.findById(1, plan.id)).toEqual({ ...plan, goals: ["Run 1 km"], version: 2, updatedAt: at(1) });

@@ -359,6 +359,27 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         expect(await s.repositories.jobs.complete(id, "b", at(2), "worker-b")).toBe(false);
       });
 
+      it(`[${engine}] renewLeases extends the leases its tokens still hold, never a job claimed by another or settled`, async () => {
+        const enqueue = () => s.repositories.jobs.enqueue({ queue: "q", payload: null, runAt: at(0) });
+        const [kept, lost, done] = [await enqueue(), await enqueue(), await enqueue()];
+        const lease = (id: number, leaseToken: string) => ({ id, leaseToken });
+        expect((await claim("a", at(1), 10, 3_000)).map((j) => j.id)).toEqual([kept, lost, done]);
+        const later = (ms: number) => new Date(at(1).getTime() + ms);
+        expect(await s.repositories.jobs.renewLeases([], later(1_000), 3_000)).toBe(0);
+        // A heartbeat at +2 s keeps all three past their first expiry (+3 s).
+        expect(await s.repositories.jobs.renewLeases([kept, lost, done].map((id) => lease(id, "a")), later(2_000), 3_000)).toBe(3);
+        expect(await claim("b", later(4_000))).toEqual([]);
+        // One lapses (no heartbeat at +4.5 s for it) and is taken over; one is completed.
+        expect(await s.repositories.jobs.renewLeases([lease(kept, "a")], later(4_500), 3_000)).toBe(1);
+        expect(await s.repositories.jobs.complete(done, "a", later(4_600), "worker-a")).toBe(true);
+        expect((await claim("b", later(5_000))).map((j) => j.id)).toEqual([lost]);
+        // The old holder's next heartbeat renews only the job it still holds.
+        expect(await s.repositories.jobs.renewLeases([kept, lost, done].map((id) => lease(id, "a")), later(6_000), 3_000)).toBe(1);
+        expect(await claim("c", later(8_500))).toEqual([]);
+        expect((await claim("c", later(9_000))).map((j) => j.id)).toEqual([kept]);
+        expect((await fx.probe.rows("jobs", { id: lost }))[0]).toMatchObject({ lease_token: "b" });
+      });
+
       it(`[${engine}] reschedule makes the job pending later; fail ends it`, async () => {
         const id = await s.repositories.jobs.enqueue({ queue: "q", payload: null, runAt: at(0) });
         await claim("a");

@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { connect } from "node:net";
 import { createPractice, patientFromDraft, toPatientRecord, type Storage } from "@openpractice/core";
 import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
 import { createHttpHandler, createJwtAuthenticator, type FetchHandler } from "@openpractice/http";
@@ -11,6 +12,22 @@ export type StartHost = (handler: FetchHandler, prefix: string) => Promise<{ url
 
 const SECRET = "host-suite-secret-0123456789-abcdefghijkl";
 const BIG_ASSET = new Uint8Array(3 * 1024 * 1024).map((_, i) => i % 251);
+
+/** The body of a raw HTTP/1.1 reply, decoding chunked transfer coding. */
+function httpBody(reply: string): string {
+  const split = reply.indexOf("\r\n\r\n");
+  const head = reply.slice(0, split).toLowerCase();
+  let rest = reply.slice(split + 4);
+  if (!/\r\ntransfer-encoding: chunked/.test(head)) return rest;
+  let body = "";
+  for (;;) {
+    const line = rest.indexOf("\r\n");
+    const size = parseInt(rest.slice(0, line), 16);
+    if (!size) return body;
+    body += rest.slice(line + 2, line + 2 + size);
+    rest = rest.slice(line + 2 + size + 2);
+  }
+}
 
 /**
  * Every host adapter must behave the same: this suite runs unchanged for h3
@@ -62,7 +79,7 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
       it("keeps error statuses and shapes: 401, 404, 405 with Allow", async () => {
         const anonymous = await fetch(`${base()}/v2/patients`);
         expect(anonymous.status).toBe(401);
-        expect(anonymous.headers.get("www-authenticate")).toBe("Bearer");
+        expect(anonymous.headers.get("www-authenticate")).toBe('Bearer realm="openpractice"');
         expect((await anonymous.json()).error.code).toBe("UNAUTHORIZED");
         const missing = await json("GET", "/apis/v1/patient/999");
         expect(missing.status).toBe(404);
@@ -70,6 +87,24 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
         const wrongMethod = await json("DELETE", "/v2/patients");
         expect(wrongMethod.status).toBe(405);
         expect(wrongMethod.headers.get("allow")).toBe("GET, POST");
+      });
+
+      it("answers 20 KB and 40 KB tokens with 401 in the contract's shape, not Node's bare 431", async () => {
+        const reasons = new Map([
+          [20_000, "token is too large (at most 16384 characters)"],
+          [40_000, "request headers exceed 32768 bytes (a token may have at most 16384 characters)"],
+        ]);
+        for (const [size, reason] of reasons) {
+          const big = `${token}${"x".repeat(size)}`;
+          const v2 = await fetch(`${base()}/v2/patients`, { headers: { authorization: `Bearer ${big}` } });
+          expect(v2.status, `${size}`).toBe(401);
+          expect(v2.headers.get("www-authenticate")).toBe(`Bearer realm="openpractice", error="invalid_token", error_description="${reason}"`);
+          expect((await v2.json()).error).toEqual({ code: "UNAUTHORIZED", message: "Authentication required", details: { reason } });
+          const v1 = await fetch(`${base()}/apis/v1/patient/1`, { headers: { authorization: `Bearer ${big}` } });
+          expect(v1.status, `${size}`).toBe(401);
+          expect(await v1.json()).toEqual({ code: 4010, data: null, message: "Authentication required", error_code: "UNAUTHORIZED", details: { reason } });
+        }
+        expect((await json("GET", "/v2/patients")).status).toBe(200);
       });
 
       it("answers malformed JSON with 400 MALFORMED_JSON", async () => {
@@ -94,6 +129,39 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
         expect(status).toBe(413);
         // The refused upload must not poison the next request (no reset keep-alive socket).
         expect((await json("GET", "/v2/patients")).status).toBe(200);
+      });
+
+      it.each([
+        ["/v2/patients", "v2", "chunked"],
+        ["/apis/v1/patient", "v1", "chunked"],
+        ["/v2/patients", "v2", "declared"],
+      ])("reads back a 413 in the contract's shape while still sending a 3 MiB body to %s (%s, %s length)", async (path, contract, framing) => {
+        const url = new URL(`${base()}${path}`);
+        // A raw socket that, like many clients, sends its whole body before it reads the reply (paced, so it is
+        // still sending when the reply is written): the reply must be there to read, not lost to a reset.
+        const reply = await new Promise<string>((resolve) => {
+          const socket = connect(Number(url.port), url.hostname);
+          let received = "";
+          socket.setEncoding("utf8");
+          socket.pause();
+          socket.on("data", (text) => (received += text));
+          socket.on("error", () => resolve(received)); // EPIPE / ECONNRESET: whatever was read before it counts
+          socket.on("close", () => resolve(received));
+          socket.write(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${framing === "chunked" ? "Transfer-Encoding: chunked" : `Content-Length: ${48 * 64 * 1024}`}\r\nX-Request-Id: chunked-413\r\n\r\n`);
+          const chunk = "x".repeat(64 * 1024);
+          let sent = 0;
+          const next = () => {
+            if (socket.destroyed) return;
+            if (sent++ === 48) return void socket.end(framing === "chunked" ? "0\r\n\r\n" : "", () => socket.resume());
+            socket.write(framing === "chunked" ? `${chunk.length.toString(16)}\r\n${chunk}\r\n` : chunk, () => setTimeout(next, 2));
+          };
+          next();
+        });
+        expect(reply).toMatch(/^HTTP\/1\.1 413 /);
+        expect(reply.toLowerCase()).toContain("x-request-id: chunked-413");
+        const body = JSON.parse(httpBody(reply));
+        if (contract === "v2") expect(body).toMatchObject({ error: { code: "PAYLOAD_TOO_LARGE", details: { limit_bytes: 1024 * 1024 } }, meta: { request_id: "chunked-413" } });
+        else expect(body).toMatchObject({ code: 4130, data: null, error_code: "PAYLOAD_TOO_LARGE" });
       });
 
       it("streams a 3 MiB response body intact", async () => {

@@ -105,6 +105,26 @@ for (const engine of availableEngines()) {
         expect(await rt.scalar("select count(*) n from patients")).toBe(before);
       });
 
+      it("names unknown fields as sent, and says which v1 field a v2 name means", async () => {
+        const before = await rt.scalar("select count(*) n from patients");
+        const res = await rt.call("POST", "/apis/v1/patient", { body: { first_name: "Vee", last_name: "Two", date_of_birth: "1990-01-01", email: "vee@example.org", phone: "555-0100", gender: "female", address: { street: "1 Main St", zip_code: "61602" }, nickname: "V" } });
+        expect(res.status).toBe(400);
+        const body = await res.json();
+        expect(body.errors).toEqual([
+          { field: "email", reason: "is not a known field (v1 uses email_address)" },
+          { field: "phone", reason: "is not a known field (v1 uses mobile)" },
+          { field: "gender", reason: "is not a known field (v1 uses sex)" },
+          { field: "nickname", reason: "is not a known field" },
+          { field: "address.street", reason: "is not a known field (v1 uses line1)" },
+          { field: "address.zip_code", reason: "is not a known field (v1 uses postal_code)" },
+        ]);
+        expect(body.message).toContain("email: is not a known field (v1 uses email_address); phone: is not a known field (v1 uses mobile); gender: is not a known field (v1 uses sex)");
+        expect(body.message).not.toContain("email_address:");
+        const update = await rt.call("POST", `/apis/v1/patient/${(await (await rt.call("POST", "/apis/v1/patient", { body: { first_name: "Vee", last_name: "One", date_of_birth: "1990-01-01" } })).json()).data.patient_id}`, { body: { email: "x@example.org" } });
+        expect((await update.json()).errors).toEqual([{ field: "email", reason: "is not a known field (v1 uses email_address)" }]);
+        expect(await rt.scalar("select count(*) n from patients")).toBe(Number(before) + 1);
+      });
+
       it("names domain-rule failures with v1 field names (a birth date in the future)", async () => {
         const res = await rt.call("POST", "/apis/v1/patient", { body: { first_name: "Future", last_name: "Kid", date_of_birth: "2999-01-01" } });
         const body = await res.json();

@@ -171,6 +171,21 @@ for (const engine of availableEngines()) {
         expect(await rt.scalar("select count(*) n from patients")).toBe(before);
       });
 
+      it("names unknown fields as sent, and says which v2 field a v1 name means", async () => {
+        const res = await rt.call("POST", "/v2/patients", { body: { first_name: "Vee", last_name: "One", date_of_birth: "1990-01-01", sex: "FEMALE", mobile: "555-0100", email_address: "vee@example.org", address: { line1: "1 Main St", postal_code: "61602" } } });
+        expect(res.status).toBe(400);
+        const body = await res.json();
+        expect(body.error.details.errors).toEqual([
+          { field: "sex", reason: "is not a known field (v2 uses gender)" },
+          { field: "mobile", reason: "is not a known field (v2 uses phone)" },
+          { field: "email_address", reason: "is not a known field (v2 uses email)" },
+          { field: "address.line1", reason: "is not a known field (v2 uses street)" },
+          { field: "address.postal_code", reason: "is not a known field (v2 uses zip_code)" },
+        ]);
+        expect(body.error.message).toContain("sex: is not a known field (v2 uses gender)");
+        expect(body.error.message).not.toContain("gender:");
+      });
+
       it("PATCHes partially; street replaces both address lines", async () => {
         const res = await rt.call("PATCH", `/v2/patients/${ids.Alan}`, { body: { address: { street: "1 Hut Road", city: "Bletchley" }, gender: "other" } });
         expect(res.status).toBe(200);

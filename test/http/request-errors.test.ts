@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { MAX_JSON_DEPTH } from "@openpractice/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
 
@@ -88,5 +89,55 @@ describe("bad request bodies change nothing and name the problem", () => {
     expect(ok.headers.get("x-request-id")).toBe("abc-123");
     const bad = await rt.call("GET", "/healthz", { headers: { "x-request-id": "<script>" } });
     expect(bad.headers.get("x-request-id")).toMatch(/^req_[0-9a-f-]{36}$/);
+  });
+
+  it("a body nested deeper than MAX_JSON_DEPTH is 400 VALIDATION_FAILED on every JSON body route, in the route's contract, with its request id", async () => {
+    const deep = "[".repeat(6000) + "]".repeat(6000);
+    const document = await (await rt.call("GET", "/openapi.json")).json();
+    const operations = Object.entries(document.paths as Record<string, Record<string, { requestBody?: unknown }>>).flatMap(([path, ops]) =>
+      Object.entries(ops).filter(([, op]) => op.requestBody).map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, "1"), op })),
+    );
+    expect(operations.length).toBeGreaterThanOrEqual(30);
+    const admin = await rt.token({ scope: "admin read write" });
+    for (const { method, path } of operations) {
+      const requestId = `deep-${method}-${path.replace(/[^A-Za-z0-9]/g, "-")}`.slice(0, 64);
+      const res = await rt.call(method, path, { body: deep, token: admin, headers: { "x-request-id": requestId } });
+      const body = await res.json();
+      const where = `${method} ${path}`;
+      expect(res.headers.get("x-request-id"), where).toBe(requestId);
+      const v2 = path.startsWith("/v2/") || path.startsWith("/apis/v1/webhooks") || path.startsWith("/apis/v1/notifications");
+      // Spec 7.1: SOAP note creation delivers its client errors with HTTP 200 (the route's v1ErrorStatus).
+      expect(res.status, where).toBe(path === "/apis/hep/v2/soap-context" ? 200 : 400);
+      if (v2) {
+        expect(body, where).toMatchObject({ error: { code: "VALIDATION_FAILED", details: { errors: [{ field: "(body)", reason: `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }] } }, meta: { request_id: requestId } });
+      } else {
+        expect(body, where).toMatchObject({ code: 4000, data: null, error_code: "VALIDATION_FAILED", errors: [{ field: "(body)" }] });
+      }
+    }
+  });
+
+  it("the depth limit counts brackets, not characters in strings: 64 levels parse, 65 do not", async () => {
+    const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+    const at = await (await rt.call("POST", "/v2/patients", { body: nested(MAX_JSON_DEPTH) })).json();
+    // Parsed, then refused by the schema: the echoed value is cut short instead of 64 levels deep.
+    expect(at.error.details.errors).toEqual([{ field: "(body)", reason: "must be of type object", value: [[[["[array of 1 items]"]]]] }]);
+    const over = await (await rt.call("POST", "/v2/patients", { body: nested(MAX_JSON_DEPTH + 1) })).json();
+    expect(over.error.details.errors[0].reason).toContain("deeper than");
+    const inString = await rt.call("POST", "/v2/patients", { body: JSON.stringify({ first_name: "B", last_name: "B", date_of_birth: "1990-01-01", emergency_contact: { name: "[{".repeat(90) + '\\"[' } }) });
+    expect(inString.status).toBe(201);
+  });
+
+  it("errors echo long values cut short, and wide ones shortened", async () => {
+    const before = await patientCount();
+    const res = await rt.call("POST", "/v2/patients", { body: { first_name: "A", last_name: "B", date_of_birth: "1990-01-01", status: "z".repeat(100_000), gender: Array.from({ length: 500 }, (_, i) => i) } });
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text.length).toBeLessThan(4000);
+    const errors = JSON.parse(text).error.details.errors as { field: string; value: unknown }[];
+    expect(errors.find((e) => e.field === "status")!.value).toBe(`${"z".repeat(200)}… (100000 characters)`);
+    const gender = errors.find((e) => e.field === "gender")!.value as unknown[];
+    expect(gender).toHaveLength(21);
+    expect(gender.at(-1)).toBe("… 480 more items");
+    expect(await patientCount()).toBe(before);
   });
 });

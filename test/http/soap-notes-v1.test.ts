@@ -92,6 +92,8 @@ for (const engine of availableEngines()) {
         submit_for_billing: false,
         summary_doc_url: null,
         short_summary_url: null,
+        summary_status: null,
+        summary_failure: null,
         is_soap_note_editable: true,
         billing_status: null,
         soap_without_appointment: false,

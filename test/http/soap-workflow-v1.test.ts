@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { availableEngines } from "../support/engines.js";
 import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -122,7 +122,7 @@ for (const engine of availableEngines()) {
     });
 
     it("walks the whole workflow: create, diagnoses, billing codes, sheet, sign, complete; the PDF reads back with pdftotext", async () => {
-      expect((await settings({ auto_submit_billing: true })).body.data).toEqual({ billing_unit_rule: "cms_8_minute", require_cosign: false, auto_submit_billing: true });
+      expect((await settings({ auto_submit_billing: true })).body.data).toEqual({ billing_unit_rule: "cms_8_minute", require_cosign: false, auto_submit_billing: true, require_plan_section: false });
       // 1. Create the note.
       const created = await newNote("INITIAL_SOAP");
       expect(created).toMatchObject({ status: "INCOMPLETED", treatment_sheet_id: 0, plan_of_care_id: null, submit_for_billing: false, billing_status: null, is_soap_note_editable: true });
@@ -198,6 +198,94 @@ for (const engine of availableEngines()) {
       expect(history.map((h: { action: string }) => h.action)).toEqual(["CREATE_TREATMENT_SHEET", "UPDATE_TREATMENT_SHEET", "SIGN", "COMPLETE"]);
     });
 
+    it("signs and completes with the spec's three sections alone by default; require_plan_section makes the Plan required", async () => {
+      // A client that knows only subjective_, objective_ and assessment_submission_id (spec 2.1).
+      const specOnly = async () => {
+        const n = await newNote();
+        expect((await write(n.subjective_submission_id, n.context_id, { "response.Subjective.history.chief_complaint": "Knee pain" })).status).toBe(200);
+        expect((await write(n.objective_submission_id, n.context_id, { "response.Objective.rom.knee_flexion": "110 degrees" })).status).toBe(200);
+        return n;
+      };
+      expect((await get("/apis/v1/organisation/settings")).body.data.require_plan_section).toBe(false);
+      const n = await specOnly();
+      expect((await signed(n)).status).toBe("INCOMPLETED");
+      expect((await complete(n.context_id)).body.data).toMatchObject({ status: "COMPLETED", completed: true });
+
+      expect((await settings({ require_plan_section: true })).body.data).toMatchObject({ require_plan_section: true, require_cosign: false });
+      const strict = await specOnly();
+      const refused = await post(`/apis/v1/soap-context/${strict.context_id}/sign`);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 4099, error_code: "NOTE_INCOMPLETE", details: { missing_sections: ["Plan"] } });
+      expect(refused.body.message).toContain("sections not filled: Plan");
+      expect((await get(`/apis/v1/soap-context/${strict.context_id}/signatures`)).body.data.signatures).toEqual([]);
+      expect((await write(strict.plan_submission_id, strict.context_id, { "response.Plan.plan.home_program": "Quad sets 3x10" })).status).toBe(200);
+      expect((await signed(strict)).status).toBe("INCOMPLETED");
+      // Signed under the default, completed after the setting was turned on: completion checks the Plan again.
+      await settings({ require_plan_section: false });
+      const early = await specOnly();
+      await signed(early);
+      await settings({ require_plan_section: true });
+      expect((await complete(early.context_id)).body).toMatchObject({ code: 4099, details: { missing_sections: ["Plan"] } });
+      expect((await settings({ require_plan_section: "yes" })).body).toMatchObject({ code: 4000, errors: [{ field: "require_plan_section" }] });
+      expect((await settings({ require_plan_section: false })).body.data.require_plan_section).toBe(false);
+      expect((await complete(early.context_id)).body.data.status).toBe("COMPLETED");
+    });
+
+    it("shows completed notes as the v2 patient's medical_records (id, clinic-local date, primary diagnosis, provider), newest first, for a page at once", async () => {
+      const patient = async (first_name: string) => (await post("/apis/v1/patient", { first_name, last_name: "Records", date_of_birth: "1960-01-01" })).body.data.patient_id as number;
+      const [rec, none] = [await patient("Rec"), await patient("None")];
+      const noteOf = async (patientId: number, start = DAY + ++slot * HOUR) => {
+        const a = await post("/apis/v1/appointment", { doctor_id: 101, patient_id: patientId, clinic_id: ids.clinic, appointment_category: [ids.category], timestamp: start, end_timestamp: start + 1800, payment_mode: "SELF_PAY" });
+        const n = await post("/apis/hep/v2/soap-context", { patient_id: patientId, type: "FOLLOWUP_SOAP", appointment_id: a.body.data.appointment_id });
+        expect(n.body.code).toBe(2000);
+        return n.body.data;
+      };
+      const dx = (code: string, description: string, is_primary: boolean | null) => ({ uuid: `u-${code}`, id: 9, code, description, revision: "ICD10", billing_type: null, is_primary });
+      const completed = async (patientId: number, diagnoses: unknown[], start?: number) => {
+        const n = await noteOf(patientId, start);
+        await fill(n);
+        expect((await write(n.assessment_submission_id, n.context_id, { "response.Assessment.diagnosis.medical_diagnosis": diagnoses, "response.Assessment.diagnosis.treating_diagnosis": "M62.81 Muscle weakness" })).status).toBe(200);
+        await signed(n);
+        expect((await complete(n.context_id)).body.data.status).toBe("COMPLETED");
+        return n;
+      };
+      // 02:00 UTC on 22 August is still 21 August in the clinic's Chicago.
+      const first = await completed(rec, [dx("M54.16", "Radiculopathy, lumbar region", false), dx("M54.50", "Low back pain, unspecified", true)], Date.parse("2031-08-22T02:00:00Z") / 1000);
+      const second = await completed(rec, [dx("S83.511A", "Sprain of ACL of right knee", null)]);
+      await noteOf(rec); // not completed: not a record
+      // An addendum completed with its Subjective alone has no diagnosis.
+      const addendum = (await post("/apis/hep/v2/soap-context", { patient_id: rec, type: "ADDENDUM", parent: second.context_id, soap_without_appointment: true })).body.data;
+      await write(addendum.subjective_submission_id, addendum.context_id, { "response.Subjective.addendum": "Called: better" });
+      await signed(addendum);
+      expect((await complete(addendum.context_id)).body.data.status).toBe("COMPLETED");
+      const chicagoDate = (zonelessUtc: string) => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Chicago" }).format(new Date(`${zonelessUtc}Z`));
+
+      const expected = [
+        { id: second.context_id, date: chicagoDate(second.service_date_time), diagnosis: "S83.511A Sprain of ACL of right knee", provider_id: "101" },
+        { id: first.context_id, date: "2031-08-21", diagnosis: "M54.50 Low back pain, unspecified", provider_id: "101" },
+        { id: addendum.context_id, date: chicagoDate(addendum.service_date_time), diagnosis: null, provider_id: "101" },
+      ];
+      // Visits of 2031 come before the addendum written today (its service date is its creation).
+      const one = await get(`/v2/patients/${rec}?expand=medical_records&fields=first_name`);
+      expect(one.body).toEqual({ id: String(rec), first_name: "Rec", medical_records: expected });
+      // The page's records come from one repository read for all its patients (no read per patient).
+      const reads = vi.spyOn(rt.runtime.practice.storage.repositories.soapNotes, "completedNotesOf");
+      const page = await get("/v2/patients?search=Records&expand=medical_records&fields=first_name&sort=first_name&order=asc");
+      expect(reads.mock.calls.map(([, patientIds]) => patientIds)).toEqual([[none, rec]]);
+      reads.mockRestore();
+      expect(page.body.data).toEqual([
+        { id: String(none), first_name: "None", medical_records: [] },
+        { id: String(rec), first_name: "Rec", medical_records: expected },
+      ]);
+      // Clinical notes need the notes' read scope too; another organisation sees none of them.
+      const patientsOnly = await rt.token({ scope: "patients:read" });
+      const refused = await get(`/v2/patients/${rec}?expand=medical_records`, patientsOnly);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatchObject({ code: "INSUFFICIENT_PERMISSIONS", details: { required_scope: "notes:read", current_scopes: ["patients:read"] } });
+      expect((await get(`/v2/patients/${rec}?expand=appointments`, patientsOnly)).status).toBe(200);
+      expect((await get(`/v2/patients?expand=medical_records`, await rt.token({ organisationId: 2, userId: 201 }))).body.data.every((p: { medical_records: unknown[] }) => p.medical_records.length === 0)).toBe(true);
+    });
+
     it("checks units against the organisation's billing rule; over-billing blocks signing, naming the line", async () => {
       await settings({ billing_unit_rule: "cms_8_minute", require_cosign: false });
       const n = await newNote();
@@ -258,7 +346,7 @@ for (const engine of availableEngines()) {
       await settings({ require_cosign: true, billing_unit_rule: "cms_8_minute", auto_submit_billing: false });
       const n = await newNote();
       const empty = await post(`/apis/v1/soap-context/${n.context_id}/sign`);
-      expect(empty.body).toMatchObject({ code: 4099, details: { missing_sections: ["Subjective", "Objective", "Plan"] } });
+      expect(empty.body).toMatchObject({ code: 4099, details: { missing_sections: ["Subjective", "Objective"] } });
       await fill(n);
       expect((await post(`/apis/v1/soap-context/${n.context_id}/sign`, undefined, supervisor)).body).toMatchObject({ code: 4031, details: { required_user_id: 101, user_id: 103 } });
       expect((await signed(n)).status).toBe("COSIGN");
@@ -320,7 +408,9 @@ for (const engine of availableEngines()) {
       await signed(addendum.body.data);
       expect((await complete(addendum.body.data.context_id)).body.data.status).toBe("COMPLETED");
       const after = (await get(`/apis/v1/soap-context/${n.context_id}`)).body.data;
-      expect({ ...after, summary_doc_url: null, short_summary_url: null, updated_at: null }).toEqual({ ...before, summary_doc_url: null, short_summary_url: null, updated_at: null });
+      // The summary job may have run in between (summary links and status); everything else is as it was.
+      const unrendered = { summary_doc_url: null, short_summary_url: null, summary_status: null, updated_at: null };
+      expect({ ...after, ...unrendered }).toEqual({ ...before, ...unrendered });
     });
 
     it("completion: the body must say completed true and COMPLETED; of 5 simultaneous completions one wins, with one event", async () => {
@@ -339,6 +429,59 @@ for (const engine of availableEngines()) {
       expect(await events()).toBe(eventsBefore + 1);
       expect(Number(await rt.scalar("select count(*) from jobs where queue = 'soap.render-summary' and payload like ?", `%${n.context_id}%`))).toBe(1);
       expect((await get("/apis/v1/soap-context/nope/summary.pdf")).body.code).toBe(4048);
+    });
+
+    it("a form answer 2,500 levels deep is 400 VALIDATION_FAILED and changes nothing; the form stays at its version", async () => {
+      const n = await newNote();
+      const before = (await get(`/apis/v1/form-data/${n.subjective_submission_id}`)).body.data;
+      const deep = "[".repeat(2500) + '"x"' + "]".repeat(2500);
+      const res = await rt.call("POST", "/apis/v1/form-data/partial", { body: `{"submissionId":"${n.subjective_submission_id}","soapContextId":"${n.context_id}","partialResponse":{"response.Subjective.deep":${deep}},"version":${before.version + 1}}` });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 4000, error_code: "VALIDATION_FAILED", errors: [{ field: "(body)" }] });
+      expect((await get(`/apis/v1/form-data/${n.subjective_submission_id}`)).body.data).toEqual(before);
+    });
+
+    it("a summary that cannot be rendered ends FAILED with its reason on the note and the PDF endpoint; re-rendering renders it", async () => {
+      const n = await newNote();
+      await fill(n);
+      // Content stored before the depth limit (or by an embedder): 2,000 nested lists overflow the summary's renderer.
+      const deep = `{"Subjective":{"history":{"chief_complaint":"Neck pain"},"deep":${"[".repeat(2000)}"x"${"]".repeat(2000)}}}`;
+      const storeForm = async (response: string) => {
+        const notes = rt.runtime.practice.storage.repositories.soapNotes;
+        const form = (await notes.findForm(1, n.subjective_submission_id))!;
+        expect(await notes.updateForm({ ...form, response: JSON.parse(response), version: form.version + 1, updatedAt: new Date() })).toBe(true);
+      };
+      await storeForm(deep);
+      await signed(n);
+      expect((await complete(n.context_id)).body.data.summary_status).toBe("PENDING");
+      let note: any;
+      for (let i = 0; i < 200 && note?.summary_status !== "FAILED"; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        note = (await get(`/apis/v1/soap-context/${n.context_id}`)).body.data;
+      }
+      expect(note).toMatchObject({ status: "COMPLETED", summary_status: "FAILED", summary_failure: "RangeError: Maximum call stack size exceeded", summary_doc_url: null });
+      // One attempt: the job failed for good at once instead of retrying a render that fails every time.
+      const [job] = await rt.rawRows("select status, attempts, last_error from jobs where queue = 'soap.render-summary' and payload like ?", `%${n.context_id}%`);
+      expect({ status: job!.status, attempts: Number(job!.attempts), last_error: job!.last_error }).toEqual({ status: "failed", attempts: 1, last_error: "RangeError: Maximum call stack size exceeded" });
+      const pdf = await get(`/apis/v1/soap-context/${n.context_id}/summary.pdf`);
+      expect(pdf.status).toBe(404);
+      expect(pdf.body).toMatchObject({ code: 4053, error_code: "DOCUMENT_NOT_FOUND", message: expect.stringContaining("could not be rendered: RangeError: Maximum call stack size exceeded"), details: { summary_status: "FAILED", summary_failure: "RangeError: Maximum call stack size exceeded" } });
+
+      // The cause fixed (the content repaired), a re-render renders it; the history tells both.
+      await storeForm('{"Subjective":{"history":{"chief_complaint":"Neck pain"}}}');
+      const again = await post(`/apis/v1/soap-context/${n.context_id}/summary/render`);
+      expect(again.body).toMatchObject({ code: 2000, data: { summary_status: "PENDING", summary_failure: null } });
+      const rerendered = await rendered(n.context_id);
+      expect(rerendered).toMatchObject({ summary_status: "READY", summary_failure: null });
+      expect((await rt.call("GET", rerendered.summary_doc_url)).status).toBe(200);
+      const history = (await get(`/apis/v1/soap-context/${n.context_id}/history`)).body.data.history;
+      expect(history.map((h: { action: string }) => h.action).slice(-3)).toEqual(["COMPLETE", "SUMMARY_FAILED", "RERENDER_SUMMARY"]);
+
+      // Only a COMPLETED note's summary can be rendered again.
+      const open = await newNote();
+      const refused = await post(`/apis/v1/soap-context/${open.context_id}/summary/render`);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ error_code: "INVALID_TRANSITION", details: { current_status: "INCOMPLETED", summary_status: null } });
     });
   });
 }

@@ -1,16 +1,14 @@
 import { createPractice, parseIcdOrderLine, type Practice, type Storage } from "@openpractice/core";
 import { createSqliteStorage } from "@openpractice/sqlite";
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeWithSharedFiles, ICD10CM_DATA } from "../support/shared-data.js";
 
-const DATA = fileURLToPath(new URL("../../../shared/data/icd10cm/", import.meta.url));
-const SAMPLE = `${DATA}icd10cm_order_2026_sample.txt`;
-const WHOLE = `${DATA}icd10cm_order_2025_derived.txt`;
-const haveData = existsSync(SAMPLE) && existsSync(WHOLE);
-if (!haveData) console.warn(`icd10cm tests skipped: ${DATA} is absent (the shared ICD-10-CM data sits beside the repository in CI)`);
+const SAMPLE = `${ICD10CM_DATA}icd10cm_order_2026_sample.txt`;
+const WHOLE = `${ICD10CM_DATA}icd10cm_order_2025_derived.txt`;
+const describeWithData = describeWithSharedFiles(import.meta.url, [SAMPLE, WHOLE]);
 
-describe.runIf(haveData)("ICD-10-CM order file: the real CMS lines", () => {
+describeWithData("ICD-10-CM order file: the real CMS lines", () => {
   it("parses the five FY2026 sample lines column by column", () => {
     const lines = readFileSync(SAMPLE, "latin1").split("\n").filter(Boolean);
     const codes = lines.map((l) => parseIcdOrderLine(l, 2026));
@@ -31,7 +29,7 @@ describe.runIf(haveData)("ICD-10-CM order file: the real CMS lines", () => {
   });
 });
 
-describe.runIf(haveData)("ICD-10-CM search over the whole code set (97,606 rows, SQLite)", () => {
+describeWithData("ICD-10-CM search over the whole code set (97,606 rows, SQLite)", () => {
   let storage: Storage;
   let practice: Practice;
   beforeAll(async () => {

@@ -26,7 +26,8 @@ const SUPERVISOR = as(103);
 /** Who would take each action: the refusals below are about the status, not the caller. */
 const ACTOR: Record<SoapNoteAction, Principal> = { SIGN: AUTHOR, COMPLETE: AUTHOR, COSIGN: SUPERVISOR, RETURN_FOR_REVISION: SUPERVISOR };
 
-describe("SOAP note state machine (every row of SOAP_NOTE_TRANSITIONS and every refused pair)", () => {
+// Walked twice: with the organisation's default (the spec's three sections suffice, the Plan form stays empty) and with require_plan_section on (all four filled).
+describe.each([false, true])("SOAP note state machine (every row of SOAP_NOTE_TRANSITIONS and every refused pair), requirePlanSection %s", (requirePlan) => {
   let storage: Storage;
   let practice: Practice;
   let patientId: number;
@@ -40,6 +41,7 @@ describe("SOAP note state machine (every row of SOAP_NOTE_TRANSITIONS and every 
     await r.organisations.upsertProvider({ organisationId: 1, userId: 101, firstName: "D", lastName: "R", npi: null, supervisingUserId: 103, clinicIds: [clinicId] });
     await r.organisations.upsertProvider({ organisationId: 1, userId: 103, firstName: "H", lastName: "M", npi: null, supervisingUserId: null, clinicIds: [clinicId] });
     patientId = (await r.patients.insertIfAbsent(toPatientRecord(patientFromDraft({ firstName: "Ada", lastName: "Byron", dateOfBirth: "1980-01-01" }, 1, NOW)))).patient.id;
+    await practice.documentationSettings.update(AUTHOR, { requirePlanSection: requirePlan });
   });
   afterEach(async () => {
     await storage.close();
@@ -47,7 +49,7 @@ describe("SOAP note state machine (every row of SOAP_NOTE_TRANSITIONS and every 
 
   const cosign = (required: boolean) => practice.documentationSettings.update(AUTHOR, { requireCosign: required });
 
-  /** A note with every section filled, ready to sign. */
+  /** A note with every required section filled, ready to sign (the Plan only when the setting requires it). */
   async function filledNote(): Promise<SoapNote> {
     const n = await practice.soapNotes.create(AUTHOR, { patientId, type: "FOLLOWUP_SOAP", soapWithoutAppointment: true });
     const write = (section: "Subjective" | "Objective" | "Assessment" | "Plan", partialResponse: Record<string, unknown>) =>
@@ -55,7 +57,7 @@ describe("SOAP note state machine (every row of SOAP_NOTE_TRANSITIONS and every 
     await write("Subjective", { "response.Subjective.complaint": "pain" });
     await write("Objective", { "response.Objective.rom": "full" });
     await write("Assessment", { "response.Assessment.diagnosis.medical_diagnosis": [{ uuid: "u", id: 1, code: "M54.50", description: "Low back pain", revision: "ICD10", billing_type: null, is_primary: true }] });
-    await write("Plan", { "response.Plan.goals": ["walk"] });
+    if (requirePlan) await write("Plan", { "response.Plan.goals": ["walk"] });
     return n;
   }
 
@@ -149,7 +151,7 @@ describe("SOAP note state machine (every row of SOAP_NOTE_TRANSITIONS and every 
     await cosign(false);
     const empty = await practice.soapNotes.create(AUTHOR, { patientId, type: "FOLLOWUP_SOAP", soapWithoutAppointment: true });
     await expect(practice.soapWorkflow.sign(SUPERVISOR, empty.contextId)).rejects.toMatchObject({ code: "SIGNER_NOT_ALLOWED" });
-    await expect(practice.soapWorkflow.sign(AUTHOR, empty.contextId)).rejects.toMatchObject({ code: "NOTE_INCOMPLETE", details: { missing_sections: ["Subjective", "Objective", "Assessment", "Plan"] } });
+    await expect(practice.soapWorkflow.sign(AUTHOR, empty.contextId)).rejects.toMatchObject({ code: "NOTE_INCOMPLETE", details: { missing_sections: ["Subjective", "Objective", "Assessment", ...(requirePlan ? ["Plan"] : [])] } });
     const ready = await filledNote();
     await expect(practice.soapWorkflow.complete(AUTHOR, ready.contextId)).rejects.toMatchObject({ code: "NOTE_INCOMPLETE", details: { unsigned: ["AUTHOR"] } });
     const waiting = await noteIn("COSIGN");

@@ -127,6 +127,19 @@ describe("outbound address policy", () => {
         const r = await strict.post({ url, headers: {}, body: "{}", timeoutMs: 2000 });
         expect(r, url).toMatchObject({ statusCode: null, error: expect.stringContaining("refused") });
       }
+      // IPv4 inside IPv6 (NAT64, 6to4, IPv4-compatible), benchmarking, multicast, reserved and site-local ranges.
+      for (const [url, range] of [
+        [`http://[64:ff9b::7f00:1]:${port}/x`, "rfc6052 → loopback"],
+        [`http://[2002:a9fe:a9fe::1]:${port}/x`, "6to4 → linkLocal"],
+        [`http://[::127.0.0.1]:${port}/x`, "ipv4Compatible → loopback"],
+        ["http://198.18.0.1/x", "reserved"],
+        ["http://224.0.0.1/x", "multicast"],
+        ["http://240.0.0.1/x", "reserved"],
+        ["http://[fec0::1]/x", "deprecatedSiteLocal"],
+      ] as const) {
+        const r = await strict.post({ url, headers: {}, body: "{}", timeoutMs: 2000 });
+        expect(r, url).toMatchObject({ statusCode: null, error: `refused: ${new URL(url).hostname} is not a public unicast address (${range})` });
+      }
       expect(receiver.received).toHaveLength(0);
       const allowed = createWebhookTransport({ allowPrivate: false, allowedHosts: ["localhost"] });
       expect((await allowed.post({ url: `http://localhost:${port}/ok`, headers: {}, body: "{}", timeoutMs: 2000 })).statusCode).toBe(200);

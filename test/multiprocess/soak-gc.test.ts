@@ -40,7 +40,7 @@ describe("[sqlite] soak: one serve process, 20,000 mixed requests, forced GC bet
     expect(seed.status, seed.stderr).toBe(0);
     const seeded = JSON.parse(seed.stdout.trim().split("\n").pop()!) as Seeded;
 
-    serve = await startServe(env, temp.dir, ["--expose-gc", "--import", GC_PRELOAD]);
+    serve = await startServe(env, temp.dir, { nodeOptions: ["--expose-gc", "--import", GC_PRELOAD] });
     const child = serve.child;
     const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
     const memory: Array<{ rss: number; heapUsed: number }> = [];

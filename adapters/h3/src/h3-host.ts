@@ -7,6 +7,8 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export interface H3HostOptions {
   /** Mount the API under this path prefix (e.g. "/emr"); the handler sees paths without it. Default: none. */
   prefix?: string;
+  /** Node's limit on a request's header bytes (createServer's maxHeaderSize); default Node's 16 KiB. */
+  maxHeaderSize?: number;
 }
 
 function withoutPrefix(request: Request, prefix: string): Request {
@@ -51,5 +53,5 @@ export function createH3App(handler: FetchHandler, options: H3HostOptions = {}):
 
 /** A node:http server running the h3 app (the runtime's default host). */
 export function createH3NodeServer(handler: FetchHandler, options: H3HostOptions = {}): Server {
-  return createServer(toNodeHandler(createH3App(handler, options)));
+  return createServer({ maxHeaderSize: options.maxHeaderSize }, toNodeHandler(createH3App(handler, options)));
 }

@@ -23,3 +23,29 @@ export async function insertIgnoringDuplicate<T extends keyof Database & string>
   const result = await db.insertInto(table).ignore().values(values as never).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
+
+/**
+ * insertIgnoringDuplicate for tables with a generated id: the new row's id, or
+ * undefined when a unique key already held the row (read the winner with
+ * readLatest). Never raises for the duplicate, so a transaction stays usable.
+ */
+export async function insertIgnoringDuplicateReturningId<T extends "referring_physicians" | "plans_of_care">(
+  db: Kysely<Database>,
+  profile: SqlDialectProfile,
+  table: T,
+  values: Insertable<Database[T]>,
+  conflictColumns: string[],
+): Promise<number | undefined> {
+  // ON CONFLICT engines (SQLite, PostgreSQL) all have RETURNING.
+  if (profile.insertIgnoreStyle === "on-conflict") {
+    const row = await db
+      .insertInto(table)
+      .values(values as never)
+      .onConflict((oc) => oc.columns(conflictColumns as never).doNothing())
+      .returning("id" as never)
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number((row as unknown as { id: number }).id);
+  }
+  const result = await db.insertInto(table).ignore().values(values as never).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1 ? Number(result.insertId) : undefined;
+}

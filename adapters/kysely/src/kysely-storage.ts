@@ -43,13 +43,16 @@ function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repos
     soapDocuments: new KyselySoapDocumentRepository(db),
     claims: new KyselyClaimRepository(db, profile),
     icd: new KyselyIcdRepository(db),
-    billingCodes: new KyselyBillingCodeRepository(db),
+    billingCodes: new KyselyBillingCodeRepository(db, profile),
     outbox: new KyselyOutboxRepository(db),
     rateLimits: new KyselyRateLimitStore(db, profile),
     jobs: new KyselyJobQueue(db, profile),
     locks: new KyselyLockStore(db, profile),
   };
 }
+
+/** Runs of a transaction the engine ends for a deadlock before the error reaches the caller (pauses up to 1.3 s in all). */
+const TRANSACTION_ATTEMPTS = 8;
 
 export interface KyselyStorageOptions {
   db: Kysely<Database>;
@@ -77,8 +80,18 @@ export class KyselyStorage implements Storage {
     return migrateToLatest(this.options.db, this.options.profile);
   }
 
-  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
-    return this.options.db.transaction().execute((trx) => fn(repositoriesOn(trx, this.options.profile)));
+  async transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    const { db, profile } = this.options;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.transaction().execute((trx) => fn(repositoriesOn(trx, profile)));
+      } catch (error) {
+        // The engine rolled the whole transaction back to break a deadlock: nothing of it stays, so it runs again,
+        // after a random pause that doubles per attempt so that the contenders spread out.
+        if (attempt >= TRANSACTION_ATTEMPTS || !profile.isTransactionConflict?.(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
+      }
+    }
   }
 
   isUnavailable(error: unknown): boolean {

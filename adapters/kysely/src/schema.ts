@@ -18,6 +18,8 @@ export interface OrganisationsTable {
   billing_unit_rule: Generated<string>;
   require_cosign: Generated<number>;
   auto_submit_billing: Generated<number>;
+  /** Migration 014. */
+  require_plan_section: Generated<number>;
 }
 
 export interface ClinicsTable {
@@ -376,6 +378,8 @@ export interface SoapNotesTable {
   submit_for_billing: number;
   summary_doc_url: string | null;
   short_summary_url: string | null;
+  summary_status: string | null;
+  summary_failure: string | null;
   soap_without_appointment: number;
   parent: string | null;
   data_carry_forward_from: string | null;

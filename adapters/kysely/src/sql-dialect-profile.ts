@@ -1,5 +1,5 @@
 import type { PatientListCriteria, StorageCapabilities } from "@openpractice/core";
-import type { ColumnDefinitionBuilder, Kysely, Migration, Selectable } from "kysely";
+import type { ColumnDefinitionBuilder, Kysely, Migration, Selectable, SelectQueryBuilder } from "kysely";
 import type { Database, PatientsTable } from "./schema.js";
 
 /**
@@ -10,6 +10,9 @@ import type { Database, PatientsTable } from "./schema.js";
 export interface PatientSearchIndex {
   list(db: Kysely<Database>, criteria: PatientListCriteria): Promise<{ rows: Selectable<PatientsTable>[]; total: number } | undefined>;
 }
+
+/** SqlDialectProfile.lockedRead: the same query, reading the latest committed rows ("latest") or also locking them ("update"). */
+export type LockedRead = <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, mode: "latest" | "update") => SelectQueryBuilder<DB, TB, O>;
 
 /**
  * What the shared SQL needs to know about an engine. An engine adapter
@@ -32,6 +35,31 @@ export interface SqlDialectProfile {
   insertIgnoreStyle: "on-conflict" | "insert-ignore";
   /** True when `error` is the driver's unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * True when a failed statement leaves the enclosing transaction unusable
+   * (PostgreSQL: "current transaction is aborted"). The shared SQL then runs
+   * statements that may fail on purpose (a unique key deciding a race) inside
+   * a savepoint, so the transaction goes on after the refusal.
+   */
+  statementErrorAbortsTransaction?: boolean;
+  /**
+   * A read inside a transaction that must see rows other transactions
+   * committed after this one's first read, or that must lock what it read:
+   * - "latest": the latest committed rows, e.g. the winner of an insert-if-absent
+   *   this transaction lost (MySQL/MariaDB REPEATABLE READ reads a snapshot
+   *   taken at the first read, so it needs LOCK IN SHARE MODE; PostgreSQL's READ
+   *   COMMITTED sees them with a plain SELECT);
+   * - "update": the latest committed rows, locked against concurrent writers
+   *   until the transaction ends (SELECT ... FOR UPDATE), for read-modify-write.
+   * Absent (SQLite): a plain SELECT, since one writer at a time holds the whole database.
+   */
+  lockedRead?: LockedRead;
+  /**
+   * True when the engine ended the transaction to break a deadlock or a
+   * serialization conflict between concurrent transactions: running it again
+   * succeeds (Storage.transaction does, a few times).
+   */
+  isTransactionConflict?(error: unknown): boolean;
   /** Storage.isUnavailable for this engine's driver errors. */
   isUnavailable?(error: unknown): boolean;
   /** The engine's own migrations, applied with the shared ones in name order (e.g. a search index). */

@@ -1,5 +1,5 @@
-import { NETWORK_UNAVAILABLE_CODES, type SqlDialectProfile } from "@openpractice/kysely";
-import type { ColumnDefinitionBuilder } from "kysely";
+import { NETWORK_UNAVAILABLE_CODES, type LockedRead, type SqlDialectProfile } from "@openpractice/kysely";
+import { sql, type ColumnDefinitionBuilder } from "kysely";
 
 /**
  * MySQL 8 and MariaDB 10.6+: SKIP LOCKED, no RETURNING (MariaDB has it for
@@ -14,6 +14,13 @@ export const mysqlProfile: SqlDialectProfile = Object.freeze({
   isUniqueViolation: (error: unknown) => {
     const e = error as { code?: unknown; errno?: unknown } | null;
     return e?.code === "ER_DUP_ENTRY" || e?.errno === 1062;
+  },
+  // REPEATABLE READ: a plain SELECT reads the transaction's snapshot; a locking read reads the latest committed row.
+  lockedRead: ((query, mode) => (mode === "update" ? query.forUpdate() : query.modifyEnd(sql`lock in share mode`))) as LockedRead,
+  // ER_LOCK_DEADLOCK: InnoDB rolled the transaction back (gap locks of concurrent insert-if-absent, shared locks upgraded by an update).
+  isTransactionConflict: (error: unknown) => {
+    const e = error as { code?: unknown; errno?: unknown } | null;
+    return e?.code === "ER_LOCK_DEADLOCK" || Number(e?.errno) === 1213;
   },
   isUnavailable: (error: unknown) => {
     const e = error as { code?: unknown; errno?: unknown; fatal?: unknown } | null;

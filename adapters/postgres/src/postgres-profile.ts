@@ -1,4 +1,4 @@
-import { NETWORK_UNAVAILABLE_CODES, type SqlDialectProfile } from "@openpractice/kysely";
+import { NETWORK_UNAVAILABLE_CODES, type LockedRead, type SqlDialectProfile } from "@openpractice/kysely";
 import { sql, type ColumnDefinitionBuilder, type Kysely } from "kysely";
 
 /** PostgreSQL: RETURNING, ON CONFLICT and SKIP LOCKED; `serial` keys. */
@@ -10,6 +10,11 @@ export const postgresProfile: SqlDialectProfile = Object.freeze({
   autoIncrement: (col: ColumnDefinitionBuilder) => col,
   insertIgnoreStyle: "on-conflict" as const,
   isUniqueViolation: (error: unknown) => (error as { code?: unknown } | null)?.code === "23505",
+  statementErrorAbortsTransaction: true,
+  // READ COMMITTED: every statement sees what was committed before it started; only read-modify-write needs a lock.
+  lockedRead: ((query, mode) => (mode === "update" ? query.forUpdate() : query)) as LockedRead,
+  // 40P01 deadlock_detected, 40001 serialization_failure.
+  isTransactionConflict: (error: unknown) => ["40P01", "40001"].includes(String((error as { code?: unknown } | null)?.code)),
   isUnavailable: (error: unknown) => {
     const e = error as { code?: unknown; message?: unknown } | null;
     const code = typeof e?.code === "string" ? e.code : "";

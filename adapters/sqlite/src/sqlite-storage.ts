@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { KyselyStorage, type Database } from "@openpractice/kysely";
 import BetterSqlite3 from "better-sqlite3";
@@ -7,7 +7,7 @@ import { sqliteProfile } from "./sqlite-profile.js";
 import { withStatementCache } from "./statement-cache.js";
 
 export interface SqliteStorageOptions {
-  /** Path of the database file (its folder is created), or ":memory:". Ignored when `database` is given. */
+  /** Path of the database file (its folder is created owner-only, 0700), or ":memory:". Ignored when `database` is given. */
   filename?: string;
   /** An already-open better-sqlite3 handle; the caller keeps ownership and closes it. */
   database?: BetterSqlite3.Database;
@@ -24,7 +24,7 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
   let database = options.database;
   if (!database) {
     const filename = options.filename ?? ":memory:";
-    if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true });
+    if (filename !== ":memory:") ownerOnlyDatabaseFiles(filename);
     database = new BetterSqlite3(filename);
   }
   database.pragma("journal_mode = WAL");
@@ -35,6 +35,21 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
   const storage = new KyselyStorage({ db, profile: sqliteProfile, ownsConnection: owns });
   if (options.migrate !== false) await storage.migrate();
   return storage;
+}
+
+/**
+ * The database holds patient records: its folder is created 0700, and the file and its `-wal` and `-shm` companions
+ * are 0600 whatever the umask, new or (from an older release) existing. SQLite gives the companions it creates the
+ * database file's mode, so a fresh database is owner-only from its first byte.
+ */
+function ownerOnlyDatabaseFiles(filename: string): void {
+  const folder = dirname(filename);
+  if (mkdirSync(folder, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(folder, 0o700);
+  closeSync(openSync(filename, "a", 0o600));
+  for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) {
+    const mode = statSync(file, { throwIfNoEntry: false })?.mode;
+    if (mode !== undefined && (mode & 0o777) !== 0o600) chmodSync(file, 0o600);
+  }
 }
 
 /**

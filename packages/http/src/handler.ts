@@ -1,6 +1,7 @@
 import { DomainError, hasAnyScope, type Practice, type Principal } from "@openpractice/core";
 import { addRoute, createRouter, findRoute } from "rou3";
 import type { Authenticator } from "./auth/authenticator.js";
+import { bearerChallenge, carriesBearerToken } from "./auth/bearer-challenge.js";
 import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
 import { buildOpenApiDocument } from "./openapi/openapi-document.js";
@@ -17,6 +18,7 @@ import { v1SoapWorkflowRoutes } from "./soap/v1-soap-workflow-routes.js";
 import { v1IcdRoutes } from "./icd/v1-icd-routes.js";
 import { v1BillingRoutes } from "./billing/v1-billing-routes.js";
 import { v2PatientRoutes } from "./patients/v2-patient-routes.js";
+import { lastResortReport, lastResortResponse, type LastResortContext } from "./last-resort.js";
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from "./request-body.js";
 import { parseQuery, requestIdFor } from "./request-context.js";
 import type { Contract, RouteContext, RouteDefinition } from "./route.js";
@@ -49,7 +51,17 @@ export interface HttpHandlerOptions {
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-const contractOfPath = (path: string): Contract => (path.startsWith("/v2/") || path === "/v2" ? "v2" : "v1");
+export const contractOfPath = (path: string): Contract => (path.startsWith("/v2/") || path === "/v2" ? "v2" : "v1");
+
+/** RFC 6750 section 3: the realm for a request without a bearer token, an error code for a bad token or a missing scope. */
+function challengeFor(error: DomainError, request: Request): string | undefined {
+  if (error.code === "UNAUTHORIZED") {
+    const reason = typeof error.details.reason === "string" ? error.details.reason : error.message;
+    return carriesBearerToken(request) ? bearerChallenge({ code: "invalid_token", description: reason }) : bearerChallenge();
+  }
+  if (error.code === "INSUFFICIENT_PERMISSIONS") return bearerChallenge({ code: "insufficient_scope", description: error.message });
+  return undefined;
+}
 
 /** A safe path prefix from X-Forwarded-Prefix: "/segment/segment" of URL path characters, or "". */
 function mountPath(raw: string | null): string {
@@ -118,7 +130,16 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     return response;
   }
 
-  return async function handle(request: Request): Promise<Response> {
+  /** Calls a host's hook: one that throws must not change the reply, so its failure is only reported. */
+  const callHook = (hook: () => void, entry: { requestId: string; method: string; route: string }) => {
+    try {
+      hook();
+    } catch (error) {
+      lastResortReport(error, {}, entry);
+    }
+  };
+
+  async function respond(request: Request, seen: LastResortContext): Promise<Response> {
     const started = performance.now();
     const url = new URL(request.url);
     const requestId = requestIdFor(request, practice.ids.uuid);
@@ -126,6 +147,8 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     const match = findRoute(router, request.method, url.pathname);
     const route = match?.data;
     const contract = route?.contract === "system" ? "v1" : (route?.contract ?? contractOfPath(url.pathname));
+    const where = { requestId, method: request.method, route: route?.path ?? "(unmatched)" };
+    Object.assign(seen, { requestId, contract, route: where.route, started });
     let organisationId: number | undefined;
     let errorCode: string | undefined;
     let response: Response;
@@ -159,31 +182,46 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     } catch (error) {
       errorCode = error instanceof DomainError ? error.code : "INTERNAL_ERROR";
       if (error instanceof DomainError) {
-        // RFC 6750 §3: no error code when the request carried no credentials at all.
-        if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = request.headers.has("authorization") ? `Bearer error="invalid_token"` : "Bearer";
+        const challenge = challengeFor(error, request);
+        if (challenge) headers["www-authenticate"] = challenge;
         // The body was not read to its end: the connection cannot carry another request.
         if (error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
         response = renderError(error, contract, route, requestId, headers);
+        // A route that answers errors with 200 (spec 7.1) carries no challenge.
+        if (response.status !== 401 && response.status !== 403) response.headers.delete("www-authenticate");
       } else if (practice.storage.isUnavailable?.(error)) {
         // Not a defect: the store is down or busy for now. Clients may retry.
         errorCode = "SERVICE_UNAVAILABLE";
         headers["retry-after"] = "5";
-        options.onUnexpectedError?.(error, { requestId, method: request.method, route: route?.path ?? "(unmatched)", organisationId });
+        callHook(() => options.onUnexpectedError?.(error, { ...where, organisationId }), where);
         response = renderError(new DomainError("SERVICE_UNAVAILABLE", "The database is unavailable for now; retry shortly"), contract, route, requestId, headers);
       } else {
-        options.onUnexpectedError?.(error, { requestId, method: request.method, route: route?.path ?? "(unmatched)", organisationId });
+        callHook(() => options.onUnexpectedError?.(error, { ...where, organisationId }), where);
         response = renderError(new DomainError("INTERNAL_ERROR", "Internal error; the request id identifies it in the server log"), contract, route, requestId, headers);
       }
     }
-    options.onRequestComplete?.({
-      requestId,
-      method: request.method,
-      route: route?.path ?? "(unmatched)",
-      status: response.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      organisationId,
-      errorCode,
-    });
+    callHook(() =>
+      options.onRequestComplete?.({
+        requestId,
+        method: request.method,
+        route: route?.path ?? "(unmatched)",
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        organisationId,
+        errorCode,
+      }),
+      where,
+    );
     return response;
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    const seen: LastResortContext = {};
+    try {
+      return await respond(request, seen);
+    } catch (failure) {
+      // Rendering the error itself failed (or anything around it): a fixed reply that cannot fail.
+      return lastResortResponse(failure, request, seen, options);
+    }
   };
 }

@@ -1,11 +1,20 @@
-import { DomainError } from "@openpractice/core";
+import { DomainError, MAX_JSON_DEPTH } from "@openpractice/core";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
+ * How much of a too-large body is still read (and thrown away) before the 413
+ * goes out. Many clients send their whole body before they read the reply; a
+ * connection closed while they still send resets, and the reset loses the
+ * reply. Bodies larger than the limit plus this get the 413 at once.
+ */
+export const OVERSIZE_DRAIN_BYTES = 16 * 1024 * 1024;
+
+/**
  * Reads and parses a JSON body, refusing non-JSON content types, bodies over
  * `limitBytes` (checked on Content-Length and again while streaming, so a lying
- * or absent header cannot get past it) and unparseable JSON.
+ * or absent header cannot get past it), bodies nested deeper than
+ * MAX_JSON_DEPTH (before parsing them) and unparseable JSON.
  */
 export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
@@ -14,12 +23,18 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   }
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   const tooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
-  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge();
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    if (request.body && declared <= limitBytes + OVERSIZE_DRAIN_BYTES) await discard(request.body.getReader(), declared);
+    throw tooLarge();
+  }
   if (!request.body) throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
   // A declared length within the limit: one read instead of a chunk loop. The
   // host delivers at most Content-Length bytes, so the limit still holds.
   const text = Number.isFinite(declared) ? await request.text() : await readLimited(request.body, limitBytes, tooLarge);
   if (text.trim() === "") throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw DomainError.validation([{ field: "(body)", reason: `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }]);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -37,12 +52,63 @@ async function readLimited(body: ReadableStream<Uint8Array>, limitBytes: number,
     if (done) break;
     size += value.byteLength;
     if (size > limitBytes) {
-      // Stop reading without destroying the stream (that would reset the socket under the reply);
-      // the 413 goes out with Connection: close, so the unread rest never reaches us.
-      reader.releaseLock();
+      await discard(reader, OVERSIZE_DRAIN_BYTES);
       throw tooLarge();
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Reads and drops up to `maxBytes` more of a refused body, so a client still
+ * sending gets to the end of its body and reads the 413. Whatever is left is
+ * not read: the stream is let go without destroying it (that would reset the
+ * socket under the reply), and the 413's Connection: close ends the rest.
+ */
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, maxBytes: number): Promise<void> {
+  let dropped = 0;
+  try {
+    while (dropped <= maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      dropped += value.byteLength;
+    }
+  } catch {
+    // the client went away: nothing left to answer
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/**
+ * Whether JSON text opens more than `limit` arrays and objects at once: one pass
+ * over the characters, brackets inside strings (escapes included) not counted.
+ * Strings are skipped with indexOf, so text is mostly scanned at native speed.
+ * Malformed text is left to JSON.parse.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i = closingQuote(text, i);
+      if (i < 0) return false;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
+  }
+  return false;
+}
+
+/** The index of the quote closing the string opened at `open` (one not escaped by an odd run of backslashes), or -1. */
+function closingQuote(text: string, open: number): number {
+  for (let from = open + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    while (quote - backslashes - 1 > open && text.charCodeAt(quote - backslashes - 1) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
 }

@@ -2,12 +2,13 @@
 import { parseArgs } from "node:util";
 import { ConfigError } from "./config/config.js";
 import { importCatalogCommand, importIcdCommand, migrateCommand, seedCommand, serveCommand, tokenCommand, UsageError } from "./cli/commands.js";
+import { DatabaseUnavailableError } from "./storage-from-url.js";
 
 const USAGE = `usage: openpractice <command> [options]
 
 commands:
   serve                      start the HTTP server (configuration from the environment)
-  migrate                    apply pending database migrations
+  migrate [up]               apply pending database migrations (there is no "down": restore a backup instead)
   seed [--org N] [--patients N]
                              create the demo organisation, clinics, doctors and patients (idempotent)
   import icd10cm <file> [--year YYYY]
@@ -46,7 +47,7 @@ async function main(argv: string[]): Promise<void> {
     case "serve":
       return serveCommand();
     case "migrate":
-      return migrateCommand();
+      return migrateCommand(positionals[1]);
     case "seed":
       return seedCommand(flags);
     case "import":
@@ -65,6 +66,10 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`openpractice: configuration error: ${error.message}\n`);
     process.exit(78); // EX_CONFIG
+  }
+  if (error instanceof DatabaseUnavailableError) {
+    process.stderr.write(`openpractice: ${error.message}\n`);
+    process.exit(78); // EX_CONFIG: fixed in the environment, like a bad variable
   }
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
     process.stderr.write(`openpractice: ${(error as Error).message}\n${USAGE}\n`);

@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
 import { AesGcmSecretCipher, createPractice, systemClock, type Clock, type Practice, type Storage } from "@openpractice/core";
-import { createHttpHandler, createJwtAuthenticator, type Authenticator, type FetchHandler } from "@openpractice/http";
+import { createHttpHandler, createJwtAuthenticator, describeThrown, type Authenticator, type FetchHandler } from "@openpractice/http";
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import type { RuntimeConfig } from "./config/config.js";
 import { createWebhookTransport } from "./webhook-transport.js";
@@ -26,7 +26,8 @@ export interface CompositionInput {
   config: RuntimeConfig;
   logger: Logger;
   storage: Storage;
-  jwtSecret: string;
+  /** The HS256 secret (resolveHs256Secret); undefined: HS256 is off and only the JWKS URL's keys are accepted. */
+  jwtSecret: string | undefined;
   /** AES-256 key for webhook signature keys at rest (resolveWebhookKey). */
   webhookKey: Buffer;
   /** The VAPID key pair push messages are signed with (resolveVapidKeys). */
@@ -44,7 +45,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
   c.register(TOKENS.Logger, { useValue: input.logger });
   c.register(TOKENS.Clock, { useValue: input.clock ?? systemClock });
   c.register(TOKENS.Storage, { useValue: input.storage });
-  c.register(TOKENS.JwtSecret, { useValue: input.jwtSecret });
+  if (input.jwtSecret !== undefined) c.register(TOKENS.JwtSecret, { useValue: input.jwtSecret });
   c.register(TOKENS.Practice, {
     useFactory: instanceCachingFactory<Practice>((d) =>
       createPractice({
@@ -71,10 +72,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
   c.register(TOKENS.Authenticator, {
     useFactory: instanceCachingFactory<Authenticator>((d) => {
       const config = d.resolve<RuntimeConfig>(TOKENS.Config);
-      // With an identity provider configured, a generated secret is not a second way in:
-      // HS256 stays on only when OPENPRACTICE_JWT_SECRET was set on purpose.
-      const secret = config.jwksUrl && !config.jwtSecret ? undefined : d.resolve<string>(TOKENS.JwtSecret);
-      return createJwtAuthenticator({ secret, jwksUrl: config.jwksUrl });
+      return createJwtAuthenticator({ secret: input.jwtSecret, jwksUrl: config.jwksUrl, maxLifetimeSeconds: config.jwtMaxLifetimeSeconds });
     }),
   });
   c.register(TOKENS.HttpHandler, {
@@ -86,7 +84,8 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         docsAssets: swaggerUiAssets(),
         onRequestComplete: (e) =>
           log.info({ request_id: e.requestId, method: e.method, route: e.route, status: e.status, duration_ms: e.durationMs, organisation_id: e.organisationId, error_code: e.errorCode }, "request"),
-        onUnexpectedError: (error, e) => log.error({ request_id: e.requestId, route: e.route, err: { name: (error as Error)?.name, message: (error as Error)?.message, stack: (error as Error)?.stack } }, "unexpected error"),
+        // One JSON line, the stack inside it; describeThrown reads values that throw when touched.
+        onUnexpectedError: (error, e) => log.error({ request_id: e.requestId, route: e.route, err: describeThrown(error) }, "unexpected error"),
       });
     }),
   });

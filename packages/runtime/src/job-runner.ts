@@ -1,4 +1,4 @@
-import type { ClaimedJob, Clock, Ids, Repositories, Storage } from "@openpractice/core";
+import type { ClaimedJob, Clock, Ids, JobLease, Repositories, Storage } from "@openpractice/core";
 import type { Logger } from "./logger.js";
 
 /**
@@ -11,6 +11,17 @@ export type JobHandler = (job: ClaimedJob, context: JobContext) => Promise<void 
 export interface JobContext {
   /** Completes the job through the given repositories (a transaction's), as the runner would. */
   complete(repositories: Repositories): Promise<boolean>;
+  /** This is the job's last attempt: if it throws now, the job fails for good. */
+  readonly finalAttempt: boolean;
+}
+
+/**
+ * Thrown by a handler whose job can never succeed (the same input fails the
+ * same way every time): the runner fails the job at once, with this message,
+ * instead of retrying it.
+ */
+export class PermanentJobFailure extends Error {
+  override readonly name = "PermanentJobFailure";
 }
 
 export interface JobRunnerOptions {
@@ -26,29 +37,42 @@ export interface JobRunnerOptions {
   batchSize?: number;
   /** Jobs running at once in this process (default 64); a claim only fills free slots. */
   maxInFlight?: number;
-  /** Longer than any handler may take; a crashed worker's jobs return after it. */
+  /** How long a claim holds a job; renewed every third of it while the job runs, so a crashed worker's jobs return after one lease. */
   leaseMs?: number;
   maxAttempts?: number;
 }
 
-/** How long a claimed job is held when the runner is given no lease (OPENPRACTICE_JOB_LEASE_MS). */
-export const DEFAULT_LEASE_MS = 60_000;
+/**
+ * How long a claimed job is held when the runner is given no lease (OPENPRACTICE_JOB_LEASE_MS): short, because the
+ * runner renews the leases of the jobs it runs (a heartbeat every third of it), so it bounds how long a crashed
+ * process's jobs wait, not how long a job may run.
+ */
+export const DEFAULT_LEASE_MS = 3_000;
 
 const retryDelayMs = (attempts: number) => Math.min(60 * 60_000, 15_000 * 2 ** (attempts - 1));
 
 /**
  * Polls the store's job queue for every queue that has a handler. Jobs are
- * claimed with a lease, so several processes share the work without taking
- * the same job twice; a job whose worker died is taken again after its lease.
+ * claimed with a short lease that the runner renews while they run, so several
+ * processes share the work without taking the same job twice, and a job whose
+ * worker died is taken again one lease after the worker's last heartbeat.
  */
 export class JobRunner {
   private timer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  /** The jobs in flight, by id, with the token their lease is renewed under. */
+  private readonly held = new Map<number, JobLease>();
 
   constructor(private readonly o: JobRunnerOptions) {}
 
+  private get leaseMs(): number {
+    return this.o.leaseMs ?? DEFAULT_LEASE_MS;
+  }
+
   start(): void {
+    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(this.leaseMs / 3)));
     const loop = async () => {
       if (this.stopped) return;
       let claimed = 0;
@@ -66,12 +90,29 @@ export class JobRunner {
     this.timer = setTimeout(loop, 0);
   }
 
-  /** Stops claiming and waits for the jobs in hand to finish. */
+  /** Stops claiming and waits for the jobs in hand to finish (their leases renewed until they do). */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
     await Promise.all(this.inFlight);
+    clearInterval(this.heartbeat);
+    await this.renewing;
+  }
+
+  private renewing: Promise<void> | undefined;
+
+  /** The heartbeat: one renewal of every lease in hand at a time (a slow one is not stacked on). */
+  private async renewLeases(): Promise<void> {
+    if (this.renewing || this.held.size === 0) return;
+    this.renewing = this.o.storage.repositories.jobs
+      .renewLeases([...this.held.values()], this.o.clock.now(), this.leaseMs)
+      .then(
+        () => undefined,
+        (error) => this.o.logger.warn({ err: { message: (error as Error).message } }, "job lease renewal failed"),
+      )
+      .finally(() => (this.renewing = undefined));
+    await this.renewing;
   }
 
   private readonly inFlight = new Set<Promise<void>>();
@@ -107,11 +148,15 @@ export class JobRunner {
       const jobs = await this.o.storage.repositories.jobs.claim(queue, {
         limit: free,
         now: this.o.clock.now(),
-        leaseMs: this.o.leaseMs ?? DEFAULT_LEASE_MS,
+        leaseMs: this.leaseMs,
         leaseToken: this.o.ids.uuid(),
       });
       for (const job of jobs) {
-        const running: Promise<void> = this.run(job, handler).finally(() => this.inFlight.delete(running));
+        this.held.set(job.id, { id: job.id, leaseToken: job.leaseToken });
+        const running: Promise<void> = this.run(job, handler).finally(() => {
+          this.inFlight.delete(running);
+          this.held.delete(job.id);
+        });
         this.inFlight.add(running);
       }
       if (jobs.length === 0) this.idleUntil.set(queue, t + this.o.pollIntervalMs);
@@ -130,16 +175,17 @@ export class JobRunner {
 
   private async run(job: ClaimedJob, handler: JobHandler): Promise<void> {
     const jobs = this.o.storage.repositories.jobs;
+    const maxAttempts = this.o.maxAttempts ?? 10;
     try {
-      const context: JobContext = { complete: (r) => r.jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId) };
+      const context: JobContext = { complete: (r) => r.jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId), finalAttempt: job.attempts >= maxAttempts };
       if ((await handler(job, context)) === "completed") return;
       const done = await jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId);
       if (!done) this.o.logger.warn({ job_id: job.id, queue: job.queue }, "job finished after its lease was lost");
     } catch (error) {
       const message = (error as Error)?.message ?? String(error);
-      if (job.attempts >= (this.o.maxAttempts ?? 10)) {
+      if (job.attempts >= maxAttempts || error instanceof PermanentJobFailure) {
         await jobs.fail(job.id, job.leaseToken, this.o.clock.now(), message);
-        this.o.logger.error({ job_id: job.id, queue: job.queue, attempts: job.attempts }, "job failed for good");
+        this.o.logger.error({ job_id: job.id, queue: job.queue, attempts: job.attempts, reason: message }, "job failed for good");
       } else {
         await jobs.reschedule(job.id, job.leaseToken, new Date(this.o.clock.now().getTime() + retryDelayMs(job.attempts)), message);
       }

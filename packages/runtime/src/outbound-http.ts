@@ -1,29 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
-
-/** Addresses a production deployment never posts to: loopback, private, link-local (cloud metadata), CGNAT, unspecified. */
-function forbiddenRanges(allowLoopback: boolean): BlockList {
-  const list = new BlockList();
-  if (!allowLoopback) {
-    list.addSubnet("127.0.0.0", 8, "ipv4");
-    list.addAddress("::1", "ipv6");
-    list.addSubnet("10.0.0.0", 8, "ipv4");
-    list.addSubnet("172.16.0.0", 12, "ipv4");
-    list.addSubnet("192.168.0.0", 16, "ipv4");
-    list.addSubnet("100.64.0.0", 10, "ipv4");
-    list.addSubnet("fc00::", 7, "ipv6");
-  }
-  list.addSubnet("0.0.0.0", 8, "ipv4");
-  list.addSubnet("169.254.0.0", 16, "ipv4");
-  list.addSubnet("fe80::", 10, "ipv6");
-  list.addAddress("::", "ipv6");
-  return list;
-}
-
-/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:10.0.0.1), so mapped forms cannot sneak past. */
-const unmapped = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1");
+import { isIP, type LookupFunction } from "node:net";
+import { classifyOutboundAddress, type AddressVerdict } from "@openpractice/core";
 
 /** Where outbound requests (webhooks, push messages) may go. */
 export interface OutboundPolicy {
@@ -37,13 +16,9 @@ export class OutboundAddressError extends Error {
   override readonly name = "OutboundAddressError";
 }
 
-/** The policy's address check; the block list is built once per policy, not per connection. */
-function addressCheck(policy: OutboundPolicy): (address: string) => boolean {
-  const forbidden = forbiddenRanges(policy.allowPrivate);
-  return (address) => {
-    const ip = unmapped(address);
-    return !forbidden.check(ip, isIP(ip) === 6 ? "ipv6" : "ipv4");
-  };
+/** The policy's address check: public unicast only, plus loopback and private ranges in development (classifyOutboundAddress). */
+function addressCheck(policy: OutboundPolicy): (address: string) => AddressVerdict {
+  return (address) => classifyOutboundAddress(address, { allowPrivate: policy.allowPrivate });
 }
 
 /**
@@ -51,13 +26,17 @@ function addressCheck(policy: OutboundPolicy): (address: string) => boolean {
  * resolution, so a name that resolves to 127.0.0.1 (or changes its answer
  * between a check and the connection) cannot reach the inside.
  */
-export function guardedLookup(policy: OutboundPolicy, isAllowed = addressCheck(policy)): LookupFunction {
+export function guardedLookup(policy: OutboundPolicy, check = addressCheck(policy)): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, "", 4);
       const allowedHost = policy.allowedHosts.includes(hostname.toLowerCase());
-      const usable = allowedHost ? addresses : addresses.filter((a) => isAllowed(a.address));
-      if (usable.length === 0) return callback(new OutboundAddressError(`refused: ${hostname} resolves only to loopback, private or link-local addresses`), "", 4);
+      const verdicts = addresses.map((a) => ({ ...a, verdict: check(a.address) }));
+      const usable = allowedHost ? addresses : verdicts.filter((a) => a.verdict.allowed).map(({ address, family }) => ({ address, family }));
+      if (usable.length === 0) {
+        const seen = verdicts.map((a) => `${a.address} ${a.verdict.range}`).join(", ");
+        return callback(new OutboundAddressError(`refused: ${hostname} resolves only to addresses that are not public unicast (${seen})`), "", 4);
+      }
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
       callback(null, usable[0]!.address, usable[0]!.family);
     });
@@ -90,8 +69,8 @@ export interface OutboundResponse {
  * back as `error` with a null status.
  */
 export function createOutboundPost(policy: OutboundPolicy): (request: OutboundRequest) => Promise<OutboundResponse> {
-  const isAllowed = addressCheck(policy);
-  const lookup = guardedLookup(policy, isAllowed);
+  const check = addressCheck(policy);
+  const lookup = guardedLookup(policy, check);
   return ({ url, headers, body, timeoutMs, excerptBytes }) => {
     const started = performance.now();
     const target = new URL(url);
@@ -100,8 +79,9 @@ export function createOutboundPost(policy: OutboundPolicy): (request: OutboundRe
       const done = (r: Omit<OutboundResponse, "durationMs" | "refused" | "headers"> & Partial<Pick<OutboundResponse, "refused" | "headers">>) =>
         resolve({ headers: {}, refused: false, ...r, durationMs: Math.round(performance.now() - started) });
       // An IP literal skips DNS, so it is checked here.
-      if (isIP(host) && !policy.allowedHosts.includes(target.hostname) && !isAllowed(host)) {
-        return done({ statusCode: null, error: `refused: ${target.hostname} is a loopback, private or link-local address`, excerpt: null, refused: true });
+      const literal = isIP(host) && !policy.allowedHosts.includes(target.hostname) ? check(host) : null;
+      if (literal && !literal.allowed) {
+        return done({ statusCode: null, error: `refused: ${target.hostname} is not a public unicast address (${literal.range})`, excerpt: null, refused: true });
       }
       const send = target.protocol === "https:" ? httpsRequest : httpRequest;
       const req = send(target, { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup, signal: AbortSignal.timeout(timeoutMs) }, (res) => {

@@ -11,14 +11,14 @@ export interface PushRetryPolicy {
   baseDelayMs: number;
 }
 
-/** The policy with its window: no retry starts after `windowMs`, so the job's lease outlasts the whole delivery. */
+/** The policy with its window: no retry starts after `windowMs`, so one job run (its lease renewed meanwhile) ends in bounded time. */
 type WindowedPolicy = PushRetryPolicy & { windowMs: number };
 
 export const DEFAULT_PUSH_RETRY = Object.freeze({ retries: 4, baseDelayMs: 1_000 });
 const MAX_BACKOFF_MS = 15_000;
 
-/** The retry window for a job lease: half of it, less one send's timeout, so a lease never lapses mid-delivery. */
-const pushRetryWindowMs = (leaseMs: number) => Math.max(1_000, leaseMs / 2 - PUSH_TIMEOUT_MS);
+/** How long one delivery keeps retrying a device: two send timeouts, enough for the default four retries (1 + 2 + 4 + 8 s). */
+export const PUSH_RETRY_WINDOW_MS = 2 * PUSH_TIMEOUT_MS;
 
 /** An attempt the push service asked us to repeat (429, 5xx, no answer). */
 class RetryablePush extends Error {
@@ -85,8 +85,8 @@ async function pushWithRetries(practice: Practice, policy: WindowedPolicy, notif
  * side by side, then the notification's status, committed together with the
  * job's completion (a finished notification is never sent again).
  */
-export function pushDeliveryHandler(practice: Practice, retry: PushRetryPolicy, leaseMs: number): JobHandler {
-  const policy: WindowedPolicy = { ...retry, windowMs: pushRetryWindowMs(leaseMs) };
+export function pushDeliveryHandler(practice: Practice, retry: PushRetryPolicy): JobHandler {
+  const policy: WindowedPolicy = { ...retry, windowMs: PUSH_RETRY_WINDOW_MS };
   return async (job, context) => {
     const notificationId = String((job.payload as { notificationId: string }).notificationId);
     const deviceIds = await practice.notificationDeliveries.prepare(notificationId);

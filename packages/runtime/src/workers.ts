@@ -1,8 +1,9 @@
-import { NOTIFICATION_DELIVERY_QUEUE, SOAP_SUMMARY_QUEUE, WEBHOOK_DELIVERY_QUEUE, type DeliveryForAttempt, type Practice } from "@openpractice/core";
+import { NOTIFICATION_DELIVERY_QUEUE, SOAP_SUMMARY_QUEUE, summaryFailureReason, WEBHOOK_DELIVERY_QUEUE, type DeliveryForAttempt, type Practice } from "@openpractice/core";
 import DataLoader from "dataloader";
 import { v1SummaryPath } from "@openpractice/http";
 import cron from "node-cron";
-import { DEFAULT_LEASE_MS, JobRunner, type JobHandler } from "./job-runner.js";
+import { DEFAULT_LEASE_MS, JobRunner, PermanentJobFailure, type JobHandler } from "./job-runner.js";
+import { holdingLock } from "./lock-lease.js";
 import { WebhookAttemptBatcher } from "./webhook-attempt-batcher.js";
 import type { Logger } from "./logger.js";
 import { DEFAULT_PUSH_RETRY, pushDeliveryHandler, type PushRetryPolicy } from "./push-delivery-job.js";
@@ -17,8 +18,8 @@ export interface Workers {
  * it to see that workers are alive, and the multi-process test uses it to
  * prove each job completes exactly once. Later modules add their queues here.
  */
-export function builtInJobHandlers(practice?: Practice, options: { workerId?: string; leaseMs?: number; pushRetry?: PushRetryPolicy } = {}): Map<string, JobHandler> {
-  const { workerId = "worker", leaseMs = DEFAULT_LEASE_MS, pushRetry = DEFAULT_PUSH_RETRY } = options;
+export function builtInJobHandlers(practice?: Practice, options: { workerId?: string; pushRetry?: PushRetryPolicy } = {}): Map<string, JobHandler> {
+  const { workerId = "worker", pushRetry = DEFAULT_PUSH_RETRY } = options;
   const handlers = new Map<string, JobHandler>([["system.noop", async () => undefined]]);
   if (practice) {
     // The jobs a claim starts together read their deliveries in one statement (DataLoader batches the loads of a tick);
@@ -38,30 +39,46 @@ export function builtInJobHandlers(practice?: Practice, options: { workerId?: st
       await attempts.record(outcome, job);
       return "completed";
     });
-    // Renders a completed note's PDF summaries, linked where the v1 API serves them; a failure is retried with the runner's backoff.
-    handlers.set(SOAP_SUMMARY_QUEUE, async (job) => {
+    // Renders a completed note's PDF summaries, linked where the v1 API serves them. A render that throws fails the
+    // summary and the job at once (it would throw every time); a store that fails is retried with the runner's
+    // backoff, and the summary is FAILED with the last reason when the attempts run out.
+    handlers.set(SOAP_SUMMARY_QUEUE, async (job, context) => {
       const { organisationId, contextId } = job.payload as { organisationId: number; contextId: string };
-      await practice.soapDocuments.render(Number(organisationId), String(contextId), v1SummaryPath);
+      let done;
+      try {
+        done = await practice.soapDocuments.render(Number(organisationId), String(contextId), v1SummaryPath);
+      } catch (error) {
+        if (context.finalAttempt) await practice.soapDocuments.markFailed(Number(organisationId), String(contextId), `gave up after ${job.attempts} attempts: ${summaryFailureReason(error)}`);
+        throw error;
+      }
+      if (done.outcome === "failed") throw new PermanentJobFailure(done.reason);
     });
-    handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry, leaseMs));
+    handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry));
   }
   return handlers;
 }
 
+/** The store lock that makes one process of a deployment the fan-out's. */
+const FAN_OUT_LOCK = "webhooks-fan-out";
+
 /**
  * Moves outbox events into webhook deliveries, one process of a deployment at a
- * time (a store lock), as often as the job runner polls.
+ * time (a store lock), as often as the job runner polls. The lock is a short
+ * lease renewed while this process fans out, and released on a graceful stop,
+ * so a process started after a crash takes over within one lease.
  */
-function startFanOut(practice: Practice, logger: Logger, o: { workerId: string; pollIntervalMs: number }): { stop(): Promise<void> } {
+function startFanOut(practice: Practice, logger: Logger, o: { workerId: string; pollIntervalMs: number; leaseMs: number }): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+  const locks = practice.storage.repositories.locks;
+  const lease = { name: FAN_OUT_LOCK, holder: o.workerId, ttlMs: o.leaseMs };
   const tick = async () => {
-    const locks = practice.storage.repositories.locks;
     try {
-      if (!(await locks.tryAcquire("webhooks-fan-out", o.workerId, practice.clock.now(), 30_000))) return;
-      // Drain what is pending, a batch at a time.
-      while (!stopped && (await practice.webhookDeliveries.fanOut(200)) === 200);
+      // Drain what is pending, a batch at a time, while the lock is still ours.
+      await holdingLock(locks, practice.clock, lease, async (held) => {
+        while (!stopped && held() && (await practice.webhookDeliveries.fanOut(200)) === 200);
+      });
     } catch (error) {
       logger.warn({ err: { message: (error as Error).message } }, "webhook fan-out failed");
     }
@@ -78,6 +95,7 @@ function startFanOut(practice: Practice, logger: Logger, o: { workerId: string; 
       stopped = true;
       clearTimeout(timer);
       await running;
+      await locks.release(FAN_OUT_LOCK, o.workerId).catch((error: Error) => logger.warn({ err: { message: error.message } }, "could not release the fan-out lock; it lapses on its own"));
     },
   };
 }
@@ -91,7 +109,7 @@ export function startWorkers(practice: Practice, logger: Logger, options: { work
   const handlers = builtInJobHandlers(practice, options);
   const jobs = new JobRunner({ storage: practice.storage, clock: practice.clock, ids: practice.ids, logger, workerId: options.workerId, handlers, pollIntervalMs: options.pollIntervalMs, leaseMs: options.leaseMs });
   jobs.start();
-  const fanOut = startFanOut(practice, logger, options);
+  const fanOut = startFanOut(practice, logger, { ...options, leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS });
 
   const purge = cron.schedule(
     "*/10 * * * *",

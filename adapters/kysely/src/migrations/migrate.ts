@@ -11,6 +11,8 @@ import { billingCodesMigration } from "./009-billing-codes.js";
 import { soapCompletionMigration } from "./010-soap-completion.js";
 import { notificationsMigration } from "./011-notifications.js";
 import { icdWordRankMigration } from "./012-icd-word-rank.js";
+import { soapSummaryStatusMigration } from "./014-soap-summary-status.js";
+import { planSectionSettingMigration } from "./015-plan-section-setting.js";
 
 /** Migrations in code (not files on disk), so bundling and embedding never lose them. Names sort in apply order. */
 export function sharedMigrations(profile: SqlDialectProfile): Record<string, Migration> {
@@ -19,7 +21,7 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "002-jobs-and-locks": jobsAndLocksMigration(profile),
     ...profile.extraMigrations,
     // Engine-only migrations (profile.extraMigrations) carry the engine's name after their number:
-    // 003 is each engine's search index, 013-postgres the search statistics. Shared ones continue at 014.
+    // 003 is each engine's search index, 013-postgres the search statistics. Shared ones continue at 016.
     "004-appointments": appointmentsMigration(profile),
     "005-cases": casesMigration(profile),
     "006-webhooks": webhooksMigration(profile),
@@ -29,6 +31,8 @@ export function sharedMigrations(profile: SqlDialectProfile): Record<string, Mig
     "010-soap-completion": soapCompletionMigration(profile),
     "011-notifications": notificationsMigration(profile),
     "012-icd-word-rank": icdWordRankMigration(),
+    "014-soap-summary-status": soapSummaryStatusMigration(),
+    "015-plan-section-setting": planSectionSettingMigration(),
   };
 }
 

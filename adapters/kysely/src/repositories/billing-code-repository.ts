@@ -1,6 +1,9 @@
 import type { BillingCode, BillingCodeRepository } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
+import { readLatest } from "../contention.js";
+import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
 import { fromDbTime, toDbTime, type BillingCodesTable, type Database } from "../schema.js";
+import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 
 const toCode = (r: Selectable<BillingCodesTable>): BillingCode => ({
   id: Number(r.id),
@@ -18,10 +21,14 @@ const toCode = (r: Selectable<BillingCodesTable>): BillingCode => ({
 });
 
 export class KyselyBillingCodeRepository implements BillingCodeRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly profile: SqlDialectProfile,
+  ) {}
 
   async upsert(organisationId: number, codes: Omit<BillingCode, "id" | "organisationId" | "createdAt">[], now: Date) {
-    const existing = new Set((await this.db.selectFrom("billing_codes").select("code").where("organisation_id", "=", organisationId).execute()).map((r) => r.code));
+    const known = this.db.selectFrom("billing_codes").select("code").where("organisation_id", "=", organisationId);
+    const existing = new Set((await readLatest(this.profile, known).execute()).map((r) => r.code));
     let created = 0;
     for (const c of codes) {
       const values = {
@@ -34,11 +41,11 @@ export class KyselyBillingCodeRepository implements BillingCodeRepository {
         active: c.active ? 1 : 0,
         updated_at: toDbTime(c.updatedAt),
       };
-      if (existing.has(c.code)) {
-        await this.db.updateTable("billing_codes").set(values).where("organisation_id", "=", organisationId).where("code", "=", c.code).execute();
-      } else {
-        await this.db.insertInto("billing_codes").values({ organisation_id: organisationId, code: c.code, created_at: toDbTime(now), ...values }).execute();
+      // A code new to this read may still be inserted by a concurrent upload first: the unique key decides, the loser updates.
+      if (!existing.has(c.code) && (await insertIgnoringDuplicate(this.db, this.profile, "billing_codes", { organisation_id: organisationId, code: c.code, created_at: toDbTime(now), ...values }, ["organisation_id", "code"]))) {
         created++;
+      } else {
+        await this.db.updateTable("billing_codes").set(values).where("organisation_id", "=", organisationId).where("code", "=", c.code).execute();
       }
     }
     return { created, updated: codes.length - created };

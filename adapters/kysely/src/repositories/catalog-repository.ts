@@ -1,5 +1,6 @@
 import type { AppointmentCategory, CancellationReason, CatalogRepository } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
+import { readLatest } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
 import type { AppointmentCategoriesTable, CancellationReasonsTable, Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -29,7 +30,7 @@ export class KyselyCatalogRepository implements CatalogRepository {
 
   async ensureAppointmentCategory(c: Omit<AppointmentCategory, "id">) {
     await insertIgnoringDuplicate(this.db, this.profile, "appointment_categories", { organisation_id: c.organisationId, name: c.name, category_type: c.type, duration_minutes: c.durationMinutes }, ["organisation_id", "name"]);
-    const row = await this.db.selectFrom("appointment_categories").selectAll().where("organisation_id", "=", c.organisationId).where("name", "=", c.name).executeTakeFirstOrThrow();
+    const row = await readLatest(this.profile, this.db.selectFrom("appointment_categories").selectAll().where("organisation_id", "=", c.organisationId).where("name", "=", c.name)).executeTakeFirstOrThrow();
     return toCategory(row);
   }
 
@@ -46,7 +47,7 @@ export class KyselyCatalogRepository implements CatalogRepository {
       { organisation_id: r.organisationId, reason_key: r.reasonKey, reason_label: r.reasonLabel, cancellation_fee: r.cancellationFee, status: r.status },
       ["organisation_id", "reason_key"],
     );
-    const row = await this.db.selectFrom("cancellation_reasons").selectAll().where("organisation_id", "=", r.organisationId).where("reason_key", "=", r.reasonKey).executeTakeFirstOrThrow();
+    const row = await readLatest(this.profile, this.db.selectFrom("cancellation_reasons").selectAll().where("organisation_id", "=", r.organisationId).where("reason_key", "=", r.reasonKey)).executeTakeFirstOrThrow();
     return toReason(row);
   }
 

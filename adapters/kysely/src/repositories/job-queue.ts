@@ -78,22 +78,31 @@ export class KyselyJobQueue implements JobQueue {
     return (await this.completeMany([{ id: jobId, leaseToken }], now, completedBy)) === 1;
   }
 
-  async completeMany(jobs: JobLease[], now: Date, completedBy: string): Promise<number> {
-    // Jobs claimed together share their lease token: one UPDATE per token.
-    let completed = 0;
+  completeMany(jobs: JobLease[], now: Date, completedBy: string): Promise<number> {
+    return this.updateHeld(jobs, { status: "done", finished_at: toDbTime(now), completed_by: completedBy, lease_token: null, lease_expires_at: null });
+  }
+
+  renewLeases(jobs: JobLease[], now: Date, leaseMs: number): Promise<number> {
+    return this.updateHeld(jobs, { lease_expires_at: toDbTime(new Date(now.getTime() + leaseMs)) });
+  }
+
+  /** Applies `changes` to the pending jobs whose lease the given tokens still hold; returns how many rows changed. */
+  private async updateHeld(jobs: JobLease[], changes: Partial<Record<keyof JobsTable, unknown>>): Promise<number> {
+    // Jobs claimed together share their lease token: one UPDATE per token (by primary key, never a scan).
+    let updated = 0;
     for (const [leaseToken, held] of groupBy(jobs, (j) => j.leaseToken)) {
       for (const ids of slices(held.map((j) => j.id), 500)) {
         const result = await this.db
           .updateTable("jobs")
-          .set({ status: "done", finished_at: toDbTime(now), completed_by: completedBy, lease_token: null, lease_expires_at: null })
+          .set(changes as never)
           .where("id", "in", ids)
           .where("lease_token", "=", leaseToken)
           .where("status", "=", "pending")
           .executeTakeFirst();
-        completed += Number(result.numUpdatedRows);
+        updated += Number(result.numUpdatedRows);
       }
     }
-    return completed;
+    return updated;
   }
 
   reschedule(jobId: number, leaseToken: string, runAt: Date, lastError: string | null): Promise<boolean> {

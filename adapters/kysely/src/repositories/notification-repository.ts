@@ -1,6 +1,7 @@
 import type { Device, DevicePush, Notification, NotificationDeliveryStatus, NotificationRepository, PushAttempt, PushOutcome, PushStatus, Recipient, UserType } from "@openpractice/core";
 import { createHash } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
+import { readLatest } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
 import { fromDbTime, toDbTime, type Database, type NotificationDevicesTable, type NotificationPushesTable, type NotificationsTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -73,7 +74,7 @@ export class KyselyNotificationRepository implements NotificationRepository {
       ["organisation_id", "endpoint_hash"],
     );
     if (!created) await this.db.updateTable("notification_devices").set(owner).where("organisation_id", "=", d.organisationId).where("endpoint_hash", "=", hash).execute();
-    const row = await this.db.selectFrom("notification_devices").selectAll().where("organisation_id", "=", d.organisationId).where("endpoint_hash", "=", hash).executeTakeFirstOrThrow();
+    const row = await readLatest(this.profile, this.db.selectFrom("notification_devices").selectAll().where("organisation_id", "=", d.organisationId).where("endpoint_hash", "=", hash)).executeTakeFirstOrThrow();
     return { device: toDevice(row), created };
   }
 

@@ -1,5 +1,6 @@
 import type { BillingUnitRule, ClinicSettings, DocumentationSettings, Organisation, OrganisationRepository, Plan, Provider, Clinic } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
+import { readLatest } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
 import { fromDbTime, toDbTime, type ClinicsTable, type Database, type OrganisationsTable, type ProvidersTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -9,7 +10,7 @@ const toOrganisation = (r: Selectable<OrganisationsTable>): Organisation => ({
   name: r.name,
   plan: r.plan as Plan,
   isActive: Boolean(Number(r.is_active)),
-  documentation: { billingUnitRule: r.billing_unit_rule as BillingUnitRule, requireCosign: Boolean(Number(r.require_cosign)), autoSubmitBilling: Boolean(Number(r.auto_submit_billing)) },
+  documentation: { billingUnitRule: r.billing_unit_rule as BillingUnitRule, requireCosign: Boolean(Number(r.require_cosign)), autoSubmitBilling: Boolean(Number(r.auto_submit_billing)), requirePlanSection: Boolean(Number(r.require_plan_section)) },
   createdAt: fromDbTime(r.created_at),
   updatedAt: fromDbTime(r.updated_at),
 });
@@ -58,10 +59,11 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
   }
 
   async updateDocumentationSettings(id: number, settings: Partial<DocumentationSettings>, now: Date) {
-    const set: { billing_unit_rule?: string; require_cosign?: number; auto_submit_billing?: number; updated_at: string } = { updated_at: toDbTime(now) };
+    const set: { billing_unit_rule?: string; require_cosign?: number; auto_submit_billing?: number; require_plan_section?: number; updated_at: string } = { updated_at: toDbTime(now) };
     if (settings.billingUnitRule !== undefined) set.billing_unit_rule = settings.billingUnitRule;
     if (settings.requireCosign !== undefined) set.require_cosign = settings.requireCosign ? 1 : 0;
     if (settings.autoSubmitBilling !== undefined) set.auto_submit_billing = settings.autoSubmitBilling ? 1 : 0;
+    if (settings.requirePlanSection !== undefined) set.require_plan_section = settings.requirePlanSection ? 1 : 0;
     await this.db.updateTable("organisations").set(set).where("id", "=", id).execute();
   }
 
@@ -78,7 +80,7 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
       visit_limit_warning_only: clinic.visitLimitWarningOnly ? 1 : 0,
     };
     await insertIgnoringDuplicate(this.db, this.profile, "clinics", values, ["organisation_id", "name"]);
-    const row = await this.db.selectFrom("clinics").selectAll().where("organisation_id", "=", clinic.organisationId).where("name", "=", clinic.name).executeTakeFirstOrThrow();
+    const row = await readLatest(this.profile, this.db.selectFrom("clinics").selectAll().where("organisation_id", "=", clinic.organisationId).where("name", "=", clinic.name)).executeTakeFirstOrThrow();
     return toClinic(row);
   }
 
@@ -104,7 +106,7 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
     const values = { first_name: p.firstName, last_name: p.lastName, npi: p.npi, supervising_user_id: p.supervisingUserId };
     const inserted = await insertIgnoringDuplicate(this.db, this.profile, "providers", { organisation_id: p.organisationId, user_id: p.userId, ...values }, ["organisation_id", "user_id"]);
     if (!inserted) await this.db.updateTable("providers").set(values).where("organisation_id", "=", p.organisationId).where("user_id", "=", p.userId).execute();
-    const row = await this.db.selectFrom("providers").select("id").where("organisation_id", "=", p.organisationId).where("user_id", "=", p.userId).executeTakeFirstOrThrow();
+    const row = await readLatest(this.profile, this.db.selectFrom("providers").select("id").where("organisation_id", "=", p.organisationId).where("user_id", "=", p.userId)).executeTakeFirstOrThrow();
     const providerId = Number(row.id);
     await this.db.deleteFrom("provider_clinics").where("provider_id", "=", providerId).execute();
     if (p.clinicIds.length > 0) {

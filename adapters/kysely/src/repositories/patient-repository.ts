@@ -1,5 +1,6 @@
 import type { InsertPatientResult, PatientListCriteria, PatientRecord, PatientRepository } from "@openpractice/core";
 import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
+import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
 import { toDbTime, type Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -33,13 +34,10 @@ export class KyselyPatientRepository implements PatientRepository {
     private readonly profile: SqlDialectProfile,
   ) {}
 
+  /** The patient holding the identity, as last committed (also when this transaction's snapshot is older). */
   private findByIdentity(organisationId: number, identityKey: string) {
-    return this.db
-      .selectFrom("patients")
-      .selectAll()
-      .where("organisation_id", "=", organisationId)
-      .where("identity_key", "=", identityKey)
-      .executeTakeFirst();
+    const query = this.db.selectFrom("patients").selectAll().where("organisation_id", "=", organisationId).where("identity_key", "=", identityKey);
+    return readLatest(this.profile, query).executeTakeFirst();
   }
 
   async insertIfAbsent(record: PatientRecord): Promise<InsertPatientResult> {
@@ -72,12 +70,14 @@ export class KyselyPatientRepository implements PatientRepository {
     if (clash && Number(clash.id) !== id) return { outcome: "conflict" as const, existingId: Number(clash.id) };
     const { organisation_id: _org, created_at: _created, ...changes } = patientToRow(record);
     try {
-      const result = await this.db.updateTable("patients").set(changes).where("organisation_id", "=", record.organisationId).where("id", "=", id).executeTakeFirst();
+      const update = () => this.db.updateTable("patients").set(changes).where("organisation_id", "=", record.organisationId).where("id", "=", id).executeTakeFirst();
+      const result = await refusableStatement(this.db, this.profile, update);
       if (Number(result.numUpdatedRows) === 0) return { outcome: "missing" as const };
     } catch (error) {
-      // A concurrent registration took the identity between the check and the update.
-      if (this.profile.isUniqueViolation(error)) return { outcome: "conflict" as const, existingId: null };
-      throw error;
+      // A concurrent write took the identity between the check and the update: the unique key decides.
+      if (!this.profile.isUniqueViolation(error)) throw error;
+      const holder = await this.findByIdentity(record.organisationId, record.identityKey);
+      return { outcome: "conflict" as const, existingId: holder ? Number(holder.id) : null };
     }
     const row = await this.findById(record.organisationId, id);
     if (!row) return { outcome: "missing" as const };

@@ -2,7 +2,8 @@ import type { PlanOfCare, PlanOfCareRepository } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { fromDbTime, toDbTime, type Database, type PlansOfCareTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
-import { insertReturningId } from "./insert-returning-id.js";
+import { readForUpdate, readLatest } from "../contention.js";
+import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
 
 const toPlan = (r: Selectable<PlansOfCareTable>): PlanOfCare => ({
   id: Number(r.id),
@@ -42,14 +43,16 @@ export class KyselyPlanOfCareRepository implements PlanOfCareRepository {
     return row ? toPlan(row) : undefined;
   }
 
-  async findFor(organisationId: number, patientId: number, serviceCaseId: number | null) {
-    const row = await this.db.selectFrom("plans_of_care").selectAll().where("organisation_id", "=", organisationId).where("patient_id", "=", patientId).where("case_key", "=", serviceCaseId ?? 0).executeTakeFirst();
+  async findFor(organisationId: number, patientId: number, serviceCaseId: number | null, options: { forUpdate?: boolean } = {}) {
+    const query = this.db.selectFrom("plans_of_care").selectAll().where("organisation_id", "=", organisationId).where("patient_id", "=", patientId).where("case_key", "=", serviceCaseId ?? 0);
+    const row = await (options.forUpdate ? readForUpdate(this.profile, query) : readLatest(this.profile, query)).executeTakeFirst();
     return row ? toPlan(row) : undefined;
   }
 
   async insert(p: Omit<PlanOfCare, "id">) {
-    const id = await insertReturningId(this.db, this.profile, "plans_of_care", { organisation_id: p.organisationId, patient_id: p.patientId, case_key: p.serviceCaseId ?? 0, created_at: toDbTime(p.createdAt), ...content(p) });
-    return { ...structuredClone(p), id };
+    const values = { organisation_id: p.organisationId, patient_id: p.patientId, case_key: p.serviceCaseId ?? 0, created_at: toDbTime(p.createdAt), ...content(p) };
+    const id = await insertIgnoringDuplicateReturningId(this.db, this.profile, "plans_of_care", values, ["organisation_id", "patient_id", "case_key"]);
+    return id === undefined ? undefined : { ...structuredClone(p), id };
   }
 
   async update(p: PlanOfCare) {

@@ -1,7 +1,8 @@
-import type { FormSubmission, SignatureRole, SoapNote, SoapNoteChanges, SoapNoteCriteria, SoapNoteHistoryEntry, SoapNoteRecord, SoapNoteRepository, SoapNoteStatus, SoapNoteType, SoapSection, SoapSignature } from "@openpractice/core";
+import type { CompletedNoteDigest, FormSubmission, SignatureRole, SoapNote, SoapNoteChanges, SoapNoteCriteria, SoapNoteHistoryEntry, SoapNoteRecord, SoapNoteRepository, SoapNoteStatus, SoapNoteType, SoapSection, SoapSignature, SummaryStatus } from "@openpractice/core";
 import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
 import { fromDbTime, toDbTime, type Database, type FormSubmissionsTable, type SoapNotesTable, type SoapSignaturesTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { slices } from "../batches.js";
 import { insertReturningId } from "./insert-returning-id.js";
 
 const num = (v: number | null) => (v === null ? null : Number(v));
@@ -31,6 +32,8 @@ const toNote = (r: Selectable<SoapNotesTable>): SoapNote => ({
   billingStatus: r.billing_status,
   summaryDocUrl: r.summary_doc_url,
   shortSummaryUrl: r.short_summary_url,
+  summaryStatus: r.summary_status as SummaryStatus | null,
+  summaryFailure: r.summary_failure,
   soapWithoutAppointment: Boolean(Number(r.soap_without_appointment)),
   parent: r.parent,
   dataCarryForwardFrom: r.data_carry_forward_from,
@@ -104,13 +107,15 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
       billing_status: n.billingStatus,
       summary_doc_url: n.summaryDocUrl,
       short_summary_url: n.shortSummaryUrl,
+      summary_status: n.summaryStatus ?? null,
+      summary_failure: n.summaryFailure ?? null,
       soap_without_appointment: n.soapWithoutAppointment ? 1 : 0,
       parent: n.parent,
       data_carry_forward_from: n.dataCarryForwardFrom,
       created_at: toDbTime(n.createdAt),
       updated_at: toDbTime(n.updatedAt),
     });
-    return { ...structuredClone(n), id };
+    return { ...structuredClone(n), summaryStatus: n.summaryStatus ?? null, summaryFailure: n.summaryFailure ?? null, id };
   }
 
   async findByContextId(organisationId: number, contextId: string) {
@@ -156,6 +161,39 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  async completedNotesOf(organisationId: number, patientIds: readonly number[], perPatient: number) {
+    const out: CompletedNoteDigest[] = [];
+    // A page of patients is one slice; the ranking picks each patient's newest notes before any form is read.
+    for (const ids of slices(patientIds, 500)) {
+      const ranked = this.db
+        .selectFrom("soap_notes")
+        .select(["id", "context_id", "patient_id", "clinic_id", "service_date_time", "rendering_physician"])
+        .select((eb) => eb.fn.agg<number>("row_number").over((w) => w.partitionBy("patient_id").orderBy("service_date_time", "desc").orderBy("id", "desc")).as("recency"))
+        .where("organisation_id", "=", organisationId)
+        .where("patient_id", "in", ids)
+        .where("status", "=", "COMPLETED");
+      const rows = await this.db
+        .selectFrom(ranked.as("n"))
+        .leftJoin("form_submissions as f", (j) => j.onRef("f.context_id", "=", "n.context_id").on("f.organisation_id", "=", organisationId).on("f.section", "=", "Assessment"))
+        .select(["n.context_id", "n.patient_id", "n.clinic_id", "n.service_date_time", "n.rendering_physician", "f.response"])
+        .where("n.recency", "<=", perPatient)
+        .orderBy("n.patient_id")
+        .orderBy("n.recency")
+        .execute();
+      for (const r of rows) {
+        out.push({
+          contextId: r.context_id,
+          patientId: Number(r.patient_id),
+          clinicId: Number(r.clinic_id),
+          serviceDateTime: fromDbTime(r.service_date_time),
+          renderingPhysician: Number(r.rendering_physician),
+          assessment: r.response ? JSON.parse(r.response) : {},
+        });
+      }
+    }
+    return out;
+  }
+
   async lockNote(organisationId: number, contextId: string) {
     // An UPDATE holds the row's write lock until the transaction ends (SQLite: the database write lock).
     const result = await this.db
@@ -178,6 +216,8 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
     if (c.billingStatus !== undefined) set.billing_status = c.billingStatus;
     if (c.summaryDocUrl !== undefined) set.summary_doc_url = c.summaryDocUrl;
     if (c.shortSummaryUrl !== undefined) set.short_summary_url = c.shortSummaryUrl;
+    if (c.summaryStatus !== undefined) set.summary_status = c.summaryStatus;
+    if (c.summaryFailure !== undefined) set.summary_failure = c.summaryFailure;
     await this.db.updateTable("soap_notes").set(set as any).where("organisation_id", "=", organisationId).where("context_id", "=", contextId).execute();
   }
 

@@ -1,4 +1,5 @@
 import type { PaymentMode } from "../appointments/appointment.js";
+import { DomainError } from "../errors/domain-error.js";
 
 export const TREATMENT_STATUSES = ["ACTIVE", "DISCHARGED"] as const;
 export type TreatmentStatus = (typeof TREATMENT_STATUSES)[number];
@@ -113,10 +114,25 @@ export function serviceCaseId(id: number | null): string | null {
   return id === null ? null : `SERVICE_CASE_${id}`;
 }
 
+/**
+ * A case id as clients send it, everywhere one is taken: the id (12, as a number
+ * or a string) or the service case id the API shows (SERVICE_CASE_12); at most 15
+ * digits. Request schemas check the same shape with this pattern.
+ */
+export const SERVICE_CASE_ID_PATTERN = "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$";
+/** The largest case id a client can send (15 digits). */
+export const MAX_SERVICE_CASE_ID = 999_999_999_999_999;
+const SERVICE_CASE_ID = new RegExp(SERVICE_CASE_ID_PATTERN);
+
 /** Accepts 12 or "12" or "SERVICE_CASE_12"; anything else is undefined. */
 export function parseServiceCaseId(raw: unknown): number | undefined {
-  const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.replace(/^SERVICE_CASE_/, "") : "";
-  if (!/^[1-9]\d{0,14}$/.test(text)) return undefined;
-  const n = Number(text);
-  return Number.isSafeInteger(n) ? n : undefined;
+  const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw : "";
+  return SERVICE_CASE_ID.test(text) ? Number(text.replace(/^SERVICE_CASE_/, "")) : undefined;
+}
+
+/** The case id sent in `field` (12, "12" or "SERVICE_CASE_12"); VALIDATION_FAILED naming the field otherwise. */
+export function requireServiceCaseId(raw: unknown, field: string): number {
+  const id = parseServiceCaseId(raw);
+  if (id === undefined) throw DomainError.validation([{ field, reason: "must be a case id or SERVICE_CASE_<id>", value: raw }]);
+  return id;
 }

@@ -6,7 +6,7 @@ import { BILLING_UNIT_RULES, DEFAULT_BILLING_UNIT_RULE } from "../soap/treatment
 import type { DocumentationSettings } from "./organisation.js";
 
 /** What an organisation that never changed its settings gets. */
-export const DEFAULT_DOCUMENTATION_SETTINGS: DocumentationSettings = Object.freeze({ billingUnitRule: DEFAULT_BILLING_UNIT_RULE, requireCosign: false, autoSubmitBilling: false });
+export const DEFAULT_DOCUMENTATION_SETTINGS: DocumentationSettings = Object.freeze({ billingUnitRule: DEFAULT_BILLING_UNIT_RULE, requireCosign: false, autoSubmitBilling: false, requirePlanSection: false });
 
 /** The organisation's settings, or the defaults when it has no row yet. */
 export async function documentationSettingsOf(r: Repositories, organisationId: number): Promise<DocumentationSettings> {
@@ -27,7 +27,7 @@ export class DocumentationSettingsService {
     if (changes.billingUnitRule !== undefined && !(BILLING_UNIT_RULES as readonly string[]).includes(changes.billingUnitRule)) {
       issues.push({ field: "billingUnitRule", reason: `must be one of ${BILLING_UNIT_RULES.join(", ")}`, value: changes.billingUnitRule });
     }
-    for (const key of ["requireCosign", "autoSubmitBilling"] as const) {
+    for (const key of ["requireCosign", "autoSubmitBilling", "requirePlanSection"] as const) {
       if (changes[key] !== undefined && typeof changes[key] !== "boolean") issues.push({ field: key, reason: "must be true or false", value: changes[key] });
     }
     if (issues.length) throw DomainError.validation(issues);

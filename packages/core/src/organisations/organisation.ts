@@ -8,6 +8,11 @@ export interface DocumentationSettings {
   requireCosign: boolean;
   /** Completed notes go to billing through the BillingGateway at once (default false). */
   autoSubmitBilling: boolean;
+  /**
+   * A note needs its Plan section filled to be signed or completed (default false: the spec's
+   * Subjective, Objective and Assessment suffice, so a client that knows only those can sign).
+   */
+  requirePlanSection: boolean;
 }
 
 /** Commercial plans; they set the v2 request budget (spec 8). */

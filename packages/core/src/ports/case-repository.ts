@@ -25,10 +25,21 @@ export interface CaseRepository {
 export type ReferringPhysicianRecord = Omit<ReferringPhysician, "id">;
 
 export interface ReferringPhysicianRepository {
-  /** Inserts; `duplicate` with the existing id when the organisation already has a physician with this NPI (unique index; nothing written). */
+  /**
+   * Inserts; `created: false` with the existing id when the organisation
+   * already has a physician with this NPI (unique index; nothing written).
+   * Concurrency: of concurrent inserts of one NPI exactly one is created; the
+   * others name the winner (read as last committed). Never throws for the
+   * duplicate, so an enclosing transaction stays usable.
+   */
   insert(record: ReferringPhysicianRecord): Promise<{ created: true; physician: ReferringPhysician } | { created: false; existingId: number }>;
   findById(organisationId: number, id: number): Promise<ReferringPhysician | undefined>;
-  /** Replaces the stored fields; `duplicate` as for insert when the new NPI belongs to another physician. */
+  /**
+   * Replaces the stored fields; `updated: false` with the holder's id when the
+   * new NPI belongs to another physician. Concurrency: of concurrent updates
+   * giving several physicians one NPI, one wins and the others name it; the
+   * refused update leaves an enclosing transaction usable.
+   */
   update(p: ReferringPhysician): Promise<{ updated: true } | { updated: false; existingId: number }>;
   /** Physicians whose folded "first last npi" contains every term, by last name then id. */
   search(organisationId: number, terms: string[], limit: number, offset: number): Promise<{ physicians: ReferringPhysician[]; total: number }>;

@@ -2,10 +2,10 @@ import type { AppointmentCategory, CancellationReason } from "../catalog/catalog
 
 /** Per-organisation reference data: appointment categories, cancellation reasons, enabled specializations. */
 export interface CatalogRepository {
-  /** Creates the category unless one with the same name exists in the organisation. */
+  /** Creates the category unless one with the same name exists in the organisation; returns the stored one (also a concurrent caller's, as last committed). */
   ensureAppointmentCategory(category: Omit<AppointmentCategory, "id">): Promise<AppointmentCategory>;
   listAppointmentCategories(organisationId: number): Promise<AppointmentCategory[]>;
-  /** Creates the reason unless its reasonKey exists in the organisation. */
+  /** Creates the reason unless its reasonKey exists in the organisation; returns the stored one (also a concurrent caller's, as last committed). */
   ensureCancellationReason(reason: Omit<CancellationReason, "id">): Promise<CancellationReason>;
   listCancellationReasons(organisationId: number): Promise<CancellationReason[]>;
   /** Enables a specialization for the organisation (idempotent). */

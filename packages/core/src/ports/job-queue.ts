@@ -32,6 +32,9 @@ export interface NewJob {
  *   token. Two concurrent claims, from any processes, never return the same job
  *   while its lease is valid. A job whose lease expires is claimable again
  *   (at-least-once delivery).
+ * - Leases are meant to be short (seconds) and renewed by their holder with
+ *   `renewLeases` while it works (a heartbeat), so the jobs of a process that
+ *   dies come back within one lease, however long the work itself takes.
  * - `complete`, `reschedule` and `fail` apply only when the token still holds
  *   the lease; they return false otherwise (another worker reclaimed the job)
  *   and change nothing.
@@ -45,6 +48,13 @@ export interface JobQueue {
   complete(jobId: number, leaseToken: string, now: Date, completedBy: string): Promise<boolean>;
   /** `complete` for many jobs at once, in as few statements as the engine allows; returns how many it completed. */
   completeMany(jobs: JobLease[], now: Date, completedBy: string): Promise<number>;
+  /**
+   * The holder's heartbeat: extends to `now + leaseMs` the lease of each job its
+   * token still holds (pending, same token), in as few statements as the engine
+   * allows, and returns how many it extended. A job another worker claimed since,
+   * or one already settled, is left alone, so a renewal never takes a job back.
+   */
+  renewLeases(jobs: JobLease[], now: Date, leaseMs: number): Promise<number>;
   /** Makes the job pending again at `runAt`, releasing the lease and recording the error. */
   reschedule(jobId: number, leaseToken: string, runAt: Date, lastError: string | null): Promise<boolean>;
   /** Gives up: the job is failed and never claimed again. */
@@ -53,8 +63,17 @@ export interface JobQueue {
 
 /**
  * Named leases so that only one process runs each periodic task tick.
- * `tryAcquire` succeeds when the lock is free, expired, or already held by
- * `holder` (which extends it); at most one holder has an unexpired lease.
+ *
+ * Contract:
+ * - `tryAcquire` succeeds when the lock is free, expired, or already held by
+ *   `holder` (which extends it to `now + ttlMs`); at most one holder has an
+ *   unexpired lease, whichever processes call it concurrently.
+ * - A holder keeps a lock by calling `tryAcquire` again well within `ttlMs` (a
+ *   heartbeat) and stops its work when that returns false (the lease lapsed
+ *   and another holder took it). A holder that dies stops renewing, so its lock
+ *   is free at most `ttlMs` after its last renewal: ttls are seconds, not minutes.
+ * - `release` frees the lock at once if `holder` holds it (a graceful stop),
+ *   and does nothing otherwise.
  */
 export interface LockStore {
   tryAcquire(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean>;

@@ -22,7 +22,11 @@ export interface OrganisationRepository {
   /** Sets the plan of an existing organisation (operator action). */
   setPlan(id: number, plan: Plan, now: Date): Promise<void>;
 
-  /** Creates the clinic unless one with the same name exists in the organisation; returns the stored clinic. */
+  /**
+   * Creates the clinic unless one with the same name exists in the
+   * organisation; returns the stored clinic (a concurrent caller's, as last
+   * committed, when it won the unique key).
+   */
   ensureClinic(clinic: Omit<Clinic, "id" | "allowDoubleBooking" | "visitLimitWarningOnly"> & Partial<Pick<Clinic, "allowDoubleBooking" | "visitLimitWarningOnly">>): Promise<Clinic>;
 
   /** Changes a clinic's settings; returns the updated clinic, or undefined when the organisation has no such clinic. */

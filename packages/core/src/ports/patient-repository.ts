@@ -35,8 +35,10 @@ export interface PatientRepository {
    * Inserts the patient unless one with the same `identityKey` exists in the
    * organisation. Uniqueness is enforced by a unique index, so concurrent
    * callers registering the same person see exactly one `created: true`; the
-   * others get the existing patient. Never throws for the duplicate case, and
-   * does not abort an enclosing transaction.
+   * others get the existing patient, read as last committed even inside a
+   * transaction whose snapshot predates the winner (MariaDB's REPEATABLE READ).
+   * Never throws for the duplicate case, and does not abort an enclosing
+   * transaction.
    */
   insertIfAbsent(record: PatientRecord): Promise<InsertPatientResult>;
 
@@ -49,6 +51,9 @@ export interface PatientRepository {
    * id (null when only the index caught a concurrent clash) when the new identity
    * key collides with another patient (enforced by the
    * unique index; nothing is written), `missing` when the row is gone.
+   * Concurrency: of concurrent replaces giving several patients one identity,
+   * one is `updated`, the others `conflict`; the refused update leaves an
+   * enclosing transaction usable.
    */
   replace(id: number, record: PatientRecord): Promise<{ outcome: "updated"; patient: Patient } | { outcome: "conflict"; existingId: number | null } | { outcome: "missing" }>;
 

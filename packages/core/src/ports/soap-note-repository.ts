@@ -18,6 +18,16 @@ export interface SoapNoteCriteria {
   offset: number;
 }
 
+/** A COMPLETED note as a medical record reads it: who, when, where, and the Assessment form's answers ({} when none). */
+export interface CompletedNoteDigest {
+  contextId: string;
+  patientId: number;
+  clinicId: number;
+  serviceDateTime: Date;
+  renderingPhysician: number;
+  assessment: Record<string, unknown>;
+}
+
 /** SOAP notes and their form submissions, scoped by organisation. */
 export interface SoapNoteRepository extends SoapNoteWorkflowRepository {
   insert(record: SoapNoteRecord): Promise<SoapNote>;
@@ -34,10 +44,16 @@ export interface SoapNoteRepository extends SoapNoteWorkflowRepository {
    * version exactly one succeeds. false when the version moved (nothing written).
    */
   updateForm(form: FormSubmission): Promise<boolean>;
+  /**
+   * The COMPLETED notes of each of `patientIds` (the organisation's only), at most
+   * `perPatient` each: newest service date first, then id descending, grouped by
+   * patient in that order. One round trip for a page of patients.
+   */
+  completedNotesOf(organisationId: number, patientIds: readonly number[], perPatient: number): Promise<CompletedNoteDigest[]>;
 }
 
 /** Fields of a note that change after creation. */
-export type SoapNoteChanges = Partial<Pick<SoapNote, "status" | "completed" | "completedAt" | "treatmentSheetId" | "planOfCareId" | "submitForBilling" | "billingStatus" | "summaryDocUrl" | "shortSummaryUrl">> & { updatedAt: Date };
+export type SoapNoteChanges = Partial<Pick<SoapNote, "status" | "completed" | "completedAt" | "treatmentSheetId" | "planOfCareId" | "submitForBilling" | "billingStatus" | "summaryDocUrl" | "shortSummaryUrl" | "summaryStatus" | "summaryFailure">> & { updatedAt: Date };
 
 /** Status actions, signatures and the audit trail of notes. */
 export interface SoapNoteWorkflowRepository {

@@ -59,6 +59,12 @@ export interface StorageCapabilities {
  * when `fn` throws, not at all (the error is rethrown unchanged). Repositories
  * from `repositories` run each call on its own. Transactions do not nest.
  * Driver and connection failures are thrown, never reported as "not found".
+ * When the engine ends a transaction to break a deadlock between concurrent
+ * ones (nothing of it is kept), `transaction` may run `fn` again, a few times,
+ * so `fn` must act only through `tx` (no calls to other systems) and may not
+ * rely on running once. A uniqueness rule decided by a unique key is reported
+ * as the method's documented refusal, never as an error, and leaves the
+ * transaction usable.
  */
 export interface Storage {
   readonly capabilities: StorageCapabilities;

@@ -1,4 +1,5 @@
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { jsonDepth, MAX_JSON_DEPTH } from "../json-depth.js";
 
 const SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 const FORBIDDEN = new Set(["__proto__", "prototype", "constructor"]);
@@ -6,16 +7,19 @@ const FORBIDDEN = new Set(["__proto__", "prototype", "constructor"]);
 /**
  * Applies `partialResponse` (dot-notation path → value) to a copy of `form`:
  * each path replaces the value at that path, creating objects on the way.
- * Paths are checked first, so a bad one changes nothing.
+ * Paths are checked first, so a bad one changes nothing; so is the depth an
+ * answer would reach in the form (at most MAX_JSON_DEPTH, as request bodies).
  */
 export function applyPartialResponse(form: Record<string, unknown>, partial: Record<string, unknown>): Record<string, unknown> {
   const issues: ValidationIssue[] = [];
   const entries = Object.entries(partial);
   if (entries.length === 0) issues.push({ field: "partialResponse", reason: "must set at least one path" });
-  for (const [path] of entries) {
+  for (const [path, value] of entries) {
     const parts = path.split(".");
     if (parts.length > 10 || parts.some((p) => !SEGMENT.test(p) || FORBIDDEN.has(p))) {
       issues.push({ field: `partialResponse.${path}`, reason: "must be a dot path of up to 10 names of letters, digits, _ or -", value: path });
+    } else if (parts.length + jsonDepth(value) > MAX_JSON_DEPTH) {
+      issues.push({ field: `partialResponse.${path}`, reason: `would nest the form deeper than ${MAX_JSON_DEPTH} levels` });
     }
   }
   if (issues.length) throw DomainError.validation(issues);

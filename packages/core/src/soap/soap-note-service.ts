@@ -9,6 +9,7 @@ import type { Repositories, Storage } from "../ports/storage.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { serviceCaseId } from "../cases/patient-case.js";
 import { applyPartialResponse } from "./form-paths.js";
+import { MEDICAL_RECORDS_PER_PATIENT, toMedicalRecord, type MedicalRecord } from "./medical-record.js";
 import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";
 import { assertValidAssessment, assertValidNoteDraft, effectiveNoteType } from "./soap-rules.js";
 import { ASSESSMENT_DIAGNOSIS_KEY, SOAP_NOTE_STATUSES, SOAP_SECTIONS, type FormSubmission, type SoapNote, type SoapNoteDraft, type SoapNoteStatus, type SoapSection } from "./soap-note.js";
@@ -135,6 +136,23 @@ export class SoapNoteService {
 
   get(principal: Principal, contextId: string): Promise<SoapNote> {
     return existingNote(this.deps.storage.repositories, principal.organisationId, contextId);
+  }
+
+  /**
+   * Each patient's medical records (spec 2.5 `expand=medical_records`): its newest
+   * COMPLETED notes, at most MEDICAL_RECORDS_PER_PATIENT, newest first. Two reads
+   * for any number of patients: the notes of all of them, and the clinics' zones.
+   */
+  async medicalRecords(principal: Principal, patientIds: readonly number[]): Promise<Map<number, MedicalRecord[]>> {
+    const r = this.deps.storage.repositories;
+    const orgId = principal.organisationId;
+    const records = new Map<number, MedicalRecord[]>(patientIds.map((id) => [id, []]));
+    if (patientIds.length === 0) return records;
+    const notes = await r.soapNotes.completedNotesOf(orgId, [...new Set(patientIds)], MEDICAL_RECORDS_PER_PATIENT);
+    if (notes.length === 0) return records;
+    const zones = new Map((await r.organisations.listClinics(orgId)).map((c) => [c.id, c.timeZone]));
+    for (const n of notes) records.get(n.patientId)?.push(toMedicalRecord(n, (clinicId) => zones.get(clinicId) ?? "UTC"));
+    return records;
   }
 
   async search(principal: Principal, q: NoteSearch): Promise<{ notes: SoapNote[]; total: number; page: number; size: number }> {

@@ -9,7 +9,7 @@ export type SoapNoteAction = (typeof SOAP_NOTE_ACTIONS)[number];
  * the caller, the organisation's settings and the note's content):
  * - `author`: the caller is the note's rendering physician;
  * - `supervisor`: the caller is the note's supervising physician;
- * - `ready`: every required section is filled and no treatment line bills more units than the rule supports;
+ * - `ready`: every required section (requiredSections: the spec's three, the Plan when the organisation requires it) is filled and no treatment line bills more units than the rule supports;
  * - `cosign_required` / `cosign_not_required`: the organisation requires co-signature and the note has a supervising physician (or not);
  * - `author_signed`: the rendering physician's signature is in place and the content hash still matches;
  * - `signed`: the author's signature and, where required, the co-signature are in place and the content hash still matches.

@@ -1,3 +1,5 @@
+import type { SummaryStatus } from "./summary-status.js";
+
 /** Note types spec 2.1 names; attributes.subType may override (spec 4.1 rule 1). */
 export const SOAP_NOTE_TYPES = ["INITIAL_SOAP", "FOLLOWUP_SOAP", "ADDENDUM", "DISCHARGE_NOTE"] as const;
 export type SoapNoteType = (typeof SOAP_NOTE_TYPES)[number];
@@ -43,6 +45,10 @@ export interface SoapNote {
   billingStatus: string | null;
   summaryDocUrl: string | null;
   shortSummaryUrl: string | null;
+  /** The PDF summary's state (summary-status.ts); null or absent until the note is completed. */
+  summaryStatus?: SummaryStatus | null;
+  /** Why the summary is FAILED; null otherwise. */
+  summaryFailure?: string | null;
   soapWithoutAppointment: boolean;
   parent: string | null;
   dataCarryForwardFrom: string | null;

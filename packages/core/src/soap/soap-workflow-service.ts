@@ -11,7 +11,7 @@ import type { SoapNoteChanges } from "../ports/soap-note-repository.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { existingNote, lockedNote } from "./note-locks.js";
 import { certificationEnd, goalsOf, type PlanOfCare } from "./plan-of-care.js";
-import { diagnosesOf, missingSections, soapContentHash } from "./soap-note-content.js";
+import { diagnosesOf, missingSections, requiredSections, soapContentHash } from "./soap-note-content.js";
 import { noteEventData } from "./soap-note-service.js";
 import { allowedNoteActions, soapNoteTransitions, type SoapNoteAction, type SoapNoteGuard, type SoapNoteTransition } from "./soap-note-transitions.js";
 import type { FormSubmission, SoapNote } from "./soap-note.js";
@@ -65,7 +65,7 @@ function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): G
       // Not a refusal: these pick which row of SIGN applies (appliesToSetting).
       return undefined;
     case "ready": {
-      const missing = missingSections(s.note, s.forms);
+      const missing = missingSections(s.note, s.forms, requiredSections(s.settings));
       const lines = overBilled(s.assessment);
       if (!missing.length && !lines.length) return undefined;
       const words = [missing.length ? `sections not filled: ${missing.join(", ")}` : "", lines.length ? `units over what ${s.assessment.rule} supports on ${lines.map((l) => `${l.code} (${l.units} billed, ${l.supported_units} supported)`).join(", ")}` : ""].filter(Boolean);
@@ -222,6 +222,7 @@ export class SoapWorkflowService {
             break;
           case "queue_summary_pdf":
             await tx.jobs.enqueue({ queue: SOAP_SUMMARY_QUEUE, payload: { organisationId: orgId, contextId: note.contextId }, runAt: now });
+            Object.assign(changes, { summaryStatus: "PENDING", summaryFailure: null });
             break;
           case "submit_for_billing":
             Object.assign(changes, await this.submitForBilling(tx, state, now, serviceDateOnce));
@@ -277,12 +278,16 @@ export class SoapWorkflowService {
       certificationEnd: certificationEnd(start),
       updatedAt: now,
     };
-    const existing = await tx.plansOfCare.findFor(n.organisationId, n.patientId, n.serviceCaseId);
-    if (existing) {
-      await tx.plansOfCare.update({ ...existing, ...fields, version: existing.version + 1 });
-      return existing.id;
+    // Locked read, then a new version; evaluations of one case completed at once each add theirs in turn.
+    const existing = await tx.plansOfCare.findFor(n.organisationId, n.patientId, n.serviceCaseId, { forUpdate: true });
+    if (!existing) {
+      const created = await tx.plansOfCare.insert({ organisationId: n.organisationId, patientId: n.patientId, serviceCaseId: n.serviceCaseId, ...fields, version: 1, createdAt: now });
+      if (created) return created.id;
     }
-    const created = await tx.plansOfCare.insert({ organisationId: n.organisationId, patientId: n.patientId, serviceCaseId: n.serviceCaseId, ...fields, version: 1, createdAt: now });
-    return created.id;
+    // Present, or stored by a concurrent completion between the read and the insert.
+    const current = existing ?? (await tx.plansOfCare.findFor(n.organisationId, n.patientId, n.serviceCaseId, { forUpdate: true }));
+    if (!current) throw new Error(`plan of care of patient ${n.patientId} neither inserted nor found`);
+    await tx.plansOfCare.update({ ...current, ...fields, version: current.version + 1 });
+    return current.id;
   }
 }

@@ -5,7 +5,7 @@ import {
   DomainError,
   PAYMENT_MODES,
   serviceCaseId,
-  parseServiceCaseId,
+  requireServiceCaseId,
   type Appointment,
   type AppointmentOutcome,
   type AppointmentCategory,
@@ -15,6 +15,7 @@ import {
   type CancellationReason,
   type CancellationRequest,
 } from "@openpractice/core";
+import { caseIdBodySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
 import { positivePathId } from "../contracts/path-id.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
@@ -24,8 +25,6 @@ const id: JsonSchema = { type: "integer", minimum: 1 };
 /** Unix seconds, as v1 sends appointment times. */
 const unixSeconds: JsonSchema = { type: "integer", minimum: 0, maximum: 32503680000, description: "Unix time in seconds" };
 const text = (max: number): JsonSchema => nullable({ type: "string", maxLength: max });
-/** A case id as a number or as the SERVICE_CASE_<id> form the case API shows. */
-const caseRef: JsonSchema = nullable({ type: ["integer", "string"], minimum: 1, pattern: "^SERVICE_CASE_[1-9][0-9]{0,14}$", description: "a case id or SERVICE_CASE_<id>" });
 
 export const v1AppointmentCreateSchema: JsonSchema = {
   $id: "V1AppointmentCreate",
@@ -40,7 +39,7 @@ export const v1AppointmentCreateSchema: JsonSchema = {
     timestamp: unixSeconds,
     end_timestamp: unixSeconds,
     payment_mode: { type: "string", enum: [...PAYMENT_MODES] },
-    service_case_id: caseRef,
+    service_case_id: nullable(caseIdBodySchema),
     tele_health_url: text(APPOINTMENT_LIMITS.maxUrlLength),
     comments: text(APPOINTMENT_LIMITS.maxTextLength),
     appointment_notes: text(APPOINTMENT_LIMITS.maxTextLength),
@@ -121,8 +120,7 @@ export const V1_APPOINTMENT_FIELDS: FieldNames = Object.freeze({
 const fromUnix = (s: number) => new Date(s * 1000);
 const toUnix = (d: Date) => Math.floor(d.getTime() / 1000);
 
-/** The schema has checked the shape (an id or SERVICE_CASE_<id>). */
-const caseId = (raw: unknown): number | null => (raw === undefined || raw === null ? null : (parseServiceCaseId(raw) ?? null));
+const caseId = (raw: unknown): number | null => (raw === undefined || raw === null ? null : requireServiceCaseId(raw, "serviceCaseId"));
 
 export function v1DraftFromBody(b: Record<string, any>): AppointmentDraft {
   return {

@@ -1,5 +1,5 @@
 import { DomainError } from "@openpractice/core";
-import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import type { Authenticator } from "./authenticator.js";
 import { principalFromClaims } from "./claims.js";
 
@@ -10,17 +10,31 @@ export interface JwtAuthenticatorOptions {
   jwksUrl?: string;
   /** Accepted clock skew in seconds for exp/nbf. Default 30. */
   clockToleranceSeconds?: number;
+  /**
+   * The longest accepted token lifetime in seconds; default 24 hours. A token
+   * is refused when exp − iat exceeds it, or when exp lies further than it
+   * (plus the clock tolerance) ahead of now, so a token without iat cannot
+   * live longer either.
+   */
+  maxLifetimeSeconds?: number;
 }
+
+/** Default longest token lifetime: 24 hours. */
+export const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 24 * 3600;
+/** The longest accepted token (the characters after "Bearer "); longer ones are refused before any parsing. */
+export const MAX_TOKEN_LENGTH = 16 * 1024;
 
 const ASYMMETRIC = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
 const unauthorized = (reason: string) => new DomainError("UNAUTHORIZED", "Authentication required", { reason });
+// The header's alg is the caller's text: it is never echoed.
+const UNSUPPORTED_ALGORITHM = "token uses an unsupported algorithm";
 
 function describeJoseError(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return "token has expired";
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return "token signature is invalid";
   if (error instanceof joseErrors.JWTClaimValidationFailed) return error.reason === "missing" ? `token has no ${error.claim} claim` : `token claim ${error.claim} is invalid (${error.reason})`;
   if (error instanceof joseErrors.JWKSNoMatchingKey) return "no key of the identity provider matches the token";
-  if (error instanceof joseErrors.JOSEAlgNotAllowed) return "token algorithm is not accepted";
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return UNSUPPORTED_ALGORITHM;
   if (error instanceof joseErrors.JWSInvalid || error instanceof joseErrors.JWTInvalid) return "token is malformed";
   return "token could not be verified";
 }
@@ -33,7 +47,17 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
     : undefined;
   const jwks: JWTVerifyGetKey | undefined = options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl)) : undefined;
   const clockTolerance = options.clockToleranceSeconds ?? 30;
+  const maxLifetime = options.maxLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
   if (!secretKey && !jwks) throw new Error("createJwtAuthenticator needs a secret or a jwksUrl");
+  if (!(maxLifetime > 0)) throw new Error("createJwtAuthenticator: maxLifetimeSeconds must be positive");
+
+  /** The principal of a verified payload whose lifetime is within the maximum. */
+  function principalOf(payload: JWTPayload) {
+    const exp = payload.exp as number; // required and checked to be a number by jwtVerify
+    const tooLong = (typeof payload.iat === "number" && exp - payload.iat > maxLifetime) || exp - Date.now() / 1000 > maxLifetime + clockTolerance;
+    if (tooLong) throw unauthorized(`token lifetime exceeds the maximum of ${maxLifetime} seconds`);
+    return principalFromClaims(payload);
+  }
 
   return {
     async authenticate(request: Request) {
@@ -42,7 +66,8 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw unauthorized("Authorization header must be 'Bearer <token>'");
       const token = match[1] as string;
-      let alg: string | undefined;
+      if (token.length > MAX_TOKEN_LENGTH) throw unauthorized(`token is too large (at most ${MAX_TOKEN_LENGTH} characters)`);
+      let alg: unknown;
       try {
         alg = decodeProtectedHeader(token).alg;
       } catch {
@@ -51,17 +76,17 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
       try {
         if (alg === "HS256" && secretKey) {
           const { payload } = await jwtVerify(token, await secretKey, { algorithms: ["HS256"], clockTolerance, requiredClaims: ["exp"] });
-          return principalFromClaims(payload);
+          return principalOf(payload);
         }
-        if (alg && ASYMMETRIC.includes(alg) && jwks) {
+        if (typeof alg === "string" && ASYMMETRIC.includes(alg) && jwks) {
           const { payload } = await jwtVerify(token, jwks, { algorithms: ASYMMETRIC, clockTolerance, requiredClaims: ["exp"] });
-          return principalFromClaims(payload);
+          return principalOf(payload);
         }
       } catch (error) {
         if (error instanceof DomainError) throw error;
         throw unauthorized(describeJoseError(error));
       }
-      throw unauthorized(`token algorithm ${alg ?? "(none)"} is not accepted`);
+      throw unauthorized(UNSUPPORTED_ALGORITHM);
     },
   };
 }

@@ -1,4 +1,5 @@
-import { AUTHORIZATION_STATUSES, parseServiceCaseId, serviceCaseId, type AuthorizationChanges, type AuthorizationDraft, type AuthorizationView, type ReferringPhysician, type ReferringPhysicianChanges } from "@openpractice/core";
+import { AUTHORIZATION_STATUSES, requireServiceCaseId, serviceCaseId, type AuthorizationChanges, type AuthorizationDraft, type AuthorizationView, type ReferringPhysician, type ReferringPhysicianChanges } from "@openpractice/core";
+import { caseIdBodySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
@@ -65,7 +66,6 @@ export function v1PhysicianView(p: ReferringPhysician) {
 
 // ---- Authorizations -------------------------------------------------------
 
-const caseRef: JsonSchema = { type: ["integer", "string"], minimum: 1, pattern: "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$", description: "the case id or SERVICE_CASE_<id>" };
 const cptSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
@@ -93,7 +93,7 @@ export const v1AuthorizationCreateSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
   required: ["service_case_id", "reference_number", "payer_name", "effective_start_date", "effective_end_date", "authorized_visits"],
-  properties: { service_case_id: caseRef, ...authorizationProperties },
+  properties: { service_case_id: caseIdBodySchema, ...authorizationProperties },
 };
 export const v1AuthorizationUpdateSchema: JsonSchema = { $id: "V1AuthorizationUpdate", type: "object", additionalProperties: false, minProperties: 1, properties: authorizationProperties };
 
@@ -131,7 +131,7 @@ export function v1AuthorizationChangesFromBody(b: Record<string, any>): Authoriz
   };
 }
 
-export const v1AuthorizationDraftFromBody = (b: Record<string, any>): AuthorizationDraft => ({ ...v1AuthorizationChangesFromBody(b), caseId: parseServiceCaseId(b.service_case_id) }) as AuthorizationDraft;
+export const v1AuthorizationDraftFromBody = (b: Record<string, any>): AuthorizationDraft => ({ ...v1AuthorizationChangesFromBody(b), caseId: requireServiceCaseId(b.service_case_id, "caseId") }) as AuthorizationDraft;
 
 export function v1AuthorizationView(v: AuthorizationView) {
   const a = v.authorization;

@@ -1,4 +1,5 @@
-import { DomainError, parseServiceCaseId } from "@openpractice/core";
+import { DomainError, requireServiceCaseId } from "@openpractice/core";
+import { caseIdQuerySchema } from "../contracts/case-id.js";
 import { positivePathId } from "../contracts/path-id.js";
 import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
@@ -110,7 +111,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       operationId: "v1ListCaseAuthorizations",
       summary: "A case's authorizations by effective start date (`service_case_id` required).",
       scopes: CASE_READ_SCOPES,
-      query: { type: "object", additionalProperties: false, required: ["service_case_id"], properties: { service_case_id: { type: "string", pattern: "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$" } } },
+      query: { type: "object", additionalProperties: false, required: ["service_case_id"], properties: { service_case_id: caseIdQuerySchema } },
       responses: { "200": { description: "Authorizations", schema: v1EnvelopeSchema({ type: "array" }) }, "404": errors["404"] },
       async handle(ctx) {
         return v1Success((await practice.authorizations.listByCase(ctx.principal, parseCasePathId(ctx.query().service_case_id))).map(v1AuthorizationView));
@@ -126,7 +127,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       query: {
         type: "object",
         additionalProperties: false,
-        properties: { patient_name: { type: "string", maxLength: 100 }, reference_number: { type: "string", maxLength: 100 }, service_case_id: { type: "string", pattern: "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$" }, ...pageQuery },
+        properties: { patient_name: { type: "string", maxLength: 100 }, reference_number: { type: "string", maxLength: 100 }, service_case_id: caseIdQuerySchema, ...pageQuery },
       },
       responses: { "200": { description: "A page of authorizations", schema: page("authorizations") } },
       async handle(ctx) {
@@ -134,7 +135,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
         const found = await practice.authorizations.search(ctx.principal, {
           patientName: q.patient_name,
           referenceNumber: q.reference_number,
-          caseId: q.service_case_id === undefined ? undefined : parseServiceCaseId(q.service_case_id),
+          caseId: q.service_case_id === undefined ? undefined : requireServiceCaseId(q.service_case_id, "service_case_id"),
           page: q.page,
           size: q.size,
         });

@@ -92,10 +92,9 @@ export function v1Success(data: unknown, code = V1_SUCCESS_CODE, message = "Succ
  */
 export function v1Error(error: DomainError, names?: FieldNames, headers: Record<string, string> = {}, statusOverride?: number): Response {
   const mapped = V1_ERROR_MAP[error.code];
-  const { message, issues } = describeForWire(error, names);
+  const { message, issues, details } = describeForWire(error, names);
   const body: Record<string, unknown> = { code: mapped.code, data: null, message, error_code: error.code };
   if (issues?.length) body.errors = issues;
-  const { issues: _issues, ...details } = error.details;
   if (Object.keys(details).length > 0) body.details = details;
   // A route whose contract answers errors with another status (spec 7.1: SOAP creation, always 200) keeps the code.
   const status = statusOverride !== undefined && mapped.status < 500 && error.code !== "UNAUTHORIZED" && error.code !== "RATE_LIMIT_EXCEEDED" ? statusOverride : mapped.status;

@@ -70,9 +70,8 @@ function v2Detail(key: string, value: unknown): unknown {
 
 /** `{error: {code, message, details}, meta: {timestamp, request_id}}` (spec 7.5). Field issues appear as details.errors. */
 export function v2Error(error: DomainError, ctx: V2RequestContext, names?: FieldNames, headers: Record<string, string> = {}): Response {
-  const { message, issues } = describeForWire(error, names);
-  const { issues: _raw, ...rest } = error.details;
-  const details: Record<string, unknown> = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, v2Detail(k, v)]));
+  const { message, issues, details: bounded } = describeForWire(error, names);
+  const details: Record<string, unknown> = Object.fromEntries(Object.entries(bounded).map(([k, v]) => [k, v2Detail(k, v)]));
   if (issues?.length) details.errors = issues;
   return jsonResponse(V2_STATUS_MAP[error.code], { error: { code: error.code, message, details }, meta: v2Meta(ctx, false) }, headers);
 }

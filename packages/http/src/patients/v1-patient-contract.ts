@@ -1,6 +1,7 @@
 import { SEXES, type Patient, type PatientChanges, type PatientDraft } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
+import { fieldHints } from "./patient-field-counterparts.js";
 
 /** v1 shows timestamps zoneless (spec 9.3); they are UTC. */
 export const zonelessUtc = (d: Date): string => d.toISOString().slice(0, 19);
@@ -11,6 +12,7 @@ const name: JsonSchema = { type: "string", minLength: 1, maxLength: 100 };
 const v1Address: JsonSchema = {
   type: "object",
   additionalProperties: false,
+  ...fieldHints("v1", "address"),
   properties: {
     line1: nullable(text(200)),
     line2: nullable(text(200)),
@@ -37,6 +39,7 @@ export const v1PatientCreateSchema: JsonSchema = {
   $id: "V1PatientCreate",
   type: "object",
   additionalProperties: false,
+  ...fieldHints("v1", "patient"),
   required: ["first_name", "last_name", "date_of_birth"],
   properties: v1Properties,
 };
@@ -45,6 +48,7 @@ export const v1PatientUpdateSchema: JsonSchema = {
   $id: "V1PatientUpdate",
   type: "object",
   additionalProperties: false,
+  ...fieldHints("v1", "patient"),
   minProperties: 1,
   properties: { ...v1Properties, status: { type: "string", enum: ["ACTIVE", "INACTIVE"] } },
 };

@@ -1,6 +1,7 @@
-import { PATIENT_LIST_LIMITS, PATIENT_LIST_ORDERS, PATIENT_LIST_STATUSES, PATIENT_SORT_FIELDS, type Appointment, type Patient, type PatientChanges, type PatientDraft, type Sex } from "@openpractice/core";
+import { MEDICAL_RECORDS_PER_PATIENT, PATIENT_LIST_LIMITS, PATIENT_LIST_ORDERS, PATIENT_LIST_STATUSES, PATIENT_SORT_FIELDS, type Appointment, type MedicalRecord, type Patient, type PatientChanges, type PatientDraft, type Sex } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
+import { fieldHints } from "./patient-field-counterparts.js";
 
 const GENDER_TO_SEX: Readonly<Record<string, Sex>> = { male: "MALE", female: "FEMALE", other: "OTHER", unknown: "UNDEFINED" };
 const SEX_TO_GENDER: Readonly<Record<Sex, string>> = { MALE: "male", FEMALE: "female", OTHER: "other", UNDEFINED: "unknown" };
@@ -22,6 +23,7 @@ const v2Properties: Record<string, JsonSchema> = {
   address: nullable({
     type: "object",
     additionalProperties: false,
+    ...fieldHints("v2", "address"),
     properties: {
       street: nullable(text(200)),
       city: nullable(text(100)),
@@ -46,6 +48,7 @@ export const v2PatientCreateSchema: JsonSchema = {
   $id: "V2PatientCreate",
   type: "object",
   additionalProperties: false,
+  ...fieldHints("v2", "patient"),
   required: ["first_name", "last_name", "date_of_birth"],
   properties: v2Properties,
 };
@@ -54,6 +57,7 @@ export const v2PatientUpdateSchema: JsonSchema = {
   $id: "V2PatientUpdate",
   type: "object",
   additionalProperties: false,
+  ...fieldHints("v2", "patient"),
   minProperties: 1,
   properties: v2Properties,
 };
@@ -75,7 +79,19 @@ export const v2PatientSchema: JsonSchema = {
     address: { type: "object", properties: { street: strOrNull, city: strOrNull, state: strOrNull, zip_code: strOrNull, country: strOrNull } },
     emergency_contact: { type: "object", properties: { name: strOrNull, relationship: strOrNull, phone: strOrNull } },
     insurance: { description: "Object; an array of coverages when expand=insurance" },
-    medical_records: { type: "array", description: "Only with expand=medical_records", items: { type: "object", properties: { id: str, date: str, diagnosis: str, provider_id: str } } },
+    medical_records: {
+      type: "array",
+      description: `Only with expand=medical_records: the patient's completed SOAP notes, newest service date first, at most ${MEDICAL_RECORDS_PER_PATIENT}`,
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "string", description: "The note's context_id" },
+          date: { type: "string", format: "date", description: "Service date in the clinic's time zone" },
+          diagnosis: { type: ["string", "null"], description: "ICD-10 code and description of the Assessment's primary diagnosis; else its treating diagnosis text; null when it has neither" },
+          provider_id: { type: "string", description: "The rendering physician's user id" },
+        },
+      },
+    },
     appointments: { type: "array", description: "Only with expand=appointments", items: { type: "object", properties: { id: str, date: str, status: str, provider_id: str } } },
     created_at: { type: "string", format: "date-time" },
     updated_at: { type: "string", format: "date-time" },
@@ -193,20 +209,28 @@ export function v2PatientView(p: Patient): Record<string, unknown> {
   };
 }
 
-/**
- * Adds the requested expansions. Appointments and medical records come from
- * modules that have not landed yet (appointments, SOAP notes), so today they
- * are always empty lists; insurance becomes the list of the patient's coverages
- * (today: the one registered on the patient, when it has any field set).
- */
 /** v2 appointment summary of an expanded patient (spec 2.5): ids as strings, lower-case status. */
 const v2AppointmentSummary = (a: Appointment) => ({ id: String(a.id), date: a.startsAt.toISOString(), status: a.status.toLowerCase(), provider_id: String(a.doctorId) });
 
-export function withExpansions(view: Record<string, unknown>, expand: readonly V2Expansion[], appointments: readonly Appointment[] = []): Record<string, unknown> {
+/** v2 medical record of an expanded patient (spec 2.5): a completed SOAP note. */
+const v2MedicalRecord = (m: MedicalRecord) => ({ id: m.contextId, date: m.date, diagnosis: m.diagnosis, provider_id: String(m.renderingPhysician) });
+
+/** What the expansions show, read by the route for the patient. */
+export interface PatientExpansionData {
+  appointments?: readonly Appointment[];
+  medicalRecords?: readonly MedicalRecord[];
+}
+
+/**
+ * Adds the requested expansions: the patient's medical records (completed SOAP
+ * notes) and appointments as read by the route, and insurance as the list of
+ * the patient's coverages (the one registered on the patient, when it has any
+ * field set).
+ */
+export function withExpansions(view: Record<string, unknown>, expand: readonly V2Expansion[], data: PatientExpansionData = {}): Record<string, unknown> {
   const out = { ...view };
-  // SOAP notes (medical records) have not landed: the list is empty until they do.
-  if (expand.includes("medical_records")) out.medical_records = [];
-  if (expand.includes("appointments")) out.appointments = appointments.map(v2AppointmentSummary);
+  if (expand.includes("medical_records")) out.medical_records = (data.medicalRecords ?? []).map(v2MedicalRecord);
+  if (expand.includes("appointments")) out.appointments = (data.appointments ?? []).map(v2AppointmentSummary);
   if (expand.includes("insurance")) {
     const card = view.insurance as Record<string, string | null>;
     out.insurance = Object.values(card).some((v) => v !== null) ? [card] : [];

@@ -1,7 +1,8 @@
-import { DomainError } from "@openpractice/core";
+import { DomainError, hasAnyScope, type Patient } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import { v2Meta } from "../contracts/v2-contract.js";
 import { READ_SCOPES, WRITE_SCOPES, type RouteContext, type RouteDefinition, type RouteDependencies } from "../route.js";
+import { NOTE_READ_SCOPES } from "../soap/v1-soap-routes.js";
 import { parsePatientId } from "./v1-patient-routes.js";
 import {
   projectFields,
@@ -22,12 +23,25 @@ const v2ErrorBody = { $ref: "#/components/schemas/V2Error" };
 const list = (raw: unknown): string[] | undefined => (typeof raw === "string" && raw !== "" ? [...new Set(raw.split(","))] : undefined);
 
 export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  /** The patient as v2 shows it, with `expand` (appointments read per patient, at most 100 each, by start time) and `fields`. */
-  async function render(ctx: RouteContext, patient: Parameters<typeof v2PatientView>[0]) {
+  /**
+   * Patients as v2 shows them, with `expand` and `fields`. Medical records are read
+   * for all of them at once (one query for the page); appointments per patient, at
+   * most 100 each, by start time.
+   */
+  async function render(ctx: RouteContext, patients: readonly Patient[]) {
     const q = ctx.query();
     const expand = (list(q.expand) ?? []) as V2Expansion[];
-    const appointments = expand.includes("appointments") ? (await practice.appointments.list(ctx.principal, { patientId: patient.id, size: 100 })).appointments : [];
-    return projectFields(withExpansions(v2PatientView(patient), expand, appointments), list(q.fields), expand);
+    // Medical records are clinical notes: the caller needs the notes' read scope as well as the patients'.
+    if (expand.includes("medical_records") && !hasAnyScope(ctx.principal, NOTE_READ_SCOPES)) {
+      throw new DomainError("INSUFFICIENT_PERMISSIONS", `expand=medical_records needs the ${NOTE_READ_SCOPES.join(" or ")} scope`, { required_scope: NOTE_READ_SCOPES[0], accepted_scopes: [...NOTE_READ_SCOPES], current_scopes: [...ctx.principal.scopes] });
+    }
+    const records = expand.includes("medical_records") ? await practice.soapNotes.medicalRecords(ctx.principal, patients.map((p) => p.id)) : undefined;
+    return Promise.all(
+      patients.map(async (patient) => {
+        const appointments = expand.includes("appointments") ? (await practice.appointments.list(ctx.principal, { patientId: patient.id, size: 100 })).appointments : [];
+        return projectFields(withExpansions(v2PatientView(patient), expand, { appointments, medicalRecords: records?.get(patient.id) }), list(q.fields), expand);
+      }),
+    );
   }
 
   const common = { contract: "v2" as const, tags: ["Patients (v2 beta)"], auth: true, rateLimitBucket: "v2", fieldNames: V2_PATIENT_FIELDS };
@@ -77,7 +91,7 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
         const totalPages = Math.max(Math.ceil(page.total / page.perPage), pagesSeen);
         const hasPrevious = page.page > 1;
         return jsonResponse(200, {
-          data: await Promise.all(page.patients.map((p) => render(ctx, p))),
+          data: await render(ctx, page.patients),
           pagination: {
             current_page: page.page,
             total_pages: totalPages,
@@ -121,7 +135,8 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       query: v2PatientReadQuerySchema,
       responses: { "200": { description: "The patient", schema: v2PatientSchema }, "404": { description: "PATIENT_NOT_FOUND", schema: v2ErrorBody }, ...errors },
       async handle(ctx) {
-        return jsonResponse(200, await render(ctx, await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id))));
+        const [patient] = await render(ctx, [await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id))]);
+        return jsonResponse(200, patient);
       },
     },
     {

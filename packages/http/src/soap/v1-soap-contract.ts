@@ -1,4 +1,5 @@
-import { isNoteEditable, parseServiceCaseId, serviceCaseId, SOAP_NOTE_STATUSES, SOAP_NOTE_TYPES, type FormSubmission, type NoteSearch, type SoapNote, type SoapNoteDraft } from "@openpractice/core";
+import { isNoteEditable, requireServiceCaseId, serviceCaseId, SOAP_NOTE_STATUSES, SOAP_NOTE_TYPES, summaryStatusOf, type FormSubmission, type NoteSearch, type SoapNote, type SoapNoteDraft } from "@openpractice/core";
+import { caseIdBodySchema, caseIdQuerySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
@@ -16,7 +17,7 @@ export const v1SoapCreateSchema: JsonSchema = {
     type: { type: "string", enum: [...SOAP_NOTE_TYPES] },
     appointment_id: nullable({ type: "integer", minimum: 0, description: "Omit or 0 for an appointment-free note (with soap_without_appointment true)" }),
     category: nullable({ type: "string", maxLength: 30 }),
-    service_case_id: nullable({ type: ["string", "integer"], minimum: 1, pattern: "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$" }),
+    service_case_id: nullable(caseIdBodySchema),
     attributes: nullable({ type: "object", additionalProperties: false, properties: { subType: nullable({ type: "string", maxLength: 40 }) } }),
     parent: contextRef,
     soap_without_appointment: { type: "boolean" },
@@ -54,7 +55,7 @@ export function v1NoteDraftFromBody(b: Record<string, any>): SoapNoteDraft {
     type: b.type,
     appointmentId: b.appointment_id || null,
     category: b.category ?? null,
-    serviceCaseId: b.service_case_id == null ? null : (parseServiceCaseId(b.service_case_id) ?? null),
+    serviceCaseId: b.service_case_id == null ? null : requireServiceCaseId(b.service_case_id, "serviceCaseId"),
     attributes: b.attributes ?? null,
     parent: b.parent ?? null,
     soapWithoutAppointment: b.soap_without_appointment ?? false,
@@ -92,6 +93,8 @@ export function v1NoteView(n: SoapNote) {
     submit_for_billing: n.submitForBilling,
     summary_doc_url: n.summaryDocUrl,
     short_summary_url: n.shortSummaryUrl,
+    summary_status: summaryStatusOf(n),
+    summary_failure: n.summaryFailure ?? null,
     is_soap_note_editable: isNoteEditable(n.status),
     billing_status: n.billingStatus,
     soap_without_appointment: n.soapWithoutAppointment,
@@ -112,7 +115,7 @@ export const v1NoteSearchQuerySchema: JsonSchema = {
     patient_id: { type: "integer", minimum: 1 },
     clinic_id: { type: "integer", minimum: 1 },
     appointment_id: { type: "integer", minimum: 1 },
-    service_case_id: { type: "string", pattern: "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$" },
+    service_case_id: caseIdQuerySchema,
     from: { ...unix, description: "service date-time at or after, Unix seconds" },
     to: { ...unix, description: "service date-time before, Unix seconds" },
     status: { type: "string", maxLength: 100, description: `comma-separated: ${SOAP_NOTE_STATUSES.join(", ")}` },
@@ -127,7 +130,7 @@ export function v1NoteSearch(q: Record<string, any>): NoteSearch {
     patientId: q.patient_id,
     clinicId: q.clinic_id,
     appointmentId: q.appointment_id,
-    serviceCaseId: q.service_case_id === undefined ? undefined : parseServiceCaseId(q.service_case_id),
+    serviceCaseId: q.service_case_id === undefined ? undefined : requireServiceCaseId(q.service_case_id, "service_case_id"),
     from: q.from === undefined ? undefined : new Date(q.from * 1000),
     to: q.to === undefined ? undefined : new Date(q.to * 1000),
     statuses: typeof q.status === "string" && q.status !== "" ? q.status.split(",") : undefined,

@@ -82,6 +82,7 @@ export const v1DocumentationSettingsSchema: JsonSchema = {
     billing_unit_rule: { type: "string", enum: [...BILLING_UNIT_RULES] },
     require_cosign: { type: "boolean" },
     auto_submit_billing: { type: "boolean" },
+    require_plan_section: { type: "boolean", description: "a note needs its Plan section filled to be signed (default false)" },
   },
 };
 
@@ -93,6 +94,7 @@ export const V1_TREATMENT_FIELDS: FieldNames = Object.freeze({
   billingUnitRule: "billing_unit_rule",
   requireCosign: "require_cosign",
   autoSubmitBilling: "auto_submit_billing",
+  requirePlanSection: "require_plan_section",
 });
 
 /** Wire treatments (spec 2.3) as domain lines. */
@@ -177,4 +179,4 @@ export const V1_SUMMARY_FILES: Readonly<Record<SummaryVariant, string>> = Object
 /** Where the v1 API serves a note's summaries, relative to the API's base URL: summary_doc_url and short_summary_url. */
 export const v1SummaryPath = (contextId: string, variant: SummaryVariant) => `/apis/v1/soap-context/${encodeURIComponent(contextId)}/${V1_SUMMARY_FILES[variant]}`;
 
-export const v1SettingsView = (s: DocumentationSettings) => ({ billing_unit_rule: s.billingUnitRule, require_cosign: s.requireCosign, auto_submit_billing: s.autoSubmitBilling });
+export const v1SettingsView = (s: DocumentationSettings) => ({ billing_unit_rule: s.billingUnitRule, require_cosign: s.requireCosign, auto_submit_billing: s.autoSubmitBilling, require_plan_section: s.requirePlanSection });

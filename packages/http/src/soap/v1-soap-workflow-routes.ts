@@ -65,7 +65,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
     operationId: variant === "full" ? "v1GetSoapSummaryPdf" : "v1GetSoapShortSummaryPdf",
     summary: variant === "full" ? "The completed note's PDF summary (summary_doc_url), to callers of the same organisation." : "The completed note's one-page PDF summary (short_summary_url).",
     scopes: NOTE_READ_SCOPES,
-    responses: { "200": { description: "The PDF", binaryContentType: "application/pdf" }, ...errors({ "404": "SOAP_NOTE_NOT_FOUND, or DOCUMENT_NOT_FOUND until the note is completed and rendered" }) },
+    responses: { "200": { description: "The PDF", binaryContentType: "application/pdf" }, ...errors({ "404": "SOAP_NOTE_NOT_FOUND, or DOCUMENT_NOT_FOUND until the note is completed and rendered (details.summary_status; FAILED with details.summary_failure when it cannot be rendered)" }) },
     async handle(ctx) {
       const doc = await practice.soapDocuments.document(ctx.principal, contextIdOf(ctx), variant);
       return documentResponse(doc, `${variant === "full" ? "soap-summary" : "soap-short-summary"}-${doc.contextId}.pdf`);
@@ -163,6 +163,13 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
     },
     summary("full"),
     summary("short"),
+    statusAction(
+      "/apis/v1/soap-context/:context_id/summary/render",
+      "v1RenderSoapSummary",
+      "Render a COMPLETED note's PDF summaries again: after a failure (summary_status FAILED, the reason in summary_failure), or to refresh them. The summary becomes PENDING, a render job is queued and the note's history records it; the current PDFs stay served until the new ones replace them.",
+      (ctx) => practice.soapDocuments.rerender(ctx.principal, contextIdOf(ctx)),
+      { responses: { "200": { description: "The note, summary_status PENDING", schema: noteBody }, ...errors({ "404": "SOAP_NOTE_NOT_FOUND", "409": "INVALID_TRANSITION: the note is not COMPLETED, or its summary is PENDING already (details.summary_status)" }) } },
+    ),
     {
       ...common,
       method: "GET",
@@ -192,7 +199,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       method: "GET",
       path: "/apis/v1/organisation/settings",
       operationId: "v1GetDocumentationSettings",
-      summary: "How the organisation documents and bills visits: billing_unit_rule, require_cosign, auto_submit_billing.",
+      summary: "How the organisation documents and bills visits: billing_unit_rule, require_cosign, auto_submit_billing, require_plan_section.",
       scopes: NOTE_READ_SCOPES,
       responses: { "200": { description: "The settings", schema: anyBody } },
       async handle(ctx) {
@@ -210,7 +217,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       responses: { "200": { description: "The settings after the change", schema: anyBody }, ...errors({ "400": "VALIDATION_FAILED", "403": "INSUFFICIENT_PERMISSIONS" }) },
       async handle(ctx) {
         const b = await ctx.body();
-        return v1Success(v1SettingsView(await practice.documentationSettings.update(ctx.principal, { billingUnitRule: b.billing_unit_rule, requireCosign: b.require_cosign, autoSubmitBilling: b.auto_submit_billing })));
+        return v1Success(v1SettingsView(await practice.documentationSettings.update(ctx.principal, { billingUnitRule: b.billing_unit_rule, requireCosign: b.require_cosign, autoSubmitBilling: b.auto_submit_billing, requirePlanSection: b.require_plan_section })));
       },
     },
   ];

@@ -1,7 +1,8 @@
-import { DomainError, type ValidationIssue } from "@openpractice/core";
+import type { ValidationIssue } from "@openpractice/core";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "./json-schema.js";
+import { SchemaValidationError } from "./schema-validation-error.js";
 
 // ajv-formats ships CommonJS with a default export; normalise both import shapes.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
@@ -17,8 +18,11 @@ function reason(e: ErrorObject): string {
   switch (e.keyword) {
     case "required":
       return "is required";
-    case "additionalProperties":
-      return "is not a known field";
+    case "additionalProperties": {
+      // A request schema may name the field the client probably meant (x-field-hints: sent name → hint).
+      const hint = (parent["x-field-hints"] as Record<string, string> | undefined)?.[(e.params as { additionalProperty: string }).additionalProperty];
+      return hint ? `is not a known field (${hint})` : "is not a known field";
+    }
     case "type":
       return `must be of type ${[e.params.type].flat().join(" or ")}`;
     case "enum":
@@ -95,6 +99,6 @@ export class SchemaValidator {
   /** Throws VALIDATION_FAILED listing every issue. */
   assert(schema: JsonSchema, data: unknown): void {
     const issues = this.check(schema, data);
-    if (issues.length > 0) throw DomainError.validation(issues);
+    if (issues.length > 0) throw new SchemaValidationError(issues);
   }
 }

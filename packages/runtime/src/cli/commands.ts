@@ -2,8 +2,8 @@ import { createPractice } from "@openpractice/core";
 import { readFileSync } from "node:fs";
 import { parse as parseCsv } from "csv-parse/sync";
 import { basename } from "node:path";
-import { loadConfig } from "../config/config.js";
-import { resolveJwtSecret } from "../config/jwt-secret.js";
+import { ConfigError, loadConfig, type RuntimeConfig } from "../config/config.js";
+import { resolveHs256Secret } from "../config/jwt-secret.js";
 import { createLogger } from "../logger.js";
 import { startRuntime } from "../runtime.js";
 import { seedDemo } from "../seed/seed-demo.js";
@@ -40,8 +40,15 @@ export async function serveCommand(): Promise<void> {
   process.once("SIGINT", onSignal);
 }
 
-/** `openpractice migrate`: applies pending migrations and exits. */
-export async function migrateCommand(): Promise<void> {
+/**
+ * `openpractice migrate [up]`: applies pending migrations and exits. Migrations only go forward: `down` is refused
+ * (exit 64) rather than taken for something else, and says how to go back.
+ */
+export async function migrateCommand(direction: string | undefined): Promise<void> {
+  if (direction === "down") {
+    throw new UsageError("migrate down is not supported: migrations only go forward. To undo one, stop the server and restore the backup taken before the upgrade (docs/getting-started.md, \"Upgrading\")");
+  }
+  if (direction !== undefined && direction !== "up") throw new UsageError(`migrate takes no argument or 'up' (got '${direction}')`);
   const config = loadConfig();
   const storage = await openStorage(config.databaseUrl);
   await storage.close();
@@ -51,21 +58,35 @@ export async function migrateCommand(): Promise<void> {
 /** `openpractice seed [--org 1] [--patients 50]`: demo data, idempotent; one JSON object on stdout. */
 export async function seedCommand(flags: Record<string, string | undefined>): Promise<void> {
   const config = loadConfig();
-  const { secret } = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  const secret = resolveHs256Secret(config)?.secret;
   const storage = await openStorage(config.databaseUrl);
   try {
     const practice = createPractice({ storage });
-    const summary = await seedDemo(practice, { organisationId: positiveInt("org", flags.org, 1), patients: positiveInt("patients", flags.patients, 50), jwtSecret: secret });
+    const summary = await seedDemo(practice, { organisationId: positiveInt("org", flags.org, 1), patients: positiveInt("patients", flags.patients, 50), jwtSecret: secret, tokenTtlSeconds: defaultTokenTtl(config) });
     process.stdout.write(`${JSON.stringify(summary)}\n`);
   } finally {
     await storage.close();
   }
 }
 
+/** 12 hours, or the maximum token lifetime when that is shorter. */
+const defaultTokenTtl = (config: RuntimeConfig) => Math.min(12 * 3600, config.jwtMaxLifetimeSeconds);
+
+/** The secret `token` signs with; with an identity provider and no explicit secret the server would refuse any token we sign. */
+function tokenSigningSecret(config: RuntimeConfig): string {
+  const resolved = resolveHs256Secret(config);
+  if (!resolved) {
+    throw new ConfigError("OPENPRACTICE_JWKS_URL: is set, so the server accepts only tokens of the identity provider (get one there) or, when OPENPRACTICE_JWT_SECRET is set as well, HS256 tokens signed with that secret");
+  }
+  return resolved.secret;
+}
+
 /** `openpractice token --org 1 --user 10 --scope "read write"`: prints a token signed with the configured (or generated) secret. */
 export async function tokenCommand(flags: Record<string, string | undefined>): Promise<void> {
   const config = loadConfig();
-  const { secret } = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  const ttlSeconds = positiveInt("ttl", flags.ttl, defaultTokenTtl(config));
+  if (ttlSeconds > config.jwtMaxLifetimeSeconds) throw new UsageError(`--ttl must be at most ${config.jwtMaxLifetimeSeconds} seconds (OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS), or the server refuses the token`);
+  const secret = tokenSigningSecret(config);
   const token = await signAccessToken(secret, {
     organisationId: positiveInt("org", flags.org),
     userId: flags.user === undefined ? undefined : positiveInt("user", flags.user),
@@ -73,7 +94,7 @@ export async function tokenCommand(flags: Record<string, string | undefined>): P
     scope: flags.scope ?? "read write",
     clinicIds: flags.clinics ? flags.clinics.split(",").map((c) => positiveInt("clinics", c)) : undefined,
     roles: flags.roles ? flags.roles.split(",").filter(Boolean) : undefined,
-    ttlSeconds: positiveInt("ttl", flags.ttl, 12 * 3600),
+    ttlSeconds,
   });
   process.stdout.write(`${token}\n`);
 }

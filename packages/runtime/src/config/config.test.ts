@@ -11,12 +11,13 @@ describe("runtime configuration", () => {
       dataDir: "./data",
       jwtSecret: undefined,
       jwksUrl: undefined,
+      jwtMaxLifetimeSeconds: 86_400,
       env: "production",
       logLevel: "info",
       planLimits: {},
       shutdownTimeoutMs: 10_000,
       workerPollMs: 1_000,
-      jobLeaseMs: 60_000,
+      jobLeaseMs: 3_000,
       searchCountLimit: 1_000,
       webhookSecretKey: undefined,
       webhookAllowedHosts: [],
@@ -34,10 +35,14 @@ describe("runtime configuration", () => {
     expect(loadConfig({ OPENPRACTICE_DATA_DIR: "/srv/op/" }).databaseUrl).toBe("sqlite:/srv/op/openpractice.db");
     expect(Object.isFrozen(c)).toBe(true);
     expect(loadConfig({ OPENPRACTICE_SEARCH_COUNT_LIMIT: "0" }).searchCountLimit).toBeNull();
-    expect(() => loadConfig({ OPENPRACTICE_JOB_LEASE_MS: "5000" })).toThrow(/^OPENPRACTICE_JOB_LEASE_MS: /);
+    expect(() => loadConfig({ OPENPRACTICE_JOB_LEASE_MS: "500" })).toThrow(/^OPENPRACTICE_JOB_LEASE_MS: /);
+    expect(loadConfig({ OPENPRACTICE_JOB_LEASE_MS: "5000" }).jobLeaseMs).toBe(5_000);
     expect(loadConfig({ OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: " Hooks.Internal ,10.0.0.5" }).webhookAllowedHosts).toEqual(["hooks.internal", "10.0.0.5"]);
     expect(() => loadConfig({ OPENPRACTICE_WEBHOOK_SECRET_KEY: "abc" })).toThrow("OPENPRACTICE_WEBHOOK_SECRET_KEY: must be 64 hex characters (32 bytes) (got '[hidden]')");
     expect(loadConfig({ OPENPRACTICE_SEARCH_COUNT_LIMIT: "250" }).searchCountLimit).toBe(250);
+    expect(loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "3600" }).jwtMaxLifetimeSeconds).toBe(3600);
+    expect(() => loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "59" })).toThrow(/^OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: /);
+    expect(() => loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "1e300" })).toThrow(/^OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: /);
     expect(() => loadConfig({ OPENPRACTICE_SEARCH_COUNT_LIMIT: "many" })).toThrow(/^OPENPRACTICE_SEARCH_COUNT_LIMIT: /);
   });
 

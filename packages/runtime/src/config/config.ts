@@ -1,5 +1,6 @@
 import Validator from "fastest-validator";
 import { DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
+import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from "@openpractice/http";
 import { vapidPairMatches, type VapidKeys } from "./vapid-keys.js";
 import { DEFAULT_PUSH_RETRY } from "../push-delivery-job.js";
 import { DEFAULT_LEASE_MS } from "../job-runner.js";
@@ -14,13 +15,15 @@ export interface RuntimeConfig {
   dataDir: string;
   jwtSecret: string | undefined;
   jwksUrl: string | undefined;
+  /** The longest accepted token lifetime in seconds (exp − iat, and exp − now). */
+  jwtMaxLifetimeSeconds: number;
   env: "development" | "production";
   logLevel: (typeof LOG_LEVELS)[number];
   planLimits: Partial<Record<Plan, number>>;
   shutdownTimeoutMs: number;
   /** How often the job runner looks for due jobs. */
   workerPollMs: number;
-  /** How long a claimed job is held before another process may take it over (longer than a webhook's 10 s timeout). */
+  /** The lease of a claimed job and of the webhook fan-out lock, renewed while held: how long a crashed process's claims block others. */
   jobLeaseMs: number;
   /** Patient searches count matches exactly up to this many; null counts all (OPENPRACTICE_SEARCH_COUNT_LIMIT=0). */
   searchCountLimit: number | null;
@@ -47,12 +50,13 @@ const schema = {
   OPENPRACTICE_DATA_DIR: { type: "string", empty: false, optional: true },
   OPENPRACTICE_JWT_SECRET: { type: "string", min: 32, messages: { stringMin: "must be at least 32 characters long (HS256 needs 256 bits)" }, optional: true },
   OPENPRACTICE_JWKS_URL: { type: "url", optional: true },
+  OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: { type: "number", integer: true, min: 60, max: 31_536_000, convert: true, optional: true },
   OPENPRACTICE_ENV: { type: "enum", values: ["development", "production"], messages: { enumValue: "must be one of {expected}" }, optional: true },
   LOG_LEVEL: { type: "enum", values: [...LOG_LEVELS], messages: { enumValue: "must be one of {expected}" }, optional: true },
   OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
   OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: { type: "number", integer: true, min: 0, max: 600000, convert: true, optional: true },
   OPENPRACTICE_WORKER_POLL_MS: { type: "number", integer: true, min: 10, max: 60000, convert: true, optional: true },
-  OPENPRACTICE_JOB_LEASE_MS: { type: "number", integer: true, min: 11000, max: 3600000, convert: true, optional: true },
+  OPENPRACTICE_JOB_LEASE_MS: { type: "number", integer: true, min: 1000, max: 3600000, convert: true, optional: true },
   OPENPRACTICE_WEBHOOK_SECRET_KEY: { type: "string", pattern: /^[0-9a-fA-F]{64}$/, messages: { stringPattern: "must be 64 hex characters (32 bytes)" }, optional: true },
   OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: { type: "string", optional: true },
   OPENPRACTICE_VAPID_PUBLIC_KEY: { type: "string", pattern: /^[A-Za-z0-9_-]{87}$/, messages: { stringPattern: "must be a base64url P-256 public key (87 characters)" }, optional: true },
@@ -145,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     dataDir,
     jwtSecret: input.OPENPRACTICE_JWT_SECRET as string | undefined,
     jwksUrl: input.OPENPRACTICE_JWKS_URL as string | undefined,
+    jwtMaxLifetimeSeconds: (input.OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS as number | undefined) ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
     env: (input.OPENPRACTICE_ENV as RuntimeConfig["env"] | undefined) ?? "production",
     logLevel: (input.LOG_LEVEL as RuntimeConfig["logLevel"] | undefined) ?? "info",
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),

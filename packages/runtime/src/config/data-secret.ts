@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -8,7 +8,8 @@ import { join } from "node:path";
  */
 export function readOrCreateSecretFile(dataDir: string, name: string, generate: () => string): { value: string; created: boolean; file: string } {
   const file = join(dataDir, name);
-  mkdirSync(dataDir, { recursive: true });
+  // Owner-only whatever the umask: the folder holds the keys and, by default, the patient database.
+  if (mkdirSync(dataDir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(dataDir, 0o700);
   try {
     writeFileSync(file, `${generate()}\n`, { flag: "wx", mode: 0o600 });
     return { value: readFileSync(file, "utf8").trim(), created: true, file };

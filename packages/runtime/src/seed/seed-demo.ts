@@ -12,7 +12,8 @@ export interface SeedSummary {
   billing_codes: string[];
   cancellation_reason_keys: string[];
   specializations: string[];
-  token: string;
+  /** A token (12 hours unless the maximum lifetime is shorter) for the first doctor; absent when the runtime has no HS256 secret (identity provider only). */
+  token?: string;
 }
 
 /**
@@ -20,7 +21,7 @@ export interface SeedSummary {
  * write is insert-if-absent on a natural key, so a second run finds the same
  * rows and creates nothing.
  */
-export async function seedDemo(practice: Practice, options: { organisationId: number; patients: number; jwtSecret: string }): Promise<SeedSummary> {
+export async function seedDemo(practice: Practice, options: { organisationId: number; patients: number; jwtSecret: string | undefined; tokenTtlSeconds?: number }): Promise<SeedSummary> {
   const orgId = options.organisationId;
   const now = practice.clock.now();
   const summary = await practice.storage.transaction(async (tx) => {
@@ -67,7 +68,9 @@ export async function seedDemo(practice: Practice, options: { organisationId: nu
     billing_codes: DEMO_BILLING_CODES.map((c) => c.code),
     cancellation_reason_keys: DEMO_CANCELLATION_REASONS.map((r) => r.reasonKey),
     specializations: [...DEMO_SPECIALIZATIONS],
-    token: await signAccessToken(options.jwtSecret, { organisationId: orgId, userId: first.userId, name: principal.name ?? undefined, scope: "read write", clinicIds: summary.clinicIds, roles: ["provider"] }),
+    ...(options.jwtSecret && {
+      token: await signAccessToken(options.jwtSecret, { organisationId: orgId, userId: first.userId, name: principal.name ?? undefined, scope: "read write", clinicIds: summary.clinicIds, roles: ["provider"], ttlSeconds: options.tokenTtlSeconds }),
+    }),
   };
 }
 
