@@ -24,9 +24,10 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `openpractice serve` (under the given umask, e.g. "000", when asked) and resolves once it logs its URL. */
-export async function startServe(env: Record<string, string>, cwd: string, options: { umask?: string } = {}): Promise<ServeProcess> {
-  const [command, args] = options.umask === undefined ? [process.execPath, [CLI, "serve"]] : ["/bin/sh", ["-c", `umask ${options.umask} && exec "$0" "$@"`, process.execPath, CLI, "serve"]];
+/** Starts `openpractice serve` (under the given umask, e.g. "000", and with Node options such as --expose-gc, when asked) and resolves once it logs its URL. */
+export async function startServe(env: Record<string, string>, cwd: string, options: { umask?: string; nodeOptions?: string[] } = {}): Promise<ServeProcess> {
+  const node = [...(options.nodeOptions ?? []), CLI, "serve"];
+  const [command, args] = options.umask === undefined ? [process.execPath, node] : ["/bin/sh", ["-c", `umask ${options.umask} && exec "$0" "$@"`, process.execPath, ...node]];
   const child = spawn(command, args, { env: cliEnv(env), cwd, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";

@@ -1,6 +1,4 @@
 import type { Storage } from "@openpractice/core";
-import { createMysqlStorage } from "@openpractice/mysql";
-import { createPostgresStorage } from "@openpractice/postgres";
 import { createSqliteStorage, sqliteFilenameFromUrl } from "@openpractice/sqlite";
 
 /**
@@ -12,12 +10,22 @@ export class DatabaseUnavailableError extends Error {
   override readonly name = "DatabaseUnavailableError";
 }
 
-/** Opens the store named by DATABASE_URL (sqlite:, postgres://, postgresql://, mysql://) and applies pending migrations. */
+/**
+ * Opens the store named by DATABASE_URL (sqlite:, postgres://, postgresql://, mysql://) and applies pending migrations.
+ * The PostgreSQL and MySQL adapters load only when their URL is given: their drivers (pg, mysql2) cost
+ * several hundred milliseconds of every start on the embedded default.
+ */
 export async function openStorage(databaseUrl: string, onIdleConnectionError?: (error: Error) => void): Promise<Storage> {
   try {
     if (databaseUrl.startsWith("sqlite:")) return await createSqliteStorage({ filename: sqliteFilenameFromUrl(databaseUrl) });
-    if (/^postgres(ql)?:\/\//.test(databaseUrl)) return await createPostgresStorage({ url: databaseUrl, onIdleConnectionError });
-    if (databaseUrl.startsWith("mysql://")) return await createMysqlStorage({ url: databaseUrl });
+    if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      const { createPostgresStorage } = await import("@openpractice/postgres");
+      return await createPostgresStorage({ url: databaseUrl, onIdleConnectionError });
+    }
+    if (databaseUrl.startsWith("mysql://")) {
+      const { createMysqlStorage } = await import("@openpractice/mysql");
+      return await createMysqlStorage({ url: databaseUrl });
+    }
   } catch (error) {
     throw explainOpenFailure(databaseUrl, error) ?? error;
   }
