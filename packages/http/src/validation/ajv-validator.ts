@@ -67,6 +67,30 @@ export function toIssues(errors: ErrorObject[] | null | undefined, data: unknown
   return issues;
 }
 
+const NUL_REASON = "must not contain the NUL character (U+0000)";
+
+/**
+ * Fields whose text (or key) holds U+0000. PostgreSQL text and jsonb cannot store it, so it is refused
+ * on every engine alike. Walks with its own stack: a deeply nested value cannot overflow it.
+ */
+export function nulIssues(data: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const stack: Array<[unknown, string]> = [[data, ""]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (typeof node === "string") {
+      if (node.includes("\u0000")) issues.push({ field: path || "(body)", reason: NUL_REASON });
+    } else if (node && typeof node === "object") {
+      for (const [key, value] of Object.entries(node)) {
+        const field = path ? `${path}.${key}` : key;
+        if (key.includes("\u0000")) issues.push({ field, reason: NUL_REASON });
+        else stack.push([value, field]);
+      }
+    }
+  }
+  return issues;
+}
+
 /** Compiles schemas once per handler instance (no shared global ajv). */
 export class SchemaValidator {
   private readonly ajv: Ajv;
@@ -89,7 +113,9 @@ export class SchemaValidator {
   /** Returns the issues (empty when valid). Coercing validators convert values in place. */
   check(schema: JsonSchema, data: unknown): ValidationIssue[] {
     const fn = this.compiled(schema);
-    return fn(data) ? [] : toIssues(fn.errors, data);
+    const issues = fn(data) ? [] : toIssues(fn.errors, data);
+    const reported = new Set(issues.map((i) => i.field));
+    return [...issues, ...nulIssues(data).filter((i) => !reported.has(i.field))];
   }
 
   /** Throws VALIDATION_FAILED listing every issue. */
