@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines } from "../support/engines.js";
 import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
 
-/** Path ids beyond the largest integer key an engine stores (2^31 - 1 on PostgreSQL and MariaDB) name nothing: 404, never a database error. */
+/** Ids beyond the largest integer key an engine stores (2^31 - 1 on PostgreSQL and MariaDB) name nothing: 404 in a path, 400 in a query or body, never a database error. */
 describe.each(availableEngines())("path ids out of the key range on %s", (engine) => {
   let rt: TestRuntime;
   beforeAll(async () => {
@@ -24,5 +24,24 @@ describe.each(availableEngines())("path ids out of the key range on %s", (engine
     const res = await rt.call(method, path);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ data: null, error_code: code });
+  });
+
+  it.each([
+    ["/apis/soap-enrichment/v1/patientCase?patient_id=99999999999999999999", "patient_id"],
+    ["/apis/soap-enrichment/v1/patientCase?patient_id=1e308", "patient_id"],
+    ["/apis/v1/soap-context/search?patient_id=2147483648", "patient_id"],
+  ])("a query id out of range is 400 INVALID_PARAMETER: %s", async (path, parameter) => {
+    const res = await rt.call("GET", path);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error_code: "INVALID_PARAMETER", details: { parameter } });
+  });
+
+  it("a body id out of range is 400 VALIDATION_FAILED naming the field", async () => {
+    const patient = await rt.call("POST", "/apis/v1/patient", { body: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-01-01", clinic_id: 18446744073709551616 } });
+    expect(patient.status).toBe(400);
+    expect(await patient.json()).toMatchObject({ error_code: "VALIDATION_FAILED", errors: [{ field: "clinic_id", reason: "must be between 1 and 2147483647" }] });
+    const appointment = await rt.call("POST", "/apis/v1/appointment", { body: { doctor_id: 101, patient_id: 2147483648, clinic_id: 1, timestamp: 1_900_000_000_000, end_timestamp: 1_900_000_360_000 } });
+    expect(appointment.status).toBe(400);
+    expect((await appointment.json()).errors).toContainEqual(expect.objectContaining({ field: "patient_id", reason: "must be between 1 and 2147483647" }));
   });
 });

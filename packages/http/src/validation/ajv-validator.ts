@@ -1,6 +1,7 @@
 import { DomainError, type ValidationIssue } from "@openpractice/core";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
+import { MAX_STORED_ID } from "../contracts/path-id.js";
 import type { JsonSchema } from "./json-schema.js";
 
 // ajv-formats ships CommonJS with a default export; normalise both import shapes.
@@ -67,6 +68,27 @@ export function toIssues(errors: ErrorObject[] | null | undefined, data: unknown
   return issues;
 }
 
+const ID_NAME = /(^|_)ids?$|Id$/;
+
+/**
+ * A copy of the schema where every integer id field (`patient_id`, `therapist_ids` items, `soapContextId`)
+ * without its own maximum is capped at MAX_STORED_ID: a larger id names nothing, and PostgreSQL would
+ * refuse it as out of range for integer (a 500) instead of the field being named.
+ */
+export function withIdLimits(schema: unknown, name = ""): any {
+  if (Array.isArray(schema)) return schema.map((s) => withIdLimits(s, name));
+  if (!schema || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "properties" && value && typeof value === "object") out[key] = Object.fromEntries(Object.entries(value).map(([prop, sub]) => [prop, withIdLimits(sub, prop)]));
+    else if (key === "items" || key === "anyOf" || key === "oneOf" || key === "allOf") out[key] = withIdLimits(value, name);
+    else out[key] = value;
+  }
+  const types = [out.type].flat();
+  if (ID_NAME.test(name) && (types.includes("integer") || types.includes("number")) && out.maximum === undefined) out.maximum = MAX_STORED_ID;
+  return out;
+}
+
 const NUL_REASON = "must not contain the NUL character (U+0000)";
 
 /**
@@ -104,7 +126,7 @@ export class SchemaValidator {
   private compiled(schema: JsonSchema): ValidateFunction {
     let fn = this.cache.get(schema);
     if (!fn) {
-      fn = this.ajv.compile(schema);
+      fn = this.ajv.compile(withIdLimits(schema));
       this.cache.set(schema, fn);
     }
     return fn;
