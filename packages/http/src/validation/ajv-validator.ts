@@ -68,12 +68,14 @@ export function toIssues(errors: ErrorObject[] | null | undefined, data: unknown
   return issues;
 }
 
-const ID_NAME = /(^|_)ids?$|Id$/;
+/** Integer fields capped at MAX_STORED_ID unless their schema sets a maximum: ids, and page numbers. */
+const CAPPED_NAME = /(^|_)ids?$|Id$|^page$/;
 
 /**
  * A copy of the schema where every integer id field (`patient_id`, `therapist_ids` items, `soapContextId`)
- * without its own maximum is capped at MAX_STORED_ID: a larger id names nothing, and PostgreSQL would
- * refuse it as out of range for integer (a 500) instead of the field being named.
+ * and `page` without its own maximum is capped at MAX_STORED_ID: a larger id names nothing, PostgreSQL
+ * would refuse it as out of range for integer, and a page of 1e308 made an offset no engine takes
+ * (each was a 500 instead of the field being named).
  */
 export function withIdLimits(schema: unknown, name = ""): any {
   if (Array.isArray(schema)) return schema.map((s) => withIdLimits(s, name));
@@ -85,7 +87,7 @@ export function withIdLimits(schema: unknown, name = ""): any {
     else out[key] = value;
   }
   const types = [out.type].flat();
-  if (ID_NAME.test(name) && (types.includes("integer") || types.includes("number")) && out.maximum === undefined) out.maximum = MAX_STORED_ID;
+  if (CAPPED_NAME.test(name) && (types.includes("integer") || types.includes("number")) && out.maximum === undefined) out.maximum = MAX_STORED_ID;
   return out;
 }
 

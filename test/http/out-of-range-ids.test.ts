@@ -20,6 +20,8 @@ describe.each(availableEngines())("path ids out of the key range on %s", (engine
     ["GET", "/apis/v1/treatment-sheet/2147483648", "TREATMENT_SHEET_NOT_FOUND"],
     ["GET", "/apis/v1/plan-of-care/2147483648", "PLAN_OF_CARE_NOT_FOUND"],
     ["GET", "/apis/v1/patient/2147483648/insurance-cards", "PATIENT_NOT_FOUND"],
+    ["GET", "/apis/soap-enrichment/v1/patientCase/2147483648", "CASE_NOT_FOUND"],
+    ["GET", "/apis/soap-enrichment/v1/patientCase/SERVICE_CASE_2147483648", "CASE_NOT_FOUND"],
   ])("%s %s is 404 %s", async (method, path, code) => {
     const res = await rt.call(method, path);
     expect(res.status).toBe(404);
@@ -43,5 +45,18 @@ describe.each(availableEngines())("path ids out of the key range on %s", (engine
     const appointment = await rt.call("POST", "/apis/v1/appointment", { body: { doctor_id: 101, patient_id: 2147483648, clinic_id: 1, timestamp: 1_900_000_000_000, end_timestamp: 1_900_000_360_000 } });
     expect(appointment.status).toBe(400);
     expect((await appointment.json()).errors).toContainEqual(expect.objectContaining({ field: "patient_id", reason: "must be between 1 and 2147483647" }));
+  });
+
+  it.each(["/v2/patients?page=1e308", "/apis/v1/appointments?page=99999999999999999999", "/apis/v1/notifications/inbox?user_type=PATIENT&user_id=1&page=1e308"])("a page out of range is 400 INVALID_PARAMETER: %s", async (path) => {
+    const res = await rt.call("GET", path);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error_code ?? body.error.code).toBe("INVALID_PARAMETER");
+  });
+
+  it("the last page in range answers an empty page", async () => {
+    const res = await rt.call("GET", "/v2/patients?page=2147483647&per_page=100");
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual([]);
   });
 });
