@@ -82,7 +82,9 @@ describe.each(availableEngines())("openapi fuzz on %s", (engine) => {
         console.log(byKind);
         for (const { request, reply } of outcomes.filter((o) => o.request.mutation === "baseline")) console.log(reply.status, request.method, request.path, truncate(reply.body, 200));
       }
-      for (const { request, reply, problem } of failures.slice(0, 60)) {
+      // 5xx first: a flood of shape problems must not hide them.
+      const shown = [...fiveHundreds, ...failures.filter((o) => !fiveHundreds.includes(o))].slice(0, 60);
+      for (const { request, reply, problem } of shown) {
         const body = request.body ? truncate(request.body.toString("utf8"), 300) : "(none)";
         console.log(`  ${problem} <- ${request.method} ${truncate(request.path, 120)} [${request.mutation}]\n    headers ${truncate(JSON.stringify(request.headers), 200)}\n    body ${body}\n    reply ${reply.status} ${truncate(reply.body, 400)}`);
       }
