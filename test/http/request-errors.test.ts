@@ -84,6 +84,18 @@ describe("bad request bodies change nothing and name the problem", () => {
     expect(method.headers.get("allow")).toBe("GET, POST");
   });
 
+  it("a path with malformed percent-encoding is answered by the route, in the contract's shape", async () => {
+    const v1 = await rt.call("GET", "/apis/v1/patient/%zz");
+    expect(v1.status).toBe(404);
+    expect(await v1.json()).toMatchObject({ code: 4040, data: null, error_code: "PATIENT_NOT_FOUND" });
+    const v2 = await rt.call("GET", "/v2/patients/%ED%A0%80");
+    expect(v2.status).toBe(404);
+    expect((await v2.json()).error).toMatchObject({ code: "PATIENT_NOT_FOUND" });
+    const unknown = await rt.call("GET", "/apis/v1/%");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 4049, error_code: "ROUTE_NOT_FOUND" });
+  });
+
   it("echoes a safe caller request id and replaces an unsafe one", async () => {
     const ok = await rt.call("GET", "/healthz", { headers: { "x-request-id": "abc-123" } });
     expect(ok.headers.get("x-request-id")).toBe("abc-123");

@@ -44,7 +44,9 @@ async function toH3Reply(event: H3Event, response: Response): Promise<Response |
  */
 export function createH3App(handler: FetchHandler, options: H3HostOptions = {}): H3 {
   const prefix = (options.prefix ?? "").replace(/\/+$/, "");
-  const app = new H3();
+  // A path with malformed percent-encoding (e.g. /apis/v1/patient/%zz) goes to the handler like any other,
+  // which answers it in the contract's shape; h3 alone would answer a bare {"status":400}.
+  const app = new H3({ allowMalformedURL: true });
   const forward = async (event: H3Event) => toH3Reply(event, await handler(withoutPrefix(event.req, prefix)));
   app.all(prefix || "/", forward);
   app.all(`${prefix}/**`, forward);

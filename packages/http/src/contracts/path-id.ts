@@ -1,6 +1,12 @@
-/** A numeric path id: a positive integer of up to 15 digits, or undefined (the caller answers its own NOT_FOUND). */
+/** The largest key an id column holds on every engine (PostgreSQL integer, MariaDB INT): 2^31 - 1. */
+export const MAX_STORED_ID = 2_147_483_647;
+
+/**
+ * A numeric path id: a positive integer up to MAX_STORED_ID, or undefined (the caller answers its own
+ * NOT_FOUND). A larger id names nothing, and PostgreSQL would refuse it as out of range for integer.
+ */
 export function positivePathId(raw: string | undefined): number | undefined {
   if (!raw || !/^\d{1,15}$/.test(raw)) return undefined;
   const id = Number(raw);
-  return id > 0 ? id : undefined;
+  return id > 0 && id <= MAX_STORED_ID ? id : undefined;
 }

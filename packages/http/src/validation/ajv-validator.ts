@@ -1,6 +1,7 @@
 import type { ValidationIssue } from "@openpractice/core";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
+import { MAX_STORED_ID } from "../contracts/path-id.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaValidationError } from "./schema-validation-error.js";
 
@@ -71,6 +72,53 @@ export function toIssues(errors: ErrorObject[] | null | undefined, data: unknown
   return issues;
 }
 
+/** Integer fields capped at MAX_STORED_ID unless their schema sets a maximum: ids, and page numbers. */
+const CAPPED_NAME = /(^|_)ids?$|Id$|^page$/;
+
+/**
+ * A copy of the schema where every integer id field (`patient_id`, `therapist_ids` items, `soapContextId`)
+ * and `page` without its own maximum is capped at MAX_STORED_ID: a larger id names nothing, PostgreSQL
+ * would refuse it as out of range for integer, and a page of 1e308 made an offset no engine takes
+ * (each was a 500 instead of the field being named).
+ */
+export function withIdLimits(schema: unknown, name = ""): any {
+  if (Array.isArray(schema)) return schema.map((s) => withIdLimits(s, name));
+  if (!schema || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "properties" && value && typeof value === "object") out[key] = Object.fromEntries(Object.entries(value).map(([prop, sub]) => [prop, withIdLimits(sub, prop)]));
+    else if (key === "items" || key === "anyOf" || key === "oneOf" || key === "allOf") out[key] = withIdLimits(value, name);
+    else out[key] = value;
+  }
+  const types = [out.type].flat();
+  if (CAPPED_NAME.test(name) && (types.includes("integer") || types.includes("number")) && out.maximum === undefined) out.maximum = MAX_STORED_ID;
+  return out;
+}
+
+const NUL_REASON = "must not contain the NUL character (U+0000)";
+
+/**
+ * Fields whose text (or key) holds U+0000. PostgreSQL text and jsonb cannot store it, so it is refused
+ * on every engine alike. Walks with its own stack: a deeply nested value cannot overflow it.
+ */
+export function nulIssues(data: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const stack: Array<[unknown, string]> = [[data, ""]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (typeof node === "string") {
+      if (node.includes("\u0000")) issues.push({ field: path || "(body)", reason: NUL_REASON });
+    } else if (node && typeof node === "object") {
+      for (const [key, value] of Object.entries(node)) {
+        const field = path ? `${path}.${key}` : key;
+        if (key.includes("\u0000")) issues.push({ field, reason: NUL_REASON });
+        else stack.push([value, field]);
+      }
+    }
+  }
+  return issues;
+}
+
 /** Compiles schemas once per handler instance (no shared global ajv). */
 export class SchemaValidator {
   private readonly ajv: Ajv;
@@ -84,7 +132,7 @@ export class SchemaValidator {
   private compiled(schema: JsonSchema): ValidateFunction {
     let fn = this.cache.get(schema);
     if (!fn) {
-      fn = this.ajv.compile(schema);
+      fn = this.ajv.compile(withIdLimits(schema));
       this.cache.set(schema, fn);
     }
     return fn;
@@ -93,7 +141,9 @@ export class SchemaValidator {
   /** Returns the issues (empty when valid). Coercing validators convert values in place. */
   check(schema: JsonSchema, data: unknown): ValidationIssue[] {
     const fn = this.compiled(schema);
-    return fn(data) ? [] : toIssues(fn.errors, data);
+    const issues = fn(data) ? [] : toIssues(fn.errors, data);
+    const reported = new Set(issues.map((i) => i.field));
+    return [...issues, ...nulIssues(data).filter((i) => !reported.has(i.field))];
   }
 
   /** Throws VALIDATION_FAILED listing every issue. */
