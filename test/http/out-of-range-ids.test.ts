@@ -47,6 +47,13 @@ describe.each(availableEngines())("path ids out of the key range on %s", (engine
     expect((await appointment.json()).errors).toContainEqual(expect.objectContaining({ field: "patient_id", reason: "must be between 1 and 2147483647" }));
   });
 
+  it("a user id from the identity provider may pass 2^31 - 1 (64-bit columns): a doctor_id of 3,000,000,000 is looked up, not refused as out of range", async () => {
+    const res = await rt.call("POST", "/apis/v1/appointment", { body: { doctor_id: 3_000_000_000, patient_id: 1, clinic_id: 1, appointment_category: 1, timestamp: 1_900_000_000_000, end_timestamp: 1_900_000_360_000, payment_mode: "CASH" } });
+    expect(res.status).toBeLessThan(500);
+    const body = await res.json();
+    expect(JSON.stringify(body.errors ?? [])).not.toContain("doctor_id");
+  });
+
   it.each(["/v2/patients?page=1e308", "/apis/v1/appointments?page=99999999999999999999", "/apis/v1/notifications/inbox?user_type=PATIENT&user_id=1&page=1e308"])("a page out of range is 400 INVALID_PARAMETER: %s", async (path) => {
     const res = await rt.call("GET", path);
     expect(res.status).toBe(400);

@@ -74,6 +74,11 @@ export function toIssues(errors: ErrorObject[] | null | undefined, data: unknown
 
 /** Integer fields capped at MAX_STORED_ID unless their schema sets a maximum: ids, and page numbers. */
 const CAPPED_NAME = /(^|_)ids?$|Id$|^page$/;
+/**
+ * Ids that are not our row keys: users' ids come from the identity provider and a payer's registration number
+ * from outside; their columns are 64-bit, so they may be any safe integer.
+ */
+const EXTERNAL_ID_NAME = /^(doctor_id|therapist_ids|payer_reg_id)$/;
 
 /**
  * A copy of the schema where every integer id field (`patient_id`, `therapist_ids` items, `soapContextId`)
@@ -91,7 +96,9 @@ export function withIdLimits(schema: unknown, name = ""): any {
     else out[key] = value;
   }
   const types = [out.type].flat();
-  if (CAPPED_NAME.test(name) && (types.includes("integer") || types.includes("number")) && out.maximum === undefined) out.maximum = MAX_STORED_ID;
+  if (CAPPED_NAME.test(name) && (types.includes("integer") || types.includes("number")) && out.maximum === undefined) {
+    out.maximum = EXTERNAL_ID_NAME.test(name) ? Number.MAX_SAFE_INTEGER : MAX_STORED_ID;
+  }
   return out;
 }
 
