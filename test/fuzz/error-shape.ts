@@ -18,8 +18,8 @@ export function readErrorCatalogue(file: string): Map<string, CatalogueEntry> {
   return catalogue;
 }
 
-/** Errors of a path no route matches: they follow the unknown-path rule. */
-const UNMATCHED = new Set(["ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED"]);
+/** Errors of a path no route matches: they follow the unknown-path rule (a 405 is a known path, in its routes' contract). */
+const UNMATCHED = new Set(["ROUTE_NOT_FOUND"]);
 
 /**
  * Which error shape a path answers in (docs/errors.md): v2 on /v2, the webhook

@@ -96,6 +96,14 @@ describe("bad request bodies change nothing and name the problem", () => {
     expect(await unknown.json()).toMatchObject({ code: 4049, error_code: "ROUTE_NOT_FOUND" });
   });
 
+  it("a wrong method on the webhook and notification APIs is 405 in their v2 shape", async () => {
+    for (const [method, path] of [["PUT", "/apis/v1/webhooks/subscriptions/1"], ["DELETE", "/apis/v1/webhooks/event-types"], ["GET", "/apis/v1/notifications/3/read"], ["PUT", "/v2/patients/1"]]) {
+      const res = await rt.call(method!, path!, { body: method === "GET" ? undefined : {} });
+      expect(res.status, path).toBe(405);
+      expect(await res.json(), path).toMatchObject({ error: { code: "METHOD_NOT_ALLOWED", details: {} }, meta: { request_id: expect.any(String) } });
+    }
+  });
+
   it("echoes a safe caller request id and replaces an unsafe one", async () => {
     const ok = await rt.call("GET", "/healthz", { headers: { "x-request-id": "abc-123" } });
     expect(ok.headers.get("x-request-id")).toBe("abc-123");

@@ -146,7 +146,9 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     const headers: Record<string, string> = { "x-request-id": requestId };
     const match = findRoute(router, request.method, url.pathname);
     const route = match?.data;
-    const contract = route?.contract === "system" ? "v1" : (route?.contract ?? contractOfPath(url.pathname));
+    // A wrong method answers in the contract of the routes at that path (the webhook and notification APIs are v2-like).
+    const pathRoute = route ?? ["GET", "POST", "PATCH", "PUT", "DELETE"].map((m) => findRoute(router, m, url.pathname)?.data).find(Boolean);
+    const contract = pathRoute?.contract === "system" ? "v1" : (pathRoute?.contract ?? contractOfPath(url.pathname));
     const where = { requestId, method: request.method, route: route?.path ?? "(unmatched)" };
     Object.assign(seen, { requestId, contract, route: where.route, started });
     let organisationId: number | undefined;
