@@ -19,6 +19,11 @@ function gate() {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
+/** Waits until the server has recorded `count` storage events (a busy machine can take longer than any fixed pause). */
+async function untilEvents(events: string[], count: number): Promise<void> {
+  for (const deadline = Date.now() + 10_000; events.length < count && Date.now() < deadline; ) await settle();
+}
+
 // A read-only v2 route (readsOnly) starts its read while the request's rate-limit hit is counted.
 // Real SQLite storage and a real loopback server; the storage's calls are observed, not replaced.
 describe("v2 reads and the rate-limit hit", () => {
@@ -68,7 +73,7 @@ describe("v2 reads and the rate-limit hit", () => {
   it("starts the list before the hit is counted, and answers with the count's headers", async () => {
     hold = gate();
     const pending = get("/v2/patients");
-    await settle();
+    await untilEvents(events, 2);
     const seen = [...events];
     hold.open();
     const res = await pending;
@@ -97,6 +102,8 @@ describe("v2 reads and the rate-limit hit", () => {
     events.length = 0;
     hold = gate();
     const pending = get("/v2/patients");
+    // Once the hit has started, a read that was going to run alongside it would have started too.
+    await untilEvents(events, 1);
     await settle();
     const waiting = [...events];
     hold.open();
