@@ -19,6 +19,7 @@ export * from "./appointments/appointment-list-query.js";
 export * from "./appointments/appointment-state-machine.js";
 export * from "./appointments/appointment-service.js";
 export * from "./cases/patient-case.js";
+export * from "./stored-id.js";
 export * from "./cases/referring-physician.js";
 export * from "./cases/authorization.js";
 export * from "./cases/case-rules.js";

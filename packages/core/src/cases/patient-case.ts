@@ -1,5 +1,6 @@
 import type { PaymentMode } from "../appointments/appointment.js";
 import { DomainError } from "../errors/domain-error.js";
+import { MAX_STORED_ID } from "../stored-id.js";
 
 export const TREATMENT_STATUSES = ["ACTIVE", "DISCHARGED"] as const;
 export type TreatmentStatus = (typeof TREATMENT_STATUSES)[number];
@@ -120,17 +121,15 @@ export function serviceCaseId(id: number | null): string | null {
  * digits. Request schemas check the same shape with this pattern.
  */
 export const SERVICE_CASE_ID_PATTERN = "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$";
-/** The largest case id there can be: a case id is a row key, and every engine stores keys as 32-bit integers. */
-export const MAX_SERVICE_CASE_ID = 2_147_483_647;
 const SERVICE_CASE_ID = new RegExp(SERVICE_CASE_ID_PATTERN);
 
 /** Accepts 12 or "12" or "SERVICE_CASE_12"; anything else is undefined. */
 export function parseServiceCaseId(raw: unknown): number | undefined {
   const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw : "";
   if (!SERVICE_CASE_ID.test(text)) return undefined;
-  // A larger id names no case (and PostgreSQL would refuse it as out of range for integer).
+  // A case id is a row key: a larger one names no case.
   const id = Number(text.replace(/^SERVICE_CASE_/, ""));
-  return id <= MAX_SERVICE_CASE_ID ? id : undefined;
+  return id <= MAX_STORED_ID ? id : undefined;
 }
 
 /** The case id sent in `field` (12, "12" or "SERVICE_CASE_12"); VALIDATION_FAILED naming the field otherwise. */

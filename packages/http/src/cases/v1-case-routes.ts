@@ -1,5 +1,4 @@
 import { DomainError, parseServiceCaseId } from "@openpractice/core";
-import { MAX_STORED_ID } from "../contracts/path-id.js";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import { parsePatientId } from "../patients/v1-patient-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
@@ -14,8 +13,7 @@ const caseBody = v1EnvelopeSchema({ type: "object", description: "The case of sp
 /** A path case id: 12 or SERVICE_CASE_12; anything else is a case that does not exist. */
 export function parseCasePathId(raw: string | undefined): number {
   const id = parseServiceCaseId(raw ?? "");
-  // Above MAX_STORED_ID no case can exist (and PostgreSQL would refuse the integer).
-  if (id === undefined || id > MAX_STORED_ID) throw new DomainError("CASE_NOT_FOUND", "Case not found", { service_case_id: raw ?? null });
+  if (id === undefined) throw new DomainError("CASE_NOT_FOUND", "Case not found", { service_case_id: raw ?? null });
   return id;
 }
 

@@ -1,5 +1,4 @@
-/** The largest key an id column holds on every engine (PostgreSQL integer, MariaDB INT): 2^31 - 1. */
-export const MAX_STORED_ID = 2_147_483_647;
+import { MAX_STORED_ID } from "@openpractice/core";
 
 /**
  * A numeric path id: a positive integer up to MAX_STORED_ID, or undefined (the caller answers its own

@@ -1,7 +1,6 @@
-import type { ValidationIssue } from "@openpractice/core";
+import { MAX_STORED_ID, type ValidationIssue } from "@openpractice/core";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { MAX_STORED_ID } from "../contracts/path-id.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaValidationError } from "./schema-validation-error.js";
 
