@@ -126,7 +126,7 @@ for (const engine of availableEngines()) {
         ["per_page=0", "per_page", "0", "must be between 1 and 100"],
         ["per_page=101", "per_page", "101", "must be between 1 and 100"],
         ["per_page=abc", "per_page", "abc", "must be of type integer"],
-        ["page=0", "page", "0", "must be at least 1"],
+        ["page=0", "page", "0", "must be between 1 and 2147483647"],
         ["page=1.5", "page", "1.5", "must be of type integer"],
         ["sort=age", "sort", "age", "must be one of created_at, updated_at, last_name, first_name"],
         ["order=sideways", "order", "sideways", "must be one of asc, desc"],
