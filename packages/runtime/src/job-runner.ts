@@ -1,5 +1,6 @@
 import type { ClaimedJob, Clock, Ids, JobLease, Repositories, Storage } from "@openpractice/core";
 import type { Logger } from "./logger.js";
+import { startHeartbeat, type Heartbeat } from "./heartbeat.js";
 
 /**
  * Runs one job; throwing reschedules it (or fails it once attempts are used up).
@@ -59,7 +60,7 @@ const retryDelayMs = (attempts: number) => Math.min(60 * 60_000, 15_000 * 2 ** (
  */
 export class JobRunner {
   private timer: NodeJS.Timeout | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
+  private heartbeat: Heartbeat | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
   /** The jobs in flight, by id, with the token their lease is renewed under. */
@@ -72,7 +73,7 @@ export class JobRunner {
   }
 
   start(): void {
-    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(this.leaseMs / 3)));
+    this.heartbeat = startHeartbeat(this.leaseMs / 3, () => this.renewLeases());
     const loop = async () => {
       if (this.stopped) return;
       let claimed = 0;
@@ -96,23 +97,16 @@ export class JobRunner {
     clearTimeout(this.timer);
     await this.running;
     await Promise.all(this.inFlight);
-    clearInterval(this.heartbeat);
-    await this.renewing;
+    await this.heartbeat?.stop();
   }
 
-  private renewing: Promise<void> | undefined;
-
-  /** The heartbeat: one renewal of every lease in hand at a time (a slow one is not stacked on). */
+  /** One heartbeat: renews every lease in hand (startHeartbeat never stacks a slow one). */
   private async renewLeases(): Promise<void> {
-    if (this.renewing || this.held.size === 0) return;
-    this.renewing = this.o.storage.repositories.jobs
-      .renewLeases([...this.held.values()], this.o.clock.now(), this.leaseMs)
-      .then(
-        () => undefined,
-        (error) => this.o.logger.warn({ err: { message: (error as Error).message } }, "job lease renewal failed"),
-      )
-      .finally(() => (this.renewing = undefined));
-    await this.renewing;
+    if (this.held.size === 0) return;
+    await this.o.storage.repositories.jobs.renewLeases([...this.held.values()], this.o.clock.now(), this.leaseMs).then(
+      () => undefined,
+      (error) => this.o.logger.warn({ err: { message: (error as Error).message } }, "job lease renewal failed"),
+    );
   }
 
   private readonly inFlight = new Set<Promise<void>>();

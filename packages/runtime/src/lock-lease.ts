@@ -1,4 +1,5 @@
 import type { Clock, LockStore } from "@openpractice/core";
+import { startHeartbeat } from "./heartbeat.js";
 
 export interface LockLease {
   name: string;
@@ -17,20 +18,16 @@ export async function holdingLock(locks: LockStore, clock: Clock, lease: LockLea
   const renew = () => locks.tryAcquire(lease.name, lease.holder, clock.now(), lease.ttlMs);
   if (!(await renew())) return false;
   let held = true;
-  let renewing: Promise<void> | undefined;
-  const heartbeat = setInterval(() => {
-    renewing ??= renew()
-      .then(
-        (ok) => void (held &&= ok),
-        () => void (held = false),
-      )
-      .finally(() => (renewing = undefined));
-  }, Math.max(1, Math.floor(lease.ttlMs / 3)));
+  const heartbeat = startHeartbeat(lease.ttlMs / 3, () =>
+    renew().then(
+      (ok) => void (held &&= ok),
+      () => void (held = false),
+    ),
+  );
   try {
     await work(() => held);
   } finally {
-    clearInterval(heartbeat);
-    await renewing;
+    await heartbeat.stop();
   }
   return true;
 }
