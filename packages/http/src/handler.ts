@@ -202,18 +202,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         response = renderError(new DomainError("INTERNAL_ERROR", "Internal error; the request id identifies it in the server log"), contract, route, requestId, headers);
       }
     }
-    callHook(() =>
-      options.onRequestComplete?.({
-        requestId,
-        method: request.method,
-        route: route?.path ?? "(unmatched)",
-        status: response.status,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        organisationId,
-        errorCode,
-      }),
-      where,
-    );
+    callHook(() => options.onRequestComplete?.({ ...where, status: response.status, durationMs: Math.round((performance.now() - started) * 100) / 100, organisationId, errorCode }), where);
     return response;
   }
 
