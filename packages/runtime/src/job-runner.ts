@@ -1,29 +1,9 @@
-import type { ClaimedJob, Clock, Ids, JobLease, Repositories, Storage } from "@openpractice/core";
+import { PermanentJobFailure, type ClaimedJob, type Clock, type Ids, type JobContext, type JobHandler, type JobLease, type Storage } from "@openpractice/core";
 import type { Logger } from "./logger.js";
 import { startHeartbeat, type Heartbeat } from "./heartbeat.js";
 
-/**
- * Runs one job; throwing reschedules it (or fails it once attempts are used up).
- * A handler that completed the job itself, in its own transaction (see
- * JobContext.complete), returns "completed" so the runner does not.
- */
-export type JobHandler = (job: ClaimedJob, context: JobContext) => Promise<void | "completed">;
-
-export interface JobContext {
-  /** Completes the job through the given repositories (a transaction's), as the runner would. */
-  complete(repositories: Repositories): Promise<boolean>;
-  /** This is the job's last attempt: if it throws now, the job fails for good. */
-  readonly finalAttempt: boolean;
-}
-
-/**
- * Thrown by a handler whose job can never succeed (the same input fails the
- * same way every time): the runner fails the job at once, with this message,
- * instead of retrying it.
- */
-export class PermanentJobFailure extends Error {
-  override readonly name = "PermanentJobFailure";
-}
+export type { JobContext, JobHandler } from "@openpractice/core";
+export { PermanentJobFailure } from "@openpractice/core";
 
 export interface JobRunnerOptions {
   storage: Storage;
