@@ -9,10 +9,11 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createPractice, DomainError, type Principal } from "@openpractice/core";
+import { createPractice, DomainError, type PracticeKeys, type Principal } from "@openpractice/core";
 import { openPracticeMiddleware } from "@openpractice/express";
 import { createHttpHandler, type Authenticator } from "@openpractice/http";
 import { createSqliteStorage } from "@openpractice/sqlite";
+import { startBackgroundWork } from "@openpractice/worker";
 import express from "express";
 
 /** The EMR's own staff table (a real EMR has a database and password hashes). */
@@ -40,7 +41,13 @@ const readCookie = (header: string | null | undefined, name: string) =>
     .map((c) => c.trim().split("="))
     .find(([k]) => k === name)?.[1];
 
-export async function startExpressEmr(options: { port: number; databaseFile: string; sessionSecret: string }): Promise<{ url: string; close(): Promise<void> }> {
+export async function startExpressEmr(options: {
+  port: number;
+  databaseFile: string;
+  sessionSecret: string;
+  /** Kept by the EMR, never generated at start: see docs/embedding.md. */
+  keys: PracticeKeys;
+}): Promise<{ url: string; close(): Promise<void> }> {
   const sessions = new Map<string, string>(); // session id → staff email
   const cookies = sessionCookies(options.sessionSecret);
 
@@ -55,7 +62,10 @@ export async function startExpressEmr(options: { port: number; databaseFile: str
   };
 
   const storage = await createSqliteStorage({ filename: options.databaseFile });
-  const openPractice = createHttpHandler({ practice: createPractice({ storage }), authenticator: sessionAuthenticator });
+  const practice = createPractice({ storage, keys: options.keys });
+  const openPractice = createHttpHandler({ practice, authenticator: sessionAuthenticator });
+  // Webhook deliveries, PDF summaries and pushes run in this process, beside the EMR.
+  const background = startBackgroundWork(practice);
 
   const app = express();
   // OpenPractice first: it reads its own request bodies (and enforces its own limit).
@@ -78,6 +88,7 @@ export async function startExpressEmr(options: { port: number; databaseFile: str
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await background.stop();
       await storage.close();
     },
   };

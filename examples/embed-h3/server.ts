@@ -9,8 +9,9 @@
  *   node --experimental-strip-types examples/embed-h3/server.ts
  */
 import { createServer, type Server } from "node:http";
-import { createPractice, DomainError, type Principal } from "@openpractice/core";
+import { createPractice, DomainError, type Principal, type PracticeKeys } from "@openpractice/core";
 import { createH3App } from "@openpractice/h3";
+import { startBackgroundWork, type OutboundPolicy } from "@openpractice/worker";
 import { createHttpHandler, type Authenticator } from "@openpractice/http";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import { H3 } from "h3";
@@ -38,9 +39,18 @@ const emrAuthenticator: Authenticator = {
   },
 };
 
-export async function startEmbeddedEmr(options: { port: number; databaseFile: string }): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+export async function startEmbeddedEmr(options: {
+  port: number;
+  databaseFile: string;
+  /** Kept by the EMR, never generated at start: see docs/embedding.md. */
+  keys: PracticeKeys;
+  /** Which addresses webhooks may reach (default: public only). */
+  webhookPolicy?: OutboundPolicy;
+}): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const storage = await createSqliteStorage({ filename: options.databaseFile });
-  const practice = createPractice({ storage });
+  const practice = createPractice({ storage, keys: options.keys });
+  // Webhook deliveries, PDF summaries and pushes run in this process, beside the EMR.
+  const background = startBackgroundWork(practice, { webhookPolicy: options.webhookPolicy });
   const openPractice = createHttpHandler({ practice, authenticator: emrAuthenticator });
 
   const app = new H3();
@@ -58,12 +68,22 @@ export async function startEmbeddedEmr(options: { port: number; databaseFile: st
     url: `http://127.0.0.1:${address.port}`,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await background.stop();
       await storage.close();
     },
   };
 }
 
+/** The EMR's keys from its environment (the variable names the runtime reads too). */
+function keysFromEnvironment(): PracticeKeys {
+  const env = process.env;
+  const vapid = env.OPENPRACTICE_VAPID_PUBLIC_KEY
+    ? { publicKey: env.OPENPRACTICE_VAPID_PUBLIC_KEY, privateKey: env.OPENPRACTICE_VAPID_PRIVATE_KEY ?? "", subject: env.OPENPRACTICE_VAPID_SUBJECT ?? "" }
+    : null;
+  return { webhookSecretKey: env.OPENPRACTICE_WEBHOOK_SECRET_KEY, vapid };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const emr = await startEmbeddedEmr({ port: 8090, databaseFile: "./data/embedded-emr.db" });
+  const emr = await startEmbeddedEmr({ port: 8090, databaseFile: "./data/embedded-emr.db", keys: keysFromEnvironment() });
   console.log(`Example EMR on ${emr.url}; try: curl -H 'x-emr-key: key-front-desk' ${emr.url}/emr/v2/patients`);
 }

@@ -1,6 +1,7 @@
 import { createPractice, DomainError, patientFromDraft, toPatientRecord, type AppointmentRecord, type Principal, type Storage } from "@openpractice/core";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { StorageFixture } from "./storage-conformance.js";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 const T0 = new Date("2026-03-02T15:00:00.000Z");
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
@@ -125,7 +126,7 @@ export function describeAppointmentConformance(engine: string, current: () => { 
     });
 
     it(`[${engine}] 10 simultaneous bookings of one doctor and slot: exactly one succeeds`, async () => {
-      const practice = createPractice({ storage: s, clock: { now: () => T0 } });
+      const practice = createPractice({ keys: testPracticeKeys(), storage: s, clock: { now: () => T0 } });
       const draft = { patientId: ids.patient, doctorId: 101, clinicId: ids.clinic, categoryIds: [ids.category], paymentMode: "SELF_PAY" as const };
       // Different but overlapping times, so no unique index could be what refuses them.
       const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => practice.appointments.book(principal, { ...draft, startsAt: at(60 + i), endsAt: at(120 + i) })));
@@ -138,7 +139,7 @@ export function describeAppointmentConformance(engine: string, current: () => { 
     });
 
     it(`[${engine}] 10 simultaneous cancellations: one cancels, nine are refused, one event`, async () => {
-      const practice = createPractice({ storage: s, clock: { now: () => T0 } });
+      const practice = createPractice({ keys: testPracticeKeys(), storage: s, clock: { now: () => T0 } });
       const { appointment: a } = await practice.appointments.book(principal, { patientId: ids.patient, doctorId: 101, clinicId: ids.clinic, categoryIds: [ids.category], paymentMode: "SELF_PAY", startsAt: at(60), endsAt: at(90) });
       const cancel = { action: "CANCEL" as const, cancellation: { reasonKey: "LATE", reasonLabel: "Late cancellation" } };
       const results = await Promise.allSettled(Array.from({ length: 10 }, () => practice.appointments.act(principal, a.id, cancel)));

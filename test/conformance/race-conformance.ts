@@ -3,6 +3,7 @@ import { createPractice, type Storage } from "@openpractice/core";
 import { createHttpHandler, createJwtAuthenticator, type FetchHandler } from "@openpractice/http";
 import { signAccessToken } from "@openpractice/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 /** A migrated, empty store on the engine under test, and how to remove it. */
 export interface RaceFixture {
@@ -67,7 +68,7 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
 
     beforeAll(async () => {
       fx = await createFixture();
-      const practice = createPractice({ storage: fx.storage, planLimits: { free: 10_000_000, enterprise: 10_000_000 }, allowHttpWebhooks: true, allowHttpPushEndpoints: true });
+      const practice = createPractice({ keys: testPracticeKeys(), storage: fx.storage, planLimits: { free: 10_000_000, enterprise: 10_000_000 }, allowHttpWebhooks: true, allowHttpPushEndpoints: true });
       handle = createHttpHandler({
         practice,
         authenticator: createJwtAuthenticator({ secret: SECRET }),

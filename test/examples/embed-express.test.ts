@@ -2,11 +2,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExpressEmr } from "../../examples/embed-express/server.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 let emr: Awaited<ReturnType<typeof startExpressEmr>>;
 const temp = makeTempDir();
 beforeAll(async () => {
-  emr = await startExpressEmr({ port: 0, databaseFile: join(temp.dir, "emr.db"), sessionSecret: "example-session-secret" });
+  emr = await startExpressEmr({ port: 0, databaseFile: join(temp.dir, "emr.db"), sessionSecret: "example-session-secret", keys: testPracticeKeys() });
 });
 afterAll(async () => {
   await emr.close();

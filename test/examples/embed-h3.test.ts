@@ -2,12 +2,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedEmr } from "../../examples/embed-h3/server.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 let emr: Awaited<ReturnType<typeof startEmbeddedEmr>>;
 let temp: ReturnType<typeof makeTempDir>;
 beforeAll(async () => {
   temp = makeTempDir();
-  emr = await startEmbeddedEmr({ port: 0, databaseFile: join(temp.dir, "emr.db") });
+  emr = await startEmbeddedEmr({ port: 0, databaseFile: join(temp.dir, "emr.db"), keys: testPracticeKeys() });
 });
 afterAll(async () => {
   await emr.close();

@@ -6,6 +6,7 @@ import { createHttpHandler, createJwtAuthenticator, type FetchHandler } from "@o
 import { signAccessToken } from "@openpractice/runtime";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 /** A host under test: serves `handler` under `prefix` ("" for the root) on 127.0.0.1. */
 export type StartHost = (handler: FetchHandler, prefix: string) => Promise<{ url: string; close(): Promise<void> }>;
@@ -44,7 +45,7 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
       beforeAll(async () => {
         storage = await createSqliteStorage({ filename: ":memory:" });
         const handler = createHttpHandler({
-          practice: createPractice({ storage, planLimits: { free: 100_000 } }),
+          practice: createPractice({ keys: testPracticeKeys(), storage, planLimits: { free: 100_000 } }),
           authenticator: createJwtAuthenticator({ secret: SECRET }),
           // A large file through the docs-asset route shows the host streams response bodies intact.
           docsAssets: async (name) => (name === "swagger-ui-bundle.js" ? { body: BIG_ASSET, contentType: "text/javascript" } : null),

@@ -10,6 +10,7 @@ import { createSqliteStorage } from "@openpractice/sqlite";
 import express from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../support/temp-dir.js";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 /** A thrown value that throws on every touch: instanceof, property reads, key listing, conversion. */
 function poison(): unknown {
@@ -58,7 +59,7 @@ for (const [hostName, startHost] of hosts) {
     beforeAll(async () => {
       storage = await createSqliteStorage({ filename: ":memory:" });
       const handler = createHttpHandler({
-        practice: createPractice({ storage }),
+        practice: createPractice({ keys: testPracticeKeys(), storage }),
         // The failure is forced where every authenticated route passes: the authenticator throws `thrown()`.
         authenticator: { authenticate: async () => Promise.reject(thrown()) },
         onUnexpectedError: (error) => void unexpected.push(error),

@@ -6,6 +6,7 @@ import { createHttpHandler, createJwtAuthenticator } from "@openpractice/http";
 import { signAccessToken } from "@openpractice/runtime";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 const SECRET = "rate-limit-reads-secret-0123456789-abcdefghijkl";
 const ORG = 51;
@@ -41,7 +42,7 @@ describe("v2 reads and the rate-limit hit", () => {
     storage = await createSqliteStorage({ filename: ":memory:" });
     // One fixed window: the refusal memory is per window, so a minute boundary must not fall inside a test.
     const now = new Date("2026-11-22T10:00:30.000Z");
-    practice = createPractice({ storage, clock: { now: () => now }, planLimits: { free: 2, professional: 2, enterprise: 2 } });
+    practice = createPractice({ keys: testPracticeKeys(), storage, clock: { now: () => now }, planLimits: { free: 2, professional: 2, enterprise: 2 } });
     const hits = storage.repositories.rateLimits;
     const hit = hits.hit.bind(hits);
     hits.hit = async (key, windowStart) => {

@@ -15,6 +15,7 @@ import {
 } from "@openpractice/core";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 const START = new Date("2026-04-01T14:00:00.000Z");
 const principal: Principal = { organisationId: 1, userId: 101, name: null, scopes: ["write"], clinicIds: [], roles: [] };
@@ -50,7 +51,7 @@ describe("appointment state machine (every row of APPOINTMENT_TRANSITIONS and ev
   beforeEach(async () => {
     storage = await createSqliteStorage({ filename: ":memory:" });
     now = new Date(START.getTime() + 3_600_000); // after the start, so NO_SHOW's guard holds unless a test moves the clock
-    practice = createPractice({ storage, clock: { now: () => now } });
+    practice = createPractice({ keys: testPracticeKeys(), storage, clock: { now: () => now } });
     const r = storage.repositories;
     await r.organisations.ensure({ id: 1, name: "o", plan: "free", now });
     clinicId = (await r.organisations.ensureClinic({ organisationId: 1, name: "Main", timeZone: "UTC" })).id;

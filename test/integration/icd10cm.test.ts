@@ -3,6 +3,7 @@ import { createSqliteStorage } from "@openpractice/sqlite";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWithSharedFiles, ICD10CM_DATA } from "../support/shared-data.js";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 const SAMPLE = `${ICD10CM_DATA}icd10cm_order_2026_sample.txt`;
 const WHOLE = `${ICD10CM_DATA}icd10cm_order_2025_derived.txt`;
@@ -34,7 +35,7 @@ describeWithData("ICD-10-CM search over the whole code set (97,606 rows, SQLite)
   let practice: Practice;
   beforeAll(async () => {
     storage = await createSqliteStorage({ filename: ":memory:" });
-    practice = createPractice({ storage });
+    practice = createPractice({ keys: testPracticeKeys(), storage });
     const summary = await practice.icd.importOrderFile(readFileSync(WHOLE, "latin1").split("\n"), 2025);
     expect(summary).toEqual({ year: 2025, codes: 97606, billable: 74282 });
   }, 120_000);

@@ -2,6 +2,7 @@ import { createECDH, randomBytes } from "node:crypto";
 import { createPractice, type Practice, type Principal, type PushSendResult, type PushTransport } from "@openpractice/core";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 const principal: Principal = { organisationId: 1, userId: 101, name: null, scopes: ["write"], clinicIds: [], roles: [] };
 const keys = () => {
@@ -32,7 +33,7 @@ describe("notification delivery steps", () => {
 
   beforeEach(async () => {
     transport = scriptedTransport({ "https://push.example.org/flaky": [503] });
-    practice = createPractice({ storage: await createSqliteStorage({ filename: ":memory:" }), pushTransport: transport });
+    practice = createPractice({ keys: testPracticeKeys(), storage: await createSqliteStorage({ filename: ":memory:" }), pushTransport: transport });
   });
   afterEach(async () => {
     await practice.storage.close();
@@ -68,7 +69,7 @@ describe("notification delivery steps", () => {
   });
 
   it("without a push transport, pushes fail at once and the inbox entry is still there", async () => {
-    const bare = createPractice({ storage: practice.storage });
+    const bare = createPractice({ keys: testPracticeKeys(), storage: practice.storage });
     await device("https://push.example.org/any");
     const { notificationId } = await bare.notifications.deliver(principal, { recipient: { userType: "patient", userId: 42 }, title: "Inbox only" });
     const [deviceId] = await bare.notificationDeliveries.prepare(notificationId);

@@ -17,6 +17,7 @@ import {
 import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 const NOW = new Date("2026-04-01T14:00:00.000Z");
 const as = (userId: number): Principal => ({ organisationId: 1, userId, name: null, scopes: ["write"], clinicIds: [], roles: [] });
@@ -34,7 +35,7 @@ describe.each([false, true])("SOAP note state machine (every row of SOAP_NOTE_TR
 
   beforeEach(async () => {
     storage = await createSqliteStorage({ filename: ":memory:" });
-    practice = createPractice({ storage, clock: { now: () => NOW }, summaryRenderer: new PdfLibSummaryRenderer() });
+    practice = createPractice({ keys: testPracticeKeys(), storage, clock: { now: () => NOW }, summaryRenderer: new PdfLibSummaryRenderer() });
     const r = storage.repositories;
     await r.organisations.ensure({ id: 1, name: "o", plan: "free", now: NOW });
     const clinicId = (await r.organisations.ensureClinic({ organisationId: 1, name: "Main", timeZone: "UTC" })).id;

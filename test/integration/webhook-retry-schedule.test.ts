@@ -1,9 +1,10 @@
 import { AesGcmSecretCipher, createPractice, domainEvent, WEBHOOK_DELIVERY_QUEUE, WEBHOOK_RETRY_DELAYS_MS, type Practice, type Principal, type Storage } from "@openpractice/core";
-import { createWebhookTransport } from "@openpractice/runtime";
+import { createWebhookTransport } from "@openpractice/worker";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebhookReceiver } from "../support/webhook-receiver.js";
+import { testPracticeKeys } from "../support/practice-keys.js";
 
 const principal: Principal = { organisationId: 1, userId: 1, name: null, scopes: ["write"], clinicIds: [], roles: [] };
 
@@ -20,7 +21,7 @@ describe("webhook retry schedule on the Clock port (spec 6.4)", () => {
     practice = createPractice({
       storage,
       clock: { now: () => now },
-      webhookCipher: new AesGcmSecretCipher(randomBytes(32)),
+      keys: { webhookSecretKey: randomBytes(32), vapid: null },
       webhookTransport: createWebhookTransport({ allowPrivate: true, allowedHosts: [] }),
       allowHttpWebhooks: true,
     });

@@ -1,39 +1,29 @@
-import { AppointmentService } from "./appointments/appointment-service.js";
-import { AuthorizationService } from "./cases/authorization-service.js";
-import { CaseService } from "./cases/case-service.js";
-import { InsuranceCardService } from "./cases/insurance-card-service.js";
-import { ReferringPhysicianService } from "./cases/referring-physician-service.js";
-import { CatalogService } from "./catalog/catalog-service.js";
-import { SoapNoteService } from "./soap/soap-note-service.js";
-import { SoapWorkflowService } from "./soap/soap-workflow-service.js";
-import { SoapDocumentService } from "./soap/soap-document-service.js";
-import type { SoapSummaryRenderer } from "./soap/soap-summary.js";
-import { TreatmentSheetService } from "./soap/treatment-sheet-service.js";
-import { DocumentationSettingsService } from "./organisations/documentation-settings.js";
 import { storedClaimsGateway } from "./billing/stored-claims-gateway.js";
-import type { BillingGateway } from "./ports/billing-gateway.js";
-import { IcdService } from "./icd/icd-search-service.js";
-import { BillingCatalogService } from "./billing/billing-catalog-service.js";
-import { WebhookDeliveryService } from "./webhooks/delivery-service.js";
-import { AesGcmSecretCipher, type SecretCipher } from "./webhooks/secret-cipher.js";
-import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
-import { WebhookService } from "./webhooks/webhook-service.js";
-import { DeviceService } from "./notifications/device-service.js";
-import { NotificationDeliveryService } from "./notifications/delivery-service.js";
-import { NotificationService } from "./notifications/notification-service.js";
-import { noPushTransport, type PushTransport } from "./notifications/push-transport.js";
-import { randomBytes } from "node:crypto";
 import { systemClock, type Clock } from "./clock.js";
 import { randomIds, type Ids } from "./ids.js";
+import type { JobHandler } from "./jobs/job-handler.js";
+import type { ModuleDependencies } from "./modules/core-module.js";
+import { checkVapidKeys, webhookCipherFromKey, type PracticeKeys } from "./modules/practice-keys.js";
+import type { PracticeSettings } from "./modules/practice-settings.js";
+import { coreModules, type PracticeServices } from "./modules.js";
+import type { PushTransport } from "./notifications/push-transport.js";
 import type { Plan } from "./organisations/organisation.js";
-import { DirectoryService } from "./organisations/directory-service.js";
 import { resolvePlanLimits } from "./organisations/plan-limits.js";
-import { DEFAULT_SEARCH_COUNT_LIMIT, PatientService } from "./patients/patient-service.js";
+import { DEFAULT_SEARCH_COUNT_LIMIT } from "./patients/patient-service.js";
+import type { BillingGateway } from "./ports/billing-gateway.js";
 import type { Storage } from "./ports/storage.js";
-import { RateLimiter } from "./rate-limits/rate-limiter.js";
+import type { SoapSummaryRenderer } from "./soap/soap-summary.js";
+import type { SecretCipher } from "./webhooks/secret-cipher.js";
+import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
 
 export interface PracticeOptions {
   storage: Storage;
+  /**
+   * Key material the instance cannot run without: the key that encrypts webhook
+   * signature keys at rest and the Web Push key pair (or null). Required, with
+   * no generated default: see PracticeKeys.
+   */
+  keys: PracticeKeys;
   clock?: Clock;
   ids?: Ids;
   /** Requests per minute per plan, overriding the spec's defaults. */
@@ -44,103 +34,110 @@ export interface PracticeOptions {
    * match, which is slow for common terms in large organisations.
    */
   searchCountLimit?: number | null;
-  /**
-   * Encrypts webhook signature keys at rest. Pass an AesGcmSecretCipher with a
-   * key you keep (the runtime reads or generates one in its data directory);
-   * the default key lives only as long as the process, so stored keys become
-   * unreadable after a restart.
-   */
+  /** Encrypts webhook signature keys at rest in place of keys.webhookSecretKey (a KMS-backed cipher, say). */
   webhookCipher?: SecretCipher;
-  /** Sends webhook POSTs; the default refuses every delivery (embedders without webhooks). */
-  webhookTransport?: WebhookTransport;
   /** Where completed notes' claims go when the organisation auto-submits; default: recorded in the store (claims). */
   billingGateway?: BillingGateway;
-  /** Renders completed notes' summaries (the runtime passes @openpractice/pdf-lib's); without one the summary job fails. */
-  summaryRenderer?: SoapSummaryRenderer;
   /** Accept http:// notification URLs (OPENPRACTICE_ENV=development); default false. */
   allowHttpWebhooks?: boolean;
-  /**
-   * Sends Web Push messages and holds the VAPID public key; the default
-   * refuses every push (recorded as failed) and has no key, so notifications
-   * still reach the in-app inbox.
-   */
-  pushTransport?: PushTransport;
   /** Accept http:// push endpoints (OPENPRACTICE_ENV=development, local push services); default false. */
   allowHttpPushEndpoints?: boolean;
+  /**
+   * What sends and renders. Background work (startBackgroundWork in
+   * @openpractice/worker) supplies its own through `withOutbound`; set these
+   * only to call the delivery services directly (tests, custom runners).
+   * Defaults: webhooks and pushes are refused (recorded as failed), summaries
+   * fail for want of a renderer.
+   */
+  webhookTransport?: WebhookTransport;
+  pushTransport?: PushTransport;
+  summaryRenderer?: SoapSummaryRenderer;
 }
 
-const noTransport: WebhookTransport = {
-  post: async () => ({ statusCode: null, durationMs: 0, error: "no webhook transport configured", responseExcerpt: null }),
-};
+/** What Practice.withOutbound's builder sees: the keys and the adapters configured so far. */
+export interface OutboundState extends Partial<OutboundAdapters> {
+  vapid: PracticeSettings["vapid"];
+}
+
+/** The outbound adapters background work runs a practice with (see Practice.withOutbound). */
+export interface OutboundAdapters {
+  webhookTransport: WebhookTransport;
+  pushTransport: PushTransport;
+  summaryRenderer: SoapSummaryRenderer;
+}
+
 
 /** One embedded OpenPractice instance: every service shares this instance's storage and clock, and nothing else. */
-export interface Practice {
+export type Practice = Readonly<PracticeServices> & {
   readonly storage: Storage;
   readonly clock: Clock;
   readonly ids: Ids;
-  readonly patients: PatientService;
-  readonly appointments: AppointmentService;
-  readonly cases: CaseService;
-  readonly referringPhysicians: ReferringPhysicianService;
-  readonly insuranceCards: InsuranceCardService;
-  readonly authorizations: AuthorizationService;
-  readonly directory: DirectoryService;
-  readonly catalog: CatalogService;
-  readonly webhooks: WebhookService;
-  readonly soapNotes: SoapNoteService;
-  readonly soapWorkflow: SoapWorkflowService;
-  readonly soapDocuments: SoapDocumentService;
-  readonly treatmentSheets: TreatmentSheetService;
-  readonly documentationSettings: DocumentationSettingsService;
-  readonly icd: IcdService;
-  readonly billingCatalog: BillingCatalogService;
-  readonly webhookDeliveries: WebhookDeliveryService;
-  readonly notifications: NotificationService;
-  readonly pushDevices: DeviceService;
-  readonly notificationDeliveries: NotificationDeliveryService;
-  readonly rateLimiter: RateLimiter;
   /** Resolves when the store answers; rejects otherwise (readiness). */
   checkReady(): Promise<void>;
-}
+  /**
+   * The same instance (storage, clock, keys, settings) whose services send and
+   * render with these adapters (those left out stay as they are); `build` sees
+   * the adapters configured so far (undefined: none) and the VAPID pair a push
+   * transport signs with. Background work runs on it.
+   */
+  withOutbound(build: (current: OutboundState) => Partial<OutboundAdapters>): Practice;
+  /** The queued jobs of every module, by queue name, run on this instance's services. */
+  moduleJobHandlers(): Map<string, JobHandler>;
+};
 
 /**
- * Builds an instance. All state lives in the returned object (no module-level
- * singletons), so the library can be embedded twice in one process; the options
- * are copied, never mutated.
+ * Builds an instance from the core module list. All state lives in the
+ * returned object (no module-level singletons), so the library can be embedded
+ * twice in one process; the options are copied, never mutated. Throws
+ * PracticeConfigurationError, naming the option, when key material is missing.
  */
 export function createPractice(options: PracticeOptions): Practice {
-  const storage = options.storage;
-  const clock = options.clock ?? systemClock;
-  const ids = options.ids ?? randomIds;
-  const planLimits = resolvePlanLimits({ ...options.planLimits });
-  const cipher = options.webhookCipher ?? new AesGcmSecretCipher(randomBytes(32));
-  const transport = options.webhookTransport ?? noTransport;
-  const pushTransport = options.pushTransport ?? noPushTransport;
-  return Object.freeze({
-    storage,
-    clock,
-    ids,
-    patients: new PatientService({ storage, clock, searchCountLimit: options.searchCountLimit === undefined ? DEFAULT_SEARCH_COUNT_LIMIT : options.searchCountLimit }),
-    appointments: new AppointmentService({ storage, clock }),
-    cases: new CaseService({ storage, clock }),
-    referringPhysicians: new ReferringPhysicianService({ storage, clock }),
-    insuranceCards: new InsuranceCardService({ storage, clock }),
-    authorizations: new AuthorizationService({ storage, clock }),
-    directory: new DirectoryService({ storage }),
-    catalog: new CatalogService({ storage }),
-    webhooks: new WebhookService({ storage, clock, cipher, allowHttp: options.allowHttpWebhooks ?? false }),
-    soapNotes: new SoapNoteService({ storage, clock, ids }),
-    soapWorkflow: new SoapWorkflowService({ storage, clock, billingGateway: options.billingGateway ?? storedClaimsGateway }),
-    soapDocuments: new SoapDocumentService({ storage, clock, renderer: options.summaryRenderer }),
-    treatmentSheets: new TreatmentSheetService({ storage, clock }),
-    documentationSettings: new DocumentationSettingsService({ storage, clock }),
-    icd: new IcdService({ storage }),
-    billingCatalog: new BillingCatalogService({ storage, clock }),
-    webhookDeliveries: new WebhookDeliveryService({ storage, clock, ids, cipher, transport }),
-    notifications: new NotificationService({ storage, clock, ids, transport: pushTransport }),
-    pushDevices: new DeviceService({ storage, clock, ids, allowHttp: options.allowHttpPushEndpoints ?? false }),
-    notificationDeliveries: new NotificationDeliveryService({ storage, clock, transport: pushTransport }),
-    rateLimiter: new RateLimiter({ storage, clock, planLimits }),
-    checkReady: () => storage.ping(),
+  const keys = options.keys ?? ({} as Partial<PracticeKeys>);
+  const cipher = options.webhookCipher ?? webhookCipherFromKey(keys.webhookSecretKey);
+  const vapid = checkVapidKeys(keys.vapid);
+  const settings: PracticeSettings = Object.freeze({
+    planLimits: resolvePlanLimits({ ...options.planLimits }),
+    searchCountLimit: options.searchCountLimit === undefined ? DEFAULT_SEARCH_COUNT_LIMIT : options.searchCountLimit,
+    cipher,
+    vapid,
+    webhookTransport: options.webhookTransport,
+    pushTransport: options.pushTransport,
+    billingGateway: options.billingGateway ?? storedClaimsGateway,
+    summaryRenderer: options.summaryRenderer,
+    allowHttpWebhooks: options.allowHttpWebhooks ?? false,
+    allowHttpPushEndpoints: options.allowHttpPushEndpoints ?? false,
   });
+  return practiceFrom({ storage: options.storage, clock: options.clock ?? systemClock, ids: options.ids ?? randomIds, settings });
+}
+
+function practiceFrom(deps: ModuleDependencies): Practice {
+  const built = coreModules.map((module) => ({ module, services: module.createServices(deps) }));
+  const services = Object.assign({}, ...built.map((b) => b.services)) as PracticeServices;
+  const practice: Practice = Object.freeze({
+    ...services,
+    storage: deps.storage,
+    clock: deps.clock,
+    ids: deps.ids,
+    checkReady: () => deps.storage.ping(),
+    withOutbound: (build) => {
+      const { vapid, webhookTransport, pushTransport, summaryRenderer } = deps.settings;
+      const outbound = Object.entries(build({ vapid, webhookTransport, pushTransport, summaryRenderer })).filter(
+        ([, adapter]) => adapter !== undefined,
+      );
+      return practiceFrom({ ...deps, settings: Object.freeze({ ...deps.settings, ...Object.fromEntries(outbound) }) });
+    },
+    moduleJobHandlers: () => {
+      const handlers = new Map<string, JobHandler>();
+      for (const { module, services: own } of built) {
+        // Each module's jobs see its own services, typed as it declared them.
+        const jobs = (module.jobs as ((s: object, d: ModuleDependencies) => Readonly<Record<string, JobHandler>>) | undefined)?.(own, deps);
+        for (const [queue, handler] of Object.entries(jobs ?? {})) {
+          if (handlers.has(queue)) throw new Error(`two modules handle the queue ${queue}`);
+          handlers.set(queue, handler);
+        }
+      }
+      return handlers;
+    },
+  });
+  return practice;
 }

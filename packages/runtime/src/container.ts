@@ -1,12 +1,15 @@
 import "reflect-metadata";
-import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
-import { AesGcmSecretCipher, createPractice, systemClock, type Clock, type Practice, type Storage } from "@openpractice/core";
-import { createHttpHandler, createJwtAuthenticator, describeThrown, type Authenticator, type FetchHandler } from "@openpractice/http";
+import { createPractice, systemClock, type Clock, type PracticeKeys, type Practice, type Storage } from "@openpractice/core";
+import {
+  createHttpHandler,
+  createJwtAuthenticator,
+  describeThrown,
+  type Authenticator,
+  type FetchHandler,
+} from "@openpractice/http";
+import { createWebhookTransport } from "@openpractice/worker";
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import type { RuntimeConfig } from "./config/config.js";
-import { createWebhookTransport } from "./webhook-transport.js";
-import { createPushTransport } from "./push-transport.js";
-import type { VapidKeys } from "./config/vapid-keys.js";
 import { swaggerUiAssets } from "./docs-assets.js";
 import type { Logger } from "./logger.js";
 
@@ -16,7 +19,6 @@ export const TOKENS = Object.freeze({
   Logger: Symbol("Logger"),
   Clock: Symbol("Clock"),
   Storage: Symbol("Storage"),
-  JwtSecret: Symbol("JwtSecret"),
   Practice: Symbol("Practice"),
   Authenticator: Symbol("Authenticator"),
   HttpHandler: Symbol("HttpHandler"),
@@ -28,66 +30,72 @@ export interface CompositionInput {
   storage: Storage;
   /** The HS256 secret (resolveHs256Secret); undefined: HS256 is off and only the JWKS URL's keys are accepted. */
   jwtSecret: string | undefined;
-  /** AES-256 key for webhook signature keys at rest (resolveWebhookKey). */
-  webhookKey: Buffer;
-  /** The VAPID key pair push messages are signed with (resolveVapidKeys). */
-  vapidKeys: VapidKeys;
+  /** The practice's key material (resolveRuntimeKeys). */
+  keys: PracticeKeys;
   clock?: Clock;
 }
 
 /**
  * The composition root: a child container per runtime instance (never the
- * global one), so two runtimes in one process share nothing.
+ * global one), so two runtimes in one process share nothing. The
+ * configuration is read once, here; each registration gets the values it
+ * needs. Background work is not composed here: startRuntime starts it with
+ * @openpractice/worker's startBackgroundWork, as an embedding host does.
  */
 export function composeContainer(input: CompositionInput): DependencyContainer {
+  const { config, logger } = input;
+  const development = config.env === "development";
   const c = rootContainer.createChildContainer();
-  c.register(TOKENS.Config, { useValue: input.config });
-  c.register(TOKENS.Logger, { useValue: input.logger });
+  c.register(TOKENS.Config, { useValue: config });
+  c.register(TOKENS.Logger, { useValue: logger });
   c.register(TOKENS.Clock, { useValue: input.clock ?? systemClock });
   c.register(TOKENS.Storage, { useValue: input.storage });
-  if (input.jwtSecret !== undefined) c.register(TOKENS.JwtSecret, { useValue: input.jwtSecret });
   c.register(TOKENS.Practice, {
     useFactory: instanceCachingFactory<Practice>((d) =>
       createPractice({
         storage: d.resolve<Storage>(TOKENS.Storage),
         clock: d.resolve<Clock>(TOKENS.Clock),
-        planLimits: d.resolve<RuntimeConfig>(TOKENS.Config).planLimits,
-        searchCountLimit: d.resolve<RuntimeConfig>(TOKENS.Config).searchCountLimit,
-        webhookCipher: new AesGcmSecretCipher(input.webhookKey),
-        webhookTransport: createWebhookTransport({
-          allowPrivate: d.resolve<RuntimeConfig>(TOKENS.Config).env === "development",
-          allowedHosts: d.resolve<RuntimeConfig>(TOKENS.Config).webhookAllowedHosts,
-        }),
-        allowHttpWebhooks: d.resolve<RuntimeConfig>(TOKENS.Config).env === "development",
-        summaryRenderer: new PdfLibSummaryRenderer(),
-        pushTransport: createPushTransport({
-          vapid: input.vapidKeys,
-          subject: d.resolve<RuntimeConfig>(TOKENS.Config).vapidSubject,
-          policy: { allowPrivate: d.resolve<RuntimeConfig>(TOKENS.Config).env === "development", allowedHosts: d.resolve<RuntimeConfig>(TOKENS.Config).pushAllowedHosts },
-        }),
-        allowHttpPushEndpoints: d.resolve<RuntimeConfig>(TOKENS.Config).env === "development",
+        keys: input.keys,
+        planLimits: config.planLimits,
+        searchCountLimit: config.searchCountLimit,
+        allowHttpWebhooks: development,
+        allowHttpPushEndpoints: development,
+        // The API sends the /test deliveries itself; background work keeps this transport.
+        webhookTransport: createWebhookTransport({ allowPrivate: development, allowedHosts: config.webhookAllowedHosts }),
       }),
     ),
   });
   c.register(TOKENS.Authenticator, {
-    useFactory: instanceCachingFactory<Authenticator>((d) => {
-      const config = d.resolve<RuntimeConfig>(TOKENS.Config);
-      return createJwtAuthenticator({ secret: input.jwtSecret, jwksUrl: config.jwksUrl, maxLifetimeSeconds: config.jwtMaxLifetimeSeconds });
+    useValue: createJwtAuthenticator({
+      secret: input.jwtSecret,
+      jwksUrl: config.jwksUrl,
+      maxLifetimeSeconds: config.jwtMaxLifetimeSeconds,
     }),
   });
   c.register(TOKENS.HttpHandler, {
-    useFactory: instanceCachingFactory<FetchHandler>((d) => {
-      const log = d.resolve<Logger>(TOKENS.Logger);
-      return createHttpHandler({
+    useFactory: instanceCachingFactory<FetchHandler>((d) =>
+      createHttpHandler({
         practice: d.resolve<Practice>(TOKENS.Practice),
         authenticator: d.resolve<Authenticator>(TOKENS.Authenticator),
         docsAssets: swaggerUiAssets(),
         onRequestComplete: (e) =>
-          log.info({ request_id: e.requestId, method: e.method, route: e.route, status: e.status, duration_ms: e.durationMs, organisation_id: e.organisationId, error_code: e.errorCode }, "request"),
+          logger.info(
+            {
+              request_id: e.requestId,
+              method: e.method,
+              route: e.route,
+              status: e.status,
+              duration_ms: e.durationMs,
+              organisation_id: e.organisationId,
+              error_code: e.errorCode,
+            },
+            "request",
+          ),
         // One JSON line, the stack inside it; describeThrown reads values that throw when touched.
-        onUnexpectedError: (error, e) => log.error({ request_id: e.requestId, route: e.route, err: describeThrown(error) }, "unexpected error"),
-      });
-    }),
+        onUnexpectedError: (error, e) =>
+          logger.error({ request_id: e.requestId, route: e.route, err: describeThrown(error) }, "unexpected error"),
+      }),
+    ),
   });
   return c;
 }

@@ -7,12 +7,11 @@ import { headerOverflowListener, RECOMMENDED_MAX_HEADER_BYTES, type FetchHandler
 import type { DependencyContainer } from "tsyringe";
 import { DEFAULT_VAPID_SUBJECT, type RuntimeConfig } from "./config/config.js";
 import { resolveHs256Secret } from "./config/jwt-secret.js";
-import { resolveWebhookKey } from "./config/webhook-key.js";
-import { resolveVapidKeys } from "./config/vapid-keys.js";
+import { resolveRuntimeKeys } from "./config/practice-keys.js";
 import { composeContainer, TOKENS } from "./container.js";
 import { createLogger, type Logger } from "./logger.js";
 import { openStorage } from "./storage-from-url.js";
-import { startWorkers } from "./workers.js";
+import { startBackgroundWork } from "@openpractice/worker";
 
 export interface RuntimeHandle {
   /** Base URL the server listens on, e.g. http://127.0.0.1:8080 */
@@ -36,13 +35,12 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   const logger = options.logger ?? createLogger(config.logLevel);
   const hs256 = resolveHs256Secret(config);
   if (hs256?.source === "generated") logger.info({ file: `${config.dataDir}/jwt-secret` }, "generated a JWT signing secret");
-  const webhookKey = resolveWebhookKey(config.webhookSecretKey, config.dataDir);
-  if (webhookKey.source === "generated") logger.info({ file: `${config.dataDir}/webhook-secret-key` }, "generated the key that encrypts webhook signature keys; back it up with the database");
-  const vapid = resolveVapidKeys(config.vapidKeys, config.dataDir);
-  if (vapid.source === "generated") logger.info({ file: `${config.dataDir}/vapid-keys.json` }, "generated the VAPID key pair for Web Push; back it up with the database (a new pair makes every browser subscribe again)");
+  const { keys, webhookKeySource, vapidSource } = resolveRuntimeKeys(config);
+  if (webhookKeySource === "generated") logger.info({ file: `${config.dataDir}/webhook-secret-key` }, "generated the key that encrypts webhook signature keys; back it up with the database");
+  if (vapidSource === "generated") logger.info({ file: `${config.dataDir}/vapid-keys.json` }, "generated the VAPID key pair for Web Push; back it up with the database (a new pair makes every browser subscribe again)");
   if (config.env === "production" && config.vapidSubject === DEFAULT_VAPID_SUBJECT) logger.warn("OPENPRACTICE_VAPID_SUBJECT is not set: push services see a placeholder contact; set a mailto: address or https: URL of yours");
   const storage = await openStorage(config.databaseUrl, (error) => logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"));
-  const container = composeContainer({ config, logger, storage, jwtSecret: hs256?.secret, webhookKey: webhookKey.key, vapidKeys: vapid.keys, clock: options.clock });
+  const container = composeContainer({ config, logger, storage, jwtSecret: hs256?.secret, keys, clock: options.clock });
   const practice = container.resolve<Practice>(TOKENS.Practice);
   // Room for a token of MAX_TOKEN_LENGTH; larger headers get the contract's 401 rather than Node's bare 431.
   const server = createH3NodeServer(container.resolve<FetchHandler>(TOKENS.HttpHandler), { maxHeaderSize: RECOMMENDED_MAX_HEADER_BYTES });
@@ -58,8 +56,15 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   // Leases and the fan-out lock are held by this id: the random part keeps two containers that share a hostname,
   // pid 1 and a port (or a process restarted with the same pid) from counting as one holder.
   const workerId = `${hostname()}:${process.pid}:${port}:${randomBytes(4).toString("hex")}`;
-  const pushRetry = { retries: config.pushRetries, baseDelayMs: config.pushRetryBaseMs };
-  const workers = startWorkers(practice, logger, { workerId, pollIntervalMs: config.workerPollMs, leaseMs: config.jobLeaseMs, pushRetry });
+  const workers = startBackgroundWork(practice, {
+    logger,
+    workerId,
+    pollIntervalMs: config.workerPollMs,
+    leaseMs: config.jobLeaseMs,
+    pushRetry: { retries: config.pushRetries, baseDelayMs: config.pushRetryBaseMs },
+    webhookPolicy: { allowPrivate: config.env === "development", allowedHosts: config.webhookAllowedHosts },
+    pushPolicy: { allowPrivate: config.env === "development", allowedHosts: config.pushAllowedHosts },
+  });
   logger.info({ url, engine: storage.capabilities.engine, env: config.env }, "openpractice listening");
 
   let stopping: Promise<void> | undefined;

@@ -1,5 +1,5 @@
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { EVENT_PAYLOAD_FIELDS } from "../events/event-catalog.js";
+import { isEventType } from "../events/event-catalog.js";
 import { checkOutboundUrl } from "../outbound-url.js";
 import { WEBHOOK_API_VERSIONS, type SubscriptionChanges } from "./webhook-subscription.js";
 
@@ -10,7 +10,7 @@ export function checkEventTypes(issues: ValidationIssue[], eventTypes: unknown):
     issues.push({ field: "eventTypes", reason: "must list at least one event type" });
     return;
   }
-  const unknown = eventTypes.filter((t) => typeof t !== "string" || !(t in EVENT_PAYLOAD_FIELDS));
+  const unknown = eventTypes.filter((t) => !isEventType(t));
   if (unknown.length) issues.push({ field: "eventTypes", reason: `contains unknown event types: ${unknown.join(", ")} (GET /apis/v1/webhooks/event-types lists them)`, value: unknown });
   const dupes = eventTypes.filter((t, i) => eventTypes.indexOf(t) !== i);
   if (dupes.length) issues.push({ field: "eventTypes", reason: `lists ${[...new Set(dupes)].join(", ")} more than once`, value: [...new Set(dupes)] });

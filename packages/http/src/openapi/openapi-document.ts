@@ -1,4 +1,4 @@
-import { ERROR_CODES } from "@openpractice/core";
+import { errorCodes } from "@openpractice/core";
 import type { RouteDefinition } from "../route.js";
 import type { JsonSchema } from "../validation/json-schema.js";
 
@@ -63,7 +63,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
             code: { type: "integer", description: "v1 numeric code, e.g. 4000 validation, 4010 unauthorized, 4040 patient not found" },
             data: { type: "null" },
             message: { type: "string" },
-            error_code: { type: "string", enum: [...ERROR_CODES] },
+            error_code: { type: "string", enum: [...errorCodes()] },
             errors: { type: "array", items: { $ref: "#/components/schemas/FieldIssue" } },
           },
         },
@@ -71,7 +71,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
           type: "object",
           required: ["error", "meta"],
           properties: {
-            error: { type: "object", required: ["code", "message", "details"], properties: { code: { type: "string", enum: [...ERROR_CODES] }, message: { type: "string" }, details: { type: "object" } } },
+            error: { type: "object", required: ["code", "message", "details"], properties: { code: { type: "string", enum: [...errorCodes()] }, message: { type: "string" }, details: { type: "object" } } },
             meta: { type: "object", properties: { timestamp: { type: "string", format: "date-time" }, request_id: { type: "string" } } },
           },
         },

@@ -1,4 +1,4 @@
-import { EVENT_DESCRIPTIONS, EVENT_PAYLOAD_FIELDS, eventDataSchema, LATEST_WEBHOOK_API_VERSION, WEBHOOK_API_VERSIONS, type EventType, type Organisation, type TransportResult, type WebhookAttempt, type WebhookDelivery, type WebhookSubscription } from "@openpractice/core";
+import { eventDataSchema, eventDescriptions, eventPayloadFields, LATEST_WEBHOOK_API_VERSION, WEBHOOK_API_VERSIONS, type EventType, type Organisation, type TransportResult, type WebhookAttempt, type WebhookDelivery, type WebhookSubscription } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import type { JsonSchema } from "../validation/json-schema.js";
 
@@ -86,6 +86,6 @@ export function eventCatalogView() {
   return {
     api_versions: [...WEBHOOK_API_VERSIONS],
     latest_api_version: LATEST_WEBHOOK_API_VERSION,
-    event_types: (Object.keys(EVENT_PAYLOAD_FIELDS) as EventType[]).map((t) => ({ event_type: t, description: EVENT_DESCRIPTIONS[t], data_schema: eventDataSchema(t) })),
+    event_types: (Object.keys(eventPayloadFields()) as EventType[]).map((t) => ({ event_type: t, description: eventDescriptions()[t], data_schema: eventDataSchema(t) })),
   };
 }

@@ -1,4 +1,5 @@
 import { createPractice } from "@openpractice/core";
+import { resolveRuntimeKeys } from "../config/practice-keys.js";
 import { readFileSync } from "node:fs";
 import { parse as parseCsv } from "csv-parse/sync";
 import { basename } from "node:path";
@@ -61,7 +62,7 @@ export async function seedCommand(flags: Record<string, string | undefined>): Pr
   const secret = resolveHs256Secret(config)?.secret;
   const storage = await openStorage(config.databaseUrl);
   try {
-    const practice = createPractice({ storage });
+    const practice = createPractice({ storage, keys: resolveRuntimeKeys(config).keys });
     const summary = await seedDemo(practice, { organisationId: positiveInt("org", flags.org, 1), patients: positiveInt("patients", flags.patients, 50), jwtSecret: secret, tokenTtlSeconds: defaultTokenTtl(config) });
     process.stdout.write(`${JSON.stringify(summary)}\n`);
   } finally {
@@ -113,7 +114,7 @@ export async function importIcdCommand(file: string, flags: Record<string, strin
   const config = loadConfig();
   const storage = await openStorage(config.databaseUrl);
   try {
-    const practice = createPractice({ storage });
+    const practice = createPractice({ storage, keys: resolveRuntimeKeys(config).keys });
     const summary = await practice.icd.importOrderFile(text.split("\n"), year).catch((error: Error) => {
       throw new UsageError(`import icd10cm: ${error.message}`);
     });
@@ -154,7 +155,7 @@ export async function importCatalogCommand(file: string, flags: Record<string, s
   const config = loadConfig();
   const storage = await openStorage(config.databaseUrl);
   try {
-    const practice = createPractice({ storage });
+    const practice = createPractice({ storage, keys: resolveRuntimeKeys(config).keys });
     const organisationId = positiveInt("org", flags.org, 1);
     const principal = { organisationId, userId: null, name: "openpractice import", scopes: [], clinicIds: [], roles: [] };
     const result = await practice.billingCatalog.upsert(principal, codes).catch((error: Error & { details?: { issues?: Array<{ field: string; reason: string }> } }) => {

@@ -2,8 +2,7 @@ import Validator from "fastest-validator";
 import { DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
 import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from "@openpractice/http";
 import { vapidPairMatches, type VapidKeys } from "./vapid-keys.js";
-import { DEFAULT_PUSH_RETRY } from "../push-delivery-job.js";
-import { DEFAULT_LEASE_MS } from "../job-runner.js";
+import { DEFAULT_LEASE_MS, DEFAULT_PUSH_RETRY } from "@openpractice/worker";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 

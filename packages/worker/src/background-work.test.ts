@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { JobRunner } from "./job-runner.js";
 import { createWebhookTransport } from "./webhook-transport.js";
-import { builtInJobHandlers } from "./workers.js";
+import { builtInJobHandlers } from "./background-work.js";
 
 const T0 = new Date("2031-01-01T00:00:00Z");
 const silent = { debug() {}, info() {}, warn() {}, error() {} } as never;
@@ -38,7 +38,7 @@ describe("the webhook delivery handler", () => {
 
   it("reads the deliveries of the jobs a claim starts together in one read, then delivers and completes each", async () => {
     const cipher = new AesGcmSecretCipher(randomBytes(32));
-    const practice = createPractice({ storage, webhookCipher: cipher, clock: { now: () => T0 }, webhookTransport: createWebhookTransport({ allowPrivate: true, allowedHosts: [] }) });
+    const practice = createPractice({ keys: { vapid: null }, storage, webhookCipher: cipher, clock: { now: () => T0 }, webhookTransport: createWebhookTransport({ allowPrivate: true, allowedHosts: [] }) });
     const r = storage.repositories;
     await r.organisations.ensure({ id: 1, name: "o", plan: "free", now: T0 });
     const { port } = receiver.address() as { port: number };

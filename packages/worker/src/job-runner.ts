@@ -1,5 +1,5 @@
 import { PermanentJobFailure, type ClaimedJob, type Clock, type Ids, type JobContext, type JobHandler, type JobLease, type Storage } from "@openpractice/core";
-import type { Logger } from "./logger.js";
+import type { WorkerLogger as Logger } from "./logger.js";
 import { startHeartbeat, type Heartbeat } from "./heartbeat.js";
 
 export type { JobContext, JobHandler } from "@openpractice/core";

@@ -1,6 +1,6 @@
 import type { PushSendResult, PushTransport } from "@openpractice/core";
 import webpush from "web-push";
-import type { VapidKeys } from "./config/vapid-keys.js";
+import type { VapidKeys } from "@openpractice/core";
 import { createOutboundPost, type OutboundPolicy } from "./outbound-http.js";
 
 /** A push service answers fast or not at all; a slow one is retried like a 5xx. */
@@ -22,7 +22,7 @@ export function retryAfterSeconds(header: string | string[] | undefined, now: Da
  * and cannot apply our outbound address policy at connect time (a device's
  * endpoint comes from a browser, so it must not reach the inside).
  */
-export function createPushTransport(options: { vapid: VapidKeys; subject: string; policy: OutboundPolicy }): PushTransport {
+export function createPushTransport(options: { vapid: Pick<VapidKeys, "publicKey" | "privateKey">; subject: string; policy: OutboundPolicy }): PushTransport {
   const post = createOutboundPost(options.policy);
   const vapidDetails = { subject: options.subject, publicKey: options.vapid.publicKey, privateKey: options.vapid.privateKey };
   const transport: PushTransport = {

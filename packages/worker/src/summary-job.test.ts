@@ -1,9 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { createPractice, patientFromDraft, SOAP_SUMMARY_QUEUE, toPatientRecord, type Repositories, type Storage } from "@openpractice/core";
 import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { JobRunner } from "./job-runner.js";
-import { builtInJobHandlers } from "./workers.js";
+import { builtInJobHandlers } from "./background-work.js";
 
 const T0 = new Date("2031-01-01T00:00:00Z");
 const silent = { debug() {}, info() {}, warn() {}, error() {} } as never;
@@ -27,7 +28,7 @@ describe("the SOAP summary job when the store keeps failing", () => {
   });
 
   it("retries with backoff, then marks the summary FAILED with the last reason when the attempts run out", async () => {
-    const practice = createPractice({ storage, clock: { now: () => now }, summaryRenderer: new PdfLibSummaryRenderer() });
+    const practice = createPractice({ keys: { webhookSecretKey: randomBytes(32), vapid: null }, storage, clock: { now: () => now }, summaryRenderer: new PdfLibSummaryRenderer() });
     const r = storage.repositories;
     await r.organisations.ensure({ id: 1, name: "o", plan: "free", now: T0 });
     const patientId = (await r.patients.insertIfAbsent(toPatientRecord(patientFromDraft({ firstName: "Job", lastName: "Test", dateOfBirth: "1990-01-01" }, 1, T0)))).patient.id;

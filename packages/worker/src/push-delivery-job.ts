@@ -1,6 +1,6 @@
 import type { Practice } from "@openpractice/core";
 import pRetry from "p-retry";
-import type { JobHandler } from "./job-runner.js";
+import type { JobHandler } from "@openpractice/core";
 import { PUSH_TIMEOUT_MS } from "./push-transport.js";
 
 /** How a device's push is retried within one run of the delivery job. */

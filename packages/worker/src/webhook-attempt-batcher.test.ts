@@ -29,7 +29,7 @@ describe("WebhookAttemptBatcher (group commit of webhook attempts)", () => {
   });
 
   const outcome = (d: WebhookDelivery, statusCode: number): AttemptOutcome => ({ delivery: d, subscriptionLive: true, attemptId: `att-${d.id}`, result: { statusCode, durationMs: 3, error: null, responseExcerpt: "ok" }, at: T0 });
-  const practiceOn = () => createPractice({ storage, webhookCipher: new AesGcmSecretCipher(randomBytes(32)), clock: { now: () => T0 } });
+  const practiceOn = () => createPractice({ keys: { webhookSecretKey: randomBytes(32), vapid: null }, storage, clock: { now: () => T0 } });
 
   /** One queued job per delivery, claimed together (one lease token), as the job runner hands them out. */
   const claimJobs = async () => {

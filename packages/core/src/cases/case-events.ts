@@ -1,0 +1,8 @@
+const CASE_FIELDS = ["organisation_id", "service_case_id", "patient_id", "clinic_id"] as const;
+
+/** Case events: spec 6.1, identifiers only. */
+export const CASE_EVENTS = {
+  "case.created": { fields: CASE_FIELDS, description: "A case was opened." },
+  "case.updated": { fields: CASE_FIELDS, description: "A case changed (other than a discharge)." },
+  "case.discharged": { fields: CASE_FIELDS, description: "A case's treatment_status became DISCHARGED." },
+} as const;

@@ -1,0 +1,20 @@
+import { defineCoreModule } from "../modules/core-module.js";
+import { AuthorizationService } from "./authorization-service.js";
+import { CASE_ERROR_CODES } from "./case-errors.js";
+import { CASE_EVENTS } from "./case-events.js";
+import { CaseService } from "./case-service.js";
+import { InsuranceCardService } from "./insurance-card-service.js";
+import { ReferringPhysicianService } from "./referring-physician-service.js";
+
+/** Cases with their insurance cards, referring physicians and authorizations. */
+export const casesModule = defineCoreModule({
+  key: "cases",
+  createServices: ({ storage, clock }) => ({
+    cases: new CaseService({ storage, clock }),
+    referringPhysicians: new ReferringPhysicianService({ storage, clock }),
+    insuranceCards: new InsuranceCardService({ storage, clock }),
+    authorizations: new AuthorizationService({ storage, clock }),
+  }),
+  errorCodes: CASE_ERROR_CODES,
+  events: CASE_EVENTS,
+});

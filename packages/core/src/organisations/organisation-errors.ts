@@ -1,0 +1,5 @@
+/** Errors of the organisation directory (clinics, doctors). Codes are public: never renamed or reused. */
+export const ORGANISATION_ERROR_CODES = [
+  /** The clinic does not exist in the caller's organisation. */
+  "CLINIC_NOT_FOUND",
+] as const;

@@ -1,0 +1,7 @@
+/** Errors of the patient registry. Codes are public: never renamed or reused. */
+export const PATIENT_ERROR_CODES = [
+  /** The patient does not exist in the caller's organisation (other organisations' patients included). */
+  "PATIENT_NOT_FOUND",
+  /** A patient with the same name and date of birth already exists in the organisation. */
+  "DUPLICATE_PATIENT",
+] as const;

@@ -1,0 +1,179 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import {
+  NOTIFICATION_DELIVERY_QUEUE,
+  WEBHOOK_DELIVERY_QUEUE,
+  type DeliveryForAttempt,
+  type OutboundAdapters,
+  type Practice,
+} from "@openpractice/core";
+import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
+import DataLoader from "dataloader";
+import { DEFAULT_LEASE_MS, JobRunner, type JobHandler } from "./job-runner.js";
+import { stderrWarnings, type WorkerLogger } from "./logger.js";
+import type { OutboundPolicy } from "./outbound-http.js";
+import { DEFAULT_PUSH_RETRY, pushDeliveryHandler, type PushRetryPolicy } from "./push-delivery-job.js";
+import { createPushTransport } from "./push-transport.js";
+import { startScheduledTask, type RunningTask, type ScheduledTask } from "./scheduled-task.js";
+import { WebhookAttemptBatcher } from "./webhook-attempt-batcher.js";
+import { createWebhookTransport } from "./webhook-transport.js";
+
+export interface BackgroundWorkOptions {
+  /** Where failures are reported; default: warnings and errors as JSON lines on stderr. */
+  logger?: WorkerLogger;
+  /**
+   * Who holds job leases and task locks; unique per process (default
+   * hostname:pid:random). Two processes with one id would count as one holder.
+   */
+  workerId?: string;
+  /** How often the job queue and the outbox are polled; default 1,000 ms. */
+  pollIntervalMs?: number;
+  /** Lease of claimed jobs and task locks, renewed every third of it; default 3,000 ms. */
+  leaseMs?: number;
+  /** In-process retries of a push that the push service asked to retry; default 2 retries from 1 s. */
+  pushRetry?: PushRetryPolicy;
+  /**
+   * Which addresses webhook requests may reach. Default: public addresses only
+   * (a subscription names the URL, so it must not reach the inside);
+   * `allowPrivate` for development, `allowedHosts` for named internal receivers.
+   */
+  webhookPolicy?: OutboundPolicy;
+  /** The same for push services (a browser names the endpoint); default: public addresses only. */
+  pushPolicy?: OutboundPolicy;
+  /**
+   * What sends and renders. Each defaults to what the practice was created
+   * with, else to the shipped one: HTTPS webhooks under `webhookPolicy`, Web
+   * Push signed with the practice's VAPID keys (none when keys.vapid is null),
+   * PDF summaries with @openpractice/pdf-lib.
+   */
+  outbound?: Partial<OutboundAdapters>;
+}
+
+export interface BackgroundWork {
+  readonly jobs: JobRunner;
+  /** Stops polling, lets running jobs and ticks finish, releases locks. */
+  stop(): Promise<void>;
+}
+
+/** The fan-out's lock: one process of a deployment moves outbox rows into deliveries. */
+const FAN_OUT_TASK = "webhooks-fan-out";
+const PURGE_TASK = "purge-rate-limit-windows";
+
+/**
+ * Queues the worker runs besides the modules' own: `system.noop` does nothing
+ * (operators enqueue it to see that workers are alive; the multi-process test
+ * proves each job completes exactly once with it), and the webhook and push
+ * deliveries, which batch their reads and commits and retry in process here.
+ */
+export function builtInJobHandlers(
+  practice?: Practice,
+  options: { workerId?: string; pushRetry?: PushRetryPolicy } = {},
+): Map<string, JobHandler> {
+  const { workerId = "worker", pushRetry = DEFAULT_PUSH_RETRY } = options;
+  const handlers = new Map<string, JobHandler>([["system.noop", async () => undefined]]);
+  if (!practice) return handlers;
+  for (const [queue, handler] of practice.moduleJobHandlers()) handlers.set(queue, handler);
+  // The jobs a claim starts together read their deliveries in one statement (DataLoader batches the loads of a tick);
+  // no cache, so every attempt reads the delivery as it is now.
+  const deliveries = new DataLoader<number, DeliveryForAttempt | undefined>(
+    async (ids) => {
+      const found = await practice.webhookDeliveries.findForAttempts([...ids]);
+      return ids.map((id) => found.get(id));
+    },
+    { cache: false, maxBatchSize: 200 },
+  );
+  // The attempt and the job's completion commit together, grouped with the attempts that finished alongside.
+  const attempts = new WebhookAttemptBatcher(practice, workerId);
+  handlers.set(WEBHOOK_DELIVERY_QUEUE, async (job) => {
+    const deliveryId = Number((job.payload as { deliveryId: number }).deliveryId);
+    const outcome = await practice.webhookDeliveries.sendAttempt(deliveryId, (id) => deliveries.load(id));
+    if (outcome === "skipped") return undefined;
+    await attempts.record(outcome, job);
+    return "completed";
+  });
+  handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry));
+  return handlers;
+}
+
+/** The periodic tasks of a deployment: the webhook fan-out (polling) and the rate-limit purge (every 10 minutes). */
+function periodicTasks(practice: Practice, logger: WorkerLogger, o: { pollIntervalMs: number; leaseMs: number }): ScheduledTask[] {
+  return [
+    {
+      // Moves outbox events into webhook deliveries, draining what is pending a batch at a time while the lock is
+      // ours. The lock stays with this process between ticks and is released on a graceful stop, so a process
+      // started after a crash takes over within one lease.
+      name: FAN_OUT_TASK,
+      schedule: { everyMs: o.pollIntervalMs },
+      lockTtlMs: o.leaseMs,
+      keepLock: true,
+      run: async (held) => {
+        while (held() && (await practice.webhookDeliveries.fanOut(200)) === 200);
+      },
+    },
+    {
+      name: PURGE_TASK,
+      schedule: { cron: "*/10 * * * *" },
+      // Held past the tick, so the other processes skip this tick rather than purge again.
+      lockTtlMs: 5 * 60_000,
+      run: async () => {
+        const removed = await practice.rateLimiter.purgeOldWindows();
+        if (removed > 0) logger.debug({ removed }, "purged rate-limit windows");
+      },
+    },
+  ];
+}
+
+/** hostname:pid:random: the random part keeps two containers that share a hostname and pid 1 apart. */
+export function defaultWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+}
+
+/**
+ * Starts the background work of a practice in this process: the job runner
+ * (webhook deliveries, PDF summaries, pushes, every module's jobs) and the
+ * periodic tasks. Several processes on one database share the work: jobs are
+ * claimed with leases, periodic ticks take store locks. The runtime starts it
+ * the same way; an embedding host calls it once at start and `stop()` at
+ * shutdown.
+ */
+export function startBackgroundWork(practice: Practice, options: BackgroundWorkOptions = {}): BackgroundWork {
+  const logger = options.logger ?? stderrWarnings;
+  const workerId = options.workerId ?? defaultWorkerId();
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const publicOnly: OutboundPolicy = { allowPrivate: false, allowedHosts: [] };
+  // What the practice was given stays; what it lacks gets the shipped adapter.
+  const working = practice.withOutbound((current) => ({
+    webhookTransport:
+      options.outbound?.webhookTransport ?? current.webhookTransport ?? createWebhookTransport(options.webhookPolicy ?? publicOnly),
+    pushTransport:
+      options.outbound?.pushTransport ??
+      current.pushTransport ??
+      (current.vapid ? createPushTransport({ vapid: current.vapid, subject: current.vapid.subject, policy: options.pushPolicy ?? publicOnly }) : undefined),
+    summaryRenderer: options.outbound?.summaryRenderer ?? current.summaryRenderer ?? new PdfLibSummaryRenderer(),
+  }));
+  const handlers = builtInJobHandlers(working, { workerId, pushRetry: options.pushRetry ?? DEFAULT_PUSH_RETRY });
+  const jobs = new JobRunner({
+    storage: working.storage,
+    clock: working.clock,
+    ids: working.ids,
+    logger,
+    workerId,
+    handlers,
+    pollIntervalMs,
+    leaseMs,
+  });
+  jobs.start();
+  const tasks: RunningTask[] = periodicTasks(working, logger, { pollIntervalMs, leaseMs }).map((task) =>
+    startScheduledTask(task, { locks: working.storage.repositories.locks, clock: working.clock, holder: workerId, logger }),
+  );
+  let stopping: Promise<void> | undefined;
+  return {
+    jobs,
+    stop: () =>
+      (stopping ??= (async () => {
+        await Promise.all(tasks.map((t) => t.stop()));
+        await jobs.stop();
+      })()),
+  };
+}
