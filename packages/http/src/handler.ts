@@ -4,20 +4,8 @@ import type { Authenticator } from "./auth/authenticator.js";
 import { bearerChallenge, carriesBearerToken } from "./auth/bearer-challenge.js";
 import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
+import { httpModules, V1_ERROR_MAP, V2_STATUS_MAP } from "./http-modules.js";
 import { buildOpenApiDocument } from "./openapi/openapi-document.js";
-import { v1PatientRoutes } from "./patients/v1-patient-routes.js";
-import { v1AppointmentRoutes } from "./appointments/v1-appointment-routes.js";
-import { v1CatalogRoutes } from "./appointments/v1-catalog-routes.js";
-import { v1AuthorizationRoutes } from "./cases/v1-authorization-routes.js";
-import { v1CaseRoutes } from "./cases/v1-case-routes.js";
-import { webhookRoutes } from "./webhooks/webhook-routes.js";
-import { notificationRoutes } from "./notifications/notification-routes.js";
-import { deviceRoutes } from "./notifications/device-routes.js";
-import { v1SoapRoutes } from "./soap/v1-soap-routes.js";
-import { v1SoapWorkflowRoutes } from "./soap/v1-soap-workflow-routes.js";
-import { v1IcdRoutes } from "./icd/v1-icd-routes.js";
-import { v1BillingRoutes } from "./billing/v1-billing-routes.js";
-import { v2PatientRoutes } from "./patients/v2-patient-routes.js";
 import { lastResortReport, lastResortResponse, type LastResortContext } from "./last-resort.js";
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from "./request-body.js";
 import { parseQuery, requestIdFor } from "./request-context.js";
@@ -77,7 +65,10 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const queryValidator = new SchemaValidator({ coerceTypes: true });
   const deps = { practice, bodyValidator };
   let openApi: object | undefined;
-  const routes = [...v1PatientRoutes(deps), ...v1AppointmentRoutes(deps), ...v1CatalogRoutes(deps), ...v1CaseRoutes(deps), ...v1AuthorizationRoutes(deps), ...webhookRoutes(deps), ...notificationRoutes(deps), ...deviceRoutes(deps), ...v1SoapRoutes(deps), ...v1SoapWorkflowRoutes(deps), ...v1IcdRoutes(deps), ...v1BillingRoutes(deps), ...v2PatientRoutes(deps), ...systemRoutes({ practice, openApi: () => openApi as object, docsAssets: options.docsAssets })];
+  const routes = [
+    ...httpModules.flatMap((module) => module.routes(deps)),
+    ...systemRoutes({ practice, openApi: () => openApi as object, docsAssets: options.docsAssets }),
+  ];
   openApi = buildOpenApiDocument(routes.filter((r) => !r.path.startsWith("/docs/")));
 
   const router = createRouter<RouteDefinition>();
@@ -85,8 +76,8 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
 
   function renderError(error: DomainError, contract: Contract, route: RouteDefinition | undefined, requestId: string, headers: Record<string, string>): Response {
     return contract === "v2"
-      ? v2Error(error, { requestId, now: practice.clock.now() }, route?.fieldNames, headers)
-      : v1Error(error, route?.fieldNames, headers, route?.v1ErrorStatus);
+      ? v2Error(error, V2_STATUS_MAP[error.code], { requestId, now: practice.clock.now() }, route?.fieldNames, headers)
+      : v1Error(error, V1_ERROR_MAP[error.code], route?.fieldNames, headers, route?.v1ErrorStatus);
   }
 
   async function run(route: RouteDefinition, ctx: RouteContext, request: Request, headers: Record<string, string>, setPrincipal: (p: Principal) => void): Promise<Response> {

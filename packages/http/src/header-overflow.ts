@@ -4,6 +4,7 @@ import { MAX_TOKEN_LENGTH } from "./auth/jwt-authenticator.js";
 import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
 import { contractOfPath } from "./handler.js";
+import { V1_ERROR_MAP, V2_STATUS_MAP } from "./http-modules.js";
 
 /**
  * The header limit to give Node's server (`http.createServer({ maxHeaderSize })`):
@@ -59,7 +60,10 @@ async function overflowAnswer(path: string | null, o: Required<HeaderOverflowOpt
   const requestId = `req_${crypto.randomUUID()}`;
   const headers = { "www-authenticate": bearerChallenge({ code: "invalid_token", description: reason }), "x-request-id": requestId, connection: "close" };
   const local = path !== null && o.prefix && path.startsWith(o.prefix) ? path.slice(o.prefix.length) || "/" : path;
-  const response = local !== null && contractOfPath(local) === "v2" ? v2Error(error, { requestId, now: o.now() }, undefined, headers) : v1Error(error, undefined, headers);
+  const response =
+    local !== null && contractOfPath(local) === "v2"
+      ? v2Error(error, V2_STATUS_MAP[error.code], { requestId, now: o.now() }, undefined, headers)
+      : v1Error(error, V1_ERROR_MAP[error.code], undefined, headers);
   const body = await response.text();
   const lines = [`HTTP/1.1 ${response.status} Unauthorized`, ...[...response.headers].map(([name, value]) => `${name}: ${value}`), `content-length: ${new TextEncoder().encode(body).length}`];
   return `${lines.join("\r\n")}\r\n\r\n${body}`;

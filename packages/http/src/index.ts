@@ -1,4 +1,6 @@
 export * from "./handler.js";
+export * from "./http-module.js";
+export * from "./http-modules.js";
 export * from "./auth/authenticator.js";
 export * from "./auth/claims.js";
 export * from "./auth/jwt-authenticator.js";

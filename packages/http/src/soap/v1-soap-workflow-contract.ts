@@ -173,10 +173,7 @@ export const v1ClaimView = (c: Claim) => ({
   created_at: zonelessUtc(c.createdAt),
 });
 
-/** The file each summary is served as under /apis/v1/soap-context/{context_id}/. */
-export const V1_SUMMARY_FILES: Readonly<Record<SummaryVariant, string>> = Object.freeze({ full: "summary.pdf", short: "short-summary.pdf" });
-
-/** Where the v1 API serves a note's summaries, relative to the API's base URL: summary_doc_url and short_summary_url. */
-export const v1SummaryPath = (contextId: string, variant: SummaryVariant) => `/apis/v1/soap-context/${encodeURIComponent(contextId)}/${V1_SUMMARY_FILES[variant]}`;
+/** The file each summary is served as under /apis/v1/soap-context/{context_id}/ (core stores the links: soapSummaryPath). */
+export { SOAP_SUMMARY_FILES as V1_SUMMARY_FILES, soapSummaryPath as v1SummaryPath } from "@openpractice/core";
 
 export const v1SettingsView = (s: DocumentationSettings) => ({ billing_unit_rule: s.billingUnitRule, require_cosign: s.requireCosign, auto_submit_billing: s.autoSubmitBilling, require_plan_section: s.requirePlanSection });

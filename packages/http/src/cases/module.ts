@@ -1,0 +1,25 @@
+import { defineHttpModule } from "../http-module.js";
+import { v1CaseRoutes } from "./v1-case-routes.js";
+import { v1AuthorizationRoutes } from "./v1-authorization-routes.js";
+
+/** Cases, referring physicians and authorizations (v1). */
+export const casesHttpModule = defineHttpModule({
+  key: "cases",
+  routes: (deps) => [...v1CaseRoutes(deps), ...v1AuthorizationRoutes(deps)],
+  v1Codes: {
+    CASE_NOT_FOUND: { code: 4043, status: 404 },
+    REFERRING_PHYSICIAN_NOT_FOUND: { code: 4044, status: 404 },
+    AUTHORIZATION_NOT_FOUND: { code: 4045, status: 404 },
+    DUPLICATE_REFERRING_PHYSICIAN: { code: 4095, status: 409 },
+    VISIT_LIMIT_REACHED: { code: 4093, status: 409 },
+    NO_VALID_AUTHORIZATION: { code: 4094, status: 409 },
+  },
+  v2Status: {
+    CASE_NOT_FOUND: 404,
+    REFERRING_PHYSICIAN_NOT_FOUND: 404,
+    AUTHORIZATION_NOT_FOUND: 404,
+    DUPLICATE_REFERRING_PHYSICIAN: 409,
+    VISIT_LIMIT_REACHED: 409,
+    NO_VALID_AUTHORIZATION: 409,
+  },
+});
