@@ -1,55 +1,10 @@
 import type { Repositories, Storage } from "@openpractice/core";
 import { sql, type Kysely } from "kysely";
 import { migrateToLatest } from "./migrations/migrate.js";
-import { KyselyAppointmentRepository } from "./repositories/appointment-repository.js";
-import { KyselyAuthorizationRepository } from "./repositories/authorization-repository.js";
-import { KyselyCaseRepository } from "./repositories/case-repository.js";
-import { KyselyInsuranceCardRepository } from "./repositories/insurance-card-repository.js";
-import { KyselyReferringPhysicianRepository } from "./repositories/referring-physician-repository.js";
-import { KyselyWebhookRepository } from "./repositories/webhook-repository.js";
-import { KyselyNotificationRepository } from "./repositories/notification-repository.js";
-import { KyselySoapNoteRepository } from "./repositories/soap-note-repository.js";
-import { KyselyTreatmentSheetRepository } from "./repositories/treatment-sheet-repository.js";
-import { KyselyPlanOfCareRepository } from "./repositories/plan-of-care-repository.js";
-import { KyselySoapDocumentRepository } from "./repositories/soap-document-repository.js";
-import { KyselyClaimRepository } from "./repositories/claim-repository.js";
-import { KyselyIcdRepository } from "./repositories/icd-repository.js";
-import { KyselyBillingCodeRepository } from "./repositories/billing-code-repository.js";
-import { KyselyCatalogRepository } from "./repositories/catalog-repository.js";
-import { KyselyJobQueue } from "./repositories/job-queue.js";
-import { KyselyLockStore } from "./repositories/lock-store.js";
-import { KyselyOrganisationRepository } from "./repositories/organisation-repository.js";
-import { KyselyOutboxRepository } from "./repositories/outbox-repository.js";
-import { KyselyPatientRepository } from "./repositories/patient-repository.js";
-import { KyselyRateLimitStore } from "./repositories/rate-limit-store.js";
+import { repositoriesOn } from "./kysely-modules.js";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
 
-function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile): Repositories {
-  return {
-    organisations: new KyselyOrganisationRepository(db, profile),
-    catalog: new KyselyCatalogRepository(db, profile),
-    patients: new KyselyPatientRepository(db, profile),
-    appointments: new KyselyAppointmentRepository(db, profile),
-    cases: new KyselyCaseRepository(db, profile),
-    referringPhysicians: new KyselyReferringPhysicianRepository(db, profile),
-    insuranceCards: new KyselyInsuranceCardRepository(db, profile),
-    authorizations: new KyselyAuthorizationRepository(db, profile),
-    webhooks: new KyselyWebhookRepository(db, profile),
-    notifications: new KyselyNotificationRepository(db, profile),
-    soapNotes: new KyselySoapNoteRepository(db, profile),
-    treatmentSheets: new KyselyTreatmentSheetRepository(db, profile),
-    plansOfCare: new KyselyPlanOfCareRepository(db, profile),
-    soapDocuments: new KyselySoapDocumentRepository(db),
-    claims: new KyselyClaimRepository(db, profile),
-    icd: new KyselyIcdRepository(db),
-    billingCodes: new KyselyBillingCodeRepository(db, profile),
-    outbox: new KyselyOutboxRepository(db),
-    rateLimits: new KyselyRateLimitStore(db, profile),
-    jobs: new KyselyJobQueue(db, profile),
-    locks: new KyselyLockStore(db, profile),
-  };
-}
 
 /** Runs of a transaction the engine ends for a deadlock before the error reaches the caller (pauses up to 1.3 s in all). */
 const TRANSACTION_ATTEMPTS = 8;

@@ -1,0 +1,17 @@
+import { defineKyselyModule } from "../kysely-module.js";
+import { icdMigration } from "../migrations/008-icd.js";
+import { icdWordRankMigration } from "../migrations/012-icd-word-rank.js";
+import { KyselyIcdRepository } from "../repositories/icd-repository.js";
+
+/** The ICD-10-CM codes and their search words. */
+export const icdKyselyModule = defineKyselyModule({
+  key: "icd",
+  repositories: (db) => ({
+    icd: new KyselyIcdRepository(db),
+  }),
+  migrations: () => ({
+    "008-icd": icdMigration(),
+    "012-icd-word-rank": icdWordRankMigration(),
+  }),
+  tables: ["icd_codes", "icd_words"],
+});
