@@ -3,6 +3,7 @@ export * from "./modules.js";
 export * from "./modules/core-module.js";
 export * from "./modules/practice-keys.js";
 export * from "./modules/practice-settings.js";
+export * from "./modules/outbound-slot.js";
 export * from "./soap/summary-link.js";
 export * from "./errors/domain-error.js";
 export * from "./clock.js";

@@ -5,6 +5,7 @@ import type { JobHandler } from "./jobs/job-handler.js";
 import type { ModuleDependencies } from "./modules/core-module.js";
 import { checkVapidKeys, webhookCipherFromKey, type PracticeKeys } from "./modules/practice-keys.js";
 import type { PracticeSettings } from "./modules/practice-settings.js";
+import type { OutboundAdapters, OutboundSlot } from "./modules/outbound-slot.js";
 import { coreModules, type PracticeServices } from "./modules.js";
 import type { PushTransport } from "./notifications/push-transport.js";
 import type { Plan } from "./organisations/organisation.js";
@@ -43,29 +44,26 @@ export interface PracticeOptions {
   /** Accept http:// push endpoints (OPENPRACTICE_ENV=development, local push services); default false. */
   allowHttpPushEndpoints?: boolean;
   /**
-   * What sends and renders. Background work (startBackgroundWork in
-   * @openpractice/worker) supplies its own through `withOutbound`; set these
-   * only to call the delivery services directly (tests, custom runners).
-   * Defaults: webhooks and pushes are refused (recorded as failed), summaries
-   * fail for want of a renderer.
+   * What sends and renders. Usually left out: startBackgroundWork
+   * (@openpractice/worker) sets the shipped adapters for what these leave out.
+   * Set them to send another way, or to call the delivery services without
+   * background work (tests, custom runners). Unset and without background
+   * work: webhooks and pushes are refused (recorded as failed), summaries fail.
    */
   webhookTransport?: WebhookTransport;
   pushTransport?: PushTransport;
   summaryRenderer?: SoapSummaryRenderer;
 }
 
-/** What Practice.withOutbound's builder sees: the keys and the adapters configured so far. */
-export interface OutboundState extends Partial<OutboundAdapters> {
+/** What Practice.useOutbound's builder sees: the keys and the adapters set so far. */
+export interface OutboundState extends OutboundSlot {
   vapid: PracticeSettings["vapid"];
 }
 
-/** The outbound adapters background work runs a practice with (see Practice.withOutbound). */
-export interface OutboundAdapters {
-  webhookTransport: WebhookTransport;
-  pushTransport: PushTransport;
-  summaryRenderer: SoapSummaryRenderer;
+/** The entries whose value is not undefined (an option left out never unsets an adapter). */
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
-
 
 /** One embedded OpenPractice instance: every service shares this instance's storage and clock, and nothing else. */
 export type Practice = Readonly<PracticeServices> & {
@@ -75,12 +73,12 @@ export type Practice = Readonly<PracticeServices> & {
   /** Resolves when the store answers; rejects otherwise (readiness). */
   checkReady(): Promise<void>;
   /**
-   * The same instance (storage, clock, keys, settings) whose services send and
-   * render with these adapters (those left out stay as they are); `build` sees
-   * the adapters configured so far (undefined: none) and the VAPID pair a push
-   * transport signs with. Background work runs on it.
+   * Sets the instance's outbound adapters (those `build` leaves out stay as
+   * they are); `build` sees the adapters set so far and the VAPID pair a push
+   * transport signs with. startBackgroundWork calls it once at start, so the
+   * API and the job runner send through the same adapters.
    */
-  withOutbound(build: (current: OutboundState) => Partial<OutboundAdapters>): Practice;
+  useOutbound(build: (current: OutboundState) => Partial<OutboundAdapters>): void;
   /** The queued jobs of every module, by queue name, run on this instance's services. */
   moduleJobHandlers(): Map<string, JobHandler>;
 };
@@ -100,10 +98,8 @@ export function createPractice(options: PracticeOptions): Practice {
     searchCountLimit: options.searchCountLimit === undefined ? DEFAULT_SEARCH_COUNT_LIMIT : options.searchCountLimit,
     cipher,
     vapid,
-    webhookTransport: options.webhookTransport,
-    pushTransport: options.pushTransport,
+    outbound: definedOnly({ webhookTransport: options.webhookTransport, pushTransport: options.pushTransport, summaryRenderer: options.summaryRenderer }),
     billingGateway: options.billingGateway ?? storedClaimsGateway,
-    summaryRenderer: options.summaryRenderer,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     allowHttpPushEndpoints: options.allowHttpPushEndpoints ?? false,
   });
@@ -119,12 +115,9 @@ function practiceFrom(deps: ModuleDependencies): Practice {
     clock: deps.clock,
     ids: deps.ids,
     checkReady: () => deps.storage.ping(),
-    withOutbound: (build) => {
-      const { vapid, webhookTransport, pushTransport, summaryRenderer } = deps.settings;
-      const outbound = Object.entries(build({ vapid, webhookTransport, pushTransport, summaryRenderer })).filter(
-        ([, adapter]) => adapter !== undefined,
-      );
-      return practiceFrom({ ...deps, settings: Object.freeze({ ...deps.settings, ...Object.fromEntries(outbound) }) });
+    useOutbound: (build) => {
+      const slot = deps.settings.outbound;
+      Object.assign(slot, definedOnly(build({ vapid: deps.settings.vapid, ...slot })));
     },
     moduleJobHandlers: () => {
       const handlers = new Map<string, JobHandler>();

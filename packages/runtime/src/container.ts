@@ -60,7 +60,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         searchCountLimit: config.searchCountLimit,
         allowHttpWebhooks: development,
         allowHttpPushEndpoints: development,
-        // The API sends the /test deliveries itself; background work keeps this transport.
+        // Set before the server listens, so a /test delivery never meets an unset transport; background work keeps it.
         webhookTransport: createWebhookTransport({ allowPrivate: development, allowedHosts: config.webhookAllowedHosts }),
       }),
     ),

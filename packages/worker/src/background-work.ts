@@ -142,8 +142,8 @@ export function startBackgroundWork(practice: Practice, options: BackgroundWorkO
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const publicOnly: OutboundPolicy = { allowPrivate: false, allowedHosts: [] };
-  // What the practice was given stays; what it lacks gets the shipped adapter.
-  const working = practice.withOutbound((current) => ({
+  // What the practice was given stays; what it lacks gets the shipped adapter, for its API and its jobs alike.
+  practice.useOutbound((current) => ({
     webhookTransport:
       options.outbound?.webhookTransport ?? current.webhookTransport ?? createWebhookTransport(options.webhookPolicy ?? publicOnly),
     pushTransport:
@@ -152,11 +152,11 @@ export function startBackgroundWork(practice: Practice, options: BackgroundWorkO
       (current.vapid ? createPushTransport({ vapid: current.vapid, subject: current.vapid.subject, policy: options.pushPolicy ?? publicOnly }) : undefined),
     summaryRenderer: options.outbound?.summaryRenderer ?? current.summaryRenderer ?? new PdfLibSummaryRenderer(),
   }));
-  const handlers = builtInJobHandlers(working, { workerId, pushRetry: options.pushRetry ?? DEFAULT_PUSH_RETRY });
+  const handlers = builtInJobHandlers(practice, { workerId, pushRetry: options.pushRetry ?? DEFAULT_PUSH_RETRY });
   const jobs = new JobRunner({
-    storage: working.storage,
-    clock: working.clock,
-    ids: working.ids,
+    storage: practice.storage,
+    clock: practice.clock,
+    ids: practice.ids,
     logger,
     workerId,
     handlers,
@@ -164,8 +164,8 @@ export function startBackgroundWork(practice: Practice, options: BackgroundWorkO
     leaseMs,
   });
   jobs.start();
-  const tasks: RunningTask[] = periodicTasks(working, logger, { pollIntervalMs, leaseMs }).map((task) =>
-    startScheduledTask(task, { locks: working.storage.repositories.locks, clock: working.clock, holder: workerId, logger }),
+  const tasks: RunningTask[] = periodicTasks(practice, logger, { pollIntervalMs, leaseMs }).map((task) =>
+    startScheduledTask(task, { locks: practice.storage.repositories.locks, clock: practice.clock, holder: workerId, logger }),
   );
   let stopping: Promise<void> | undefined;
   return {

@@ -1,9 +1,7 @@
 import type { BillingGateway } from "../ports/billing-gateway.js";
-import type { PushTransport } from "../notifications/push-transport.js";
 import type { Plan } from "../organisations/organisation.js";
-import type { SoapSummaryRenderer } from "../soap/soap-summary.js";
 import type { SecretCipher } from "../webhooks/secret-cipher.js";
-import type { WebhookTransport } from "../webhooks/webhook-delivery.js";
+import type { OutboundSlot } from "./outbound-slot.js";
 import type { VapidKeys } from "./practice-keys.js";
 
 /** The options of createPractice after defaults: what every module's services may read. Frozen. */
@@ -15,13 +13,13 @@ export interface PracticeSettings {
   readonly cipher: SecretCipher;
   /** The Web Push key pair, or null when Web Push is off. */
   readonly vapid: VapidKeys | null;
-  /** Sends webhook POSTs (the /test endpoint, background deliveries); undefined: not configured, deliveries refused. */
-  readonly webhookTransport: WebhookTransport | undefined;
-  /** Sends pushes; undefined: not configured (pushes refused; the VAPID public key still comes from `vapid`). */
-  readonly pushTransport: PushTransport | undefined;
+  /**
+   * The instance's outbound adapters (the one mutable part: filled once at
+   * start). Unset: webhooks and pushes are refused and recorded as failed (the
+   * VAPID public key still comes from `vapid`), summaries fail.
+   */
+  readonly outbound: OutboundSlot;
   readonly billingGateway: BillingGateway;
-  /** Renders PDF summaries; undefined: not configured (the summary job fails). */
-  readonly summaryRenderer: SoapSummaryRenderer | undefined;
   readonly allowHttpWebhooks: boolean;
   readonly allowHttpPushEndpoints: boolean;
 }

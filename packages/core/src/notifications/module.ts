@@ -9,10 +9,14 @@ import { noPushTransport, type PushTransport } from "./push-transport.js";
 export const notificationsModule = defineCoreModule({
   key: "notifications",
   createServices: ({ storage, clock, ids, settings }) => {
-    // Without a configured transport pushes are refused (recorded), but browsers can still subscribe with the key.
-    const publicKey = settings.vapid?.publicKey ?? null;
-    const transport: PushTransport =
-      settings.pushTransport ?? (publicKey === null ? noPushTransport : Object.freeze({ ...noPushTransport, vapidPublicKey: publicKey }));
+    // Read at each use: background work may set the transport after the instance is built. Without one pushes are
+    // refused (recorded), but browsers can still subscribe with the instance's key.
+    const transport: PushTransport = {
+      get vapidPublicKey() {
+        return settings.outbound.pushTransport?.vapidPublicKey ?? settings.vapid?.publicKey ?? null;
+      },
+      send: (target, payload, options) => (settings.outbound.pushTransport ?? noPushTransport).send(target, payload, options),
+    };
     return {
       notifications: new NotificationService({ storage, clock, ids, transport }),
       pushDevices: new DeviceService({ storage, clock, ids, allowHttp: settings.allowHttpPushEndpoints }),

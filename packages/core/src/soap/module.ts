@@ -15,7 +15,7 @@ export const soapModule = defineCoreModule({
   createServices: ({ storage, clock, ids, settings }) => ({
     soapNotes: new SoapNoteService({ storage, clock, ids }),
     soapWorkflow: new SoapWorkflowService({ storage, clock, billingGateway: settings.billingGateway }),
-    soapDocuments: new SoapDocumentService({ storage, clock, renderer: settings.summaryRenderer }),
+    soapDocuments: new SoapDocumentService({ storage, clock, renderer: () => settings.outbound.summaryRenderer }),
     treatmentSheets: new TreatmentSheetService({ storage, clock }),
   }),
   errorCodes: SOAP_ERROR_CODES,

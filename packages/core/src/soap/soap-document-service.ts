@@ -25,7 +25,7 @@ function localDateTime(instant: Date, timeZone: string): string {
 
 /** Renders completed notes' PDF summaries (the job queued at completion) and serves them to the organisation. */
 export class SoapDocumentService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; renderer: SoapSummaryRenderer | undefined }) {}
+  constructor(private readonly deps: { storage: Storage; clock: Clock; renderer: () => SoapSummaryRenderer | undefined }) {}
 
   /** Everything the summary shows, read from the store. */
   async summaryOf(r: Repositories, note: SoapNote): Promise<SoapSummary> {
@@ -61,8 +61,8 @@ export class SoapDocumentService {
    * writing the store throws, for the job to try again.
    */
   async render(organisationId: number, contextId: string, urlOf: SummaryUrl): Promise<SummaryRenderOutcome> {
-    const renderer = this.deps.renderer;
-    if (!renderer) throw new Error("no SOAP summary renderer configured (PracticeOptions.summaryRenderer)");
+    const renderer = this.deps.renderer();
+    if (!renderer) throw new Error("no SOAP summary renderer configured (startBackgroundWork, or PracticeOptions.summaryRenderer)");
     const r = this.deps.storage.repositories;
     const note = await r.soapNotes.findByContextId(organisationId, contextId);
     if (!note || note.status !== "COMPLETED" || !nextSummaryStatus(summaryStatusOf(note), "RENDERED")) return { outcome: "skipped" };

@@ -23,7 +23,8 @@ export const webhooksModule = defineCoreModule({
       clock,
       ids,
       cipher: settings.cipher,
-      transport: settings.webhookTransport ?? noWebhookTransport,
+      // Read at each send: background work may set the transport after the instance is built.
+      transport: { post: (request) => (settings.outbound.webhookTransport ?? noWebhookTransport).post(request) },
     }),
   }),
   errorCodes: WEBHOOK_ERROR_CODES,
