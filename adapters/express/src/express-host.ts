@@ -1,7 +1,9 @@
 import { Readable } from "node:stream";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import type { FetchHandler } from "@openpractice/http";
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+/** The handler type is declared once, in @openpractice/http; any function of that shape can be hosted. */
+export type { FetchHandler } from "@openpractice/http";
 
 /** Express request → web Request. `req.url` is already relative to the mount path. */
 function toWebRequest(req: ExpressRequest): Request {

@@ -1,8 +1,10 @@
 import { createServer, type Server } from "node:http";
 import { H3, type H3Event } from "h3";
 import { toNodeHandler } from "h3/node";
+import type { FetchHandler } from "@openpractice/http";
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+/** The handler type is declared once, in @openpractice/http; any function of that shape can be hosted. */
+export type { FetchHandler } from "@openpractice/http";
 
 export interface H3HostOptions {
   /** Mount the API under this path prefix (e.g. "/emr"); the handler sees paths without it. Default: none. */
