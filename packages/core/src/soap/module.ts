@@ -26,7 +26,7 @@ export const soapModule = defineCoreModule({
     // backoff, and the summary is FAILED with the last reason when the attempts run out.
     [SOAP_SUMMARY_QUEUE]: async (job, context) => {
       const { organisationId, contextId } = job.payload as { organisationId: number; contextId: string };
-      let done;
+      let done: Awaited<ReturnType<typeof soapDocuments.render>>;
       try {
         done = await soapDocuments.render(Number(organisationId), String(contextId), soapSummaryPath);
       } catch (error) {
