@@ -94,7 +94,7 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
       const send = async (method: string, path: string, body?: unknown, as: keyof typeof tokens = "user"): Promise<Reply> => {
         const headers: Record<string, string> = { authorization: `Bearer ${tokens[as]}` };
         if (body !== undefined) headers["content-type"] = "application/json";
-        const res = await handle(new Request(`http://race.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+        const res = await handle(new Request(`http://race.test${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) }));
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
       };

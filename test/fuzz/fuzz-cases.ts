@@ -19,9 +19,9 @@ export interface FuzzRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: Buffer;
+  body?: Buffer | undefined;
   /** Send the body with Transfer-Encoding: chunked instead of Content-Length. */
-  chunked?: boolean;
+  chunked?: boolean | undefined;
 }
 
 /** Tokens the generator can put in Authorization: a valid one and the refused kinds. */

@@ -25,7 +25,7 @@ const catalogue = readErrorCatalogue(join(import.meta.dirname, "../../docs/error
 interface Outcome {
   request: FuzzRequest;
   reply: FuzzReply;
-  problem?: string;
+  problem?: string | undefined;
 }
 
 describe.each(availableEngines())("openapi fuzz on %s", (engine) => {

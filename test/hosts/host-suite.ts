@@ -59,7 +59,7 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
       });
 
       const json = (method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
-        fetch(`${base()}${path}`, { method, body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers } });
+        fetch(`${base()}${path}`, { method, body: body ?? null, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers } });
 
       it("passes status, headers and bodies through unchanged", async () => {
         const created = await json("POST", "/v2/patients", JSON.stringify({ first_name: "Host", last_name: "Suite", date_of_birth: "1990-01-01" }));

@@ -64,7 +64,7 @@ export async function startTestRuntime(env: Record<string, string> = {}, options
         headers["content-type"] ??= "application/json";
         body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
       }
-      return fetch(`${runtime.url}${path}`, { method, headers, body });
+      return fetch(`${runtime.url}${path}`, { method, headers, body: body ?? null });
     },
     rawRows,
     async scalar(sql, ...params) {

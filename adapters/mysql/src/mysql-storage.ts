@@ -5,21 +5,22 @@ import { mysqlProfile } from "./mysql-profile.js";
 
 export interface MysqlStorageOptions {
   /** mysql://user:password@host:port/database; the adapter creates and owns a pool. Ignored when `pool` is given. */
-  url?: string;
+  url?: string | undefined;
   /** An already-built mysql2 pool (callback API, as Kysely's MysqlDialect expects); the caller keeps ownership. */
-  pool?: Pool;
+  pool?: Pool | undefined;
   /** Pool size when the adapter builds the pool (default 10). */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   /** Apply pending migrations before returning (default true). */
-  migrate?: boolean;
+  migrate?: boolean | undefined;
 }
 
 /** The storage port on MySQL 8 or MariaDB 10.6+ (mysql2 + Kysely). Tables use utf8mb4. */
 export async function createMysqlStorage(options: MysqlStorageOptions): Promise<KyselyStorage> {
-  if (!options.pool && !options.url) throw new Error("createMysqlStorage needs a url or a pool");
+  const url = options.url;
+  if (!options.pool && !url) throw new Error("createMysqlStorage needs a url or a pool");
   const pool =
     options.pool ??
-    createPool({ uri: options.url, connectionLimit: options.maxConnections ?? 10, charset: "utf8mb4", timezone: "Z", supportBigNumbers: true, bigNumberStrings: false });
+    createPool({ uri: url as string, connectionLimit: options.maxConnections ?? 10, charset: "utf8mb4", timezone: "Z", supportBigNumbers: true, bigNumberStrings: false });
   const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   const storage = new KyselyStorage({ db, profile: mysqlProfile, ownsConnection: !options.pool });
   if (options.migrate !== false) await storage.migrate();

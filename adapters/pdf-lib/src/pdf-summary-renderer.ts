@@ -41,7 +41,7 @@ class PageWriter {
     for (const line of wrap(font, drawable(font, text), size, PAGE.width - 2 * PAGE.margin - indent)) {
       if (this.truncated || !this.room(size * 1.35)) return;
       this.y -= size * 1.35;
-      this.page.drawText(line, { x: PAGE.margin + indent, y: this.y, size, font, color: o.color });
+      this.page.drawText(line, { x: PAGE.margin + indent, y: this.y, size, font, ...(o.color ? { color: o.color } : {}) });
     }
     this.y -= o.gapAfter ?? 0;
   }

@@ -5,15 +5,15 @@ import { postgresProfile } from "./postgres-profile.js";
 
 export interface PostgresStorageOptions {
   /** postgres://user:password@host:port/database; the adapter creates and owns a pool. Ignored when `pool` is given. */
-  url?: string;
+  url?: string | undefined;
   /** An already-built pg.Pool; the caller keeps ownership and ends it. */
-  pool?: pg.Pool;
+  pool?: pg.Pool | undefined;
   /** Pool size when the adapter builds the pool (default 10). */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   /** Apply pending migrations before returning (default true). */
-  migrate?: boolean;
+  migrate?: boolean | undefined;
   /** Told when an idle pooled connection fails (server restart, network drop); the pool replaces it. */
-  onIdleConnectionError?: (error: Error) => void;
+  onIdleConnectionError?: ((error: Error) => void) | undefined;
 }
 
 const guarded = new WeakSet<pg.PoolClient>();

@@ -9,6 +9,7 @@ export * from "./errors/domain-error.js";
 export * from "./clock.js";
 export * from "./ids.js";
 export * from "./paging.js";
+export * from "./patch.js";
 export * from "./rule-checks.js";
 export * from "./json-depth.js";
 export * from "./auth/principal.js";

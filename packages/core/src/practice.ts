@@ -13,6 +13,7 @@ import { resolvePlanLimits } from "./organisations/plan-limits.js";
 import { DEFAULT_SEARCH_COUNT_LIMIT } from "./patients/patient-service.js";
 import type { BillingGateway } from "./ports/billing-gateway.js";
 import type { Storage } from "./ports/storage.js";
+import type { Patch } from "./patch.js";
 import type { SoapSummaryRenderer } from "./soap/soap-summary.js";
 import type { SecretCipher } from "./webhooks/secret-cipher.js";
 import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
@@ -78,7 +79,7 @@ export type Practice = Readonly<PracticeServices> & {
    * transport signs with. startBackgroundWork calls it once at start, so the
    * API and the job runner send through the same adapters.
    */
-  useOutbound(build: (current: OutboundState) => Partial<OutboundAdapters>): void;
+  useOutbound(build: (current: OutboundState) => Patch<OutboundAdapters>): void;
   /** The queued jobs of every module, by queue name, run on this instance's services. */
   moduleJobHandlers(): Map<string, JobHandler>;
 };

@@ -21,8 +21,8 @@ export interface RequestLogEntry {
   route: string;
   status: number;
   durationMs: number;
-  organisationId?: number;
-  errorCode?: string;
+  organisationId?: number | undefined;
+  errorCode?: string | undefined;
 }
 
 export interface HttpHandlerOptions {

@@ -12,7 +12,7 @@ export interface LastResortContext {
 const MESSAGE = "Internal error; the request id identifies it in the server log";
 
 /** A short description of anything thrown, read without trusting it (getters, proxies and toString may throw). */
-export function describeThrown(error: unknown): { name: string; message: string; stack?: string } {
+export function describeThrown(error: unknown): { name: string; message: string; stack?: string | undefined } {
   const read = (key: "name" | "message" | "stack") => {
     try {
       const value = (error as Record<string, unknown>)?.[key];

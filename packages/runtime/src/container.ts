@@ -32,7 +32,7 @@ export interface CompositionInput {
   jwtSecret: string | undefined;
   /** The practice's key material (resolveRuntimeKeys). */
   keys: PracticeKeys;
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /**

@@ -2,15 +2,15 @@ import { SignJWT } from "jose";
 
 export interface TokenClaims {
   organisationId: number;
-  userId?: number;
-  name?: string;
+  userId?: number | undefined;
+  name?: string | undefined;
   /** The organisation's display name (claim organisation_name), used when the organisation is first created from a token. */
-  organisationName?: string;
-  scope?: string;
-  clinicIds?: number[];
-  roles?: string[];
+  organisationName?: string | undefined;
+  scope?: string | undefined;
+  clinicIds?: number[] | undefined;
+  roles?: string[] | undefined;
   /** Lifetime in seconds; default 12 hours. */
-  ttlSeconds?: number;
+  ttlSeconds?: number | undefined;
 }
 
 /** An HS256 token with the claims the API reads (docs/authentication.md). */

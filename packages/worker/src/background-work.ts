@@ -20,33 +20,33 @@ import { createWebhookTransport } from "./webhook-transport.js";
 
 export interface BackgroundWorkOptions {
   /** Where failures are reported; default: warnings and errors as JSON lines on stderr. */
-  logger?: WorkerLogger;
+  logger?: WorkerLogger | undefined;
   /**
    * Who holds job leases and task locks; unique per process (default
    * hostname:pid:random). Two processes with one id would count as one holder.
    */
-  workerId?: string;
+  workerId?: string | undefined;
   /** How often the job queue and the outbox are polled; default 1,000 ms. */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /** Lease of claimed jobs and task locks, renewed every third of it; default 3,000 ms. */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
   /** In-process retries of a push that the push service asked to retry; default 2 retries from 1 s. */
-  pushRetry?: PushRetryPolicy;
+  pushRetry?: PushRetryPolicy | undefined;
   /**
    * Which addresses webhook requests may reach. Default: public addresses only
    * (a subscription names the URL, so it must not reach the inside);
    * `allowPrivate` for development, `allowedHosts` for named internal receivers.
    */
-  webhookPolicy?: OutboundPolicy;
+  webhookPolicy?: OutboundPolicy | undefined;
   /** The same for push services (a browser names the endpoint); default: public addresses only. */
-  pushPolicy?: OutboundPolicy;
+  pushPolicy?: OutboundPolicy | undefined;
   /**
    * What sends and renders. Each defaults to what the practice was created
    * with, else to the shipped one: HTTPS webhooks under `webhookPolicy`, Web
    * Push signed with the practice's VAPID keys (none when keys.vapid is null),
    * PDF summaries with @openpractice/pdf-lib.
    */
-  outbound?: Partial<OutboundAdapters>;
+  outbound?: Partial<OutboundAdapters> | undefined;
 }
 
 export interface BackgroundWork {

@@ -8,15 +8,15 @@ export const APPOINTMENT_LIST_LIMITS = Object.freeze({ defaultSize: 20, maxSize:
 
 /** The list request in domain terms; times are instants (v1 sends Unix seconds). */
 export interface AppointmentListQuery {
-  page?: number;
-  size?: number;
-  from?: Date;
-  to?: Date;
-  doctorId?: number;
-  clinicId?: number;
-  patientId?: number;
-  statuses?: string[];
-  categoryId?: number;
+  page?: number | undefined;
+  size?: number | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  doctorId?: number | undefined;
+  clinicId?: number | undefined;
+  patientId?: number | undefined;
+  statuses?: string[] | undefined;
+  categoryId?: number | undefined;
 }
 
 const invalid = DomainError.invalidParameter;

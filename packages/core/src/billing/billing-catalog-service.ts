@@ -7,12 +7,12 @@ import { assertValidBillingCodes, billingCodeApplies, normaliseBillingCodes, typ
 export interface CatalogQuery {
   appointmentId: number;
   speciality: string;
-  icdCodes?: string[];
-  soapNoteType?: string;
-  clinicId?: number;
-  payerType?: string;
-  payerId?: string;
-  planType?: string;
+  icdCodes?: string[] | undefined;
+  soapNoteType?: string | undefined;
+  clinicId?: number | undefined;
+  payerType?: string | undefined;
+  payerId?: string | undefined;
+  planType?: string | undefined;
 }
 
 /** The organisation's billing-code catalog: maintained by an admin upload or the CLI, read per visit. */

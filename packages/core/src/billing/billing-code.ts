@@ -37,7 +37,7 @@ const MODIFIER = /^[0-9A-Z]{2}$/;
 /** Code and modifier codes upper-case, as stored (97110, GP). */
 export function normaliseBillingCodes(codes: BillingCodeDraft[]): BillingCodeDraft[] {
   const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v) as string;
-  return codes.map((c) => ({ ...c, code: upper(c.code), modifiers: c.modifiers?.map((m) => ({ ...m, cptModifierCode: upper(m.cptModifierCode) })) }));
+  return codes.map((c) => ({ ...c, code: upper(c.code), ...(c.modifiers ? { modifiers: c.modifiers.map((m) => ({ ...m, cptModifierCode: upper(m.cptModifierCode) })) } : {}) }));
 }
 
 /** Rules of a catalog upload; throws VALIDATION_FAILED naming every bad row and field. */
@@ -64,7 +64,7 @@ export function assertValidBillingCodes(codes: BillingCodeDraft[]): void {
 }
 
 /** Whether a code applies to a visit: every non-empty applicability list must contain the visit's value. */
-export function billingCodeApplies(c: BillingCode, visit: { speciality?: string; noteType?: string; payerId?: string }): boolean {
+export function billingCodeApplies(c: BillingCode, visit: { speciality?: string | undefined; noteType?: string | undefined; payerId?: string | undefined }): boolean {
   const fits = (list: string[], value: string | undefined) => list.length === 0 || (value !== undefined && list.includes(value));
   return c.active && fits(c.specialities, visit.speciality) && fits(c.noteTypes, visit.noteType) && fits(c.payerIds, visit.payerId);
 }

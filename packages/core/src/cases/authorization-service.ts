@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
@@ -104,7 +105,7 @@ export class AuthorizationService {
   }
 
   /** By patient name (every word), reference number (substring) and case, newest first; always within the caller's organisation. */
-  async search(principal: Principal, q: { patientName?: string; referenceNumber?: string; caseId?: number; page?: number; size?: number }) {
+  async search(principal: Principal, q: Patch<{ patientName: string; referenceNumber: string; caseId: number; page: number; size: number }>) {
     const { page, size, limit, offset } = toPageWindow(q.page, q.size);
     const r = this.deps.storage.repositories;
     const found = await r.authorizations.search({

@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 import type { PaymentMode } from "../appointments/appointment.js";
 import { DomainError } from "../errors/domain-error.js";
 import { MAX_STORED_ID } from "../stored-id.js";
@@ -106,7 +107,7 @@ export interface CaseDraft {
 }
 
 /** A partial update: every field optional, omitted fields keep their values (the patient never changes). */
-export type CaseChanges = Partial<Omit<CaseDraft, "patientId">>;
+export type CaseChanges = Patch<Omit<CaseDraft, "patientId">>;
 
 /** The service case id as the v1 contract and events show it (spec 6.1: a string); null stays null. */
 export function serviceCaseId(id: number): string;

@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 /** A physician who refers patients (the registry cases point into). */
 export interface ReferringPhysician {
   id: number;
@@ -19,4 +20,4 @@ export interface ReferringPhysician {
 }
 
 export type ReferringPhysicianDraft = Omit<ReferringPhysician, "id" | "organisationId" | "createdAt" | "updatedAt">;
-export type ReferringPhysicianChanges = Partial<ReferringPhysicianDraft>;
+export type ReferringPhysicianChanges = Patch<ReferringPhysicianDraft>;

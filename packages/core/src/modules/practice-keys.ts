@@ -20,7 +20,7 @@ export interface PracticeKeys {
    * runtime's OPENPRACTICE_WEBHOOK_SECRET_KEY) or of base64. Keep
    * it with the database's backups. Optional only when createPractice gets a webhookCipher.
    */
-  readonly webhookSecretKey?: Uint8Array | string;
+  readonly webhookSecretKey?: Uint8Array | string | undefined;
   /**
    * The Web Push key pair (generate one with `npx web-push generate-vapid-keys`),
    * or null to turn Web Push off (notifications still reach the in-app inbox).

@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { PATIENT_STATUSES, SEXES, type Patient, type PatientChanges, type PatientDraft } from "./patient.js";
 
@@ -134,6 +135,12 @@ export function patientFromDraft(draft: PatientDraft, organisationId: number, no
   };
 }
 
+/** `current` with the fields `patch` sets; a field the patch leaves undefined keeps its value. */
+function mergeDefined<T extends object>(current: T, patch: Patch<T> | undefined): T {
+  const set = Object.entries(patch ?? {}).filter(([, value]) => value !== undefined);
+  return { ...current, ...Object.fromEntries(set) };
+}
+
 /** Merges a validated change set into the current patient (nested objects merge field by field). */
 export function applyPatientChanges(current: Patient, changes: PatientChanges, now: Date): Patient {
   const merged: PatientDraft = {
@@ -145,9 +152,9 @@ export function applyPatientChanges(current: Patient, changes: PatientChanges, n
     sex: changes.sex ?? current.sex,
     phone: changes.phone !== undefined ? changes.phone : current.phone,
     email: changes.email !== undefined ? changes.email : current.email,
-    address: changes.address === null ? {} : { ...current.address, ...changes.address },
-    emergencyContact: changes.emergencyContact === null ? {} : { ...current.emergencyContact, ...changes.emergencyContact },
-    insurance: changes.insurance === null ? {} : { ...current.insurance, ...changes.insurance },
+    address: changes.address === null ? {} : mergeDefined(current.address, changes.address),
+    emergencyContact: changes.emergencyContact === null ? {} : mergeDefined(current.emergencyContact, changes.emergencyContact),
+    insurance: changes.insurance === null ? {} : mergeDefined(current.insurance, changes.insurance),
     status: changes.status ?? current.status,
   };
   return { ...patientFromDraft(merged, current.organisationId, current.createdAt), id: current.id, updatedAt: now };

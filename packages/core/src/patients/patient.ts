@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 export const SEXES = ["MALE", "FEMALE", "OTHER", "UNDEFINED"] as const;
 export type Sex = (typeof SEXES)[number];
 
@@ -53,25 +54,25 @@ export interface Patient {
 
 /** What a caller supplies to register a patient. Omitted optional fields are stored as null. */
 export interface PatientDraft {
-  clinicId?: number | null;
+  clinicId?: number | null | undefined;
   firstName: string;
-  middleName?: string | null;
+  middleName?: string | null | undefined;
   lastName: string;
   dateOfBirth: string;
-  sex?: Sex;
-  phone?: string | null;
-  email?: string | null;
-  address?: Partial<PatientAddress> | null;
-  emergencyContact?: Partial<EmergencyContact> | null;
-  insurance?: Partial<PatientInsuranceSummary> | null;
-  status?: PatientStatus;
+  sex?: Sex | undefined;
+  phone?: string | null | undefined;
+  email?: string | null | undefined;
+  address?: Partial<PatientAddress> | null | undefined;
+  emergencyContact?: Partial<EmergencyContact> | null | undefined;
+  insurance?: Partial<PatientInsuranceSummary> | null | undefined;
+  status?: PatientStatus | undefined;
 }
 
 /** A partial update: omitted fields keep their values, null clears an optional field. */
-export type PatientChanges = Partial<Omit<PatientDraft, "address" | "emergencyContact" | "insurance">> & {
-  address?: Partial<PatientAddress> | null;
-  emergencyContact?: Partial<EmergencyContact> | null;
-  insurance?: Partial<PatientInsuranceSummary> | null;
+export type PatientChanges = Patch<Omit<PatientDraft, "address" | "emergencyContact" | "insurance">> & {
+  address?: Patch<PatientAddress> | null | undefined;
+  emergencyContact?: Patch<EmergencyContact> | null | undefined;
+  insurance?: Patch<PatientInsuranceSummary> | null | undefined;
 };
 
 /** The row the storage port persists: the patient plus derived columns the store indexes. */

@@ -6,15 +6,15 @@ export type AppointmentRecord = Omit<Appointment, "id">;
 export interface AppointmentListCriteria {
   organisationId: number;
   /** Inclusive lower and exclusive upper bounds on the start time. */
-  startsFrom?: Date;
-  startsBefore?: Date;
-  doctorId?: number;
-  clinicId?: number;
-  patientId?: number;
-  serviceCaseId?: number;
-  statuses?: AppointmentStatus[];
+  startsFrom?: Date | undefined;
+  startsBefore?: Date | undefined;
+  doctorId?: number | undefined;
+  clinicId?: number | undefined;
+  patientId?: number | undefined;
+  serviceCaseId?: number | undefined;
+  statuses?: AppointmentStatus[] | undefined;
   /** Appointments that include this category. */
-  categoryId?: number;
+  categoryId?: number | undefined;
   limit: number;
   offset: number;
 }
@@ -34,7 +34,7 @@ export interface AppointmentRepository {
   lockDoctorSchedule(organisationId: number, doctorId: number): Promise<boolean>;
 
   /** An appointment of the doctor in one of `statuses` overlapping [startsAt, endsAt) (touching ends do not overlap), other than `exceptId`. */
-  findOverlapping(query: { organisationId: number; doctorId: number; startsAt: Date; endsAt: Date; statuses: readonly AppointmentStatus[]; exceptId?: number }): Promise<Appointment | undefined>;
+  findOverlapping(query: { organisationId: number; doctorId: number; startsAt: Date; endsAt: Date; statuses: readonly AppointmentStatus[]; exceptId?: number | undefined }): Promise<Appointment | undefined>;
 
   /** Stores the appointment and its categories; the doctor must be a provider of the organisation (else it throws). categoryIds come back ascending, here and in every read. */
   insert(record: AppointmentRecord): Promise<Appointment>;

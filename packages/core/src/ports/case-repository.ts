@@ -60,8 +60,8 @@ export interface AuthorizationSearch {
   /** Folded terms; every one must occur in the patient's search text. */
   patientTerms: string[];
   /** Case-insensitive substring of the reference number. */
-  referenceNumber?: string;
-  caseId?: number;
+  referenceNumber?: string | undefined;
+  caseId?: number | undefined;
   limit: number;
   offset: number;
 }

@@ -3,7 +3,7 @@ import type { IcdCode10 } from "../icd/icd-code.js";
 export interface IcdSearch {
   year: number;
   /** A code prefix without the dot (upper case), when the query looks like a code. */
-  codePrefix?: string;
+  codePrefix?: string | undefined;
   /** Folded words; each must start a word of the description (any order). */
   words: string[];
   limit: number;

@@ -14,7 +14,7 @@ export interface OrganisationRepository {
   ensure(org: { id: number; name: string; plan: Plan; now: Date }): Promise<void>;
 
   /** Changes the profile of an existing organisation; omitted fields keep their values. */
-  updateProfile(id: number, changes: { name?: string; isActive?: boolean }, now: Date): Promise<void>;
+  updateProfile(id: number, changes: { name?: string | undefined; isActive?: boolean | undefined }, now: Date): Promise<void>;
 
   /** Changes the documentation settings of an existing organisation; omitted ones keep their values. */
   updateDocumentationSettings(id: number, settings: Partial<DocumentationSettings>, now: Date): Promise<void>;

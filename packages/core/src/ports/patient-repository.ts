@@ -9,10 +9,10 @@ export interface PatientListCriteria {
   /** Folded terms; every term must occur in the patient's search text (substring, AND). */
   searchTerms: string[];
   /** Inclusive lower bounds and exclusive upper bounds on the timestamps. */
-  createdFrom?: Date;
-  createdBefore?: Date;
-  updatedFrom?: Date;
-  updatedBefore?: Date;
+  createdFrom?: Date | undefined;
+  createdBefore?: Date | undefined;
+  updatedFrom?: Date | undefined;
+  updatedBefore?: Date | undefined;
   status: PatientStatus | "all";
   sort: PatientSortField;
   order: "asc" | "desc";
@@ -24,7 +24,7 @@ export interface PatientListCriteria {
    * above it. Counting every match of a common search term is the slowest part
    * of a search on a large organisation (docs/performance.md).
    */
-  countLimit?: number;
+  countLimit?: number | undefined;
 }
 
 export type InsertPatientResult = { created: true; patient: Patient } | { created: false; patient: Patient };

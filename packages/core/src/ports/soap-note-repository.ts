@@ -5,15 +5,15 @@ export type SoapNoteRecord = Omit<SoapNote, "id">;
 
 export interface SoapNoteCriteria {
   organisationId: number;
-  patientId?: number;
-  clinicId?: number;
-  appointmentId?: number;
-  serviceCaseId?: number;
+  patientId?: number | undefined;
+  clinicId?: number | undefined;
+  appointmentId?: number | undefined;
+  serviceCaseId?: number | undefined;
   /** Inclusive lower and exclusive upper bounds on the service date-time. */
-  from?: Date;
-  to?: Date;
-  statuses?: SoapNoteStatus[];
-  completed?: boolean;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  statuses?: SoapNoteStatus[] | undefined;
+  completed?: boolean | undefined;
   limit: number;
   offset: number;
 }

@@ -17,16 +17,16 @@ import { ASSESSMENT_DIAGNOSIS_KEY, SOAP_NOTE_STATUSES, SOAP_SECTIONS, type FormS
 const invalid = (field: string, reason: string, value?: unknown) => DomainError.validation([{ field, reason, ...(value === undefined ? {} : { value }) }]);
 
 export interface NoteSearch {
-  patientId?: number;
-  clinicId?: number;
-  appointmentId?: number;
-  serviceCaseId?: number;
-  from?: Date;
-  to?: Date;
-  statuses?: string[];
-  completed?: boolean;
-  page?: number;
-  size?: number;
+  patientId?: number | undefined;
+  clinicId?: number | undefined;
+  appointmentId?: number | undefined;
+  serviceCaseId?: number | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  statuses?: string[] | undefined;
+  completed?: boolean | undefined;
+  page?: number | undefined;
+  size?: number | undefined;
 }
 
 /** The identifiers a SOAP note event carries (spec 6.1). */

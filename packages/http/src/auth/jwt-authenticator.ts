@@ -5,18 +5,18 @@ import { principalFromClaims } from "./claims.js";
 
 export interface JwtAuthenticatorOptions {
   /** HS256 shared secret, used as its UTF-8 bytes (what every JWT library does with a string secret). */
-  secret?: string;
+  secret?: string | undefined;
   /** JWKS endpoint of an identity provider, for RS256/ES256 (and PS256, ES384, RS384...) tokens. */
-  jwksUrl?: string;
+  jwksUrl?: string | undefined;
   /** Accepted clock skew in seconds for exp/nbf. Default 30. */
-  clockToleranceSeconds?: number;
+  clockToleranceSeconds?: number | undefined;
   /**
    * The longest accepted token lifetime in seconds; default 24 hours. A token
    * is refused when exp − iat exceeds it, or when exp lies further than it
    * (plus the clock tolerance) ahead of now, so a token without iat cannot
    * live longer either.
    */
-  maxLifetimeSeconds?: number;
+  maxLifetimeSeconds?: number | undefined;
 }
 
 /** Default longest token lifetime: 24 hours. */

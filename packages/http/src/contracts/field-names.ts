@@ -34,7 +34,7 @@ function boundedIssue(issue: ValidationIssue): ValidationIssue {
  * place both contracts take what an error shows. Request-schema issues keep
  * the names the client sent (SchemaValidationError).
  */
-export function describeForWire(error: DomainError, names: FieldNames | undefined): { message: string; issues?: ValidationIssue[]; details: ErrorDetails } {
+export function describeForWire(error: DomainError, names: FieldNames | undefined): { message: string; issues?: ValidationIssue[] | undefined; details: ErrorDetails } {
   const { issues: raw, ...rest } = error.details;
   const details = boundedEcho(rest) as ErrorDetails;
   // Schema issues already carry the field names as sent, so they are never renamed.

@@ -174,7 +174,8 @@ export function v2ChangesFromBody(b: V2Body): PatientChanges {
   if (b.last_name !== undefined) c.lastName = b.last_name;
   if (b.middle_name !== undefined) c.middleName = b.middle_name;
   if (b.date_of_birth !== undefined) c.dateOfBirth = b.date_of_birth;
-  if (b.gender !== undefined) c.sex = GENDER_TO_SEX[b.gender];
+  const sex = b.gender === undefined ? undefined : GENDER_TO_SEX[b.gender]; // the schema's enum: always found
+  if (sex !== undefined) c.sex = sex;
   if (b.phone !== undefined) c.phone = b.phone;
   if (b.email !== undefined) c.email = b.email;
   if (b.status !== undefined) c.status = b.status;
@@ -217,8 +218,8 @@ const v2MedicalRecord = (m: MedicalRecord) => ({ id: m.contextId, date: m.date, 
 
 /** What the expansions show, read by the route for the patient. */
 export interface PatientExpansionData {
-  appointments?: readonly Appointment[];
-  medicalRecords?: readonly MedicalRecord[];
+  appointments?: readonly Appointment[] | undefined;
+  medicalRecords?: readonly MedicalRecord[] | undefined;
 }
 
 /**

@@ -26,7 +26,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: new URL("openapi.json", do
 const noSystem = { contract: "system" as const, tags: ["System"], auth: false };
 
 /** Liveness, readiness, the OpenAPI document and the reference page. No authentication. */
-export function systemRoutes(deps: { practice: Practice; openApi: () => object; docsAssets?: DocsAssets }): RouteDefinition[] {
+export function systemRoutes(deps: { practice: Practice; openApi: () => object; docsAssets?: DocsAssets | undefined }): RouteDefinition[] {
   return [
     {
       ...noSystem,
