@@ -7,7 +7,7 @@ import BetterSqlite3 from "better-sqlite3";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { join } from "node:path";
-import type { StorageProbe } from "../conformance/storage-conformance.js";
+import type { StorageProbe } from "@openpractice/testing";
 import { makeTempDir } from "./temp-dir.js";
 
 export type EngineName = "sqlite" | "postgres" | "mysql";

@@ -1,7 +1,7 @@
 import { createPractice, DomainError, patientFromDraft, toPatientRecord, type AppointmentRecord, type Principal, type Storage } from "@openpractice/core";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { StorageFixture } from "./storage-conformance.js";
-import { testPracticeKeys } from "../support/practice-keys.js";
+import { testPracticeKeys } from "./test-keys.js";
 
 const T0 = new Date("2026-03-02T15:00:00.000Z");
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);

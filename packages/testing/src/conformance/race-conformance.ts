@@ -1,9 +1,8 @@
 import { createECDH, randomBytes } from "node:crypto";
 import { createPractice, type Storage } from "@openpractice/core";
 import { createHttpHandler, createJwtAuthenticator, type FetchHandler } from "@openpractice/http";
-import { signAccessToken } from "@openpractice/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testPracticeKeys } from "../support/practice-keys.js";
+import { testAccessToken, testPracticeKeys } from "./test-keys.js";
 
 /** A migrated, empty store on the engine under test, and how to remove it. */
 export interface RaceFixture {
@@ -88,8 +87,8 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
       const id = nextOrganisation++;
       if (stored) await fx.storage.repositories.organisations.ensure({ id, name: `Race ${id}`, plan: "free", now: new Date() });
       const tokens = {
-        user: await signAccessToken(SECRET, { organisationId: id, userId: 101, scope: "read write" }),
-        admin: await signAccessToken(SECRET, { organisationId: id, userId: 101, scope: "admin read write" }),
+        user: await testAccessToken(SECRET, { organisationId: id, userId: 101, scope: "read write" }),
+        admin: await testAccessToken(SECRET, { organisationId: id, userId: 101, scope: "admin read write" }),
       };
       const send = async (method: string, path: string, body?: unknown, as: keyof typeof tokens = "user"): Promise<Reply> => {
         const headers: Record<string, string> = { authorization: `Bearer ${tokens[as]}` };

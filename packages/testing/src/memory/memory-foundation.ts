@@ -1,12 +1,5 @@
-import { DEFAULT_DOCUMENTATION_SETTINGS, type NewJob, type Repositories } from "@openpractice/core";
-import { memoryClaims, memoryPlansOfCare, memorySoapDocuments, memoryTreatmentSheets } from "./memory-soap-completion.js";
-import { memoryAppointments } from "./memory-appointments.js";
-import { memoryCases } from "./memory-cases.js";
-import { memoryWebhooks } from "./memory-webhooks.js";
-import { memoryNotifications } from "./memory-notifications.js";
-import { memorySoapNotes } from "./memory-soap-notes.js";
-import { memoryIcd } from "./memory-icd.js";
-import { memoryBillingCodes } from "./memory-billing-codes.js";
+import { DEFAULT_DOCUMENTATION_SETTINGS, type NewJob } from "@openpractice/core";
+import type { MemoryModuleRepositories } from "./memory-module.js";
 import { toPatient, type MemoryState } from "./memory-state.js";
 
 const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "lastNameSort", first_name: "firstNameSort" } as const;
@@ -16,7 +9,12 @@ const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "las
  * a read and the write that depends on it, so each call is atomic on Node's
  * single thread; the store's mutex orders whole transactions.
  */
-export function memoryRepositories(s: () => MemoryState): Repositories {
+/**
+ * The platform's repositories (organisations and their directory, the catalog,
+ * patients, the outbox, rate limits, jobs, locks); the domains' come from
+ * memory-modules.ts.
+ */
+export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories {
   const enqueueJob = (job: NewJob) => {
     const id = s().nextId++;
     s().jobs.set(id, { id, queue: job.queue, payload: structuredClone(job.payload), status: "pending", runAt: job.runAt.getTime(), attempts: 0, leaseToken: null, leaseExpiresAt: null, lastError: null, completedBy: null });
@@ -125,17 +123,6 @@ export function memoryRepositories(s: () => MemoryState): Repositories {
         return { patients: rows.slice(c.offset, c.offset + c.limit).map(toPatient), total: rows.length };
       },
     },
-    appointments: memoryAppointments(s),
-    ...memoryCases(s),
-    webhooks: memoryWebhooks(s),
-    notifications: memoryNotifications(s),
-    soapNotes: memorySoapNotes(s),
-    treatmentSheets: memoryTreatmentSheets(s),
-    plansOfCare: memoryPlansOfCare(s),
-    soapDocuments: memorySoapDocuments(s),
-    claims: memoryClaims(s),
-    icd: memoryIcd(s),
-    billingCodes: memoryBillingCodes(s),
     outbox: {
       append: async (event) => void s().outbox.push({ ...structuredClone(event), id: s().nextId++, dispatchedAt: null }),
       listPending: async (limit) => structuredClone(s().outbox.filter((e) => e.dispatchedAt === null).slice(0, limit)),

@@ -1,11 +1,13 @@
 import type { Repositories, Storage } from "@openpractice/core";
-import { memoryRepositories } from "./memory-repositories.js";
+import { memoryRepositories } from "./memory-modules.js";
 import { emptyState, type MemoryState } from "./memory-state.js";
+import type { StorageProbe } from "../conformance/storage-conformance.js";
+import { memoryProbe } from "./memory-probe.js";
 
 /**
- * A complete storage adapter in memory, written outside the repository's
- * adapters to show what the port asks of one: it passes the same conformance
- * suite as SQLite, PostgreSQL and MariaDB (examples/custom-storage/*.test.ts).
+ * A complete storage adapter in memory, to show what the port asks of one and
+ * to run core's services fast in tests: it passes the same conformance suite
+ * as SQLite, PostgreSQL and MariaDB (examples/custom-storage runs it).
  * Transactions run one at a time; each snapshots the state and restores it
  * when its function throws. Not durable: for tests and demos.
  */
@@ -20,6 +22,11 @@ export class MemoryStorage implements Storage {
     const guarded = memoryRepositories(() => this.open());
     // Outside a transaction each call waits for running transactions, so it never sees half of one.
     this.repositories = wrapEach(guarded, (call) => this.serialise(call));
+  }
+
+  /** What the conformance suite's probe reads: the state as it is now (never for use by adapters' callers). */
+  probe(): StorageProbe {
+    return memoryProbe(() => this.state);
   }
 
   private open(): MemoryState {

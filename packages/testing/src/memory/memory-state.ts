@@ -15,6 +15,8 @@ export interface StoredJob {
 
 /** Everything the store holds; a transaction snapshots and restores it whole. */
 export interface MemoryState {
+  /** The state of domains added as memory modules (memory-modules.ts), by module key: see moduleState. */
+  modules: Map<string, unknown>;
   organisations: Map<number, Organisation>;
   clinics: Clinic[];
   providers: Provider[];
@@ -58,6 +60,7 @@ export interface MemoryState {
 
 export function emptyState(): MemoryState {
   return {
+    modules: new Map(),
     organisations: new Map(),
     clinics: [],
     providers: [],
@@ -100,4 +103,14 @@ export function emptyState(): MemoryState {
 export function toPatient(r: PatientRecord & { id: number }): Patient {
   const { identityKey: _i, searchText: _s, firstNameSort: _f, lastNameSort: _l, ...p } = structuredClone(r);
   return p;
+}
+
+/**
+ * A memory module's own slice of the state, created on first use: a new domain
+ * keeps its rows here instead of adding fields to MemoryState. It must be
+ * structured-cloneable (Maps, arrays, plain objects), as transactions snapshot it.
+ */
+export function moduleState<T>(state: MemoryState, key: string, init: () => T): T {
+  if (!state.modules.has(key)) state.modules.set(key, init());
+  return state.modules.get(key) as T;
 }
