@@ -1,5 +1,6 @@
 export * from "./schema.js";
 export * from "./sql-dialect-profile.js";
+export * from "./insert-styles.js";
 export * from "./kysely-storage.js";
 export * from "./kysely-module.js";
 export * from "./kysely-modules.js";

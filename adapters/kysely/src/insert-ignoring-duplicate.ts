@@ -14,14 +14,8 @@ export async function insertIgnoringDuplicate<T extends keyof Database & string>
   values: Insertable<Database[T]>,
   conflictColumns: string[],
 ): Promise<boolean> {
-  const insert = db.insertInto(table).values(values as never);
-  if (profile.insertIgnoreStyle === "on-conflict") {
-    const result = await insert.onConflict((oc) => oc.columns(conflictColumns as never).doNothing()).executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
-  }
-  // MySQL/MariaDB: values are validated before they get here, so IGNORE only ever skips the duplicate.
-  const result = await db.insertInto(table).ignore().values(values as never).executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  const result = await profile.ignoreDuplicates(db.insertInto(table).values(values as never), conflictColumns).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
 /**
@@ -36,16 +30,11 @@ export async function insertIgnoringDuplicateReturningId<T extends "referring_ph
   values: Insertable<Database[T]>,
   conflictColumns: string[],
 ): Promise<number | undefined> {
-  // ON CONFLICT engines (SQLite, PostgreSQL) all have RETURNING.
-  if (profile.insertIgnoreStyle === "on-conflict") {
-    const row = await db
-      .insertInto(table)
-      .values(values as never)
-      .onConflict((oc) => oc.columns(conflictColumns as never).doNothing())
-      .returning("id" as never)
-      .executeTakeFirst();
+  const insert = profile.ignoreDuplicates(db.insertInto(table).values(values as never), conflictColumns);
+  if (profile.capabilities.returning) {
+    const row = await insert.returning("id" as never).executeTakeFirst();
     return row === undefined ? undefined : Number((row as unknown as { id: number }).id);
   }
-  const result = await db.insertInto(table).ignore().values(values as never).executeTakeFirst();
+  const result = await insert.executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1 ? Number(result.insertId) : undefined;
 }

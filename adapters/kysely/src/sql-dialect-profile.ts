@@ -1,3 +1,4 @@
+import type { ColumnType, IgnoreDuplicates, IncrementOnDuplicate } from "./insert-styles.js";
 import type { PatientListCriteria, StorageCapabilities } from "@openpractice/core";
 import type { ColumnDefinitionBuilder, Kysely, Migration, Selectable, SelectQueryBuilder } from "kysely";
 import type { Database, PatientsTable } from "./schema.js";
@@ -22,17 +23,20 @@ export type LockedRead = <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<
 export interface SqlDialectProfile {
   capabilities: StorageCapabilities;
   /** Column type of auto-increment primary keys ("integer" on SQLite, "serial" on PostgreSQL, "integer" + AUTO_INCREMENT on MySQL). */
-  autoIncrementType: "integer" | "serial";
+  autoIncrementColumnType(): ColumnType;
   /** Column type of binary documents up to several MB (PDF summaries): blob, bytea or longblob. */
-  binaryType: "blob" | "bytea" | "longblob";
+  binaryColumnType(): ColumnType;
   /** Adds the engine's auto-increment modifier to a primary-key column. */
   autoIncrement(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /**
-   * How "insert unless the unique key exists" is spelled: ON CONFLICT DO NOTHING
-   * (SQLite, PostgreSQL) or INSERT IGNORE (MySQL/MariaDB, whose affected-row
-   * count stays 0 or 1 even with the FOUND_ROWS client flag mysql2 sets).
+   * Spells "insert unless the unique key exists" on an INSERT: ON CONFLICT DO
+   * NOTHING (onConflictDoNothing: SQLite, PostgreSQL) or INSERT IGNORE
+   * (insertIgnore: MySQL, MariaDB). With `capabilities.returning` the shared
+   * SQL adds RETURNING to it.
    */
-  insertIgnoreStyle: "on-conflict" | "insert-ignore";
+  ignoreDuplicates: IgnoreDuplicates;
+  /** Spells "insert, or add 1 to the counter the unique key holds" (onConflictIncrement, onDuplicateKeyIncrement). */
+  incrementOnDuplicate: IncrementOnDuplicate;
   /** True when `error` is the driver's unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
   /**

@@ -1,4 +1,4 @@
-import { NETWORK_UNAVAILABLE_CODES, type LockedRead, type SqlDialectProfile } from "@openpractice/kysely";
+import { insertIgnore, NETWORK_UNAVAILABLE_CODES, onDuplicateKeyIncrement, type LockedRead, type SqlDialectProfile } from "@openpractice/kysely";
 import { sql, type ColumnDefinitionBuilder } from "kysely";
 
 /**
@@ -7,10 +7,11 @@ import { sql, type ColumnDefinitionBuilder } from "kysely";
  */
 export const mysqlProfile: SqlDialectProfile = Object.freeze({
   capabilities: Object.freeze({ engine: "mysql", returning: false, skipLocked: true }),
-  autoIncrementType: "integer" as const,
-  binaryType: "longblob" as const,
+  autoIncrementColumnType: () => "integer",
+  binaryColumnType: () => sql`longblob`,
   autoIncrement: (col: ColumnDefinitionBuilder) => col.autoIncrement(),
-  insertIgnoreStyle: "insert-ignore" as const,
+  ignoreDuplicates: insertIgnore,
+  incrementOnDuplicate: onDuplicateKeyIncrement,
   isUniqueViolation: (error: unknown) => {
     const e = error as { code?: unknown; errno?: unknown } | null;
     return e?.code === "ER_DUP_ENTRY" || e?.errno === 1062;

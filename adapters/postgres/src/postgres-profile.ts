@@ -1,14 +1,15 @@
-import { NETWORK_UNAVAILABLE_CODES, type LockedRead, type SqlDialectProfile } from "@openpractice/kysely";
+import { NETWORK_UNAVAILABLE_CODES, onConflictDoNothing, onConflictIncrement, type LockedRead, type SqlDialectProfile } from "@openpractice/kysely";
 import { sql, type ColumnDefinitionBuilder, type Kysely } from "kysely";
 
 /** PostgreSQL: RETURNING, ON CONFLICT and SKIP LOCKED; `serial` keys. */
 export const postgresProfile: SqlDialectProfile = Object.freeze({
   capabilities: Object.freeze({ engine: "postgres", returning: true, skipLocked: true }),
-  autoIncrementType: "serial" as const,
-  binaryType: "bytea" as const,
+  autoIncrementColumnType: () => "serial",
+  binaryColumnType: () => "bytea",
   // serial already is the sequence; no modifier.
   autoIncrement: (col: ColumnDefinitionBuilder) => col,
-  insertIgnoreStyle: "on-conflict" as const,
+  ignoreDuplicates: onConflictDoNothing,
+  incrementOnDuplicate: onConflictIncrement,
   isUniqueViolation: (error: unknown) => (error as { code?: unknown } | null)?.code === "23505",
   statementErrorAbortsTransaction: true,
   // READ COMMITTED: every statement sees what was committed before it started; only read-modify-write needs a lock.

@@ -1,14 +1,15 @@
-import type { SqlDialectProfile } from "@openpractice/kysely";
+import { onConflictDoNothing, onConflictIncrement, type SqlDialectProfile } from "@openpractice/kysely";
 import { ftsPatientSearch, patientSearchFtsMigration } from "./patient-search-fts.js";
 import type { ColumnDefinitionBuilder } from "kysely";
 
 /** SQLite: RETURNING and ON CONFLICT since 3.35; one writer at a time, so no SKIP LOCKED is needed. */
 export const sqliteProfile: SqlDialectProfile = Object.freeze({
   capabilities: Object.freeze({ engine: "sqlite", returning: true, skipLocked: false }),
-  autoIncrementType: "integer" as const,
-  binaryType: "blob" as const,
+  autoIncrementColumnType: () => "integer",
+  binaryColumnType: () => "blob",
   autoIncrement: (col: ColumnDefinitionBuilder) => col.autoIncrement(),
-  insertIgnoreStyle: "on-conflict" as const,
+  ignoreDuplicates: onConflictDoNothing,
+  incrementOnDuplicate: onConflictIncrement,
   isUniqueViolation: (error: unknown) => {
     const code = (error as { code?: unknown } | null)?.code;
     return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";

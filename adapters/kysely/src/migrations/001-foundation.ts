@@ -20,7 +20,7 @@ export function foundationMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("clinics")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("name", "varchar(200)", (c) => c.notNull())
         .addColumn("time_zone", "varchar(64)", (c) => c.notNull())
@@ -29,7 +29,7 @@ export function foundationMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("providers")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("user_id", "bigint", (c) => c.notNull())
         .addColumn("first_name", "varchar(100)", (c) => c.notNull())
@@ -48,7 +48,7 @@ export function foundationMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("patients")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("clinic_id", "integer", (c) => c.references("clinics.id"))
         .addColumn("first_name", "varchar(100)", (c) => c.notNull())
@@ -86,7 +86,7 @@ export function foundationMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("outbox")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull())
         .addColumn("event_type", "varchar(64)", (c) => c.notNull())
         .addColumn("data", "text", (c) => c.notNull())
@@ -106,7 +106,7 @@ export function foundationMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("appointment_categories")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("name", "varchar(100)", (c) => c.notNull())
         .addColumn("category_type", "varchar(30)", (c) => c.notNull())
@@ -116,7 +116,7 @@ export function foundationMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("cancellation_reasons")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("reason_key", "varchar(64)", (c) => c.notNull())
         .addColumn("reason_label", "varchar(200)", (c) => c.notNull())

@@ -9,7 +9,7 @@ export function jobsAndLocksMigration(profile: SqlDialectProfile): Migration {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable("jobs")
-        .addColumn("id", profile.autoIncrementType, (c) => profile.autoIncrement(c.primaryKey()))
+        .addColumn("id", profile.autoIncrementColumnType(), (c) => profile.autoIncrement(c.primaryKey()))
         .addColumn("queue", "varchar(100)", (c) => c.notNull())
         .addColumn("payload", "text", (c) => c.notNull())
         .addColumn("status", "varchar(10)", (c) => c.notNull())

@@ -17,7 +17,7 @@ export function appointmentsMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("appointments")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("patient_id", "integer", (c) => c.notNull().references("patients.id"))
         .addColumn("doctor_id", "bigint", (c) => c.notNull())
@@ -57,7 +57,7 @@ export function appointmentsMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("appointment_history")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull())
         .addColumn("appointment_id", "integer", (c) => c.notNull().references("appointments.id"))
         .addColumn("action", "varchar(20)", (c) => c.notNull())

@@ -17,7 +17,7 @@ export function casesMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("referring_physicians")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("first_name", "varchar(100)", (c) => c.notNull())
         .addColumn("last_name", "varchar(100)", (c) => c.notNull())
@@ -39,7 +39,7 @@ export function casesMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("insurance_cards")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull())
         .addColumn("patient_id", "integer", (c) => c.notNull().references("patients.id"))
         .addColumn("payer_reg_id", "bigint")
@@ -54,7 +54,7 @@ export function casesMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("cases")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("patient_id", "integer", (c) => c.notNull().references("patients.id"))
         .addColumn("clinic_id", "integer", (c) => c.references("clinics.id"))
@@ -88,7 +88,7 @@ export function casesMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("authorizations")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull())
         .addColumn("case_id", "integer", (c) => c.notNull().references("cases.id"))
         .addColumn("patient_id", "integer", (c) => c.notNull().references("patients.id"))

@@ -12,7 +12,7 @@ export function webhooksMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("webhook_subscriptions")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("name", "varchar(200)", (c) => c.notNull())
         .addColumn("event_types", "text", (c) => c.notNull())
@@ -27,7 +27,7 @@ export function webhooksMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("webhook_deliveries")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull())
         .addColumn("subscription_id", "integer", (c) => c.notNull())
         .addColumn("outbox_id", "integer")
@@ -48,7 +48,7 @@ export function webhooksMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("webhook_attempts")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("delivery_id", "integer", (c) => c.notNull())
         .addColumn("attempt", "integer", (c) => c.notNull())
         .addColumn("attempt_id", "varchar(40)", (c) => c.notNull())

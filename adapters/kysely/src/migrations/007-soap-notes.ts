@@ -10,7 +10,7 @@ export function soapNotesMigration(profile: SqlDialectProfile): Migration {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable("soap_notes")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("context_id", "varchar(40)", (c) => c.notNull().unique())
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("clinic_id", "integer", (c) => c.notNull())

@@ -9,7 +9,7 @@ export function billingCodesMigration(profile: SqlDialectProfile): Migration {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable("billing_codes")
-        .addColumn("id", profile.autoIncrementType, (c) => profile.autoIncrement(c.primaryKey()))
+        .addColumn("id", profile.autoIncrementColumnType(), (c) => profile.autoIncrement(c.primaryKey()))
         .addColumn("organisation_id", "bigint", (c) => c.notNull().references("organisations.id"))
         .addColumn("code", "varchar(5)", (c) => c.notNull())
         .addColumn("description", "varchar(300)", (c) => c.notNull())

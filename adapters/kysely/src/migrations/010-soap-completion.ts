@@ -10,7 +10,7 @@ const TIME = "varchar(30)";
  */
 export function soapCompletionMigration(profile: SqlDialectProfile): Migration {
   const id = (b: Parameters<SqlDialectProfile["autoIncrement"]>[0]) => profile.autoIncrement(b.primaryKey());
-  const binary = profile.binaryType === "longblob" ? sql`longblob` : profile.binaryType;
+  const binary = profile.binaryColumnType();
   return {
     async up(db: Kysely<any>) {
       await db.schema.alterTable("organisations").addColumn("billing_unit_rule", "varchar(20)", (c) => c.notNull().defaultTo("cms_8_minute")).execute();
@@ -21,7 +21,7 @@ export function soapCompletionMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("soap_signatures")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull())
         .addColumn("context_id", "varchar(40)", (c) => c.notNull())
         .addColumn("role", "varchar(10)", (c) => c.notNull())
@@ -35,7 +35,7 @@ export function soapCompletionMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("soap_note_history")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull())
         .addColumn("context_id", "varchar(40)", (c) => c.notNull())
         .addColumn("action", "varchar(30)", (c) => c.notNull())
@@ -49,7 +49,7 @@ export function soapCompletionMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("treatment_sheets")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull())
         .addColumn("context_id", "varchar(40)", (c) => c.notNull())
         .addColumn("patient_id", "integer", (c) => c.notNull())
@@ -61,7 +61,7 @@ export function soapCompletionMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("claims")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull())
         .addColumn("context_id", "varchar(40)", (c) => c.notNull())
         .addColumn("patient_id", "integer", (c) => c.notNull())
@@ -77,7 +77,7 @@ export function soapCompletionMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("plans_of_care")
-        .addColumn("id", profile.autoIncrementType, id)
+        .addColumn("id", profile.autoIncrementColumnType(), id)
         .addColumn("organisation_id", "bigint", (c) => c.notNull())
         .addColumn("patient_id", "integer", (c) => c.notNull())
         // 0 for a patient's plan without a case: a unique key over NULL would not hold on every engine.

@@ -67,7 +67,7 @@ export function notificationsMigration(profile: SqlDialectProfile): Migration {
 
       await db.schema
         .createTable("notification_push_attempts")
-        .addColumn("id", profile.autoIncrementType, (c) => profile.autoIncrement(c.primaryKey()))
+        .addColumn("id", profile.autoIncrementColumnType(), (c) => profile.autoIncrement(c.primaryKey()))
         .addColumn("notification_id", PREFIXED_UUID, (c) => c.notNull())
         .addColumn("device_id", PREFIXED_UUID, (c) => c.notNull())
         .addColumn("attempt", "integer", (c) => c.notNull())

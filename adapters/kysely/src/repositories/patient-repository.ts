@@ -42,14 +42,10 @@ export class KyselyPatientRepository implements PatientRepository {
 
   async insertIfAbsent(record: PatientRecord): Promise<InsertPatientResult> {
     let created: boolean;
-    if (this.profile.insertIgnoreStyle === "on-conflict" && this.profile.capabilities.returning) {
+    if (this.profile.capabilities.returning) {
       // One statement on the common path: the inserted row comes back; a duplicate comes back empty.
-      const row = await this.db
-        .insertInto("patients")
-        .values(patientToRow(record))
-        .onConflict((oc) => oc.columns(["organisation_id", "identity_key"]).doNothing())
-        .returningAll()
-        .executeTakeFirst();
+      const insert = this.db.insertInto("patients").values(patientToRow(record));
+      const row = await this.profile.ignoreDuplicates(insert, ["organisation_id", "identity_key"]).returningAll().executeTakeFirst();
       if (row) return { created: true, patient: rowToPatient(row) };
       created = false;
     } else {

@@ -121,8 +121,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
     for (const batch of slices(ds, 200)) {
       const values = batch.map(deliveryColumns);
       // Insert-if-absent without raising: a duplicate must not abort the fan-out's transaction (PostgreSQL).
-      if (this.profile.insertIgnoreStyle === "on-conflict") await this.db.insertInto("webhook_deliveries").values(values).onConflict((oc) => oc.columns(["subscription_id", "outbox_id"]).doNothing()).execute();
-      else await this.db.insertInto("webhook_deliveries").ignore().values(values).execute();
+      await this.profile.ignoreDuplicates(this.db.insertInto("webhook_deliveries").values(values), ["subscription_id", "outbox_id"]).execute();
       // Which rows are ours: the fresh event ids, read back through the (subscription, outbox event) key.
       const rows = await this.db
         .selectFrom("webhook_deliveries")
