@@ -1,26 +1,27 @@
 import { randomBytes } from "node:crypto";
-import { createMysqlStorage } from "@openpractice/mysql";
-import { createPostgresStorage } from "@openpractice/postgres";
-import { createSqliteStorage } from "@openpractice/sqlite";
 import type { Storage } from "@openpractice/core";
 import BetterSqlite3 from "better-sqlite3";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { join } from "node:path";
+import { ENGINES } from "@openpractice/runtime";
 import type { StorageProbe } from "@openpractice/testing";
 import { makeTempDir } from "./temp-dir.js";
 
 export type EngineName = "sqlite" | "postgres" | "mysql";
 
-const URL_VARIABLES = { postgres: "OPENPRACTICE_TEST_POSTGRES_URL", mysql: "OPENPRACTICE_TEST_MYSQL_URL" } as const;
+const URL_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries(
+  ENGINES.flatMap((e) => (e.testUrlVariable ? [[e.name, e.testUrlVariable]] : [])),
+);
 
 /**
- * The engines this run can test. SQLite always; PostgreSQL and MariaDB when
- * their URL variable is set (.ci/with-databases.sh sets both). In CI a missing
- * engine is an error, never a silent skip.
+ * The engines this run can test, from the runtime's engine registry: the file
+ * engines always, a server engine when its URL variable is set
+ * (.ci/with-databases.sh sets them). In CI a missing engine is an error, never
+ * a silent skip.
  */
 export function availableEngines(): EngineName[] {
-  const engines: EngineName[] = ["sqlite"];
+  const engines = ENGINES.filter((e) => !e.testUrlVariable).map((e) => e.name as EngineName);
   for (const [engine, variable] of Object.entries(URL_VARIABLES) as Array<[EngineName, string]>) {
     if (process.env[variable]) engines.push(engine);
     else if (process.env.CI) throw new Error(`${variable} is not set: CI must test ${engine} (run through .ci/with-databases.sh)`);
@@ -36,7 +37,7 @@ export async function freshDatabase(engine: EngineName): Promise<{ url: string; 
     const temp = makeTempDir("openpractice-sqlite-");
     return { url: `sqlite:${join(temp.dir, `${name}.db`)}`, drop: async () => temp.remove() };
   }
-  const base = new URL(process.env[URL_VARIABLES[engine]] as string);
+  const base = new URL(process.env[URL_VARIABLES[engine] ?? ""] as string);
   const target = new URL(base);
   target.pathname = `/${name}`;
   if (engine === "postgres") {
@@ -67,10 +68,11 @@ export async function freshDatabase(engine: EngineName): Promise<{ url: string; 
   };
 }
 
+/** The engine's store at `url`, opened as the runtime opens DATABASE_URL (the registry's engine). */
 export async function openEngineStorage(engine: EngineName, url: string): Promise<Storage> {
-  if (engine === "sqlite") return createSqliteStorage({ filename: url.slice("sqlite:".length) });
-  if (engine === "postgres") return createPostgresStorage({ url });
-  return createMysqlStorage({ url });
+  const entry = ENGINES.find((e) => e.name === engine);
+  if (!entry) throw new Error(`no engine ${engine} in the registry`);
+  return (await entry.load()).open(url);
 }
 
 /** A raw connection with the engine's own driver: `?` placeholders on every engine, counts as numbers. */

@@ -12,3 +12,4 @@ export { patientToRow, rowToPatient } from "./repositories/patient-rows.js";
 
 /** Node socket errors that mean the server was not reachable or the connection dropped (any engine). */
 export const NETWORK_UNAVAILABLE_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+export * from "./server-address.js";

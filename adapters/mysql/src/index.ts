@@ -1,2 +1,3 @@
 export * from "./mysql-storage.js";
 export * from "./mysql-profile.js";
+export * from "./mysql-engine.js";

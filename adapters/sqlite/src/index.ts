@@ -1,2 +1,3 @@
 export * from "./sqlite-storage.js";
 export * from "./sqlite-profile.js";
+export * from "./sqlite-engine.js";

@@ -44,6 +44,7 @@ export * from "./patients/patient-list-query.js";
 export * from "./patients/patient-service.js";
 export * from "./rate-limits/rate-limiter.js";
 export * from "./ports/storage.js";
+export * from "./ports/storage-engine.js";
 export * from "./jobs/job-handler.js";
 export * from "./ports/patient-repository.js";
 export * from "./ports/appointment-repository.js";

@@ -5,6 +5,7 @@ export * from "./runtime.js";
 export * from "./tokens.js";
 export * from "./logger.js";
 export * from "./storage-from-url.js";
+export * from "./engines.js";
 export * from "./seed/seed-demo.js";
 export * from "./config/webhook-key.js";
 export * from "./config/vapid-keys.js";
