@@ -10,7 +10,12 @@ export default defineConfig({
   resolve: { conditions: ["source", ...defaultClientConditions] },
   ssr: { resolve: { conditions: ["source", ...defaultServerConditions], externalConditions: ["source"] } },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "adapters/*/src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "adapters/*/src/**/*.test.ts",
+      "test/**/*.test.ts",
+      "examples/**/*.test.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

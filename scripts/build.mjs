@@ -64,7 +64,8 @@ export function buildChanged({ declarations = false, node = process.execPath, en
     if (stamp?.inputs === inputs && (stamp.declarations || !declarations)) continue;
     const args = [TSUP, "--silent", ...(declarations ? [] : ["--no-dts"])];
     const result = spawnSync(node, args, { cwd: packageDir, env, stdio: ["ignore", 2, 2] });
-    if (result.status !== 0) throw new Error(`build of ${workspace} failed (tsup exit ${result.status ?? result.signal})`);
+    if (result.status !== 0)
+      throw new Error(`build of ${workspace} failed (tsup exit ${result.status ?? result.signal})`);
     writeFileSync(join(packageDir, "dist", STAMP), `${JSON.stringify({ inputs, declarations })}\n`);
     rebuilt.push(workspace);
   }

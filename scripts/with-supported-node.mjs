@@ -37,7 +37,14 @@ function binaryPackage(line) {
   const dir = join(CACHE, line);
   const packageDir = join(dir, "node_modules", name);
   const bin = process.platform === "win32" ? packageDir : join(packageDir, "bin");
-  return { name, spec: `${name}@${line}`, dir, packageDir, bin, node: join(bin, process.platform === "win32" ? "node.exe" : "node") };
+  return {
+    name,
+    spec: `${name}@${line}`,
+    dir,
+    packageDir,
+    bin,
+    node: join(bin, process.platform === "win32" ? "node.exe" : "node"),
+  };
 }
 
 /** npm as the calling npm ran it (npm_execpath), else the npm on PATH. */
@@ -54,11 +61,25 @@ function install(target) {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
   const [command, prefix] = npmCommand();
-  const args = [...prefix, "install", target.spec, "--prefix", temporary, "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"];
+  const args = [
+    ...prefix,
+    "install",
+    target.spec,
+    "--prefix",
+    temporary,
+    "--no-save",
+    "--no-package-lock",
+    "--ignore-scripts",
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+  ];
   const result = spawnSync(command, args, { cwd: temporary, env, stdio: ["ignore", "ignore", 2] }); // its "added 1 package" summary is noise
   if (result.status !== 0 || !existsSync(join(temporary, relative(target.dir, target.node)))) {
     rmSync(temporary, { recursive: true, force: true });
-    throw new Error(`could not install ${target.spec} from the npm registry (npm exit ${result.status ?? result.signal}); install Node.js ${SUPPORTED_NODE_RANGE} yourself (see README, Troubleshooting)`);
+    throw new Error(
+      `could not install ${target.spec} from the npm registry (npm exit ${result.status ?? result.signal}); install Node.js ${SUPPORTED_NODE_RANGE} yourself (see README, Troubleshooting)`,
+    );
   }
   try {
     renameSync(temporary, target.dir);
@@ -76,9 +97,12 @@ export function chooseNode() {
   if (fits) return { node: process.execPath, env: process.env };
   if (process.env[SWITCHED]) throw new Error(`switched Node once already and still runs ${running}`);
   const line = wantedLine();
-  if (!isSupportedNode(`${line}.99.0`)) throw new Error(`Node line '${line}' is not one of the supported lines (${SUPPORTED_NODE_RANGE})`);
+  if (!isSupportedNode(`${line}.99.0`))
+    throw new Error(`Node line '${line}' is not one of the supported lines (${SUPPORTED_NODE_RANGE})`);
   const target = binaryPackage(line);
-  const why = forced ? `OPENPRACTICE_NODE_LINE=${forced}` : `Node.js ${running} is outside the supported range ${SUPPORTED_NODE_RANGE}`;
+  const why = forced
+    ? `OPENPRACTICE_NODE_LINE=${forced}`
+    : `Node.js ${running} is outside the supported range ${SUPPORTED_NODE_RANGE}`;
   const where = target.dir.startsWith(root) ? relative(root, target.dir) : target.dir;
   if (existsSync(target.node)) {
     const { version } = JSON.parse(readFileSync(join(target.packageDir, "package.json"), "utf8"));

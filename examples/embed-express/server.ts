@@ -17,8 +17,17 @@ import { startBackgroundWork } from "@openpractice/worker";
 import express from "express";
 
 /** The EMR's own staff table (a real EMR has a database and password hashes). */
-const STAFF: Record<string, { password: string; practiceId: number; staffId: number; name: string; role: "therapist" | "billing" }> = {
-  "maya@clinic.example": { password: "correct horse", practiceId: 12, staffId: 501, name: "Maya Okafor", role: "therapist" },
+const STAFF: Record<
+  string,
+  { password: string; practiceId: number; staffId: number; name: string; role: "therapist" | "billing" }
+> = {
+  "maya@clinic.example": {
+    password: "correct horse",
+    practiceId: 12,
+    staffId: 501,
+    name: "Maya Okafor",
+    role: "therapist",
+  },
   "bill@clinic.example": { password: "battery staple", practiceId: 12, staffId: 502, name: "Bill Ng", role: "billing" },
 };
 
@@ -57,7 +66,14 @@ export async function startExpressEmr(options: {
       const sessionId = cookies.verify(readCookie(request.headers.get("cookie"), "emr_session"));
       const staff = sessionId ? STAFF[sessions.get(sessionId) ?? ""] : undefined;
       if (!staff) throw new DomainError("UNAUTHORIZED", "Authentication required", { reason: "no EMR session" });
-      return { organisationId: staff.practiceId, userId: staff.staffId, name: staff.name, scopes: staff.role === "therapist" ? ["read", "write"] : ["read"], clinicIds: [], roles: [staff.role] };
+      return {
+        organisationId: staff.practiceId,
+        userId: staff.staffId,
+        name: staff.name,
+        scopes: staff.role === "therapist" ? ["read", "write"] : ["read"],
+        clinicIds: [],
+        roles: [staff.role],
+      };
     },
   };
 

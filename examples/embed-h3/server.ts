@@ -78,12 +78,20 @@ export async function startEmbeddedEmr(options: {
 function keysFromEnvironment(): PracticeKeys {
   const env = process.env;
   const vapid = env.OPENPRACTICE_VAPID_PUBLIC_KEY
-    ? { publicKey: env.OPENPRACTICE_VAPID_PUBLIC_KEY, privateKey: env.OPENPRACTICE_VAPID_PRIVATE_KEY ?? "", subject: env.OPENPRACTICE_VAPID_SUBJECT ?? "" }
+    ? {
+        publicKey: env.OPENPRACTICE_VAPID_PUBLIC_KEY,
+        privateKey: env.OPENPRACTICE_VAPID_PRIVATE_KEY ?? "",
+        subject: env.OPENPRACTICE_VAPID_SUBJECT ?? "",
+      }
     : null;
   return { webhookSecretKey: env.OPENPRACTICE_WEBHOOK_SECRET_KEY, vapid };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const emr = await startEmbeddedEmr({ port: 8090, databaseFile: "./data/embedded-emr.db", keys: keysFromEnvironment() });
+  const emr = await startEmbeddedEmr({
+    port: 8090,
+    databaseFile: "./data/embedded-emr.db",
+    keys: keysFromEnvironment(),
+  });
   console.log(`Example EMR on ${emr.url}; try: curl -H 'x-emr-key: key-front-desk' ${emr.url}/emr/v2/patients`);
 }

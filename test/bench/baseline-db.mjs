@@ -22,7 +22,14 @@ async function likeSearch(db, term) {
   const count =
     COUNT_LIMIT === null || !term
       ? filtered.select((eb) => eb.fn.countAll().as("n"))
-      : db.selectFrom(filtered.select(sql.lit(1).as("one")).limit(COUNT_LIMIT + 1).as("m")).select((eb) => eb.fn.countAll().as("n"));
+      : db
+          .selectFrom(
+            filtered
+              .select(sql.lit(1).as("one"))
+              .limit(COUNT_LIMIT + 1)
+              .as("m"),
+          )
+          .select((eb) => eb.fn.countAll().as("n"));
   const [rows, counted] = await Promise.all([
     filtered.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(26).offset(0).execute(),
     count.executeTakeFirstOrThrow(),
@@ -45,8 +52,13 @@ async function openSqlite(file) {
     const match = `"${term.replaceAll('"', '""')}"`;
     const from = sql`from patients_search s cross join patients p on p.id = s.rowid
       where patients_search match ${match} and p.organisation_id = ${ORG} and p.status = ${"active"}`;
-    const rows = await sql`select p.* ${from} order by p.created_at desc, p.id desc limit ${26} offset ${0}`.execute(db);
-    const counted = COUNT_LIMIT === null ? await sql`select count(*) as n ${from}`.execute(db) : await sql`select count(*) as n from (select 1 ${from} limit ${COUNT_LIMIT + 1})`.execute(db);
+    const rows = await sql`select p.* ${from} order by p.created_at desc, p.id desc limit ${26} offset ${0}`.execute(
+      db,
+    );
+    const counted =
+      COUNT_LIMIT === null
+        ? await sql`select count(*) as n ${from}`.execute(db)
+        : await sql`select count(*) as n from (select 1 ${from} limit ${COUNT_LIMIT + 1})`.execute(db);
     return { data: rows.rows.slice(0, 25), total: reported(Number(counted.rows[0].n)) };
   }
   return {
@@ -57,7 +69,12 @@ async function openSqlite(file) {
 
 /** The insert-unless-duplicate statement of insertIfAbsent on engines with ON CONFLICT and RETURNING: one statement. */
 const insertReturning = (db, row) =>
-  db.insertInto("patients").values(row).onConflict((oc) => oc.columns(["organisation_id", "identity_key"]).doNothing()).returningAll().executeTakeFirst();
+  db
+    .insertInto("patients")
+    .values(row)
+    .onConflict((oc) => oc.columns(["organisation_id", "identity_key"]).doNothing())
+    .returningAll()
+    .executeTakeFirst();
 
 async function openPostgres(url) {
   const { default: pg } = await import("pg");
@@ -67,7 +84,14 @@ async function openPostgres(url) {
 
 async function openMysql(url) {
   const { createPool } = await import("mysql2");
-  const pool = createPool({ uri: url, connectionLimit: 10, charset: "utf8mb4", timezone: "Z", supportBigNumbers: true, bigNumberStrings: false });
+  const pool = createPool({
+    uri: url,
+    connectionLimit: 10,
+    charset: "utf8mb4",
+    timezone: "Z",
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+  });
   const db = new Kysely({ dialect: new MysqlDialect({ pool }) });
   return {
     search: (term) => likeSearch(db, term),
@@ -75,7 +99,12 @@ async function openMysql(url) {
     async insert(row) {
       const result = await db.insertInto("patients").ignore().values(row).executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0n) !== 1) return undefined;
-      return db.selectFrom("patients").selectAll().where("organisation_id", "=", ORG).where("identity_key", "=", row.identity_key).executeTakeFirst();
+      return db
+        .selectFrom("patients")
+        .selectAll()
+        .where("organisation_id", "=", ORG)
+        .where("identity_key", "=", row.identity_key)
+        .executeTakeFirst();
     },
   };
 }

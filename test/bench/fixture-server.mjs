@@ -35,7 +35,13 @@ async function withConnection(url, fn) {
       await client.end();
     }
   }
-  const conn = await mysql.createConnection({ uri: url, charset: "utf8mb4", timezone: "Z", supportBigNumbers: true, bigNumberStrings: false });
+  const conn = await mysql.createConnection({
+    uri: url,
+    charset: "utf8mb4",
+    timezone: "Z",
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+  });
   try {
     return await fn(async (text, params) => (await conn.query(text, params))[0]);
   } finally {
@@ -57,7 +63,10 @@ async function createDatabase(baseUrl, suffix, template) {
 
 /** Opens and closes the real adapter on `url`: it applies every migration (003 adds the pg_trgm index on PostgreSQL). */
 async function migrate(url) {
-  const storage = engineOf(url) === "postgres" ? await createPostgresStorage({ url, maxConnections: 1 }) : await createMysqlStorage({ url, maxConnections: 1 });
+  const storage =
+    engineOf(url) === "postgres"
+      ? await createPostgresStorage({ url, maxConnections: 1 })
+      : await createMysqlStorage({ url, maxConnections: 1 });
   await storage.close();
 }
 
@@ -69,7 +78,12 @@ async function loadRows(url, count) {
   await withConnection(url, async (q) => {
     await q("begin");
     const org = organisationRow();
-    await q(`insert into organisations (${Object.keys(org).join(", ")}) values (${Object.keys(org).map((_, i) => (postgres ? `$${i + 1}` : "?")).join(", ")})`, Object.values(org));
+    await q(
+      `insert into organisations (${Object.keys(org).join(", ")}) values (${Object.keys(org)
+        .map((_, i) => (postgres ? `$${i + 1}` : "?"))
+        .join(", ")})`,
+      Object.values(org),
+    );
     let columns;
     let batch = [];
     const flush = async () => {
@@ -109,7 +123,9 @@ export async function buildServerFixture(baseUrl, count, { shared = false } = {}
     Number(
       (postgres
         ? await q("select pg_total_relation_size('patients') as b")
-        : await q("select data_length + index_length as b from information_schema.tables where table_schema = database() and table_name = 'patients'"))[0].b,
+        : await q(
+            "select data_length + index_length as b from information_schema.tables where table_schema = database() and table_name = 'patients'",
+          ))[0].b,
     ),
   );
   const fixtureName = new URL(url).pathname.slice(1);
@@ -120,7 +136,8 @@ export async function buildServerFixture(baseUrl, count, { shared = false } = {}
     const target = await createDatabase(baseUrl, suffix);
     await migrate(target);
     await withConnection(target, async (q) => {
-      for (const table of ["organisations", "patients"]) await q(`insert into ${table} select * from ${fixtureName}.${table}`);
+      for (const table of ["organisations", "patients"])
+        await q(`insert into ${table} select * from ${fixtureName}.${table}`);
       await q("analyze table organisations, patients");
     });
     return target;
@@ -131,9 +148,13 @@ export async function buildServerFixture(baseUrl, count, { shared = false } = {}
 /** Drops every database this process created (best effort; the throw-away servers of .ci/with-databases.sh go anyway). */
 export async function dropServerDatabases() {
   for (const { baseUrl, name } of created.splice(0).reverse()) {
-    await withConnection(baseUrl, (q) => q(engineOf(baseUrl) === "postgres" ? `drop database if exists ${name} with (force)` : `drop database if exists ${name}`)).catch((error) =>
-      console.warn(`could not drop ${name}: ${error.message}`),
-    );
+    await withConnection(baseUrl, (q) =>
+      q(
+        engineOf(baseUrl) === "postgres"
+          ? `drop database if exists ${name} with (force)`
+          : `drop database if exists ${name}`,
+      ),
+    ).catch((error) => console.warn(`could not drop ${name}: ${error.message}`));
   }
 }
 

@@ -13,9 +13,138 @@ import BetterSqlite3 from "better-sqlite3";
 export const BENCH_ORGANISATION_ID = 1;
 
 // Invented names; a few carry accents so search exercises the folding.
-const FIRST = ["Ava", "Liam", "Noah", "Emma", "Olivia", "Ethan", "Sophia", "Mason", "Isabella", "Lucas", "Mia", "Amir", "Chloe", "Mateo", "Priya", "Jonah", "Leah", "Omar", "Grace", "Kenji", "Rosa", "Felix", "Nadia", "Theo", "Zoe", "Hannah", "Jack", "Aisha", "Diego", "Elena", "Farah", "Gabriel", "Ines", "Jasper", "Kofi", "Lena", "Marco", "Nora", "Oscar", "Paula", "Quinn", "Rafael", "Sara", "Tomas", "Uma", "Victor", "Wen", "Yusuf", "Zara", "Anders", "Bea", "Chidi", "Dana", "Emil", "Freya", "Goran", "Hugo", "Ingrid", "José", "Renée"];
-const LAST = ["Nguyen", "Patel", "Garcia", "Kowalski", "Johnson", "O'Brien", "Haddad", "Lindqvist", "Mensah", "Rossi", "Chen", "Dubois", "Silva", "Novak", "Fischer", "Moreau", "Tanaka", "Adeyemi", "Larsen", "Costa", "Walsh", "Ibrahim", "Morales", "Schmidt", "Kim", "Anderson", "Becker", "Carter", "Dalton", "Evans", "Ferreira", "Gallagher", "Hansen", "Ivanova", "Jensen", "Kaur", "Lopez", "Murphy", "Nakamura", "Okafor", "Petrov", "Quintero", "Reyes", "Santos", "Thompson", "Usman", "Vargas", "Wagner", "Xu", "Yilmaz", "Zhang", "Andersson", "Brennan", "Castillo", "Dimitrov", "Eriksen", "Fontaine", "Müller", "Núñez", "Søndergaard"];
-const CITIES = [["Springfield", "IL", "62701"], ["Madison", "WI", "53703"], ["Peoria", "IL", "61602"], ["Rockford", "IL", "61101"], ["Duluth", "MN", "55802"], ["Dayton", "OH", "45402"]];
+const FIRST = [
+  "Ava",
+  "Liam",
+  "Noah",
+  "Emma",
+  "Olivia",
+  "Ethan",
+  "Sophia",
+  "Mason",
+  "Isabella",
+  "Lucas",
+  "Mia",
+  "Amir",
+  "Chloe",
+  "Mateo",
+  "Priya",
+  "Jonah",
+  "Leah",
+  "Omar",
+  "Grace",
+  "Kenji",
+  "Rosa",
+  "Felix",
+  "Nadia",
+  "Theo",
+  "Zoe",
+  "Hannah",
+  "Jack",
+  "Aisha",
+  "Diego",
+  "Elena",
+  "Farah",
+  "Gabriel",
+  "Ines",
+  "Jasper",
+  "Kofi",
+  "Lena",
+  "Marco",
+  "Nora",
+  "Oscar",
+  "Paula",
+  "Quinn",
+  "Rafael",
+  "Sara",
+  "Tomas",
+  "Uma",
+  "Victor",
+  "Wen",
+  "Yusuf",
+  "Zara",
+  "Anders",
+  "Bea",
+  "Chidi",
+  "Dana",
+  "Emil",
+  "Freya",
+  "Goran",
+  "Hugo",
+  "Ingrid",
+  "José",
+  "Renée",
+];
+const LAST = [
+  "Nguyen",
+  "Patel",
+  "Garcia",
+  "Kowalski",
+  "Johnson",
+  "O'Brien",
+  "Haddad",
+  "Lindqvist",
+  "Mensah",
+  "Rossi",
+  "Chen",
+  "Dubois",
+  "Silva",
+  "Novak",
+  "Fischer",
+  "Moreau",
+  "Tanaka",
+  "Adeyemi",
+  "Larsen",
+  "Costa",
+  "Walsh",
+  "Ibrahim",
+  "Morales",
+  "Schmidt",
+  "Kim",
+  "Anderson",
+  "Becker",
+  "Carter",
+  "Dalton",
+  "Evans",
+  "Ferreira",
+  "Gallagher",
+  "Hansen",
+  "Ivanova",
+  "Jensen",
+  "Kaur",
+  "Lopez",
+  "Murphy",
+  "Nakamura",
+  "Okafor",
+  "Petrov",
+  "Quintero",
+  "Reyes",
+  "Santos",
+  "Thompson",
+  "Usman",
+  "Vargas",
+  "Wagner",
+  "Xu",
+  "Yilmaz",
+  "Zhang",
+  "Andersson",
+  "Brennan",
+  "Castillo",
+  "Dimitrov",
+  "Eriksen",
+  "Fontaine",
+  "Müller",
+  "Núñez",
+  "Søndergaard",
+];
+const CITIES = [
+  ["Springfield", "IL", "62701"],
+  ["Madison", "WI", "53703"],
+  ["Peoria", "IL", "61602"],
+  ["Rockford", "IL", "61101"],
+  ["Duluth", "MN", "55802"],
+  ["Dayton", "OH", "45402"],
+];
 const SEXES = ["FEMALE", "MALE", "OTHER", "UNDEFINED"];
 const DAY_MS = 86_400_000;
 
@@ -30,7 +159,12 @@ function prng(seed) {
   };
 }
 
-const asciiFold = (s) => s.normalize("NFKD").replace(/\p{Diacritic}/gu, "").replace(/[^A-Za-z]/g, "").toLowerCase();
+const asciiFold = (s) =>
+  s
+    .normalize("NFKD")
+    .replace(/\p{Diacritic}/gu, "")
+    .replace(/[^A-Za-z]/g, "")
+    .toLowerCase();
 
 /** The i-th patient as an API caller would register it. */
 function draftFor(i, rnd) {
@@ -54,7 +188,14 @@ function draftFor(i, rnd) {
 
 /** The organisation row: organisation 1 on the enterprise plan. */
 export function organisationRow(now = new Date().toISOString()) {
-  return { id: BENCH_ORGANISATION_ID, name: "Benchmark Therapy Group", plan: "enterprise", is_active: 1, created_at: now, updated_at: now };
+  return {
+    id: BENCH_ORGANISATION_ID,
+    name: "Benchmark Therapy Group",
+    plan: "enterprise",
+    is_active: 1,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /**
@@ -70,7 +211,9 @@ export function* fixtureRows(count) {
   const seen = new Set();
   for (let i = 0; i < count; i++) {
     let draft = draftFor(i, rnd);
-    let record = toPatientRecord(patientFromDraft(draft, BENCH_ORGANISATION_ID, new Date(start + Math.floor(((end - start) * i) / count))));
+    let record = toPatientRecord(
+      patientFromDraft(draft, BENCH_ORGANISATION_ID, new Date(start + Math.floor(((end - start) * i) / count))),
+    );
     // Same name and birth date is a duplicate registration the domain refuses; draw again.
     while (seen.has(record.identityKey)) {
       draft = draftFor(i, rnd);
@@ -91,11 +234,19 @@ export async function buildFixture(filename, count) {
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   const org = organisationRow();
-  db.prepare(`INSERT INTO organisations (${Object.keys(org).join(", ")}) VALUES (${Object.keys(org).map((k) => `@${k}`).join(", ")})`).run(org);
+  db.prepare(
+    `INSERT INTO organisations (${Object.keys(org).join(", ")}) VALUES (${Object.keys(org)
+      .map((k) => `@${k}`)
+      .join(", ")})`,
+  ).run(org);
   let insert;
   db.transaction(() => {
     for (const row of fixtureRows(count)) {
-      insert ??= db.prepare(`INSERT INTO patients (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map((k) => `@${k}`).join(", ")})`);
+      insert ??= db.prepare(
+        `INSERT INTO patients (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row)
+          .map((k) => `@${k}`)
+          .join(", ")})`,
+      );
       insert.run(row);
     }
   })();

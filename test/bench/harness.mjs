@@ -48,16 +48,28 @@ export async function startServer(name, args, env) {
   const port = await freePort();
   const logFile = join(temp, `${name}.log`);
   const log = openSync(logFile, "a");
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", log, log] });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", log, log],
+  });
   children.add(child);
   // A server dying mid-run would otherwise show only as a failed request.
   child.once("exit", (code, signal) => {
-    if (!child.stopping) console.error(`${name} exited unexpectedly (code ${code}, signal ${signal}):\n${readFileSync(logFile, "utf8").slice(-2000)}`);
+    if (!child.stopping)
+      console.error(
+        `${name} exited unexpectedly (code ${code}, signal ${signal}):\n${readFileSync(logFile, "utf8").slice(-2000)}`,
+      );
   });
   const url = `http://127.0.0.1:${port}`;
   for (let waited = 0; waited < 30_000; waited += 100) {
     if (child.exitCode !== null) break;
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { name, url, child, logFile };
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { name, url, child, logFile };
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${name} did not start:\n${readFileSync(logFile, "utf8").slice(-2000)}`);
@@ -114,8 +126,21 @@ const SCENARIOS = {
 export async function load(server, scenario, headers, { duration, connections }) {
   let i = 0;
   const { method, next } = SCENARIOS[scenario];
-  const r = await autocannon({ url: server.url, connections, duration, headers, requests: [{ method, setupRequest: (req) => ({ ...req, ...next(i++) }) }] });
-  return { rps: r.requests.average, p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts };
+  const r = await autocannon({
+    url: server.url,
+    connections,
+    duration,
+    headers,
+    requests: [{ method, setupRequest: (req) => ({ ...req, ...next(i++) }) }],
+  });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p97_5: r.latency.p97_5,
+    p99: r.latency.p99,
+    total: r.requests.total,
+    bad: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -161,7 +186,14 @@ export function machineLine() {
 
 /** Share of all cores busy over the next `ms`: other work on the machine skews every figure. */
 export async function busyShare(ms = 1000) {
-  const sample = () => os.cpus().reduce((acc, c) => ({ idle: acc.idle + c.times.idle, total: acc.total + Object.values(c.times).reduce((a, b) => a + b, 0) }), { idle: 0, total: 0 });
+  const sample = () =>
+    os.cpus().reduce(
+      (acc, c) => ({
+        idle: acc.idle + c.times.idle,
+        total: acc.total + Object.values(c.times).reduce((a, b) => a + b, 0),
+      }),
+      { idle: 0, total: 0 },
+    );
   const a = sample();
   await new Promise((r) => setTimeout(r, ms));
   const b = sample();

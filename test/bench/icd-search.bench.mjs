@@ -18,7 +18,16 @@ if (!existsSync(FILE)) {
   process.exit(0);
 }
 const RUNS = intEnv("BENCH_ICD_RUNS", 300);
-const QUERIES = ["low back pain", "lumbar radiculopathy", "M54.5", "S83.5", "fracture of femur", "pain", "diabetes type 2 without complications", "knee"];
+const QUERIES = [
+  "low back pain",
+  "lumbar radiculopathy",
+  "M54.5",
+  "S83.5",
+  "fracture of femur",
+  "pain",
+  "diabetes type 2 without complications",
+  "knee",
+];
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const f2 = (n) => n.toFixed(2);
 
@@ -29,7 +38,9 @@ try {
   const practice = createPractice({ storage });
   const t0 = performance.now();
   const summary = await practice.icd.importOrderFile(readFileSync(FILE, "latin1").split("\n"), 2025);
-  console.log(`import: ${summary.codes} codes (${summary.billable} billable) in ${f2((performance.now() - t0) / 1000)} s`);
+  console.log(
+    `import: ${summary.codes} codes (${summary.billable} billable) in ${f2((performance.now() - t0) / 1000)} s`,
+  );
   const all = [];
   console.log("| query | matches | p50 ms | p95 ms | p99 ms |\n| --- | ---: | ---: | ---: | ---: |");
   for (const q of QUERIES) {

@@ -21,7 +21,20 @@ import BetterSqlite3 from "better-sqlite3";
 import { signAccessToken } from "@openpractice/runtime";
 import { BENCH_ORGANISATION_ID, buildFixture } from "./fixture.mjs";
 import { buildServerFixture, dropServerDatabases, engineOf, serverVersion } from "./fixture-server.mjs";
-import { BASELINE_SERVER, SEARCH_TERMS, SECRET, busyShare, intEnv, load, machineLine, searchLatency, startRuntime, startServer, stopServer, temp } from "./harness.mjs";
+import {
+  BASELINE_SERVER,
+  SEARCH_TERMS,
+  SECRET,
+  busyShare,
+  intEnv,
+  load,
+  machineLine,
+  searchLatency,
+  startRuntime,
+  startServer,
+  stopServer,
+  temp,
+} from "./harness.mjs";
 
 const PATIENTS = intEnv("BENCH_PATIENTS", 100_000);
 const RUN = { duration: intEnv("BENCH_DURATION_SECONDS", 10), connections: intEnv("BENCH_CONNECTIONS", 10) };
@@ -31,7 +44,9 @@ const SCENARIOS = (process.env.BENCH_SCENARIOS ?? "search,create").split(",").fi
 const WITH_INFO = process.env.BENCH_LOG_INFO !== "0";
 const DATABASE_URL = process.env.DATABASE_URL || undefined;
 const ENGINE = engineOf(DATABASE_URL);
-for (const s of SCENARIOS) if (!["search", "create"].includes(s)) throw new Error(`BENCH_SCENARIOS: unknown scenario '${s}' (known: search, create)`);
+for (const s of SCENARIOS)
+  if (!["search", "create"].includes(s))
+    throw new Error(`BENCH_SCENARIOS: unknown scenario '${s}' (known: search, create)`);
 
 const f1 = (n) => n.toFixed(1);
 const f2 = (n) => n.toFixed(2);
@@ -43,7 +58,8 @@ async function matchCounts(ours, baseline, headers) {
     const path = `/v2/patients?search=${encodeURIComponent(term)}`;
     const a = await (await fetch(ours.url + path, { headers })).json();
     const b = await (await fetch(baseline.url + path)).json();
-    if (a.pagination?.total_count !== b.total) throw new Error(`'${term}': ours counts ${a.pagination?.total_count}, baseline ${b.total}`);
+    if (a.pagination?.total_count !== b.total)
+      throw new Error(`'${term}': ours counts ${a.pagination?.total_count}, baseline ${b.total}`);
     counts[term] = b.total;
   }
   return counts;
@@ -66,35 +82,54 @@ async function prepareFixture() {
   const shared = !SCENARIOS.includes("create");
   const kept = process.env.BENCH_FIXTURE_URL;
   if (kept) {
-    if (!shared) throw new Error("BENCH_FIXTURE_URL: only with BENCH_SCENARIOS=search (create would change the kept fixture)");
+    if (!shared)
+      throw new Error("BENCH_FIXTURE_URL: only with BENCH_SCENARIOS=search (create would change the kept fixture)");
     console.log(`fixture: the kept database ${kept}, shared by the servers (no writes)`);
     return async () => kept;
   }
   const fixture = await buildServerFixture(DATABASE_URL, PATIENTS, { shared });
-  console.log(`fixture: ${PATIENTS} patients in ${took()} s, patients table with its indexes ${f1(fixture.bytes / 2 ** 20)} MiB, ${shared ? "one database shared by the servers (no writes)" : "a copy per server"}`);
+  console.log(
+    `fixture: ${PATIENTS} patients in ${took()} s, patients table with its indexes ${f1(fixture.bytes / 2 ** 20)} MiB, ${shared ? "one database shared by the servers (no writes)" : "a copy per server"}`,
+  );
   return fixture.copyFor;
 }
 
 async function main() {
-  const version = ENGINE === "sqlite" ? `SQLite ${new BetterSqlite3(":memory:").prepare("select sqlite_version() as v").get().v}` : await serverVersion(DATABASE_URL);
+  const version =
+    ENGINE === "sqlite"
+      ? `SQLite ${new BetterSqlite3(":memory:").prepare("select sqlite_version() as v").get().v}`
+      : await serverVersion(DATABASE_URL);
   console.log(`${machineLine()}, ${version}`);
   const busy = await busyShare();
   console.log(`CPU busy before the run: ${(busy * 100).toFixed(0)}%`);
   if (busy > 0.1) console.warn("warning: other work is using the CPU: figures will be low and noisy");
-  console.log(`patients ${PATIENTS}, ${RUN.connections} connections, ${RUN.duration} s per run after ${WARMUP} s warm-up, ${SAMPLES} sequential search samples`);
+  console.log(
+    `patients ${PATIENTS}, ${RUN.connections} connections, ${RUN.duration} s per run after ${WARMUP} s warm-up, ${SAMPLES} sequential search samples`,
+  );
 
   const copy = await prepareFixture();
   const baselineDb = await copy("baseline");
   const baselineEnv = ENGINE === "sqlite" ? { DB_FILE: baselineDb } : { DATABASE_URL: baselineDb };
-  const servers = [await startRuntime("ours", await copy("ours"), "warn"), await startServer("baseline", [BASELINE_SERVER], baselineEnv)];
+  const servers = [
+    await startRuntime("ours", await copy("ours"), "warn"),
+    await startServer("baseline", [BASELINE_SERVER], baselineEnv),
+  ];
   if (WITH_INFO) servers.push(await startRuntime("ours-info", await copy("ours_info"), "info"));
   const [ours, baseline] = servers;
-  const token = await signAccessToken(SECRET, { organisationId: BENCH_ORGANISATION_ID, userId: 101, scope: "read write" });
+  const token = await signAccessToken(SECRET, {
+    organisationId: BENCH_ORGANISATION_ID,
+    userId: 101,
+    scope: "read write",
+  });
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
 
   try {
     const counts = await matchCounts(ours, baseline, headers);
-    console.log(`active patients matching each term: ${Object.entries(counts).map(([k, v]) => `${k}=${v}`).join(", ")}`);
+    console.log(
+      `active patients matching each term: ${Object.entries(counts)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(", ")}`,
+    );
 
     // Latency first, while every database still holds exactly the fixture.
     const latency = {};
@@ -114,8 +149,11 @@ async function main() {
       }
     }
     report(results, latency);
-    const bad = Object.entries(results).flatMap(([scenario, r]) => Object.entries(r).map(([name, x]) => [`${scenario}/${name}`, x])).filter(([, x]) => x.bad > 0);
-    for (const [name, x] of bad) console.error(`${name}: ${x.bad} responses were errors or not 2xx: figures are not valid`);
+    const bad = Object.entries(results)
+      .flatMap(([scenario, r]) => Object.entries(r).map(([name, x]) => [`${scenario}/${name}`, x]))
+      .filter(([, x]) => x.bad > 0);
+    for (const [name, x] of bad)
+      console.error(`${name}: ${x.bad} responses were errors or not 2xx: figures are not valid`);
     process.exitCode = bad.length > 0 ? 1 : 0;
   } finally {
     await Promise.all(servers.map(stopServer));
@@ -123,7 +161,9 @@ async function main() {
 }
 
 function report(results, latency) {
-  console.log("\n| scenario | ours req/s | baseline req/s | ours/baseline | ours p50 / p97.5 / p99 ms | baseline p50 / p97.5 / p99 ms |");
+  console.log(
+    "\n| scenario | ours req/s | baseline req/s | ours/baseline | ours p50 / p97.5 / p99 ms | baseline p50 / p97.5 / p99 ms |",
+  );
   console.log("| --- | ---: | ---: | ---: | --- | --- |");
   const ratios = [];
   for (const [scenario, r] of Object.entries(results)) {
@@ -132,7 +172,9 @@ function report(results, latency) {
       const o = r[name];
       if (name === "ours") ratios.push(o.rps / b.rps);
       const label = name === "ours" ? `${scenario} (LOG_LEVEL=warn)` : `${scenario} (LOG_LEVEL=info)`;
-      console.log(`| ${label} | ${f1(o.rps)} | ${f1(b.rps)} | ${f2(o.rps / b.rps)} | ${o.p50} / ${o.p97_5} / ${o.p99} | ${b.p50} / ${b.p97_5} / ${b.p99} |`);
+      console.log(
+        `| ${label} | ${f1(o.rps)} | ${f1(b.rps)} | ${f2(o.rps / b.rps)} | ${o.p50} / ${o.p97_5} / ${o.p99} | ${b.p50} / ${b.p97_5} / ${b.p99} |`,
+      );
     }
   }
   if (latency.ours) {
@@ -145,11 +187,15 @@ function report(results, latency) {
     }
     const [o, b] = [latency.ours, latency.baseline];
     console.log(`| all terms | ${f2(o.p50)} | ${f2(o.p95)} | ${f2(b.p50)} | ${f2(b.p95)} |`);
-    console.log(`\ntarget search p95 < 20 ms at ${PATIENTS} patients on ${ENGINE}: ours ${f2(o.p95)} ms (p99 ${f2(o.p99)}) -> ${o.p95 < 20 ? "holds" : "MISSED"}`);
+    console.log(
+      `\ntarget search p95 < 20 ms at ${PATIENTS} patients on ${ENGINE}: ours ${f2(o.p95)} ms (p99 ${f2(o.p99)}) -> ${o.p95 < 20 ? "holds" : "MISSED"}`,
+    );
   }
   if (ratios.length > 0) {
     const worst = Math.min(...ratios);
-    console.log(`target ours/baseline >= 0.67 (our layers cost under a third): worst ${f2(worst)} -> ${worst >= 2 / 3 ? "holds" : "MISSED"}`);
+    console.log(
+      `target ours/baseline >= 0.67 (our layers cost under a third): worst ${f2(worst)} -> ${worst >= 2 / 3 ? "holds" : "MISSED"}`,
+    );
   }
 }
 

@@ -30,7 +30,8 @@ async function measure(fn) {
 }
 
 // A realistic note: four sections of several answers, two diagnoses, three treatment lines, two signatures.
-const paragraph = "Patient reports low back pain after lifting boxes at work, worse in the morning and after sitting for more than thirty minutes; no numbness or weakness. ";
+const paragraph =
+  "Patient reports low back pain after lifting boxes at work, worse in the morning and after sitting for more than thirty minutes; no numbness or weakness. ";
 const summary = {
   organisationName: "Riverside Therapy",
   clinicName: "Main Street",
@@ -42,7 +43,10 @@ const summary = {
   completedAt: "2031-08-31 21:10 (America/Chicago)",
   renderingPhysician: "Dana Reyes (user 101)",
   supervisingPhysician: "Helen Marsh (user 103)",
-  sections: ["Subjective", "Objective", "Assessment", "Plan"].map((title) => ({ title, lines: Array.from({ length: 8 }, (_, i) => `Finding ${i + 1}: ${paragraph.repeat(1 + (i % 3))}`) })),
+  sections: ["Subjective", "Objective", "Assessment", "Plan"].map((title) => ({
+    title,
+    lines: Array.from({ length: 8 }, (_, i) => `Finding ${i + 1}: ${paragraph.repeat(1 + (i % 3))}`),
+  })),
   diagnoses: [
     { code: "M54.50", description: "Low back pain, unspecified", primary: true },
     { code: "M54.16", description: "Radiculopathy, lumbar region", primary: false },
@@ -82,20 +86,72 @@ try {
   const r = storage.repositories;
   const author = { organisationId: 1, userId: 101, name: null, scopes: ["write"], clinicIds: [], roles: [] };
   await r.organisations.ensure({ id: 1, name: "Riverside Therapy", plan: "free", now });
-  const clinic = (await r.organisations.ensureClinic({ organisationId: 1, name: "Main Street", timeZone: "America/Chicago" })).id;
-  await r.organisations.upsertProvider({ organisationId: 1, userId: 101, firstName: "Dana", lastName: "Reyes", npi: null, supervisingUserId: null, clinicIds: [clinic] });
-  const patientId = (await r.patients.insertIfAbsent(toPatientRecord(patientFromDraft({ firstName: "Ada", lastName: "Quill", dateOfBirth: "1970-07-07" }, 1, now)))).patient.id;
+  const clinic = (
+    await r.organisations.ensureClinic({ organisationId: 1, name: "Main Street", timeZone: "America/Chicago" })
+  ).id;
+  await r.organisations.upsertProvider({
+    organisationId: 1,
+    userId: 101,
+    firstName: "Dana",
+    lastName: "Reyes",
+    npi: null,
+    supervisingUserId: null,
+    clinicIds: [clinic],
+  });
+  const patientId = (
+    await r.patients.insertIfAbsent(
+      toPatientRecord(patientFromDraft({ firstName: "Ada", lastName: "Quill", dateOfBirth: "1970-07-07" }, 1, now)),
+    )
+  ).patient.id;
   await practice.billingCatalog.upsert(author, [
-    { code: "97110", description: "Therapeutic exercise", timed: true, modifiers: [{ cptModifierId: 1, cptModifierCode: "GP", className: "GP", description: "PT plan", filter: false }] },
+    {
+      code: "97110",
+      description: "Therapeutic exercise",
+      timed: true,
+      modifiers: [{ cptModifierId: 1, cptModifierCode: "GP", className: "GP", description: "PT plan", filter: false }],
+    },
     { code: "97161", description: "Evaluation, low complexity", timed: false },
   ]);
   const codes = await practice.billingCatalog.applicableAll(author);
-  const note = await practice.soapNotes.create(author, { patientId, type: "INITIAL_SOAP", soapWithoutAppointment: true });
+  const note = await practice.soapNotes.create(author, {
+    patientId,
+    type: "INITIAL_SOAP",
+    soapWithoutAppointment: true,
+  });
   for (const section of ["Subjective", "Objective", "Plan"]) {
-    await practice.soapNotes.writeForm(author, { submissionId: note.submissionIds[section], contextId: note.contextId, version: 2, partialResponse: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`response.${section}.finding_${i + 1}`, paragraph.repeat(1 + (i % 3))])) });
+    await practice.soapNotes.writeForm(author, {
+      submissionId: note.submissionIds[section],
+      contextId: note.contextId,
+      version: 2,
+      partialResponse: Object.fromEntries(
+        Array.from({ length: 8 }, (_, i) => [`response.${section}.finding_${i + 1}`, paragraph.repeat(1 + (i % 3))]),
+      ),
+    });
   }
-  await practice.soapNotes.writeForm(author, { submissionId: note.submissionIds.Assessment, contextId: note.contextId, version: 2, partialResponse: { "response.Assessment.diagnosis.medical_diagnosis": summary.diagnoses.map((d, i) => ({ uuid: `u${i}`, id: i + 1, code: d.code, description: d.description, revision: "ICD10", billing_type: "BILLABLE", is_primary: d.primary })) } });
-  await practice.treatmentSheets.create(author, { patientId, contextId: note.contextId, treatments: [{ treatmentClassId: codes[0].id, duration: 38, units: 3, modifiers: [{ cptModifierId: 1 }] }, { treatmentClassId: codes[1].id, duration: 30, units: 1, modifiers: [] }] });
+  await practice.soapNotes.writeForm(author, {
+    submissionId: note.submissionIds.Assessment,
+    contextId: note.contextId,
+    version: 2,
+    partialResponse: {
+      "response.Assessment.diagnosis.medical_diagnosis": summary.diagnoses.map((d, i) => ({
+        uuid: `u${i}`,
+        id: i + 1,
+        code: d.code,
+        description: d.description,
+        revision: "ICD10",
+        billing_type: "BILLABLE",
+        is_primary: d.primary,
+      })),
+    },
+  });
+  await practice.treatmentSheets.create(author, {
+    patientId,
+    contextId: note.contextId,
+    treatments: [
+      { treatmentClassId: codes[0].id, duration: 38, units: 3, modifiers: [{ cptModifierId: 1 }] },
+      { treatmentClassId: codes[1].id, duration: 30, units: 1, modifiers: [] },
+    ],
+  });
   await practice.soapWorkflow.sign(author, note.contextId);
   await practice.soapWorkflow.complete(author, note.contextId);
   job = await measure(() => practice.soapDocuments.render(1, note.contextId, v1SummaryPath));

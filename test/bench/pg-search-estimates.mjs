@@ -17,7 +17,10 @@ import { SEARCH_TERMS, intEnv, machineLine, repositorySearch, stats } from "./ha
 const PATIENTS = intEnv("BENCH_PATIENTS", 1_000_000);
 const ANALYZES = intEnv("BENCH_ANALYZES", 4);
 const ROUNDS = intEnv("BENCH_ROUNDS", 30);
-const TARGETS = [["default (100)", -1], ["1,000 (migration 013)", 1000]];
+const TARGETS = [
+  ["default (100)", -1],
+  ["1,000 (migration 013)", 1000],
+];
 const f1 = (n) => n.toFixed(1);
 
 let url = process.env.BENCH_FIXTURE_URL;
@@ -29,13 +32,28 @@ const raw = new pg.Client({ connectionString: url });
 await raw.connect();
 const list = (term) => repositorySearch(storage, term, 1000);
 const estimate = async (term) =>
-  (await raw.query(`explain (format json) select 1 from patients where organisation_id = 1 and status = 'active' and search_text like $1`, [`%${term}%`])).rows[0]["QUERY PLAN"][0].Plan["Plan Rows"];
+  (
+    await raw.query(
+      `explain (format json) select 1 from patients where organisation_id = 1 and status = 'active' and search_text like $1`,
+      [`%${term}%`],
+    )
+  ).rows[0]["QUERY PLAN"][0].Plan["Plan Rows"];
 
 try {
   const actual = {};
-  for (const term of SEARCH_TERMS) actual[term] = Number((await raw.query(`select count(*) as n from patients where organisation_id = 1 and status = 'active' and search_text like $1`, [`%${term}%`])).rows[0].n);
+  for (const term of SEARCH_TERMS)
+    actual[term] = Number(
+      (
+        await raw.query(
+          `select count(*) as n from patients where organisation_id = 1 and status = 'active' and search_text like $1`,
+          [`%${term}%`],
+        )
+      ).rows[0].n,
+    );
   console.log(`\nmatches: ${SEARCH_TERMS.map((t) => `${t} ${actual[t]}`).join(", ")}`);
-  console.log(`\n| target | ANALYZE | estimates (${SEARCH_TERMS.join(", ")}) | worst term p50 / p95 ms | all p50 / p95 ms |\n| --- | ---: | --- | --- | ---: |`);
+  console.log(
+    `\n| target | ANALYZE | estimates (${SEARCH_TERMS.join(", ")}) | worst term p50 / p95 ms | all p50 / p95 ms |\n| --- | ---: | --- | --- | ---: |`,
+  );
   for (const [label, target] of TARGETS) {
     await raw.query(`alter table patients alter column search_text set statistics ${target}`);
     for (let a = 1; a <= ANALYZES; a++) {
@@ -54,7 +72,9 @@ try {
       const perTerm = [...byTerm].map(([t, xs]) => [t, stats(xs)]);
       const [worst, w] = perTerm.reduce((a, b) => (b[1].p95 > a[1].p95 ? b : a));
       const all = stats([...byTerm.values()].flat());
-      console.log(`| ${label} | ${a} | ${estimates.join(", ")} | ${worst} ${f1(w.p50)} / ${f1(w.p95)} | ${f1(all.p50)} / **${f1(all.p95)}** |`);
+      console.log(
+        `| ${label} | ${a} | ${estimates.join(", ")} | ${worst} ${f1(w.p50)} / ${f1(w.p95)} | ${f1(all.p50)} / **${f1(all.p95)}** |`,
+      );
     }
   }
 } finally {

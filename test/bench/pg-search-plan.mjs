@@ -22,7 +22,9 @@ console.log(`${machineLine()}, ${await serverVersion(url ?? process.env.DATABASE
 if (!url) {
   const started = performance.now();
   url = (await buildServerFixture(process.env.DATABASE_URL, PATIENTS, { shared: true })).url;
-  console.log(`fixture: ${PATIENTS} patients in ${f2((performance.now() - started) / 1000)} s${process.env.BENCH_KEEP === "1" ? `, kept at ${url}` : ""}`);
+  console.log(
+    `fixture: ${PATIENTS} patients in ${f2((performance.now() - started) / 1000)} s${process.env.BENCH_KEEP === "1" ? `, kept at ${url}` : ""}`,
+  );
 }
 
 // Every statement the adapter sends goes through pg.Client#query: record them while `capture` is set.
@@ -41,10 +43,16 @@ const COUNT_LIMIT = Number(process.env.OPENPRACTICE_SEARCH_COUNT_LIMIT ?? 1000) 
 const list = (term) => repositorySearch(storage, term, COUNT_LIMIT);
 
 try {
-  const sizes = (await raw.query(`select relname, pg_relation_size(c.oid) as b from pg_class c where relname in ('patients', 'patients_search_trgm_ix', 'patients_org_status_created_ix')`)).rows;
+  const sizes = (
+    await raw.query(
+      `select relname, pg_relation_size(c.oid) as b from pg_class c where relname in ('patients', 'patients_search_trgm_ix', 'patients_org_status_created_ix')`,
+    )
+  ).rows;
   console.log(`sizes: ${sizes.map((r) => `${r.relname} ${f2(Number(r.b) / 2 ** 20)} MiB`).join(", ")}`);
   const all = [];
-  console.log(`\n| term | matches | page ms (p50) | count ms (p50) | list() p50 | list() p95 |\n| --- | ---: | ---: | ---: | ---: | ---: |`);
+  console.log(
+    `\n| term | matches | page ms (p50) | count ms (p50) | list() p50 | list() p95 |\n| --- | ---: | ---: | ---: | ---: | ---: |`,
+  );
   const plans = [];
   for (const term of SEARCH_TERMS) {
     capture = [];
@@ -71,11 +79,18 @@ try {
       const plan = (await raw.query(`explain (analyze, buffers) ${s.text}`, s.values)).rows.map((r) => r["QUERY PLAN"]);
       plans.push({ term, text: s.text, values: s.values, plan });
     }
-    console.log(`| ${term} | ${total} | ${f2(each[0])} | ${f2(each[1])} | ${f2(pct(times, 50))} | ${f2(pct(times, 95))} |`);
+    console.log(
+      `| ${term} | ${total} | ${f2(each[0])} | ${f2(each[1])} | ${f2(pct(times, 50))} | ${f2(pct(times, 95))} |`,
+    );
   }
   console.log(`| all terms | | | | ${f2(pct(all, 50))} | ${f2(pct(all, 95))} |`);
-  console.log(`\ntarget search p95 < 20 ms (repository, in process) at ${PATIENTS} patients: ${f2(pct(all, 95))} ms -> ${pct(all, 95) < 20 ? "holds" : "MISSED"}`);
-  for (const p of plans) console.log(`\n-- ${p.term}: ${p.text.replace(/\s+/g, " ")}\n   params ${JSON.stringify(p.values)}\n${p.plan.map((l) => `   ${l}`).join("\n")}`);
+  console.log(
+    `\ntarget search p95 < 20 ms (repository, in process) at ${PATIENTS} patients: ${f2(pct(all, 95))} ms -> ${pct(all, 95) < 20 ? "holds" : "MISSED"}`,
+  );
+  for (const p of plans)
+    console.log(
+      `\n-- ${p.term}: ${p.text.replace(/\s+/g, " ")}\n   params ${JSON.stringify(p.values)}\n${p.plan.map((l) => `   ${l}`).join("\n")}`,
+    );
 } finally {
   pg.Client.prototype.query = query;
   await raw.end();

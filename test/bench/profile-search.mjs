@@ -23,20 +23,34 @@ const terms = ["kowal", "priya", "muller", "renee"];
 async function time(label, fn, n = 200) {
   for (let i = 0; i < 20; i++) await fn(i);
   const t = [];
-  for (let i = 0; i < n; i++) { const s = performance.now(); await fn(i); t.push(performance.now() - s); }
+  for (let i = 0; i < n; i++) {
+    const s = performance.now();
+    await fn(i);
+    t.push(performance.now() - s);
+  }
   t.sort((a, b) => a - b);
   console.log(label.padEnd(30), "p50", t[n >> 1].toFixed(2), "p95", t[Math.floor(n * 0.95)].toFixed(2));
 }
 await time("repo.list", (i) => storage.repositories.patients.list(toPatientListCriteria(1, { search: terms[i % 4] })));
 await time("service.list", (i) => practice.patients.list(principal, { search: terms[i % 4] }));
 await time("rateLimiter.consume", () => practice.rateLimiter.consume(1, "v2"));
-await time("handler (in process)", async (i) => { const r = await handler(new Request("http://x/v2/patients?search=" + terms[i % 4], { headers: { authorization: "Bearer " + token } })); await r.text(); });
+await time("handler (in process)", async (i) => {
+  const r = await handler(
+    new Request("http://x/v2/patients?search=" + terms[i % 4], { headers: { authorization: "Bearer " + token } }),
+  );
+  await r.text();
+});
 import { createH3NodeServer } from "@openpractice/h3";
 import { createServer } from "node:http";
 const h3server = createH3NodeServer(handler);
 await new Promise((r) => h3server.listen(0, "127.0.0.1", r));
 const h3url = `http://127.0.0.1:${h3server.address().port}`;
-await time("h3 host over HTTP", async (i) => { const r = await fetch(h3url + "/v2/patients?search=" + terms[i % 4], { headers: { authorization: "Bearer " + token } }); await r.text(); });
+await time("h3 host over HTTP", async (i) => {
+  const r = await fetch(h3url + "/v2/patients?search=" + terms[i % 4], {
+    headers: { authorization: "Bearer " + token },
+  });
+  await r.text();
+});
 // Same handler on bare node:http, converting by hand.
 const bare = createServer(async (req, res) => {
   const r = await handler(new Request("http://x" + req.url, { headers: req.headers }));
@@ -45,7 +59,13 @@ const bare = createServer(async (req, res) => {
 });
 await new Promise((r) => bare.listen(0, "127.0.0.1", r));
 const bareUrl = `http://127.0.0.1:${bare.address().port}`;
-await time("bare node:http over HTTP", async (i) => { const r = await fetch(bareUrl + "/v2/patients?search=" + terms[i % 4], { headers: { authorization: "Bearer " + token } }); await r.text(); });
-h3server.close(); bare.close();
+await time("bare node:http over HTTP", async (i) => {
+  const r = await fetch(bareUrl + "/v2/patients?search=" + terms[i % 4], {
+    headers: { authorization: "Bearer " + token },
+  });
+  await r.text();
+});
+h3server.close();
+bare.close();
 await storage.close();
 rmSync(dir, { recursive: true, force: true });

@@ -33,21 +33,28 @@ function round(open) {
   const db = open(join(dir, "bench.db"));
   try {
     db.exec("pragma journal_mode = wal; pragma synchronous = normal;");
-    db.exec("create table patients (id integer primary key, organisation_id integer not null, last_name text not null, first_name text not null, date_of_birth text not null)");
+    db.exec(
+      "create table patients (id integer primary key, organisation_id integer not null, last_name text not null, first_name text not null, date_of_birth text not null)",
+    );
     db.exec("create index patients_org_last on patients (organisation_id, last_name)");
-    const insert = db.prepare("insert into patients (organisation_id, last_name, first_name, date_of_birth) values (?, ?, ?, ?)");
+    const insert = db.prepare(
+      "insert into patients (organisation_id, last_name, first_name, date_of_birth) values (?, ?, ?, ?)",
+    );
     const begin = db.prepare("begin");
     const commit = db.prepare("commit");
     let started = performance.now();
     for (let i = 0; i < ROWS; i += BATCH) {
       begin.run();
-      for (let j = i; j < Math.min(i + BATCH, ROWS); j++) insert.run(1 + (j % 5), NAMES[j % NAMES.length], `First${j}`, `19${50 + (j % 50)}-0${1 + (j % 9)}-1${j % 10}`);
+      for (let j = i; j < Math.min(i + BATCH, ROWS); j++)
+        insert.run(1 + (j % 5), NAMES[j % NAMES.length], `First${j}`, `19${50 + (j % 50)}-0${1 + (j % 9)}-1${j % 10}`);
       commit.run();
     }
     const insertMs = performance.now() - started;
 
     const byId = db.prepare("select * from patients where id = ?");
-    const byName = db.prepare("select id, first_name from patients where organisation_id = ? and last_name = ? order by id limit 10");
+    const byName = db.prepare(
+      "select id, first_name from patients where organisation_id = ? and last_name = ? order by id limit 10",
+    );
     let checksum = 0;
     started = performance.now();
     for (let i = 0; i < READS; i++) {
@@ -68,11 +75,33 @@ for (let r = 0; r < ROUNDS; r++) {
   for (const [name, open] of Object.entries(drivers)) {
     const result = round(open);
     (results[name] ??= []).push(result);
-    console.log(JSON.stringify({ driver: name, round: r + 1, rows: ROWS, reads: READS, insert_ms: Math.round(result.insertMs), read_ms: Math.round(result.readMs), checksum: result.checksum }));
+    console.log(
+      JSON.stringify({
+        driver: name,
+        round: r + 1,
+        rows: ROWS,
+        reads: READS,
+        insert_ms: Math.round(result.insertMs),
+        read_ms: Math.round(result.readMs),
+        checksum: result.checksum,
+      }),
+    );
   }
 }
 const summary = Object.fromEntries(
-  Object.entries(results).map(([name, runs]) => [name, { insert_ms: Math.round(median(runs.map((x) => x.insertMs))), read_ms: Math.round(median(runs.map((x) => x.readMs))) }]),
+  Object.entries(results).map(([name, runs]) => [
+    name,
+    {
+      insert_ms: Math.round(median(runs.map((x) => x.insertMs))),
+      read_ms: Math.round(median(runs.map((x) => x.readMs))),
+    },
+  ]),
 );
 const ratio = (key) => Number((summary["node:sqlite"][key] / summary["better-sqlite3"][key]).toFixed(2));
-console.log(JSON.stringify({ node: process.versions.node, medians: summary, "node:sqlite / better-sqlite3": { insert: ratio("insert_ms"), read: ratio("read_ms") } }));
+console.log(
+  JSON.stringify({
+    node: process.versions.node,
+    medians: summary,
+    "node:sqlite / better-sqlite3": { insert: ratio("insert_ms"), read: ratio("read_ms") },
+  }),
+);

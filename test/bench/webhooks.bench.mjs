@@ -59,7 +59,11 @@ async function subscribe(org, count) {
     const res = await fetch(`${runtime.url}/apis/v1/webhooks/subscriptions`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: `bench ${i}`, event_types: ["patient.created"], notification_url: `${receiverUrl}/org${org}/s${i}` }),
+      body: JSON.stringify({
+        name: `bench ${i}`,
+        event_types: ["patient.created"],
+        notification_url: `${receiverUrl}/org${org}/s${i}`,
+      }),
     });
     if (res.status !== 201) throw new Error(`subscription: ${res.status} ${await res.text()}`);
     keys.push((await res.json()).signature_key);
@@ -70,7 +74,10 @@ async function subscribe(org, count) {
 /** Commits `n` events for `org` in one transaction; returns the commit time. */
 async function commit(org, firstId, n) {
   await storage.transaction(async (tx) => {
-    for (let i = 0; i < n; i++) await tx.outbox.append(domainEvent("patient.created", { organisation_id: org, patient_id: firstId + i }, new Date()));
+    for (let i = 0; i < n; i++)
+      await tx.outbox.append(
+        domainEvent("patient.created", { organisation_id: org, patient_id: firstId + i }, new Date()),
+      );
   });
   return performance.now();
 }
@@ -104,8 +111,23 @@ async function baseline() {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < EVENTS) {
         const n = next++;
-        const body = JSON.stringify({ event_id: `evt_${n}`, event_type: "patient.created", api_version: "2026-06-11", timestamp: Math.floor(Date.now() / 1000), data: { organisation_id: 999, patient_id: n }, test: false });
-        const headers = { "content-type": "application/json", "user-agent": "WebhookService/2.0", "x-service-signature": signWebhook(key, Math.floor(Date.now() / 1000), body), "x-event-type": "patient.created", "x-event-id": `evt_${n}`, "x-delivery-id": `d${n}`, "x-service-api-version": "2026-06-11" };
+        const body = JSON.stringify({
+          event_id: `evt_${n}`,
+          event_type: "patient.created",
+          api_version: "2026-06-11",
+          timestamp: Math.floor(Date.now() / 1000),
+          data: { organisation_id: 999, patient_id: n },
+          test: false,
+        });
+        const headers = {
+          "content-type": "application/json",
+          "user-agent": "WebhookService/2.0",
+          "x-service-signature": signWebhook(key, Math.floor(Date.now() / 1000), body),
+          "x-event-type": "patient.created",
+          "x-event-id": `evt_${n}`,
+          "x-delivery-id": `d${n}`,
+          "x-service-api-version": "2026-06-11",
+        };
         const r = await transport.post({ url: `${receiverUrl}/raw`, headers, body, timeoutMs: 10_000 });
         if (r.statusCode !== 200) throw new Error(`raw post: ${r.statusCode} ${r.error}`);
       }
@@ -144,14 +166,26 @@ try {
   const lat = await latency(3);
   const rate = (x) => x.deliveries / x.seconds;
   console.log(`| run | deliveries | seconds | deliveries/s | vs raw loop |\n| --- | ---: | ---: | ---: | ---: |`);
-  console.log(`| raw loop (${CONCURRENCY} at a time, same client and bodies) | ${raw.deliveries} | ${f1(raw.seconds)} | ${f1(rate(raw))} | 1.00 |`);
-  console.log(`| runtime, fan-out 1 | ${one.deliveries} | ${f1(one.seconds)} | ${f1(rate(one))} | ${(rate(one) / rate(raw)).toFixed(2)} |`);
-  console.log(`| runtime, fan-out 10 | ${ten.deliveries} | ${f1(ten.seconds)} | ${f1(rate(ten))} | ${(rate(ten) / rate(raw)).toFixed(2)} |`);
-  console.log(`\ncommit to receipt at ${f1(lat.offered)} events/s offered for ${SECONDS} s: p50 ${f1(lat.p50)} ms, p99 ${f1(lat.p99)} ms, max ${f1(lat.max)} ms`);
+  console.log(
+    `| raw loop (${CONCURRENCY} at a time, same client and bodies) | ${raw.deliveries} | ${f1(raw.seconds)} | ${f1(rate(raw))} | 1.00 |`,
+  );
+  console.log(
+    `| runtime, fan-out 1 | ${one.deliveries} | ${f1(one.seconds)} | ${f1(rate(one))} | ${(rate(one) / rate(raw)).toFixed(2)} |`,
+  );
+  console.log(
+    `| runtime, fan-out 10 | ${ten.deliveries} | ${f1(ten.seconds)} | ${f1(rate(ten))} | ${(rate(ten) / rate(raw)).toFixed(2)} |`,
+  );
+  console.log(
+    `\ncommit to receipt at ${f1(lat.offered)} events/s offered for ${SECONDS} s: p50 ${f1(lat.p50)} ms, p99 ${f1(lat.p99)} ms, max ${f1(lat.max)} ms`,
+  );
   const best = Math.max(rate(one), rate(ten));
   console.log(`target >= 1000 deliveries/s from one process: ${f1(best)} -> ${best >= 1000 ? "holds" : "MISSED"}`);
-  console.log(`target p99 commit-to-receipt < 1 s at ${RATE}/s: ${f1(lat.p99)} ms -> ${lat.p99 < 1000 ? "holds" : "MISSED"}`);
-  console.log(`target >= half the raw loop's rate: ${(best / rate(raw)).toFixed(2)} -> ${best / rate(raw) >= 0.5 ? "holds" : "MISSED"}`);
+  console.log(
+    `target p99 commit-to-receipt < 1 s at ${RATE}/s: ${f1(lat.p99)} ms -> ${lat.p99 < 1000 ? "holds" : "MISSED"}`,
+  );
+  console.log(
+    `target >= half the raw loop's rate: ${(best / rate(raw)).toFixed(2)} -> ${best / rate(raw) >= 0.5 ? "holds" : "MISSED"}`,
+  );
 } finally {
   await storage.close();
   await stopServer(runtime);

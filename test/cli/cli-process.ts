@@ -25,9 +25,16 @@ export interface ServeProcess {
 }
 
 /** Starts `openpractice serve` (under the given umask, e.g. "000", and with Node options such as --expose-gc, when asked) and resolves once it logs its URL. */
-export async function startServe(env: Record<string, string>, cwd: string, options: { umask?: string; nodeOptions?: string[] } = {}): Promise<ServeProcess> {
+export async function startServe(
+  env: Record<string, string>,
+  cwd: string,
+  options: { umask?: string; nodeOptions?: string[] } = {},
+): Promise<ServeProcess> {
   const node = [...(options.nodeOptions ?? []), CLI, "serve"];
-  const [command, args] = options.umask === undefined ? [process.execPath, node] : ["/bin/sh", ["-c", `umask ${options.umask} && exec "$0" "$@"`, process.execPath, ...node]];
+  const [command, args] =
+    options.umask === undefined
+      ? [process.execPath, node]
+      : ["/bin/sh", ["-c", `umask ${options.umask} && exec "$0" "$@"`, process.execPath, ...node]];
   const child = spawn(command, args, { env: cliEnv(env), cwd, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";

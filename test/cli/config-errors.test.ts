@@ -10,14 +10,38 @@ describe("start-up configuration errors", () => {
   it.each([
     ["PORT", "70000", /^openpractice: configuration error: PORT: .*65535.* \(got '70000'\)$/],
     ["PORT", "eighty", /^openpractice: configuration error: PORT: .*number.* \(got 'eighty'\)$/],
-    ["LOG_LEVEL", "loud", /^openpractice: configuration error: LOG_LEVEL: .*fatal, error, warn, info, debug, trace, silent.*\(got 'loud'\)$/],
+    [
+      "LOG_LEVEL",
+      "loud",
+      /^openpractice: configuration error: LOG_LEVEL: .*fatal, error, warn, info, debug, trace, silent.*\(got 'loud'\)$/,
+    ],
     ["OPENPRACTICE_ENV", "staging", /^openpractice: configuration error: OPENPRACTICE_ENV: .*development, production/],
-    ["OPENPRACTICE_JWT_SECRET", "short", /^openpractice: configuration error: OPENPRACTICE_JWT_SECRET: must be at least 32 characters long/],
+    [
+      "OPENPRACTICE_JWT_SECRET",
+      "short",
+      /^openpractice: configuration error: OPENPRACTICE_JWT_SECRET: must be at least 32 characters long/,
+    ],
     ["OPENPRACTICE_JWKS_URL", "not a url", /^openpractice: configuration error: OPENPRACTICE_JWKS_URL: .*URL/],
-    ["OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS", "0", /^openpractice: configuration error: OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: .*60.* \(got '0'\)$/],
-    ["DATABASE_URL", "ftp://db", /^openpractice: configuration error: DATABASE_URL: must start with sqlite:, postgres:\/\/ or mysql:\/\//],
-    ["OPENPRACTICE_PLAN_LIMITS", "{bad", /^openpractice: configuration error: OPENPRACTICE_PLAN_LIMITS: must be a JSON object/],
-    ["OPENPRACTICE_PLAN_LIMITS", '{"gold":5}', /^openpractice: configuration error: OPENPRACTICE_PLAN_LIMITS: unknown plan 'gold'/],
+    [
+      "OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS",
+      "0",
+      /^openpractice: configuration error: OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: .*60.* \(got '0'\)$/,
+    ],
+    [
+      "DATABASE_URL",
+      "ftp://db",
+      /^openpractice: configuration error: DATABASE_URL: must start with sqlite:, postgres:\/\/ or mysql:\/\//,
+    ],
+    [
+      "OPENPRACTICE_PLAN_LIMITS",
+      "{bad",
+      /^openpractice: configuration error: OPENPRACTICE_PLAN_LIMITS: must be a JSON object/,
+    ],
+    [
+      "OPENPRACTICE_PLAN_LIMITS",
+      '{"gold":5}',
+      /^openpractice: configuration error: OPENPRACTICE_PLAN_LIMITS: unknown plan 'gold'/,
+    ],
   ])("%s=%s stops start-up with one line naming it", (name, value, pattern) => {
     const temp = makeTempDir();
     try {
@@ -45,9 +69,13 @@ describe("start-up configuration errors", () => {
     try {
       const r = runCli(["migrate", "down"], {}, temp.dir);
       expect(r.status).toBe(64);
-      expect(r.stderr.split("\n")[0]).toBe("openpractice: migrate down is not supported: migrations only go forward. To undo one, stop the server and restore the backup taken before the upgrade (docs/getting-started.md, \"Upgrading\")");
+      expect(r.stderr.split("\n")[0]).toBe(
+        'openpractice: migrate down is not supported: migrations only go forward. To undo one, stop the server and restore the backup taken before the upgrade (docs/getting-started.md, "Upgrading")',
+      );
       expect(existsSync(join(temp.dir, "data"))).toBe(false);
-      expect(runCli(["migrate", "sideways"], {}, temp.dir).stderr).toContain("migrate takes no argument or 'up' (got 'sideways')");
+      expect(runCli(["migrate", "sideways"], {}, temp.dir).stderr).toContain(
+        "migrate takes no argument or 'up' (got 'sideways')",
+      );
       expect(runCli(["migrate", "up"], {}, temp.dir).status).toBe(0);
     } finally {
       temp.remove();
@@ -68,35 +96,53 @@ describe("a database that cannot be reached or opened", () => {
   it.each([
     ["PostgreSQL", "postgres"],
     ["MySQL/MariaDB", "mysql"],
-  ])("%s with nothing listening: one line naming engine, host and port, no password, exit 78", async (engine, scheme) => {
-    const port = await freePort();
-    const temp = makeTempDir();
-    try {
-      for (const command of ["migrate", "serve"]) {
-        const r = runCli([command], { DATABASE_URL: `${scheme}://op:s3cretpass@127.0.0.1:${port}/openpractice`, PORT: "0" }, temp.dir);
-        expect(r.status).toBe(78);
-        expect(r.stderr).toBe(`openpractice: cannot reach ${engine} at 127.0.0.1:${port} (connect ECONNREFUSED): check that the server runs and DATABASE_URL's host and port\n`);
-        expect(r.stdout).not.toContain("s3cretpass");
+  ])(
+    "%s with nothing listening: one line naming engine, host and port, no password, exit 78",
+    async (engine, scheme) => {
+      const port = await freePort();
+      const temp = makeTempDir();
+      try {
+        for (const command of ["migrate", "serve"]) {
+          const r = runCli(
+            [command],
+            { DATABASE_URL: `${scheme}://op:s3cretpass@127.0.0.1:${port}/openpractice`, PORT: "0" },
+            temp.dir,
+          );
+          expect(r.status).toBe(78);
+          expect(r.stderr).toBe(
+            `openpractice: cannot reach ${engine} at 127.0.0.1:${port} (connect ECONNREFUSED): check that the server runs and DATABASE_URL's host and port\n`,
+          );
+          expect(r.stdout).not.toContain("s3cretpass");
+        }
+      } finally {
+        temp.remove();
       }
-    } finally {
-      temp.remove();
-    }
-  });
+    },
+  );
 
-  it.each(availableEngines().filter((e) => e !== "sqlite"))("[%s] a database that does not exist on a running server: one line, exit 78", (engine) => {
-    const url = new URL(process.env[engine === "postgres" ? "OPENPRACTICE_TEST_POSTGRES_URL" : "OPENPRACTICE_TEST_MYSQL_URL"]!);
-    url.pathname = "/no_such_database";
-    const temp = makeTempDir();
-    try {
-      const r = runCli(["migrate"], { DATABASE_URL: url.toString() }, temp.dir);
-      expect(r.status).toBe(78);
-      const lines = r.stderr.trim().split("\n");
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^openpractice: (PostgreSQL|MySQL/MariaDB) at ${url.hostname}:${url.port} refused user '${decodeURIComponent(url.username)}' or the database \\(.*no_such_database.*\\): check DATABASE_URL's user, password and database name$`));
-    } finally {
-      temp.remove();
-    }
-  });
+  it.each(availableEngines().filter((e) => e !== "sqlite"))(
+    "[%s] a database that does not exist on a running server: one line, exit 78",
+    (engine) => {
+      const url = new URL(
+        process.env[engine === "postgres" ? "OPENPRACTICE_TEST_POSTGRES_URL" : "OPENPRACTICE_TEST_MYSQL_URL"]!,
+      );
+      url.pathname = "/no_such_database";
+      const temp = makeTempDir();
+      try {
+        const r = runCli(["migrate"], { DATABASE_URL: url.toString() }, temp.dir);
+        expect(r.status).toBe(78);
+        const lines = r.stderr.trim().split("\n");
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          new RegExp(
+            `^openpractice: (PostgreSQL|MySQL/MariaDB) at ${url.hostname}:${url.port} refused user '${decodeURIComponent(url.username)}' or the database \\(.*no_such_database.*\\): check DATABASE_URL's user, password and database name$`,
+          ),
+        );
+      } finally {
+        temp.remove();
+      }
+    },
+  );
 
   it("SQLite in a folder that cannot be created: one line naming the file, exit 78", () => {
     const temp = makeTempDir();
@@ -107,7 +153,11 @@ describe("a database that cannot be reached or opened", () => {
       expect(r.status).toBe(78);
       const lines = r.stderr.trim().split("\n");
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^openpractice: cannot open the SQLite database ${file} \\((EEXIST|ENOTDIR): .*\\): check that its folder exists or can be created and that this user can write to it`));
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^openpractice: cannot open the SQLite database ${file} \\((EEXIST|ENOTDIR): .*\\): check that its folder exists or can be created and that this user can write to it`,
+        ),
+      );
     } finally {
       temp.remove();
     }

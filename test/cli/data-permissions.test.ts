@@ -19,11 +19,25 @@ describe("data directory and database file modes", () => {
     temp = makeTempDir();
     serve = await startServe({ PORT: "0" }, temp.dir, { umask: "000" });
     const token = runCli(["token", "--org", "1", "--user", "1"], {}, temp.dir).stdout.trim();
-    const res = await fetch(`${serve.url}/apis/v1/patient`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ first_name: "Mode", last_name: "Check", date_of_birth: "1970-01-01" }) });
+    const res = await fetch(`${serve.url}/apis/v1/patient`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ first_name: "Mode", last_name: "Check", date_of_birth: "1970-01-01" }),
+    });
     expect(res.status).toBe(200);
     const data = join(temp.dir, "data");
-    const files = ["openpractice.db", "openpractice.db-wal", "openpractice.db-shm", "jwt-secret", "webhook-secret-key", "vapid-keys.json"];
-    expect({ data: mode(data), ...Object.fromEntries(files.map((f) => [f, mode(join(data, f))])) }).toEqual({ data: "0700", ...Object.fromEntries(files.map((f) => [f, "0600"])) });
+    const files = [
+      "openpractice.db",
+      "openpractice.db-wal",
+      "openpractice.db-shm",
+      "jwt-secret",
+      "webhook-secret-key",
+      "vapid-keys.json",
+    ];
+    expect({ data: mode(data), ...Object.fromEntries(files.map((f) => [f, mode(join(data, f))])) }).toEqual({
+      data: "0700",
+      ...Object.fromEntries(files.map((f) => [f, "0600"])),
+    });
   });
 
   it("database files left readable by an older release become 0600 when the server opens them", async () => {

@@ -38,19 +38,38 @@ describeWithSharedFiles(import.meta.url, [SAMPLE])("openpractice import icd10cm"
 
     serve = await startServe({ PORT: "0", ...env }, temp.dir);
     const token = await signAccessToken(SECRET, { organisationId: 1, userId: 1, scope: "read" });
-    const search = async (q: string) => (await fetch(`${serve!.url}/apis/soap-enrichment/v1/bcs/icd/search?q=${encodeURIComponent(q)}&speciality=MSK&rev=ICD10`, { headers: { authorization: `Bearer ${token}` } })).json();
+    const search = async (q: string) =>
+      (
+        await fetch(
+          `${serve!.url}/apis/soap-enrichment/v1/bcs/icd/search?q=${encodeURIComponent(q)}&speciality=MSK&rev=ICD10`,
+          { headers: { authorization: `Bearer ${token}` } },
+        )
+      ).json();
     const byCode = await search("A00");
     expect(byCode.data.codes.map((c: { code: string }) => c.code)).toEqual(["A00", "A00.0"]);
-    expect(byCode.data.codes[1]).toEqual({ id: 2, code: "A00.0", description: "Cholera due to Vibrio cholerae 01, biovar cholerae", short_description: "Cholera due to Vibrio cholerae 01, biovar cholerae", revision: "ICD10", billing_type: "BILLABLE", code_set_year: 2026 });
+    expect(byCode.data.codes[1]).toEqual({
+      id: 2,
+      code: "A00.0",
+      description: "Cholera due to Vibrio cholerae 01, biovar cholerae",
+      short_description: "Cholera due to Vibrio cholerae 01, biovar cholerae",
+      revision: "ICD10",
+      billing_type: "BILLABLE",
+      code_set_year: 2026,
+    });
     expect(byCode.data.codes[0].billing_type).toBe("NON_BILLABLE");
     expect((await search("supplemental oxygen")).data.codes.map((c: { code: string }) => c.code)).toEqual(["Z99.81"]);
-    expect((await search("clostridium enterocolitis")).data.codes.map((c: { code: string }) => c.code)).toEqual(["A04.72"]);
+    expect((await search("clostridium enterocolitis")).data.codes.map((c: { code: string }) => c.code)).toEqual([
+      "A04.72",
+    ]);
   });
 
   it("refuses a bad line naming it and writes nothing; needs a year", () => {
     temp = makeTempDir();
     const bad = join(temp.dir, "icd10cm_order_2026.txt");
-    writeFileSync(bad, "00001 A00     0 Cholera                                                      Cholera\n0002 A000    1 Broken\n");
+    writeFileSync(
+      bad,
+      "00001 A00     0 Cholera                                                      Cholera\n0002 A000    1 Broken\n",
+    );
     const r = runCli(["import", "icd10cm", bad], {}, temp.dir);
     expect(r.status).toBe(64);
     expect(r.stderr).toContain("line 2: columns 0-4 must be a 5-digit order number");
@@ -60,7 +79,10 @@ describeWithSharedFiles(import.meta.url, [SAMPLE])("openpractice import icd10cm"
     const noYear = join(temp.dir, "codes.txt");
     writeFileSync(noYear, "00001 A00     0 Cholera                                                      Cholera\n");
     expect(runCli(["import", "icd10cm", noYear], {}, temp.dir).stderr).toContain("give --year");
-    expect(JSON.parse(runCli(["import", "icd10cm", noYear, "--year", "2024"], {}, temp.dir).stdout)).toMatchObject({ year: 2024, codes: 1 });
+    expect(JSON.parse(runCli(["import", "icd10cm", noYear, "--year", "2024"], {}, temp.dir).stdout)).toMatchObject({
+      year: 2024,
+      codes: 1,
+    });
   });
 });
 
@@ -69,14 +91,34 @@ describe("openpractice import catalog", () => {
     const temp = makeTempDir();
     try {
       const csv = join(temp.dir, "catalog.csv");
-      writeFileSync(csv, 'code,description,timed,modifiers,specialities,note_types,payer_ids\n97110,"Exercise, strength and motion",true,GP:1;59:2,,,\n97161,Evaluation low complexity,false,,,INITIAL_SOAP,\n');
+      writeFileSync(
+        csv,
+        'code,description,timed,modifiers,specialities,note_types,payer_ids\n97110,"Exercise, strength and motion",true,GP:1;59:2,,,\n97161,Evaluation low complexity,false,,,INITIAL_SOAP,\n',
+      );
       const r = runCli(["import", "catalog", csv, "--org", "3"], {}, temp.dir);
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual({ imported: "catalog", organisation_id: 3, created: 2, updated: 0 });
-      expect(JSON.parse(runCli(["import", "catalog", csv, "--org", "3"], {}, temp.dir).stdout)).toMatchObject({ created: 0, updated: 2 });
+      expect(JSON.parse(runCli(["import", "catalog", csv, "--org", "3"], {}, temp.dir).stdout)).toMatchObject({
+        created: 0,
+        updated: 2,
+      });
       const db = new BetterSqlite3(join(temp.dir, "data", "openpractice.db"), { readonly: true });
-      expect(db.prepare("select code, timed, modifiers, note_types from billing_codes where organisation_id = 3 order by code").all()).toEqual([
-        { code: "97110", timed: 1, modifiers: JSON.stringify([{ cptModifierId: 1, cptModifierCode: "GP", className: "", description: "", filter: false }, { cptModifierId: 2, cptModifierCode: "59", className: "", description: "", filter: false }]), note_types: "[]" },
+      expect(
+        db
+          .prepare(
+            "select code, timed, modifiers, note_types from billing_codes where organisation_id = 3 order by code",
+          )
+          .all(),
+      ).toEqual([
+        {
+          code: "97110",
+          timed: 1,
+          modifiers: JSON.stringify([
+            { cptModifierId: 1, cptModifierCode: "GP", className: "", description: "", filter: false },
+            { cptModifierId: 2, cptModifierCode: "59", className: "", description: "", filter: false },
+          ]),
+          note_types: "[]",
+        },
         { code: "97161", timed: 0, modifiers: "[]", note_types: '["INITIAL_SOAP"]' },
       ]);
       db.close();

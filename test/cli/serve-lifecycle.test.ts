@@ -17,7 +17,16 @@ describe("openpractice serve", () => {
     expect((await fetch(`${serve.url}/readyz`)).status).toBe(200);
     const token = runCli(["token", "--org", "5", "--user", "7"], {}, temp.dir).stdout.trim();
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    await fetch(`${serve.url}/apis/v1/patient`, { method: "POST", headers, body: JSON.stringify({ first_name: "Secretname", last_name: "Hiddenfamily", date_of_birth: "1970-01-01", email_address: "leak@example.org" }) });
+    await fetch(`${serve.url}/apis/v1/patient`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        first_name: "Secretname",
+        last_name: "Hiddenfamily",
+        date_of_birth: "1970-01-01",
+        email_address: "leak@example.org",
+      }),
+    });
     await fetch(`${serve.url}/v2/patients?search=Secretname`, { headers });
     await new Promise((r) => setTimeout(r, 100));
     const lines = serve.logs();
@@ -28,7 +37,12 @@ describe("openpractice serve", () => {
         ["GET", "/v2/patients", 200],
       ]),
     );
-    expect(requestLines.find((l) => l.route === "/apis/v1/patient")).toMatchObject({ level: 30, request_id: expect.any(String), duration_ms: expect.any(Number), organisation_id: 5 });
+    expect(requestLines.find((l) => l.route === "/apis/v1/patient")).toMatchObject({
+      level: 30,
+      request_id: expect.any(String),
+      duration_ms: expect.any(Number),
+      organisation_id: 5,
+    });
     const all = JSON.stringify(lines);
     for (const secret of ["Secretname", "Hiddenfamily", "leak@example.org", token]) expect(all).not.toContain(secret);
   });
@@ -41,11 +55,20 @@ describe("openpractice serve", () => {
 
     // A request whose body is still arriving when the signal comes.
     const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } }, (res) => {
-        let body = "";
-        res.on("data", (d) => (body += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (d) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on("error", reject);
       req.write('{"first_name":"Slow","last_name":"Upload",');
       setTimeout(() => {

@@ -26,7 +26,10 @@ interface Emr {
 
 /** Starts the EMR in its own process and waits for its URL (or its exit, for the refusals). */
 async function startEmr(env: Record<string, string | undefined>): Promise<Emr> {
-  const child = spawn(process.execPath, [FIXTURE], { env: { PATH: process.env.PATH, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [FIXTURE], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const stderr: string[] = [];
   child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
   const lines = createInterface({ input: child.stdout! });
@@ -66,7 +69,13 @@ for (const engine of availableEngines().filter((e) => e !== "mysql")) {
     let push: FakePushService;
     const vapid = webpush.generateVAPIDKeys();
     const webhookKey = randomBytes(32).toString("hex");
-    const baseEnv = () => ({ DATABASE_URL: db.url, EMR_JWT_SECRET: JWT_SECRET, EMR_WEBHOOK_KEY: webhookKey, EMR_VAPID_PUBLIC_KEY: vapid.publicKey, EMR_VAPID_PRIVATE_KEY: vapid.privateKey });
+    const baseEnv = () => ({
+      DATABASE_URL: db.url,
+      EMR_JWT_SECRET: JWT_SECRET,
+      EMR_WEBHOOK_KEY: webhookKey,
+      EMR_VAPID_PUBLIC_KEY: vapid.publicKey,
+      EMR_VAPID_PRIVATE_KEY: vapid.privateKey,
+    });
     const running: Emr[] = [];
     let subscriptionId = "";
     let signatureKey = "";
@@ -79,18 +88,28 @@ for (const engine of availableEngines().filter((e) => e !== "mysql")) {
     const call = async (emr: Emr, method: string, path: string, body?: unknown) => {
       const res = await fetch(`${emr.url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${seed.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          authorization: `Bearer ${seed.token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const type = res.headers.get("content-type") ?? "";
-      return { status: res.status, body: type.includes("json") ? await res.json() : Buffer.from(await res.arrayBuffer()) };
+      return {
+        status: res.status,
+        body: type.includes("json") ? await res.json() : Buffer.from(await res.arrayBuffer()),
+      };
     };
 
     beforeAll(async () => {
       db = await freshDatabase(engine);
       const storage = await openEngineStorage(engine, db.url);
       try {
-        seed = await seedDemo(createPractice({ storage, keys: { webhookSecretKey: webhookKey, vapid: null } }), { organisationId: 1, patients: 1, jwtSecret: JWT_SECRET });
+        seed = await seedDemo(createPractice({ storage, keys: { webhookSecretKey: webhookKey, vapid: null } }), {
+          organisationId: 1,
+          patients: 1,
+          jwtSecret: JWT_SECRET,
+        });
       } finally {
         await storage.close();
       }
@@ -106,40 +125,105 @@ for (const engine of availableEngines().filter((e) => e !== "mysql")) {
     });
 
     it("refuses to start without the webhook key, naming the option", async () => {
-      await expect(startEmr({ ...baseEnv(), EMR_WEBHOOK_KEY: undefined })).rejects.toThrow(/exited with 1.*keys\.webhookSecretKey is required/s);
+      await expect(startEmr({ ...baseEnv(), EMR_WEBHOOK_KEY: undefined })).rejects.toThrow(
+        /exited with 1.*keys\.webhookSecretKey is required/s,
+      );
     });
 
     it("two processes deliver webhooks, render the PDF summary and send a push; every job runs once, both do some", async () => {
-      const [a, b] = await Promise.all([startEmr({ ...baseEnv(), EMR_WORKER_ID: "emr-a" }), startEmr({ ...baseEnv(), EMR_WORKER_ID: "emr-b" })]);
+      const [a, b] = await Promise.all([
+        startEmr({ ...baseEnv(), EMR_WORKER_ID: "emr-a" }),
+        startEmr({ ...baseEnv(), EMR_WORKER_ID: "emr-b" }),
+      ]);
       running.push(a!, b!);
-      const sub = await call(a!, "POST", "/apis/v1/webhooks/subscriptions", { name: "EMR sync", event_types: ["patient.created", "soap_note.completed"], notification_url: `${receiver.url}/hooks` });
+      const sub = await call(a!, "POST", "/apis/v1/webhooks/subscriptions", {
+        name: "EMR sync",
+        event_types: ["patient.created", "soap_note.completed"],
+        notification_url: `${receiver.url}/hooks`,
+      });
       expect(sub.status).toBe(201);
       subscriptionId = sub.body.subscription.id;
       signatureKey = sub.body.signature_key;
 
       // Webhooks: patients registered through both processes; each event arrives once.
       for (let i = 0; i < PATIENTS; i++) {
-        const created = await call(i % 2 ? a! : b!, "POST", "/apis/v1/patient", { first_name: `Embed${i}`, last_name: "Patient", date_of_birth: "1980-01-01" });
+        const created = await call(i % 2 ? a! : b!, "POST", "/apis/v1/patient", {
+          first_name: `Embed${i}`,
+          last_name: "Patient",
+          date_of_birth: "1980-01-01",
+        });
         expect(created.body.code).toBe(2000);
       }
-      await until(`${PATIENTS} patient.created webhooks`, async () => receiver.received.filter((r) => r.json.event_type === "patient.created").length >= PATIENTS);
+      await until(
+        `${PATIENTS} patient.created webhooks`,
+        async () => receiver.received.filter((r) => r.json.event_type === "patient.created").length >= PATIENTS,
+      );
 
       // A PDF summary: a note filled, signed and completed through A is rendered by whichever process claims the job.
       const patientId = seed.patient_ids[0]!;
       const start = Math.floor(Date.now() / 1000) - 3600;
-      const appointment = await call(b!, "POST", "/apis/v1/appointment", { doctor_id: seed.provider_ids[0], patient_id: patientId, clinic_id: seed.clinic_ids[0], appointment_category: [seed.appointment_category_ids[0]], timestamp: start, end_timestamp: start + 1800, payment_mode: "SELF_PAY" });
+      const appointment = await call(b!, "POST", "/apis/v1/appointment", {
+        doctor_id: seed.provider_ids[0],
+        patient_id: patientId,
+        clinic_id: seed.clinic_ids[0],
+        appointment_category: [seed.appointment_category_ids[0]],
+        timestamp: start,
+        end_timestamp: start + 1800,
+        payment_mode: "SELF_PAY",
+      });
       expect(appointment.body).toMatchObject({ code: 2000 });
-      const note = (await call(a!, "POST", "/apis/hep/v2/soap-context", { patient_id: patientId, type: "FOLLOWUP_SOAP", appointment_id: appointment.body.data.appointment_id })).body.data;
+      const note = (
+        await call(a!, "POST", "/apis/hep/v2/soap-context", {
+          patient_id: patientId,
+          type: "FOLLOWUP_SOAP",
+          appointment_id: appointment.body.data.appointment_id,
+        })
+      ).body.data;
       const write = (submissionId: string, partialResponse: Record<string, unknown>) =>
-        call(a!, "POST", "/apis/v1/form-data/partial", { submissionId, soapContextId: note.context_id, partialResponse, version: 2 });
-      expect((await write(note.subjective_submission_id, { "response.Subjective.history.chief_complaint": "Neck stiffness after a long drive" })).status).toBe(200);
-      expect((await write(note.objective_submission_id, { "response.Objective.rom.cervical_rotation": "60 degrees" })).status).toBe(200);
-      expect((await write(note.plan_submission_id, { "response.Plan.plan.home_program": "Chin tucks 3x10" })).status).toBe(200);
-      const diagnosis = { uuid: "dx-1", id: 1, code: "M54.2", description: "Cervicalgia", revision: "ICD10", billing_type: "BILLABLE", is_primary: true };
-      expect((await write(note.assessment_submission_id, { "response.Assessment.diagnosis.medical_diagnosis": [diagnosis] })).status).toBe(200);
+        call(a!, "POST", "/apis/v1/form-data/partial", {
+          submissionId,
+          soapContextId: note.context_id,
+          partialResponse,
+          version: 2,
+        });
+      expect(
+        (
+          await write(note.subjective_submission_id, {
+            "response.Subjective.history.chief_complaint": "Neck stiffness after a long drive",
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (await write(note.objective_submission_id, { "response.Objective.rom.cervical_rotation": "60 degrees" }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await write(note.plan_submission_id, { "response.Plan.plan.home_program": "Chin tucks 3x10" })).status,
+      ).toBe(200);
+      const diagnosis = {
+        uuid: "dx-1",
+        id: 1,
+        code: "M54.2",
+        description: "Cervicalgia",
+        revision: "ICD10",
+        billing_type: "BILLABLE",
+        is_primary: true,
+      };
+      expect(
+        (await write(note.assessment_submission_id, { "response.Assessment.diagnosis.medical_diagnosis": [diagnosis] }))
+          .status,
+      ).toBe(200);
       const signing = await call(a!, "POST", `/apis/v1/soap-context/${note.context_id}/sign`);
       expect(signing.body, JSON.stringify(signing.body)).toMatchObject({ code: 2000 });
-      expect((await call(b!, "POST", `/apis/v1/soap-context/${note.context_id}`, { completed: true, status: "COMPLETED", completed_at: null })).body.data).toMatchObject({ status: "COMPLETED" });
+      expect(
+        (
+          await call(b!, "POST", `/apis/v1/soap-context/${note.context_id}`, {
+            completed: true,
+            status: "COMPLETED",
+            completed_at: null,
+          })
+        ).body.data,
+      ).toMatchObject({ status: "COMPLETED" });
       const rendered = await until("the PDF summary", async () => {
         const n = (await call(a!, "GET", `/apis/v1/soap-context/${note.context_id}`)).body.data;
         return n.summary_doc_url ? n : undefined;
@@ -148,31 +232,58 @@ for (const engine of availableEngines().filter((e) => e !== "mysql")) {
       expect(pdf.status).toBe(200);
       const text = execFileSync("pdftotext", ["-", "-"], { input: pdf.body as Buffer }).toString();
       expect(text).toContain("Neck stiffness after a long drive");
-      await until("the soap_note.completed webhook", async () => receiver.received.some((r) => r.json.event_type === "soap_note.completed"));
+      await until("the soap_note.completed webhook", async () =>
+        receiver.received.some((r) => r.json.event_type === "soap_note.completed"),
+      );
 
       // A push: a browser registered through A, a notification sent through B, decrypted by the push service.
       const browser = push.subscribe();
-      expect((await call(a!, "POST", "/apis/v1/notifications/devices", { user_id: "p-1", user_type: "PATIENT", endpoint: browser.endpoint, keys: browser.keys })).status).toBe(201);
-      const sent = await call(b!, "POST", "/apis/v1/notifications/deliver", { recipient: { user_id: "p-1", user_type: "PATIENT" }, notification: { title: "Your summary is ready", body: "Open the app" } });
+      expect(
+        (
+          await call(a!, "POST", "/apis/v1/notifications/devices", {
+            user_id: "p-1",
+            user_type: "PATIENT",
+            endpoint: browser.endpoint,
+            keys: browser.keys,
+          })
+        ).status,
+      ).toBe(201);
+      const sent = await call(b!, "POST", "/apis/v1/notifications/deliver", {
+        recipient: { user_id: "p-1", user_type: "PATIENT" },
+        notification: { title: "Your summary is ready", body: "Open the app" },
+      });
       expect(sent.status).toBe(202);
       const received = await until("the push", async () => push.received.find((p) => p.message));
-      expect(received).toMatchObject({ problem: null, vapid: { publicKey: vapid.publicKey }, message: expect.objectContaining({ title: "Your summary is ready" }) });
+      expect(received).toMatchObject({
+        problem: null,
+        vapid: { publicKey: vapid.publicKey },
+        message: expect.objectContaining({ title: "Your summary is ready" }),
+      });
 
       // Shared work: every job completed once; the slow deliveries were split between the processes.
       const raw = await openRawQuery(engine, db.url);
       try {
         const storage = await openEngineStorage(engine, db.url);
         await storage.transaction(async (tx) => {
-          for (let i = 0; i < NOOP_JOBS; i++) await tx.jobs.enqueue({ queue: "system.noop", payload: { n: i }, runAt: new Date(Date.now() - 1000) });
+          for (let i = 0; i < NOOP_JOBS; i++)
+            await tx.jobs.enqueue({ queue: "system.noop", payload: { n: i }, runAt: new Date(Date.now() - 1000) });
         });
         await storage.close();
-        await until("the queued jobs", async () => Number((await raw.query("select count(*) as n from jobs where queue = 'system.noop' and status = 'done'"))[0]?.n) === NOOP_JOBS);
+        await until(
+          "the queued jobs",
+          async () =>
+            Number(
+              (await raw.query("select count(*) as n from jobs where queue = 'system.noop' and status = 'done'"))[0]?.n,
+            ) === NOOP_JOBS,
+        );
         const jobs = await raw.query("select queue, attempts, completed_by from jobs where status = 'done'");
         expect(jobs.filter((j) => Number(j.attempts) !== 1)).toEqual([]);
         const workers = new Set(jobs.filter((j) => j.queue === "webhooks.deliver").map((j) => String(j.completed_by)));
         expect([...workers].sort()).toEqual(["emr-a", "emr-b"]);
         const kinds = new Set(jobs.map((j) => String(j.queue)));
-        expect(kinds).toEqual(new Set(["system.noop", "webhooks.deliver", "soap.render-summary", "notifications.deliver"]));
+        expect(kinds).toEqual(
+          new Set(["system.noop", "webhooks.deliver", "soap.render-summary", "notifications.deliver"]),
+        );
       } finally {
         await raw.close();
       }

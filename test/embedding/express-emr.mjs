@@ -11,7 +11,8 @@ import express from "express";
 const env = process.env;
 
 async function openStorage(url) {
-  if (url.startsWith("sqlite:")) return (await import("@openpractice/sqlite")).createSqliteStorage({ filename: url.slice("sqlite:".length) });
+  if (url.startsWith("sqlite:"))
+    return (await import("@openpractice/sqlite")).createSqliteStorage({ filename: url.slice("sqlite:".length) });
   if (url.startsWith("postgres")) return (await import("@openpractice/postgres")).createPostgresStorage({ url });
   return (await import("@openpractice/mysql")).createMysqlStorage({ url });
 }
@@ -23,7 +24,12 @@ const storage = await openStorage(env.DATABASE_URL);
 let practice;
 try {
   // Local receivers and push services run on 127.0.0.1 in the test, hence http:// and private addresses.
-  practice = createPractice({ storage, keys: { webhookSecretKey: env.EMR_WEBHOOK_KEY, vapid }, allowHttpWebhooks: true, allowHttpPushEndpoints: true });
+  practice = createPractice({
+    storage,
+    keys: { webhookSecretKey: env.EMR_WEBHOOK_KEY, vapid },
+    allowHttpWebhooks: true,
+    allowHttpPushEndpoints: true,
+  });
 } catch (error) {
   process.stderr.write(`${error.name}: ${error.message}\n`);
   await storage.close();
@@ -42,7 +48,9 @@ const app = express();
 app.use("/op", openPracticeMiddleware(handler));
 app.get("/", (_req, res) => void res.send("the EMR"));
 const server = createServer(app);
-server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}/op` })}\n`));
+server.listen(0, "127.0.0.1", () =>
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}/op` })}\n`),
+);
 
 process.once("SIGTERM", async () => {
   await new Promise((resolve) => server.close(resolve));

@@ -7,7 +7,12 @@ import { testPracticeKeys } from "../support/practice-keys.js";
 let emr: Awaited<ReturnType<typeof startExpressEmr>>;
 const temp = makeTempDir();
 beforeAll(async () => {
-  emr = await startExpressEmr({ port: 0, databaseFile: join(temp.dir, "emr.db"), sessionSecret: "example-session-secret", keys: testPracticeKeys() });
+  emr = await startExpressEmr({
+    port: 0,
+    databaseFile: join(temp.dir, "emr.db"),
+    sessionSecret: "example-session-secret",
+    keys: testPracticeKeys(),
+  });
 });
 afterAll(async () => {
   await emr.close();
@@ -15,7 +20,11 @@ afterAll(async () => {
 });
 
 async function login(email: string, password: string): Promise<string> {
-  const res = await fetch(`${emr.url}/login`, { method: "POST", body: new URLSearchParams({ email, password }), redirect: "manual" });
+  const res = await fetch(`${emr.url}/login`, {
+    method: "POST",
+    body: new URLSearchParams({ email, password }),
+    redirect: "manual",
+  });
   expect(res.status).toBe(303);
   return (res.headers.get("set-cookie") ?? "").split(";")[0] as string;
 }
@@ -33,12 +42,23 @@ describe("example: an Express EMR with its own session login, OpenPractice under
     const billing = await login("bill@clinic.example", "battery staple");
     const list = await (await fetch(`${emr.url}/emr/v2/patients`, { headers: { cookie: billing } })).json();
     expect(list.data.map((p: { last_name: string }) => p.last_name)).toEqual(["Patient"]);
-    const refused = await fetch(`${emr.url}/emr/v2/patients`, { method: "POST", headers: { cookie: billing, "content-type": "application/json" }, body: JSON.stringify({ first_name: "A", last_name: "B", date_of_birth: "1990-01-01" }) });
+    const refused = await fetch(`${emr.url}/emr/v2/patients`, {
+      method: "POST",
+      headers: { cookie: billing, "content-type": "application/json" },
+      body: JSON.stringify({ first_name: "A", last_name: "B", date_of_birth: "1990-01-01" }),
+    });
     expect(refused.status).toBe(403);
 
     const forged = `${therapist.split(".")[0]}.AAAA`;
     expect((await fetch(`${emr.url}/emr/v2/patients`, { headers: { cookie: forged } })).status).toBe(401);
-    expect((await fetch(`${emr.url}/login`, { method: "POST", body: new URLSearchParams({ email: "maya@clinic.example", password: "nope" }) })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${emr.url}/login`, {
+          method: "POST",
+          body: new URLSearchParams({ email: "maya@clinic.example", password: "nope" }),
+        })
+      ).status,
+    ).toBe(401);
     expect(await (await fetch(`${emr.url}/`)).text()).toContain("Example EMR");
   });
 });

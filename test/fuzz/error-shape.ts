@@ -32,7 +32,13 @@ export function contractOfPath(path: string, matched: boolean): "v1" | "v2" {
 }
 
 /** Why a 4xx reply is not in the contract's error shape with the catalogue's status, or undefined when it is. */
-export function errorShapeProblem(catalogue: Map<string, CatalogueEntry>, path: string, status: number, contentType: string, text: string): string | undefined {
+export function errorShapeProblem(
+  catalogue: Map<string, CatalogueEntry>,
+  path: string,
+  status: number,
+  contentType: string,
+  text: string,
+): string | undefined {
   if (!/json/.test(contentType)) return `content type ${contentType || "(none)"}`;
   let body: any;
   try {
@@ -42,15 +48,32 @@ export function errorShapeProblem(catalogue: Map<string, CatalogueEntry>, path: 
   }
   const matched = !UNMATCHED.has(body?.error_code ?? body?.error?.code);
   if (contractOfPath(path, matched) === "v1") {
-    if (!body || typeof body.code !== "number" || body.data !== null || typeof body.message !== "string" || typeof body.error_code !== "string") return "not the v1 envelope {code, data: null, message, error_code}";
+    if (
+      !body ||
+      typeof body.code !== "number" ||
+      body.data !== null ||
+      typeof body.message !== "string" ||
+      typeof body.error_code !== "string"
+    )
+      return "not the v1 envelope {code, data: null, message, error_code}";
     const entry = catalogue.get(body.error_code);
     if (!entry) return `error_code ${body.error_code} is not in docs/errors.md`;
-    if (entry.v1Code !== body.code || entry.v1Status !== status) return `${body.error_code} is code ${entry.v1Code} with HTTP ${entry.v1Status} in docs/errors.md, got code ${body.code} with HTTP ${status}`;
+    if (entry.v1Code !== body.code || entry.v1Status !== status)
+      return `${body.error_code} is code ${entry.v1Code} with HTTP ${entry.v1Status} in docs/errors.md, got code ${body.code} with HTTP ${status}`;
     return undefined;
   }
   const error = body?.error;
-  if (!error || typeof error.code !== "string" || typeof error.message !== "string" || !error.details || typeof error.details !== "object" || Array.isArray(error.details)) return "not the v2 error {error: {code, message, details}}";
-  if (!body.meta || typeof body.meta.request_id !== "string" || typeof body.meta.timestamp !== "string") return "v2 error without meta {timestamp, request_id}";
+  if (
+    !error ||
+    typeof error.code !== "string" ||
+    typeof error.message !== "string" ||
+    !error.details ||
+    typeof error.details !== "object" ||
+    Array.isArray(error.details)
+  )
+    return "not the v2 error {error: {code, message, details}}";
+  if (!body.meta || typeof body.meta.request_id !== "string" || typeof body.meta.timestamp !== "string")
+    return "v2 error without meta {timestamp, request_id}";
   const entry = catalogue.get(error.code);
   if (!entry) return `error code ${error.code} is not in docs/errors.md`;
   if (entry.v2Status !== status) return `${error.code} is HTTP ${entry.v2Status} in docs/errors.md, got ${status}`;

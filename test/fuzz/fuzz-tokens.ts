@@ -9,11 +9,29 @@ export async function fuzzTokens(secret: string, scopes: string[], clinicIds: nu
   const scope = scopes.join(" ");
   const now = Math.floor(Date.now() / 1000);
   return {
-    valid: await signAccessToken(secret, { organisationId: 1, userId: 101, scope, clinicIds, roles: ["provider", "admin"] }),
-    expired: await new SignJWT({ organisation_id: 1, user_id: 101, scope }).setProtectedHeader({ alg: "HS256" }).setIssuedAt(now - 7200).setExpirationTime(now - 3600).sign(new TextEncoder().encode(secret)),
-    wrongSecret: await signAccessToken("another-secret-0123456789-abcdefghijklmnopqrstuvwxyz", { organisationId: 1, userId: 101, scope }),
+    valid: await signAccessToken(secret, {
+      organisationId: 1,
+      userId: 101,
+      scope,
+      clinicIds,
+      roles: ["provider", "admin"],
+    }),
+    expired: await new SignJWT({ organisation_id: 1, user_id: 101, scope })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuedAt(now - 7200)
+      .setExpirationTime(now - 3600)
+      .sign(new TextEncoder().encode(secret)),
+    wrongSecret: await signAccessToken("another-secret-0123456789-abcdefghijklmnopqrstuvwxyz", {
+      organisationId: 1,
+      userId: 101,
+      scope,
+    }),
     unsigned: `${base64url({ alg: "none", typ: "JWT" })}.${base64url({ organisation_id: 1, user_id: 101, scope, exp: now + 3600 })}.`,
-    noOrganisation: await new SignJWT({ user_id: 101, scope }).setProtectedHeader({ alg: "HS256" }).setIssuedAt().setExpirationTime(now + 3600).sign(new TextEncoder().encode(secret)),
+    noOrganisation: await new SignJWT({ user_id: 101, scope })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuedAt()
+      .setExpirationTime(now + 3600)
+      .sign(new TextEncoder().encode(secret)),
     otherOrganisation: await signAccessToken(secret, { organisationId: 2, userId: 201, scope }),
     noScopes: await signAccessToken(secret, { organisationId: 1, userId: 101 }),
   };

@@ -27,7 +27,8 @@ export function fuzzSeed(): number {
   const fromEnv = process.env.FUZZ_SEED;
   if (fromEnv !== undefined && fromEnv !== "") {
     const seed = Number(fromEnv);
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`FUZZ_SEED must be an integer in [0, 2^32): ${fromEnv}`);
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+      throw new Error(`FUZZ_SEED must be an integer in [0, 2^32): ${fromEnv}`);
     return seed;
   }
   return Math.floor(Math.random() * 0xffffffff);

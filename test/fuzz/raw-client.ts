@@ -1,4 +1,4 @@
-import { Agent, request } from "node:http";
+import { type Agent, request } from "node:http";
 import type { FuzzRequest } from "./fuzz-cases.js";
 
 export interface FuzzReply {
@@ -26,15 +26,33 @@ export function sendRaw(base: URL, agent: Agent, req: FuzzRequest, timeoutMs = 2
     const headers: Record<string, string | number> = { ...req.headers };
     if (req.body && !req.chunked) headers["content-length"] = req.body.length;
     if (req.chunked) headers["transfer-encoding"] = "chunked";
-    const outgoing = request({ host: base.hostname, port: base.port, method: req.method, path: req.path, headers, agent, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => finish({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), contentType: String(res.headers["content-type"] ?? "") }));
-      res.on("error", (e) => finish({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), contentType: String(res.headers["content-type"] ?? ""), error: e.message }));
-    });
+    const outgoing = request(
+      { host: base.hostname, port: base.port, method: req.method, path: req.path, headers, agent, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          finish({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            contentType: String(res.headers["content-type"] ?? ""),
+          }),
+        );
+        res.on("error", (e) =>
+          finish({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            contentType: String(res.headers["content-type"] ?? ""),
+            error: e.message,
+          }),
+        );
+      },
+    );
     outgoing.on("timeout", () => outgoing.destroy(new Error("client timeout")));
     // A server that answers 413 early may close while the body is still going out: the reply still counts.
-    outgoing.on("error", (e) => setTimeout(() => finish({ status: 0, body: "", contentType: "", error: e.message }), 50));
+    outgoing.on("error", (e) =>
+      setTimeout(() => finish({ status: 0, body: "", contentType: "", error: e.message }), 50),
+    );
     if (req.body && req.chunked) {
       const step = 64 * 1024;
       let offset = 0;

@@ -8,8 +8,13 @@ export function baselineValue(schema: Schema | undefined, rng: Prng, name = "", 
   if (!schema || depth > 8) return null;
   if ("const" in schema) return schema.const;
   if (Array.isArray(schema.enum)) return rng.pick(schema.enum);
-  if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) return baselineValue(rng.pick(schema.anyOf ?? schema.oneOf), rng, name, depth);
-  const types: string[] = Array.isArray(schema.type) ? schema.type.filter((t: string) => t !== "null") : schema.type ? [schema.type] : [schema.properties ? "object" : "string"];
+  if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))
+    return baselineValue(rng.pick(schema.anyOf ?? schema.oneOf), rng, name, depth);
+  const types: string[] = Array.isArray(schema.type)
+    ? schema.type.filter((t: string) => t !== "null")
+    : schema.type
+      ? [schema.type]
+      : [schema.properties ? "object" : "string"];
   const type = types.length ? rng.pick(types) : "null";
   switch (type) {
     case "object": {
@@ -19,7 +24,9 @@ export function baselineValue(schema: Schema | undefined, rng: Prng, name = "", 
         if (required.has(key) || rng.chance(0.5)) out[key] = baselineValue(sub, rng, key, depth + 1);
       }
       // Free-form maps (partialResponse, attributes): a few dotted keys.
-      if (!schema.properties && schema.additionalProperties !== false) for (let i = 0; i < Math.max(1, schema.minProperties ?? 0); i++) out[`response.field${rng.int(1, 9)}`] = randomWord(rng);
+      if (!schema.properties && schema.additionalProperties !== false)
+        for (let i = 0; i < Math.max(1, schema.minProperties ?? 0); i++)
+          out[`response.field${rng.int(1, 9)}`] = randomWord(rng);
       return out;
     }
     case "array": {
@@ -28,11 +35,14 @@ export function baselineValue(schema: Schema | undefined, rng: Prng, name = "", 
     }
     case "integer":
     case "number": {
-      if (/(^|_)id$|Id$/.test(name)) return /doctor|user|provider|therapist/.test(name) ? rng.pick([101, 102, 103]) : rng.int(1, 6);
+      if (/(^|_)id$|Id$/.test(name))
+        return /doctor|user|provider|therapist/.test(name) ? rng.pick([101, 102, 103]) : rng.int(1, 6);
       if (/fee|amount/.test(name)) return rng.int(0, 50);
       const min = schema.minimum ?? 0;
       const max = schema.maximum ?? min + 100;
-      return type === "integer" ? rng.int(Math.ceil(min), Math.floor(Math.min(max, min + 1000))) : min + rng.next() * Math.min(max - min, 1000);
+      return type === "integer"
+        ? rng.int(Math.ceil(min), Math.floor(Math.min(max, min + 1000)))
+        : min + rng.next() * Math.min(max - min, 1000);
     }
     case "boolean":
       return rng.chance(0.5);
@@ -89,15 +99,24 @@ export function randomWord(rng: Prng): string {
 }
 
 /** Every location in a JSON value: [] is the root, then keys and indexes. */
-export function locations(value: Json, prefix: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
+export function locations(
+  value: Json,
+  prefix: Array<string | number> = [],
+  out: Array<Array<string | number>> = [],
+): Array<Array<string | number>> {
   out.push(prefix);
   if (Array.isArray(value)) value.forEach((v, i) => locations(v, [...prefix, i], out));
-  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) locations(v, [...prefix, k], out);
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) locations(v, [...prefix, k], out);
   return out;
 }
 
 /** A copy of root with the value at location replaced (or removed when replacement is undefined). */
-export function replaceAt(root: Json, location: Array<string | number>, replacement: Json | undefined): Json | undefined {
+export function replaceAt(
+  root: Json,
+  location: Array<string | number>,
+  replacement: Json | undefined,
+): Json | undefined {
   if (location.length === 0) return replacement;
   const [head, ...rest] = location;
   if (Array.isArray(root)) {

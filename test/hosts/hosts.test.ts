@@ -10,10 +10,15 @@ import { runHostSuite } from "./host-suite.js";
 async function listen(server: Server, prefix: string) {
   server.on("clientError", headerOverflowListener({ maxHeaderBytes: RECOMMENDED_MAX_HEADER_BYTES, prefix }));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
-runHostSuite("h3", async (handler, prefix) => listen(createH3NodeServer(handler, { prefix, maxHeaderSize: RECOMMENDED_MAX_HEADER_BYTES }), prefix));
+runHostSuite("h3", async (handler, prefix) =>
+  listen(createH3NodeServer(handler, { prefix, maxHeaderSize: RECOMMENDED_MAX_HEADER_BYTES }), prefix),
+);
 
 runHostSuite("express", async (handler, prefix) => {
   const app = express();

@@ -72,24 +72,31 @@ describe("database unavailable", () => {
     });
   }
 
-  it.runIf(availableEngines().includes("postgres"))("[postgres] a database that refuses connections answers 503, then recovers", { timeout: 30_000 }, async () => {
-    rt = await startTestRuntime({}, { engine: "postgres" });
-    const url = new URL(rt.databaseUrl);
-    const name = url.pathname.slice(1);
-    url.pathname = "/postgres";
-    const admin = new pg.Client({ connectionString: url.toString() });
-    await admin.connect();
-    try {
-      await admin.query(`alter database ${name} allow_connections false`);
-      await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [name]);
-      const res = await rt.call("GET", "/v2/patients");
-      expect(res.status).toBe(503);
-      expect((await res.json()).error.code).toBe("SERVICE_UNAVAILABLE");
-      expect((await rt.call("GET", "/readyz")).status).toBe(503);
-    } finally {
-      await admin.query(`alter database ${name} allow_connections true`);
-      await admin.end();
-    }
-    expect((await rt.call("GET", "/v2/patients")).status).toBe(200);
-  });
+  it.runIf(availableEngines().includes("postgres"))(
+    "[postgres] a database that refuses connections answers 503, then recovers",
+    { timeout: 30_000 },
+    async () => {
+      rt = await startTestRuntime({}, { engine: "postgres" });
+      const url = new URL(rt.databaseUrl);
+      const name = url.pathname.slice(1);
+      url.pathname = "/postgres";
+      const admin = new pg.Client({ connectionString: url.toString() });
+      await admin.connect();
+      try {
+        await admin.query(`alter database ${name} allow_connections false`);
+        await admin.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+          [name],
+        );
+        const res = await rt.call("GET", "/v2/patients");
+        expect(res.status).toBe(503);
+        expect((await res.json()).error.code).toBe("SERVICE_UNAVAILABLE");
+        expect((await rt.call("GET", "/readyz")).status).toBe(503);
+      } finally {
+        await admin.query(`alter database ${name} allow_connections true`);
+        await admin.end();
+      }
+      expect((await rt.call("GET", "/v2/patients")).status).toBe(200);
+    },
+  );
 });

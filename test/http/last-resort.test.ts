@@ -24,15 +24,23 @@ function poison(): unknown {
 function cyclicDomainError(): DomainError {
   const cycle: Record<string, unknown> = { name: "loop" };
   cycle.self = cycle;
-  const hostile = { toJSON: () => {
-    throw new Error("toJSON failed");
-  } };
-  return new DomainError("VALIDATION_FAILED", "Invalid input: f: r", { issues: [{ field: "f", reason: "r", value: cycle }], extra: hostile });
+  const hostile = {
+    toJSON: () => {
+      throw new Error("toJSON failed");
+    },
+  };
+  return new DomainError("VALIDATION_FAILED", "Invalid input: f: r", {
+    issues: [{ field: "f", reason: "r", value: cycle }],
+    extra: hostile,
+  });
 }
 
 async function listen(server: Server) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 const hosts: [string, (handler: FetchHandler) => Promise<{ url: string; close(): Promise<void> }>][] = [
@@ -81,20 +89,39 @@ for (const [hostName, startHost] of hosts) {
     it.each([
       ["/apis/v1/patient/1", "v1"],
       ["/v2/patients/1", "v2"],
-    ])("a thrown value that throws when touched: GET %s answers the %s 500 shape with the request id", async (path, contract) => {
-      thrown = poison;
-      const res = await fetch(`${host.url}${path}`, { headers: { "x-request-id": `poison-${contract}` } });
-      expect(res.status).toBe(500);
-      expect(res.headers.get("x-request-id")).toBe(`poison-${contract}`);
-      expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
-      const body = await res.json();
-      if (contract === "v1") expect(body).toEqual({ code: 5000, data: null, message: "Internal error; the request id identifies it in the server log", error_code: "INTERNAL_ERROR" });
-      else expect(body).toEqual({ error: { code: "INTERNAL_ERROR", message: "Internal error; the request id identifies it in the server log", details: {} }, meta: { timestamp: expect.any(String), request_id: "poison-v2" } });
-      expect(unexpected).toHaveLength(1);
-      expect(completed).toMatchObject([{ requestId: `poison-${contract}`, status: 500, errorCode: "INTERNAL_ERROR" }]);
-      // Nothing printed by the host (h3 prints a raw stack for a handler that throws).
-      expect(consoleError).not.toHaveBeenCalled();
-    });
+    ])(
+      "a thrown value that throws when touched: GET %s answers the %s 500 shape with the request id",
+      async (path, contract) => {
+        thrown = poison;
+        const res = await fetch(`${host.url}${path}`, { headers: { "x-request-id": `poison-${contract}` } });
+        expect(res.status).toBe(500);
+        expect(res.headers.get("x-request-id")).toBe(`poison-${contract}`);
+        expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+        const body = await res.json();
+        if (contract === "v1")
+          expect(body).toEqual({
+            code: 5000,
+            data: null,
+            message: "Internal error; the request id identifies it in the server log",
+            error_code: "INTERNAL_ERROR",
+          });
+        else
+          expect(body).toEqual({
+            error: {
+              code: "INTERNAL_ERROR",
+              message: "Internal error; the request id identifies it in the server log",
+              details: {},
+            },
+            meta: { timestamp: expect.any(String), request_id: "poison-v2" },
+          });
+        expect(unexpected).toHaveLength(1);
+        expect(completed).toMatchObject([
+          { requestId: `poison-${contract}`, status: 500, errorCode: "INTERNAL_ERROR" },
+        ]);
+        // Nothing printed by the host (h3 prints a raw stack for a handler that throws).
+        expect(consoleError).not.toHaveBeenCalled();
+      },
+    );
 
     it("a DomainError with a cyclic value and a throwing toJSON in its details still renders, bounded", async () => {
       thrown = cyclicDomainError;
@@ -121,7 +148,15 @@ describe("the runtime logs a failure of the error path as one JSON line", () => 
         done();
       },
     });
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `sqlite://${temp.dir}/db.sqlite`, OPENPRACTICE_DATA_DIR: temp.dir, OPENPRACTICE_JWT_SECRET: "s".repeat(40), LOG_LEVEL: "info", OPENPRACTICE_ENV: "development" });
+    const config = loadConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_URL: `sqlite://${temp.dir}/db.sqlite`,
+      OPENPRACTICE_DATA_DIR: temp.dir,
+      OPENPRACTICE_JWT_SECRET: "s".repeat(40),
+      LOG_LEVEL: "info",
+      OPENPRACTICE_ENV: "development",
+    });
     const runtime = await startRuntime({ config, logger: createLogger("info", sink) });
     const consoleError = vi.spyOn(console, "error");
     try {
@@ -136,7 +171,11 @@ describe("the runtime logs a failure of the error path as one JSON line", () => 
       const mine = entries.filter((e) => e.request_id === "log-line-1");
       expect(mine.map((e) => e.msg)).toEqual(["unexpected error", "request"]);
       // What failed is the error path touching the value; its stack travels inside the JSON line.
-      expect(mine[0]).toMatchObject({ level: 50, route: "/v2/patients", err: { name: "Error", message: "poisoned", stack: expect.stringContaining("\n    at ") } });
+      expect(mine[0]).toMatchObject({
+        level: 50,
+        route: "/v2/patients",
+        err: { name: "Error", message: "poisoned", stack: expect.stringContaining("\n    at ") },
+      });
       expect(mine[1]).toMatchObject({ status: 500, error_code: "INTERNAL_ERROR", route: "/v2/patients" });
       expect(consoleError).not.toHaveBeenCalled();
     } finally {

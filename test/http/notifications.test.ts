@@ -18,10 +18,19 @@ for (const engine of availableEngines()) {
     const newUser = () => `user-${engine}-${++userSeq}`;
 
     const json = async (method: string, path: string, body?: unknown, token?: string | null) => {
-      const res = await rt.call(method, path, { ...(body === undefined ? {} : { body }), ...(token !== undefined ? { token } : {}) });
+      const res = await rt.call(method, path, {
+        ...(body === undefined ? {} : { body }),
+        ...(token !== undefined ? { token } : {}),
+      });
       return { status: res.status, headers: res.headers, body: res.status === 204 ? null : await res.json() };
     };
-    const register = (browser: FakeBrowser, userId: string, userType = "PATIENT", token?: string) => json("POST", `${BASE}/devices`, { user_id: userId, user_type: userType, endpoint: browser.endpoint, keys: browser.keys }, token);
+    const register = (browser: FakeBrowser, userId: string, userType = "PATIENT", token?: string) =>
+      json(
+        "POST",
+        `${BASE}/devices`,
+        { user_id: userId, user_type: userType, endpoint: browser.endpoint, keys: browser.keys },
+        token,
+      );
     const deliver = (body: Record<string, unknown>, token?: string) => json("POST", `${BASE}/deliver`, body, token);
     const message = (userId: string, title = "Your appointment moved", extra: Record<string, unknown> = {}) => ({
       recipient: { user_id: userId, user_type: "PATIENT" },
@@ -42,7 +51,10 @@ for (const engine of availableEngines()) {
 
     beforeAll(async () => {
       push = await new FakePushService().start();
-      rt = await startTestRuntime({ OPENPRACTICE_WORKER_POLL_MS: "50", OPENPRACTICE_PUSH_RETRIES: "3", OPENPRACTICE_PUSH_RETRY_BASE_MS: "100" }, { engine });
+      rt = await startTestRuntime(
+        { OPENPRACTICE_WORKER_POLL_MS: "50", OPENPRACTICE_PUSH_RETRIES: "3", OPENPRACTICE_PUSH_RETRY_BASE_MS: "100" },
+        { engine },
+      );
     });
     afterAll(async () => {
       await rt.stop();
@@ -57,7 +69,9 @@ for (const engine of availableEngines()) {
       expect(file.publicKey).toBe(res.body.public_key);
       const again = await startTestRuntime({ OPENPRACTICE_DATA_DIR: rt.dataDir }, { shareDatabaseOf: rt });
       try {
-        expect((await (await fetch(`${again.url}${BASE}/vapid-public-key`)).json()).public_key).toBe(res.body.public_key);
+        expect((await (await fetch(`${again.url}${BASE}/vapid-public-key`)).json()).public_key).toBe(
+          res.body.public_key,
+        );
       } finally {
         await again.stop();
       }
@@ -66,29 +80,48 @@ for (const engine of availableEngines()) {
     it("takes the VAPID pair and subject from configuration and signs every push with them; production refuses http endpoints", async () => {
       const pair = webpush.generateVAPIDKeys();
       const configured = await startTestRuntime(
-        { OPENPRACTICE_VAPID_PUBLIC_KEY: pair.publicKey, OPENPRACTICE_VAPID_PRIVATE_KEY: pair.privateKey, OPENPRACTICE_VAPID_SUBJECT: "mailto:it@clinic.example", OPENPRACTICE_WORKER_POLL_MS: "50" },
+        {
+          OPENPRACTICE_VAPID_PUBLIC_KEY: pair.publicKey,
+          OPENPRACTICE_VAPID_PRIVATE_KEY: pair.privateKey,
+          OPENPRACTICE_VAPID_SUBJECT: "mailto:it@clinic.example",
+          OPENPRACTICE_WORKER_POLL_MS: "50",
+        },
         { engine },
       );
       try {
-        expect((await (await fetch(`${configured.url}${BASE}/vapid-public-key`)).json()).public_key).toBe(pair.publicKey);
+        expect((await (await fetch(`${configured.url}${BASE}/vapid-public-key`)).json()).public_key).toBe(
+          pair.publicKey,
+        );
         expect(existsSync(join(configured.dataDir, "vapid-keys.json"))).toBe(false);
         const browser = push.subscribe();
         const user = newUser();
-        await configured.call("POST", `${BASE}/devices`, { body: { user_id: user, user_type: "PATIENT", endpoint: browser.endpoint, keys: browser.keys } });
+        await configured.call("POST", `${BASE}/devices`, {
+          body: { user_id: user, user_type: "PATIENT", endpoint: browser.endpoint, keys: browser.keys },
+        });
         await configured.call("POST", `${BASE}/deliver`, { body: message(user, "Signed with the configured key") });
         const deadline = Date.now() + 10_000;
-        while (push.pushesTo(browser).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        while (push.pushesTo(browser).length === 0 && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 50));
         const [received] = push.pushesTo(browser);
-        expect(received).toMatchObject({ status: 201, problem: null, vapid: { publicKey: pair.publicKey, claims: { sub: "mailto:it@clinic.example", aud: push.url } }, message: { title: "Signed with the configured key" } });
+        expect(received).toMatchObject({
+          status: 201,
+          problem: null,
+          vapid: { publicKey: pair.publicKey, claims: { sub: "mailto:it@clinic.example", aud: push.url } },
+          message: { title: "Signed with the configured key" },
+        });
       } finally {
         await configured.stop();
       }
       const production = await startTestRuntime({ OPENPRACTICE_ENV: "production" }, { shareDatabaseOf: rt });
       try {
         const browser = push.subscribe();
-        const res = await production.call("POST", `${BASE}/devices`, { body: { user_id: "1", user_type: "PATIENT", endpoint: browser.endpoint, keys: browser.keys } });
+        const res = await production.call("POST", `${BASE}/devices`, {
+          body: { user_id: "1", user_type: "PATIENT", endpoint: browser.endpoint, keys: browser.keys },
+        });
         expect(res.status).toBe(400);
-        expect((await res.json()).error.details.errors).toEqual([expect.objectContaining({ field: "endpoint", reason: expect.stringContaining("https") })]);
+        expect((await res.json()).error.details.errors).toEqual([
+          expect.objectContaining({ field: "endpoint", reason: expect.stringContaining("https") }),
+        ]);
       } finally {
         await production.stop();
       }
@@ -96,13 +129,28 @@ for (const engine of availableEngines()) {
 
     it("documents every endpoint in the OpenAPI document with the schemas it validates", async () => {
       const doc = await (await fetch(`${rt.url}/openapi.json`)).json();
-      for (const path of ["deliver", "vapid-public-key", "inbox", "inbox/read-all", "{notification_id}", "{notification_id}/read", "devices", "devices/{device_id}"]) expect(doc.paths).toHaveProperty([`${BASE}/${path}`]);
+      for (const path of [
+        "deliver",
+        "vapid-public-key",
+        "inbox",
+        "inbox/read-all",
+        "{notification_id}",
+        "{notification_id}/read",
+        "devices",
+        "devices/{device_id}",
+      ])
+        expect(doc.paths).toHaveProperty([`${BASE}/${path}`]);
       const deliverOp = doc.paths[`${BASE}/deliver`].post;
       expect(deliverOp.responses).toHaveProperty("202");
       expect(deliverOp.responses).toHaveProperty("401");
-      expect(deliverOp.requestBody.content["application/json"].schema.properties.recipient.required).toEqual(["user_id", "user_type"]);
+      expect(deliverOp.requestBody.content["application/json"].schema.properties.recipient.required).toEqual([
+        "user_id",
+        "user_type",
+      ]);
       const inboxParams = doc.paths[`${BASE}/inbox`].get.parameters;
-      expect(inboxParams.filter((p: { required: boolean }) => p.required).map((p: { name: string }) => p.name)).toEqual(["user_type", "user_id"]);
+      expect(inboxParams.filter((p: { required: boolean }) => p.required).map((p: { name: string }) => p.name)).toEqual(
+        ["user_type", "user_id"],
+      );
       expect(doc.paths[`${BASE}/vapid-public-key`].get.security).toEqual([]);
     });
 
@@ -111,13 +159,22 @@ for (const engine of availableEngines()) {
       const [a, b] = [push.subscribe(), push.subscribe()];
       const first = await register(a, user, "patient");
       expect(first.status).toBe(201);
-      expect(first.body).toMatchObject({ device_id: expect.stringMatching(/^dev_/), user_id: user, user_type: "PATIENT", endpoint: a.endpoint, label: null });
+      expect(first.body).toMatchObject({
+        device_id: expect.stringMatching(/^dev_/),
+        user_id: user,
+        user_type: "PATIENT",
+        endpoint: a.endpoint,
+        label: null,
+      });
       expect(first.body.keys).toBeUndefined();
       expect(first.headers.get("location")).toBe(`${BASE}/devices/${first.body.device_id}`);
       const second = await register(b, user);
       expect(second.status).toBe(201);
       const listed = await json("GET", `${BASE}/devices?user_type=PATIENT&user_id=${user}`);
-      expect(listed.body.devices.map((d: { device_id: string }) => d.device_id)).toEqual([first.body.device_id, second.body.device_id]);
+      expect(listed.body.devices.map((d: { device_id: string }) => d.device_id)).toEqual([
+        first.body.device_id,
+        second.body.device_id,
+      ]);
 
       const other = newUser();
       const moved = await register(a, other);
@@ -136,11 +193,26 @@ for (const engine of availableEngines()) {
     it("refuses a device with bad keys, endpoint or user type, naming each field, and stores nothing", async () => {
       const before = await countRows("select count(*) from notification_devices");
       const browser = push.subscribe();
-      const bad = await json("POST", `${BASE}/devices`, { user_id: " ", user_type: "nurse", endpoint: "ftp://push.example.org/x", keys: { p256dh: "BAAA", auth: "short" } });
+      const bad = await json("POST", `${BASE}/devices`, {
+        user_id: " ",
+        user_type: "nurse",
+        endpoint: "ftp://push.example.org/x",
+        keys: { p256dh: "BAAA", auth: "short" },
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe("VALIDATION_FAILED");
-      expect(bad.body.error.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(["endpoint", "keys.auth", "keys.p256dh", "user_id", "user_type"]);
-      const missing = await json("POST", `${BASE}/devices`, { user_id: "x", user_type: "PATIENT", endpoint: browser.endpoint });
+      expect(bad.body.error.details.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+        "endpoint",
+        "keys.auth",
+        "keys.p256dh",
+        "user_id",
+        "user_type",
+      ]);
+      const missing = await json("POST", `${BASE}/devices`, {
+        user_id: "x",
+        user_type: "PATIENT",
+        endpoint: browser.endpoint,
+      });
       expect(missing.body.error.details.errors).toEqual([{ field: "keys", reason: "is required" }]);
       const query = await json("GET", `${BASE}/devices?user_type=NURSE&user_id=1`);
       expect(query.status).toBe(400);
@@ -150,7 +222,12 @@ for (const engine of availableEngines()) {
 
     it("delivers: 202 {notification_id: ntf_<uuid>, status: accepted}; each device of the recipient gets a VAPID-signed aes128gcm push that decrypts to title, body and link; nobody else does", async () => {
       const user = newUser();
-      const [phone, laptop, providerSameId, otherOrg] = [push.subscribe(), push.subscribe(), push.subscribe(), push.subscribe()];
+      const [phone, laptop, providerSameId, otherOrg] = [
+        push.subscribe(),
+        push.subscribe(),
+        push.subscribe(),
+        push.subscribe(),
+      ];
       await register(phone, user);
       await register(laptop, user);
       await register(providerSameId, user, "PROVIDER");
@@ -161,27 +238,66 @@ for (const engine of availableEngines()) {
       expect(res.body).toEqual({ notification_id: expect.stringMatching(NTF_ID), status: "accepted" });
       const id = res.body.notification_id;
       const done = await settled(id);
-      expect(done).toMatchObject({ notification_id: id, recipient: { user_id: user, user_type: "PATIENT" }, delivery_status: "delivered", read_at: null });
+      expect(done).toMatchObject({
+        notification_id: id,
+        recipient: { user_id: user, user_type: "PATIENT" },
+        delivery_status: "delivered",
+        read_at: null,
+      });
 
       const publicKey = (await json("GET", `${BASE}/vapid-public-key`, undefined, null)).body.public_key;
       for (const browser of [phone, laptop]) {
         const [received, ...more] = push.pushesTo(browser);
         expect(more).toEqual([]);
         expect(received?.problem).toBeNull();
-        expect(received?.message).toEqual({ notification_id: id, title: "Your appointment moved", body: "Open the app to see the new time", link: "type=appointment&appointment_id=7" });
+        expect(received?.message).toEqual({
+          notification_id: id,
+          title: "Your appointment moved",
+          body: "Open the app to see the new time",
+          link: "type=appointment&appointment_id=7",
+        });
         expect(received?.vapid?.publicKey).toBe(publicKey);
-        expect(received?.vapid?.claims).toMatchObject({ aud: push.url, sub: expect.stringMatching(/^(mailto:|https:)/) });
+        expect(received?.vapid?.claims).toMatchObject({
+          aud: push.url,
+          sub: expect.stringMatching(/^(mailto:|https:)/),
+        });
         expect(Number(received?.headers.ttl)).toBeGreaterThan(0);
       }
       expect(push.pushesTo(providerSameId)).toEqual([]);
       expect(push.pushesTo(otherOrg)).toEqual([]);
       expect(done.deliveries).toHaveLength(2);
       for (const d of done.deliveries) {
-        expect(d).toMatchObject({ status: "delivered", attempts: 1, last_status: 201, push_service: push.url, error: null });
-        expect(d.attempt_log).toEqual([{ attempt: 1, attempted_at: expect.any(String), status: 201, outcome: "delivered", retry_after_seconds: null, duration_ms: expect.any(Number), error: null }]);
+        expect(d).toMatchObject({
+          status: "delivered",
+          attempts: 1,
+          last_status: 201,
+          push_service: push.url,
+          error: null,
+        });
+        expect(d.attempt_log).toEqual([
+          {
+            attempt: 1,
+            attempted_at: expect.any(String),
+            status: 201,
+            outcome: "delivered",
+            retry_after_seconds: null,
+            duration_ms: expect.any(Number),
+            error: null,
+          },
+        ]);
       }
       const inbox = await json("GET", `${BASE}/inbox?user_type=PATIENT&user_id=${user}`);
-      expect(inbox.body.entries).toEqual([{ notification_id: id, title: "Your appointment moved", body: "Open the app to see the new time", link: "type=appointment&appointment_id=7", is_read: false, read_at: null, created_at: expect.any(String) }]);
+      expect(inbox.body.entries).toEqual([
+        {
+          notification_id: id,
+          title: "Your appointment moved",
+          body: "Open the app to see the new time",
+          link: "type=appointment&appointment_id=7",
+          is_read: false,
+          read_at: null,
+          created_at: expect.any(String),
+        },
+      ]);
       expect(inbox.body.unread_count).toBe(1);
       expect((await json("GET", `${BASE}/inbox?user_type=PROVIDER&user_id=${user}`)).body.entries).toEqual([]);
     });
@@ -192,7 +308,9 @@ for (const engine of availableEngines()) {
       await register(a, user);
       await register(b, user);
       const key = `appt-7-moved-${engine}`;
-      const replies = await Promise.all(Array.from({ length: 10 }, () => deliver(message(user, "Your appointment moved", { idempotency_key: key }))));
+      const replies = await Promise.all(
+        Array.from({ length: 10 }, () => deliver(message(user, "Your appointment moved", { idempotency_key: key }))),
+      );
       expect(replies.map((r) => r.status)).toEqual(Array(10).fill(202));
       const ids = new Set(replies.map((r) => r.body.notification_id));
       expect(ids.size).toBe(1);
@@ -200,19 +318,33 @@ for (const engine of availableEngines()) {
       const [id] = [...ids] as [string];
       await settled(id);
       expect(await countRows("select count(*) from notifications where idempotency_key = ?", key)).toBe(1);
-      expect(await countRows("select count(*) from jobs where queue = ? and payload like ?", "notifications.deliver", `%${id}%`)).toBe(1);
+      expect(
+        await countRows(
+          "select count(*) from jobs where queue = ? and payload like ?",
+          "notifications.deliver",
+          `%${id}%`,
+        ),
+      ).toBe(1);
       // A late repeat, after delivery, still answers the first id and sends nothing.
-      expect((await deliver(message(user, "Your appointment moved", { idempotency_key: key }))).body.notification_id).toBe(id);
+      expect(
+        (await deliver(message(user, "Your appointment moved", { idempotency_key: key }))).body.notification_id,
+      ).toBe(id);
       await new Promise((r) => setTimeout(r, 300));
       expect(push.pushesTo(a)).toHaveLength(1);
       expect(push.pushesTo(b)).toHaveLength(1);
       // The same key in another organisation is another notification.
-      const elsewhere = await deliver(message(user, "Your appointment moved", { idempotency_key: key }), await rt.token({ organisationId: 2 }));
+      const elsewhere = await deliver(
+        message(user, "Your appointment moved", { idempotency_key: key }),
+        await rt.token({ organisationId: 2 }),
+      );
       expect(elsewhere.body.notification_id).not.toBe(id);
 
       const reused = await deliver(message(user, "Different content", { idempotency_key: key }));
       expect(reused.status).toBe(422);
-      expect(reused.body.error).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED", details: { idempotency_key: key, notification_id: id } });
+      expect(reused.body.error).toMatchObject({
+        code: "IDEMPOTENCY_KEY_REUSED",
+        details: { idempotency_key: key, notification_id: id },
+      });
 
       const one = (await deliver(message(user, "Reminder"))).body.notification_id;
       const two = (await deliver(message(user, "Reminder"))).body.notification_id;
@@ -261,7 +393,15 @@ for (const engine of availableEngines()) {
       expect(accepted?.message?.title).toBe("Your appointment moved");
       expect(done.delivery_status).toBe("delivered");
       expect(done.deliveries[0]).toMatchObject({ status: "delivered", attempts: 2, last_status: 201 });
-      expect(done.deliveries[0].attempt_log.map((a: { status: number; outcome: string; retry_after_seconds: number | null }) => [a.status, a.outcome, a.retry_after_seconds])).toEqual([
+      expect(
+        done.deliveries[0].attempt_log.map(
+          (a: { status: number; outcome: string; retry_after_seconds: number | null }) => [
+            a.status,
+            a.outcome,
+            a.retry_after_seconds,
+          ],
+        ),
+      ).toEqual([
         [429, "retry", 1],
         [201, "delivered", null],
       ]);
@@ -281,8 +421,18 @@ for (const engine of availableEngines()) {
       expect(gaps[0]).toBeGreaterThanOrEqual(90);
       expect(gaps[2]).toBeGreaterThan(gaps[0]!);
       const failed = done.deliveries.find((d: { device_id: string }) => d.device_id === brokenId);
-      expect(failed).toMatchObject({ status: "failed", attempts: 4, last_status: 503, error: expect.stringContaining("gave up after 4 attempts") });
-      expect(failed.attempt_log.map((a: { outcome: string }) => a.outcome)).toEqual(["retry", "retry", "retry", "retry"]);
+      expect(failed).toMatchObject({
+        status: "failed",
+        attempts: 4,
+        last_status: 503,
+        error: expect.stringContaining("gave up after 4 attempts"),
+      });
+      expect(failed.attempt_log.map((a: { outcome: string }) => a.outcome)).toEqual([
+        "retry",
+        "retry",
+        "retry",
+        "retry",
+      ]);
       expect(done.delivery_status).toBe("partially_delivered");
       // A failing push service does not cost the device: it stays registered.
       expect((await json("GET", `${BASE}/devices/${brokenId}`)).status).toBe(200);
@@ -292,7 +442,11 @@ for (const engine of availableEngines()) {
       const user = newUser();
       const id = (await deliver(message(user))).body.notification_id;
       expect((await settled(id)).delivery_status).toBe("no_devices");
-      expect((await json("GET", `${BASE}/inbox?user_type=PATIENT&user_id=${user}`)).body.entries.map((e: { notification_id: string }) => e.notification_id)).toEqual([id]);
+      expect(
+        (await json("GET", `${BASE}/inbox?user_type=PATIENT&user_id=${user}`)).body.entries.map(
+          (e: { notification_id: string }) => e.notification_id,
+        ),
+      ).toEqual([id]);
     });
 
     it("tenancy: another organisation cannot read, mark or see a notification, an inbox or a device, and its deliveries never reach this organisation's devices", async () => {
@@ -312,8 +466,12 @@ for (const engine of availableEngines()) {
       }
       expect((await json("GET", `${BASE}/devices/${deviceId}`, undefined, other)).status).toBe(404);
       expect((await json("DELETE", `${BASE}/devices/${deviceId}`, undefined, other)).status).toBe(404);
-      expect((await json("GET", `${BASE}/inbox?user_type=PATIENT&user_id=${user}`, undefined, other)).body).toMatchObject({ entries: [], unread_count: 0 });
-      expect((await json("POST", `${BASE}/inbox/read-all`, { user_type: "PATIENT", user_id: user }, other)).body.marked_read).toBe(0);
+      expect(
+        (await json("GET", `${BASE}/inbox?user_type=PATIENT&user_id=${user}`, undefined, other)).body,
+      ).toMatchObject({ entries: [], unread_count: 0 });
+      expect(
+        (await json("POST", `${BASE}/inbox/read-all`, { user_type: "PATIENT", user_id: user }, other)).body.marked_read,
+      ).toBe(0);
       const theirs = (await deliver(message(user, "Not yours"), other)).body.notification_id;
       expect((await settled(theirs, other)).delivery_status).toBe("no_devices");
       expect(push.pushesTo(browser).map((p) => p.message?.title)).toEqual(["Your appointment moved"]);
@@ -322,37 +480,72 @@ for (const engine of availableEngines()) {
 
     it("validation is synchronous: malformed JSON and each missing or wrong field is a 400 naming it; user_type in any case is accepted; nothing is stored or queued", async () => {
       const user = newUser();
-      const counts = async () => [await countRows("select count(*) from notifications"), await countRows("select count(*) from jobs where queue = ?", "notifications.deliver")];
+      const counts = async () => [
+        await countRows("select count(*) from notifications"),
+        await countRows("select count(*) from jobs where queue = ?", "notifications.deliver"),
+      ];
       const before = await counts();
       const malformed = await rt.call("POST", `${BASE}/deliver`, { body: '{"recipient": {"user_id": "1"' });
       expect(malformed.status).toBe(400);
       expect((await malformed.json()).error.code).toBe("MALFORMED_JSON");
       const cases: Array<[unknown, string[]]> = [
         [{ recipient: { user_type: "PATIENT" }, notification: { title: "x" } }, ["recipient.user_id"]],
-        [{ recipient: { user_id: user, user_type: "PATIENT" }, notification: { body: "no title" } }, ["notification.title"]],
-        [{ recipient: { user_id: user, user_type: "PATIENT" }, notification: { title: "   " } }, ["notification.title"]],
+        [
+          { recipient: { user_id: user, user_type: "PATIENT" }, notification: { body: "no title" } },
+          ["notification.title"],
+        ],
+        [
+          { recipient: { user_id: user, user_type: "PATIENT" }, notification: { title: "   " } },
+          ["notification.title"],
+        ],
         [{ recipient: { user_id: user, user_type: "NURSE" }, notification: { title: "x" } }, ["recipient.user_type"]],
         [{ notification: { title: "x" } }, ["recipient.user_id", "recipient.user_type"]],
         [{ recipient: { user_id: user, user_type: "PATIENT" } }, ["notification.title"]],
-        [{ recipient: { user_id: "", user_type: "nurse" }, notification: { title: "" } }, ["notification.title", "recipient.user_id", "recipient.user_type"]],
-        [{ recipient: { user_id: user, user_type: "PATIENT" }, notification: { title: "x", body: "é".repeat(1000), link: "é".repeat(1000) } }, ["notification.body"]],
-        [{ recipient: { user_id: user, user_type: "PATIENT" }, notification: { title: "x" }, idempotency_key: "" }, ["idempotency_key"]],
-        [{ recipient: { user_id: user, user_type: "PATIENT" }, notification: { title: "x" }, priority: "high" }, ["priority"]],
+        [
+          { recipient: { user_id: "", user_type: "nurse" }, notification: { title: "" } },
+          ["notification.title", "recipient.user_id", "recipient.user_type"],
+        ],
+        [
+          {
+            recipient: { user_id: user, user_type: "PATIENT" },
+            notification: { title: "x", body: "é".repeat(1000), link: "é".repeat(1000) },
+          },
+          ["notification.body"],
+        ],
+        [
+          { recipient: { user_id: user, user_type: "PATIENT" }, notification: { title: "x" }, idempotency_key: "" },
+          ["idempotency_key"],
+        ],
+        [
+          { recipient: { user_id: user, user_type: "PATIENT" }, notification: { title: "x" }, priority: "high" },
+          ["priority"],
+        ],
       ];
       for (const [body, fields] of cases) {
         const res = await deliver(body as Record<string, unknown>);
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.body.error.code).toBe("VALIDATION_FAILED");
-        expect(res.body.error.details.errors.map((e: { field: string }) => e.field).sort(), JSON.stringify(body)).toEqual(fields);
+        expect(
+          res.body.error.details.errors.map((e: { field: string }) => e.field).sort(),
+          JSON.stringify(body),
+        ).toEqual(fields);
         for (const field of fields) expect(res.body.error.message).toContain(field);
       }
       expect(await counts()).toEqual(before);
       for (const userType of ["patient", "Provider", "PATIENT"]) {
-        const res = await deliver({ recipient: { user_id: user, user_type: userType }, notification: { title: "case" } });
+        const res = await deliver({
+          recipient: { user_id: user, user_type: userType },
+          notification: { title: "case" },
+        });
         expect(res.status, userType).toBe(202);
-        expect((await json("GET", `${BASE}/${res.body.notification_id}`)).body.recipient.user_type).toBe(userType.toUpperCase());
+        expect((await json("GET", `${BASE}/${res.body.notification_id}`)).body.recipient.user_type).toBe(
+          userType.toUpperCase(),
+        );
       }
-      const numeric = await deliver({ recipient: { user_id: 4242, user_type: "PATIENT" }, notification: { title: "numeric id" } });
+      const numeric = await deliver({
+        recipient: { user_id: 4242, user_type: "PATIENT" },
+        notification: { title: "numeric id" },
+      });
       expect((await json("GET", `${BASE}/${numeric.body.notification_id}`)).body.recipient.user_id).toBe("4242");
     });
 
@@ -379,20 +572,33 @@ for (const engine of availableEngines()) {
       }
       const page1 = await json("GET", `${BASE}/inbox?user_type=PATIENT&user_id=${user}&size=2`);
       expect(page1.body.entries.map((e: { title: string }) => e.title)).toEqual(["five", "four"]);
-      expect(page1.body.pagination).toEqual({ current_page: 1, per_page: 2, total_count: 5, total_pages: 3, has_next: true });
+      expect(page1.body.pagination).toEqual({
+        current_page: 1,
+        per_page: 2,
+        total_count: 5,
+        total_pages: 3,
+        has_next: true,
+      });
       const page3 = await json("GET", `${BASE}/inbox?user_type=PATIENT&user_id=${user}&size=2&page=3`);
       expect(page3.body.entries.map((e: { title: string }) => e.title)).toEqual(["one"]);
       expect(page3.body.pagination.has_next).toBe(false);
 
       const read = await json("POST", `${BASE}/${ids[1]}/read`);
       expect(read.status).toBe(200);
-      expect(read.body).toMatchObject({ notification_id: ids[1], title: "two", is_read: true, read_at: expect.any(String) });
+      expect(read.body).toMatchObject({
+        notification_id: ids[1],
+        title: "two",
+        is_read: true,
+        read_at: expect.any(String),
+      });
       await new Promise((r) => setTimeout(r, 5));
       expect((await json("POST", `${BASE}/${ids[1]}/read`)).body.read_at).toBe(read.body.read_at);
       const unread = await json("GET", `${BASE}/inbox?user_type=PATIENT&user_id=${user}&unread=true`);
       expect(unread.body.entries.map((e: { title: string }) => e.title)).toEqual(["five", "four", "three", "one"]);
       expect(unread.body.unread_count).toBe(4);
-      expect((await json("POST", `${BASE}/inbox/read-all`, { user_type: "patient", user_id: user })).body).toEqual({ marked_read: 4 });
+      expect((await json("POST", `${BASE}/inbox/read-all`, { user_type: "patient", user_id: user })).body).toEqual({
+        marked_read: 4,
+      });
       expect((await json("GET", `${BASE}/inbox?user_type=PATIENT&user_id=${user}`)).body.unread_count).toBe(0);
       expect((await json("POST", `${BASE}/ntf_00000000-0000-4000-8000-000000000000/read`)).status).toBe(404);
       const badPage = await json("GET", `${BASE}/inbox?user_type=PATIENT&user_id=${user}&size=500`);

@@ -42,7 +42,12 @@ describe("v2 reads and the rate-limit hit", () => {
     storage = await createSqliteStorage({ filename: ":memory:" });
     // One fixed window: the refusal memory is per window, so a minute boundary must not fall inside a test.
     const now = new Date("2026-11-22T10:00:30.000Z");
-    practice = createPractice({ keys: testPracticeKeys(), storage, clock: { now: () => now }, planLimits: { free: 2, professional: 2, enterprise: 2 } });
+    practice = createPractice({
+      keys: testPracticeKeys(),
+      storage,
+      clock: { now: () => now },
+      planLimits: { free: 2, professional: 2, enterprise: 2 },
+    });
     const hits = storage.repositories.rateLimits;
     const hit = hits.hit.bind(hits);
     hits.hit = async (key, windowStart) => {
@@ -58,7 +63,9 @@ describe("v2 reads and the rate-limit hit", () => {
       events.push("list started");
       return list(criteria);
     };
-    server = createH3NodeServer(createHttpHandler({ practice, authenticator: createJwtAuthenticator({ secret: SECRET }) }));
+    server = createH3NodeServer(
+      createHttpHandler({ practice, authenticator: createJwtAuthenticator({ secret: SECRET }) }),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     token = await signAccessToken(SECRET, { organisationId: ORG, userId: 7, scope: "read write" });
@@ -133,7 +140,15 @@ describe("v2 reads and the rate-limit hit", () => {
     events.length = 0;
     expect((await register()).status).toBe(429);
     expect(events).toEqual(["hit started", "hit counted 3"]);
-    const all = await storage.repositories.patients.list({ organisationId: ORG, status: "all", searchTerms: [], sort: "created_at", order: "desc", limit: 10, offset: 0 });
+    const all = await storage.repositories.patients.list({
+      organisationId: ORG,
+      status: "all",
+      searchTerms: [],
+      sort: "created_at",
+      order: "desc",
+      limit: 10,
+      offset: 0,
+    });
     expect(all.total).toBe(0);
   });
 });

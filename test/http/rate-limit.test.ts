@@ -56,7 +56,12 @@ for (const engine of availableEngines()) {
 
       it("uses the organisation's plan", async () => {
         const org = 33;
-        await a.runtime.practice.storage.repositories.organisations.ensure({ id: org, name: "Big", plan: "enterprise", now: new Date() });
+        await a.runtime.practice.storage.repositories.organisations.ensure({
+          id: org,
+          name: "Big",
+          plan: "enterprise",
+          now: new Date(),
+        });
         const res = await a.call("GET", "/v2/patients", { token: await a.token({ organisationId: org }) });
         expect(res.headers.get("x-ratelimit-limit")).toBe("1000");
       });

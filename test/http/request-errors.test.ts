@@ -21,7 +21,13 @@ describe("bad request bodies change nothing and name the problem", () => {
     const res = await rt.call("POST", path, { body: '{"first_name": "Ada",' });
     expect(res.status).toBe(400);
     const body = await res.json();
-    if (contract === "v1") expect(body).toMatchObject({ code: 4002, data: null, error_code: "MALFORMED_JSON", message: expect.stringContaining("not valid JSON") });
+    if (contract === "v1")
+      expect(body).toMatchObject({
+        code: 4002,
+        data: null,
+        error_code: "MALFORMED_JSON",
+        message: expect.stringContaining("not valid JSON"),
+      });
     else expect(body.error).toMatchObject({ code: "MALFORMED_JSON" });
     expect(await patientCount()).toBe(0);
   });
@@ -29,17 +35,25 @@ describe("bad request bodies change nothing and name the problem", () => {
   it("an empty body, a JSON array or a string is refused", async () => {
     expect((await (await rt.call("POST", "/apis/v1/patient", { body: "" })).json()).error_code).toBe("MALFORMED_JSON");
     const arr = await (await rt.call("POST", "/apis/v1/patient", { body: "[]" })).json();
-    expect(arr).toMatchObject({ error_code: "VALIDATION_FAILED", errors: [{ field: "(body)", reason: "must be of type object" }] });
+    expect(arr).toMatchObject({
+      error_code: "VALIDATION_FAILED",
+      errors: [{ field: "(body)", reason: "must be of type object" }],
+    });
   });
 
   it("a non-JSON content type is 415", async () => {
-    const res = await rt.call("POST", "/v2/patients", { body: "first_name=Ada", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await rt.call("POST", "/v2/patients", {
+      body: "first_name=Ada",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(415);
     expect((await res.json()).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
 
   it("wrong types are named per field", async () => {
-    const res = await rt.call("POST", "/v2/patients", { body: { first_name: 7, last_name: ["x"], date_of_birth: 19900101, status: true } });
+    const res = await rt.call("POST", "/v2/patients", {
+      body: { first_name: 7, last_name: ["x"], date_of_birth: 19900101, status: true },
+    });
     const body = await res.json();
     expect(body.error.details.errors).toEqual([
       { field: "first_name", reason: "must be of type string", value: 7 },
@@ -50,7 +64,12 @@ describe("bad request bodies change nothing and name the problem", () => {
   });
 
   it("a body over 1 MiB is 413 (declared length)", async () => {
-    const big = JSON.stringify({ first_name: "A", last_name: "B", date_of_birth: "1990-01-01", middle_name: "x".repeat(1024 * 1024) });
+    const big = JSON.stringify({
+      first_name: "A",
+      last_name: "B",
+      date_of_birth: "1990-01-01",
+      middle_name: "x".repeat(1024 * 1024),
+    });
     const res = await rt.call("POST", "/apis/v1/patient", { body: big });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ code: 4130, error_code: "PAYLOAD_TOO_LARGE" });
@@ -61,10 +80,23 @@ describe("bad request bodies change nothing and name the problem", () => {
     const url = new URL(`${rt.url}/v2/patients`);
     const token = await rt.token();
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "transfer-encoding": "chunked" } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${token}`,
+            "transfer-encoding": "chunked",
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       req.write('{"first_name":"A","last_name":"B","date_of_birth":"1990-01-01","middle_name":"');
       const chunk = "y".repeat(64 * 1024);
@@ -97,10 +129,18 @@ describe("bad request bodies change nothing and name the problem", () => {
   });
 
   it("a wrong method on the webhook and notification APIs is 405 in their v2 shape", async () => {
-    for (const [method, path] of [["PUT", "/apis/v1/webhooks/subscriptions/1"], ["DELETE", "/apis/v1/webhooks/event-types"], ["GET", "/apis/v1/notifications/3/read"], ["PUT", "/v2/patients/1"]]) {
+    for (const [method, path] of [
+      ["PUT", "/apis/v1/webhooks/subscriptions/1"],
+      ["DELETE", "/apis/v1/webhooks/event-types"],
+      ["GET", "/apis/v1/notifications/3/read"],
+      ["PUT", "/v2/patients/1"],
+    ]) {
       const res = await rt.call(method!, path!, { body: method === "GET" ? undefined : {} });
       expect(res.status, path).toBe(405);
-      expect(await res.json(), path).toMatchObject({ error: { code: "METHOD_NOT_ALLOWED", details: {} }, meta: { request_id: expect.any(String) } });
+      expect(await res.json(), path).toMatchObject({
+        error: { code: "METHOD_NOT_ALLOWED", details: {} },
+        meta: { request_id: expect.any(String) },
+      });
     }
   });
 
@@ -114,8 +154,12 @@ describe("bad request bodies change nothing and name the problem", () => {
   it("a body nested deeper than MAX_JSON_DEPTH is 400 VALIDATION_FAILED on every JSON body route, in the route's contract, with its request id", async () => {
     const deep = "[".repeat(6000) + "]".repeat(6000);
     const document = await (await rt.call("GET", "/openapi.json")).json();
-    const operations = Object.entries(document.paths as Record<string, Record<string, { requestBody?: unknown }>>).flatMap(([path, ops]) =>
-      Object.entries(ops).filter(([, op]) => op.requestBody).map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, "1"), op })),
+    const operations = Object.entries(
+      document.paths as Record<string, Record<string, { requestBody?: unknown }>>,
+    ).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => op.requestBody)
+        .map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, "1"), op })),
     );
     expect(operations.length).toBeGreaterThanOrEqual(30);
     const admin = await rt.token({ scope: "admin read write" });
@@ -125,13 +169,29 @@ describe("bad request bodies change nothing and name the problem", () => {
       const body = await res.json();
       const where = `${method} ${path}`;
       expect(res.headers.get("x-request-id"), where).toBe(requestId);
-      const v2 = path.startsWith("/v2/") || path.startsWith("/apis/v1/webhooks") || path.startsWith("/apis/v1/notifications");
+      const v2 =
+        path.startsWith("/v2/") || path.startsWith("/apis/v1/webhooks") || path.startsWith("/apis/v1/notifications");
       // Spec 7.1: SOAP note creation delivers its client errors with HTTP 200 (the route's v1ErrorStatus).
       expect(res.status, where).toBe(path === "/apis/hep/v2/soap-context" ? 200 : 400);
       if (v2) {
-        expect(body, where).toMatchObject({ error: { code: "VALIDATION_FAILED", details: { errors: [{ field: "(body)", reason: `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }] } }, meta: { request_id: requestId } });
+        expect(body, where).toMatchObject({
+          error: {
+            code: "VALIDATION_FAILED",
+            details: {
+              errors: [
+                { field: "(body)", reason: `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` },
+              ],
+            },
+          },
+          meta: { request_id: requestId },
+        });
       } else {
-        expect(body, where).toMatchObject({ code: 4000, data: null, error_code: "VALIDATION_FAILED", errors: [{ field: "(body)" }] });
+        expect(body, where).toMatchObject({
+          code: 4000,
+          data: null,
+          error_code: "VALIDATION_FAILED",
+          errors: [{ field: "(body)" }],
+        });
       }
     }
   });
@@ -140,16 +200,33 @@ describe("bad request bodies change nothing and name the problem", () => {
     const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
     const at = await (await rt.call("POST", "/v2/patients", { body: nested(MAX_JSON_DEPTH) })).json();
     // Parsed, then refused by the schema: the echoed value is cut short instead of 64 levels deep.
-    expect(at.error.details.errors).toEqual([{ field: "(body)", reason: "must be of type object", value: [[[["[array of 1 items]"]]]] }]);
+    expect(at.error.details.errors).toEqual([
+      { field: "(body)", reason: "must be of type object", value: [[[["[array of 1 items]"]]]] },
+    ]);
     const over = await (await rt.call("POST", "/v2/patients", { body: nested(MAX_JSON_DEPTH + 1) })).json();
     expect(over.error.details.errors[0].reason).toContain("deeper than");
-    const inString = await rt.call("POST", "/v2/patients", { body: JSON.stringify({ first_name: "B", last_name: "B", date_of_birth: "1990-01-01", emergency_contact: { name: "[{".repeat(90) + '\\"[' } }) });
+    const inString = await rt.call("POST", "/v2/patients", {
+      body: JSON.stringify({
+        first_name: "B",
+        last_name: "B",
+        date_of_birth: "1990-01-01",
+        emergency_contact: { name: "[{".repeat(90) + '\\"[' },
+      }),
+    });
     expect(inString.status).toBe(201);
   });
 
   it("errors echo long values cut short, and wide ones shortened", async () => {
     const before = await patientCount();
-    const res = await rt.call("POST", "/v2/patients", { body: { first_name: "A", last_name: "B", date_of_birth: "1990-01-01", status: "z".repeat(100_000), gender: Array.from({ length: 500 }, (_, i) => i) } });
+    const res = await rt.call("POST", "/v2/patients", {
+      body: {
+        first_name: "A",
+        last_name: "B",
+        date_of_birth: "1990-01-01",
+        status: "z".repeat(100_000),
+        gender: Array.from({ length: 500 }, (_, i) => i),
+      },
+    });
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text.length).toBeLessThan(4000);

@@ -21,18 +21,52 @@ describe("health, readiness and the API reference", () => {
   it("serves an OpenAPI 3.1 document describing every patient operation with the validation schemas", async () => {
     const doc = await (await rt.call("GET", "/openapi.json", { token: null })).json();
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/apis/v1/patient", "/apis/v1/patient/{id}", "/v2/patients", "/v2/patients/{id}", "/healthz", "/readyz"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        "/apis/v1/patient",
+        "/apis/v1/patient/{id}",
+        "/v2/patients",
+        "/v2/patients/{id}",
+        "/healthz",
+        "/readyz",
+      ]),
+    );
     const list = doc.paths["/v2/patients"].get;
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(["page", "per_page", "search", "created_after", "created_before", "updated_after", "updated_before", "sort", "order", "status", "fields", "expand"]);
-    expect(list.parameters.find((p: { name: string }) => p.name === "per_page").schema).toMatchObject({ minimum: 1, maximum: 100, default: 25 });
-    expect(doc.paths["/apis/v1/patient"].post.requestBody.content["application/json"].schema.required).toEqual(["first_name", "last_name", "date_of_birth"]);
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual([
+      "page",
+      "per_page",
+      "search",
+      "created_after",
+      "created_before",
+      "updated_after",
+      "updated_before",
+      "sort",
+      "order",
+      "status",
+      "fields",
+      "expand",
+    ]);
+    expect(list.parameters.find((p: { name: string }) => p.name === "per_page").schema).toMatchObject({
+      minimum: 1,
+      maximum: 100,
+      default: 25,
+    });
+    expect(doc.paths["/apis/v1/patient"].post.requestBody.content["application/json"].schema.required).toEqual([
+      "first_name",
+      "last_name",
+      "date_of_birth",
+    ]);
     // Every schema in the document compiles as JSON Schema 2020-12 (the dialect OpenAPI 3.1 uses).
     const ajv = new Ajv2020({ strict: false });
     ajv.addSchema({ $id: "doc", components: doc.components } as never);
     for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const op of Object.values(ops)) {
         const schema = op.requestBody?.content["application/json"].schema;
-        if (schema) expect(() => ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll("#/components", "doc#/components"))), path).not.toThrow();
+        if (schema)
+          expect(
+            () => ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll("#/components", "doc#/components"))),
+            path,
+          ).not.toThrow();
       }
     }
   });

@@ -20,7 +20,10 @@ describeWithData("ICD-10-CM order file: the real CMS lines", () => {
       [98172, "Z99", false],
       [98180, "Z9981", true],
     ]);
-    expect(codes[2]).toMatchObject({ shortDescription: "Enterocolitis d/t Clostridium difficile, not spcf as recur", longDescription: "Enterocolitis due to Clostridium difficile, not specified as recurrent" });
+    expect(codes[2]).toMatchObject({
+      shortDescription: "Enterocolitis d/t Clostridium difficile, not spcf as recur",
+      longDescription: "Enterocolitis due to Clostridium difficile, not specified as recurrent",
+    });
   });
 
   it("refuses a malformed line, naming the columns", () => {
@@ -68,6 +71,9 @@ describeWithData("ICD-10-CM search over the whole code set (97,606 rows, SQLite)
     const exact = async (q: string) => (await practice.icd.search({ q, size: 1 })).codes[0];
     expect(await exact("M54.50")).toMatchObject({ code: "M5450", billable: true, year: 2025 });
     expect(await exact("M54")).toMatchObject({ code: "M54", billable: false });
-    await expect(practice.icd.search({ q: "x", rev: "ICD9" })).rejects.toMatchObject({ code: "INVALID_PARAMETER", details: { parameter: "rev" } });
+    await expect(practice.icd.search({ q: "x", rev: "ICD9" })).rejects.toMatchObject({
+      code: "INVALID_PARAMETER",
+      details: { parameter: "rev" },
+    });
   });
 });

@@ -10,8 +10,110 @@ import type { Storage } from "@openpractice/core";
 // the estimates here are the same on every run.
 const engines = availableEngines();
 const PATIENTS = 30_000;
-const FIRST = ["Ava", "Liam", "Noah", "Emma", "Olivia", "Ethan", "Sophia", "Mason", "Isabella", "Lucas", "Mia", "Amir", "Chloe", "Mateo", "Priya", "Jonah", "Leah", "Omar", "Grace", "Kenji", "Rosa", "Felix", "Nadia", "Theo", "Zoe", "Hannah", "Jack", "Aisha", "Diego", "Elena", "Farah", "Gabriel", "Ines", "Jasper", "Kofi", "Lena", "Marco", "Nora", "Oscar", "Paula", "Quinn", "Rafael", "Sara", "Tomas", "Uma", "Victor", "Wen", "Yusuf", "Zara", "Anders"];
-const LAST = ["Nguyen", "Patel", "Garcia", "Kowalski", "Johnson", "Obrien", "Haddad", "Lindqvist", "Mensah", "Rossi", "Chen", "Dubois", "Silva", "Novak", "Fischer", "Moreau", "Tanaka", "Adeyemi", "Larsen", "Costa", "Walsh", "Ibrahim", "Morales", "Schmidt", "Kim", "Anderson", "Becker", "Carter", "Dalton", "Evans", "Ferreira", "Gallagher", "Hansen", "Ivanova", "Jensen", "Kaur", "Lopez", "Murphy", "Nakamura", "Okafor", "Petrov", "Quintero", "Reyes", "Santos", "Thompson", "Usman", "Vargas", "Wagner", "Xu", "Yilmaz"];
+const FIRST = [
+  "Ava",
+  "Liam",
+  "Noah",
+  "Emma",
+  "Olivia",
+  "Ethan",
+  "Sophia",
+  "Mason",
+  "Isabella",
+  "Lucas",
+  "Mia",
+  "Amir",
+  "Chloe",
+  "Mateo",
+  "Priya",
+  "Jonah",
+  "Leah",
+  "Omar",
+  "Grace",
+  "Kenji",
+  "Rosa",
+  "Felix",
+  "Nadia",
+  "Theo",
+  "Zoe",
+  "Hannah",
+  "Jack",
+  "Aisha",
+  "Diego",
+  "Elena",
+  "Farah",
+  "Gabriel",
+  "Ines",
+  "Jasper",
+  "Kofi",
+  "Lena",
+  "Marco",
+  "Nora",
+  "Oscar",
+  "Paula",
+  "Quinn",
+  "Rafael",
+  "Sara",
+  "Tomas",
+  "Uma",
+  "Victor",
+  "Wen",
+  "Yusuf",
+  "Zara",
+  "Anders",
+];
+const LAST = [
+  "Nguyen",
+  "Patel",
+  "Garcia",
+  "Kowalski",
+  "Johnson",
+  "Obrien",
+  "Haddad",
+  "Lindqvist",
+  "Mensah",
+  "Rossi",
+  "Chen",
+  "Dubois",
+  "Silva",
+  "Novak",
+  "Fischer",
+  "Moreau",
+  "Tanaka",
+  "Adeyemi",
+  "Larsen",
+  "Costa",
+  "Walsh",
+  "Ibrahim",
+  "Morales",
+  "Schmidt",
+  "Kim",
+  "Anderson",
+  "Becker",
+  "Carter",
+  "Dalton",
+  "Evans",
+  "Ferreira",
+  "Gallagher",
+  "Hansen",
+  "Ivanova",
+  "Jensen",
+  "Kaur",
+  "Lopez",
+  "Murphy",
+  "Nakamura",
+  "Okafor",
+  "Petrov",
+  "Quintero",
+  "Reyes",
+  "Santos",
+  "Thompson",
+  "Usman",
+  "Vargas",
+  "Wagner",
+  "Xu",
+  "Yilmaz",
+];
 // Terms matching about 2% of the patients: one first or last name in 50.
 const COMMON = ["kowal", "priya", "mensah", "olivia", "wagner"];
 
@@ -23,9 +125,16 @@ describe.runIf(engines.includes("postgres"))("[postgres] search estimates (stati
   /** The planner's row estimate for the bounded count of one term, and the true number of matches. */
   async function estimate(term: string) {
     const where = `organisation_id = 1 and status = 'active' and search_text like $1`;
-    const plan = (await client.query(`explain (format json) select count(*) from (select 1 from patients where ${where} limit 1001) m`, [`%${term}%`])).rows[0]["QUERY PLAN"][0].Plan;
+    const plan = (
+      await client.query(
+        `explain (format json) select count(*) from (select 1 from patients where ${where} limit 1001) m`,
+        [`%${term}%`],
+      )
+    ).rows[0]["QUERY PLAN"][0].Plan;
     const scan = plan.Plans[0].Plans[0];
-    const actual = Number((await client.query(`select count(*) as n from patients where ${where}`, [`%${term}%`])).rows[0].n);
+    const actual = Number(
+      (await client.query(`select count(*) as n from patients where ${where}`, [`%${term}%`])).rows[0].n,
+    );
     return { estimated: scan["Plan Rows"] as number, actual };
   }
 
@@ -36,7 +145,10 @@ describe.runIf(engines.includes("postgres"))("[postgres] search estimates (stati
     client = new pg.Client({ connectionString: db.url });
     await client.connect();
     const now = "2026-01-01T00:00:00.000Z";
-    await client.query(`insert into organisations (id, name, plan, is_active, created_at, updated_at) values (1, 'Estimates', 'enterprise', 1, $1, $1)`, [now]);
+    await client.query(
+      `insert into organisations (id, name, plan, is_active, created_at, updated_at) values (1, 'Estimates', 'enterprise', 1, $1, $1)`,
+      [now],
+    );
     // Names drawn at random with a fixed seed (setseed): the same rows on every run, and no regular
     // pattern for the histogram's bucket bounds to line up with. An email unique to the row.
     await client.query("select setseed(0.42)");
@@ -57,7 +169,9 @@ describe.runIf(engines.includes("postgres"))("[postgres] search estimates (stati
   });
 
   it("the migration sets the target to 1,000", async () => {
-    const { rows } = await client.query(`select attstattarget from pg_attribute where attrelid = 'patients'::regclass and attname = 'search_text'`);
+    const { rows } = await client.query(
+      `select attstattarget from pg_attribute where attrelid = 'patients'::regclass and attname = 'search_text'`,
+    );
     expect(rows[0].attstattarget).toBe(1000);
   });
 
@@ -76,9 +190,14 @@ describe.runIf(engines.includes("postgres"))("[postgres] search estimates (stati
     await client.query("alter table patients alter column search_text set statistics -1");
     await client.query("analyze patients");
     try {
-      const ratios = await Promise.all(COMMON.map(async (term) => ((r) => r.estimated / r.actual)(await estimate(term))));
+      const ratios = await Promise.all(
+        COMMON.map(async (term) => ((r) => r.estimated / r.actual)(await estimate(term))),
+      );
       // The control: the setting is what makes the estimates hold, not the data.
-      expect(ratios.some((r) => r < 0.5 || r > 2), `ratios ${ratios.map((r) => r.toFixed(2)).join(", ")}`).toBe(true);
+      expect(
+        ratios.some((r) => r < 0.5 || r > 2),
+        `ratios ${ratios.map((r) => r.toFixed(2)).join(", ")}`,
+      ).toBe(true);
     } finally {
       await client.query("alter table patients alter column search_text set statistics 1000");
       await client.query("analyze patients");

@@ -11,8 +11,17 @@ describe("rate limiter (fixed one-minute windows in the store)", () => {
     const limiter = new RateLimiter({ storage, clock, planLimits: resolvePlanLimits({ free: 3 }) });
     const decisions = [];
     for (let i = 0; i < 4; i++) decisions.push(await limiter.consume(1, "v2"));
-    expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0]]);
-    expect(decisions[3]).toMatchObject({ limit: 3, retryAfterSeconds: 15, resetAt: new Date("2026-05-05T10:01:00.000Z") });
+    expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+    expect(decisions[3]).toMatchObject({
+      limit: 3,
+      retryAfterSeconds: 15,
+      resetAt: new Date("2026-05-05T10:01:00.000Z"),
+    });
     now = new Date("2026-05-05T10:01:00.000Z");
     expect(await limiter.consume(1, "v2")).toMatchObject({ allowed: true, remaining: 2 });
     expect((await limiter.consume(999, "v2")).limit).toBe(3); // unknown organisation: the free plan

@@ -1,4 +1,13 @@
-import { AesGcmSecretCipher, createPractice, domainEvent, WEBHOOK_DELIVERY_QUEUE, WEBHOOK_RETRY_DELAYS_MS, type Practice, type Principal, type Storage } from "@openpractice/core";
+import {
+  AesGcmSecretCipher,
+  createPractice,
+  domainEvent,
+  WEBHOOK_DELIVERY_QUEUE,
+  WEBHOOK_RETRY_DELAYS_MS,
+  type Practice,
+  type Principal,
+  type Storage,
+} from "@openpractice/core";
 import { createWebhookTransport } from "@openpractice/worker";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import { randomBytes } from "node:crypto";
@@ -33,7 +42,12 @@ describe("webhook retry schedule on the Clock port (spec 6.4)", () => {
 
   /** Claims the due delivery jobs at the current clock time and runs them, as the job runner does. */
   async function runDue(): Promise<number> {
-    const jobs = await storage.repositories.jobs.claim(WEBHOOK_DELIVERY_QUEUE, { limit: 10, now, leaseMs: 60_000, leaseToken: `t-${now.getTime()}` });
+    const jobs = await storage.repositories.jobs.claim(WEBHOOK_DELIVERY_QUEUE, {
+      limit: 10,
+      now,
+      leaseMs: 60_000,
+      leaseToken: `t-${now.getTime()}`,
+    });
     for (const job of jobs) {
       await practice.webhookDeliveries.attempt((job.payload as { deliveryId: number }).deliveryId);
       await storage.repositories.jobs.complete(job.id, job.leaseToken, now, "test");
@@ -51,7 +65,11 @@ describe("webhook retry schedule on the Clock port (spec 6.4)", () => {
 
   it("walks all six attempts at 0, +15 s, +1 min, +10 min, +1 h, +6 h, then fails for good", async () => {
     await storage.repositories.organisations.ensure({ id: 1, name: "o", plan: "free", now });
-    const { subscription } = await practice.webhooks.create(principal, { name: "s", eventTypes: ["patient.created"], notificationUrl: `${receiver.url}/fail` });
+    const { subscription } = await practice.webhooks.create(principal, {
+      name: "s",
+      eventTypes: ["patient.created"],
+      notificationUrl: `${receiver.url}/fail`,
+    });
     receiver.respondWith(500, 502, 503, 429, 500, 500);
     expect(await emitOne()).toBe(1);
     expect(await runDue(), "attempt 1 goes at once").toBe(1);
@@ -69,7 +87,12 @@ describe("webhook retry schedule on the Clock port (spec 6.4)", () => {
     expect(await runDue()).toBe(0);
     expect(receiver.received).toHaveLength(6);
     const { deliveries } = await practice.webhookDeliveries.list(principal, subscription.id, {});
-    expect(deliveries[0]!.delivery).toMatchObject({ status: "failed", attempts: 6, nextAttemptAt: null, lastStatusCode: 500 });
+    expect(deliveries[0]!.delivery).toMatchObject({
+      status: "failed",
+      attempts: 6,
+      nextAttemptAt: null,
+      lastStatusCode: 500,
+    });
     expect(deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([500, 502, 503, 429, 500, 500]);
     // Every attempt carried the same event_id (the receiver's idempotency key) and its own X-Delivery-Id.
     expect(new Set(receiver.received.map((r) => r.json.event_id)).size).toBe(1);
@@ -83,7 +106,11 @@ describe("webhook retry schedule on the Clock port (spec 6.4)", () => {
 
   it("a redirect, a timeout-free network error and a 2xx: only the 2xx is success; attempts keep status, error and excerpt", async () => {
     await storage.repositories.organisations.ensure({ id: 1, name: "o", plan: "free", now });
-    const { subscription } = await practice.webhooks.create(principal, { name: "s", eventTypes: ["patient.created"], notificationUrl: `${receiver.url}/r` });
+    const { subscription } = await practice.webhooks.create(principal, {
+      name: "s",
+      eventTypes: ["patient.created"],
+      notificationUrl: `${receiver.url}/r`,
+    });
     receiver.respondWith(302);
     await emitOne();
     await runDue();
@@ -98,7 +125,8 @@ describe("webhook retry schedule on the Clock port (spec 6.4)", () => {
     await practice.webhooks.update(principal, subscription.id, { notificationUrl: "http://127.0.0.1:1/closed" });
     await emitOne();
     await runDue();
-    const refused = (await practice.webhookDeliveries.list(principal, subscription.id, { status: "pending" })).deliveries[0]!;
+    const refused = (await practice.webhookDeliveries.list(principal, subscription.id, { status: "pending" }))
+      .deliveries[0]!;
     expect(refused.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringContaining("ECONNREFUSED") });
   });
 });
@@ -124,7 +152,13 @@ describe("outbound address policy", () => {
     try {
       const strict = createWebhookTransport({ allowPrivate: false, allowedHosts: [] });
       const port = new URL(receiver.url).port;
-      for (const url of [`http://127.0.0.1:${port}/x`, `http://localhost:${port}/x`, "http://169.254.169.254/latest/meta-data", "http://10.1.2.3/x", "http://[::1]:1/x"]) {
+      for (const url of [
+        `http://127.0.0.1:${port}/x`,
+        `http://localhost:${port}/x`,
+        "http://169.254.169.254/latest/meta-data",
+        "http://10.1.2.3/x",
+        "http://[::1]:1/x",
+      ]) {
         const r = await strict.post({ url, headers: {}, body: "{}", timeoutMs: 2000 });
         expect(r, url).toMatchObject({ statusCode: null, error: expect.stringContaining("refused") });
       }
@@ -139,11 +173,17 @@ describe("outbound address policy", () => {
         ["http://[fec0::1]/x", "deprecatedSiteLocal"],
       ] as const) {
         const r = await strict.post({ url, headers: {}, body: "{}", timeoutMs: 2000 });
-        expect(r, url).toMatchObject({ statusCode: null, error: `refused: ${new URL(url).hostname} is not a public unicast address (${range})` });
+        expect(r, url).toMatchObject({
+          statusCode: null,
+          error: `refused: ${new URL(url).hostname} is not a public unicast address (${range})`,
+        });
       }
       expect(receiver.received).toHaveLength(0);
       const allowed = createWebhookTransport({ allowPrivate: false, allowedHosts: ["localhost"] });
-      expect((await allowed.post({ url: `http://localhost:${port}/ok`, headers: {}, body: "{}", timeoutMs: 2000 })).statusCode).toBe(200);
+      expect(
+        (await allowed.post({ url: `http://localhost:${port}/ok`, headers: {}, body: "{}", timeoutMs: 2000 }))
+          .statusCode,
+      ).toBe(200);
       expect(receiver.received).toHaveLength(1);
     } finally {
       await receiver.stop();

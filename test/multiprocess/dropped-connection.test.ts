@@ -38,7 +38,10 @@ async function dropConnections(engine: "postgres" | "mysql", url: string): Promi
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
-      const { rows } = await admin.query("select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [name]);
+      const { rows } = await admin.query(
+        "select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+        [name],
+      );
       return Number(rows[0].n);
     } finally {
       await admin.end();
@@ -46,7 +49,10 @@ async function dropConnections(engine: "postgres" | "mysql", url: string): Promi
   }
   const admin = await mysql.createConnection(url);
   try {
-    const [rows] = await admin.query("select id from information_schema.processlist where db = ? and id <> connection_id()", [name]);
+    const [rows] = await admin.query(
+      "select id from information_schema.processlist where db = ? and id <> connection_id()",
+      [name],
+    );
     for (const row of rows as Array<{ id: number }>) await admin.query(`kill connection ${Number(row.id)}`);
     return (rows as unknown[]).length;
   } finally {
@@ -66,25 +72,34 @@ describe.each(["postgres", "mysql"] as const)("[%s] a connection dropped while c
     await db?.drop();
   });
 
-  it.runIf(engines.includes(engine))("rejects the transaction's next statement and the process lives on", { timeout: 30_000 }, async () => {
-    if (!db) throw new Error("no database");
-    const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD], { cwd: ROOT, env: { ...process.env, DB_URL: db.url, ENGINE: engine }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    for (let waited = 0; !stdout.includes("holding"); waited += 50) {
-      if (waited > 20_000 || child.exitCode !== null) throw new Error(`child did not start holding:\n${stdout}\n${stderr}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(await dropConnections(engine, db.url)).toBeGreaterThan(0);
-    // Give the dropped socket time to reach the child before it uses the client again.
-    await new Promise((r) => setTimeout(r, 300));
-    child.stdin.end("go\n");
-    const code = await exited;
-    expect(code, `${stdout}\n${stderr}`).toBe(0);
-    expect(stdout).toMatch(/rejected: /);
-    expect(stdout).toContain("after: null");
-  });
+  it.runIf(engines.includes(engine))(
+    "rejects the transaction's next statement and the process lives on",
+    { timeout: 30_000 },
+    async () => {
+      if (!db) throw new Error("no database");
+      const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD], {
+        cwd: ROOT,
+        env: { ...process.env, DB_URL: db.url, ENGINE: engine },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c) => (stdout += c));
+      child.stderr.on("data", (c) => (stderr += c));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      for (let waited = 0; !stdout.includes("holding"); waited += 50) {
+        if (waited > 20_000 || child.exitCode !== null)
+          throw new Error(`child did not start holding:\n${stdout}\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await dropConnections(engine, db.url)).toBeGreaterThan(0);
+      // Give the dropped socket time to reach the child before it uses the client again.
+      await new Promise((r) => setTimeout(r, 300));
+      child.stdin.end("go\n");
+      const code = await exited;
+      expect(code, `${stdout}\n${stderr}`).toBe(0);
+      expect(stdout).toMatch(/rejected: /);
+      expect(stdout).toContain("after: null");
+    },
+  );
 });

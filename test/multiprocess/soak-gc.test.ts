@@ -42,7 +42,9 @@ describe("[sqlite] soak: one serve process, 20,000 mixed requests, forced GC bet
 
     serve = await startServe(env, temp.dir, { nodeOptions: ["--expose-gc", "--import", GC_PRELOAD] });
     const child = serve.child;
-    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on("exit", (code, signal) => resolve({ code, signal })),
+    );
     const memory: Array<{ rss: number; heapUsed: number }> = [];
     let stderr = "";
     child.stderr!.on("data", (d) => {
@@ -74,21 +76,42 @@ describe("[sqlite] soak: one serve process, 20,000 mixed requests, forced GC bet
         res = await fetch(`${serve!.url}/apis/v1/patient`, {
           method: "POST",
           headers,
-          body: JSON.stringify({ first_name: `Soak${n}`, last_name: names[n % names.length], date_of_birth: "1980-02-03", sex: "FEMALE", email_address: `soak${n}@example.org`, clinic_id: seeded.clinic_ids[0] }),
+          body: JSON.stringify({
+            first_name: `Soak${n}`,
+            last_name: names[n % names.length],
+            date_of_birth: "1980-02-03",
+            sex: "FEMALE",
+            email_address: `soak${n}@example.org`,
+            clinic_id: seeded.clinic_ids[0],
+          }),
         });
         const body = (await res.json()) as { data?: { patient_id?: number } };
         if (body.data?.patient_id) patientIds.push(body.data.patient_id);
         return res.status;
       }
-      if (kind < 6) res = await fetch(`${serve!.url}/v2/patients?search=${names[n % names.length]}&per_page=10`, { headers });
+      if (kind < 6)
+        res = await fetch(`${serve!.url}/v2/patients?search=${names[n % names.length]}&per_page=10`, { headers });
       else if (kind < 8) res = await fetch(`${serve!.url}/apis/v1/patient/${pick}`, { headers });
-      else if (kind === 8) res = await fetch(`${serve!.url}/v2/patients/${pick}`, { method: "PATCH", headers, body: JSON.stringify({ address: { city: `City ${n}` } }) });
+      else if (kind === 8)
+        res = await fetch(`${serve!.url}/v2/patients/${pick}`, {
+          method: "PATCH",
+          headers,
+          body: JSON.stringify({ address: { city: `City ${n}` } }),
+        });
       else {
         const startsAt = Math.floor(Date.UTC(2031, 0, 1) / 1000) + slot++ * 3600;
         res = await fetch(`${serve!.url}/apis/v1/appointment`, {
           method: "POST",
           headers,
-          body: JSON.stringify({ doctor_id: 101, patient_id: pick, clinic_id: seeded.clinic_ids[0], appointment_category: [seeded.appointment_category_ids[0]], timestamp: startsAt, end_timestamp: startsAt + 1800, payment_mode: "SELF_PAY" }),
+          body: JSON.stringify({
+            doctor_id: 101,
+            patient_id: pick,
+            clinic_id: seeded.clinic_ids[0],
+            appointment_category: [seeded.appointment_category_ids[0]],
+            timestamp: startsAt,
+            end_timestamp: startsAt + 1800,
+            payment_mode: "SELF_PAY",
+          }),
         });
       }
       await res.arrayBuffer();
@@ -121,7 +144,11 @@ describe("[sqlite] soak: one serve process, 20,000 mixed requests, forced GC bet
       seconds: Number(seconds.toFixed(1)),
       per_second: Math.round(sent / seconds),
       statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
-      rss_mb_after_gc: { first: mb(memory[0]!.rss), last: mb(memory.at(-1)!.rss), max: mb(Math.max(...memory.map((m) => m.rss))) },
+      rss_mb_after_gc: {
+        first: mb(memory[0]!.rss),
+        last: mb(memory.at(-1)!.rss),
+        max: mb(Math.max(...memory.map((m) => m.rss))),
+      },
       heap_used_mb_after_gc: { first: mb(memory[0]!.heapUsed), last: mb(memory.at(-1)!.heapUsed) },
       exit,
     };

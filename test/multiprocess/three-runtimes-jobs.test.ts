@@ -30,7 +30,12 @@ describe.runIf(hasPostgres)("[postgres] three runtime processes, one job queue",
   });
 
   it("completes 1,000 jobs, each once, spread over the processes", async () => {
-    const env = { PORT: "0", DATABASE_URL: db.url, OPENPRACTICE_JWT_SECRET: "multi-process-secret-0123456789-abcdef", OPENPRACTICE_WORKER_POLL_MS: "20" };
+    const env = {
+      PORT: "0",
+      DATABASE_URL: db.url,
+      OPENPRACTICE_JWT_SECRET: "multi-process-secret-0123456789-abcdef",
+      OPENPRACTICE_WORKER_POLL_MS: "20",
+    };
     processes.push(...(await Promise.all([1, 2, 3].map(() => startServe(env, temp.dir)))));
 
     const raw = await openRawQuery("postgres", db.url);

@@ -22,8 +22,14 @@ for (const engine of availableEngines()) {
       const db = await freshDatabase(engine);
       drop = db.drop;
       // PostgreSQL: also give the session a far-off zone.
-      const url = engine === "postgres" ? `${db.url}?options=${encodeURIComponent("-c TimeZone=America/St_Johns")}` : db.url;
-      const env = { PORT: "0", DATABASE_URL: url, TZ: "Pacific/Chatham", OPENPRACTICE_JWT_SECRET: "time-zone-secret-0123456789-abcdefghij" };
+      const url =
+        engine === "postgres" ? `${db.url}?options=${encodeURIComponent("-c TimeZone=America/St_Johns")}` : db.url;
+      const env = {
+        PORT: "0",
+        DATABASE_URL: url,
+        TZ: "Pacific/Chatham",
+        OPENPRACTICE_JWT_SECRET: "time-zone-secret-0123456789-abcdefghij",
+      };
       serve = await startServe(env, temp.dir);
       const token = runCli(["token", "--org", "1", "--user", "101"], env, temp.dir).stdout.trim();
       const before = Date.now();
@@ -35,7 +41,13 @@ for (const engine of availableEngines()) {
         })
       ).json();
       const v1 = created.data.created_at as string;
-      const v2 = (await (await fetch(`${serve.url}/v2/patients/${created.data.patient_id}`, { headers: { authorization: `Bearer ${token}` } })).json()).created_at as string;
+      const v2 = (
+        await (
+          await fetch(`${serve.url}/v2/patients/${created.data.patient_id}`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json()
+      ).created_at as string;
       expect(v1).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
       expect(v2).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(v2.slice(0, 19)).toBe(v1);

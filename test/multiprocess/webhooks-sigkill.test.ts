@@ -26,24 +26,44 @@ describe.each(availableEngines())("[%s] webhook delivery survives SIGKILL", (eng
     temp.remove();
   });
 
-  it("delivers every event at least once, none lost, and resumes within seconds of a restart", { timeout: 150_000 }, async () => {
+  it("delivers every event at least once, none lost, and resumes within seconds of a restart", {
+    timeout: 150_000,
+  }, async () => {
     await receiver.start();
     const database = engine === "sqlite" ? undefined : await freshDatabase(engine);
     drop = database?.drop;
     // Development: loopback receivers allowed.
-    const env = { PORT: "0", OPENPRACTICE_JWT_SECRET: SECRET, OPENPRACTICE_ENV: "development", OPENPRACTICE_WORKER_POLL_MS: "20", ...(database ? { DATABASE_URL: database.url } : {}) };
+    const env = {
+      PORT: "0",
+      OPENPRACTICE_JWT_SECRET: SECRET,
+      OPENPRACTICE_ENV: "development",
+      OPENPRACTICE_WORKER_POLL_MS: "20",
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    };
     const token = await signAccessToken(SECRET, { organisationId: 1, userId: 1, scope: "read write" });
     const call = (url: string, path: string, body: unknown) =>
-      fetch(`${url}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const createPatient = async (url: string, i: number) => {
-      const res = await call(url, "/apis/v1/patient", { first_name: `Crash${i}`, last_name: "Test", date_of_birth: "1980-01-01" });
+      const res = await call(url, "/apis/v1/patient", {
+        first_name: `Crash${i}`,
+        last_name: "Test",
+        date_of_birth: "1980-01-01",
+      });
       return (await res.json()).data.patient_id as number;
     };
     const delivered = () => new Set(receiver.received.map((x) => x.json.data?.patient_id as number));
 
     const first = await startServe(env, temp.dir);
     processes.push(first);
-    const sub = await call(first.url, "/apis/v1/webhooks/subscriptions", { name: "crash", event_types: ["patient.created"], notification_url: `${receiver.url}/crash` });
+    const sub = await call(first.url, "/apis/v1/webhooks/subscriptions", {
+      name: "crash",
+      event_types: ["patient.created"],
+      notification_url: `${receiver.url}/crash`,
+    });
     expect(sub.status).toBe(201);
     const patientIds: number[] = [];
     for (let i = 0; i < EVENTS; i++) patientIds.push(await createPatient(first.url, i));
@@ -61,15 +81,21 @@ describe.each(availableEngines())("[%s] webhook delivery survives SIGKILL", (eng
     const readyAt = Date.now();
     const lateId = await createPatient(second.url, EVENTS);
     patientIds.push(lateId);
-    const got = await receiver.waitFor((r) => new Set(r.map((x) => x.json.data?.patient_id)).size >= patientIds.length, 90_000);
+    const got = await receiver.waitFor(
+      (r) => new Set(r.map((x) => x.json.data?.patient_id)).size >= patientIds.length,
+      90_000,
+    );
 
     // Recovery, from the moment the restarted process listens (its start-up time is printed, not judged): until every
     // event the dead process left undelivered (some of them its claimed, in-flight jobs) has arrived, and until the
     // event written after the restart (it needs the fan-out lock the dead process held) has.
-    const arrivedAt = (id: number) => Math.min(...got.filter((r) => r.at >= restartedAt && r.json.data.patient_id === id).map((r) => r.at));
+    const arrivedAt = (id: number) =>
+      Math.min(...got.filter((r) => r.at >= restartedAt && r.json.data.patient_id === id).map((r) => r.at));
     const leftOverMs = Math.max(...undelivered.map(arrivedAt)) - readyAt;
     const lateMs = arrivedAt(lateId) - readyAt;
-    console.log(`[${engine}] SIGKILL recovery: the restarted process listened after ${readyAt - restartedAt} ms; from then, the ${undelivered.length} events the dead process left undelivered all arrived within ${leftOverMs} ms (${leftOverMs + readyAt - restartedAt} ms after the restart), and an event written after the restart within ${lateMs} ms`);
+    console.log(
+      `[${engine}] SIGKILL recovery: the restarted process listened after ${readyAt - restartedAt} ms; from then, the ${undelivered.length} events the dead process left undelivered all arrived within ${leftOverMs} ms (${leftOverMs + readyAt - restartedAt} ms after the restart), and an event written after the restart within ${lateMs} ms`,
+    );
     expect(leftOverMs).toBeLessThan(RECOVERY_GOAL_MS);
     expect(lateMs).toBeLessThan(RECOVERY_GOAL_MS);
 

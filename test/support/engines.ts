@@ -24,7 +24,8 @@ export function availableEngines(): EngineName[] {
   const engines = ENGINES.filter((e) => !e.testUrlVariable).map((e) => e.name as EngineName);
   for (const [engine, variable] of Object.entries(URL_VARIABLES) as Array<[EngineName, string]>) {
     if (process.env[variable]) engines.push(engine);
-    else if (process.env.CI) throw new Error(`${variable} is not set: CI must test ${engine} (run through .ci/with-databases.sh)`);
+    else if (process.env.CI)
+      throw new Error(`${variable} is not set: CI must test ${engine} (run through .ci/with-databases.sh)`);
     else console.warn(`[${engine}] not tested: set ${variable} (or run: bash .ci/with-databases.sh npx vitest run)`);
   }
   return engines;
@@ -84,11 +85,17 @@ export interface RawQuery {
 export async function openRawQuery(engine: EngineName, url: string): Promise<RawQuery> {
   if (engine === "sqlite") {
     const raw = new BetterSqlite3(url.slice("sqlite:".length), { readonly: true });
-    return { query: async (sql, params = []) => raw.prepare(sql).all(...params) as Record<string, unknown>[], close: async () => void raw.close() };
+    return {
+      query: async (sql, params = []) => raw.prepare(sql).all(...params) as Record<string, unknown>[],
+      close: async () => void raw.close(),
+    };
   }
   if (engine === "postgres") {
     // count(*) is bigint; read it as a number, as the other drivers do.
-    const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as never)) };
+    const types = {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as never),
+    };
     const client = new pg.Client({ connectionString: url, types: types as never });
     // A test may cut connections on purpose (database-unavailable.test.ts); a dropped probe must not crash the run.
     client.on("error", () => undefined);
@@ -96,7 +103,12 @@ export async function openRawQuery(engine: EngineName, url: string): Promise<Raw
     return {
       async query(sql, params = []) {
         let i = 0;
-        return (await client.query(sql.replace(/\?/g, () => `$${++i}`), params)).rows;
+        return (
+          await client.query(
+            sql.replace(/\?/g, () => `$${++i}`),
+            params,
+          )
+        ).rows;
       },
       close: () => client.end(),
     };
@@ -119,7 +131,10 @@ export async function openProbe(engine: EngineName, url: string): Promise<Storag
       if (!/^[a-z_]+$/.test(table)) throw new Error(`bad table ${table}`);
       const keys = Object.keys(where);
       const clause = keys.length ? ` where ${keys.map((k) => `${k} = ?`).join(" and ")}` : "";
-      return raw.query(`select * from ${table}${clause}`, keys.map((k) => where[k]));
+      return raw.query(
+        `select * from ${table}${clause}`,
+        keys.map((k) => where[k]),
+      );
     },
     close: () => raw.close(),
   };

@@ -65,7 +65,12 @@ export class FakePushService {
     const ecdh = createECDH("prime256v1");
     ecdh.generateKeys();
     const id = randomUUID();
-    const browser = { id, endpoint: `${this.url}/push/${id}`, keys: { p256dh: ecdh.getPublicKey("base64url"), auth: randomBytes(16).toString("base64url") }, ecdh };
+    const browser = {
+      id,
+      endpoint: `${this.url}/push/${id}`,
+      keys: { p256dh: ecdh.getPublicKey("base64url"), auth: randomBytes(16).toString("base64url") },
+      ecdh,
+    };
     this.browsers.set(id, browser);
     return browser;
   }
@@ -87,7 +92,15 @@ export class FakePushService {
   private async receive(path: string, headers: IncomingHttpHeaders, body: Buffer): Promise<Answer> {
     const browser = this.browsers.get(/^\/push\/([\w-]+)$/.exec(path)?.[1] ?? "");
     if (!browser) return { status: 404 };
-    const record: ReceivedPush = { browserId: browser.id, at: Date.now(), headers, status: 0, vapid: null, message: null, problem: null };
+    const record: ReceivedPush = {
+      browserId: browser.id,
+      at: Date.now(),
+      headers,
+      status: 0,
+      vapid: null,
+      message: null,
+      problem: null,
+    };
     const answer = await this.check(browser, record, body);
     // Listed only once checked, so a test that sees a push sees its outcome.
     this.received.push(record);
@@ -104,9 +117,14 @@ export class FakePushService {
       return { status: 401 };
     }
     try {
-      if (headers["content-encoding"] !== "aes128gcm") throw new Error(`content-encoding is ${headers["content-encoding"]}`);
+      if (headers["content-encoding"] !== "aes128gcm")
+        throw new Error(`content-encoding is ${headers["content-encoding"]}`);
       if (!/^\d+$/.test(String(headers.ttl ?? ""))) throw new Error("no TTL header");
-      record.message = JSON.parse(decrypt(body, { version: "aes128gcm", privateKey: browser.ecdh, authSecret: browser.keys.auth }).toString("utf8"));
+      record.message = JSON.parse(
+        decrypt(body, { version: "aes128gcm", privateKey: browser.ecdh, authSecret: browser.keys.auth }).toString(
+          "utf8",
+        ),
+      );
     } catch (error) {
       record.problem = `payload: ${(error as Error).message}`;
       record.status = 400;
@@ -124,8 +142,20 @@ export class FakePushService {
     const [, token, k] = match as unknown as [string, string, string];
     const point = Buffer.from(k, "base64url");
     if (point.length !== 65 || point[0] !== 4) throw new Error("k is not an uncompressed P-256 point");
-    const key = await importJWK({ kty: "EC", crv: "P-256", x: point.subarray(1, 33).toString("base64url"), y: point.subarray(33).toString("base64url") }, "ES256");
-    const { payload, protectedHeader } = await jwtVerify(token, key, { algorithms: ["ES256"], audience: this.url, requiredClaims: ["exp", "sub"] });
+    const key = await importJWK(
+      {
+        kty: "EC",
+        crv: "P-256",
+        x: point.subarray(1, 33).toString("base64url"),
+        y: point.subarray(33).toString("base64url"),
+      },
+      "ES256",
+    );
+    const { payload, protectedHeader } = await jwtVerify(token, key, {
+      algorithms: ["ES256"],
+      audience: this.url,
+      requiredClaims: ["exp", "sub"],
+    });
     if (protectedHeader.alg !== "ES256") throw new Error(`alg ${protectedHeader.alg}`);
     if ((payload.exp as number) > Date.now() / 1000 + 24 * 3600) throw new Error("exp more than 24 hours ahead");
     return { claims: payload, publicKey: k };

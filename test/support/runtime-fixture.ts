@@ -14,7 +14,11 @@ export interface TestRuntime {
   /** A token for organisation 1 (or the given claims) with scope "read write". */
   token(claims?: Partial<TokenClaims>): Promise<string>;
   /** fetch against the runtime with a bearer token and JSON body. */
-  call(method: string, path: string, options?: { token?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  call(
+    method: string,
+    path: string,
+    options?: { token?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
   /** Rows read straight from the database with the engine's driver (`?` placeholders), independent of our repositories. */
   rawRows(sql: string, ...params: unknown[]): Promise<Record<string, unknown>[]>;
   /** The first column of the first row of rawRows. */
@@ -30,10 +34,15 @@ export interface TestRuntimeOptions {
 }
 
 /** Starts the real runtime (h3 on node:http) on a random loopback port over a fresh database of the engine. */
-export async function startTestRuntime(env: Record<string, string> = {}, options: TestRuntimeOptions = {}): Promise<TestRuntime> {
+export async function startTestRuntime(
+  env: Record<string, string> = {},
+  options: TestRuntimeOptions = {},
+): Promise<TestRuntime> {
   const engine = options.shareDatabaseOf?.engine ?? options.engine ?? "sqlite";
   const temp = makeTempDir();
-  const db = options.shareDatabaseOf ? { url: options.shareDatabaseOf.databaseUrl, drop: async () => undefined } : await freshDatabase(engine);
+  const db = options.shareDatabaseOf
+    ? { url: options.shareDatabaseOf.databaseUrl, drop: async () => undefined }
+    : await freshDatabase(engine);
   const config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",
@@ -46,7 +55,8 @@ export async function startTestRuntime(env: Record<string, string> = {}, options
   });
   const runtime = await startRuntime({ config });
   const raw = await openRawQuery(engine, db.url);
-  const token = (claims: Partial<TokenClaims> = {}) => signAccessToken(TEST_SECRET, { organisationId: 1, userId: 101, scope: "read write", ...claims });
+  const token = (claims: Partial<TokenClaims> = {}) =>
+    signAccessToken(TEST_SECRET, { organisationId: 1, userId: 101, scope: "read write", ...claims });
   const rawRows = (sql: string, ...params: unknown[]) => raw.query(sql, params);
   return {
     url: runtime.url,

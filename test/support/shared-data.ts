@@ -17,7 +17,9 @@ export function describeWithSharedFiles(testFile: string, files: string[]): (tit
   const skipped: string[] = [];
   queueMicrotask(() => {
     const name = relative(process.cwd(), fileURLToPath(testFile));
-    console.warn(`SKIPPED in ${name}: ${skipped.map((t) => `"${t}"`).join(" and ")}, because ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} absent (the CMS ICD-10-CM files of the shared workspace, ../shared/data/icd10cm beside the repository; CI has them)`);
+    console.warn(
+      `SKIPPED in ${name}: ${skipped.map((t) => `"${t}"`).join(" and ")}, because ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} absent (the CMS ICD-10-CM files of the shared workspace, ../shared/data/icd10cm beside the repository; CI has them)`,
+    );
   });
   return (title, body) => {
     skipped.push(title);

@@ -62,7 +62,10 @@ export class WebhookReceiver {
   async waitFor(predicate: (received: ReceivedWebhook[]) => boolean, timeoutMs = 10_000): Promise<ReceivedWebhook[]> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.received)) {
-      if (Date.now() > deadline) throw new Error(`webhook receiver: condition not met within ${timeoutMs} ms (${this.received.length} received)`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `webhook receiver: condition not met within ${timeoutMs} ms (${this.received.length} received)`,
+        );
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);
         setTimeout(resolve, 50);

@@ -33,7 +33,11 @@ async function sendWebResponse(response: Response, res: ExpressResponse): Promis
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
   if (!response.body) return void res.end();
   await new Promise<void>((resolve, reject) => {
-    Readable.fromWeb(response.body as never).on("error", reject).pipe(res).on("finish", resolve).on("error", reject);
+    Readable.fromWeb(response.body as never)
+      .on("error", reject)
+      .pipe(res)
+      .on("finish", resolve)
+      .on("error", reject);
   });
 }
 
@@ -45,7 +49,9 @@ async function sendWebResponse(response: Response, res: ExpressResponse): Promis
 export function openPracticeMiddleware(handler: FetchHandler): RequestHandler {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if ((req as { _body?: boolean })._body) {
-      return next(new Error("OpenPractice must be mounted before body-parsing middleware: the request body was already read"));
+      return next(
+        new Error("OpenPractice must be mounted before body-parsing middleware: the request body was already read"),
+      );
     }
     handler(toWebRequest(req))
       .then((response) => sendWebResponse(response, res))

@@ -8,12 +8,18 @@ import type { SqlDialectProfile } from "./sql-dialect-profile.js";
  * The query reading the latest committed rows, also inside a transaction whose
  * snapshot predates them: how the loser of an insert-if-absent reads the winner.
  */
-export function readLatest<DB, TB extends keyof DB, O>(profile: SqlDialectProfile, query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+export function readLatest<DB, TB extends keyof DB, O>(
+  profile: SqlDialectProfile,
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
   return profile.lockedRead ? profile.lockedRead(query, "latest") : query;
 }
 
 /** The query reading the latest committed rows and locking them until the transaction ends, for read-modify-write. */
-export function readForUpdate<DB, TB extends keyof DB, O>(profile: SqlDialectProfile, query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+export function readForUpdate<DB, TB extends keyof DB, O>(
+  profile: SqlDialectProfile,
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
   return profile.lockedRead ? profile.lockedRead(query, "update") : query;
 }
 
@@ -23,7 +29,11 @@ export function readForUpdate<DB, TB extends keyof DB, O>(profile: SqlDialectPro
  * a savepoint on engines where a failed statement aborts the transaction
  * (PostgreSQL), as is elsewhere. Outside a transaction nothing is needed.
  */
-export async function refusableStatement<T>(db: Kysely<any>, profile: SqlDialectProfile, statement: () => Promise<T>): Promise<T> {
+export async function refusableStatement<T>(
+  db: Kysely<any>,
+  profile: SqlDialectProfile,
+  statement: () => Promise<T>,
+): Promise<T> {
   if (!profile.statementErrorAbortsTransaction || !db.isTransaction) return statement();
   // One name serves nested uses too: ROLLBACK TO and RELEASE act on the latest savepoint of that name.
   const name = sql.id("op_refusable");

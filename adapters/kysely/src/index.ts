@@ -11,5 +11,13 @@ export { applyPatientFilters, containsPattern, PATIENT_SORT_COLUMNS } from "./re
 export { patientToRow, rowToPatient } from "./repositories/patient-rows.js";
 
 /** Node socket errors that mean the server was not reachable or the connection dropped (any engine). */
-export const NETWORK_UNAVAILABLE_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+export const NETWORK_UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 export * from "./server-address.js";

@@ -14,7 +14,9 @@ export async function insertIgnoringDuplicate<T extends keyof Database & string>
   values: Insertable<Database[T]>,
   conflictColumns: string[],
 ): Promise<boolean> {
-  const result = await profile.ignoreDuplicates(db.insertInto(table).values(values as never), conflictColumns).executeTakeFirst();
+  const result = await profile
+    .ignoreDuplicates(db.insertInto(table).values(values as never), conflictColumns)
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 

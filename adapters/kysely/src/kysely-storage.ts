@@ -5,7 +5,6 @@ import { repositoriesOn } from "./kysely-modules.js";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
 
-
 /** Runs of a transaction the engine ends for a deadlock before the error reaches the caller (pauses up to 1.3 s in all). */
 const TRANSACTION_ATTEMPTS = 8;
 

@@ -9,11 +9,17 @@ import type { Database, PatientsTable } from "./schema.js";
  * query back to the shared LIKE scan (e.g. for terms too short for the index).
  */
 export interface PatientSearchIndex {
-  list(db: Kysely<Database>, criteria: PatientListCriteria): Promise<{ rows: Selectable<PatientsTable>[]; total: number } | undefined>;
+  list(
+    db: Kysely<Database>,
+    criteria: PatientListCriteria,
+  ): Promise<{ rows: Selectable<PatientsTable>[]; total: number } | undefined>;
 }
 
 /** SqlDialectProfile.lockedRead: the same query, reading the latest committed rows ("latest") or also locking them ("update"). */
-export type LockedRead = <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, mode: "latest" | "update") => SelectQueryBuilder<DB, TB, O>;
+export type LockedRead = <DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  mode: "latest" | "update",
+) => SelectQueryBuilder<DB, TB, O>;
 
 /**
  * What the shared SQL needs to know about an engine. An engine adapter

@@ -1,4 +1,10 @@
-import { insertIgnore, NETWORK_UNAVAILABLE_CODES, onDuplicateKeyIncrement, type LockedRead, type SqlDialectProfile } from "@openpractice/kysely";
+import {
+  insertIgnore,
+  NETWORK_UNAVAILABLE_CODES,
+  onDuplicateKeyIncrement,
+  type LockedRead,
+  type SqlDialectProfile,
+} from "@openpractice/kysely";
 import { sql, type ColumnDefinitionBuilder } from "kysely";
 
 /**
@@ -17,7 +23,8 @@ export const mysqlProfile: SqlDialectProfile = Object.freeze({
     return e?.code === "ER_DUP_ENTRY" || e?.errno === 1062;
   },
   // REPEATABLE READ: a plain SELECT reads the transaction's snapshot; a locking read reads the latest committed row.
-  lockedRead: ((query, mode) => (mode === "update" ? query.forUpdate() : query.modifyEnd(sql`lock in share mode`))) as LockedRead,
+  lockedRead: ((query, mode) =>
+    mode === "update" ? query.forUpdate() : query.modifyEnd(sql`lock in share mode`)) as LockedRead,
   // ER_LOCK_DEADLOCK: InnoDB rolled the transaction back (gap locks of concurrent insert-if-absent, shared locks upgraded by an update).
   isTransactionConflict: (error: unknown) => {
     const e = error as { code?: unknown; errno?: unknown } | null;
@@ -27,6 +34,10 @@ export const mysqlProfile: SqlDialectProfile = Object.freeze({
     const e = error as { code?: unknown; errno?: unknown; fatal?: unknown } | null;
     const code = typeof e?.code === "string" ? e.code : "";
     // Connection lost or refused, too many connections (1040), server shutting down (1053), lock wait timeout (1205).
-    return NETWORK_UNAVAILABLE_CODES.has(code) || ["PROTOCOL_CONNECTION_LOST", "ER_CON_COUNT_ERROR", "ER_SERVER_SHUTDOWN", "ER_LOCK_WAIT_TIMEOUT"].includes(code) || [1040, 1053, 1205].includes(Number(e?.errno));
+    return (
+      NETWORK_UNAVAILABLE_CODES.has(code) ||
+      ["PROTOCOL_CONNECTION_LOST", "ER_CON_COUNT_ERROR", "ER_SERVER_SHUTDOWN", "ER_LOCK_WAIT_TIMEOUT"].includes(code) ||
+      [1040, 1053, 1205].includes(Number(e?.errno))
+    );
   },
 });

@@ -20,7 +20,14 @@ export async function createMysqlStorage(options: MysqlStorageOptions): Promise<
   if (!options.pool && !url) throw new Error("createMysqlStorage needs a url or a pool");
   const pool =
     options.pool ??
-    createPool({ uri: url as string, connectionLimit: options.maxConnections ?? 10, charset: "utf8mb4", timezone: "Z", supportBigNumbers: true, bigNumberStrings: false });
+    createPool({
+      uri: url as string,
+      connectionLimit: options.maxConnections ?? 10,
+      charset: "utf8mb4",
+      timezone: "Z",
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+    });
   const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   const storage = new KyselyStorage({ db, profile: mysqlProfile, ownsConnection: !options.pool });
   if (options.migrate !== false) await storage.migrate();

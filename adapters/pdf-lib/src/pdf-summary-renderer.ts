@@ -34,14 +34,23 @@ class PageWriter {
     return true;
   }
 
-  text(text: string, o: { size?: number; bold?: boolean; indent?: number; color?: ReturnType<typeof rgb>; gapAfter?: number } = {}): void {
+  text(
+    text: string,
+    o: { size?: number; bold?: boolean; indent?: number; color?: ReturnType<typeof rgb>; gapAfter?: number } = {},
+  ): void {
     const size = o.size ?? SIZE.body;
     const font = o.bold ? this.fonts.bold : this.fonts.regular;
     const indent = o.indent ?? 0;
     for (const line of wrap(font, drawable(font, text), size, PAGE.width - 2 * PAGE.margin - indent)) {
       if (this.truncated || !this.room(size * 1.35)) return;
       this.y -= size * 1.35;
-      this.page.drawText(line, { x: PAGE.margin + indent, y: this.y, size, font, ...(o.color ? { color: o.color } : {}) });
+      this.page.drawText(line, {
+        x: PAGE.margin + indent,
+        y: this.y,
+        size,
+        font,
+        ...(o.color ? { color: o.color } : {}),
+      });
     }
     this.y -= o.gapAfter ?? 0;
   }
@@ -54,7 +63,12 @@ class PageWriter {
   rule(): void {
     if (this.truncated || !this.room(8)) return;
     this.y -= 4;
-    this.page.drawLine({ start: { x: PAGE.margin, y: this.y }, end: { x: PAGE.width - PAGE.margin, y: this.y }, thickness: 0.5, color: GREY });
+    this.page.drawLine({
+      start: { x: PAGE.margin, y: this.y },
+      end: { x: PAGE.width - PAGE.margin, y: this.y },
+      thickness: 0.5,
+      color: GREY,
+    });
     this.y -= 4;
   }
 }
@@ -70,7 +84,10 @@ export class PdfLibSummaryRenderer implements SoapSummaryRenderer {
 
   async render(s: SoapSummary, variant: SummaryVariant): Promise<Uint8Array> {
     const doc = await PDFDocument.create();
-    const fonts = { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+    const fonts = {
+      regular: await doc.embedFont(StandardFonts.Helvetica),
+      bold: await doc.embedFont(StandardFonts.HelveticaBold),
+    };
     const title = `${variant === "full" ? "SOAP note summary" : "SOAP note short summary"}: ${s.patient.name}`;
     doc.setTitle(drawable(fonts.regular, title));
     doc.setSubject(`SOAP note ${s.contextId}`);
@@ -79,11 +96,20 @@ export class PdfLibSummaryRenderer implements SoapSummaryRenderer {
     const w = new PageWriter(doc, fonts, variant === "short");
 
     w.text([s.organisationName, s.clinicName].filter(Boolean).join(" - "), { size: SIZE.small, color: GREY });
-    w.text(variant === "full" ? "SOAP note summary" : "SOAP note short summary", { size: SIZE.title, bold: true, gapAfter: 4 });
-    w.text(`Patient: ${s.patient.name} (id ${s.patient.id}${s.patient.dateOfBirth ? `, born ${s.patient.dateOfBirth}` : ""})`, { bold: true });
+    w.text(variant === "full" ? "SOAP note summary" : "SOAP note short summary", {
+      size: SIZE.title,
+      bold: true,
+      gapAfter: 4,
+    });
+    w.text(
+      `Patient: ${s.patient.name} (id ${s.patient.id}${s.patient.dateOfBirth ? `, born ${s.patient.dateOfBirth}` : ""})`,
+      { bold: true },
+    );
     w.text(`Note: ${s.noteType}, ${s.contextId}${s.caseTitle ? `, case "${s.caseTitle}"` : ""}`);
     w.text(`Service date: ${s.serviceDateTime}${s.completedAt ? `    Completed: ${s.completedAt}` : ""}`);
-    w.text(`Rendering physician: ${s.renderingPhysician}${s.supervisingPhysician ? `    Supervising physician: ${s.supervisingPhysician}` : ""}`);
+    w.text(
+      `Rendering physician: ${s.renderingPhysician}${s.supervisingPhysician ? `    Supervising physician: ${s.supervisingPhysician}` : ""}`,
+    );
     w.rule();
 
     if (variant === "full") {
@@ -102,7 +128,9 @@ export class PdfLibSummaryRenderer implements SoapSummaryRenderer {
     if (s.treatments.length === 0) w.text("(none)", { color: GREY, indent: 8 });
     for (const t of s.treatments) {
       const modifiers = t.modifiers.length ? `, modifiers ${t.modifiers.join(" ")}` : "";
-      w.text(`${t.code}  ${t.description}: ${t.minutes} min, ${t.units} unit${t.units === 1 ? "" : "s"}${modifiers}`, { indent: 8 });
+      w.text(`${t.code}  ${t.description}: ${t.minutes} min, ${t.units} unit${t.units === 1 ? "" : "s"}${modifiers}`, {
+        indent: 8,
+      });
     }
 
     w.heading("Signatures");
@@ -112,11 +140,25 @@ export class PdfLibSummaryRenderer implements SoapSummaryRenderer {
     if (w.truncated) {
       // The last line of the page says what is missing rather than dropping it silently.
       const page = doc.getPage(0);
-      page.drawText("Shortened to one page; the full summary has everything.", { x: PAGE.margin, y: PAGE.margin, size: SIZE.small, font: fonts.regular, color: GREY });
+      page.drawText("Shortened to one page; the full summary has everything.", {
+        x: PAGE.margin,
+        y: PAGE.margin,
+        size: SIZE.small,
+        font: fonts.regular,
+        color: GREY,
+      });
     }
 
     const pages = doc.getPages();
-    pages.forEach((page, i) => page.drawText(`${s.contextId}  -  page ${i + 1} of ${pages.length}`, { x: PAGE.margin, y: PAGE.margin / 2, size: SIZE.small, font: fonts.regular, color: GREY }));
+    pages.forEach((page, i) =>
+      page.drawText(`${s.contextId}  -  page ${i + 1} of ${pages.length}`, {
+        x: PAGE.margin,
+        y: PAGE.margin / 2,
+        size: SIZE.small,
+        font: fonts.regular,
+        color: GREY,
+      }),
+    );
     return doc.save();
   }
 }

@@ -8,6 +8,7 @@ export const postgresEngine: StorageEngine = Object.freeze({
   displayName: "PostgreSQL",
   kind: "server",
   schemes: ["postgres://", "postgresql://"],
-  open: (url: string, options?: StorageEngineOptions) => createPostgresStorage({ url, onIdleConnectionError: options?.onIdleConnectionError }),
+  open: (url: string, options?: StorageEngineOptions) =>
+    createPostgresStorage({ url, onIdleConnectionError: options?.onIdleConnectionError }),
   describeLocation: (url: string) => serverAddressOf(url, 5432),
 });

@@ -1,4 +1,10 @@
-import { NETWORK_UNAVAILABLE_CODES, onConflictDoNothing, onConflictIncrement, type LockedRead, type SqlDialectProfile } from "@openpractice/kysely";
+import {
+  NETWORK_UNAVAILABLE_CODES,
+  onConflictDoNothing,
+  onConflictIncrement,
+  type LockedRead,
+  type SqlDialectProfile,
+} from "@openpractice/kysely";
 import { sql, type ColumnDefinitionBuilder, type Kysely } from "kysely";
 
 /** PostgreSQL: RETURNING, ON CONFLICT and SKIP LOCKED; `serial` keys. */
@@ -15,7 +21,8 @@ export const postgresProfile: SqlDialectProfile = Object.freeze({
   // READ COMMITTED: every statement sees what was committed before it started; only read-modify-write needs a lock.
   lockedRead: ((query, mode) => (mode === "update" ? query.forUpdate() : query)) as LockedRead,
   // 40P01 deadlock_detected, 40001 serialization_failure.
-  isTransactionConflict: (error: unknown) => ["40P01", "40001"].includes(String((error as { code?: unknown } | null)?.code)),
+  isTransactionConflict: (error: unknown) =>
+    ["40P01", "40001"].includes(String((error as { code?: unknown } | null)?.code)),
   isUnavailable: (error: unknown) => {
     const e = error as { code?: unknown; message?: unknown } | null;
     const code = typeof e?.code === "string" ? e.code : "";
@@ -27,7 +34,9 @@ export const postgresProfile: SqlDialectProfile = Object.freeze({
       code.startsWith("08") ||
       ["53300", "57P01", "57P02", "57P03"].includes(code) ||
       (code === "55000" && message.includes("not currently accepting connections")) ||
-      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+        message,
+      )
     );
   },
   extraMigrations: Object.freeze({

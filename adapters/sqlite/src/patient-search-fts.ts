@@ -9,11 +9,15 @@ import { PATIENT_SORT_COLUMNS, type Database, type PatientSearchIndex, type Pati
  */
 export const patientSearchFtsMigration: Migration = {
   async up(db: Kysely<any>) {
-    await sql`create virtual table patients_search using fts5(search_text, content='patients', content_rowid='id', tokenize='trigram')`.execute(db);
+    await sql`create virtual table patients_search using fts5(search_text, content='patients', content_rowid='id', tokenize='trigram')`.execute(
+      db,
+    );
     await sql`create trigger patients_search_ai after insert on patients begin
       insert into patients_search(rowid, search_text) values (new.id, new.search_text); end`.execute(db);
     await sql`create trigger patients_search_ad after delete on patients begin
-      insert into patients_search(patients_search, rowid, search_text) values ('delete', old.id, old.search_text); end`.execute(db);
+      insert into patients_search(patients_search, rowid, search_text) values ('delete', old.id, old.search_text); end`.execute(
+      db,
+    );
     await sql`create trigger patients_search_au after update of search_text on patients begin
       insert into patients_search(patients_search, rowid, search_text) values ('delete', old.id, old.search_text);
       insert into patients_search(rowid, search_text) values (new.id, new.search_text); end`.execute(db);
@@ -21,7 +25,8 @@ export const patientSearchFtsMigration: Migration = {
     await sql`insert into patients_search(patients_search) values ('rebuild')`.execute(db);
   },
   async down(db: Kysely<any>) {
-    for (const t of ["patients_search_au", "patients_search_ad", "patients_search_ai"]) await sql`drop trigger ${sql.raw(t)}`.execute(db);
+    for (const t of ["patients_search_au", "patients_search_ad", "patients_search_ai"])
+      await sql`drop trigger ${sql.raw(t)}`.execute(db);
     await sql`drop table patients_search`.execute(db);
   },
 };
@@ -51,7 +56,11 @@ export const ftsPatientSearch: PatientSearchIndex = {
       where patients_search match ${matchExpression(c.searchTerms)} and ${filters(c)}`;
     const direction = sql.raw(c.order === "asc" ? "asc" : "desc");
     const sort = sql.ref(`p.${PATIENT_SORT_COLUMNS[c.sort]}`);
-    const page = await sql<Selectable<PatientsTable>>`select p.* ${from} order by ${sort} ${direction}, p.id ${direction} limit ${c.limit} offset ${c.offset}`.execute(db);
+    const page = await sql<
+      Selectable<PatientsTable>
+    >`select p.* ${from} order by ${sort} ${direction}, p.id ${direction} limit ${c.limit} offset ${c.offset}`.execute(
+      db,
+    );
     const counted =
       c.countLimit === undefined
         ? await sql<{ n: number }>`select count(*) as n ${from}`.execute(db)

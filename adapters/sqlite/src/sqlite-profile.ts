@@ -17,9 +17,13 @@ export const sqliteProfile: SqlDialectProfile = Object.freeze({
   // Another process wrote since this transaction's first read (WAL), so it cannot take the write lock: SQLite answers
   // at once, without waiting (waiting could deadlock), and rolls the transaction back. Running it again succeeds.
   // Only with several processes on one file: one process's transactions run one at a time.
-  isTransactionConflict: (error: unknown) => ["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT"].includes(String((error as { code?: unknown } | null)?.code)),
+  isTransactionConflict: (error: unknown) =>
+    ["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT"].includes(String((error as { code?: unknown } | null)?.code)),
   // Another process held the write lock beyond busy_timeout: safe to retry.
-  isUnavailable: (error: unknown) => ["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_BUSY_TIMEOUT", "SQLITE_LOCKED"].includes(String((error as { code?: unknown } | null)?.code)),
+  isUnavailable: (error: unknown) =>
+    ["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_BUSY_TIMEOUT", "SQLITE_LOCKED"].includes(
+      String((error as { code?: unknown } | null)?.code),
+    ),
   extraMigrations: Object.freeze({ "003-sqlite-patients-search-fts": patientSearchFtsMigration }),
   patientSearch: ftsPatientSearch,
 });

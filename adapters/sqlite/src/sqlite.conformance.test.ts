@@ -8,8 +8,15 @@ function sqliteProbe(storage: Awaited<ReturnType<typeof createSqliteStorage>>): 
     async rows(table, where = {}) {
       if (!/^[a-z_]+$/.test(table)) throw new Error(`bad table ${table}`);
       const keys = Object.keys(where);
-      const clause = keys.length ? sql` where ${sql.join(keys.map((k) => sql`${sql.ref(k)} = ${where[k]}`), sql` and `)}` : sql``;
-      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}${clause}`.execute(storage.db);
+      const clause = keys.length
+        ? sql` where ${sql.join(
+            keys.map((k) => sql`${sql.ref(k)} = ${where[k]}`),
+            sql` and `,
+          )}`
+        : sql``;
+      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}${clause}`.execute(
+        storage.db,
+      );
       return rows;
     },
   };

@@ -61,8 +61,11 @@ const TABLE: Array<[string, string, boolean, boolean]> = [
 ];
 
 describe("outbound address classification", () => {
-  it.each(TABLE)("%s is %s (production allows: %s, development allows: %s)", (address, range, production, development) => {
-    expect(classifyOutboundAddress(address, { allowPrivate: false })).toEqual({ allowed: production, range });
-    expect(classifyOutboundAddress(address, { allowPrivate: true })).toEqual({ allowed: development, range });
-  });
+  it.each(TABLE)(
+    "%s is %s (production allows: %s, development allows: %s)",
+    (address, range, production, development) => {
+      expect(classifyOutboundAddress(address, { allowPrivate: false })).toEqual({ allowed: production, range });
+      expect(classifyOutboundAddress(address, { allowPrivate: true })).toEqual({ allowed: development, range });
+    },
+  );
 });

@@ -11,7 +11,10 @@ export interface AddressVerdict {
 
 /** ipaddr.js reads any IPv6 text with a dotted tail as IPv4-mapped (::127.0.0.1 becomes ::ffff:7f00:1); hex digits keep it exact. */
 function hexTail(address: string): string {
-  return address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_m, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  return address.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_m, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+  );
 }
 
 /** The IPv4 address an IPv6 address carries, by its kind: mapped, IPv4-compatible, NAT64 (64:ff9b::/96) or 6to4. */

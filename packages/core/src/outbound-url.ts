@@ -6,7 +6,12 @@ import type { ValidationIssue } from "./errors/domain-error.js";
  * unless `allowHttp` (development), and no credentials in it. Pushes one issue
  * naming `field` when it is not.
  */
-export function checkOutboundUrl(issues: ValidationIssue[], field: string, raw: unknown, o: { allowHttp: boolean; max: number; what: string }): void {
+export function checkOutboundUrl(
+  issues: ValidationIssue[],
+  field: string,
+  raw: unknown,
+  o: { allowHttp: boolean; max: number; what: string },
+): void {
   let url: URL | undefined;
   try {
     url = new URL(String(raw));
@@ -16,7 +21,11 @@ export function checkOutboundUrl(issues: ValidationIssue[], field: string, raw: 
   if (typeof raw !== "string" || !url || !["https:", "http:"].includes(url.protocol) || raw.length > o.max) {
     issues.push({ field, reason: `must be ${o.what} (http(s), at most ${o.max} characters)`, value: raw ?? null });
   } else if (url.protocol === "http:" && !o.allowHttp) {
-    issues.push({ field, reason: "must use https (http is accepted only with OPENPRACTICE_ENV=development)", value: raw });
+    issues.push({
+      field,
+      reason: "must use https (http is accepted only with OPENPRACTICE_ENV=development)",
+      value: raw,
+    });
   } else if (url.username || url.password) {
     issues.push({ field, reason: "must not carry credentials", value: url.origin });
   }

@@ -99,12 +99,21 @@ export function createPractice(options: PracticeOptions): Practice {
     searchCountLimit: options.searchCountLimit === undefined ? DEFAULT_SEARCH_COUNT_LIMIT : options.searchCountLimit,
     cipher,
     vapid,
-    outbound: definedOnly({ webhookTransport: options.webhookTransport, pushTransport: options.pushTransport, summaryRenderer: options.summaryRenderer }),
+    outbound: definedOnly({
+      webhookTransport: options.webhookTransport,
+      pushTransport: options.pushTransport,
+      summaryRenderer: options.summaryRenderer,
+    }),
     billingGateway: options.billingGateway ?? storedClaimsGateway,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     allowHttpPushEndpoints: options.allowHttpPushEndpoints ?? false,
   });
-  return practiceFrom({ storage: options.storage, clock: options.clock ?? systemClock, ids: options.ids ?? randomIds, settings });
+  return practiceFrom({
+    storage: options.storage,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? randomIds,
+    settings,
+  });
 }
 
 function practiceFrom(deps: ModuleDependencies): Practice {
@@ -124,7 +133,9 @@ function practiceFrom(deps: ModuleDependencies): Practice {
       const handlers = new Map<string, JobHandler>();
       for (const { module, services: own } of built) {
         // Each module's jobs see its own services, typed as it declared them.
-        const jobs = (module.jobs as ((s: object, d: ModuleDependencies) => Readonly<Record<string, JobHandler>>) | undefined)?.(own, deps);
+        const jobs = (
+          module.jobs as ((s: object, d: ModuleDependencies) => Readonly<Record<string, JobHandler>>) | undefined
+        )?.(own, deps);
         for (const [queue, handler] of Object.entries(jobs ?? {})) {
           if (handlers.has(queue)) throw new Error(`two modules handle the queue ${queue}`);
           handlers.set(queue, handler);

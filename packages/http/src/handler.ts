@@ -45,9 +45,12 @@ export const contractOfPath = (path: string): Contract => (path.startsWith("/v2/
 function challengeFor(error: DomainError, request: Request): string | undefined {
   if (error.code === "UNAUTHORIZED") {
     const reason = typeof error.details.reason === "string" ? error.details.reason : error.message;
-    return carriesBearerToken(request) ? bearerChallenge({ code: "invalid_token", description: reason }) : bearerChallenge();
+    return carriesBearerToken(request)
+      ? bearerChallenge({ code: "invalid_token", description: reason })
+      : bearerChallenge();
   }
-  if (error.code === "INSUFFICIENT_PERMISSIONS") return bearerChallenge({ code: "insufficient_scope", description: error.message });
+  if (error.code === "INSUFFICIENT_PERMISSIONS")
+    return bearerChallenge({ code: "insufficient_scope", description: error.message });
   return undefined;
 }
 
@@ -74,20 +77,36 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const router = createRouter<RouteDefinition>();
   for (const route of routes) addRoute(router, route.method, route.path, route);
 
-  function renderError(error: DomainError, contract: Contract, route: RouteDefinition | undefined, requestId: string, headers: Record<string, string>): Response {
+  function renderError(
+    error: DomainError,
+    contract: Contract,
+    route: RouteDefinition | undefined,
+    requestId: string,
+    headers: Record<string, string>,
+  ): Response {
     return contract === "v2"
       ? v2Error(error, V2_STATUS_MAP[error.code], { requestId, now: practice.clock.now() }, route?.fieldNames, headers)
       : v1Error(error, V1_ERROR_MAP[error.code], route?.fieldNames, headers, route?.v1ErrorStatus);
   }
 
-  async function run(route: RouteDefinition, ctx: RouteContext, request: Request, headers: Record<string, string>, setPrincipal: (p: Principal) => void): Promise<Response> {
+  async function run(
+    route: RouteDefinition,
+    ctx: RouteContext,
+    request: Request,
+    headers: Record<string, string>,
+    setPrincipal: (p: Principal) => void,
+  ): Promise<Response> {
     const serve = async () => {
       if (route.auth && route.scopes && !hasAnyScope(ctx.principal, route.scopes)) {
-        throw new DomainError("INSUFFICIENT_PERMISSIONS", `This operation needs the ${route.scopes.join(" or ")} scope`, {
-          required_scope: route.scopes[0],
-          accepted_scopes: [...route.scopes],
-          current_scopes: [...ctx.principal.scopes],
-        });
+        throw new DomainError(
+          "INSUFFICIENT_PERMISSIONS",
+          `This operation needs the ${route.scopes.join(" or ")} scope`,
+          {
+            required_scope: route.scopes[0],
+            accepted_scopes: [...route.scopes],
+            current_scopes: [...ctx.principal.scopes],
+          },
+        );
       }
       ctx.query(); // validate the query before any work
       return route.handle(ctx);
@@ -112,7 +131,10 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         headers["x-ratelimit-reset"] = String(Math.floor(decision.resetAt.getTime() / 1000));
         if (!decision.allowed) {
           headers["retry-after"] = String(decision.retryAfterSeconds);
-          throw new DomainError("RATE_LIMIT_EXCEEDED", `Rate limit of ${decision.limit} requests per minute exceeded`, { limit: decision.limit, retry_after_seconds: decision.retryAfterSeconds });
+          throw new DomainError("RATE_LIMIT_EXCEEDED", `Rate limit of ${decision.limit} requests per minute exceeded`, {
+            limit: decision.limit,
+            retry_after_seconds: decision.retryAfterSeconds,
+          });
         }
       }
     }
@@ -138,7 +160,9 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     const match = findRoute(router, request.method, url.pathname);
     const route = match?.data;
     // A wrong method answers in the contract of the routes at that path (the webhook and notification APIs are v2-like).
-    const pathRoute = route ?? ["GET", "POST", "PATCH", "PUT", "DELETE"].map((m) => findRoute(router, m, url.pathname)?.data).find(Boolean);
+    const pathRoute =
+      route ??
+      ["GET", "POST", "PATCH", "PUT", "DELETE"].map((m) => findRoute(router, m, url.pathname)?.data).find(Boolean);
     const contract = pathRoute?.contract === "system" ? "v1" : (pathRoute?.contract ?? contractOfPath(url.pathname));
     const where = { requestId, method: request.method, route: route?.path ?? "(unmatched)" };
     Object.assign(seen, { requestId, contract, route: where.route, started });
@@ -150,7 +174,10 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         const allowed = ["GET", "POST", "PATCH", "PUT", "DELETE"].filter((m) => findRoute(router, m, url.pathname));
         if (allowed.length > 0) {
           headers.allow = allowed.join(", ");
-          throw new DomainError("METHOD_NOT_ALLOWED", `Method ${request.method} is not allowed here; use ${allowed.join(", ")}`);
+          throw new DomainError(
+            "METHOD_NOT_ALLOWED",
+            `Method ${request.method} is not allowed here; use ${allowed.join(", ")}`,
+          );
         }
         throw new DomainError("ROUTE_NOT_FOUND", `No route for ${request.method} ${url.pathname}`);
       }
@@ -187,13 +214,35 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         errorCode = "SERVICE_UNAVAILABLE";
         headers["retry-after"] = "5";
         callHook(() => options.onUnexpectedError?.(error, { ...where, organisationId }), where);
-        response = renderError(new DomainError("SERVICE_UNAVAILABLE", "The database is unavailable for now; retry shortly"), contract, route, requestId, headers);
+        response = renderError(
+          new DomainError("SERVICE_UNAVAILABLE", "The database is unavailable for now; retry shortly"),
+          contract,
+          route,
+          requestId,
+          headers,
+        );
       } else {
         callHook(() => options.onUnexpectedError?.(error, { ...where, organisationId }), where);
-        response = renderError(new DomainError("INTERNAL_ERROR", "Internal error; the request id identifies it in the server log"), contract, route, requestId, headers);
+        response = renderError(
+          new DomainError("INTERNAL_ERROR", "Internal error; the request id identifies it in the server log"),
+          contract,
+          route,
+          requestId,
+          headers,
+        );
       }
     }
-    callHook(() => options.onRequestComplete?.({ ...where, status: response.status, durationMs: Math.round((performance.now() - started) * 100) / 100, organisationId, errorCode }), where);
+    callHook(
+      () =>
+        options.onRequestComplete?.({
+          ...where,
+          status: response.status,
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          organisationId,
+          errorCode,
+        }),
+      where,
+    );
     return response;
   }
 

@@ -9,7 +9,10 @@ let port: number;
 
 beforeAll(async () => {
   server = createServer({ maxHeaderSize: 4096 }, (_req, res) => res.end("reached"));
-  server.on("clientError", headerOverflowListener({ maxHeaderBytes: 4096, prefix: "/emr", now: () => new Date("2031-01-02T03:04:05Z") }));
+  server.on(
+    "clientError",
+    headerOverflowListener({ maxHeaderBytes: 4096, prefix: "/emr", now: () => new Date("2031-01-02T03:04:05Z") }),
+  );
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as AddressInfo).port;
 });
@@ -26,7 +29,8 @@ function raw(request: string): Promise<string> {
   });
 }
 
-const oversized = (path: string) => `GET ${path} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${"a".repeat(6000)}\r\n\r\n`;
+const oversized = (path: string) =>
+  `GET ${path} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${"a".repeat(6000)}\r\n\r\n`;
 
 describe("headerOverflowListener", () => {
   it("answers headers over the limit with the v2 401 behind the mount path", async () => {
@@ -35,7 +39,10 @@ describe("headerOverflowListener", () => {
     expect(head).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
     expect(head).toContain("connection: close");
     const reason = "request headers exceed 4096 bytes (a token may have at most 16384 characters)";
-    expect(JSON.parse(body!)).toEqual({ error: { code: "UNAUTHORIZED", message: "Authentication required", details: { reason } }, meta: { timestamp: "2031-01-02T03:04:05.000Z", request_id: expect.stringMatching(/^req_[0-9a-f-]{36}$/) } });
+    expect(JSON.parse(body!)).toEqual({
+      error: { code: "UNAUTHORIZED", message: "Authentication required", details: { reason } },
+      meta: { timestamp: "2031-01-02T03:04:05.000Z", request_id: expect.stringMatching(/^req_[0-9a-f-]{36}$/) },
+    });
   });
 
   it("uses the v1 envelope for other paths", async () => {
@@ -50,6 +57,8 @@ describe("headerOverflowListener", () => {
 
 describe("bearerChallenge", () => {
   it("keeps quotes and backslashes out of error_description (RFC 6750 section 3)", () => {
-    expect(bearerChallenge({ code: "invalid_token", description: 'say "hi" \\ now\n' })).toBe('Bearer realm="openpractice", error="invalid_token", error_description="say hi  now"');
+    expect(bearerChallenge({ code: "invalid_token", description: 'say "hi" \\ now\n' })).toBe(
+      'Bearer realm="openpractice", error="invalid_token", error_description="say hi  now"',
+    );
   });
 });

@@ -58,14 +58,22 @@ async function overflowAnswer(path: string | null, o: Required<HeaderOverflowOpt
   const reason = `request headers exceed ${o.maxHeaderBytes} bytes (a token may have at most ${MAX_TOKEN_LENGTH} characters)`;
   const error = new DomainError("UNAUTHORIZED", "Authentication required", { reason });
   const requestId = `req_${crypto.randomUUID()}`;
-  const headers = { "www-authenticate": bearerChallenge({ code: "invalid_token", description: reason }), "x-request-id": requestId, connection: "close" };
+  const headers = {
+    "www-authenticate": bearerChallenge({ code: "invalid_token", description: reason }),
+    "x-request-id": requestId,
+    connection: "close",
+  };
   const local = path !== null && o.prefix && path.startsWith(o.prefix) ? path.slice(o.prefix.length) || "/" : path;
   const response =
     local !== null && contractOfPath(local) === "v2"
       ? v2Error(error, V2_STATUS_MAP[error.code], { requestId, now: o.now() }, undefined, headers)
       : v1Error(error, V1_ERROR_MAP[error.code], undefined, headers);
   const body = await response.text();
-  const lines = [`HTTP/1.1 ${response.status} Unauthorized`, ...[...response.headers].map(([name, value]) => `${name}: ${value}`), `content-length: ${new TextEncoder().encode(body).length}`];
+  const lines = [
+    `HTTP/1.1 ${response.status} Unauthorized`,
+    ...[...response.headers].map(([name, value]) => `${name}: ${value}`),
+    `content-length: ${new TextEncoder().encode(body).length}`,
+  ];
   return `${lines.join("\r\n")}\r\n\r\n${body}`;
 }
 
@@ -76,8 +84,14 @@ async function overflowAnswer(path: string | null, o: Required<HeaderOverflowOpt
  * errors get Node's usual answers.
  * `server.on("clientError", headerOverflowListener({ maxHeaderBytes }))`.
  */
-export function headerOverflowListener(options: HeaderOverflowOptions = {}): (error: ClientErrorLike, socket: ClientSocketLike) => void {
-  const o: Required<HeaderOverflowOptions> = { maxHeaderBytes: options.maxHeaderBytes ?? RECOMMENDED_MAX_HEADER_BYTES, prefix: (options.prefix ?? "").replace(/\/+$/, ""), now: options.now ?? (() => new Date()) };
+export function headerOverflowListener(
+  options: HeaderOverflowOptions = {},
+): (error: ClientErrorLike, socket: ClientSocketLike) => void {
+  const o: Required<HeaderOverflowOptions> = {
+    maxHeaderBytes: options.maxHeaderBytes ?? RECOMMENDED_MAX_HEADER_BYTES,
+    prefix: (options.prefix ?? "").replace(/\/+$/, ""),
+    now: options.now ?? (() => new Date()),
+  };
   return (error, socket) => {
     // Node keeps parsing what the client still sends after an answer: later errors of that socket are noise.
     if (socket.writableEnded) return;

@@ -21,14 +21,22 @@ export function describeThrown(error: unknown): { name: string; message: string;
       return undefined;
     }
   };
-  return { name: read("name") ?? (error === null ? "null" : typeof error), message: read("message") ?? "(a thrown value without a readable message)", stack: read("stack") };
+  return {
+    name: read("name") ?? (error === null ? "null" : typeof error),
+    message: read("message") ?? "(a thrown value without a readable message)",
+    stack: read("stack"),
+  };
 }
 
 /**
  * Reports a failure of the error path or of a host hook: to the host's
  * onUnexpectedError, and when that throws too, as one JSON line on stderr.
  */
-export function lastResortReport(error: unknown, options: Pick<HttpHandlerOptions, "onUnexpectedError">, entry: { requestId: string; method: string; route: string }): void {
+export function lastResortReport(
+  error: unknown,
+  options: Pick<HttpHandlerOptions, "onUnexpectedError">,
+  entry: { requestId: string; method: string; route: string },
+): void {
   try {
     options.onUnexpectedError?.(error, entry);
     return;
@@ -37,7 +45,16 @@ export function lastResortReport(error: unknown, options: Pick<HttpHandlerOption
   }
   try {
     const { name, message } = describeThrown(error);
-    console.error(JSON.stringify({ level: "error", time: new Date().toISOString(), request_id: entry.requestId, route: entry.route, err: { name, message }, msg: "unexpected error in the error path" }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        time: new Date().toISOString(),
+        request_id: entry.requestId,
+        route: entry.route,
+        err: { name, message },
+        msg: "unexpected error in the error path",
+      }),
+    );
   } catch {
     // nothing is left to report with
   }
@@ -48,7 +65,12 @@ export function lastResortReport(error: unknown, options: Pick<HttpHandlerOption
  * envelope or v2 {error, meta}) built from fixed text and the request id, so
  * it cannot fail in turn. The host's hooks are told, each guarded.
  */
-export function lastResortResponse(failure: unknown, request: Request, seen: LastResortContext, options: Pick<HttpHandlerOptions, "onUnexpectedError" | "onRequestComplete">): Response {
+export function lastResortResponse(
+  failure: unknown,
+  request: Request,
+  seen: LastResortContext,
+  options: Pick<HttpHandlerOptions, "onUnexpectedError" | "onRequestComplete">,
+): Response {
   let requestId = seen.requestId;
   if (!requestId) {
     try {
@@ -66,7 +88,14 @@ export function lastResortResponse(failure: unknown, request: Request, seen: Las
   const route = seen.route ?? "(unmatched)";
   lastResortReport(failure, options, { requestId, method, route });
   try {
-    options.onRequestComplete?.({ requestId, method, route, status: 500, durationMs: seen.started === undefined ? 0 : Math.round((performance.now() - seen.started) * 100) / 100, errorCode: "INTERNAL_ERROR" });
+    options.onRequestComplete?.({
+      requestId,
+      method,
+      route,
+      status: 500,
+      durationMs: seen.started === undefined ? 0 : Math.round((performance.now() - seen.started) * 100) / 100,
+      errorCode: "INTERNAL_ERROR",
+    });
   } catch {
     // the reply matters more than its log line
   }
@@ -75,5 +104,8 @@ export function lastResortResponse(failure: unknown, request: Request, seen: Las
     seen.contract === "v2"
       ? `{"error":{"code":"INTERNAL_ERROR","message":"${MESSAGE}","details":{}},"meta":{"timestamp":"${new Date().toISOString()}","request_id":${id}}}`
       : `{"code":5000,"data":null,"message":"${MESSAGE}","error_code":"INTERNAL_ERROR"}`;
-  return new Response(body, { status: 500, headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId } });
+  return new Response(body, {
+    status: 500,
+    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId },
+  });
 }

@@ -19,21 +19,33 @@ export const OVERSIZE_DRAIN_BYTES = 16 * 1024 * 1024;
 export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new DomainError("UNSUPPORTED_MEDIA_TYPE", "Request body must be JSON (Content-Type: application/json)", { content_type: type || null });
+    throw new DomainError("UNSUPPORTED_MEDIA_TYPE", "Request body must be JSON (Content-Type: application/json)", {
+      content_type: type || null,
+    });
   }
   const declared = Number(request.headers.get("content-length") ?? "NaN");
-  const tooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
+  const tooLarge = () =>
+    new DomainError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
   if (Number.isFinite(declared) && declared > limitBytes) {
-    if (request.body && declared <= limitBytes + OVERSIZE_DRAIN_BYTES) await discard(request.body.getReader(), declared);
+    if (request.body && declared <= limitBytes + OVERSIZE_DRAIN_BYTES)
+      await discard(request.body.getReader(), declared);
     throw tooLarge();
   }
-  if (!request.body) throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
+  if (!request.body)
+    throw new DomainError("MALFORMED_JSON", "Request body is required", {
+      issues: [{ field: "(body)", reason: "is required" }],
+    });
   // A declared length within the limit: one read instead of a chunk loop. The
   // host delivers at most Content-Length bytes, so the limit still holds.
   const text = Number.isFinite(declared) ? await request.text() : await readLimited(request.body, limitBytes, tooLarge);
-  if (text.trim() === "") throw new DomainError("MALFORMED_JSON", "Request body is required", { issues: [{ field: "(body)", reason: "is required" }] });
+  if (text.trim() === "")
+    throw new DomainError("MALFORMED_JSON", "Request body is required", {
+      issues: [{ field: "(body)", reason: "is required" }],
+    });
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw DomainError.validation([{ field: "(body)", reason: `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }]);
+    throw DomainError.validation([
+      { field: "(body)", reason: `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
   }
   try {
     return JSON.parse(text);
@@ -43,7 +55,11 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
 }
 
 /** Reads a body of unknown length, giving up as soon as it passes the limit. */
-async function readLimited(body: ReadableStream<Uint8Array>, limitBytes: number, tooLarge: () => DomainError): Promise<string> {
+async function readLimited(
+  body: ReadableStream<Uint8Array>,
+  limitBytes: number,
+  tooLarge: () => DomainError,
+): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = body.getReader();

@@ -15,7 +15,11 @@ export function requestIdFor(request: Request, newId: () => string): string {
  * the schema's types). The first problem becomes INVALID_PARAMETER with
  * parameter, value and reason (spec 7.5).
  */
-export function parseQuery(url: URL, schema: JsonSchema | undefined, validator: SchemaValidator): Record<string, unknown> {
+export function parseQuery(
+  url: URL,
+  schema: JsonSchema | undefined,
+  validator: SchemaValidator,
+): Record<string, unknown> {
   const query: Record<string, unknown> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);

@@ -8,9 +8,14 @@ const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.
 /** The supported range as package.json states it, e.g. "^22.12.0 || >=24.0.0". */
 export const SUPPORTED_NODE_RANGE = manifest.engines.node;
 
-const parse = (version) => String(version).replace(/^v/, "").split(".").map((part) => Number.parseInt(part, 10) || 0);
+const parse = (version) =>
+  String(version)
+    .replace(/^v/, "")
+    .split(".")
+    .map((part) => Number.parseInt(part, 10) || 0);
 
-const atLeast = (v, min) => v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : (v[2] ?? 0) >= (min[2] ?? 0);
+const atLeast = (v, min) =>
+  v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : (v[2] ?? 0) >= (min[2] ?? 0);
 
 // Only the two comparator forms the policy uses: "^X.Y.Z" (that line, from X.Y.Z) and ">=X.Y.Z".
 const comparator = (text) => {

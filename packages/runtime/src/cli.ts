@@ -1,7 +1,15 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { ConfigError } from "./config/config.js";
-import { importCatalogCommand, importIcdCommand, migrateCommand, seedCommand, serveCommand, tokenCommand, UsageError } from "./cli/commands.js";
+import {
+  importCatalogCommand,
+  importIcdCommand,
+  migrateCommand,
+  seedCommand,
+  serveCommand,
+  tokenCommand,
+  UsageError,
+} from "./cli/commands.js";
 import { DatabaseUnavailableError } from "./storage-from-url.js";
 
 const USAGE = `usage: openpractice <command> [options]

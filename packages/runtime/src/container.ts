@@ -1,5 +1,12 @@
 import "reflect-metadata";
-import { createPractice, systemClock, type Clock, type PracticeKeys, type Practice, type Storage } from "@openpractice/core";
+import {
+  createPractice,
+  systemClock,
+  type Clock,
+  type PracticeKeys,
+  type Practice,
+  type Storage,
+} from "@openpractice/core";
 import {
   createHttpHandler,
   createJwtAuthenticator,
@@ -61,7 +68,10 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         allowHttpWebhooks: development,
         allowHttpPushEndpoints: development,
         // Set before the server listens, so a /test delivery never meets an unset transport; background work keeps it.
-        webhookTransport: createWebhookTransport({ allowPrivate: development, allowedHosts: config.webhookAllowedHosts }),
+        webhookTransport: createWebhookTransport({
+          allowPrivate: development,
+          allowedHosts: config.webhookAllowedHosts,
+        }),
       }),
     ),
   });

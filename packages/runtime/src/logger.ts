@@ -12,7 +12,10 @@ export function createLogger(level: RuntimeConfig["logLevel"], destination?: Nod
       level,
       base: { service: "openpractice" },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: ["authorization", "headers.authorization", "token", "body", "query", "secret"], censor: "[redacted]" },
+      redact: {
+        paths: ["authorization", "headers.authorization", "token", "body", "query", "secret"],
+        censor: "[redacted]",
+      },
     },
     destination as never,
   );

@@ -34,17 +34,36 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
   const hs256 = resolveHs256Secret(config);
-  if (hs256?.source === "generated") logger.info({ file: `${config.dataDir}/jwt-secret` }, "generated a JWT signing secret");
+  if (hs256?.source === "generated")
+    logger.info({ file: `${config.dataDir}/jwt-secret` }, "generated a JWT signing secret");
   const { keys, webhookKeySource, vapidSource } = resolveRuntimeKeys(config);
-  if (webhookKeySource === "generated") logger.info({ file: `${config.dataDir}/webhook-secret-key` }, "generated the key that encrypts webhook signature keys; back it up with the database");
-  if (vapidSource === "generated") logger.info({ file: `${config.dataDir}/vapid-keys.json` }, "generated the VAPID key pair for Web Push; back it up with the database (a new pair makes every browser subscribe again)");
-  if (config.env === "production" && config.vapidSubject === DEFAULT_VAPID_SUBJECT) logger.warn("OPENPRACTICE_VAPID_SUBJECT is not set: push services see a placeholder contact; set a mailto: address or https: URL of yours");
-  const storage = await openStorage(config.databaseUrl, (error) => logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"));
+  if (webhookKeySource === "generated")
+    logger.info(
+      { file: `${config.dataDir}/webhook-secret-key` },
+      "generated the key that encrypts webhook signature keys; back it up with the database",
+    );
+  if (vapidSource === "generated")
+    logger.info(
+      { file: `${config.dataDir}/vapid-keys.json` },
+      "generated the VAPID key pair for Web Push; back it up with the database (a new pair makes every browser subscribe again)",
+    );
+  if (config.env === "production" && config.vapidSubject === DEFAULT_VAPID_SUBJECT)
+    logger.warn(
+      "OPENPRACTICE_VAPID_SUBJECT is not set: push services see a placeholder contact; set a mailto: address or https: URL of yours",
+    );
+  const storage = await openStorage(config.databaseUrl, (error) =>
+    logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"),
+  );
   const container = composeContainer({ config, logger, storage, jwtSecret: hs256?.secret, keys, clock: options.clock });
   const practice = container.resolve<Practice>(TOKENS.Practice);
   // Room for a token of MAX_TOKEN_LENGTH; larger headers get the contract's 401 rather than Node's bare 431.
-  const server = createH3NodeServer(container.resolve<FetchHandler>(TOKENS.HttpHandler), { maxHeaderSize: RECOMMENDED_MAX_HEADER_BYTES });
-  server.on("clientError", headerOverflowListener({ maxHeaderBytes: RECOMMENDED_MAX_HEADER_BYTES, now: () => practice.clock.now() }));
+  const server = createH3NodeServer(container.resolve<FetchHandler>(TOKENS.HttpHandler), {
+    maxHeaderSize: RECOMMENDED_MAX_HEADER_BYTES,
+  });
+  server.on(
+    "clientError",
+    headerOverflowListener({ maxHeaderBytes: RECOMMENDED_MAX_HEADER_BYTES, now: () => practice.clock.now() }),
+  );
   server.requestTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {

@@ -14,7 +14,10 @@ export class DatabaseUnavailableError extends Error {
  * Opens the store named by DATABASE_URL through the engine registry (engines.ts) and applies pending migrations.
  * Only the engine of the URL is loaded.
  */
-export async function openStorage(databaseUrl: string, onIdleConnectionError?: (error: Error) => void): Promise<Storage> {
+export async function openStorage(
+  databaseUrl: string,
+  onIdleConnectionError?: (error: Error) => void,
+): Promise<Storage> {
   const entry = engineForUrl(databaseUrl);
   if (!entry) {
     const known = ENGINES.flatMap((e) => e.schemes).join(", ");
@@ -29,11 +32,36 @@ export async function openStorage(databaseUrl: string, onIdleConnectionError?: (
 }
 
 /** Network failures: the server is not there (or not at this address). */
-const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET"]);
+const UNREACHABLE = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ECONNRESET",
+]);
 /** Refused logins and missing databases: PostgreSQL SQLSTATEs 28000, 28P01, 3D000; MySQL/MariaDB errors 1044, 1045, 1049. */
-const LOGIN_REFUSED = new Set(["28000", "28P01", "3D000", "ER_DBACCESS_DENIED_ERROR", "ER_ACCESS_DENIED_ERROR", "ER_BAD_DB_ERROR"]);
+const LOGIN_REFUSED = new Set([
+  "28000",
+  "28P01",
+  "3D000",
+  "ER_DBACCESS_DENIED_ERROR",
+  "ER_ACCESS_DENIED_ERROR",
+  "ER_BAD_DB_ERROR",
+]);
 /** A file engine's database file or its folder cannot be created or opened. */
-const FILE_UNOPENABLE = new Set(["EACCES", "EPERM", "ENOTDIR", "EEXIST", "EROFS", "ENOENT", "SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM"]);
+const FILE_UNOPENABLE = new Set([
+  "EACCES",
+  "EPERM",
+  "ENOTDIR",
+  "EEXIST",
+  "EROFS",
+  "ENOENT",
+  "SQLITE_CANTOPEN",
+  "SQLITE_READONLY",
+  "SQLITE_PERM",
+]);
 
 /** The first error with a `code` in the chain (causes, an AggregateError's errors). */
 function rootCause(error: unknown, depth = 0): { code: string; message: string } | undefined {
@@ -48,7 +76,11 @@ function rootCause(error: unknown, depth = 0): { code: string; message: string }
 }
 
 /** One line for an operator, or undefined when the failure is not about reaching the store. */
-function explainOpenFailure(engine: StorageEngine, databaseUrl: string, error: unknown): DatabaseUnavailableError | undefined {
+function explainOpenFailure(
+  engine: StorageEngine,
+  databaseUrl: string,
+  error: unknown,
+): DatabaseUnavailableError | undefined {
   const cause = rootCause(error);
   if (!cause) return undefined;
   const where = engine.describeLocation(databaseUrl);
@@ -59,7 +91,9 @@ function explainOpenFailure(engine: StorageEngine, databaseUrl: string, error: u
     );
   }
   if (UNREACHABLE.has(cause.code)) {
-    return new DatabaseUnavailableError(`cannot reach ${engine.displayName} at ${where} (${cause.message.replace(/ \S+:\d+$/, "") || cause.code}): check that the server runs and DATABASE_URL's host and port`);
+    return new DatabaseUnavailableError(
+      `cannot reach ${engine.displayName} at ${where} (${cause.message.replace(/ \S+:\d+$/, "") || cause.code}): check that the server runs and DATABASE_URL's host and port`,
+    );
   }
   if (LOGIN_REFUSED.has(cause.code)) {
     let user = "";
@@ -69,7 +103,9 @@ function explainOpenFailure(engine: StorageEngine, databaseUrl: string, error: u
       user = "";
     }
     // The server's message names the user and database at most, never the password.
-    return new DatabaseUnavailableError(`${engine.displayName} at ${where} refused ${user ? `user '${user}'` : "the login"} or the database (${cause.message}): check DATABASE_URL's user, password and database name`);
+    return new DatabaseUnavailableError(
+      `${engine.displayName} at ${where} refused ${user ? `user '${user}'` : "the login"} or the database (${cause.message}): check DATABASE_URL's user, password and database name`,
+    );
   }
   return undefined;
 }

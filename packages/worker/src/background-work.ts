@@ -96,7 +96,11 @@ export function builtInJobHandlers(
 }
 
 /** The periodic tasks of a deployment: the webhook fan-out (polling) and the rate-limit purge (every 10 minutes). */
-function periodicTasks(practice: Practice, logger: WorkerLogger, o: { pollIntervalMs: number; leaseMs: number }): ScheduledTask[] {
+function periodicTasks(
+  practice: Practice,
+  logger: WorkerLogger,
+  o: { pollIntervalMs: number; leaseMs: number },
+): ScheduledTask[] {
   return [
     {
       // Moves outbox events into webhook deliveries, draining what is pending a batch at a time while the lock is
@@ -145,11 +149,19 @@ export function startBackgroundWork(practice: Practice, options: BackgroundWorkO
   // What the practice was given stays; what it lacks gets the shipped adapter, for its API and its jobs alike.
   practice.useOutbound((current) => ({
     webhookTransport:
-      options.outbound?.webhookTransport ?? current.webhookTransport ?? createWebhookTransport(options.webhookPolicy ?? publicOnly),
+      options.outbound?.webhookTransport ??
+      current.webhookTransport ??
+      createWebhookTransport(options.webhookPolicy ?? publicOnly),
     pushTransport:
       options.outbound?.pushTransport ??
       current.pushTransport ??
-      (current.vapid ? createPushTransport({ vapid: current.vapid, subject: current.vapid.subject, policy: options.pushPolicy ?? publicOnly }) : undefined),
+      (current.vapid
+        ? createPushTransport({
+            vapid: current.vapid,
+            subject: current.vapid.subject,
+            policy: options.pushPolicy ?? publicOnly,
+          })
+        : undefined),
     summaryRenderer: options.outbound?.summaryRenderer ?? current.summaryRenderer ?? new PdfLibSummaryRenderer(),
   }));
   const handlers = builtInJobHandlers(practice, { workerId, pushRetry: options.pushRetry ?? DEFAULT_PUSH_RETRY });
@@ -165,7 +177,12 @@ export function startBackgroundWork(practice: Practice, options: BackgroundWorkO
   });
   jobs.start();
   const tasks: RunningTask[] = periodicTasks(practice, logger, { pollIntervalMs, leaseMs }).map((task) =>
-    startScheduledTask(task, { locks: practice.storage.repositories.locks, clock: practice.clock, holder: workerId, logger }),
+    startScheduledTask(task, {
+      locks: practice.storage.repositories.locks,
+      clock: practice.clock,
+      holder: workerId,
+      logger,
+    }),
   );
   let stopping: Promise<void> | undefined;
   return {

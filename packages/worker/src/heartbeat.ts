@@ -9,9 +9,12 @@ export interface Heartbeat {
  */
 export function startHeartbeat(periodMs: number, beat: () => Promise<void>): Heartbeat {
   let inFlight: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    inFlight ??= beat().finally(() => (inFlight = undefined));
-  }, Math.max(1, Math.floor(periodMs)));
+  const timer = setInterval(
+    () => {
+      inFlight ??= beat().finally(() => (inFlight = undefined));
+    },
+    Math.max(1, Math.floor(periodMs)),
+  );
   return {
     async stop() {
       clearInterval(timer);

@@ -1,4 +1,13 @@
-import { PermanentJobFailure, type ClaimedJob, type Clock, type Ids, type JobContext, type JobHandler, type JobLease, type Storage } from "@openpractice/core";
+import {
+  PermanentJobFailure,
+  type ClaimedJob,
+  type Clock,
+  type Ids,
+  type JobContext,
+  type JobHandler,
+  type JobLease,
+  type Storage,
+} from "@openpractice/core";
 import type { WorkerLogger as Logger } from "./logger.js";
 import { startHeartbeat, type Heartbeat } from "./heartbeat.js";
 
@@ -65,7 +74,8 @@ export class JobRunner {
       if (this.stopped) return;
       // Jobs were due: look again once a quarter of the slots are free (one claim fills many, instead of a claim
       // per finished job). Nothing due: wait the poll interval.
-      if (claimed > 0) await this.slotsFree(Math.min(this.o.batchSize ?? 50, Math.max(1, Math.floor(this.capacity / 4))));
+      if (claimed > 0)
+        await this.slotsFree(Math.min(this.o.batchSize ?? 50, Math.max(1, Math.floor(this.capacity / 4))));
       this.timer = setTimeout(loop, claimed > 0 ? 0 : this.o.pollIntervalMs);
     };
     this.timer = setTimeout(loop, 0);
@@ -151,7 +161,10 @@ export class JobRunner {
     const jobs = this.o.storage.repositories.jobs;
     const maxAttempts = this.o.maxAttempts ?? 10;
     try {
-      const context: JobContext = { complete: (r) => r.jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId), finalAttempt: job.attempts >= maxAttempts };
+      const context: JobContext = {
+        complete: (r) => r.jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId),
+        finalAttempt: job.attempts >= maxAttempts,
+      };
       if ((await handler(job, context)) === "completed") return;
       const done = await jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId);
       if (!done) this.o.logger.warn({ job_id: job.id, queue: job.queue }, "job finished after its lease was lost");
@@ -159,9 +172,17 @@ export class JobRunner {
       const message = (error as Error)?.message ?? String(error);
       if (job.attempts >= maxAttempts || error instanceof PermanentJobFailure) {
         await jobs.fail(job.id, job.leaseToken, this.o.clock.now(), message);
-        this.o.logger.error({ job_id: job.id, queue: job.queue, attempts: job.attempts, reason: message }, "job failed for good");
+        this.o.logger.error(
+          { job_id: job.id, queue: job.queue, attempts: job.attempts, reason: message },
+          "job failed for good",
+        );
       } else {
-        await jobs.reschedule(job.id, job.leaseToken, new Date(this.o.clock.now().getTime() + retryDelayMs(job.attempts)), message);
+        await jobs.reschedule(
+          job.id,
+          job.leaseToken,
+          new Date(this.o.clock.now().getTime() + retryDelayMs(job.attempts)),
+          message,
+        );
       }
     }
   }

@@ -37,7 +37,11 @@ describe("short leases renewed by a heartbeat", () => {
             // Meanwhile another process tries to claim it, well past the first lease's end.
             for (let i = 0; i < 10; i++) {
               await sleep(100);
-              stolen.push(...(await jobs.claim("slow", { limit: 10, now: new Date(), leaseMs: 300, leaseToken: `b${i}` })).map((j) => j.id));
+              stolen.push(
+                ...(await jobs.claim("slow", { limit: 10, now: new Date(), leaseMs: 300, leaseToken: `b${i}` })).map(
+                  (j) => j.id,
+                ),
+              );
             }
           },
         ],
@@ -49,7 +53,14 @@ describe("short leases renewed by a heartbeat", () => {
     expect(stolen).toEqual([]);
     expect(runs).toBe(1);
     // Completed: nothing to claim, however late.
-    expect(await jobs.claim("slow", { limit: 10, now: new Date(Date.now() + 86_400_000), leaseMs: 300, leaseToken: "later" })).toEqual([]);
+    expect(
+      await jobs.claim("slow", {
+        limit: 10,
+        now: new Date(Date.now() + 86_400_000),
+        leaseMs: 300,
+        leaseToken: "later",
+      }),
+    ).toEqual([]);
   });
 
   it("a lock is held while the work runs past its ttl, then lapses one ttl after the last renewal", async () => {

@@ -14,7 +14,12 @@ export interface LockLease {
  * hold it now): `work` should stop at its next step. The lock is kept afterwards, so the same process stays the
  * holder on its next call; `release` it on a graceful stop.
  */
-export async function holdingLock(locks: LockStore, clock: Clock, lease: LockLease, work: (held: () => boolean) => Promise<void>): Promise<boolean> {
+export async function holdingLock(
+  locks: LockStore,
+  clock: Clock,
+  lease: LockLease,
+  work: (held: () => boolean) => Promise<void>,
+): Promise<boolean> {
   const renew = () => locks.tryAcquire(lease.name, lease.holder, clock.now(), lease.ttlMs);
   if (!(await renew())) return false;
   let held = true;

@@ -32,12 +32,21 @@ export function guardedLookup(policy: OutboundPolicy, check = addressCheck(polic
       if (error) return callback(error, "", 4);
       const allowedHost = policy.allowedHosts.includes(hostname.toLowerCase());
       const verdicts = addresses.map((a) => ({ ...a, verdict: check(a.address) }));
-      const usable = allowedHost ? addresses : verdicts.filter((a) => a.verdict.allowed).map(({ address, family }) => ({ address, family }));
+      const usable = allowedHost
+        ? addresses
+        : verdicts.filter((a) => a.verdict.allowed).map(({ address, family }) => ({ address, family }));
       if (usable.length === 0) {
         const seen = verdicts.map((a) => `${a.address} ${a.verdict.range}`).join(", ");
-        return callback(new OutboundAddressError(`refused: ${hostname} resolves only to addresses that are not public unicast (${seen})`), "", 4);
+        return callback(
+          new OutboundAddressError(
+            `refused: ${hostname} resolves only to addresses that are not public unicast (${seen})`,
+          ),
+          "",
+          4,
+        );
       }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
       callback(null, usable[0]!.address, usable[0]!.family);
     });
   };
@@ -76,27 +85,52 @@ export function createOutboundPost(policy: OutboundPolicy): (request: OutboundRe
     const target = new URL(url);
     const host = target.hostname.replace(/^\[|\]$/g, "");
     return new Promise<OutboundResponse>((resolve) => {
-      const done = (r: Omit<OutboundResponse, "durationMs" | "refused" | "headers"> & Partial<Pick<OutboundResponse, "refused" | "headers">>) =>
-        resolve({ headers: {}, refused: false, ...r, durationMs: Math.round(performance.now() - started) });
+      const done = (
+        r: Omit<OutboundResponse, "durationMs" | "refused" | "headers"> &
+          Partial<Pick<OutboundResponse, "refused" | "headers">>,
+      ) => resolve({ headers: {}, refused: false, ...r, durationMs: Math.round(performance.now() - started) });
       // An IP literal skips DNS, so it is checked here.
       const literal = isIP(host) && !policy.allowedHosts.includes(target.hostname) ? check(host) : null;
       if (literal && !literal.allowed) {
-        return done({ statusCode: null, error: `refused: ${target.hostname} is not a public unicast address (${literal.range})`, excerpt: null, refused: true });
+        return done({
+          statusCode: null,
+          error: `refused: ${target.hostname} is not a public unicast address (${literal.range})`,
+          excerpt: null,
+          refused: true,
+        });
       }
       const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-      const req = send(target, { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          if (size < excerptBytes) chunks.push(chunk.subarray(0, excerptBytes - size));
-          size += chunk.length;
-        });
-        const excerpt = () => Buffer.concat(chunks).toString("utf8");
-        res.on("end", () => done({ statusCode: res.statusCode ?? null, headers: res.headers, error: null, excerpt: excerpt() }));
-        res.on("error", (e) => done({ statusCode: res.statusCode ?? null, headers: res.headers, error: e.message, excerpt: excerpt() }));
-      });
+      const req = send(
+        target,
+        {
+          method: "POST",
+          headers: { ...headers, "content-length": Buffer.byteLength(body) },
+          lookup,
+          signal: AbortSignal.timeout(timeoutMs),
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (chunk: Buffer) => {
+            if (size < excerptBytes) chunks.push(chunk.subarray(0, excerptBytes - size));
+            size += chunk.length;
+          });
+          const excerpt = () => Buffer.concat(chunks).toString("utf8");
+          res.on("end", () =>
+            done({ statusCode: res.statusCode ?? null, headers: res.headers, error: null, excerpt: excerpt() }),
+          );
+          res.on("error", (e) =>
+            done({ statusCode: res.statusCode ?? null, headers: res.headers, error: e.message, excerpt: excerpt() }),
+          );
+        },
+      );
       req.on("error", (e: Error) =>
-        done({ statusCode: null, error: e.name === "AbortError" || e.name === "TimeoutError" ? `timeout after ${timeoutMs} ms` : e.message, excerpt: null, refused: e instanceof OutboundAddressError }),
+        done({
+          statusCode: null,
+          error: e.name === "AbortError" || e.name === "TimeoutError" ? `timeout after ${timeoutMs} ms` : e.message,
+          excerpt: null,
+          refused: e instanceof OutboundAddressError,
+        }),
       );
       req.end(body);
     });

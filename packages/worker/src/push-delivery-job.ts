@@ -34,7 +34,8 @@ class RetryablePush extends Error {
 class GiveUp extends Error {}
 
 /** The delay p-retry will wait before retry number `retriesConsumed + 1` (its documented formula, randomize off). */
-const backoffMs = (policy: WindowedPolicy, retriesConsumed: number) => Math.min(policy.baseDelayMs * 2 ** retriesConsumed, MAX_BACKOFF_MS);
+const backoffMs = (policy: WindowedPolicy, retriesConsumed: number) =>
+  Math.min(policy.baseDelayMs * 2 ** retriesConsumed, MAX_BACKOFF_MS);
 
 /**
  * Sends one device's push, retrying with exponential backoff (p-retry) while
@@ -43,7 +44,12 @@ const backoffMs = (policy: WindowedPolicy, retriesConsumed: number) => Math.min(
  * past the retry window we stop and record why. Sleeping lives here, in the
  * runtime, not in the core: the core only says what each answer means.
  */
-async function pushWithRetries(practice: Practice, policy: WindowedPolicy, notificationId: string, deviceId: string): Promise<void> {
+async function pushWithRetries(
+  practice: Practice,
+  policy: WindowedPolicy,
+  notificationId: string,
+  deviceId: string,
+): Promise<void> {
   const deliveries = practice.notificationDeliveries;
   const started = performance.now();
   let lastFailure = "";
@@ -67,7 +73,10 @@ async function pushWithRetries(practice: Practice, policy: WindowedPolicy, notif
           if (retriesLeft <= 0 || error.retryAfterSeconds === null) return;
           const wantMs = error.retryAfterSeconds * 1000;
           const leftMs = policy.windowMs - (performance.now() - started);
-          if (wantMs > leftMs) throw new GiveUp(`the push service asked to retry after ${error.retryAfterSeconds} s, beyond this delivery's retry window; ${lastFailure}`);
+          if (wantMs > leftMs)
+            throw new GiveUp(
+              `the push service asked to retry after ${error.retryAfterSeconds} s, beyond this delivery's retry window; ${lastFailure}`,
+            );
           // p-retry waits backoffMs next; wait the rest of what Retry-After asks first.
           const extraMs = wantMs - backoffMs(policy, retriesConsumed);
           if (extraMs > 0) await new Promise((resolve) => setTimeout(resolve, extraMs));
@@ -91,7 +100,9 @@ export function pushDeliveryHandler(practice: Practice, retry: PushRetryPolicy):
     const notificationId = String((job.payload as { notificationId: string }).notificationId);
     const deviceIds = await practice.notificationDeliveries.prepare(notificationId);
     // Every device's push ends before the job ends or fails: a job retried while a push is still going would send it twice.
-    const settled = await Promise.allSettled(deviceIds.map((deviceId) => pushWithRetries(practice, policy, notificationId, deviceId)));
+    const settled = await Promise.allSettled(
+      deviceIds.map((deviceId) => pushWithRetries(practice, policy, notificationId, deviceId)),
+    );
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (failure) throw failure.reason;
     await practice.notificationDeliveries.finish(notificationId, { alsoInTransaction: (tx) => context.complete(tx) });

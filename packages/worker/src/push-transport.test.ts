@@ -28,14 +28,32 @@ describe("push transport", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as AddressInfo).port;
     try {
-      const transport = createPushTransport({ vapid: webpush.generateVAPIDKeys(), subject: "mailto:ops@clinic.example", policy: { allowPrivate: false, allowedHosts: [] } });
+      const transport = createPushTransport({
+        vapid: webpush.generateVAPIDKeys(),
+        subject: "mailto:ops@clinic.example",
+        policy: { allowPrivate: false, allowedHosts: [] },
+      });
       for (const endpoint of [`http://127.0.0.1:${port}/push/1`, `http://localhost:${port}/push/1`]) {
         const result = await transport.send({ endpoint, keys: browserKeys() }, '{"title":"x"}', { ttlSeconds: 60 });
-        expect(result, endpoint).toMatchObject({ statusCode: null, permanent: true, error: expect.stringContaining("refused") });
+        expect(result, endpoint).toMatchObject({
+          statusCode: null,
+          permanent: true,
+          error: expect.stringContaining("refused"),
+        });
       }
       expect(connections).toBe(0);
-      const allowed = createPushTransport({ vapid: webpush.generateVAPIDKeys(), subject: "mailto:ops@clinic.example", policy: { allowPrivate: false, allowedHosts: ["localhost"] } });
-      expect((await allowed.send({ endpoint: `http://localhost:${port}/push/1`, keys: browserKeys() }, '{"title":"x"}', { ttlSeconds: 60 })).statusCode).toBe(201);
+      const allowed = createPushTransport({
+        vapid: webpush.generateVAPIDKeys(),
+        subject: "mailto:ops@clinic.example",
+        policy: { allowPrivate: false, allowedHosts: ["localhost"] },
+      });
+      expect(
+        (
+          await allowed.send({ endpoint: `http://localhost:${port}/push/1`, keys: browserKeys() }, '{"title":"x"}', {
+            ttlSeconds: 60,
+          })
+        ).statusCode,
+      ).toBe(201);
       expect(connections).toBe(1);
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -43,8 +61,16 @@ describe("push transport", () => {
   });
 
   it("reports keys that cannot encrypt as permanent, without sending", async () => {
-    const transport = createPushTransport({ vapid: webpush.generateVAPIDKeys(), subject: "mailto:ops@clinic.example", policy: { allowPrivate: true, allowedHosts: [] } });
-    const result = await transport.send({ endpoint: "http://127.0.0.1:9/push", keys: { p256dh: "AAAA", auth: "AAAA" } }, "{}", { ttlSeconds: 60 });
+    const transport = createPushTransport({
+      vapid: webpush.generateVAPIDKeys(),
+      subject: "mailto:ops@clinic.example",
+      policy: { allowPrivate: true, allowedHosts: [] },
+    });
+    const result = await transport.send(
+      { endpoint: "http://127.0.0.1:9/push", keys: { p256dh: "AAAA", auth: "AAAA" } },
+      "{}",
+      { ttlSeconds: 60 },
+    );
     expect(result).toMatchObject({ statusCode: null, permanent: true, error: expect.stringMatching(/^not sent: /) });
   });
 });

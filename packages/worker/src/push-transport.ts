@@ -22,23 +22,58 @@ export function retryAfterSeconds(header: string | string[] | undefined, now: Da
  * and cannot apply our outbound address policy at connect time (a device's
  * endpoint comes from a browser, so it must not reach the inside).
  */
-export function createPushTransport(options: { vapid: Pick<VapidKeys, "publicKey" | "privateKey">; subject: string; policy: OutboundPolicy }): PushTransport {
+export function createPushTransport(options: {
+  vapid: Pick<VapidKeys, "publicKey" | "privateKey">;
+  subject: string;
+  policy: OutboundPolicy;
+}): PushTransport {
   const post = createOutboundPost(options.policy);
-  const vapidDetails = { subject: options.subject, publicKey: options.vapid.publicKey, privateKey: options.vapid.privateKey };
+  const vapidDetails = {
+    subject: options.subject,
+    publicKey: options.vapid.publicKey,
+    privateKey: options.vapid.privateKey,
+  };
   const transport: PushTransport = {
     vapidPublicKey: options.vapid.publicKey,
     async send(target, payloadJson, { ttlSeconds }): Promise<PushSendResult> {
       let details: ReturnType<typeof webpush.generateRequestDetails>;
       try {
-        details = webpush.generateRequestDetails(target, payloadJson, { vapidDetails, TTL: ttlSeconds, urgency: "normal", contentEncoding: "aes128gcm" });
+        details = webpush.generateRequestDetails(target, payloadJson, {
+          vapidDetails,
+          TTL: ttlSeconds,
+          urgency: "normal",
+          contentEncoding: "aes128gcm",
+        });
       } catch (error) {
         // Keys that do not encrypt, a subject web-push refuses: the same message will fail the same way.
-        return { statusCode: null, retryAfterSeconds: null, durationMs: 0, error: `not sent: ${(error as Error).message}`, permanent: true };
+        return {
+          statusCode: null,
+          retryAfterSeconds: null,
+          durationMs: 0,
+          error: `not sent: ${(error as Error).message}`,
+          permanent: true,
+        };
       }
       const headers = Object.fromEntries(Object.entries(details.headers).map(([k, v]) => [k, String(v)]));
-      const r = await post({ url: details.endpoint, headers, body: details.body ?? Buffer.alloc(0), timeoutMs: PUSH_TIMEOUT_MS, excerptBytes: 1024 });
-      const failed = r.error ?? (r.statusCode !== null && (r.statusCode < 200 || r.statusCode > 299) ? `push service answered ${r.statusCode}${r.excerpt ? `: ${r.excerpt.slice(0, 200)}` : ""}` : null);
-      return { statusCode: r.statusCode, retryAfterSeconds: retryAfterSeconds(r.headers["retry-after"], new Date()), durationMs: r.durationMs, error: failed, permanent: r.refused };
+      const r = await post({
+        url: details.endpoint,
+        headers,
+        body: details.body ?? Buffer.alloc(0),
+        timeoutMs: PUSH_TIMEOUT_MS,
+        excerptBytes: 1024,
+      });
+      const failed =
+        r.error ??
+        (r.statusCode !== null && (r.statusCode < 200 || r.statusCode > 299)
+          ? `push service answered ${r.statusCode}${r.excerpt ? `: ${r.excerpt.slice(0, 200)}` : ""}`
+          : null);
+      return {
+        statusCode: r.statusCode,
+        retryAfterSeconds: retryAfterSeconds(r.headers["retry-after"], new Date()),
+        durationMs: r.durationMs,
+        error: failed,
+        permanent: r.refused,
+      };
     },
   };
   return Object.freeze(transport);

@@ -75,7 +75,10 @@ export function startScheduledTask(
         await o.locks
           .release(task.name, o.holder)
           .catch((error: Error) =>
-            o.logger.warn({ task: task.name, err: { message: error.message } }, "could not release the task's lock; it lapses on its own"),
+            o.logger.warn(
+              { task: task.name, err: { message: error.message } },
+              "could not release the task's lock; it lapses on its own",
+            ),
           );
       }
     },

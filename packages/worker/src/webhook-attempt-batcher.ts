@@ -49,9 +49,16 @@ export class WebhookAttemptBatcher {
     if (batch.length === 0) return;
     try {
       await this.practice.storage.transaction(async (tx) => {
-        await this.practice.webhookDeliveries.recordAttempts(tx, batch.map((w) => w.outcome));
+        await this.practice.webhookDeliveries.recordAttempts(
+          tx,
+          batch.map((w) => w.outcome),
+        );
         // A job whose lease was lost is not completed here; the attempt stays recorded (at-least-once).
-        await tx.jobs.completeMany(batch.map((w) => w.job), this.practice.clock.now(), this.workerId);
+        await tx.jobs.completeMany(
+          batch.map((w) => w.job),
+          this.practice.clock.now(),
+          this.workerId,
+        );
       });
       for (const w of batch) w.resolve();
     } catch (error) {

@@ -23,19 +23,31 @@ function cachingDatabase(raw, max = 200) {
     }
     return stmt;
   };
-  return new Proxy(raw, { get: (t, p) => (p === "prepare" ? prepare : typeof t[p] === "function" ? t[p].bind(t) : t[p]) });
+  return new Proxy(raw, {
+    get: (t, p) => (p === "prepare" ? prepare : typeof t[p] === "function" ? t[p].bind(t) : t[p]),
+  });
 }
 
 /** jwt-key: the HS256 key imported into WebCrypto once, not on every jwtVerify (jose imports a Uint8Array per call). */
 async function keyedAuthenticator(secret) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
   const fallback = createJwtAuthenticator({ secret });
   return {
     async authenticate(request) {
       const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
       if (!token) return fallback.authenticate(request); // error paths unchanged
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], clockTolerance: 30, requiredClaims: ["exp"] });
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ["HS256"],
+          clockTolerance: 30,
+          requiredClaims: ["exp"],
+        });
         return principalFromClaims(payload);
       } catch {
         return fallback.authenticate(request);
@@ -71,14 +83,30 @@ function leanRegister(storage) {
       const organisations = Object.assign(Object.create(tx.organisations), {
         ensure: async (o) => {
           const at = o.now.toISOString();
-          await insertIgnoringDuplicate(db, sqliteProfile, "organisations", { id: o.id, name: o.name, plan: o.plan, is_active: 1, created_at: at, updated_at: at }, ["id"]);
+          await insertIgnoringDuplicate(
+            db,
+            sqliteProfile,
+            "organisations",
+            { id: o.id, name: o.name, plan: o.plan, is_active: 1, created_at: at, updated_at: at },
+            ["id"],
+          );
         },
       });
       const patients = Object.assign(Object.create(tx.patients), {
         insertIfAbsent: async (record) => {
-          const row = await db.insertInto("patients").values(patientToRow(record)).onConflict((oc) => oc.columns(["organisation_id", "identity_key"]).doNothing()).returningAll().executeTakeFirst();
+          const row = await db
+            .insertInto("patients")
+            .values(patientToRow(record))
+            .onConflict((oc) => oc.columns(["organisation_id", "identity_key"]).doNothing())
+            .returningAll()
+            .executeTakeFirst();
           if (row) return { created: true, patient: rowToPatient(row) };
-          const existing = await db.selectFrom("patients").selectAll().where("organisation_id", "=", record.organisationId).where("identity_key", "=", record.identityKey).executeTakeFirstOrThrow();
+          const existing = await db
+            .selectFrom("patients")
+            .selectAll()
+            .where("organisation_id", "=", record.organisationId)
+            .where("identity_key", "=", record.identityKey)
+            .executeTakeFirstOrThrow();
           return { created: false, patient: rowToPatient(existing) };
         },
       });
@@ -122,8 +150,14 @@ function trigramList(storage) {
     const matching = sql`from patients_search join patients p on p.id = patients_search.rowid
       where patients_search match ${trigramMatch(c.searchTerms)} and p.organisation_id = ${c.organisationId} ${status}`;
     const dir = sql.raw(c.order === "asc" ? "asc" : "desc");
-    const sort = { created_at: "created_at", updated_at: "updated_at", last_name: "last_name_sort", first_name: "first_name_sort" }[c.sort];
-    const page = await sql`select * from patients where id in (select p.id ${matching} order by p.${sql.ref(sort)} ${dir}, p.id ${dir} limit ${c.limit} offset ${c.offset})
+    const sort = {
+      created_at: "created_at",
+      updated_at: "updated_at",
+      last_name: "last_name_sort",
+      first_name: "first_name_sort",
+    }[c.sort];
+    const page =
+      await sql`select * from patients where id in (select p.id ${matching} order by p.${sql.ref(sort)} ${dir}, p.id ${dir} limit ${c.limit} offset ${c.offset})
       order by ${sql.ref(sort)} ${dir}, id ${dir}`.execute(db);
     const counted = await sql`select count(*) as n ${matching}`.execute(db);
     return { patients: page.rows.map(rowToPatient), total: Number(counted.rows[0].n) };
@@ -141,7 +175,9 @@ export async function composeOurs(filename, secret, options = []) {
   if (options.includes("lean-register")) leanRegister(storage);
   if (options.includes("fts")) trigramList(storage);
   const practice = createPractice({ storage, planLimits: { enterprise: 100_000_000 } });
-  const authenticator = options.includes("jwt-key") ? await keyedAuthenticator(secret) : createJwtAuthenticator({ secret });
+  const authenticator = options.includes("jwt-key")
+    ? await keyedAuthenticator(secret)
+    : createJwtAuthenticator({ secret });
   const handler = createHttpHandler({ practice, authenticator });
   return { raw, storage, practice, authenticator, handler, close: async () => (await storage.close(), raw.close()) };
 }

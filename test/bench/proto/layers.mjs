@@ -19,8 +19,21 @@ const headers = { authorization: `Bearer ${token}`, "content-type": "application
 const principal = { organisationId: 1, userId: 101, name: null, scopes: ["read", "write"], clinicIds: [], roles: [] };
 
 let seq = 0;
-const draft = () => ({ firstName: "Bench", lastName: `Layer ${seq++}`, dateOfBirth: "1980-05-17", email: `layer.${seq}@example.org`, phone: "(555) 010-2030" });
-const body = () => JSON.stringify({ first_name: "Bench", last_name: `Layer ${seq++}`, date_of_birth: "1980-05-17", email: `layer.${seq}@example.org`, phone: "(555) 010-2030" });
+const draft = () => ({
+  firstName: "Bench",
+  lastName: `Layer ${seq++}`,
+  dateOfBirth: "1980-05-17",
+  email: `layer.${seq}@example.org`,
+  phone: "(555) 010-2030",
+});
+const body = () =>
+  JSON.stringify({
+    first_name: "Bench",
+    last_name: `Layer ${seq++}`,
+    date_of_birth: "1980-05-17",
+    email: `layer.${seq}@example.org`,
+    phone: "(555) 010-2030",
+  });
 
 /** Mean µs of `fn` over N sequential calls, after N/10 warm-up calls. */
 async function micros(fn) {
@@ -30,9 +43,15 @@ async function micros(fn) {
   return ((performance.now() - started) / N) * 1000;
 }
 
-console.log(`${machineLine()}, CPU busy ${((await busyShare()) * 100).toFixed(0)}%, ${PATIENTS} patients, ${N} calls each`);
+console.log(
+  `${machineLine()}, CPU busy ${((await busyShare()) * 100).toFixed(0)}%, ${PATIENTS} patients, ${N} calls each`,
+);
 const rows = [];
-for (const [label, options] of [["today", []], ["all prototype options but fts", PROTO_OPTIONS.filter((o) => o !== "fts")], ["all prototype options", PROTO_OPTIONS]]) {
+for (const [label, options] of [
+  ["today", []],
+  ["all prototype options but fts", PROTO_OPTIONS.filter((o) => o !== "fts")],
+  ["all prototype options", PROTO_OPTIONS],
+]) {
   const file = join(temp, `layers-${rows.length}.db`);
   copyFileSync(fixture, file);
   const ours = await composeOurs(file, SECRET, options);
@@ -40,7 +59,9 @@ for (const [label, options] of [["today", []], ["all prototype options but fts",
   row.jwt = await micros(() => ours.authenticator.authenticate(new Request("http://x/", { headers })));
   row.rateLimit = await micros(() => ours.practice.rateLimiter.consume(1, "v2"));
   row.register = await micros(() => ours.practice.patients.register(principal, draft()));
-  row.handler = await micros(async () => (await ours.handler(new Request("http://x/v2/patients", { method: "POST", headers, body: body() }))).arrayBuffer());
+  row.handler = await micros(async () =>
+    (await ours.handler(new Request("http://x/v2/patients", { method: "POST", headers, body: body() }))).arrayBuffer(),
+  );
   rows.push(row);
   await ours.close();
 }
@@ -52,8 +73,22 @@ for (const [label, options] of [["today", []], ["all prototype options but fts",
   const db = new Kysely({ dialect: new SqliteDialect({ database: raw }) });
   const now = new Date().toISOString();
   const insert = () =>
-    db.insertInto("patients")
-      .values({ organisation_id: 1, first_name: "Bench", last_name: `Base ${seq++}`, date_of_birth: "1980-05-17", sex: "UNDEFINED", status: "active", identity_key: `k${seq}`, search_text: `bench base ${seq}`, first_name_sort: "bench", last_name_sort: `base ${seq}`, created_at: now, updated_at: now })
+    db
+      .insertInto("patients")
+      .values({
+        organisation_id: 1,
+        first_name: "Bench",
+        last_name: `Base ${seq++}`,
+        date_of_birth: "1980-05-17",
+        sex: "UNDEFINED",
+        status: "active",
+        identity_key: `k${seq}`,
+        search_text: `bench base ${seq}`,
+        first_name_sort: "bench",
+        last_name_sort: `base ${seq}`,
+        created_at: now,
+        updated_at: now,
+      })
       .onConflict((oc) => oc.columns(["organisation_id", "identity_key"]).doNothing())
       .returningAll()
       .executeTakeFirst();
@@ -61,5 +96,8 @@ for (const [label, options] of [["today", []], ["all prototype options but fts",
   raw.close();
 }
 const f = (n) => (n === undefined ? "" : n.toFixed(0));
-console.log("\n| variant | JWT verify µs | rate limit µs | register µs | whole handler, POST µs |\n| --- | ---: | ---: | ---: | ---: |");
-for (const r of rows) console.log(`| ${r.label} | ${f(r.jwt)} | ${f(r.rateLimit)} | ${f(r.register)} | ${f(r.handler)} |`);
+console.log(
+  "\n| variant | JWT verify µs | rate limit µs | register µs | whole handler, POST µs |\n| --- | ---: | ---: | ---: | ---: |",
+);
+for (const r of rows)
+  console.log(`| ${r.label} | ${f(r.jwt)} | ${f(r.rateLimit)} | ${f(r.register)} | ${f(r.handler)} |`);

@@ -9,7 +9,11 @@ import { BENCH_ORGANISATION_ID } from "../fixture.mjs";
 import * as h from "../harness.mjs";
 
 if (!process.env.FX) throw new Error("FX: set it to the URL of a kept PostgreSQL fixture database");
-const token = await signAccessToken(h.SECRET, { organisationId: BENCH_ORGANISATION_ID, userId: 101, scope: "read write" });
+const token = await signAccessToken(h.SECRET, {
+  organisationId: BENCH_ORGANISATION_ID,
+  userId: 101,
+  scope: "read write",
+});
 const headers = { authorization: `Bearer ${token}` };
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1];
 for (const limit of ["1000", "100", "1000", "100"]) {
@@ -28,7 +32,11 @@ for (const limit of ["1000", "100", "1000", "100"]) {
     (by[h.SEARCH_TERMS[i % h.SEARCH_TERMS.length]] ??= []).push(ms);
   }
   const f = (xs) => `${pct(xs, 50).toFixed(1)}/${pct(xs, 95).toFixed(1)}`;
-  console.log(`count limit ${limit}: all ${f(all)} | ${Object.entries(by).map(([t, xs]) => `${t} ${f(xs)}`).join(", ")}`);
+  console.log(
+    `count limit ${limit}: all ${f(all)} | ${Object.entries(by)
+      .map(([t, xs]) => `${t} ${f(xs)}`)
+      .join(", ")}`,
+  );
   await h.stopServer(s);
 }
 process.exit(0);

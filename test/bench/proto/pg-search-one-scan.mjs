@@ -12,20 +12,32 @@ import { sql } from "kysely";
 const WALK_ROWS = 2000;
 
 const pageQuery = (db, c) =>
-  applyPatientFilters(db.selectFrom("patients").selectAll(), c).orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order).orderBy("id", c.order).limit(c.limit).offset(c.offset);
+  applyPatientFilters(db.selectFrom("patients").selectAll(), c)
+    .orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order)
+    .orderBy("id", c.order)
+    .limit(c.limit)
+    .offset(c.offset);
 
 function boundedWalk(db, c) {
   const recent = pageQuery(db, { ...c, searchTerms: [], limit: WALK_ROWS, offset: 0 });
   let searched = db.selectFrom(recent.as("r")).selectAll();
-  for (const term of c.searchTerms) searched = searched.where(sql`r.search_text like ${containsPattern(term)} escape ${"\\"}`);
-  return searched.orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order).orderBy("id", c.order).limit(c.limit).offset(c.offset).execute();
+  for (const term of c.searchTerms)
+    searched = searched.where(sql`r.search_text like ${containsPattern(term)} escape ${"\\"}`);
+  return searched
+    .orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order)
+    .orderBy("id", c.order)
+    .limit(c.limit)
+    .offset(c.offset)
+    .execute();
 }
 
 /** { rows, total } with total capped at cap + 1, as the product's bounded count reports it. */
 export async function oneScanList(db, c, cap) {
   const sortColumn = PATIENT_SORT_COLUMNS[c.sort];
   const direction = sql.raw(c.order === "asc" ? "asc" : "desc");
-  const matches = applyPatientFilters(db.selectFrom("patients").select(["id", sql.ref(sortColumn).as("k")]), c).limit(cap + 1);
+  const matches = applyPatientFilters(db.selectFrom("patients").select(["id", sql.ref(sortColumn).as("k")]), c).limit(
+    cap + 1,
+  );
   const oneScan = sql`
     with m as materialized (${matches}),
          c as materialized (select count(*) as n from m)
@@ -37,7 +49,8 @@ export async function oneScanList(db, c, cap) {
   const walk = c.status === "all" ? undefined : boundedWalk(db, c);
   const [one, walked] = await Promise.all([oneScan, walk]);
   const total = Number(one.rows[0]?.search_total ?? 0);
-  if (total <= cap) return { total, rows: one.rows.filter((r) => r.id !== null).map(({ search_total: _t, ...row }) => row) };
+  if (total <= cap)
+    return { total, rows: one.rows.filter((r) => r.id !== null).map(({ search_total: _t, ...row }) => row) };
   if (walked && walked.length === c.limit) return { total, rows: walked };
   return { total, rows: await pageQuery(db, c).execute() };
 }

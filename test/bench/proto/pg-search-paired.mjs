@@ -7,7 +7,18 @@
 // term that many times per server), BENCH_WARMUP_SECONDS (2 of load on each server first).
 import { fileURLToPath } from "node:url";
 import { signAccessToken } from "@openpractice/runtime";
-import { SEARCH_TERMS, SECRET, busyShare, intEnv, load, machineLine, startRuntime, startServer, stats, stopServer } from "../harness.mjs";
+import {
+  SEARCH_TERMS,
+  SECRET,
+  busyShare,
+  intEnv,
+  load,
+  machineLine,
+  startRuntime,
+  startServer,
+  stats,
+  stopServer,
+} from "../harness.mjs";
 
 const URL_ = process.env.BENCH_FIXTURE_URL;
 if (!URL_) throw new Error("set BENCH_FIXTURE_URL to a kept fixture database");
@@ -20,8 +31,10 @@ console.log(`${machineLine()}, CPU busy before the run ${((await busyShare()) * 
 const token = await signAccessToken(SECRET, { organisationId: 1, userId: 101, scope: "read write" });
 const headers = { authorization: `Bearer ${token}` };
 const servers = [await startRuntime("runtime", URL_, "warn")];
-if (process.env.BENCH_OTHER_RUNTIME) servers.push(await startRuntime("other-runtime", URL_, "warn", process.env.BENCH_OTHER_RUNTIME));
-for (const v of VARIANTS) servers.push(await startServer(v, [SERVER], { DATABASE_URL: URL_, PROTO: v, OPENPRACTICE_JWT_SECRET: SECRET }));
+if (process.env.BENCH_OTHER_RUNTIME)
+  servers.push(await startRuntime("other-runtime", URL_, "warn", process.env.BENCH_OTHER_RUNTIME));
+for (const v of VARIANTS)
+  servers.push(await startServer(v, [SERVER], { DATABASE_URL: URL_, PROTO: v, OPENPRACTICE_JWT_SECRET: SECRET }));
 /** Every variant must answer as the runtime does (same total, same page), or its timing means nothing. */
 async function sameAnswers() {
   for (const term of SEARCH_TERMS) {
@@ -29,7 +42,9 @@ async function sameAnswers() {
       const path = `/v2/patients?search=${encodeURIComponent(term)}${query}`;
       const answers = await Promise.all(servers.map(async (s) => (await fetch(s.url + path, { headers })).json()));
       const key = (a) => JSON.stringify([a.pagination?.total_count, a.pagination?.has_next, a.data?.map((p) => p.id)]);
-      for (const [i, a] of answers.entries()) if (key(a) !== key(answers[0])) throw new Error(`${servers[i].name} answers ${path} differently from the runtime`);
+      for (const [i, a] of answers.entries())
+        if (key(a) !== key(answers[0]))
+          throw new Error(`${servers[i].name} answers ${path} differently from the runtime`);
     }
   }
 }
@@ -46,7 +61,10 @@ try {
         const res = await fetch(`${s.url}/v2/patients?search=${encodeURIComponent(term)}`, { headers });
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`${s.name}: search answered ${res.status}`);
-        samples.get(s.name).get(term).push(performance.now() - started);
+        samples
+          .get(s.name)
+          .get(term)
+          .push(performance.now() - started);
       }
     }
   }
@@ -54,7 +72,9 @@ try {
     const { p50, p95 } = stats(xs);
     return `${p50.toFixed(1)} / ${p95.toFixed(1)}`;
   };
-  console.log(`\n| server | ${SEARCH_TERMS.map((t) => `${t} p50 / p95`).join(" | ")} | all p50 / p95 |\n| --- |${" ---: |".repeat(SEARCH_TERMS.length + 1)}`);
+  console.log(
+    `\n| server | ${SEARCH_TERMS.map((t) => `${t} p50 / p95`).join(" | ")} | all p50 / p95 |\n| --- |${" ---: |".repeat(SEARCH_TERMS.length + 1)}`,
+  );
   for (const [name, byTerm] of samples) {
     const all = [...byTerm.values()].flat();
     console.log(`| ${name} | ${[...byTerm.values()].map(cell).join(" | ")} | ${cell(all)} |`);

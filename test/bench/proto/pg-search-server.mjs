@@ -18,9 +18,15 @@ import { sql } from "kysely";
 import { oneScanList } from "./pg-search-one-scan.mjs";
 
 const options = (process.env.PROTO ?? "").split(",").filter(Boolean);
-for (const o of options) if (!["concurrent", "capped-count", "capped-ids", "one-scan"].includes(o)) throw new Error(`unknown option ${o}`);
+for (const o of options)
+  if (!["concurrent", "capped-count", "capped-ids", "one-scan"].includes(o)) throw new Error(`unknown option ${o}`);
 const CAP = Number(process.env.CAP ?? 1000);
-const SORT = { created_at: "created_at", updated_at: "updated_at", last_name: "last_name_sort", first_name: "first_name_sort" };
+const SORT = {
+  created_at: "created_at",
+  updated_at: "updated_at",
+  last_name: "last_name_sort",
+  first_name: "first_name_sort",
+};
 
 const storage = await createPostgresStorage({ url: process.env.DATABASE_URL });
 if (options.length > 0) {
@@ -28,7 +34,8 @@ if (options.length > 0) {
   const proto = Object.getPrototypeOf(storage.repositories.patients);
   const list = proto.list;
   proto.list = async function (c) {
-    if (c.searchTerms.length === 0 || c.createdFrom || c.createdBefore || c.updatedFrom || c.updatedBefore) return list.call(this, c);
+    if (c.searchTerms.length === 0 || c.createdFrom || c.createdBefore || c.updatedFrom || c.updatedBefore)
+      return list.call(this, c);
     if (options.includes("one-scan")) {
       const { rows, total } = await oneScanList(this.db, c, c.countLimit ?? CAP);
       return { patients: rows.map(rowToPatient), total };
@@ -37,25 +44,62 @@ if (options.length > 0) {
     if (c.status !== "all") q = q.where("status", "=", c.status);
     for (const term of c.searchTerms) q = q.where(sql`search_text like ${containsPattern(term)} escape ${"\\"}`);
     if (options.includes("capped-ids")) {
-      const ids = (await q.select("id").limit(CAP + 1).execute()).map((r) => r.id);
+      const ids = (
+        await q
+          .select("id")
+          .limit(CAP + 1)
+          .execute()
+      ).map((r) => r.id);
       const rows =
         ids.length > CAP
-          ? await q.selectAll().orderBy(SORT[c.sort], c.order).orderBy("id", c.order).limit(c.limit).offset(c.offset).execute()
+          ? await q
+              .selectAll()
+              .orderBy(SORT[c.sort], c.order)
+              .orderBy("id", c.order)
+              .limit(c.limit)
+              .offset(c.offset)
+              .execute()
           : ids.length === 0
             ? []
-            : await this.db.selectFrom("patients").selectAll().where("id", "=", sql`any(${ids})`).orderBy(SORT[c.sort], c.order).orderBy("id", c.order).limit(c.limit).offset(c.offset).execute();
+            : await this.db
+                .selectFrom("patients")
+                .selectAll()
+                .where("id", "=", sql`any(${ids})`)
+                .orderBy(SORT[c.sort], c.order)
+                .orderBy("id", c.order)
+                .limit(c.limit)
+                .offset(c.offset)
+                .execute();
       return { patients: rows.map(rowToPatient), total: ids.length };
     }
-    const page = () => q.selectAll().orderBy(SORT[c.sort], c.order).orderBy("id", c.order).limit(c.limit).offset(c.offset).execute();
+    const page = () =>
+      q.selectAll().orderBy(SORT[c.sort], c.order).orderBy("id", c.order).limit(c.limit).offset(c.offset).execute();
     const count = options.includes("capped-count")
-      ? () => this.db.selectFrom(q.select(sql`1`.as("one")).limit(CAP + 1).as("m")).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()
+      ? () =>
+          this.db
+            .selectFrom(
+              q
+                .select(sql`1`.as("one"))
+                .limit(CAP + 1)
+                .as("m"),
+            )
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
       : () => q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-    const [rows, counted] = options.includes("concurrent") ? await Promise.all([page(), count()]) : [await page(), await count()];
+    const [rows, counted] = options.includes("concurrent")
+      ? await Promise.all([page(), count()])
+      : [await page(), await count()];
     return { patients: rows.map(rowToPatient), total: Number(counted.n) };
   };
 }
-const practice = createPractice({ storage, planLimits: JSON.parse(process.env.OPENPRACTICE_PLAN_LIMITS ?? '{"enterprise":100000000}') });
-const handler = createHttpHandler({ practice, authenticator: createJwtAuthenticator({ secret: process.env.OPENPRACTICE_JWT_SECRET }) });
+const practice = createPractice({
+  storage,
+  planLimits: JSON.parse(process.env.OPENPRACTICE_PLAN_LIMITS ?? '{"enterprise":100000000}'),
+});
+const handler = createHttpHandler({
+  practice,
+  authenticator: createJwtAuthenticator({ secret: process.env.OPENPRACTICE_JWT_SECRET }),
+});
 const server = createH3NodeServer(handler);
 server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? "127.0.0.1");
 const stop = () => server.close(() => storage.close().then(() => process.exit(0)));

@@ -6,7 +6,19 @@
 // BENCH_LATENCY_SAMPLES (500), BENCH_VARIANTS (";"-separated option lists), CAP (1000).
 import { fileURLToPath } from "node:url";
 import { signAccessToken } from "@openpractice/runtime";
-import { BASELINE_SERVER, SEARCH_TERMS, SECRET, busyShare, intEnv, load, machineLine, searchLatency, startRuntime, startServer, stopServer } from "../harness.mjs";
+import {
+  BASELINE_SERVER,
+  SEARCH_TERMS,
+  SECRET,
+  busyShare,
+  intEnv,
+  load,
+  machineLine,
+  searchLatency,
+  startRuntime,
+  startServer,
+  stopServer,
+} from "../harness.mjs";
 
 const URL_ = process.env.BENCH_FIXTURE_URL;
 if (!URL_) throw new Error("set BENCH_FIXTURE_URL to a kept fixture database");
@@ -22,10 +34,15 @@ const headers = { authorization: `Bearer ${token}` };
 const specs = [
   ["baseline", () => startServer("baseline", [BASELINE_SERVER], { DATABASE_URL: URL_ })],
   ["runtime", () => startRuntime("runtime", URL_, "warn")],
-  ...VARIANTS.map((v, i) => [v, () => startServer(`proto${i}`, [SERVER], { DATABASE_URL: URL_, PROTO: v, OPENPRACTICE_JWT_SECRET: SECRET })]),
+  ...VARIANTS.map((v, i) => [
+    v,
+    () => startServer(`proto${i}`, [SERVER], { DATABASE_URL: URL_, PROTO: v, OPENPRACTICE_JWT_SECRET: SECRET }),
+  ]),
 ];
 const f = (n) => n.toFixed(1);
-console.log(`\n| variant | ${SEARCH_TERMS.map((t) => `${t} p50/p95`).join(" | ")} | all p50 / p95 / p99 | req/s |\n| --- |${" ---: |".repeat(SEARCH_TERMS.length + 2)}`);
+console.log(
+  `\n| variant | ${SEARCH_TERMS.map((t) => `${t} p50/p95`).join(" | ")} | all p50 / p95 / p99 | req/s |\n| --- |${" ---: |".repeat(SEARCH_TERMS.length + 2)}`,
+);
 for (const [label, start] of specs) {
   const server = await start();
   try {
@@ -33,7 +50,9 @@ for (const [label, start] of specs) {
     const l = await searchLatency(server, headers, SAMPLES);
     const r = await load(server, "search", headers, RUN);
     if (r.bad > 0) throw new Error(`${label}: ${r.bad} bad responses`);
-    console.log(`| ${label} | ${SEARCH_TERMS.map((t) => `${f(l.byTerm[t].p50)} / ${f(l.byTerm[t].p95)}`).join(" | ")} | ${f(l.p50)} / ${f(l.p95)} / ${f(l.p99)} | ${f(r.rps)} |`);
+    console.log(
+      `| ${label} | ${SEARCH_TERMS.map((t) => `${f(l.byTerm[t].p50)} / ${f(l.byTerm[t].p95)}`).join(" | ")} | ${f(l.p50)} / ${f(l.p95)} / ${f(l.p99)} | ${f(r.rps)} |`,
+    );
   } finally {
     await stopServer(server);
   }

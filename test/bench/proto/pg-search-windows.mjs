@@ -39,15 +39,31 @@ if ((await setup.query(`select 1 from pg_class where relname = 'patients_search_
 const size = (await setup.query(`select pg_size_pretty(pg_relation_size('patients_search_win_ix')) as s`)).rows[0].s;
 console.log(`patients_search_win_ix: ${size}`);
 const trgm = {
-  page: (t) => pool.query(`select * from patients where organisation_id = $1 and status = $2 and search_text like $3 escape '\\' order by created_at desc, id desc limit 26 offset 0`, [1, "active", like(t)]),
-  count: (t) => pool.query(`select count(*) as n from (select 1 from patients where organisation_id = $1 and status = $2 and search_text like $3 escape '\\' limit 1001) m`, [1, "active", like(t)]),
+  page: (t) =>
+    pool.query(
+      `select * from patients where organisation_id = $1 and status = $2 and search_text like $3 escape '\\' order by created_at desc, id desc limit 26 offset 0`,
+      [1, "active", like(t)],
+    ),
+  count: (t) =>
+    pool.query(
+      `select count(*) as n from (select 1 from patients where organisation_id = $1 and status = $2 and search_text like $3 escape '\\' limit 1001) m`,
+      [1, "active", like(t)],
+    ),
 };
 // A term of up to 8 characters is matched exactly by the prefix query; a longer one needs LIKE to check
 // its windows line up (written so the trigram index cannot join in with a BitmapAnd).
 const recheck = (t) => ([...t].length > W ? `and (search_text || '') like $3 escape '\\'` : `and $3::text is not null`);
 const win = {
-  page: (t) => pool.query(`select * from patients where organisation_id = $1 and status = $2 and op_search_windows(search_text) @@ $4::tsquery ${recheck(t)} order by created_at desc, id desc limit 26 offset 0`, [1, "active", like(t), tsq(t)]),
-  count: (t) => pool.query(`select count(*) as n from (select from patients where organisation_id = $1 and status = $2 and op_search_windows(search_text) @@ $4::tsquery ${recheck(t)} limit 1001) m`, [1, "active", like(t), tsq(t)]),
+  page: (t) =>
+    pool.query(
+      `select * from patients where organisation_id = $1 and status = $2 and op_search_windows(search_text) @@ $4::tsquery ${recheck(t)} order by created_at desc, id desc limit 26 offset 0`,
+      [1, "active", like(t), tsq(t)],
+    ),
+  count: (t) =>
+    pool.query(
+      `select count(*) as n from (select from patients where organisation_id = $1 and status = $2 and op_search_windows(search_text) @@ $4::tsquery ${recheck(t)} limit 1001) m`,
+      [1, "active", like(t), tsq(t)],
+    ),
 };
 async function measure(name, s) {
   const all = [];
@@ -57,15 +73,19 @@ async function measure(name, s) {
     const started = performance.now();
     const [, c] = await Promise.all([s.page(t), s.count(t)]);
     const ms = performance.now() - started;
-    if (i >= 60) (all.push(ms), by.get(t).push(ms));
+    if (i >= 60) all.push(ms), by.get(t).push(ms);
     if (i < 6) by.get(t).n = c.rows[0].n;
   }
-  console.log(`${name}: p50 ${pct(all, 50).toFixed(2)} p95 ${pct(all, 95).toFixed(2)} | ` + [...by].map(([t, xs]) => `${t}(${xs.n}) ${pct(xs, 50).toFixed(1)}/${pct(xs, 95).toFixed(1)}`).join(", "));
+  console.log(
+    `${name}: p50 ${pct(all, 50).toFixed(2)} p95 ${pct(all, 95).toFixed(2)} | ` +
+      [...by].map(([t, xs]) => `${t}(${xs.n}) ${pct(xs, 50).toFixed(1)}/${pct(xs, 95).toFixed(1)}`).join(", "),
+  );
 }
 for (let r = 0; r < 2; r++) {
   await measure("trigram", trgm);
   await measure("windows", win);
 }
-if (process.env.BENCH_DROP === "1") await setup.query(`drop index patients_search_win_ix; drop function op_search_windows(text)`);
+if (process.env.BENCH_DROP === "1")
+  await setup.query(`drop index patients_search_win_ix; drop function op_search_windows(text)`);
 await setup.end();
 await pool.end();

@@ -25,7 +25,12 @@ const ftsCount = `SELECT count(*) AS n ${MATCHING}`;
 
 const like = (t) => `%${t}%`;
 const phrase = (t) => trigramMatch([t]);
-const plan = (q, arg) => db.prepare(`EXPLAIN QUERY PLAN ${q}`).all(arg).map((r) => r.detail).join("; ");
+const plan = (q, arg) =>
+  db
+    .prepare(`EXPLAIN QUERY PLAN ${q}`)
+    .all(arg)
+    .map((r) => r.detail)
+    .join("; ");
 function time(q, arg, runs = 15) {
   const stmt = db.prepare(q);
   stmt.all(arg);
@@ -46,7 +51,10 @@ const measure = (label, page, count, arg) => {
     rows.push({ term, page: p.ms, count: c.ms, n: c.out[0].n, ids: p.out.map((r) => r.id).join(",") });
   }
   console.log(`\n${label}\n| term | matches | page ms | count ms | sum ms |\n| --- | ---: | ---: | ---: | ---: |`);
-  for (const r of rows) console.log(`| ${r.term} | ${r.n} | ${r.page.toFixed(2)} | ${r.count.toFixed(2)} | ${(r.page + r.count).toFixed(2)} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.term} | ${r.n} | ${r.page.toFixed(2)} | ${r.count.toFixed(2)} | ${(r.page + r.count).toFixed(2)} |`,
+    );
   return rows;
 };
 const before = measure("LIKE '%term%' (today)", likePage, likeCount, like);
@@ -55,7 +63,9 @@ let started = performance.now();
 installTrigramIndex(db);
 const buildMs = performance.now() - started;
 const size = (name) => db.prepare("SELECT sum(pgsize) AS b FROM dbstat WHERE name LIKE ?").get(`${name}%`)?.b ?? 0;
-console.log(`\nFTS5 trigram index: built in ${(buildMs / 1000).toFixed(1)} s, ${(size("patients_search") / 2 ** 20).toFixed(1)} MiB (patients table ${(size("patients") / 2 ** 20 - size("patients_search") / 2 ** 20).toFixed(1)} MiB with its indexes)`);
+console.log(
+  `\nFTS5 trigram index: built in ${(buildMs / 1000).toFixed(1)} s, ${(size("patients_search") / 2 ** 20).toFixed(1)} MiB (patients table ${(size("patients") / 2 ** 20 - size("patients_search") / 2 ** 20).toFixed(1)} MiB with its indexes)`,
+);
 console.log(`plan, FTS page:  ${plan(ftsPage, '"x"')}`);
 console.log(`plan, FTS count: ${plan(ftsCount, '"x"')}`);
 const after = measure("FTS5 trigram MATCH", ftsPage, ftsCount, phrase);
@@ -66,13 +76,20 @@ console.log(`\nsame matches and same first page as LIKE: ${same ? "yes" : "NO"}`
 const insertCost = (label) => {
   const cols = db.prepare("SELECT * FROM patients LIMIT 1").get();
   delete cols.id;
-  const stmt = db.prepare(`INSERT INTO patients (${Object.keys(cols).join(", ")}) VALUES (${Object.keys(cols).map((k) => `@${k}`).join(", ")})`);
+  const stmt = db.prepare(
+    `INSERT INTO patients (${Object.keys(cols).join(", ")}) VALUES (${Object.keys(cols)
+      .map((k) => `@${k}`)
+      .join(", ")})`,
+  );
   started = performance.now();
-  for (let i = 0; i < 2000; i++) stmt.run({ ...cols, identity_key: `${label}-${i}`, search_text: `${cols.search_text} ${label}${i}` });
+  for (let i = 0; i < 2000; i++)
+    stmt.run({ ...cols, identity_key: `${label}-${i}`, search_text: `${cols.search_text} ${label}${i}` });
   return ((performance.now() - started) / 2000) * 1000;
 };
 const withTriggers = insertCost("with");
 db.exec("DROP TRIGGER patients_search_ai");
 const withoutTriggers = insertCost("without");
-console.log(`insert, one autocommit statement: ${withoutTriggers.toFixed(0)} µs without the trigger, ${withTriggers.toFixed(0)} µs with it`);
+console.log(
+  `insert, one autocommit statement: ${withoutTriggers.toFixed(0)} µs without the trigger, ${withTriggers.toFixed(0)} µs with it`,
+);
 db.close();

@@ -79,10 +79,26 @@ export function foundationMigration(profile: SqlDialectProfile): Migration {
         .addColumn("updated_at", TIME, (c) => c.notNull())
         .addUniqueConstraint("patients_org_identity_uq", ["organisation_id", "identity_key"])
         .execute();
-      await db.schema.createIndex("patients_org_status_created_ix").on("patients").columns(["organisation_id", "status", "created_at", "id"]).execute();
-      await db.schema.createIndex("patients_org_status_updated_ix").on("patients").columns(["organisation_id", "status", "updated_at", "id"]).execute();
-      await db.schema.createIndex("patients_org_status_last_ix").on("patients").columns(["organisation_id", "status", "last_name_sort", "id"]).execute();
-      await db.schema.createIndex("patients_org_status_first_ix").on("patients").columns(["organisation_id", "status", "first_name_sort", "id"]).execute();
+      await db.schema
+        .createIndex("patients_org_status_created_ix")
+        .on("patients")
+        .columns(["organisation_id", "status", "created_at", "id"])
+        .execute();
+      await db.schema
+        .createIndex("patients_org_status_updated_ix")
+        .on("patients")
+        .columns(["organisation_id", "status", "updated_at", "id"])
+        .execute();
+      await db.schema
+        .createIndex("patients_org_status_last_ix")
+        .on("patients")
+        .columns(["organisation_id", "status", "last_name_sort", "id"])
+        .execute();
+      await db.schema
+        .createIndex("patients_org_status_first_ix")
+        .on("patients")
+        .columns(["organisation_id", "status", "first_name_sort", "id"])
+        .execute();
 
       await db.schema
         .createTable("outbox")
@@ -102,7 +118,11 @@ export function foundationMigration(profile: SqlDialectProfile): Migration {
         .addColumn("hits", "integer", (c) => c.notNull())
         .addPrimaryKeyConstraint("rate_limit_counters_pk", ["counter_key", "window_start"])
         .execute();
-      await db.schema.createIndex("rate_limit_counters_window_ix").on("rate_limit_counters").column("window_start").execute();
+      await db.schema
+        .createIndex("rate_limit_counters_window_ix")
+        .on("rate_limit_counters")
+        .column("window_start")
+        .execute();
 
       await db.schema
         .createTable("appointment_categories")
@@ -133,7 +153,18 @@ export function foundationMigration(profile: SqlDialectProfile): Migration {
         .execute();
     },
     async down(db: Kysely<any>) {
-      for (const t of ["organisation_specializations", "cancellation_reasons", "appointment_categories", "rate_limit_counters", "outbox", "patients", "provider_clinics", "providers", "clinics", "organisations"]) {
+      for (const t of [
+        "organisation_specializations",
+        "cancellation_reasons",
+        "appointment_categories",
+        "rate_limit_counters",
+        "outbox",
+        "patients",
+        "provider_clinics",
+        "providers",
+        "clinics",
+        "organisations",
+      ]) {
         await db.schema.dropTable(t).execute();
       }
     },

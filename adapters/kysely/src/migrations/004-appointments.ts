@@ -12,8 +12,14 @@ export function appointmentsMigration(profile: SqlDialectProfile): Migration {
   const id = (b: Parameters<SqlDialectProfile["autoIncrement"]>[0]) => profile.autoIncrement(b.primaryKey());
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable("clinics").addColumn("allow_double_booking", "integer", (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable("providers").addColumn("schedule_version", "integer", (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable("clinics")
+        .addColumn("allow_double_booking", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable("providers")
+        .addColumn("schedule_version", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
 
       await db.schema
         .createTable("appointments")
@@ -41,11 +47,26 @@ export function appointmentsMigration(profile: SqlDialectProfile): Migration {
         .addColumn("updated_at", TIME, (c) => c.notNull())
         .addColumn("version", "integer", (c) => c.notNull())
         // The doctor is a provider of the same organisation, enforced by the database.
-        .addForeignKeyConstraint("appointments_doctor_fk", ["organisation_id", "doctor_id"], "providers", ["organisation_id", "user_id"])
+        .addForeignKeyConstraint("appointments_doctor_fk", ["organisation_id", "doctor_id"], "providers", [
+          "organisation_id",
+          "user_id",
+        ])
         .execute();
-      await db.schema.createIndex("appointments_org_starts_ix").on("appointments").columns(["organisation_id", "starts_at", "id"]).execute();
-      await db.schema.createIndex("appointments_org_doctor_starts_ix").on("appointments").columns(["organisation_id", "doctor_id", "starts_at"]).execute();
-      await db.schema.createIndex("appointments_org_patient_starts_ix").on("appointments").columns(["organisation_id", "patient_id", "starts_at"]).execute();
+      await db.schema
+        .createIndex("appointments_org_starts_ix")
+        .on("appointments")
+        .columns(["organisation_id", "starts_at", "id"])
+        .execute();
+      await db.schema
+        .createIndex("appointments_org_doctor_starts_ix")
+        .on("appointments")
+        .columns(["organisation_id", "doctor_id", "starts_at"])
+        .execute();
+      await db.schema
+        .createIndex("appointments_org_patient_starts_ix")
+        .on("appointments")
+        .columns(["organisation_id", "patient_id", "starts_at"])
+        .execute();
 
       await db.schema
         .createTable("appointment_category_links")
@@ -53,7 +74,11 @@ export function appointmentsMigration(profile: SqlDialectProfile): Migration {
         .addColumn("category_id", "integer", (c) => c.notNull().references("appointment_categories.id"))
         .addPrimaryKeyConstraint("appointment_category_links_pk", ["appointment_id", "category_id"])
         .execute();
-      await db.schema.createIndex("appointment_category_links_category_ix").on("appointment_category_links").columns(["category_id", "appointment_id"]).execute();
+      await db.schema
+        .createIndex("appointment_category_links_category_ix")
+        .on("appointment_category_links")
+        .columns(["category_id", "appointment_id"])
+        .execute();
 
       await db.schema
         .createTable("appointment_history")
@@ -68,10 +93,15 @@ export function appointmentsMigration(profile: SqlDialectProfile): Migration {
         .addColumn("by_user_id", "bigint")
         .addColumn("at", TIME, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("appointment_history_appointment_ix").on("appointment_history").columns(["appointment_id", "id"]).execute();
+      await db.schema
+        .createIndex("appointment_history_appointment_ix")
+        .on("appointment_history")
+        .columns(["appointment_id", "id"])
+        .execute();
     },
     async down(db: Kysely<any>) {
-      for (const t of ["appointment_history", "appointment_category_links", "appointments"]) await db.schema.dropTable(t).execute();
+      for (const t of ["appointment_history", "appointment_category_links", "appointments"])
+        await db.schema.dropTable(t).execute();
       await db.schema.alterTable("providers").dropColumn("schedule_version").execute();
       await db.schema.alterTable("clinics").dropColumn("allow_double_booking").execute();
     },

@@ -13,7 +13,10 @@ export function casesMigration(profile: SqlDialectProfile): Migration {
   const id = (b: Parameters<SqlDialectProfile["autoIncrement"]>[0]) => profile.autoIncrement(b.primaryKey());
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable("clinics").addColumn("visit_limit_warning_only", "integer", (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable("clinics")
+        .addColumn("visit_limit_warning_only", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
 
       await db.schema
         .createTable("referring_physicians")
@@ -35,7 +38,11 @@ export function casesMigration(profile: SqlDialectProfile): Migration {
         // NULL NPIs do not collide on any engine; a known NPI is one physician per organisation.
         .addUniqueConstraint("referring_physicians_org_npi_uq", ["organisation_id", "npi"])
         .execute();
-      await db.schema.createIndex("referring_physicians_org_last_ix").on("referring_physicians").columns(["organisation_id", "last_name", "id"]).execute();
+      await db.schema
+        .createIndex("referring_physicians_org_last_ix")
+        .on("referring_physicians")
+        .columns(["organisation_id", "last_name", "id"])
+        .execute();
 
       await db.schema
         .createTable("insurance_cards")
@@ -50,7 +57,11 @@ export function casesMigration(profile: SqlDialectProfile): Migration {
         .addColumn("plan_end_date", DATE)
         .addColumn("created_at", TIME, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("insurance_cards_org_patient_ix").on("insurance_cards").columns(["organisation_id", "patient_id", "id"]).execute();
+      await db.schema
+        .createIndex("insurance_cards_org_patient_ix")
+        .on("insurance_cards")
+        .columns(["organisation_id", "patient_id", "id"])
+        .execute();
 
       await db.schema
         .createTable("cases")
@@ -83,8 +94,16 @@ export function casesMigration(profile: SqlDialectProfile): Migration {
         .addColumn("created_at", TIME, (c) => c.notNull())
         .addColumn("updated_at", TIME, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("cases_org_patient_ix").on("cases").columns(["organisation_id", "patient_id", "id"]).execute();
-      await db.schema.createIndex("appointments_org_case_ix").on("appointments").columns(["organisation_id", "service_case_id", "starts_at"]).execute();
+      await db.schema
+        .createIndex("cases_org_patient_ix")
+        .on("cases")
+        .columns(["organisation_id", "patient_id", "id"])
+        .execute();
+      await db.schema
+        .createIndex("appointments_org_case_ix")
+        .on("appointments")
+        .columns(["organisation_id", "service_case_id", "starts_at"])
+        .execute();
 
       await db.schema
         .createTable("authorizations")
@@ -107,11 +126,16 @@ export function casesMigration(profile: SqlDialectProfile): Migration {
         .addColumn("created_at", TIME, (c) => c.notNull())
         .addColumn("updated_at", TIME, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("authorizations_org_case_ix").on("authorizations").columns(["organisation_id", "case_id", "effective_start_date"]).execute();
+      await db.schema
+        .createIndex("authorizations_org_case_ix")
+        .on("authorizations")
+        .columns(["organisation_id", "case_id", "effective_start_date"])
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropIndex("appointments_org_case_ix").on("appointments").execute();
-      for (const t of ["authorizations", "cases", "insurance_cards", "referring_physicians"]) await db.schema.dropTable(t).execute();
+      for (const t of ["authorizations", "cases", "insurance_cards", "referring_physicians"])
+        await db.schema.dropTable(t).execute();
       await db.schema.alterTable("clinics").dropColumn("visit_limit_warning_only").execute();
     },
   };

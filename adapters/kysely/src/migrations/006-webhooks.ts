@@ -8,7 +8,10 @@ export function webhooksMigration(profile: SqlDialectProfile): Migration {
   const id = (b: Parameters<SqlDialectProfile["autoIncrement"]>[0]) => profile.autoIncrement(b.primaryKey());
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable("organisations").addColumn("webhook_lock", "integer", (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable("organisations")
+        .addColumn("webhook_lock", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
 
       await db.schema
         .createTable("webhook_subscriptions")
@@ -23,7 +26,11 @@ export function webhooksMigration(profile: SqlDialectProfile): Migration {
         .addColumn("created_at", TIME, (c) => c.notNull())
         .addColumn("updated_at", TIME, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("webhook_subscriptions_org_ix").on("webhook_subscriptions").columns(["organisation_id", "is_active", "id"]).execute();
+      await db.schema
+        .createIndex("webhook_subscriptions_org_ix")
+        .on("webhook_subscriptions")
+        .columns(["organisation_id", "is_active", "id"])
+        .execute();
 
       await db.schema
         .createTable("webhook_deliveries")
@@ -44,7 +51,11 @@ export function webhooksMigration(profile: SqlDialectProfile): Migration {
         // One delivery per event and subscription, even if two fan-outs overlap.
         .addUniqueConstraint("webhook_deliveries_sub_outbox_uq", ["subscription_id", "outbox_id"])
         .execute();
-      await db.schema.createIndex("webhook_deliveries_sub_ix").on("webhook_deliveries").columns(["organisation_id", "subscription_id", "id"]).execute();
+      await db.schema
+        .createIndex("webhook_deliveries_sub_ix")
+        .on("webhook_deliveries")
+        .columns(["organisation_id", "subscription_id", "id"])
+        .execute();
 
       await db.schema
         .createTable("webhook_attempts")
@@ -58,10 +69,15 @@ export function webhooksMigration(profile: SqlDialectProfile): Migration {
         .addColumn("error", "text")
         .addColumn("response_excerpt", "text")
         .execute();
-      await db.schema.createIndex("webhook_attempts_delivery_ix").on("webhook_attempts").columns(["delivery_id", "id"]).execute();
+      await db.schema
+        .createIndex("webhook_attempts_delivery_ix")
+        .on("webhook_attempts")
+        .columns(["delivery_id", "id"])
+        .execute();
     },
     async down(db: Kysely<any>) {
-      for (const t of ["webhook_attempts", "webhook_deliveries", "webhook_subscriptions"]) await db.schema.dropTable(t).execute();
+      for (const t of ["webhook_attempts", "webhook_deliveries", "webhook_subscriptions"])
+        await db.schema.dropTable(t).execute();
       await db.schema.alterTable("organisations").dropColumn("webhook_lock").execute();
     },
   };

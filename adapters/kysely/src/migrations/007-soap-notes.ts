@@ -39,8 +39,16 @@ export function soapNotesMigration(profile: SqlDialectProfile): Migration {
         .addColumn("created_at", TIME, (c) => c.notNull())
         .addColumn("updated_at", TIME, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("soap_notes_org_patient_ix").on("soap_notes").columns(["organisation_id", "patient_id", "service_date_time"]).execute();
-      await db.schema.createIndex("soap_notes_org_date_ix").on("soap_notes").columns(["organisation_id", "service_date_time", "id"]).execute();
+      await db.schema
+        .createIndex("soap_notes_org_patient_ix")
+        .on("soap_notes")
+        .columns(["organisation_id", "patient_id", "service_date_time"])
+        .execute();
+      await db.schema
+        .createIndex("soap_notes_org_date_ix")
+        .on("soap_notes")
+        .columns(["organisation_id", "service_date_time", "id"])
+        .execute();
 
       await db.schema
         .createTable("form_submissions")
@@ -52,7 +60,11 @@ export function soapNotesMigration(profile: SqlDialectProfile): Migration {
         .addColumn("response", "text", (c) => c.notNull())
         .addColumn("updated_at", TIME, (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("form_submissions_context_ix").on("form_submissions").columns(["organisation_id", "context_id"]).execute();
+      await db.schema
+        .createIndex("form_submissions_context_ix")
+        .on("form_submissions")
+        .columns(["organisation_id", "context_id"])
+        .execute();
     },
     async down(db: Kysely<any>) {
       for (const t of ["form_submissions", "soap_notes"]) await db.schema.dropTable(t).execute();

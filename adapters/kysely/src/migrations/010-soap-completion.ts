@@ -13,11 +13,23 @@ export function soapCompletionMigration(profile: SqlDialectProfile): Migration {
   const binary = profile.binaryColumnType();
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable("organisations").addColumn("billing_unit_rule", "varchar(20)", (c) => c.notNull().defaultTo("cms_8_minute")).execute();
-      await db.schema.alterTable("organisations").addColumn("require_cosign", "integer", (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable("organisations").addColumn("auto_submit_billing", "integer", (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable("organisations")
+        .addColumn("billing_unit_rule", "varchar(20)", (c) => c.notNull().defaultTo("cms_8_minute"))
+        .execute();
+      await db.schema
+        .alterTable("organisations")
+        .addColumn("require_cosign", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable("organisations")
+        .addColumn("auto_submit_billing", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable("soap_notes").addColumn("billing_status", "varchar(30)").execute();
-      await db.schema.alterTable("soap_notes").addColumn("row_lock", "integer", (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable("soap_notes")
+        .addColumn("row_lock", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
 
       await db.schema
         .createTable("soap_signatures")
@@ -31,7 +43,11 @@ export function soapCompletionMigration(profile: SqlDialectProfile): Migration {
         .addColumn("revoked_at", TIME)
         .addColumn("revoked_reason", "varchar(2100)")
         .execute();
-      await db.schema.createIndex("soap_signatures_note_ix").on("soap_signatures").columns(["organisation_id", "context_id"]).execute();
+      await db.schema
+        .createIndex("soap_signatures_note_ix")
+        .on("soap_signatures")
+        .columns(["organisation_id", "context_id"])
+        .execute();
 
       await db.schema
         .createTable("soap_note_history")
@@ -45,7 +61,11 @@ export function soapCompletionMigration(profile: SqlDialectProfile): Migration {
         .addColumn("at", TIME, (c) => c.notNull())
         .addColumn("details", "text", (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("soap_note_history_note_ix").on("soap_note_history").columns(["organisation_id", "context_id"]).execute();
+      await db.schema
+        .createIndex("soap_note_history_note_ix")
+        .on("soap_note_history")
+        .columns(["organisation_id", "context_id"])
+        .execute();
 
       await db.schema
         .createTable("treatment_sheets")
@@ -106,9 +126,18 @@ export function soapCompletionMigration(profile: SqlDialectProfile): Migration {
         .execute();
     },
     async down(db: Kysely<any>) {
-      for (const t of ["soap_documents", "plans_of_care", "claims", "treatment_sheets", "soap_note_history", "soap_signatures"]) await db.schema.dropTable(t).execute();
+      for (const t of [
+        "soap_documents",
+        "plans_of_care",
+        "claims",
+        "treatment_sheets",
+        "soap_note_history",
+        "soap_signatures",
+      ])
+        await db.schema.dropTable(t).execute();
       for (const c of ["row_lock", "billing_status"]) await db.schema.alterTable("soap_notes").dropColumn(c).execute();
-      for (const c of ["auto_submit_billing", "require_cosign", "billing_unit_rule"]) await db.schema.alterTable("organisations").dropColumn(c).execute();
+      for (const c of ["auto_submit_billing", "require_cosign", "billing_unit_rule"])
+        await db.schema.alterTable("organisations").dropColumn(c).execute();
     },
   };
 }

@@ -29,7 +29,11 @@ export function notificationsMigration(profile: SqlDialectProfile): Migration {
         .addColumn("updated_at", TIME, (c) => c.notNull())
         .addUniqueConstraint("notification_devices_org_endpoint_uq", ["organisation_id", "endpoint_hash"])
         .execute();
-      await db.schema.createIndex("notification_devices_user_ix").on("notification_devices").columns(["organisation_id", "user_type", "user_id"]).execute();
+      await db.schema
+        .createIndex("notification_devices_user_ix")
+        .on("notification_devices")
+        .columns(["organisation_id", "user_type", "user_id"])
+        .execute();
 
       await db.schema
         .createTable("notifications")
@@ -48,7 +52,11 @@ export function notificationsMigration(profile: SqlDialectProfile): Migration {
         // Idempotency by the database: NULL keys never clash on any engine, a repeated key always does.
         .addUniqueConstraint("notifications_org_idempotency_uq", ["organisation_id", "idempotency_key"])
         .execute();
-      await db.schema.createIndex("notifications_inbox_ix").on("notifications").columns(["organisation_id", "user_type", "user_id", "created_at"]).execute();
+      await db.schema
+        .createIndex("notifications_inbox_ix")
+        .on("notifications")
+        .columns(["organisation_id", "user_type", "user_id", "created_at"])
+        .execute();
 
       await db.schema
         .createTable("notification_pushes")
@@ -78,10 +86,15 @@ export function notificationsMigration(profile: SqlDialectProfile): Migration {
         .addColumn("outcome", "varchar(10)", (c) => c.notNull())
         .addColumn("error", "text")
         .execute();
-      await db.schema.createIndex("notification_push_attempts_ix").on("notification_push_attempts").columns(["notification_id", "id"]).execute();
+      await db.schema
+        .createIndex("notification_push_attempts_ix")
+        .on("notification_push_attempts")
+        .columns(["notification_id", "id"])
+        .execute();
     },
     async down(db: Kysely<any>) {
-      for (const t of ["notification_push_attempts", "notification_pushes", "notifications", "notification_devices"]) await db.schema.dropTable(t).execute();
+      for (const t of ["notification_push_attempts", "notification_pushes", "notifications", "notification_devices"])
+        await db.schema.dropTable(t).execute();
     },
   };
 }

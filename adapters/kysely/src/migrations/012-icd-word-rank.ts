@@ -8,9 +8,18 @@ import { sql, type Kysely, type Migration } from "kysely";
 export function icdWordRankMigration(): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable("icd_words").addColumn("description_length", "integer", (c) => c.notNull().defaultTo(0)).execute();
-      await sql`update icd_words set description_length = (select c.description_length from icd_codes c where c.year = icd_words.year and c.code = icd_words.code)`.execute(db);
-      await db.schema.createIndex("icd_words_rank_ix").on("icd_words").columns(["year", "word", "description_length", "code"]).execute();
+      await db.schema
+        .alterTable("icd_words")
+        .addColumn("description_length", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await sql`update icd_words set description_length = (select c.description_length from icd_codes c where c.year = icd_words.year and c.code = icd_words.code)`.execute(
+        db,
+      );
+      await db.schema
+        .createIndex("icd_words_rank_ix")
+        .on("icd_words")
+        .columns(["year", "word", "description_length", "code"])
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropIndex("icd_words_rank_ix").on("icd_words").execute();

@@ -10,7 +10,9 @@ export function soapSummaryStatusMigration(): Migration {
     async up(db: Kysely<any>) {
       await db.schema.alterTable("soap_notes").addColumn("summary_status", "varchar(10)").execute();
       await db.schema.alterTable("soap_notes").addColumn("summary_failure", "varchar(500)").execute();
-      await sql`update soap_notes set summary_status = case when summary_doc_url is null then 'PENDING' else 'READY' end where status = 'COMPLETED'`.execute(db);
+      await sql`update soap_notes set summary_status = case when summary_doc_url is null then 'PENDING' else 'READY' end where status = 'COMPLETED'`.execute(
+        db,
+      );
     },
     async down(db: Kysely<any>) {
       await db.schema.alterTable("soap_notes").dropColumn("summary_failure").execute();

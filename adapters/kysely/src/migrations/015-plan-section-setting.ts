@@ -4,7 +4,10 @@ import type { Kysely, Migration } from "kysely";
 export function planSectionSettingMigration(): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable("organisations").addColumn("require_plan_section", "integer", (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable("organisations")
+        .addColumn("require_plan_section", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.alterTable("organisations").dropColumn("require_plan_section").execute();

@@ -16,7 +16,10 @@ export async function migrateToLatest(db: Kysely<any>, profile: SqlDialectProfil
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error) {
-    throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `Migration ${failed?.migrationName ?? "(unknown)"} failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

@@ -23,5 +23,17 @@ export const foundationKyselyModule = defineKyselyModule({
     "001-foundation": foundationMigration(profile),
     "002-jobs-and-locks": jobsAndLocksMigration(profile),
   }),
-  tables: ["organisations", "clinics", "providers", "provider_clinics", "outbox", "rate_limit_counters", "appointment_categories", "cancellation_reasons", "organisation_specializations", "jobs", "locks"],
+  tables: [
+    "organisations",
+    "clinics",
+    "providers",
+    "provider_clinics",
+    "outbox",
+    "rate_limit_counters",
+    "appointment_categories",
+    "cancellation_reasons",
+    "organisation_specializations",
+    "jobs",
+    "locks",
+  ],
 });

@@ -25,5 +25,14 @@ export const soapKyselyModule = defineKyselyModule({
     "014-soap-summary-status": soapSummaryStatusMigration(),
     "015-plan-section-setting": planSectionSettingMigration(),
   }),
-  tables: ["soap_notes", "form_submissions", "soap_signatures", "soap_note_history", "treatment_sheets", "claims", "plans_of_care", "soap_documents"],
+  tables: [
+    "soap_notes",
+    "form_submissions",
+    "soap_signatures",
+    "soap_note_history",
+    "treatment_sheets",
+    "claims",
+    "plans_of_care",
+    "soap_documents",
+  ],
 });

@@ -1,4 +1,11 @@
-import type { Appointment, AppointmentHistoryEntry, AppointmentListCriteria, AppointmentRecord, AppointmentRepository, AppointmentStatus } from "@openpractice/core";
+import type {
+  Appointment,
+  AppointmentHistoryEntry,
+  AppointmentListCriteria,
+  AppointmentRecord,
+  AppointmentRepository,
+  AppointmentStatus,
+} from "@openpractice/core";
 import type { Kysely, SelectQueryBuilder } from "kysely";
 import { fromDbTime, toDbTime, type Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -17,7 +24,12 @@ function applyFilters<O>(q: SelectQueryBuilder<Database, "appointments", O>, c: 
   const categoryId = c.categoryId;
   if (categoryId !== undefined) {
     out = out.where(({ exists, selectFrom }) =>
-      exists(selectFrom("appointment_category_links as l").select("l.appointment_id").whereRef("l.appointment_id", "=", "appointments.id").where("l.category_id", "=", categoryId)),
+      exists(
+        selectFrom("appointment_category_links as l")
+          .select("l.appointment_id")
+          .whereRef("l.appointment_id", "=", "appointments.id")
+          .where("l.category_id", "=", categoryId),
+      ),
     );
   }
   return out;
@@ -40,7 +52,14 @@ export class KyselyAppointmentRepository implements AppointmentRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async findOverlapping(q: { organisationId: number; doctorId: number; startsAt: Date; endsAt: Date; statuses: readonly AppointmentStatus[]; exceptId?: number }) {
+  async findOverlapping(q: {
+    organisationId: number;
+    doctorId: number;
+    startsAt: Date;
+    endsAt: Date;
+    statuses: readonly AppointmentStatus[];
+    exceptId?: number;
+  }) {
     let query = this.db
       .selectFrom("appointments")
       .selectAll()
@@ -64,12 +83,22 @@ export class KyselyAppointmentRepository implements AppointmentRepository {
   }
 
   private async categoriesOf(appointmentId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom("appointment_category_links").select("category_id").where("appointment_id", "=", appointmentId).orderBy("category_id").execute();
+    const rows = await this.db
+      .selectFrom("appointment_category_links")
+      .select("category_id")
+      .where("appointment_id", "=", appointmentId)
+      .orderBy("category_id")
+      .execute();
     return rows.map((r) => Number(r.category_id));
   }
 
   async findById(organisationId: number, id: number) {
-    const row = await this.db.selectFrom("appointments").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("appointments")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row ? rowToAppointment(row, await this.categoriesOf(id)) : undefined;
   }
 
@@ -86,16 +115,35 @@ export class KyselyAppointmentRepository implements AppointmentRepository {
 
   async list(c: AppointmentListCriteria) {
     const base = this.db.selectFrom("appointments");
-    const pageQuery = applyFilters(base.selectAll("appointments"), c).orderBy("appointments.starts_at").orderBy("appointments.id").limit(c.limit).offset(c.offset);
-    const countQuery = applyFilters(base.select((eb) => eb.fn.countAll().as("n")), c);
+    const pageQuery = applyFilters(base.selectAll("appointments"), c)
+      .orderBy("appointments.starts_at")
+      .orderBy("appointments.id")
+      .limit(c.limit)
+      .offset(c.offset);
+    const countQuery = applyFilters(
+      base.select((eb) => eb.fn.countAll().as("n")),
+      c,
+    );
     const [rows, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
     const ids = rows.map((r) => Number(r.id));
     const links = ids.length
-      ? await this.db.selectFrom("appointment_category_links").select(["appointment_id", "category_id"]).where("appointment_id", "in", ids).orderBy("category_id").execute()
+      ? await this.db
+          .selectFrom("appointment_category_links")
+          .select(["appointment_id", "category_id"])
+          .where("appointment_id", "in", ids)
+          .orderBy("category_id")
+          .execute()
       : [];
     const byAppointment = new Map<number, number[]>();
-    for (const l of links) byAppointment.set(Number(l.appointment_id), [...(byAppointment.get(Number(l.appointment_id)) ?? []), Number(l.category_id)]);
-    return { appointments: rows.map((r) => rowToAppointment(r, byAppointment.get(Number(r.id)) ?? [])), total: Number(counted.n) };
+    for (const l of links)
+      byAppointment.set(Number(l.appointment_id), [
+        ...(byAppointment.get(Number(l.appointment_id)) ?? []),
+        Number(l.category_id),
+      ]);
+    return {
+      appointments: rows.map((r) => rowToAppointment(r, byAppointment.get(Number(r.id)) ?? [])),
+      total: Number(counted.n),
+    };
   }
 
   async appendHistory(e: AppointmentHistoryEntry) {
@@ -116,7 +164,13 @@ export class KyselyAppointmentRepository implements AppointmentRepository {
   }
 
   async history(organisationId: number, appointmentId: number) {
-    const rows = await this.db.selectFrom("appointment_history").selectAll().where("organisation_id", "=", organisationId).where("appointment_id", "=", appointmentId).orderBy("id").execute();
+    const rows = await this.db
+      .selectFrom("appointment_history")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("appointment_id", "=", appointmentId)
+      .orderBy("id")
+      .execute();
     return rows.map((r) => ({
       organisationId: Number(r.organisation_id),
       appointmentId: Number(r.appointment_id),

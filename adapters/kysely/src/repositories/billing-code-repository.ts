@@ -42,16 +42,37 @@ export class KyselyBillingCodeRepository implements BillingCodeRepository {
         updated_at: toDbTime(c.updatedAt),
       };
       // A code new to this read may still be inserted by a concurrent upload first: the unique key decides, the loser updates.
-      if (!existing.has(c.code) && (await insertIgnoringDuplicate(this.db, this.profile, "billing_codes", { organisation_id: organisationId, code: c.code, created_at: toDbTime(now), ...values }, ["organisation_id", "code"]))) {
+      if (
+        !existing.has(c.code) &&
+        (await insertIgnoringDuplicate(
+          this.db,
+          this.profile,
+          "billing_codes",
+          { organisation_id: organisationId, code: c.code, created_at: toDbTime(now), ...values },
+          ["organisation_id", "code"],
+        ))
+      ) {
         created++;
       } else {
-        await this.db.updateTable("billing_codes").set(values).where("organisation_id", "=", organisationId).where("code", "=", c.code).execute();
+        await this.db
+          .updateTable("billing_codes")
+          .set(values)
+          .where("organisation_id", "=", organisationId)
+          .where("code", "=", c.code)
+          .execute();
       }
     }
     return { created, updated: codes.length - created };
   }
 
   async list(organisationId: number) {
-    return (await this.db.selectFrom("billing_codes").selectAll().where("organisation_id", "=", organisationId).orderBy("code").execute()).map(toCode);
+    return (
+      await this.db
+        .selectFrom("billing_codes")
+        .selectAll()
+        .where("organisation_id", "=", organisationId)
+        .orderBy("code")
+        .execute()
+    ).map(toCode);
   }
 }

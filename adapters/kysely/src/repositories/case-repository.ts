@@ -43,7 +43,11 @@ function rowToCase(r: Selectable<CasesTable>): PatientCase {
     caseTitle: r.case_title,
     specialization: r.specialization,
     directAccess: Boolean(Number(r.direct_access)),
-    referrals: { primary: nullableNumber(r.referring_physician_id), secondary: nullableNumber(r.secondary_referring_physician_id), tertiary: nullableNumber(r.tertiary_referring_physician_id) },
+    referrals: {
+      primary: nullableNumber(r.referring_physician_id),
+      secondary: nullableNumber(r.secondary_referring_physician_id),
+      tertiary: nullableNumber(r.tertiary_referring_physician_id),
+    },
     icdCodes: JSON.parse(r.icd_codes),
     treatingIcdCodes: JSON.parse(r.treating_icd_codes),
     insuranceCards: JSON.parse(r.insurance_cards),
@@ -71,17 +75,32 @@ export class KyselyCaseRepository implements CaseRepository {
   ) {}
 
   async insert(record: CaseRecord) {
-    const id = await insertReturningId(this.db, this.profile, "cases", { organisation_id: record.organisationId, patient_id: record.patientId, created_at: toDbTime(record.createdAt), ...caseColumns(record) });
+    const id = await insertReturningId(this.db, this.profile, "cases", {
+      organisation_id: record.organisationId,
+      patient_id: record.patientId,
+      created_at: toDbTime(record.createdAt),
+      ...caseColumns(record),
+    });
     return { ...structuredClone(record), id };
   }
 
   async findById(organisationId: number, id: number) {
-    const row = await this.db.selectFrom("cases").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("cases")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row ? rowToCase(row) : undefined;
   }
 
   async update(c: PatientCase) {
-    await this.db.updateTable("cases").set(caseColumns(c)).where("organisation_id", "=", c.organisationId).where("id", "=", c.id).execute();
+    await this.db
+      .updateTable("cases")
+      .set(caseColumns(c))
+      .where("organisation_id", "=", c.organisationId)
+      .where("id", "=", c.id)
+      .execute();
   }
 
   async lockForVisits(organisationId: number, id: number) {
@@ -96,7 +115,13 @@ export class KyselyCaseRepository implements CaseRepository {
   }
 
   async listByPatient(organisationId: number, patientId: number) {
-    const rows = await this.db.selectFrom("cases").selectAll().where("organisation_id", "=", organisationId).where("patient_id", "=", patientId).orderBy("id", "desc").execute();
+    const rows = await this.db
+      .selectFrom("cases")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("patient_id", "=", patientId)
+      .orderBy("id", "desc")
+      .execute();
     return rows.map(rowToCase);
   }
 }

@@ -29,13 +29,31 @@ export class KyselyCatalogRepository implements CatalogRepository {
   ) {}
 
   async ensureAppointmentCategory(c: Omit<AppointmentCategory, "id">) {
-    await insertIgnoringDuplicate(this.db, this.profile, "appointment_categories", { organisation_id: c.organisationId, name: c.name, category_type: c.type, duration_minutes: c.durationMinutes }, ["organisation_id", "name"]);
-    const row = await readLatest(this.profile, this.db.selectFrom("appointment_categories").selectAll().where("organisation_id", "=", c.organisationId).where("name", "=", c.name)).executeTakeFirstOrThrow();
+    await insertIgnoringDuplicate(
+      this.db,
+      this.profile,
+      "appointment_categories",
+      { organisation_id: c.organisationId, name: c.name, category_type: c.type, duration_minutes: c.durationMinutes },
+      ["organisation_id", "name"],
+    );
+    const row = await readLatest(
+      this.profile,
+      this.db
+        .selectFrom("appointment_categories")
+        .selectAll()
+        .where("organisation_id", "=", c.organisationId)
+        .where("name", "=", c.name),
+    ).executeTakeFirstOrThrow();
     return toCategory(row);
   }
 
   async listAppointmentCategories(organisationId: number) {
-    const rows = await this.db.selectFrom("appointment_categories").selectAll().where("organisation_id", "=", organisationId).orderBy("id").execute();
+    const rows = await this.db
+      .selectFrom("appointment_categories")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .orderBy("id")
+      .execute();
     return rows.map(toCategory);
   }
 
@@ -44,24 +62,53 @@ export class KyselyCatalogRepository implements CatalogRepository {
       this.db,
       this.profile,
       "cancellation_reasons",
-      { organisation_id: r.organisationId, reason_key: r.reasonKey, reason_label: r.reasonLabel, cancellation_fee: r.cancellationFee, status: r.status },
+      {
+        organisation_id: r.organisationId,
+        reason_key: r.reasonKey,
+        reason_label: r.reasonLabel,
+        cancellation_fee: r.cancellationFee,
+        status: r.status,
+      },
       ["organisation_id", "reason_key"],
     );
-    const row = await readLatest(this.profile, this.db.selectFrom("cancellation_reasons").selectAll().where("organisation_id", "=", r.organisationId).where("reason_key", "=", r.reasonKey)).executeTakeFirstOrThrow();
+    const row = await readLatest(
+      this.profile,
+      this.db
+        .selectFrom("cancellation_reasons")
+        .selectAll()
+        .where("organisation_id", "=", r.organisationId)
+        .where("reason_key", "=", r.reasonKey),
+    ).executeTakeFirstOrThrow();
     return toReason(row);
   }
 
   async listCancellationReasons(organisationId: number) {
-    const rows = await this.db.selectFrom("cancellation_reasons").selectAll().where("organisation_id", "=", organisationId).orderBy("id").execute();
+    const rows = await this.db
+      .selectFrom("cancellation_reasons")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .orderBy("id")
+      .execute();
     return rows.map(toReason);
   }
 
   async enableSpecialization(organisationId: number, code: string) {
-    await insertIgnoringDuplicate(this.db, this.profile, "organisation_specializations", { organisation_id: organisationId, code }, ["organisation_id", "code"]);
+    await insertIgnoringDuplicate(
+      this.db,
+      this.profile,
+      "organisation_specializations",
+      { organisation_id: organisationId, code },
+      ["organisation_id", "code"],
+    );
   }
 
   async listSpecializations(organisationId: number) {
-    const rows = await this.db.selectFrom("organisation_specializations").select("code").where("organisation_id", "=", organisationId).orderBy("code").execute();
+    const rows = await this.db
+      .selectFrom("organisation_specializations")
+      .select("code")
+      .where("organisation_id", "=", organisationId)
+      .orderBy("code")
+      .execute();
     return rows.map((r) => r.code);
   }
 }

@@ -27,7 +27,12 @@ export class KyselyClaimRepository implements ClaimRepository {
   }
 
   async findByContextId(organisationId: number, contextId: string): Promise<Claim | undefined> {
-    const r = await this.db.selectFrom("claims").selectAll().where("organisation_id", "=", organisationId).where("context_id", "=", contextId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom("claims")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("context_id", "=", contextId)
+      .executeTakeFirst();
     if (!r) return undefined;
     return {
       id: Number(r.id),

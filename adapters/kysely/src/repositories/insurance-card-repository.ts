@@ -8,7 +8,11 @@ const toCard = (r: Selectable<InsuranceCardsTable>): InsuranceCard => ({
   id: Number(r.id),
   organisationId: Number(r.organisation_id),
   patientId: Number(r.patient_id),
-  payer: { payerRegId: r.payer_reg_id === null ? null : Number(r.payer_reg_id), name: r.payer_name, payerId: r.payer_id },
+  payer: {
+    payerRegId: r.payer_reg_id === null ? null : Number(r.payer_reg_id),
+    name: r.payer_name,
+    payerId: r.payer_id,
+  },
   insuranceNumber: r.insurance_number,
   planStartDate: r.plan_start_date,
   planEndDate: r.plan_end_date,
@@ -37,7 +41,13 @@ export class KyselyInsuranceCardRepository implements InsuranceCardRepository {
   }
 
   async listByPatient(organisationId: number, patientId: number) {
-    const rows = await this.db.selectFrom("insurance_cards").selectAll().where("organisation_id", "=", organisationId).where("patient_id", "=", patientId).orderBy("id").execute();
+    const rows = await this.db
+      .selectFrom("insurance_cards")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("patient_id", "=", patientId)
+      .orderBy("id")
+      .execute();
     return rows.map(toCard);
   }
 }

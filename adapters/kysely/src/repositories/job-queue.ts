@@ -15,7 +15,14 @@ const toClaimed = (r: Selectable<JobsTable>): ClaimedJob => ({
   leaseExpiresAt: fromDbTime(r.lease_expires_at as string),
 });
 
-const jobColumns = (job: NewJob, now: Date) => ({ queue: job.queue, payload: JSON.stringify(job.payload ?? null), status: "pending", run_at: toDbTime(job.runAt), attempts: 0, created_at: toDbTime(now) });
+const jobColumns = (job: NewJob, now: Date) => ({
+  queue: job.queue,
+  payload: JSON.stringify(job.payload ?? null),
+  status: "pending",
+  run_at: toDbTime(job.runAt),
+  attempts: 0,
+  created_at: toDbTime(now),
+});
 
 export class KyselyJobQueue implements JobQueue {
   constructor(
@@ -29,12 +36,23 @@ export class KyselyJobQueue implements JobQueue {
 
   async enqueueMany(jobs: NewJob[]): Promise<void> {
     const now = new Date();
-    for (const batch of slices(jobs, 500)) await this.db.insertInto("jobs").values(batch.map((j) => jobColumns(j, now))).execute();
+    for (const batch of slices(jobs, 500))
+      await this.db
+        .insertInto("jobs")
+        .values(batch.map((j) => jobColumns(j, now)))
+        .execute();
   }
 
-  async claim(queue: string, o: { limit: number; now: Date; leaseMs: number; leaseToken: string }): Promise<ClaimedJob[]> {
+  async claim(
+    queue: string,
+    o: { limit: number; now: Date; leaseMs: number; leaseToken: string },
+  ): Promise<ClaimedJob[]> {
     const now = toDbTime(o.now);
-    const lease = { lease_token: o.leaseToken, lease_expires_at: toDbTime(new Date(o.now.getTime() + o.leaseMs)), attempts: sql<number>`attempts + 1` };
+    const lease = {
+      lease_token: o.leaseToken,
+      lease_expires_at: toDbTime(new Date(o.now.getTime() + o.leaseMs)),
+      attempts: sql<number>`attempts + 1`,
+    };
     const due = (db: Kysely<Database>) =>
       db
         .selectFrom("jobs")
@@ -49,7 +67,12 @@ export class KyselyJobQueue implements JobQueue {
 
     if (!this.profile.capabilities.skipLocked) {
       // Single-writer engines (SQLite): one UPDATE ... WHERE id IN (due) RETURNING is atomic.
-      const rows = await this.db.updateTable("jobs").set(lease).where("id", "in", due(this.db)).returningAll().execute();
+      const rows = await this.db
+        .updateTable("jobs")
+        .set(lease)
+        .where("id", "in", due(this.db))
+        .returningAll()
+        .execute();
       return rows.map(toClaimed).sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
     }
     // Engines with row locks: lock due rows, skipping those another claimer holds, then lease them.
@@ -58,12 +81,22 @@ export class KyselyJobQueue implements JobQueue {
       const ids = picked.map((r) => Number(r.id));
       if (ids.length === 0) return [];
       await trx.updateTable("jobs").set(lease).where("id", "in", ids).execute();
-      const rows = await trx.selectFrom("jobs").selectAll().where("id", "in", ids).orderBy("run_at").orderBy("id").execute();
+      const rows = await trx
+        .selectFrom("jobs")
+        .selectAll()
+        .where("id", "in", ids)
+        .orderBy("run_at")
+        .orderBy("id")
+        .execute();
       return rows.map(toClaimed);
     });
   }
 
-  private async settle(jobId: number, leaseToken: string, changes: Partial<Record<keyof JobsTable, unknown>>): Promise<boolean> {
+  private async settle(
+    jobId: number,
+    leaseToken: string,
+    changes: Partial<Record<keyof JobsTable, unknown>>,
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable("jobs")
       .set({ ...changes, lease_token: null, lease_expires_at: null } as never)
@@ -79,7 +112,13 @@ export class KyselyJobQueue implements JobQueue {
   }
 
   completeMany(jobs: JobLease[], now: Date, completedBy: string): Promise<number> {
-    return this.updateHeld(jobs, { status: "done", finished_at: toDbTime(now), completed_by: completedBy, lease_token: null, lease_expires_at: null });
+    return this.updateHeld(jobs, {
+      status: "done",
+      finished_at: toDbTime(now),
+      completed_by: completedBy,
+      lease_token: null,
+      lease_expires_at: null,
+    });
   }
 
   renewLeases(jobs: JobLease[], now: Date, leaseMs: number): Promise<number> {
@@ -91,7 +130,10 @@ export class KyselyJobQueue implements JobQueue {
     // Jobs claimed together share their lease token: one UPDATE per token (by primary key, never a scan).
     let updated = 0;
     for (const [leaseToken, held] of groupBy(jobs, (j) => j.leaseToken)) {
-      for (const ids of slices(held.map((j) => j.id), 500)) {
+      for (const ids of slices(
+        held.map((j) => j.id),
+        500,
+      )) {
         const result = await this.db
           .updateTable("jobs")
           .set(changes as never)

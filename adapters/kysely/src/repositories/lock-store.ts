@@ -13,7 +13,8 @@ export class KyselyLockStore implements LockStore {
 
   async tryAcquire(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
     const expires = toDbTime(new Date(now.getTime() + ttlMs));
-    if (await insertIgnoringDuplicate(this.db, this.profile, "locks", { name, holder, expires_at: expires }, ["name"])) return true;
+    if (await insertIgnoringDuplicate(this.db, this.profile, "locks", { name, holder, expires_at: expires }, ["name"]))
+      return true;
     // Taken: take it over only when expired, or extend it when we already hold it. The WHERE makes it atomic.
     const result = await this.db
       .updateTable("locks")

@@ -1,9 +1,27 @@
-import type { Device, DevicePush, Notification, NotificationDeliveryStatus, NotificationRepository, PushAttempt, PushOutcome, PushStatus, Recipient, UserType } from "@openpractice/core";
+import type {
+  Device,
+  DevicePush,
+  Notification,
+  NotificationDeliveryStatus,
+  NotificationRepository,
+  PushAttempt,
+  PushOutcome,
+  PushStatus,
+  Recipient,
+  UserType,
+} from "@openpractice/core";
 import { createHash } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import { readLatest } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
-import { fromDbTime, toDbTime, type Database, type NotificationDevicesTable, type NotificationPushesTable, type NotificationsTable } from "../schema.js";
+import {
+  fromDbTime,
+  toDbTime,
+  type Database,
+  type NotificationDevicesTable,
+  type NotificationPushesTable,
+  type NotificationsTable,
+} from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 
 const endpointHash = (endpoint: string) => createHash("sha256").update(endpoint).digest("hex");
@@ -56,39 +74,85 @@ export class KyselyNotificationRepository implements NotificationRepository {
   ) {}
 
   private devicesOf(organisationId: number, r: Recipient) {
-    return this.db.selectFrom("notification_devices").where("organisation_id", "=", organisationId).where("user_type", "=", r.userType).where("user_id", "=", r.userId);
+    return this.db
+      .selectFrom("notification_devices")
+      .where("organisation_id", "=", organisationId)
+      .where("user_type", "=", r.userType)
+      .where("user_id", "=", r.userId);
   }
 
   private inboxOf(organisationId: number, r: Recipient) {
-    return this.db.selectFrom("notifications").where("organisation_id", "=", organisationId).where("user_type", "=", r.userType).where("user_id", "=", r.userId);
+    return this.db
+      .selectFrom("notifications")
+      .where("organisation_id", "=", organisationId)
+      .where("user_type", "=", r.userType)
+      .where("user_id", "=", r.userId);
   }
 
   async upsertDevice(d: Device) {
     const hash = endpointHash(d.endpoint);
-    const owner = { user_type: d.userType, user_id: d.userId, p256dh: d.keys.p256dh, auth: d.keys.auth, label: d.label, updated_at: toDbTime(d.updatedAt) };
+    const owner = {
+      user_type: d.userType,
+      user_id: d.userId,
+      p256dh: d.keys.p256dh,
+      auth: d.keys.auth,
+      label: d.label,
+      updated_at: toDbTime(d.updatedAt),
+    };
     const created = await insertIgnoringDuplicate(
       this.db,
       this.profile,
       "notification_devices",
-      { id: d.id, organisation_id: d.organisationId, endpoint: d.endpoint, endpoint_hash: hash, created_at: toDbTime(d.createdAt), ...owner },
+      {
+        id: d.id,
+        organisation_id: d.organisationId,
+        endpoint: d.endpoint,
+        endpoint_hash: hash,
+        created_at: toDbTime(d.createdAt),
+        ...owner,
+      },
       ["organisation_id", "endpoint_hash"],
     );
-    if (!created) await this.db.updateTable("notification_devices").set(owner).where("organisation_id", "=", d.organisationId).where("endpoint_hash", "=", hash).execute();
-    const row = await readLatest(this.profile, this.db.selectFrom("notification_devices").selectAll().where("organisation_id", "=", d.organisationId).where("endpoint_hash", "=", hash)).executeTakeFirstOrThrow();
+    if (!created)
+      await this.db
+        .updateTable("notification_devices")
+        .set(owner)
+        .where("organisation_id", "=", d.organisationId)
+        .where("endpoint_hash", "=", hash)
+        .execute();
+    const row = await readLatest(
+      this.profile,
+      this.db
+        .selectFrom("notification_devices")
+        .selectAll()
+        .where("organisation_id", "=", d.organisationId)
+        .where("endpoint_hash", "=", hash),
+    ).executeTakeFirstOrThrow();
     return { device: toDevice(row), created };
   }
 
   async findDevice(organisationId: number, id: string) {
-    const row = await this.db.selectFrom("notification_devices").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("notification_devices")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row ? toDevice(row) : undefined;
   }
 
   async listDevices(organisationId: number, recipient: Recipient) {
-    return (await this.devicesOf(organisationId, recipient).selectAll().orderBy("created_at").orderBy("id").execute()).map(toDevice);
+    return (
+      await this.devicesOf(organisationId, recipient).selectAll().orderBy("created_at").orderBy("id").execute()
+    ).map(toDevice);
   }
 
   async deleteDevice(organisationId: number, id: string) {
-    const result = await this.db.deleteFrom("notification_devices").where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom("notification_devices")
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -116,7 +180,12 @@ export class KyselyNotificationRepository implements NotificationRepository {
   }
 
   async findNotification(organisationId: number, id: string) {
-    const row = await this.db.selectFrom("notifications").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("notifications")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row ? toNotification(row) : undefined;
   }
 
@@ -126,21 +195,41 @@ export class KyselyNotificationRepository implements NotificationRepository {
   }
 
   async findByIdempotencyKey(organisationId: number, key: string) {
-    const row = await this.db.selectFrom("notifications").selectAll().where("organisation_id", "=", organisationId).where("idempotency_key", "=", key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("notifications")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("idempotency_key", "=", key)
+      .executeTakeFirst();
     return row ? toNotification(row) : undefined;
   }
 
   async setDeliveryStatus(id: string, status: NotificationDeliveryStatus, at: Date) {
-    await this.db.updateTable("notifications").set({ delivery_status: status, updated_at: toDbTime(at) }).where("id", "=", id).execute();
+    await this.db
+      .updateTable("notifications")
+      .set({ delivery_status: status, updated_at: toDbTime(at) })
+      .where("id", "=", id)
+      .execute();
   }
 
-  async listInbox(organisationId: number, recipient: Recipient, filter: { unreadOnly: boolean; limit: number; offset: number }) {
+  async listInbox(
+    organisationId: number,
+    recipient: Recipient,
+    filter: { unreadOnly: boolean; limit: number; offset: number },
+  ) {
     const all = this.inboxOf(organisationId, recipient);
     const listed = filter.unreadOnly ? all.where("read_at", "is", null) : all;
-    const count = async (q: typeof all) => Number((await q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const count = async (q: typeof all) =>
+      Number((await q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
     // Listing unread entries only, the list's count is the unread count: one count query, not two.
     const [rows, total, unread] = await Promise.all([
-      listed.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit).offset(filter.offset).execute(),
+      listed
+        .selectAll()
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(filter.limit)
+        .offset(filter.offset)
+        .execute(),
       count(listed),
       filter.unreadOnly ? undefined : count(all.where("read_at", "is", null)),
     ]);
@@ -149,7 +238,13 @@ export class KyselyNotificationRepository implements NotificationRepository {
 
   async markRead(organisationId: number, id: string, at: Date) {
     const time = toDbTime(at);
-    await this.db.updateTable("notifications").set({ read_at: time, updated_at: time }).where("organisation_id", "=", organisationId).where("id", "=", id).where("read_at", "is", null).execute();
+    await this.db
+      .updateTable("notifications")
+      .set({ read_at: time, updated_at: time })
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .where("read_at", "is", null)
+      .execute();
     return this.findNotification(organisationId, id);
   }
 
@@ -188,13 +283,27 @@ export class KyselyNotificationRepository implements NotificationRepository {
   }
 
   async listPushes(notificationId: string) {
-    return (await this.db.selectFrom("notification_pushes").selectAll().where("notification_id", "=", notificationId).orderBy("created_at").orderBy("device_id").execute()).map(toPush);
+    return (
+      await this.db
+        .selectFrom("notification_pushes")
+        .selectAll()
+        .where("notification_id", "=", notificationId)
+        .orderBy("created_at")
+        .orderBy("device_id")
+        .execute()
+    ).map(toPush);
   }
 
   async updatePush(p: DevicePush) {
     await this.db
       .updateTable("notification_pushes")
-      .set({ status: p.status, attempts: p.attempts, last_status_code: p.lastStatusCode, error: p.error, updated_at: toDbTime(p.updatedAt) })
+      .set({
+        status: p.status,
+        attempts: p.attempts,
+        last_status_code: p.lastStatusCode,
+        error: p.error,
+        updated_at: toDbTime(p.updatedAt),
+      })
       .where("notification_id", "=", p.notificationId)
       .where("device_id", "=", p.deviceId)
       .execute();
@@ -218,7 +327,12 @@ export class KyselyNotificationRepository implements NotificationRepository {
   }
 
   async attempts(notificationId: string) {
-    const rows = await this.db.selectFrom("notification_push_attempts").selectAll().where("notification_id", "=", notificationId).orderBy("id").execute();
+    const rows = await this.db
+      .selectFrom("notification_push_attempts")
+      .selectAll()
+      .where("notification_id", "=", notificationId)
+      .orderBy("id")
+      .execute();
     return rows.map((r) => ({
       notificationId: r.notification_id,
       deviceId: r.device_id,

@@ -8,17 +8,33 @@ export class KyselyOutboxRepository implements OutboxRepository {
   async append(event: DomainEvent) {
     await this.db
       .insertInto("outbox")
-      .values({ organisation_id: event.organisationId, event_type: event.eventType, data: JSON.stringify(event.data), occurred_at: toDbTime(event.occurredAt), dispatched_at: null })
+      .values({
+        organisation_id: event.organisationId,
+        event_type: event.eventType,
+        data: JSON.stringify(event.data),
+        occurred_at: toDbTime(event.occurredAt),
+        dispatched_at: null,
+      })
       .execute();
   }
 
   async markDispatched(ids: number[], at: Date) {
     if (ids.length === 0) return;
-    await this.db.updateTable("outbox").set({ dispatched_at: toDbTime(at) }).where("id", "in", ids).execute();
+    await this.db
+      .updateTable("outbox")
+      .set({ dispatched_at: toDbTime(at) })
+      .where("id", "in", ids)
+      .execute();
   }
 
   async listPending(limit: number): Promise<OutboxEntry[]> {
-    const rows = await this.db.selectFrom("outbox").selectAll().where("dispatched_at", "is", null).orderBy("id").limit(limit).execute();
+    const rows = await this.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("dispatched_at", "is", null)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({
       id: Number(r.id),
       organisationId: Number(r.organisation_id),

@@ -12,7 +12,10 @@ export function containsPattern(term: string): string {
 }
 
 /** The list filters of a criteria (organisation, status, every search term, the date bounds) on a patients query. */
-export function applyPatientFilters<O>(q: SelectQueryBuilder<Database, "patients", O>, c: PatientListCriteria): SelectQueryBuilder<Database, "patients", O> {
+export function applyPatientFilters<O>(
+  q: SelectQueryBuilder<Database, "patients", O>,
+  c: PatientListCriteria,
+): SelectQueryBuilder<Database, "patients", O> {
   let query = q.where("organisation_id", "=", c.organisationId);
   if (c.status !== "all") query = query.where("status", "=", c.status);
   for (const term of c.searchTerms) {
@@ -26,7 +29,12 @@ export function applyPatientFilters<O>(q: SelectQueryBuilder<Database, "patients
 }
 
 /** Sort field → column. Names sort on their folded columns, so the order is alphabetical, not by byte. */
-export const PATIENT_SORT_COLUMNS = { created_at: "created_at", updated_at: "updated_at", last_name: "last_name_sort", first_name: "first_name_sort" } as const;
+export const PATIENT_SORT_COLUMNS = {
+  created_at: "created_at",
+  updated_at: "updated_at",
+  last_name: "last_name_sort",
+  first_name: "first_name_sort",
+} as const;
 
 export class KyselyPatientRepository implements PatientRepository {
   constructor(
@@ -36,7 +44,11 @@ export class KyselyPatientRepository implements PatientRepository {
 
   /** The patient holding the identity, as last committed (also when this transaction's snapshot is older). */
   private findByIdentity(organisationId: number, identityKey: string) {
-    const query = this.db.selectFrom("patients").selectAll().where("organisation_id", "=", organisationId).where("identity_key", "=", identityKey);
+    const query = this.db
+      .selectFrom("patients")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("identity_key", "=", identityKey);
     return readLatest(this.profile, query).executeTakeFirst();
   }
 
@@ -45,11 +57,17 @@ export class KyselyPatientRepository implements PatientRepository {
     if (this.profile.capabilities.returning) {
       // One statement on the common path: the inserted row comes back; a duplicate comes back empty.
       const insert = this.db.insertInto("patients").values(patientToRow(record));
-      const row = await this.profile.ignoreDuplicates(insert, ["organisation_id", "identity_key"]).returningAll().executeTakeFirst();
+      const row = await this.profile
+        .ignoreDuplicates(insert, ["organisation_id", "identity_key"])
+        .returningAll()
+        .executeTakeFirst();
       if (row) return { created: true, patient: rowToPatient(row) };
       created = false;
     } else {
-      created = await insertIgnoringDuplicate(this.db, this.profile, "patients", patientToRow(record), ["organisation_id", "identity_key"]);
+      created = await insertIgnoringDuplicate(this.db, this.profile, "patients", patientToRow(record), [
+        "organisation_id",
+        "identity_key",
+      ]);
     }
     const row = await this.findByIdentity(record.organisationId, record.identityKey);
     if (!row) throw new Error("patients: row missing right after insert-if-absent");
@@ -57,7 +75,12 @@ export class KyselyPatientRepository implements PatientRepository {
   }
 
   async findById(organisationId: number, id: number) {
-    const row = await this.db.selectFrom("patients").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("patients")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row ? rowToPatient(row) : undefined;
   }
 
@@ -66,7 +89,13 @@ export class KyselyPatientRepository implements PatientRepository {
     if (clash && Number(clash.id) !== id) return { outcome: "conflict" as const, existingId: Number(clash.id) };
     const { organisation_id: _org, created_at: _created, ...changes } = patientToRow(record);
     try {
-      const update = () => this.db.updateTable("patients").set(changes).where("organisation_id", "=", record.organisationId).where("id", "=", id).executeTakeFirst();
+      const update = () =>
+        this.db
+          .updateTable("patients")
+          .set(changes)
+          .where("organisation_id", "=", record.organisationId)
+          .where("id", "=", id)
+          .executeTakeFirst();
       const result = await refusableStatement(this.db, this.profile, update);
       if (Number(result.numUpdatedRows) === 0) return { outcome: "missing" as const };
     } catch (error) {
@@ -92,8 +121,17 @@ export class KyselyPatientRepository implements PatientRepository {
     // A bounded count stops reading matches after countLimit + 1 of them.
     const countQuery =
       c.countLimit === undefined
-        ? applyPatientFilters(base.select((eb) => eb.fn.countAll().as("n")), c)
-        : this.db.selectFrom(applyPatientFilters(base.select(sql.lit(1).as("one")), c).limit(c.countLimit + 1).as("m")).select((eb) => eb.fn.countAll().as("n"));
+        ? applyPatientFilters(
+            base.select((eb) => eb.fn.countAll().as("n")),
+            c,
+          )
+        : this.db
+            .selectFrom(
+              applyPatientFilters(base.select(sql.lit(1).as("one")), c)
+                .limit(c.countLimit + 1)
+                .as("m"),
+            )
+            .select((eb) => eb.fn.countAll().as("n"));
     // Page and count at the same time: on a pooled engine they run on two connections.
     const [page, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
     return { patients: page.map(rowToPatient), total: Number(counted.n) };

@@ -55,8 +55,16 @@ export function rowToPatient(row: Selectable<PatientsTable>): Patient {
       postalCode: row.address_postal_code,
       country: row.address_country,
     },
-    emergencyContact: { name: row.emergency_name, relationship: row.emergency_relationship, phone: row.emergency_phone },
-    insurance: { provider: row.insurance_provider, policyNumber: row.insurance_policy_number, groupNumber: row.insurance_group_number },
+    emergencyContact: {
+      name: row.emergency_name,
+      relationship: row.emergency_relationship,
+      phone: row.emergency_phone,
+    },
+    insurance: {
+      provider: row.insurance_provider,
+      policyNumber: row.insurance_policy_number,
+      groupNumber: row.insurance_group_number,
+    },
     status: row.status as PatientStatus,
     createdAt: fromDbTime(row.created_at),
     updatedAt: fromDbTime(row.updated_at),

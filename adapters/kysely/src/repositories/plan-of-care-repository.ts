@@ -39,23 +39,56 @@ export class KyselyPlanOfCareRepository implements PlanOfCareRepository {
   ) {}
 
   async findById(organisationId: number, id: number) {
-    const row = await this.db.selectFrom("plans_of_care").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("plans_of_care")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row ? toPlan(row) : undefined;
   }
 
-  async findFor(organisationId: number, patientId: number, serviceCaseId: number | null, options: { forUpdate?: boolean } = {}) {
-    const query = this.db.selectFrom("plans_of_care").selectAll().where("organisation_id", "=", organisationId).where("patient_id", "=", patientId).where("case_key", "=", serviceCaseId ?? 0);
-    const row = await (options.forUpdate ? readForUpdate(this.profile, query) : readLatest(this.profile, query)).executeTakeFirst();
+  async findFor(
+    organisationId: number,
+    patientId: number,
+    serviceCaseId: number | null,
+    options: { forUpdate?: boolean } = {},
+  ) {
+    const query = this.db
+      .selectFrom("plans_of_care")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("patient_id", "=", patientId)
+      .where("case_key", "=", serviceCaseId ?? 0);
+    const row = await (options.forUpdate
+      ? readForUpdate(this.profile, query)
+      : readLatest(this.profile, query)
+    ).executeTakeFirst();
     return row ? toPlan(row) : undefined;
   }
 
   async insert(p: Omit<PlanOfCare, "id">) {
-    const values = { organisation_id: p.organisationId, patient_id: p.patientId, case_key: p.serviceCaseId ?? 0, created_at: toDbTime(p.createdAt), ...content(p) };
-    const id = await insertIgnoringDuplicateReturningId(this.db, this.profile, "plans_of_care", values, ["organisation_id", "patient_id", "case_key"]);
+    const values = {
+      organisation_id: p.organisationId,
+      patient_id: p.patientId,
+      case_key: p.serviceCaseId ?? 0,
+      created_at: toDbTime(p.createdAt),
+      ...content(p),
+    };
+    const id = await insertIgnoringDuplicateReturningId(this.db, this.profile, "plans_of_care", values, [
+      "organisation_id",
+      "patient_id",
+      "case_key",
+    ]);
     return id === undefined ? undefined : { ...structuredClone(p), id };
   }
 
   async update(p: PlanOfCare) {
-    await this.db.updateTable("plans_of_care").set(content(p)).where("organisation_id", "=", p.organisationId).where("id", "=", p.id).execute();
+    await this.db
+      .updateTable("plans_of_care")
+      .set(content(p))
+      .where("organisation_id", "=", p.organisationId)
+      .where("id", "=", p.id)
+      .execute();
   }
 }

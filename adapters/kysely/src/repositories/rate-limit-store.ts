@@ -12,7 +12,12 @@ export class KyselyRateLimitStore implements RateLimitStore {
   async hit(key: string, windowStart: Date): Promise<number> {
     const values = { counter_key: key, window_start: toDbTime(windowStart), hits: 1 };
     const upsert = (db: Kysely<Database>) =>
-      this.profile.incrementOnDuplicate(db.insertInto("rate_limit_counters").values(values), "rate_limit_counters", ["counter_key", "window_start"], "hits");
+      this.profile.incrementOnDuplicate(
+        db.insertInto("rate_limit_counters").values(values),
+        "rate_limit_counters",
+        ["counter_key", "window_start"],
+        "hits",
+      );
     if (this.profile.capabilities.returning) {
       // One atomic statement: the row lock of the upsert orders concurrent hits.
       const row = await upsert(this.db).returning("hits").executeTakeFirstOrThrow();
@@ -21,13 +26,21 @@ export class KyselyRateLimitStore implements RateLimitStore {
     // Engines without RETURNING: the upsert's row lock is held until commit, so the read in the same transaction sees this hit's count.
     return this.db.transaction().execute(async (trx) => {
       await upsert(trx).execute();
-      const row = await trx.selectFrom("rate_limit_counters").select("hits").where("counter_key", "=", key).where("window_start", "=", values.window_start).executeTakeFirstOrThrow();
+      const row = await trx
+        .selectFrom("rate_limit_counters")
+        .select("hits")
+        .where("counter_key", "=", key)
+        .where("window_start", "=", values.window_start)
+        .executeTakeFirstOrThrow();
       return Number(row.hits);
     });
   }
 
   async deleteWindowsBefore(before: Date): Promise<number> {
-    const result = await this.db.deleteFrom("rate_limit_counters").where("window_start", "<", toDbTime(before)).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom("rate_limit_counters")
+      .where("window_start", "<", toDbTime(before))
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

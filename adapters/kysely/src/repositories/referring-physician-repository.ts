@@ -1,4 +1,9 @@
-import { foldForMatch, type ReferringPhysician, type ReferringPhysicianRecord, type ReferringPhysicianRepository } from "@openpractice/core";
+import {
+  foldForMatch,
+  type ReferringPhysician,
+  type ReferringPhysicianRecord,
+  type ReferringPhysicianRepository,
+} from "@openpractice/core";
 import { sql, type Insertable, type Kysely, type Selectable } from "kysely";
 import { fromDbTime, toDbTime, type Database, type ReferringPhysiciansTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -6,7 +11,9 @@ import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
 import { containsPattern } from "./patient-repository.js";
 
-function columns(p: ReferringPhysicianRecord): Omit<Insertable<ReferringPhysiciansTable>, "organisation_id" | "created_at"> {
+function columns(
+  p: ReferringPhysicianRecord,
+): Omit<Insertable<ReferringPhysiciansTable>, "organisation_id" | "created_at"> {
   return {
     first_name: p.firstName,
     last_name: p.lastName,
@@ -47,26 +54,47 @@ export class KyselyReferringPhysicianRepository implements ReferringPhysicianRep
   ) {}
 
   /** The physician holding the NPI, as last committed (also when this transaction's snapshot is older). */
-  private async holderOfNpi(organisationId: number, npi: string | null, exceptId?: number): Promise<number | undefined> {
+  private async holderOfNpi(
+    organisationId: number,
+    npi: string | null,
+    exceptId?: number,
+  ): Promise<number | undefined> {
     if (npi === null) return undefined;
-    let q = this.db.selectFrom("referring_physicians").select("id").where("organisation_id", "=", organisationId).where("npi", "=", npi);
+    let q = this.db
+      .selectFrom("referring_physicians")
+      .select("id")
+      .where("organisation_id", "=", organisationId)
+      .where("npi", "=", npi);
     if (exceptId !== undefined) q = q.where("id", "<>", exceptId);
     const row = await readLatest(this.profile, q).executeTakeFirst();
     return row ? Number(row.id) : undefined;
   }
 
   async insert(record: ReferringPhysicianRecord) {
-    const values = { organisation_id: record.organisationId, created_at: toDbTime(record.createdAt), ...columns(record) };
+    const values = {
+      organisation_id: record.organisationId,
+      created_at: toDbTime(record.createdAt),
+      ...columns(record),
+    };
     // The unique key on (organisation, NPI) decides between concurrent inserts, without raising: the loser reads the winner.
-    const id = await insertIgnoringDuplicateReturningId(this.db, this.profile, "referring_physicians", values, ["organisation_id", "npi"]);
+    const id = await insertIgnoringDuplicateReturningId(this.db, this.profile, "referring_physicians", values, [
+      "organisation_id",
+      "npi",
+    ]);
     if (id !== undefined) return { created: true as const, physician: { ...record, id } };
     const existing = await this.holderOfNpi(record.organisationId, record.npi);
-    if (existing === undefined) throw new Error("referring_physicians: NPI holder missing right after a refused insert");
+    if (existing === undefined)
+      throw new Error("referring_physicians: NPI holder missing right after a refused insert");
     return { created: false as const, existingId: existing };
   }
 
   async findById(organisationId: number, id: number) {
-    const row = await this.db.selectFrom("referring_physicians").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("referring_physicians")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row ? toPhysician(row) : undefined;
   }
 
@@ -74,7 +102,14 @@ export class KyselyReferringPhysicianRepository implements ReferringPhysicianRep
     const existing = await this.holderOfNpi(p.organisationId, p.npi, p.id);
     if (existing !== undefined) return { updated: false as const, existingId: existing };
     try {
-      await refusableStatement(this.db, this.profile, () => this.db.updateTable("referring_physicians").set(columns(p)).where("organisation_id", "=", p.organisationId).where("id", "=", p.id).execute());
+      await refusableStatement(this.db, this.profile, () =>
+        this.db
+          .updateTable("referring_physicians")
+          .set(columns(p))
+          .where("organisation_id", "=", p.organisationId)
+          .where("id", "=", p.id)
+          .execute(),
+      );
       return { updated: true as const };
     } catch (error) {
       if (!this.profile.isUniqueViolation(error)) throw error;

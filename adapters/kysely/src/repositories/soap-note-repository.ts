@@ -1,6 +1,28 @@
-import type { CompletedNoteDigest, FormSubmission, SignatureRole, SoapNote, SoapNoteChanges, SoapNoteCriteria, SoapNoteHistoryEntry, SoapNoteRecord, SoapNoteRepository, SoapNoteStatus, SoapNoteType, SoapSection, SoapSignature, SummaryStatus } from "@openpractice/core";
+import type {
+  CompletedNoteDigest,
+  FormSubmission,
+  SignatureRole,
+  SoapNote,
+  SoapNoteChanges,
+  SoapNoteCriteria,
+  SoapNoteHistoryEntry,
+  SoapNoteRecord,
+  SoapNoteRepository,
+  SoapNoteStatus,
+  SoapNoteType,
+  SoapSection,
+  SoapSignature,
+  SummaryStatus,
+} from "@openpractice/core";
 import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
-import { fromDbTime, toDbTime, type Database, type FormSubmissionsTable, type SoapNotesTable, type SoapSignaturesTable } from "../schema.js";
+import {
+  fromDbTime,
+  toDbTime,
+  type Database,
+  type FormSubmissionsTable,
+  type SoapNotesTable,
+  type SoapSignaturesTable,
+} from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { slices } from "../batches.js";
 import { insertReturningId } from "./insert-returning-id.js";
@@ -115,19 +137,37 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
       created_at: toDbTime(n.createdAt),
       updated_at: toDbTime(n.updatedAt),
     });
-    return { ...structuredClone(n), summaryStatus: n.summaryStatus ?? null, summaryFailure: n.summaryFailure ?? null, id };
+    return {
+      ...structuredClone(n),
+      summaryStatus: n.summaryStatus ?? null,
+      summaryFailure: n.summaryFailure ?? null,
+      id,
+    };
   }
 
   async findByContextId(organisationId: number, contextId: string) {
-    const row = await this.db.selectFrom("soap_notes").selectAll().where("organisation_id", "=", organisationId).where("context_id", "=", contextId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("soap_notes")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("context_id", "=", contextId)
+      .executeTakeFirst();
     return row ? toNote(row) : undefined;
   }
 
   async list(c: SoapNoteCriteria) {
     const base = this.db.selectFrom("soap_notes");
     const [rows, counted] = await Promise.all([
-      applyFilters(base.selectAll(), c).orderBy("service_date_time", "desc").orderBy("id", "desc").limit(c.limit).offset(c.offset).execute(),
-      applyFilters(base.select((eb) => eb.fn.countAll().as("n")), c).executeTakeFirstOrThrow(),
+      applyFilters(base.selectAll(), c)
+        .orderBy("service_date_time", "desc")
+        .orderBy("id", "desc")
+        .limit(c.limit)
+        .offset(c.offset)
+        .execute(),
+      applyFilters(
+        base.select((eb) => eb.fn.countAll().as("n")),
+        c,
+      ).executeTakeFirstOrThrow(),
     ]);
     return { notes: rows.map(toNote), total: Number(counted.n) };
   }
@@ -136,17 +176,37 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
     if (forms.length === 0) return;
     await this.db
       .insertInto("form_submissions")
-      .values(forms.map((f) => ({ id: f.id, organisation_id: f.organisationId, context_id: f.contextId, section: f.section, version: f.version, response: JSON.stringify(f.response), updated_at: toDbTime(f.updatedAt) })))
+      .values(
+        forms.map((f) => ({
+          id: f.id,
+          organisation_id: f.organisationId,
+          context_id: f.contextId,
+          section: f.section,
+          version: f.version,
+          response: JSON.stringify(f.response),
+          updated_at: toDbTime(f.updatedAt),
+        })),
+      )
       .execute();
   }
 
   async findForm(organisationId: number, id: string) {
-    const row = await this.db.selectFrom("form_submissions").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("form_submissions")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row ? toForm(row) : undefined;
   }
 
   async formsOf(organisationId: number, contextId: string) {
-    const rows = await this.db.selectFrom("form_submissions").selectAll().where("organisation_id", "=", organisationId).where("context_id", "=", contextId).execute();
+    const rows = await this.db
+      .selectFrom("form_submissions")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("context_id", "=", contextId)
+      .execute();
     return rows.map(toForm);
   }
 
@@ -168,14 +228,31 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
       const ranked = this.db
         .selectFrom("soap_notes")
         .select(["id", "context_id", "patient_id", "clinic_id", "service_date_time", "rendering_physician"])
-        .select((eb) => eb.fn.agg<number>("row_number").over((w) => w.partitionBy("patient_id").orderBy("service_date_time", "desc").orderBy("id", "desc")).as("recency"))
+        .select((eb) =>
+          eb.fn
+            .agg<number>("row_number")
+            .over((w) => w.partitionBy("patient_id").orderBy("service_date_time", "desc").orderBy("id", "desc"))
+            .as("recency"),
+        )
         .where("organisation_id", "=", organisationId)
         .where("patient_id", "in", ids)
         .where("status", "=", "COMPLETED");
       const rows = await this.db
         .selectFrom(ranked.as("n"))
-        .leftJoin("form_submissions as f", (j) => j.onRef("f.context_id", "=", "n.context_id").on("f.organisation_id", "=", organisationId).on("f.section", "=", "Assessment"))
-        .select(["n.context_id", "n.patient_id", "n.clinic_id", "n.service_date_time", "n.rendering_physician", "f.response"])
+        .leftJoin("form_submissions as f", (j) =>
+          j
+            .onRef("f.context_id", "=", "n.context_id")
+            .on("f.organisation_id", "=", organisationId)
+            .on("f.section", "=", "Assessment"),
+        )
+        .select([
+          "n.context_id",
+          "n.patient_id",
+          "n.clinic_id",
+          "n.service_date_time",
+          "n.rendering_physician",
+          "f.response",
+        ])
         .where("n.recency", "<=", perPatient)
         .orderBy("n.patient_id")
         .orderBy("n.recency")
@@ -218,7 +295,12 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
     if (c.shortSummaryUrl !== undefined) set.short_summary_url = c.shortSummaryUrl;
     if (c.summaryStatus !== undefined) set.summary_status = c.summaryStatus;
     if (c.summaryFailure !== undefined) set.summary_failure = c.summaryFailure;
-    await this.db.updateTable("soap_notes").set(set as any).where("organisation_id", "=", organisationId).where("context_id", "=", contextId).execute();
+    await this.db
+      .updateTable("soap_notes")
+      .set(set as any)
+      .where("organisation_id", "=", organisationId)
+      .where("context_id", "=", contextId)
+      .execute();
   }
 
   async addSignature(sig: Omit<SoapSignature, "id" | "revokedAt" | "revokedReason">) {
@@ -236,7 +318,11 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
   }
 
   async signaturesOf(organisationId: number, contextId: string, options: { includeRevoked?: boolean } = {}) {
-    let q = this.db.selectFrom("soap_signatures").selectAll().where("organisation_id", "=", organisationId).where("context_id", "=", contextId);
+    let q = this.db
+      .selectFrom("soap_signatures")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("context_id", "=", contextId);
     if (!options.includeRevoked) q = q.where("revoked_at", "is", null);
     return (await q.orderBy("id").execute()).map(toSignature);
   }
@@ -257,12 +343,27 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
   async appendHistory(e: SoapNoteHistoryEntry) {
     await this.db
       .insertInto("soap_note_history")
-      .values({ organisation_id: e.organisationId, context_id: e.contextId, action: e.action, from_status: e.fromStatus, to_status: e.toStatus, actor_user_id: e.actorUserId, at: toDbTime(e.at), details: JSON.stringify(e.details) })
+      .values({
+        organisation_id: e.organisationId,
+        context_id: e.contextId,
+        action: e.action,
+        from_status: e.fromStatus,
+        to_status: e.toStatus,
+        actor_user_id: e.actorUserId,
+        at: toDbTime(e.at),
+        details: JSON.stringify(e.details),
+      })
       .execute();
   }
 
   async historyOf(organisationId: number, contextId: string) {
-    const rows = await this.db.selectFrom("soap_note_history").selectAll().where("organisation_id", "=", organisationId).where("context_id", "=", contextId).orderBy("id").execute();
+    const rows = await this.db
+      .selectFrom("soap_note_history")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("context_id", "=", contextId)
+      .orderBy("id")
+      .execute();
     return rows.map(
       (r): SoapNoteHistoryEntry => ({
         organisationId: Number(r.organisation_id),

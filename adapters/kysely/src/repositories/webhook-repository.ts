@@ -1,6 +1,21 @@
-import type { DeliveryForAttempt, DeliveryStatus, EventType, StoredSubscription, SubscriptionRecord, WebhookAttempt, WebhookDelivery, WebhookRepository } from "@openpractice/core";
+import type {
+  DeliveryForAttempt,
+  DeliveryStatus,
+  EventType,
+  StoredSubscription,
+  SubscriptionRecord,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookRepository,
+} from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
-import { fromDbTime, toDbTime, type Database, type WebhookDeliveriesTable, type WebhookSubscriptionsTable } from "../schema.js";
+import {
+  fromDbTime,
+  toDbTime,
+  type Database,
+  type WebhookDeliveriesTable,
+  type WebhookSubscriptionsTable,
+} from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { groupBy, slices } from "../batches.js";
 import { insertReturningId } from "./insert-returning-id.js";
@@ -77,12 +92,21 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async insertSubscription(record: SubscriptionRecord) {
-    const id = await insertReturningId(this.db, this.profile, "webhook_subscriptions", { organisation_id: record.organisationId, created_at: toDbTime(record.createdAt), ...subscriptionColumns(record) });
+    const id = await insertReturningId(this.db, this.profile, "webhook_subscriptions", {
+      organisation_id: record.organisationId,
+      created_at: toDbTime(record.createdAt),
+      ...subscriptionColumns(record),
+    });
     return { ...structuredClone(record), id };
   }
 
   async findSubscription(organisationId: number, id: number) {
-    const row = await this.db.selectFrom("webhook_subscriptions").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("webhook_subscriptions")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row ? toSubscription(row) : undefined;
   }
 
@@ -93,11 +117,20 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async updateSubscription(s: StoredSubscription) {
-    await this.db.updateTable("webhook_subscriptions").set(subscriptionColumns(s)).where("organisation_id", "=", s.organisationId).where("id", "=", s.id).execute();
+    await this.db
+      .updateTable("webhook_subscriptions")
+      .set(subscriptionColumns(s))
+      .where("organisation_id", "=", s.organisationId)
+      .where("id", "=", s.id)
+      .execute();
   }
 
   async deleteSubscription(organisationId: number, id: number) {
-    const result = await this.db.deleteFrom("webhook_subscriptions").where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom("webhook_subscriptions")
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -121,7 +154,9 @@ export class KyselyWebhookRepository implements WebhookRepository {
     for (const batch of slices(ds, 200)) {
       const values = batch.map(deliveryColumns);
       // Insert-if-absent without raising: a duplicate must not abort the fan-out's transaction (PostgreSQL).
-      await this.profile.ignoreDuplicates(this.db.insertInto("webhook_deliveries").values(values), ["subscription_id", "outbox_id"]).execute();
+      await this.profile
+        .ignoreDuplicates(this.db.insertInto("webhook_deliveries").values(values), ["subscription_id", "outbox_id"])
+        .execute();
       // Which rows are ours: the fresh event ids, read back through the (subscription, outbox event) key.
       const rows = await this.db
         .selectFrom("webhook_deliveries")
@@ -139,7 +174,12 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async findDelivery(organisationId: number, id: number) {
-    const row = await this.db.selectFrom("webhook_deliveries").selectAll().where("organisation_id", "=", organisationId).where("id", "=", id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("webhook_deliveries")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     return row ? toDelivery(row) : undefined;
   }
 
@@ -148,16 +188,39 @@ export class KyselyWebhookRepository implements WebhookRepository {
     for (const batch of slices(ids, 500)) {
       const rows = await this.db
         .selectFrom("webhook_deliveries as d")
-        .leftJoin("webhook_subscriptions as s", (j) => j.onRef("s.id", "=", "d.subscription_id").onRef("s.organisation_id", "=", "d.organisation_id"))
+        .leftJoin("webhook_subscriptions as s", (j) =>
+          j.onRef("s.id", "=", "d.subscription_id").onRef("s.organisation_id", "=", "d.organisation_id"),
+        )
         .selectAll("d")
-        .select(["s.id as s_id", "s.name as s_name", "s.event_types as s_event_types", "s.notification_url as s_notification_url", "s.api_version as s_api_version", "s.is_active as s_is_active", "s.encrypted_key as s_encrypted_key", "s.created_at as s_created_at", "s.updated_at as s_updated_at"])
+        .select([
+          "s.id as s_id",
+          "s.name as s_name",
+          "s.event_types as s_event_types",
+          "s.notification_url as s_notification_url",
+          "s.api_version as s_api_version",
+          "s.is_active as s_is_active",
+          "s.encrypted_key as s_encrypted_key",
+          "s.created_at as s_created_at",
+          "s.updated_at as s_updated_at",
+        ])
         .where("d.id", "in", batch)
         .execute();
       for (const row of rows) {
         const subscription =
           row.s_id === null
             ? undefined
-            : toSubscription({ id: row.s_id, organisation_id: row.organisation_id, name: row.s_name!, event_types: row.s_event_types!, notification_url: row.s_notification_url!, api_version: row.s_api_version!, is_active: row.s_is_active!, encrypted_key: row.s_encrypted_key!, created_at: row.s_created_at!, updated_at: row.s_updated_at! });
+            : toSubscription({
+                id: row.s_id,
+                organisation_id: row.organisation_id,
+                name: row.s_name!,
+                event_types: row.s_event_types!,
+                notification_url: row.s_notification_url!,
+                api_version: row.s_api_version!,
+                is_active: row.s_is_active!,
+                encrypted_key: row.s_encrypted_key!,
+                created_at: row.s_created_at!,
+                updated_at: row.s_updated_at!,
+              });
         found.set(Number(row.id), { delivery: toDelivery(row), subscription });
       }
     }
@@ -166,16 +229,39 @@ export class KyselyWebhookRepository implements WebhookRepository {
 
   async updateDeliveries(ds: WebhookDelivery[]) {
     // Deliveries given the same values (a batch of successful attempts, say) share one UPDATE … WHERE id IN (…).
-    const rows = ds.map((d) => ({ id: d.id, values: { status: d.status, attempts: d.attempts, next_attempt_at: d.nextAttemptAt ? toDbTime(d.nextAttemptAt) : null, last_status_code: d.lastStatusCode, updated_at: toDbTime(d.updatedAt) } }));
+    const rows = ds.map((d) => ({
+      id: d.id,
+      values: {
+        status: d.status,
+        attempts: d.attempts,
+        next_attempt_at: d.nextAttemptAt ? toDbTime(d.nextAttemptAt) : null,
+        last_status_code: d.lastStatusCode,
+        updated_at: toDbTime(d.updatedAt),
+      },
+    }));
     for (const group of groupBy(rows, (r) => JSON.stringify(r.values)).values()) {
-      for (const ids of slices(group.map((r) => r.id), 500)) await this.db.updateTable("webhook_deliveries").set(group[0]!.values).where("id", "in", ids).execute();
+      for (const ids of slices(
+        group.map((r) => r.id),
+        500,
+      ))
+        await this.db.updateTable("webhook_deliveries").set(group[0]!.values).where("id", "in", ids).execute();
     }
   }
 
-  async listDeliveries(organisationId: number, subscriptionId: number, filter: { status?: DeliveryStatus; limit: number; offset: number }) {
-    let q = this.db.selectFrom("webhook_deliveries").where("organisation_id", "=", organisationId).where("subscription_id", "=", subscriptionId);
+  async listDeliveries(
+    organisationId: number,
+    subscriptionId: number,
+    filter: { status?: DeliveryStatus; limit: number; offset: number },
+  ) {
+    let q = this.db
+      .selectFrom("webhook_deliveries")
+      .where("organisation_id", "=", organisationId)
+      .where("subscription_id", "=", subscriptionId);
     if (filter.status) q = q.where("status", "=", filter.status);
-    const [rows, counted] = await Promise.all([q.selectAll().orderBy("id", "desc").limit(filter.limit).offset(filter.offset).execute(), q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()]);
+    const [rows, counted] = await Promise.all([
+      q.selectAll().orderBy("id", "desc").limit(filter.limit).offset(filter.offset).execute(),
+      q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
+    ]);
     return { deliveries: rows.map(toDelivery), total: Number(counted.n) };
   }
 
@@ -183,13 +269,29 @@ export class KyselyWebhookRepository implements WebhookRepository {
     for (const batch of slices(as, 200)) {
       await this.db
         .insertInto("webhook_attempts")
-        .values(batch.map((a) => ({ delivery_id: a.deliveryId, attempt: a.attempt, attempt_id: a.attemptId, at: toDbTime(a.at), status_code: a.statusCode, duration_ms: Math.round(a.durationMs), error: a.error, response_excerpt: a.responseExcerpt })))
+        .values(
+          batch.map((a) => ({
+            delivery_id: a.deliveryId,
+            attempt: a.attempt,
+            attempt_id: a.attemptId,
+            at: toDbTime(a.at),
+            status_code: a.statusCode,
+            duration_ms: Math.round(a.durationMs),
+            error: a.error,
+            response_excerpt: a.responseExcerpt,
+          })),
+        )
         .execute();
     }
   }
 
   async attempts(deliveryId: number) {
-    const rows = await this.db.selectFrom("webhook_attempts").selectAll().where("delivery_id", "=", deliveryId).orderBy("id").execute();
+    const rows = await this.db
+      .selectFrom("webhook_attempts")
+      .selectAll()
+      .where("delivery_id", "=", deliveryId)
+      .orderBy("id")
+      .execute();
     return rows.map((r) => ({
       deliveryId: Number(r.delivery_id),
       attempt: Number(r.attempt),

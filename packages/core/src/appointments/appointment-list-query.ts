@@ -24,13 +24,20 @@ const invalid = DomainError.invalidParameter;
 /** Applies defaults and refuses anything out of bounds with INVALID_PARAMETER naming the parameter. */
 export function toAppointmentListCriteria(organisationId: number, q: AppointmentListQuery): AppointmentListCriteria {
   const { limit, offset } = toPageWindow(q.page, q.size, APPOINTMENT_LIST_LIMITS);
-  if (q.from && q.to && q.from.getTime() >= q.to.getTime()) throw invalid("from", Math.floor(q.from.getTime() / 1000), "must be before to");
-  for (const [name, v] of [["doctor_id", q.doctorId], ["clinic_id", q.clinicId], ["patient_id", q.patientId], ["category_id", q.categoryId]] as const) {
+  if (q.from && q.to && q.from.getTime() >= q.to.getTime())
+    throw invalid("from", Math.floor(q.from.getTime() / 1000), "must be before to");
+  for (const [name, v] of [
+    ["doctor_id", q.doctorId],
+    ["clinic_id", q.clinicId],
+    ["patient_id", q.patientId],
+    ["category_id", q.categoryId],
+  ] as const) {
     if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw invalid(name, v, "must be a positive integer");
   }
   const statuses = q.statuses?.map((s) => s.trim().toUpperCase());
   const unknown = statuses?.find((s) => !APPOINTMENT_STATUSES.includes(s as AppointmentStatus));
-  if (unknown !== undefined) throw invalid("status", unknown, `must be one or more of ${APPOINTMENT_STATUSES.join(", ")} (comma-separated)`);
+  if (unknown !== undefined)
+    throw invalid("status", unknown, `must be one or more of ${APPOINTMENT_STATUSES.join(", ")} (comma-separated)`);
   return {
     organisationId,
     startsFrom: q.from,

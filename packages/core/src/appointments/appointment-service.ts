@@ -5,14 +5,24 @@ import { domainEvent } from "../events/event-catalog.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { Appointment, AppointmentDraft, AppointmentHistoryEntry, CancellationRequest } from "./appointment.js";
 import { toAppointmentListCriteria, type AppointmentListQuery } from "./appointment-list-query.js";
-import { assertValidAppointmentDraft, assertValidAppointmentTimes, assertValidCancellation } from "./appointment-rules.js";
+import {
+  assertValidAppointmentDraft,
+  assertValidAppointmentTimes,
+  assertValidCancellation,
+} from "./appointment-rules.js";
 import { caseNotFound } from "../cases/case-service.js";
 import { caseVisitReader } from "../cases/case-visits.js";
 import { serviceCaseId } from "../cases/patient-case.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { localDate, visitProblems, type VisitProblem } from "../cases/visit-tracking.js";
 import type { Clinic } from "../organisations/organisation.js";
-import { allowedActions, findTransition, SLOT_HOLDING_STATUSES, type AppointmentAction, type AppointmentTransition } from "./appointment-state-machine.js";
+import {
+  allowedActions,
+  findTransition,
+  SLOT_HOLDING_STATUSES,
+  type AppointmentAction,
+  type AppointmentTransition,
+} from "./appointment-state-machine.js";
 
 /** A booking or a change, with the visit-limit warnings of a clinic that warns instead of refusing. */
 export interface AppointmentOutcome {
@@ -28,23 +38,52 @@ export interface AppointmentPage {
 }
 
 /** What an action needs besides the appointment: new times for RESCHEDULE, the reason for CANCEL. */
-export type ActionInput = { action: "CHECK_IN" | "START" | "CHECK_OUT" | "NO_SHOW" } | { action: "RESCHEDULE"; startsAt: Date; endsAt: Date } | { action: "CANCEL"; cancellation: CancellationRequest };
+export type ActionInput =
+  | { action: "CHECK_IN" | "START" | "CHECK_OUT" | "NO_SHOW" }
+  | { action: "RESCHEDULE"; startsAt: Date; endsAt: Date }
+  | { action: "CANCEL"; cancellation: CancellationRequest };
 
-const notFound = (id: unknown) => new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: id });
+const notFound = (id: unknown) =>
+  new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: id });
 
 const unknownReference = (issues: ValidationIssue[]) =>
-  new DomainError("UNKNOWN_REFERENCE", `Unknown reference: ${issues.map((i) => `${i.field}: ${i.reason}`).join("; ")}`, { issues });
+  new DomainError(
+    "UNKNOWN_REFERENCE",
+    `Unknown reference: ${issues.map((i) => `${i.field}: ${i.reason}`).join("; ")}`,
+    { issues },
+  );
 
 /** Another writer changed the appointment between our read and our write; the whole unit of work is retried. */
 class LostUpdate extends Error {}
 
-
 function eventData(a: Appointment) {
-  return { organisation_id: a.organisationId, appointment_id: a.id, patient_id: a.patientId, service_case_id: serviceCaseId(a.serviceCaseId), clinic_id: a.clinicId };
+  return {
+    organisation_id: a.organisationId,
+    appointment_id: a.id,
+    patient_id: a.patientId,
+    service_case_id: serviceCaseId(a.serviceCaseId),
+    clinic_id: a.clinicId,
+  };
 }
 
-function historyEntry(a: Appointment, action: string, fromStatus: Appointment["status"] | null, by: number | null, at: Date): AppointmentHistoryEntry {
-  return { organisationId: a.organisationId, appointmentId: a.id, action, fromStatus, toStatus: a.status, startsAt: a.startsAt, endsAt: a.endsAt, byUserId: by, at };
+function historyEntry(
+  a: Appointment,
+  action: string,
+  fromStatus: Appointment["status"] | null,
+  by: number | null,
+  at: Date,
+): AppointmentHistoryEntry {
+  return {
+    organisationId: a.organisationId,
+    appointmentId: a.id,
+    action,
+    fromStatus,
+    toStatus: a.status,
+    startsAt: a.startsAt,
+    endsAt: a.endsAt,
+    byUserId: by,
+    at,
+  };
 }
 
 /**
@@ -56,7 +95,11 @@ export class AppointmentService {
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
 
   /** Refuses a slot the doctor already holds (unless the clinic allows double booking). Call after lockDoctorSchedule. */
-  private async assertSlotFree(tx: Repositories, a: { organisationId: number; doctorId: number; clinicId: number; startsAt: Date; endsAt: Date }, exceptId?: number): Promise<void> {
+  private async assertSlotFree(
+    tx: Repositories,
+    a: { organisationId: number; doctorId: number; clinicId: number; startsAt: Date; endsAt: Date },
+    exceptId?: number,
+  ): Promise<void> {
     const clinic = await tx.organisations.findClinic(a.organisationId, a.clinicId);
     if (clinic?.allowDoubleBooking) return;
     const clash = await tx.appointments.findOverlapping({ ...a, statuses: SLOT_HOLDING_STATUSES, exceptId });
@@ -75,12 +118,28 @@ export class AppointmentService {
    * about) a visit over the case's limit or its authorization's, or outside
    * every authorization window. Call after lockForVisits of the case.
    */
-  private async checkVisits(tx: Repositories, clinic: Clinic, c: PatientCase | undefined, startsAt: Date, exceptId?: number): Promise<VisitProblem[]> {
+  private async checkVisits(
+    tx: Repositories,
+    clinic: Clinic,
+    c: PatientCase | undefined,
+    startsAt: Date,
+    exceptId?: number,
+  ): Promise<VisitProblem[]> {
     if (!c || !c.visitTrackRequired) return [];
-    const [authorizations, reader] = await Promise.all([tx.authorizations.listByCase(c.organisationId, c.id), caseVisitReader(tx, c.organisationId)]);
+    const [authorizations, reader] = await Promise.all([
+      tx.authorizations.listByCase(c.organisationId, c.id),
+      caseVisitReader(tx, c.organisationId),
+    ]);
     const visits = (await reader.visitsOf(c.id)).filter((v) => v.appointmentId !== exceptId);
     const today = this.deps.clock.now().toISOString().slice(0, 10);
-    const problems = visitProblems(c, authorizations, visits, localDate(startsAt, clinic.timeZone), today, reader.zoneOf);
+    const problems = visitProblems(
+      c,
+      authorizations,
+      visits,
+      localDate(startsAt, clinic.timeZone),
+      today,
+      reader.zoneOf,
+    );
     const first = problems[0];
     if (first && !clinic.visitLimitWarningOnly) throw new DomainError(first.code, first.message, first.details);
     return problems;
@@ -108,13 +167,24 @@ export class AppointmentService {
       if (!provider) issues.push({ field: "doctorId", reason: missing, value: draft.doctorId });
       if (!clinic) issues.push({ field: "clinicId", reason: missing, value: draft.clinicId });
       const unknownCategories = draft.categoryIds.filter((id) => !categories.some((c) => c.id === id));
-      if (unknownCategories.length) issues.push({ field: "categoryIds", reason: `${unknownCategories.join(", ")} ${unknownCategories.length === 1 ? "does" : "do"} not exist in this organisation`, value: unknownCategories });
-      if (draft.serviceCaseId != null && patientCase?.patientId !== draft.patientId) issues.push({ field: "serviceCaseId", reason: "no such case for this patient", value: draft.serviceCaseId });
+      if (unknownCategories.length)
+        issues.push({
+          field: "categoryIds",
+          reason: `${unknownCategories.join(", ")} ${unknownCategories.length === 1 ? "does" : "do"} not exist in this organisation`,
+          value: unknownCategories,
+        });
+      if (draft.serviceCaseId != null && patientCase?.patientId !== draft.patientId)
+        issues.push({ field: "serviceCaseId", reason: "no such case for this patient", value: draft.serviceCaseId });
       if (issues.length) throw unknownReference(issues);
       if (!provider!.clinicIds.includes(draft.clinicId)) {
-        throw DomainError.validation([{ field: "doctorId", reason: `does not work at clinic ${draft.clinicId}`, value: draft.doctorId }]);
+        throw DomainError.validation([
+          { field: "doctorId", reason: `does not work at clinic ${draft.clinicId}`, value: draft.doctorId },
+        ]);
       }
-      if (patientCase?.treatmentStatus === "DISCHARGED") throw DomainError.validation([{ field: "serviceCaseId", reason: "the case is DISCHARGED", value: draft.serviceCaseId }]);
+      if (patientCase?.treatmentStatus === "DISCHARGED")
+        throw DomainError.validation([
+          { field: "serviceCaseId", reason: "the case is DISCHARGED", value: draft.serviceCaseId },
+        ]);
       await this.assertSlotFree(tx, { organisationId: orgId, ...draft });
       const warnings = await this.checkVisits(tx, clinic!, patientCase, draft.startsAt);
       const appointment = await tx.appointments.insert({
@@ -180,7 +250,12 @@ export class AppointmentService {
     }
   }
 
-  private async applyAction(tx: Repositories, principal: Principal, before: Appointment, input: ActionInput): Promise<AppointmentOutcome> {
+  private async applyAction(
+    tx: Repositories,
+    principal: Principal,
+    before: Appointment,
+    input: ActionInput,
+  ): Promise<AppointmentOutcome> {
     const orgId = principal.organisationId;
     const id = before.id;
     const now = this.deps.clock.now();
@@ -202,17 +277,28 @@ export class AppointmentService {
   }
 
   /** Checks the transition's guard and returns the appointment as it will be stored. */
-  private async afterGuard(tx: Repositories, principal: Principal, current: Appointment, t: AppointmentTransition, input: ActionInput, now: Date): Promise<{ next: Appointment; warnings: VisitProblem[] }> {
+  private async afterGuard(
+    tx: Repositories,
+    principal: Principal,
+    current: Appointment,
+    t: AppointmentTransition,
+    input: ActionInput,
+    now: Date,
+  ): Promise<{ next: Appointment; warnings: VisitProblem[] }> {
     const next: Appointment = { ...current, status: t.to, updatedAt: now };
     const plain = (n: Appointment) => ({ next: n, warnings: [] });
     switch (t.guard) {
       case "start_passed":
         if (now.getTime() < current.startsAt.getTime()) {
-          throw new DomainError("INVALID_TRANSITION", "An appointment can be marked as a no-show only once its start time has passed", {
-            current_status: current.status,
-            action: input.action,
-            guard: t.guard,
-          });
+          throw new DomainError(
+            "INVALID_TRANSITION",
+            "An appointment can be marked as a no-show only once its start time has passed",
+            {
+              current_status: current.status,
+              action: input.action,
+              guard: t.guard,
+            },
+          );
         }
         return plain(next);
       case "slot_free": {
@@ -221,19 +307,41 @@ export class AppointmentService {
         await this.assertSlotFree(tx, moved, current.id);
         // The new date may fall in another authorization's window, or in none.
         const clinic = await tx.organisations.findClinic(current.organisationId, current.clinicId);
-        const patientCase = current.serviceCaseId === null ? undefined : await tx.cases.findById(current.organisationId, current.serviceCaseId);
+        const patientCase =
+          current.serviceCaseId === null
+            ? undefined
+            : await tx.cases.findById(current.organisationId, current.serviceCaseId);
         if (current.serviceCaseId !== null && !patientCase) throw caseNotFound(current.serviceCaseId);
-        return { next: moved, warnings: clinic ? await this.checkVisits(tx, clinic, patientCase, moved.startsAt, current.id) : [] };
+        return {
+          next: moved,
+          warnings: clinic ? await this.checkVisits(tx, clinic, patientCase, moved.startsAt, current.id) : [],
+        };
       }
       case "reason_active": {
         if (input.action !== "CANCEL") throw new Error("reason_active guards only CANCEL");
         const reasons = await tx.catalog.listCancellationReasons(principal.organisationId);
         const reason = reasons.find((r) => r.reasonKey === input.cancellation.reasonKey && r.status === "ACTIVE");
         if (!reason) {
-          throw unknownReference([{ field: "reasonKey", reason: "is not an active cancellation reason of this organisation", value: input.cancellation.reasonKey }]);
+          throw unknownReference([
+            {
+              field: "reasonKey",
+              reason: "is not an active cancellation reason of this organisation",
+              value: input.cancellation.reasonKey,
+            },
+          ]);
         }
         const c = input.cancellation;
-        return plain({ ...next, cancellation: { reasonKey: reason.reasonKey, reasonLabel: c.reasonLabel, comment: c.comment ?? null, fee: c.fee ?? reason.cancellationFee, cancelledAt: now, cancelledBy: principal.userId } });
+        return plain({
+          ...next,
+          cancellation: {
+            reasonKey: reason.reasonKey,
+            reasonLabel: c.reasonLabel,
+            comment: c.comment ?? null,
+            fee: c.fee ?? reason.cancellationFee,
+            cancelledAt: now,
+            cancelledBy: principal.userId,
+          },
+        });
       }
       case null:
         return plain(next);

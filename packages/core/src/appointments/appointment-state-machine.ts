@@ -44,7 +44,12 @@ export const APPOINTMENT_TRANSITIONS: readonly AppointmentTransition[] = Object.
 ] as const satisfies readonly AppointmentTransition[]);
 
 /** Statuses whose appointments hold the doctor's time (a cancelled or missed visit frees it). */
-export const SLOT_HOLDING_STATUSES: readonly AppointmentStatus[] = Object.freeze(["SCHEDULED", "CHECKED_IN", "IN_PROGRESS", "CHECKED_OUT"]);
+export const SLOT_HOLDING_STATUSES: readonly AppointmentStatus[] = Object.freeze([
+  "SCHEDULED",
+  "CHECKED_IN",
+  "IN_PROGRESS",
+  "CHECKED_OUT",
+]);
 
 export function findTransition(from: AppointmentStatus, action: AppointmentAction): AppointmentTransition | undefined {
   return APPOINTMENT_TRANSITIONS.find((t) => t.from === from && t.action === action);

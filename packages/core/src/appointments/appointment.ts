@@ -1,5 +1,12 @@
 /** Appointment statuses (spec 3.4 leaves the set open; docs/appointments.md documents this one). */
-export const APPOINTMENT_STATUSES = ["SCHEDULED", "CHECKED_IN", "IN_PROGRESS", "CHECKED_OUT", "CANCELLED", "NO_SHOW"] as const;
+export const APPOINTMENT_STATUSES = [
+  "SCHEDULED",
+  "CHECKED_IN",
+  "IN_PROGRESS",
+  "CHECKED_OUT",
+  "CANCELLED",
+  "NO_SHOW",
+] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 
 /** Spec 4.2's payment modes, shared by appointments and cases. */
@@ -41,7 +48,10 @@ export interface Appointment {
 }
 
 /** What a caller sends to book: the references, times and payment mode; the rest is optional. */
-export type AppointmentDraft = Pick<Appointment, "patientId" | "doctorId" | "clinicId" | "categoryIds" | "startsAt" | "endsAt" | "paymentMode"> &
+export type AppointmentDraft = Pick<
+  Appointment,
+  "patientId" | "doctorId" | "clinicId" | "categoryIds" | "startsAt" | "endsAt" | "paymentMode"
+> &
   Partial<Pick<Appointment, "serviceCaseId" | "teleHealthUrl" | "comments" | "appointmentNotes">>;
 
 export interface CancellationRequest {

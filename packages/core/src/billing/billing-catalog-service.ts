@@ -2,7 +2,13 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import type { Storage } from "../ports/storage.js";
-import { assertValidBillingCodes, billingCodeApplies, normaliseBillingCodes, type BillingCode, type BillingCodeDraft } from "./billing-code.js";
+import {
+  assertValidBillingCodes,
+  billingCodeApplies,
+  normaliseBillingCodes,
+  type BillingCode,
+  type BillingCodeDraft,
+} from "./billing-code.js";
 
 export interface CatalogQuery {
   appointmentId: number;
@@ -25,7 +31,12 @@ export class BillingCatalogService {
     assertValidBillingCodes(drafts);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
-      await tx.organisations.ensure({ id: principal.organisationId, name: principal.organisationName ?? `Organisation ${principal.organisationId}`, plan: "free", now });
+      await tx.organisations.ensure({
+        id: principal.organisationId,
+        name: principal.organisationName ?? `Organisation ${principal.organisationId}`,
+        plan: "free",
+        now,
+      });
       return tx.billingCodes.upsert(
         principal.organisationId,
         drafts.map((d) => ({
@@ -57,8 +68,11 @@ export class BillingCatalogService {
   async applicable(principal: Principal, q: CatalogQuery): Promise<BillingCode[]> {
     const r = this.deps.storage.repositories;
     const appointment = await r.appointments.findById(principal.organisationId, q.appointmentId);
-    if (!appointment) throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: q.appointmentId });
+    if (!appointment)
+      throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: q.appointmentId });
     const codes = await r.billingCodes.list(principal.organisationId);
-    return codes.filter((c) => billingCodeApplies(c, { speciality: q.speciality, noteType: q.soapNoteType, payerId: q.payerId }));
+    return codes.filter((c) =>
+      billingCodeApplies(c, { speciality: q.speciality, noteType: q.soapNoteType, payerId: q.payerId }),
+    );
   }
 }

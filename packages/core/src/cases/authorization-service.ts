@@ -6,7 +6,11 @@ import { searchTerms } from "../patients/patient-normalisation.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { toPageWindow } from "../paging.js";
 import type { Authorization, AuthorizationChanges, AuthorizationDraft } from "./authorization.js";
-import { assertConsistentAuthorization, assertValidAuthorizationInput, normaliseAuthorizationInput } from "./authorization-rules.js";
+import {
+  assertConsistentAuthorization,
+  assertValidAuthorizationInput,
+  normaliseAuthorizationInput,
+} from "./authorization-rules.js";
 import { caseNotFound } from "./case-service.js";
 import { serviceCaseId } from "./patient-case.js";
 import { caseVisitReader } from "./case-visits.js";
@@ -24,7 +28,8 @@ export interface AuthorizationView {
   remainingVisits: number;
 }
 
-const notFound = (id: unknown) => new DomainError("AUTHORIZATION_NOT_FOUND", "Authorization not found", { authorization_id: id });
+const notFound = (id: unknown) =>
+  new DomainError("AUTHORIZATION_NOT_FOUND", "Authorization not found", { authorization_id: id });
 
 /** Payer authorizations of visits on a case (create, read, update, delete, list by case, search). */
 export class AuthorizationService {
@@ -70,7 +75,8 @@ export class AuthorizationService {
 
   async get(principal: Principal, id: number): Promise<AuthorizationView> {
     const r = this.deps.storage.repositories;
-    const found = Number.isSafeInteger(id) && id > 0 ? await r.authorizations.findById(principal.organisationId, id) : undefined;
+    const found =
+      Number.isSafeInteger(id) && id > 0 ? await r.authorizations.findById(principal.organisationId, id) : undefined;
     if (!found) throw notFound(id);
     return this.view(r, found);
   }
@@ -100,12 +106,18 @@ export class AuthorizationService {
   }
 
   async delete(principal: Principal, id: number): Promise<void> {
-    const deleted = Number.isSafeInteger(id) && id > 0 && (await this.deps.storage.repositories.authorizations.delete(principal.organisationId, id));
+    const deleted =
+      Number.isSafeInteger(id) &&
+      id > 0 &&
+      (await this.deps.storage.repositories.authorizations.delete(principal.organisationId, id));
     if (!deleted) throw notFound(id);
   }
 
   /** By patient name (every word), reference number (substring) and case, newest first; always within the caller's organisation. */
-  async search(principal: Principal, q: Patch<{ patientName: string; referenceNumber: string; caseId: number; page: number; size: number }>) {
+  async search(
+    principal: Principal,
+    q: Patch<{ patientName: string; referenceNumber: string; caseId: number; page: number; size: number }>,
+  ) {
     const { page, size, limit, offset } = toPageWindow(q.page, q.size);
     const r = this.deps.storage.repositories;
     const found = await r.authorizations.search({
@@ -130,9 +142,18 @@ export class AuthorizationService {
     const today = this.today();
     return Promise.all(
       authorizations.map(async (a) => {
-        const usage = visitUsage(await reader.visitsOf(a.caseId), reader.zoneOf, { from: a.effectiveStartDate, to: a.effectiveEndDate });
+        const usage = visitUsage(await reader.visitsOf(a.caseId), reader.zoneOf, {
+          from: a.effectiveStartDate,
+          to: a.effectiveEndDate,
+        });
         const currentVisits = a.previouslyConsumedVisits + usage.used;
-        return { authorization: a, reportedStatus: reportedAuthorizationStatus(a, today), currentVisits, bookedVisits: usage.booked, remainingVisits: Math.max(0, a.authorizedVisits - currentVisits - usage.booked) };
+        return {
+          authorization: a,
+          reportedStatus: reportedAuthorizationStatus(a, today),
+          currentVisits,
+          bookedVisits: usage.booked,
+          remainingVisits: Math.max(0, a.authorizedVisits - currentVisits - usage.booked),
+        };
       }),
     );
   }

@@ -33,8 +33,33 @@ export interface Authorization {
   updatedAt: Date;
 }
 
-export type AuthorizationDraft = Omit<Authorization, "id" | "organisationId" | "patientId" | "createdAt" | "updatedAt" | "status" | "previouslyConsumedVisits" | "icdCodes" | "cptCodeAuthorizationDetails" | "payerId" | "planStartDate" | "planEndDate"> &
-  Partial<Pick<Authorization, "status" | "previouslyConsumedVisits" | "icdCodes" | "cptCodeAuthorizationDetails" | "payerId" | "planStartDate" | "planEndDate">>;
+export type AuthorizationDraft = Omit<
+  Authorization,
+  | "id"
+  | "organisationId"
+  | "patientId"
+  | "createdAt"
+  | "updatedAt"
+  | "status"
+  | "previouslyConsumedVisits"
+  | "icdCodes"
+  | "cptCodeAuthorizationDetails"
+  | "payerId"
+  | "planStartDate"
+  | "planEndDate"
+> &
+  Partial<
+    Pick<
+      Authorization,
+      | "status"
+      | "previouslyConsumedVisits"
+      | "icdCodes"
+      | "cptCodeAuthorizationDetails"
+      | "payerId"
+      | "planStartDate"
+      | "planEndDate"
+    >
+  >;
 
 /** Partial: omitted fields keep their values; icdCodes and cptCodeAuthorizationDetails replace the whole list. The case never changes. */
 export type AuthorizationChanges = Partial<Omit<AuthorizationDraft, "caseId">>;

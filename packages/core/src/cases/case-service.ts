@@ -5,7 +5,14 @@ import { domainEvent } from "../events/event-catalog.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { Authorization } from "./authorization.js";
 import { assertValidCaseInput, normaliseCaseInput } from "./case-rules.js";
-import { serviceCaseId, type CaseChanges, type CaseDraft, type CaseInsuranceCard, type CaseReferrals, type PatientCase } from "./patient-case.js";
+import {
+  serviceCaseId,
+  type CaseChanges,
+  type CaseDraft,
+  type CaseInsuranceCard,
+  type CaseReferrals,
+  type PatientCase,
+} from "./patient-case.js";
 import type { ReferringPhysician } from "./referring-physician.js";
 import { caseVisitReader } from "./case-visits.js";
 import { authRequiredStatus, visitUsage } from "./visit-tracking.js";
@@ -13,17 +20,27 @@ import { authRequiredStatus, visitUsage } from "./visit-tracking.js";
 /** A case with what reads show beside it: its physicians resolved and its visit and authorization state. */
 export interface CaseView {
   patientCase: PatientCase;
-  physicians: { primary: ReferringPhysician | null; secondary: ReferringPhysician | null; tertiary: ReferringPhysician | null };
+  physicians: {
+    primary: ReferringPhysician | null;
+    secondary: ReferringPhysician | null;
+    tertiary: ReferringPhysician | null;
+  };
   authRequiredStatus: ReturnType<typeof authRequiredStatus>;
   visits: { used: number; booked: number };
 }
 
-export const caseNotFound = (id: unknown) => new DomainError("CASE_NOT_FOUND", "Case not found", { service_case_id: id });
+export const caseNotFound = (id: unknown) =>
+  new DomainError("CASE_NOT_FOUND", "Case not found", { service_case_id: id });
 
 const RANKS = ["primary", "secondary", "tertiary"] as const;
 
 function caseEventData(c: PatientCase) {
-  return { organisation_id: c.organisationId, service_case_id: serviceCaseId(c.id), patient_id: c.patientId, clinic_id: c.clinicId };
+  return {
+    organisation_id: c.organisationId,
+    service_case_id: serviceCaseId(c.id),
+    patient_id: c.patientId,
+    clinic_id: c.clinicId,
+  };
 }
 
 /** Cases (spec 2.4, 4.2) of the principal's organisation; every change writes its event in the same transaction. */
@@ -35,31 +52,66 @@ export class CaseService {
   }
 
   /** Checks the organisation-dependent rules of an input and resolves the cards it names into copies. */
-  private async resolve(tx: Repositories, orgId: number, patientId: number, input: CaseChanges): Promise<{ cards?: CaseInsuranceCard[] }> {
+  private async resolve(
+    tx: Repositories,
+    orgId: number,
+    patientId: number,
+    input: CaseChanges,
+  ): Promise<{ cards?: CaseInsuranceCard[] }> {
     if (input.specialization !== undefined) {
       const enabled = await tx.catalog.listSpecializations(orgId);
       if (!enabled.includes(input.specialization)) {
-        throw DomainError.validation([{ field: "specialization", reason: `is not enabled for this organisation (enabled: ${enabled.join(", ") || "none"})`, value: input.specialization }]);
+        throw DomainError.validation([
+          {
+            field: "specialization",
+            reason: `is not enabled for this organisation (enabled: ${enabled.join(", ") || "none"})`,
+            value: input.specialization,
+          },
+        ]);
       }
     }
     for (const rank of RANKS) {
       const id = input.referrals?.[rank];
       if (id != null && !(await tx.referringPhysicians.findById(orgId, id))) {
-        throw new DomainError("REFERRING_PHYSICIAN_NOT_FOUND", `Referring physician ${id} not found`, { referring_physician_id: id, issues: [{ field: `referrals.${rank}`, reason: "does not exist in this organisation", value: id }] });
+        throw new DomainError("REFERRING_PHYSICIAN_NOT_FOUND", `Referring physician ${id} not found`, {
+          referring_physician_id: id,
+          issues: [{ field: `referrals.${rank}`, reason: "does not exist in this organisation", value: id }],
+        });
       }
     }
     if (input.clinicId != null && !(await tx.organisations.findClinic(orgId, input.clinicId))) {
-      throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", { issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: input.clinicId }] });
+      throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
+        issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: input.clinicId }],
+      });
     }
     if (input.insuranceCards === undefined) return {};
     const owned = await tx.insuranceCards.listByPatient(orgId, patientId);
     const issues: ValidationIssue[] = [];
     const cards = input.insuranceCards.map((pick, i) => {
       const card = owned.find((c) => c.id === pick.insuranceCardId);
-      if (!card) issues.push({ field: `insuranceCards.${i}.insuranceCardId`, reason: "is not an insurance card of this patient", value: pick.insuranceCardId });
-      return card ? { id: card.id, payer: card.payer, insuranceNumber: card.insuranceNumber, planStartDate: card.planStartDate, planEndDate: card.planEndDate, insuranceCardType: pick.insuranceCardType } : undefined;
+      if (!card)
+        issues.push({
+          field: `insuranceCards.${i}.insuranceCardId`,
+          reason: "is not an insurance card of this patient",
+          value: pick.insuranceCardId,
+        });
+      return card
+        ? {
+            id: card.id,
+            payer: card.payer,
+            insuranceNumber: card.insuranceNumber,
+            planStartDate: card.planStartDate,
+            planEndDate: card.planEndDate,
+            insuranceCardType: pick.insuranceCardType,
+          }
+        : undefined;
     });
-    if (issues.length) throw new DomainError("UNKNOWN_REFERENCE", `Unknown reference: ${issues.map((i) => `${i.field}: ${i.reason}`).join("; ")}`, { issues });
+    if (issues.length)
+      throw new DomainError(
+        "UNKNOWN_REFERENCE",
+        `Unknown reference: ${issues.map((i) => `${i.field}: ${i.reason}`).join("; ")}`,
+        { issues },
+      );
     return { cards: cards as CaseInsuranceCard[] };
   }
 
@@ -70,10 +122,17 @@ export class CaseService {
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       if (!(await tx.patients.findById(orgId, draft.patientId))) {
-        throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: draft.patientId, issues: [{ field: "patientId", reason: "does not exist in this organisation", value: draft.patientId }] });
+        throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", {
+          patient_id: draft.patientId,
+          issues: [{ field: "patientId", reason: "does not exist in this organisation", value: draft.patientId }],
+        });
       }
       const { cards } = await this.resolve(tx, orgId, draft.patientId, draft);
-      const referrals: CaseReferrals = { primary: draft.referrals?.primary ?? null, secondary: draft.referrals?.secondary ?? null, tertiary: draft.referrals?.tertiary ?? null };
+      const referrals: CaseReferrals = {
+        primary: draft.referrals?.primary ?? null,
+        secondary: draft.referrals?.secondary ?? null,
+        tertiary: draft.referrals?.tertiary ?? null,
+      };
       const created = await tx.cases.insert({
         organisationId: orgId,
         patientId: draft.patientId,
@@ -113,7 +172,8 @@ export class CaseService {
 
   async listByPatient(principal: Principal, patientId: number): Promise<CaseView[]> {
     const r = this.deps.storage.repositories;
-    if (!(await r.patients.findById(principal.organisationId, patientId))) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
+    if (!(await r.patients.findById(principal.organisationId, patientId)))
+      throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
     return Promise.all((await r.cases.listByPatient(principal.organisationId, patientId)).map((c) => this.view(r, c)));
   }
 
@@ -155,7 +215,8 @@ export class CaseService {
 
   private async view(r: Repositories, c: PatientCase): Promise<CaseView> {
     const orgId = c.organisationId;
-    const physician = async (id: number | null) => (id === null ? null : ((await r.referringPhysicians.findById(orgId, id)) ?? null));
+    const physician = async (id: number | null) =>
+      id === null ? null : ((await r.referringPhysicians.findById(orgId, id)) ?? null);
     const [primary, secondary, tertiary, authorizations, reader] = await Promise.all([
       physician(c.referrals.primary),
       physician(c.referrals.secondary),
@@ -164,7 +225,11 @@ export class CaseService {
       caseVisitReader(r, orgId),
     ]);
     const usage = visitUsage(await reader.visitsOf(c.id), reader.zoneOf);
-    return { patientCase: c, physicians: { primary, secondary, tertiary }, authRequiredStatus: authRequiredStatus(c, authorizations as Authorization[], this.today()), visits: { used: c.numberOfPastVisits + usage.used, booked: usage.booked } };
+    return {
+      patientCase: c,
+      physicians: { primary, secondary, tertiary },
+      authRequiredStatus: authRequiredStatus(c, authorizations as Authorization[], this.today()),
+      visits: { used: c.numberOfPastVisits + usage.used, booked: usage.booked },
+    };
   }
 }
-

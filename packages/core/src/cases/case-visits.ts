@@ -33,11 +33,17 @@ export function caseVisits(appointments: readonly Appointment[], completedNotes:
     appointmentId: a.id,
     clinicId: a.clinicId,
     startsAt: a.startsAt,
-    state: a.status === "CHECKED_OUT" || (documented.has(a.id) && a.status !== "CANCELLED") ? "completed" : BOOKED.has(a.status) ? "booked" : "none",
+    state:
+      a.status === "CHECKED_OUT" || (documented.has(a.id) && a.status !== "CANCELLED")
+        ? "completed"
+        : BOOKED.has(a.status)
+          ? "booked"
+          : "none",
   }));
   const known = new Set(appointments.map((a) => a.id));
   for (const n of visitNotes) {
-    if (n.appointmentId === null || !known.has(n.appointmentId)) visits.push({ appointmentId: null, clinicId: n.clinicId, startsAt: n.serviceDateTime, state: "completed" });
+    if (n.appointmentId === null || !known.has(n.appointmentId))
+      visits.push({ appointmentId: null, clinicId: n.clinicId, startsAt: n.serviceDateTime, state: "completed" });
   }
   return visits;
 }

@@ -20,18 +20,29 @@ export class InsuranceCardService {
 
   async add(principal: Principal, patientId: number, draft: InsuranceCardDraft): Promise<InsuranceCard> {
     const issues: ValidationIssue[] = [];
-    if (typeof draft.payer?.name !== "string" || draft.payer.name.trim() === "" || draft.payer.name.length > 200) issues.push({ field: "payer.name", reason: "must be 1 to 200 characters" });
-    if (typeof draft.insuranceNumber !== "string" || draft.insuranceNumber.trim() === "" || draft.insuranceNumber.length > 50) issues.push({ field: "insuranceNumber", reason: "must be 1 to 50 characters" });
+    if (typeof draft.payer?.name !== "string" || draft.payer.name.trim() === "" || draft.payer.name.length > 200)
+      issues.push({ field: "payer.name", reason: "must be 1 to 200 characters" });
+    if (
+      typeof draft.insuranceNumber !== "string" ||
+      draft.insuranceNumber.trim() === "" ||
+      draft.insuranceNumber.length > 50
+    )
+      issues.push({ field: "insuranceNumber", reason: "must be 1 to 50 characters" });
     checkDate(issues, "planStartDate", draft.planStartDate);
     checkDate(issues, "planEndDate", draft.planEndDate);
-    if (draft.planStartDate && draft.planEndDate && draft.planEndDate < draft.planStartDate) issues.push({ field: "planEndDate", reason: "must not be before planStartDate", value: draft.planEndDate });
+    if (draft.planStartDate && draft.planEndDate && draft.planEndDate < draft.planStartDate)
+      issues.push({ field: "planEndDate", reason: "must not be before planStartDate", value: draft.planEndDate });
     if (issues.length) throw DomainError.validation(issues);
     return this.deps.storage.transaction(async (tx) => {
       if (!(await tx.patients.findById(principal.organisationId, patientId))) throw patientNotFound(patientId);
       return tx.insuranceCards.insert({
         organisationId: principal.organisationId,
         patientId,
-        payer: { payerRegId: draft.payer.payerRegId ?? null, name: draft.payer.name.trim(), payerId: draft.payer.payerId ?? null },
+        payer: {
+          payerRegId: draft.payer.payerRegId ?? null,
+          name: draft.payer.name.trim(),
+          payerId: draft.payer.payerId ?? null,
+        },
         insuranceNumber: draft.insuranceNumber.trim(),
         planStartDate: draft.planStartDate ?? null,
         planEndDate: draft.planEndDate ?? null,

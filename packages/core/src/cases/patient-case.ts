@@ -136,6 +136,7 @@ export function parseServiceCaseId(raw: unknown): number | undefined {
 /** The case id sent in `field` (12, "12" or "SERVICE_CASE_12"); VALIDATION_FAILED naming the field otherwise. */
 export function requireServiceCaseId(raw: unknown, field: string): number {
   const id = parseServiceCaseId(raw);
-  if (id === undefined) throw DomainError.validation([{ field, reason: "must be a case id or SERVICE_CASE_<id>", value: raw }]);
+  if (id === undefined)
+    throw DomainError.validation([{ field, reason: "must be a case id or SERVICE_CASE_<id>", value: raw }]);
   return id;
 }

@@ -12,15 +12,20 @@ export function assertValidReferringPhysician(input: ReferringPhysicianChanges, 
   const issues: ValidationIssue[] = [];
   for (const f of ["firstName", "lastName"] as const) {
     const v = input[f];
-    if ((creating || v !== undefined) && (typeof v !== "string" || v.trim() === "" || v.length > NAME_MAX)) issues.push({ field: f, reason: `must be 1 to ${NAME_MAX} characters` });
+    if ((creating || v !== undefined) && (typeof v !== "string" || v.trim() === "" || v.length > NAME_MAX))
+      issues.push({ field: f, reason: `must be 1 to ${NAME_MAX} characters` });
   }
-  if (input.npi != null && !isValidNpi(input.npi)) issues.push({ field: "npi", reason: "must be 10 digits with a valid check digit", value: input.npi });
+  if (input.npi != null && !isValidNpi(input.npi))
+    issues.push({ field: "npi", reason: "must be 10 digits with a valid check digit", value: input.npi });
   for (const f of ["phoneNumber", "faxNumber"] as const) {
     const v = input[f];
-    if (v != null && !PHONE.test(v)) issues.push({ field: f, reason: "must be a phone number of 7 to 30 digits, spaces, +, (, ), . or -", value: v });
+    if (v != null && !PHONE.test(v))
+      issues.push({ field: f, reason: "must be a phone number of 7 to 30 digits, spaces, +, (, ), . or -", value: v });
   }
-  if (input.state != null && !STATE.test(input.state)) issues.push({ field: "state", reason: "must be a 2-letter upper-case state code", value: input.state });
-  if (input.zip != null && !ZIP.test(input.zip)) issues.push({ field: "zip", reason: "must be 5 digits or ZIP+4 (12345-6789)", value: input.zip });
+  if (input.state != null && !STATE.test(input.state))
+    issues.push({ field: "state", reason: "must be a 2-letter upper-case state code", value: input.state });
+  if (input.zip != null && !ZIP.test(input.zip))
+    issues.push({ field: "zip", reason: "must be 5 digits or ZIP+4 (12345-6789)", value: input.zip });
   for (const f of ["address1", "address2", "city"] as const) {
     const v = input[f];
     if (v != null && v.length > 200) issues.push({ field: f, reason: "must be at most 200 characters" });

@@ -7,9 +7,12 @@ import { toPageWindow } from "../paging.js";
 import type { ReferringPhysician, ReferringPhysicianChanges, ReferringPhysicianDraft } from "./referring-physician.js";
 import { assertValidReferringPhysician } from "./referring-physician-rules.js";
 
-const notFound = (id: unknown) => new DomainError("REFERRING_PHYSICIAN_NOT_FOUND", "Referring physician not found", { referring_physician_id: id });
+const notFound = (id: unknown) =>
+  new DomainError("REFERRING_PHYSICIAN_NOT_FOUND", "Referring physician not found", { referring_physician_id: id });
 const duplicate = (existingId: number) =>
-  new DomainError("DUPLICATE_REFERRING_PHYSICIAN", "The organisation already has a referring physician with this NPI", { existing_referring_physician_id: existingId });
+  new DomainError("DUPLICATE_REFERRING_PHYSICIAN", "The organisation already has a referring physician with this NPI", {
+    existing_referring_physician_id: existingId,
+  });
 
 /** The registry of referring physicians cases point into, per organisation; NPI unique per organisation. */
 export class ReferringPhysicianService {
@@ -19,15 +22,30 @@ export class ReferringPhysicianService {
     assertValidReferringPhysician(draft, true);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
-      await tx.organisations.ensure({ id: principal.organisationId, name: `Organisation ${principal.organisationId}`, plan: "free", now });
-      const result = await tx.referringPhysicians.insert({ ...draft, firstName: draft.firstName.trim(), lastName: draft.lastName.trim(), organisationId: principal.organisationId, createdAt: now, updatedAt: now });
+      await tx.organisations.ensure({
+        id: principal.organisationId,
+        name: `Organisation ${principal.organisationId}`,
+        plan: "free",
+        now,
+      });
+      const result = await tx.referringPhysicians.insert({
+        ...draft,
+        firstName: draft.firstName.trim(),
+        lastName: draft.lastName.trim(),
+        organisationId: principal.organisationId,
+        createdAt: now,
+        updatedAt: now,
+      });
       if (!result.created) throw duplicate(result.existingId);
       return result.physician;
     });
   }
 
   async get(principal: Principal, id: number): Promise<ReferringPhysician> {
-    const found = Number.isSafeInteger(id) && id > 0 ? await this.deps.storage.repositories.referringPhysicians.findById(principal.organisationId, id) : undefined;
+    const found =
+      Number.isSafeInteger(id) && id > 0
+        ? await this.deps.storage.repositories.referringPhysicians.findById(principal.organisationId, id)
+        : undefined;
     if (!found) throw notFound(id);
     return found;
   }
@@ -47,9 +65,17 @@ export class ReferringPhysicianService {
   }
 
   /** By name or NPI: every word of `query` must occur in "first last npi" (folded). */
-  async search(principal: Principal, query: { q?: string; page?: number; size?: number }): Promise<{ physicians: ReferringPhysician[]; total: number; page: number; size: number }> {
+  async search(
+    principal: Principal,
+    query: { q?: string; page?: number; size?: number },
+  ): Promise<{ physicians: ReferringPhysician[]; total: number; page: number; size: number }> {
     const { page, size, limit, offset } = toPageWindow(query.page, query.size);
-    const found = await this.deps.storage.repositories.referringPhysicians.search(principal.organisationId, searchTerms(query.q ?? ""), limit, offset);
+    const found = await this.deps.storage.repositories.referringPhysicians.search(
+      principal.organisationId,
+      searchTerms(query.q ?? ""),
+      limit,
+      offset,
+    );
     return { ...found, page, size };
   }
 }

@@ -9,10 +9,11 @@ export interface VisitProblem {
   details: Record<string, unknown>;
 }
 
-
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
 export function localDate(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    instant,
+  );
 }
 
 /** The status a read reports: an authorization past its effective end date is EXPIRED whatever was stored. */
@@ -39,7 +40,11 @@ export interface VisitUsage {
 }
 
 /** Completed visits (checked out or documented by a completed note) and booked ones (still ahead) among `visits`, optionally only those whose local date falls in [from, to]. */
-export function visitUsage(visits: readonly CaseVisit[], timeZoneOf: (clinicId: number) => string, window?: { from: string; to: string }): VisitUsage {
+export function visitUsage(
+  visits: readonly CaseVisit[],
+  timeZoneOf: (clinicId: number) => string,
+  window?: { from: string; to: string },
+): VisitUsage {
   let used = 0;
   let booked = 0;
   for (const v of visits) {
@@ -59,7 +64,14 @@ export function visitUsage(visits: readonly CaseVisit[], timeZoneOf: (clinicId: 
  * contains the date. `visits` are the case's appointments other than the one
  * being booked or moved. Empty when the case does not track visits.
  */
-export function visitProblems(c: PatientCase, authorizations: Authorization[], visits: readonly CaseVisit[], visitDate: string, today: string, timeZoneOf: (clinicId: number) => string): VisitProblem[] {
+export function visitProblems(
+  c: PatientCase,
+  authorizations: Authorization[],
+  visits: readonly CaseVisit[],
+  visitDate: string,
+  today: string,
+  timeZoneOf: (clinicId: number) => string,
+): VisitProblem[] {
   if (!c.visitTrackRequired) return [];
   const problems: VisitProblem[] = [];
   const caseKey = serviceCaseId(c.id);
@@ -70,13 +82,26 @@ export function visitProblems(c: PatientCase, authorizations: Authorization[], v
       problems.push({
         code: "VISIT_LIMIT_REACHED",
         message: `Case ${caseKey} has used its visits: ${total} of ${c.caseVisitLimit} used or booked (${c.numberOfPastVisits + used} completed, ${booked} booked)`,
-        details: { scope: "case", service_case_id: caseKey, used: c.numberOfPastVisits + used, booked, limit: c.caseVisitLimit },
+        details: {
+          scope: "case",
+          service_case_id: caseKey,
+          used: c.numberOfPastVisits + used,
+          booked,
+          limit: c.caseVisitLimit,
+        },
       });
     }
   }
   const inEffect = authorizations
-    .filter((a) => reportedAuthorizationStatus(a, today) === "ACTIVE" && a.effectiveStartDate <= visitDate && visitDate <= a.effectiveEndDate)
-    .sort((a, b) => (a.effectiveStartDate < b.effectiveStartDate ? -1 : a.effectiveStartDate > b.effectiveStartDate ? 1 : a.id - b.id))[0];
+    .filter(
+      (a) =>
+        reportedAuthorizationStatus(a, today) === "ACTIVE" &&
+        a.effectiveStartDate <= visitDate &&
+        visitDate <= a.effectiveEndDate,
+    )
+    .sort((a, b) =>
+      a.effectiveStartDate < b.effectiveStartDate ? -1 : a.effectiveStartDate > b.effectiveStartDate ? 1 : a.id - b.id,
+    )[0];
   if (!inEffect) {
     problems.push({
       code: "NO_VALID_AUTHORIZATION",
@@ -84,18 +109,33 @@ export function visitProblems(c: PatientCase, authorizations: Authorization[], v
       details: {
         service_case_id: caseKey,
         visit_date: visitDate,
-        authorizations: authorizations.map((a) => ({ authorization_id: a.id, effective_start_date: a.effectiveStartDate, effective_end_date: a.effectiveEndDate, status: reportedAuthorizationStatus(a, today) })),
+        authorizations: authorizations.map((a) => ({
+          authorization_id: a.id,
+          effective_start_date: a.effectiveStartDate,
+          effective_end_date: a.effectiveEndDate,
+          status: reportedAuthorizationStatus(a, today),
+        })),
       },
     });
     return problems;
   }
-  const { used, booked } = visitUsage(visits, timeZoneOf, { from: inEffect.effectiveStartDate, to: inEffect.effectiveEndDate });
+  const { used, booked } = visitUsage(visits, timeZoneOf, {
+    from: inEffect.effectiveStartDate,
+    to: inEffect.effectiveEndDate,
+  });
   const total = inEffect.previouslyConsumedVisits + used + booked;
   if (total >= inEffect.authorizedVisits) {
     problems.push({
       code: "VISIT_LIMIT_REACHED",
       message: `Authorization ${inEffect.referenceNumber} has used its visits: ${total} of ${inEffect.authorizedVisits} used or booked (${inEffect.previouslyConsumedVisits + used} completed, ${booked} booked)`,
-      details: { scope: "authorization", authorization_id: inEffect.id, reference_number: inEffect.referenceNumber, used: inEffect.previouslyConsumedVisits + used, booked, limit: inEffect.authorizedVisits },
+      details: {
+        scope: "authorization",
+        authorization_id: inEffect.id,
+        reference_number: inEffect.referenceNumber,
+        used: inEffect.previouslyConsumedVisits + used,
+        booked,
+        limit: inEffect.authorizedVisits,
+      },
     });
   }
   return problems;

@@ -30,7 +30,11 @@ export class DomainError extends Error {
 
   /** An INVALID_PARAMETER error naming one query parameter, its value and what is wrong. */
   static invalidParameter(parameter: string, value: unknown, reason: string): DomainError {
-    return new DomainError("INVALID_PARAMETER", `Invalid parameter ${parameter}: ${reason}`, { parameter, value, reason });
+    return new DomainError("INVALID_PARAMETER", `Invalid parameter ${parameter}: ${reason}`, {
+      parameter,
+      value,
+      reason,
+    });
   }
 
   /** A VALIDATION_FAILED error listing every issue at once. */

@@ -64,7 +64,6 @@ export function domainEvent<T extends EventType>(eventType: T, data: EventData<T
   return { organisationId: Number((data as Record<string, unknown>).organisation_id), eventType, data, occurredAt };
 }
 
-
 /** JSON type of each payload field: ids are integers, except the SERVICE_CASE_<id> string; links may be null. */
 const FIELD_SCHEMAS: Readonly<Record<string, object>> = Object.freeze({
   service_case_id: { type: ["string", "null"], pattern: "^SERVICE_CASE_[0-9]+$" },

@@ -13,11 +13,18 @@ export interface IcdCode10 {
 }
 
 /** M5450 → M54.50: the dot goes after the third character. */
-export const dottedIcdCode = (code: string): string => (code.length > 3 ? `${code.slice(0, 3)}.${code.slice(3)}` : code);
+export const dottedIcdCode = (code: string): string =>
+  code.length > 3 ? `${code.slice(0, 3)}.${code.slice(3)}` : code;
 
 /** The words a description is found by: folded (case, accents), split on anything not a letter or digit. */
 export function icdWords(text: string): string[] {
-  return [...new Set(foldForMatch(text).split(/[^a-z0-9]+/).filter((w) => w.length > 0))];
+  return [
+    ...new Set(
+      foldForMatch(text)
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w.length > 0),
+    ),
+  ];
 }
 
 /**
@@ -31,7 +38,8 @@ export function parseIcdOrderLine(line: string, year: number): IcdCode10 {
   const code = text.slice(6, 13).trim();
   const flag = text.slice(14, 15);
   if (!/^\d{5}$/.test(order)) throw new Error("columns 0-4 must be a 5-digit order number");
-  if (!/^[A-Z0-9]{3,7}$/.test(code)) throw new Error(`columns 6-12 must hold a code of 3 to 7 letters or digits, got '${code}'`);
+  if (!/^[A-Z0-9]{3,7}$/.test(code))
+    throw new Error(`columns 6-12 must hold a code of 3 to 7 letters or digits, got '${code}'`);
   if (flag !== "0" && flag !== "1") throw new Error(`column 14 must be 0 or 1, got '${flag}'`);
   const shortDescription = text.slice(16, 76).trim();
   const longDescription = text.slice(77).trim() || shortDescription;

@@ -33,7 +33,8 @@ export class IcdService {
    * so a bad line changes nothing; the error names its line number.
    */
   async importOrderFile(lines: string[], year: number): Promise<{ year: number; codes: number; billable: number }> {
-    if (!Number.isInteger(year) || year < 2000 || year > 2100) throw new Error(`year must be a 4-digit code set year, got ${year}`);
+    if (!Number.isInteger(year) || year < 2000 || year > 2100)
+      throw new Error(`year must be a 4-digit code set year, got ${year}`);
     const codes: IcdCode10[] = [];
     lines.forEach((line, i) => {
       if (line.trim() === "") return;
@@ -48,12 +49,15 @@ export class IcdService {
     return { year, codes: codes.length, billable: codes.filter((c) => c.billable).length };
   }
 
-  async search(query: IcdSearchQuery): Promise<{ codes: IcdCode10[]; total: number; page: number; size: number; year: number | null }> {
+  async search(
+    query: IcdSearchQuery,
+  ): Promise<{ codes: IcdCode10[]; total: number; page: number; size: number; year: number | null }> {
     if (query.rev !== undefined && query.rev.toUpperCase() !== "ICD10") {
       throw DomainError.invalidParameter("rev", query.rev, "only ICD10 is available");
     }
     const q = query.q.trim();
-    if (q.length === 0 || q.length > 100) throw DomainError.invalidParameter("q", query.q, "must be 1 to 100 characters");
+    if (q.length === 0 || q.length > 100)
+      throw DomainError.invalidParameter("q", query.q, "must be 1 to 100 characters");
     const { page, size, limit, offset } = toPageWindow(query.page, query.size);
     const year = await this.deps.storage.repositories.icd.latestYear();
     if (year === undefined) return { codes: [], total: 0, page, size, year: null };

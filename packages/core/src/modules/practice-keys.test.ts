@@ -25,8 +25,12 @@ describe("practice keys", () => {
   it("wants a VAPID pair or an explicit null", () => {
     expect(() => checkVapidKeys(undefined)).toThrow(/keys\.vapid is required.*or null/);
     expect(checkVapidKeys(null)).toBeNull();
-    expect(() => checkVapidKeys({ publicKey: "p", privateKey: "", subject: "mailto:a@b.example" })).toThrow(/keys\.vapid\.privateKey/);
+    expect(() => checkVapidKeys({ publicKey: "p", privateKey: "", subject: "mailto:a@b.example" })).toThrow(
+      /keys\.vapid\.privateKey/,
+    );
     expect(() => checkVapidKeys({ publicKey: "p", privateKey: "k", subject: "a@b" })).toThrow(/mailto: or https/);
-    expect(checkVapidKeys({ publicKey: "p", privateKey: "k", subject: "mailto:a@b.example" })).toMatchObject({ publicKey: "p" });
+    expect(checkVapidKeys({ publicKey: "p", privateKey: "k", subject: "mailto:a@b.example" })).toMatchObject({
+      publicKey: "p",
+    });
   });
 });

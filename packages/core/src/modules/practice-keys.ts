@@ -42,7 +42,9 @@ export function webhookCipherFromKey(key: Uint8Array | string | undefined) {
   }
   const text = typeof key === "string" ? key.trim() : undefined;
   const bytes =
-    text === undefined ? Buffer.from(key as Uint8Array) : Buffer.from(text, /^[0-9a-fA-F]{64}$/.test(text) ? "hex" : "base64");
+    text === undefined
+      ? Buffer.from(key as Uint8Array)
+      : Buffer.from(text, /^[0-9a-fA-F]{64}$/.test(text) ? "hex" : "base64");
   if (bytes.length !== 32) {
     throw new PracticeConfigurationError(
       `createPractice: keys.webhookSecretKey must be 32 bytes (64 hex characters, or base64, when a string); got ${bytes.length} bytes`,
@@ -63,7 +65,9 @@ export function checkVapidKeys(vapid: VapidKeys | null | undefined): VapidKeys |
     (k) => typeof vapid[k] !== "string" || vapid[k].trim() === "",
   );
   if (missing.length > 0) {
-    throw new PracticeConfigurationError(`createPractice: keys.vapid is missing ${missing.map((k) => `keys.vapid.${k}`).join(", ")}`);
+    throw new PracticeConfigurationError(
+      `createPractice: keys.vapid is missing ${missing.map((k) => `keys.vapid.${k}`).join(", ")}`,
+    );
   }
   if (!/^(mailto:|https:\/\/)/.test(vapid.subject)) {
     throw new PracticeConfigurationError("createPractice: keys.vapid.subject must be a mailto: or https:// URL");

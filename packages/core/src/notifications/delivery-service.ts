@@ -5,7 +5,12 @@ import { pushPayload } from "./notification-rules.js";
 import { classifyPush, PUSH_TTL_SECONDS, summariseDelivery } from "./push-outcome.js";
 import type { PushSendResult, PushTransport } from "./push-transport.js";
 
-const SETTLED: Record<PushOutcome, PushStatus> = { delivered: "delivered", expired: "expired", rejected: "failed", retry: "pending" };
+const SETTLED: Record<PushOutcome, PushStatus> = {
+  delivered: "delivered",
+  expired: "expired",
+  rejected: "failed",
+  retry: "pending",
+};
 
 /** What one attempt came to; "settled" means there was nothing left to send to that device. */
 export interface AttemptReport {
@@ -40,9 +45,22 @@ export class NotificationDeliveryService {
       if (!n || n.deliveryStatus !== "queued") return [];
       for (const device of await tx.notifications.listDevices(n.organisationId, n)) {
         const pushService = new URL(device.endpoint).origin;
-        await tx.notifications.insertPush({ notificationId, deviceId: device.id, organisationId: n.organisationId, pushService, status: "pending", attempts: 0, lastStatusCode: null, error: null, createdAt: now, updatedAt: now });
+        await tx.notifications.insertPush({
+          notificationId,
+          deviceId: device.id,
+          organisationId: n.organisationId,
+          pushService,
+          status: "pending",
+          attempts: 0,
+          lastStatusCode: null,
+          error: null,
+          createdAt: now,
+          updatedAt: now,
+        });
       }
-      return (await tx.notifications.listPushes(notificationId)).filter((p) => p.status === "pending").map((p) => p.deviceId);
+      return (await tx.notifications.listPushes(notificationId))
+        .filter((p) => p.status === "pending")
+        .map((p) => p.deviceId);
     });
   }
 
@@ -56,33 +74,70 @@ export class NotificationDeliveryService {
     const r = this.deps.storage.repositories.notifications;
     const n = await r.findNotificationById(notificationId);
     const push = await this.pushOf(notificationId, deviceId);
-    if (!n || !push || push.status !== "pending") return { outcome: "settled", retryAfterSeconds: null, statusCode: null, error: null };
+    if (!n || !push || push.status !== "pending")
+      return { outcome: "settled", retryAfterSeconds: null, statusCode: null, error: null };
     const device = await r.findDevice(n.organisationId, deviceId);
     // A browser re-registered by another user (a shared computer) since the push was prepared must not show this user's message.
     const stillTheirs = device && device.userType === n.userType && device.userId === n.userId;
     const result: PushSendResult = stillTheirs
       ? await this.deps.transport.send(device, pushPayload(n.id, n), { ttlSeconds: PUSH_TTL_SECONDS })
-      : { statusCode: null, retryAfterSeconds: null, durationMs: 0, error: device ? "the device now belongs to another user: not sent" : "the device was removed before this attempt", permanent: true };
+      : {
+          statusCode: null,
+          retryAfterSeconds: null,
+          durationMs: 0,
+          error: device
+            ? "the device now belongs to another user: not sent"
+            : "the device was removed before this attempt",
+          permanent: true,
+        };
     const outcome = classifyPush(result);
     const at = this.deps.clock.now();
     const attempt = push.attempts + 1;
-    const error = outcome === "delivered" ? null : (result.error ?? (result.statusCode === null ? null : `push service answered ${result.statusCode}`));
+    const error =
+      outcome === "delivered"
+        ? null
+        : (result.error ?? (result.statusCode === null ? null : `push service answered ${result.statusCode}`));
     await this.deps.storage.transaction(async (tx) => {
-      await tx.notifications.appendAttempt({ notificationId, deviceId, attempt, at, statusCode: result.statusCode, retryAfterSeconds: result.retryAfterSeconds, durationMs: Math.round(result.durationMs), outcome, error: result.error });
-      await tx.notifications.updatePush({ ...push, status: SETTLED[outcome], attempts: attempt, lastStatusCode: result.statusCode, error, updatedAt: at });
+      await tx.notifications.appendAttempt({
+        notificationId,
+        deviceId,
+        attempt,
+        at,
+        statusCode: result.statusCode,
+        retryAfterSeconds: result.retryAfterSeconds,
+        durationMs: Math.round(result.durationMs),
+        outcome,
+        error: result.error,
+      });
+      await tx.notifications.updatePush({
+        ...push,
+        status: SETTLED[outcome],
+        attempts: attempt,
+        lastStatusCode: result.statusCode,
+        error,
+        updatedAt: at,
+      });
       if (outcome === "expired") await tx.notifications.deleteDevice(n.organisationId, deviceId);
     });
     return { outcome, retryAfterSeconds: result.retryAfterSeconds, statusCode: result.statusCode, error };
   }
 
   private async pushOf(notificationId: string, deviceId: string) {
-    return (await this.deps.storage.repositories.notifications.listPushes(notificationId)).find((p) => p.deviceId === deviceId);
+    return (await this.deps.storage.repositories.notifications.listPushes(notificationId)).find(
+      (p) => p.deviceId === deviceId,
+    );
   }
 
   /** Settles a push still pending when retrying stops: failed, with the reason. */
   async giveUp(notificationId: string, deviceId: string, reason: string): Promise<void> {
     const push = await this.pushOf(notificationId, deviceId);
-    if (push?.status === "pending") await this.deps.storage.repositories.notifications.updatePush({ ...push, status: "failed", error: reason, updatedAt: this.deps.clock.now() });
+    if (push?.status === "pending")
+      await this.deps.storage.repositories.notifications.updatePush({
+        ...push,
+        status: "failed",
+        error: reason,
+        updatedAt: this.deps.clock.now(),
+      });
   }
 
   /**
@@ -91,7 +146,10 @@ export class NotificationDeliveryService {
    * runner completes the job there, so a finished notification is never
    * delivered again.
    */
-  async finish(notificationId: string, options: { alsoInTransaction?: (tx: Repositories) => Promise<unknown> } = {}): Promise<NotificationDeliveryStatus | undefined> {
+  async finish(
+    notificationId: string,
+    options: { alsoInTransaction?: (tx: Repositories) => Promise<unknown> } = {},
+  ): Promise<NotificationDeliveryStatus | undefined> {
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       const n = await tx.notifications.findNotificationById(notificationId);
@@ -99,7 +157,12 @@ export class NotificationDeliveryService {
       if (n && n.deliveryStatus === "queued") {
         const pushes = await tx.notifications.listPushes(notificationId);
         for (const p of pushes.filter((x) => x.status === "pending")) {
-          await tx.notifications.updatePush({ ...p, status: "failed", error: p.error ?? "not sent before the delivery job ended", updatedAt: now });
+          await tx.notifications.updatePush({
+            ...p,
+            status: "failed",
+            error: p.error ?? "not sent before the delivery job ended",
+            updatedAt: now,
+          });
           p.status = "failed";
         }
         status = summariseDelivery(pushes);

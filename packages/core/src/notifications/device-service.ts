@@ -6,7 +6,8 @@ import type { Storage } from "../ports/storage.js";
 import type { Device, DeviceDraft } from "./notification.js";
 import { assertRecipient, assertValidDevice, type RecipientInput } from "./notification-rules.js";
 
-export const deviceNotFound = (id: unknown) => new DomainError("DEVICE_NOT_FOUND", "Device not found", { device_id: id });
+export const deviceNotFound = (id: unknown) =>
+  new DomainError("DEVICE_NOT_FOUND", "Device not found", { device_id: id });
 
 /**
  * Push devices of the principal's organisation's users. A device is one Web
@@ -33,7 +34,10 @@ export class DeviceService {
   }
 
   async list(principal: Principal, recipient: RecipientInput): Promise<Device[]> {
-    return this.deps.storage.repositories.notifications.listDevices(principal.organisationId, assertRecipient(recipient));
+    return this.deps.storage.repositories.notifications.listDevices(
+      principal.organisationId,
+      assertRecipient(recipient),
+    );
   }
 
   async get(principal: Principal, id: string): Promise<Device> {
@@ -43,6 +47,7 @@ export class DeviceService {
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
-    if (!(await this.deps.storage.repositories.notifications.deleteDevice(principal.organisationId, id))) throw deviceNotFound(id);
+    if (!(await this.deps.storage.repositories.notifications.deleteDevice(principal.organisationId, id)))
+      throw deviceNotFound(id);
   }
 }

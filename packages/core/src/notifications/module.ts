@@ -15,7 +15,8 @@ export const notificationsModule = defineCoreModule({
       get vapidPublicKey() {
         return settings.outbound.pushTransport?.vapidPublicKey ?? settings.vapid?.publicKey ?? null;
       },
-      send: (target, payload, options) => (settings.outbound.pushTransport ?? noPushTransport).send(target, payload, options),
+      send: (target, payload, options) =>
+        (settings.outbound.pushTransport ?? noPushTransport).send(target, payload, options),
     };
     return {
       notifications: new NotificationService({ storage, clock, ids, transport }),

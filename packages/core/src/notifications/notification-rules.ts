@@ -1,7 +1,14 @@
 import { ECDH } from "node:crypto";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { checkOutboundUrl } from "../outbound-url.js";
-import { USER_TYPES, type DeviceDraft, type NotificationDraft, type PushKeys, type Recipient, type UserType } from "./notification.js";
+import {
+  USER_TYPES,
+  type DeviceDraft,
+  type NotificationDraft,
+  type PushKeys,
+  type Recipient,
+  type UserType,
+} from "./notification.js";
 
 export const NOTIFICATION_LIMITS = Object.freeze({
   userIdMax: 128,
@@ -35,11 +42,25 @@ function normaliseUserId(raw: unknown): string | undefined {
 }
 
 /** Checks a recipient's two fields, pushing issues under `prefix` (e.g. "recipient."). */
-function checkRecipient(issues: ValidationIssue[], prefix: string, raw: { userType?: unknown; userId?: unknown }): Recipient | undefined {
+function checkRecipient(
+  issues: ValidationIssue[],
+  prefix: string,
+  raw: { userType?: unknown; userId?: unknown },
+): Recipient | undefined {
   const userType = normaliseUserType(raw.userType);
   const userId = normaliseUserId(raw.userId);
-  if (!userType) issues.push({ field: `${prefix}userType`, reason: "must be PATIENT or PROVIDER (any case)", value: raw.userType ?? null });
-  if (userId === undefined) issues.push({ field: `${prefix}userId`, reason: `must be a non-empty string of at most ${NOTIFICATION_LIMITS.userIdMax} characters`, value: raw.userId ?? null });
+  if (!userType)
+    issues.push({
+      field: `${prefix}userType`,
+      reason: "must be PATIENT or PROVIDER (any case)",
+      value: raw.userType ?? null,
+    });
+  if (userId === undefined)
+    issues.push({
+      field: `${prefix}userId`,
+      reason: `must be a non-empty string of at most ${NOTIFICATION_LIMITS.userIdMax} characters`,
+      value: raw.userId ?? null,
+    });
   return userType && userId !== undefined ? { userType, userId } : undefined;
 }
 
@@ -62,7 +83,8 @@ export function assertRecipientQuery(raw: RecipientInput): Recipient {
   const issues: ValidationIssue[] = [];
   const recipient = checkRecipient(issues, "", raw);
   const first = issues[0];
-  if (first) throw DomainError.invalidParameter(first.field === "userType" ? "user_type" : "user_id", first.value, first.reason);
+  if (first)
+    throw DomainError.invalidParameter(first.field === "userType" ? "user_type" : "user_id", first.value, first.reason);
   return recipient as Recipient;
 }
 
@@ -99,20 +121,32 @@ export function assertValidNotification(draft: NotificationDraft): ValidNotifica
   const issues: ValidationIssue[] = [];
   const recipient = checkRecipient(issues, "recipient.", draft.recipient ?? {});
   const title = typeof draft.title === "string" ? draft.title.trim() : "";
-  if (title === "" || title.length > NOTIFICATION_LIMITS.titleMax) issues.push({ field: "notification.title", reason: `is required: 1 to ${NOTIFICATION_LIMITS.titleMax} characters`, value: draft.title ?? null });
+  if (title === "" || title.length > NOTIFICATION_LIMITS.titleMax)
+    issues.push({
+      field: "notification.title",
+      reason: `is required: 1 to ${NOTIFICATION_LIMITS.titleMax} characters`,
+      value: draft.title ?? null,
+    });
   const body = optionalText(issues, "notification.body", draft.body, NOTIFICATION_LIMITS.bodyMax);
   const link = optionalText(issues, "notification.link", draft.link, NOTIFICATION_LIMITS.linkMax);
   let idempotencyKey: string | null = null;
   if (draft.idempotencyKey !== undefined && draft.idempotencyKey !== null) {
     const key = draft.idempotencyKey;
     if (typeof key !== "string" || key.trim() === "" || key.length > NOTIFICATION_LIMITS.idempotencyKeyMax) {
-      issues.push({ field: "idempotencyKey", reason: `must be a non-empty string of at most ${NOTIFICATION_LIMITS.idempotencyKeyMax} characters`, value: key });
+      issues.push({
+        field: "idempotencyKey",
+        reason: `must be a non-empty string of at most ${NOTIFICATION_LIMITS.idempotencyKeyMax} characters`,
+        value: key,
+      });
     } else idempotencyKey = key;
   }
   if (issues.length === 0) {
     const bytes = Buffer.byteLength(pushPayload(`ntf_${"0".repeat(36)}`, { title, body, link }));
     if (bytes > NOTIFICATION_LIMITS.payloadMaxBytes) {
-      issues.push({ field: "notification.body", reason: `makes the push message ${bytes} bytes; title, body and link together must stay within ${NOTIFICATION_LIMITS.payloadMaxBytes} bytes of UTF-8 JSON` });
+      issues.push({
+        field: "notification.body",
+        reason: `makes the push message ${bytes} bytes; title, body and link together must stay within ${NOTIFICATION_LIMITS.payloadMaxBytes} bytes of UTF-8 JSON`,
+      });
     }
   }
   if (issues.length) throw DomainError.validation(issues);
@@ -138,18 +172,40 @@ function isP256Point(key: Buffer): boolean {
 
 function checkKeys(issues: ValidationIssue[], keys: Partial<PushKeys> | undefined): void {
   const p256dh = base64url(keys?.p256dh);
-  if (!p256dh || !isP256Point(p256dh)) issues.push({ field: "keys.p256dh", reason: "must be the browser's P-256 public key: 65 bytes, uncompressed, base64url", value: keys?.p256dh ?? null });
+  if (!p256dh || !isP256Point(p256dh))
+    issues.push({
+      field: "keys.p256dh",
+      reason: "must be the browser's P-256 public key: 65 bytes, uncompressed, base64url",
+      value: keys?.p256dh ?? null,
+    });
   const auth = base64url(keys?.auth);
-  if (!auth || auth.length !== 16) issues.push({ field: "keys.auth", reason: "must be the subscription's 16-byte auth secret, base64url", value: keys?.auth ?? null });
+  if (!auth || auth.length !== 16)
+    issues.push({
+      field: "keys.auth",
+      reason: "must be the subscription's 16-byte auth secret, base64url",
+      value: keys?.auth ?? null,
+    });
 }
 
 /** A device registration: a recipient, a push endpoint and keys that can encrypt, an optional label. */
-export function assertValidDevice(draft: DeviceDraft, env: { allowHttp: boolean }): { recipient: Recipient; endpoint: string; keys: PushKeys; label: string | null } {
+export function assertValidDevice(
+  draft: DeviceDraft,
+  env: { allowHttp: boolean },
+): { recipient: Recipient; endpoint: string; keys: PushKeys; label: string | null } {
   const issues: ValidationIssue[] = [];
   const recipient = checkRecipient(issues, "", draft);
-  checkOutboundUrl(issues, "endpoint", draft.endpoint, { allowHttp: env.allowHttp, max: NOTIFICATION_LIMITS.endpointMax, what: "the push service URL of the subscription" });
+  checkOutboundUrl(issues, "endpoint", draft.endpoint, {
+    allowHttp: env.allowHttp,
+    max: NOTIFICATION_LIMITS.endpointMax,
+    what: "the push service URL of the subscription",
+  });
   checkKeys(issues, draft.keys);
   const label = optionalText(issues, "label", draft.label, NOTIFICATION_LIMITS.labelMax);
   if (issues.length) throw DomainError.validation(issues);
-  return { recipient: recipient as Recipient, endpoint: draft.endpoint, keys: { p256dh: draft.keys.p256dh, auth: draft.keys.auth }, label };
+  return {
+    recipient: recipient as Recipient,
+    endpoint: draft.endpoint,
+    keys: { p256dh: draft.keys.p256dh, auth: draft.keys.auth },
+    label,
+  };
 }

@@ -5,11 +5,17 @@ import type { Ids } from "../ids.js";
 import { toPageWindow } from "../paging.js";
 import type { Storage } from "../ports/storage.js";
 import type { DevicePush, Notification, NotificationDraft, PushAttempt } from "./notification.js";
-import { assertRecipient, assertValidNotification, type RecipientInput, type ValidNotification } from "./notification-rules.js";
+import {
+  assertRecipient,
+  assertValidNotification,
+  type RecipientInput,
+  type ValidNotification,
+} from "./notification-rules.js";
 import { NOTIFICATION_DELIVERY_QUEUE } from "./push-outcome.js";
 import type { PushTransport } from "./push-transport.js";
 
-export const notificationNotFound = (id: unknown) => new DomainError("NOTIFICATION_NOT_FOUND", "Notification not found", { notification_id: id });
+export const notificationNotFound = (id: unknown) =>
+  new DomainError("NOTIFICATION_NOT_FOUND", "Notification not found", { notification_id: id });
 
 /** The reply of deliver (spec 4.5): always accepted; `replayed` says an earlier request with the same idempotency key made it. */
 export interface AcceptedNotification {
@@ -18,7 +24,12 @@ export interface AcceptedNotification {
   replayed: boolean;
 }
 
-const sameContent = (n: Notification, v: ValidNotification) => n.userType === v.recipient.userType && n.userId === v.recipient.userId && n.title === v.title && n.body === v.body && n.link === v.link;
+const sameContent = (n: Notification, v: ValidNotification) =>
+  n.userType === v.recipient.userType &&
+  n.userId === v.recipient.userId &&
+  n.title === v.title &&
+  n.body === v.body &&
+  n.link === v.link;
 
 /**
  * Push notifications of the principal's organisation (spec 4.5): deliver
@@ -57,43 +68,75 @@ export class NotificationService {
     });
     if (inserted) return { notificationId: record.id, status: "accepted", replayed: false };
     // Read after the losing insert's transaction ended, so the winner's committed row is visible on every engine.
-    const first = await this.deps.storage.repositories.notifications.findByIdempotencyKey(principal.organisationId, valid.idempotencyKey as string);
-    if (!first) throw new Error(`notification with idempotency key of organisation ${principal.organisationId} neither inserted nor found`);
+    const first = await this.deps.storage.repositories.notifications.findByIdempotencyKey(
+      principal.organisationId,
+      valid.idempotencyKey as string,
+    );
+    if (!first)
+      throw new Error(
+        `notification with idempotency key of organisation ${principal.organisationId} neither inserted nor found`,
+      );
     if (!sameContent(first, valid)) {
-      throw new DomainError("IDEMPOTENCY_KEY_REUSED", "This idempotency_key was already used for a different notification; use a new key for new content", {
-        idempotency_key: valid.idempotencyKey,
-        notification_id: first.id,
-      });
+      throw new DomainError(
+        "IDEMPOTENCY_KEY_REUSED",
+        "This idempotency_key was already used for a different notification; use a new key for new content",
+        {
+          idempotency_key: valid.idempotencyKey,
+          notification_id: first.id,
+        },
+      );
     }
     return { notificationId: first.id, status: "accepted", replayed: true };
   }
 
   /** One notification with each device's push and every attempt. */
-  async get(principal: Principal, id: string): Promise<{ notification: Notification; pushes: Array<{ push: DevicePush; attempts: PushAttempt[] }> }> {
+  async get(
+    principal: Principal,
+    id: string,
+  ): Promise<{ notification: Notification; pushes: Array<{ push: DevicePush; attempts: PushAttempt[] }> }> {
     const r = this.deps.storage.repositories.notifications;
     const notification = await r.findNotification(principal.organisationId, id);
     if (!notification) throw notificationNotFound(id);
     const [pushes, attempts] = await Promise.all([r.listPushes(id), r.attempts(id)]);
-    return { notification, pushes: pushes.map((push) => ({ push, attempts: attempts.filter((a) => a.deviceId === push.deviceId) })) };
+    return {
+      notification,
+      pushes: pushes.map((push) => ({ push, attempts: attempts.filter((a) => a.deviceId === push.deviceId) })),
+    };
   }
 
   /** The recipient's inbox, newest first, paged (page from 1, size 1 to 100, default 20). */
-  async inbox(principal: Principal, recipient: RecipientInput, q: { unreadOnly?: boolean; page?: number; size?: number }) {
+  async inbox(
+    principal: Principal,
+    recipient: RecipientInput,
+    q: { unreadOnly?: boolean; page?: number; size?: number },
+  ) {
     const valid = assertRecipient(recipient);
     const { page, size, limit, offset } = toPageWindow(q.page, q.size);
-    const found = await this.deps.storage.repositories.notifications.listInbox(principal.organisationId, valid, { unreadOnly: q.unreadOnly ?? false, limit, offset });
+    const found = await this.deps.storage.repositories.notifications.listInbox(principal.organisationId, valid, {
+      unreadOnly: q.unreadOnly ?? false,
+      limit,
+      offset,
+    });
     return { ...found, page, size };
   }
 
   /** Marks one entry read; reading it again keeps the first read time. */
   async markRead(principal: Principal, id: string): Promise<Notification> {
-    const read = await this.deps.storage.repositories.notifications.markRead(principal.organisationId, id, this.deps.clock.now());
+    const read = await this.deps.storage.repositories.notifications.markRead(
+      principal.organisationId,
+      id,
+      this.deps.clock.now(),
+    );
     if (!read) throw notificationNotFound(id);
     return read;
   }
 
   async markAllRead(principal: Principal, recipient: RecipientInput): Promise<number> {
-    return this.deps.storage.repositories.notifications.markAllRead(principal.organisationId, assertRecipient(recipient), this.deps.clock.now());
+    return this.deps.storage.repositories.notifications.markAllRead(
+      principal.organisationId,
+      assertRecipient(recipient),
+      this.deps.clock.now(),
+    );
   }
 
   /** The application server key browsers subscribe with (PushManager.subscribe's applicationServerKey). */

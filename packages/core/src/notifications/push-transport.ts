@@ -20,11 +20,21 @@ export interface PushSendResult {
  */
 export interface PushTransport {
   readonly vapidPublicKey: string | null;
-  send(target: { endpoint: string; keys: PushKeys }, payloadJson: string, options: { ttlSeconds: number }): Promise<PushSendResult>;
+  send(
+    target: { endpoint: string; keys: PushKeys },
+    payloadJson: string,
+    options: { ttlSeconds: number },
+  ): Promise<PushSendResult>;
 }
 
 /** The default of embedders that configured no push: every push fails at once, recorded, and inbox entries still appear. */
 export const noPushTransport: PushTransport = Object.freeze({
   vapidPublicKey: null,
-  send: async () => ({ statusCode: null, retryAfterSeconds: null, durationMs: 0, error: "no push transport configured", permanent: true }),
+  send: async () => ({
+    statusCode: null,
+    retryAfterSeconds: null,
+    durationMs: 0,
+    error: "no push transport configured",
+    permanent: true,
+  }),
 });

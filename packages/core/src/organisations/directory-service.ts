@@ -5,7 +5,9 @@ import type { Storage } from "../ports/storage.js";
 import type { Clinic, Provider } from "./organisation.js";
 
 const clinicNotFound = (id: unknown) =>
-  new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", { issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: id }] });
+  new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
+    issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: id }],
+  });
 
 /** The organisation's clinics and providers as the other modules and the API read them. */
 export class DirectoryService {
@@ -20,7 +22,10 @@ export class DirectoryService {
   }
 
   async getClinic(principal: Principal, clinicId: number): Promise<Clinic> {
-    const clinic = Number.isSafeInteger(clinicId) && clinicId > 0 ? await this.deps.storage.repositories.organisations.findClinic(principal.organisationId, clinicId) : undefined;
+    const clinic =
+      Number.isSafeInteger(clinicId) && clinicId > 0
+        ? await this.deps.storage.repositories.organisations.findClinic(principal.organisationId, clinicId)
+        : undefined;
     if (!clinic) throw clinicNotFound(clinicId);
     return clinic;
   }
@@ -28,7 +33,11 @@ export class DirectoryService {
   /** Changes a clinic's settings: double booking, and warnings instead of refusals for visit limits. Omitted settings keep their values. */
   async updateClinicSettings(principal: Principal, clinicId: number, settings: ClinicSettings): Promise<Clinic> {
     await this.getClinic(principal, clinicId);
-    const clinic = await this.deps.storage.repositories.organisations.updateClinicSettings(principal.organisationId, clinicId, settings);
+    const clinic = await this.deps.storage.repositories.organisations.updateClinicSettings(
+      principal.organisationId,
+      clinicId,
+      settings,
+    );
     if (!clinic) throw clinicNotFound(clinicId);
     return clinic;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../errors/domain-error.js";
+import type { DomainError } from "../errors/domain-error.js";
 import { parseTimeBound, toPatientListCriteria } from "./patient-list-query.js";
 
 const detailsOf = (fn: () => unknown) => {
@@ -51,11 +51,16 @@ describe("patient list query", () => {
   });
 
   it.each(["2026-02-30", "2026-01-31T10:00:00", "yesterday", "2026-1-3"])("refuses the time bound %s", (value) => {
-    expect(detailsOf(() => toPatientListCriteria(1, { createdAfter: value }))).toMatchObject({ parameter: "created_after", value });
+    expect(detailsOf(() => toPatientListCriteria(1, { createdAfter: value }))).toMatchObject({
+      parameter: "created_after",
+      value,
+    });
   });
 
   it("refuses an after bound later than its before bound", () => {
-    expect(detailsOf(() => toPatientListCriteria(1, { updatedAfter: "2026-02-01", updatedBefore: "2026-01-01" }))).toMatchObject({ parameter: "updated_after", reason: "must not be later than updated_before" });
+    expect(
+      detailsOf(() => toPatientListCriteria(1, { updatedAfter: "2026-02-01", updatedBefore: "2026-01-01" })),
+    ).toMatchObject({ parameter: "updated_after", reason: "must not be later than updated_before" });
   });
 
   it("splits search into folded terms", () => {

@@ -4,7 +4,12 @@ import type { PatientStatus } from "./patient.js";
 import { searchTerms } from "./patient-normalisation.js";
 
 /** Bounds of the v2 patients list (spec 4.6, 8). */
-export const PATIENT_LIST_LIMITS = Object.freeze({ defaultPerPage: 25, minPerPage: 1, maxPerPage: 100, maxSearchLength: 100 });
+export const PATIENT_LIST_LIMITS = Object.freeze({
+  defaultPerPage: 25,
+  minPerPage: 1,
+  maxPerPage: 100,
+  maxSearchLength: 100,
+});
 export const PATIENT_LIST_STATUSES = ["active", "inactive", "all"] as const;
 export const PATIENT_LIST_ORDERS = ["asc", "desc"] as const;
 
@@ -34,12 +39,21 @@ const invalid = DomainError.invalidParameter;
 export function parseTimeBound(parameter: string, value: string): Date {
   const shapeOk = DATE_ONLY.test(value) || DATE_TIME.test(value);
   const date = shapeOk ? new Date(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value) : new Date(Number.NaN);
-  const roundTrips = DATE_ONLY.test(value) ? !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value : !Number.isNaN(date.getTime());
-  if (!shapeOk || !roundTrips) throw invalid(parameter, value, "must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone");
+  const roundTrips = DATE_ONLY.test(value)
+    ? !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
+    : !Number.isNaN(date.getTime());
+  if (!shapeOk || !roundTrips)
+    throw invalid(parameter, value, "must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone");
   return date;
 }
 
-function checkRange(fromName: string, fromRaw: string | undefined, from: Date | undefined, toName: string, to: Date | undefined): void {
+function checkRange(
+  fromName: string,
+  fromRaw: string | undefined,
+  from: Date | undefined,
+  toName: string,
+  to: Date | undefined,
+): void {
   if (from && to && from.getTime() > to.getTime()) throw invalid(fromName, fromRaw, `must not be later than ${toName}`);
 }
 
@@ -52,10 +66,14 @@ export function toPatientListCriteria(organisationId: number, q: PatientListQuer
   if (!Number.isInteger(perPage) || perPage < L.minPerPage || perPage > L.maxPerPage) {
     throw invalid("per_page", q.perPage, `must be between ${L.minPerPage} and ${L.maxPerPage}`);
   }
-  if (q.sort !== undefined && !PATIENT_SORT_FIELDS.includes(q.sort)) throw invalid("sort", q.sort, `must be one of ${PATIENT_SORT_FIELDS.join(", ")}`);
-  if (q.order !== undefined && !PATIENT_LIST_ORDERS.includes(q.order)) throw invalid("order", q.order, "must be asc or desc");
-  if (q.status !== undefined && !PATIENT_LIST_STATUSES.includes(q.status)) throw invalid("status", q.status, "must be active, inactive or all");
-  if (q.search !== undefined && q.search.length > L.maxSearchLength) throw invalid("search", q.search, `must be at most ${L.maxSearchLength} characters`);
+  if (q.sort !== undefined && !PATIENT_SORT_FIELDS.includes(q.sort))
+    throw invalid("sort", q.sort, `must be one of ${PATIENT_SORT_FIELDS.join(", ")}`);
+  if (q.order !== undefined && !PATIENT_LIST_ORDERS.includes(q.order))
+    throw invalid("order", q.order, "must be asc or desc");
+  if (q.status !== undefined && !PATIENT_LIST_STATUSES.includes(q.status))
+    throw invalid("status", q.status, "must be active, inactive or all");
+  if (q.search !== undefined && q.search.length > L.maxSearchLength)
+    throw invalid("search", q.search, `must be at most ${L.maxSearchLength} characters`);
 
   const createdFrom = q.createdAfter !== undefined ? parseTimeBound("created_after", q.createdAfter) : undefined;
   const createdBefore = q.createdBefore !== undefined ? parseTimeBound("created_before", q.createdBefore) : undefined;

@@ -20,7 +20,9 @@ export function patientIdentityKey(firstName: string, lastName: string, dateOfBi
 }
 
 /** The text `search` matches against: names, email and the phone's digits. */
-export function patientSearchText(p: Pick<Patient, "firstName" | "middleName" | "lastName" | "email" | "phone">): string {
+export function patientSearchText(
+  p: Pick<Patient, "firstName" | "middleName" | "lastName" | "email" | "phone">,
+): string {
   const parts = [p.firstName, p.middleName ?? "", p.lastName, p.email ?? ""].map(foldForMatch);
   const phone = p.phone ? digitsOnly(p.phone) : "";
   return [...parts, phone].filter(Boolean).join(" ");

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../errors/domain-error.js";
-import { applyPatientChanges, assertValidPatientChanges, assertValidPatientDraft, isCalendarDate, patientFromDraft } from "./patient-rules.js";
+import {
+  applyPatientChanges,
+  assertValidPatientChanges,
+  assertValidPatientDraft,
+  isCalendarDate,
+  patientFromDraft,
+} from "./patient-rules.js";
 
 const TODAY = "2026-11-22";
 const issuesOf = (fn: () => void) => {
@@ -16,17 +22,37 @@ const issuesOf = (fn: () => void) => {
 
 describe("patient rules", () => {
   it("accepts a minimal draft", () => {
-    expect(() => assertValidPatientDraft({ firstName: "Ada", lastName: "Byron", dateOfBirth: "1980-01-31" }, TODAY)).not.toThrow();
+    expect(() =>
+      assertValidPatientDraft({ firstName: "Ada", lastName: "Byron", dateOfBirth: "1980-01-31" }, TODAY),
+    ).not.toThrow();
   });
 
   it("reports every bad field at once", () => {
     const fields = issuesOf(() =>
       assertValidPatientDraft(
-        { firstName: " ", lastName: "", dateOfBirth: "2027-01-01", email: "nope", phone: "12", sex: "X" as never, address: { state: "Ill", country: "USA", postalCode: "!" } },
+        {
+          firstName: " ",
+          lastName: "",
+          dateOfBirth: "2027-01-01",
+          email: "nope",
+          phone: "12",
+          sex: "X" as never,
+          address: { state: "Ill", country: "USA", postalCode: "!" },
+        },
         TODAY,
       ),
     );
-    expect(fields).toEqual(["firstName", "lastName", "dateOfBirth", "sex", "email", "phone", "address.state", "address.postalCode", "address.country"]);
+    expect(fields).toEqual([
+      "firstName",
+      "lastName",
+      "dateOfBirth",
+      "sex",
+      "email",
+      "phone",
+      "address.state",
+      "address.postalCode",
+      "address.country",
+    ]);
   });
 
   it("knows calendar dates", () => {
@@ -37,8 +63,12 @@ describe("patient rules", () => {
   });
 
   it("refuses births before 1900 and in the future, accepts today", () => {
-    expect(issuesOf(() => assertValidPatientDraft({ firstName: "A", lastName: "B", dateOfBirth: "1899-12-31" }, TODAY))).toEqual(["dateOfBirth"]);
-    expect(issuesOf(() => assertValidPatientDraft({ firstName: "A", lastName: "B", dateOfBirth: "2026-11-23" }, TODAY))).toEqual(["dateOfBirth"]);
+    expect(
+      issuesOf(() => assertValidPatientDraft({ firstName: "A", lastName: "B", dateOfBirth: "1899-12-31" }, TODAY)),
+    ).toEqual(["dateOfBirth"]);
+    expect(
+      issuesOf(() => assertValidPatientDraft({ firstName: "A", lastName: "B", dateOfBirth: "2026-11-23" }, TODAY)),
+    ).toEqual(["dateOfBirth"]);
     expect(() => assertValidPatientDraft({ firstName: "A", lastName: "B", dateOfBirth: TODAY }, TODAY)).not.toThrow();
   });
 
@@ -54,14 +84,45 @@ describe("patient rules", () => {
 
   it("stores trimmed values, lower-case email, defaults and nulls", () => {
     const now = new Date("2026-01-01T00:00:00Z");
-    const p = patientFromDraft({ firstName: " Ada ", lastName: "Byron", dateOfBirth: "1980-01-31", email: " Ada@Example.ORG ", middleName: "  " }, 7, now);
-    expect(p).toMatchObject({ organisationId: 7, firstName: "Ada", email: "ada@example.org", middleName: null, sex: "UNDEFINED", status: "active", clinicId: null });
+    const p = patientFromDraft(
+      {
+        firstName: " Ada ",
+        lastName: "Byron",
+        dateOfBirth: "1980-01-31",
+        email: " Ada@Example.ORG ",
+        middleName: "  ",
+      },
+      7,
+      now,
+    );
+    expect(p).toMatchObject({
+      organisationId: 7,
+      firstName: "Ada",
+      email: "ada@example.org",
+      middleName: null,
+      sex: "UNDEFINED",
+      status: "active",
+      clinicId: null,
+    });
     expect(p.address).toEqual({ line1: null, line2: null, city: null, state: null, postalCode: null, country: "US" });
   });
 
   it("merges changes field by field, null clears, and keeps createdAt", () => {
     const created = new Date("2026-01-01T00:00:00Z");
-    const current = { ...patientFromDraft({ firstName: "Ada", lastName: "Byron", dateOfBirth: "1980-01-31", phone: "555-0100", address: { city: "Peoria", state: "IL" } }, 1, created), id: 9 };
+    const current = {
+      ...patientFromDraft(
+        {
+          firstName: "Ada",
+          lastName: "Byron",
+          dateOfBirth: "1980-01-31",
+          phone: "555-0100",
+          address: { city: "Peoria", state: "IL" },
+        },
+        1,
+        created,
+      ),
+      id: 9,
+    };
     const later = new Date("2026-02-01T00:00:00Z");
     const next = applyPatientChanges(current, { phone: null, address: { city: "Springfield" } }, later);
     expect(next).toMatchObject({ id: 9, phone: null, createdAt: created, updatedAt: later, firstName: "Ada" });

@@ -21,11 +21,19 @@ export function isCalendarDate(value: string): boolean {
 }
 
 function checkRequiredName(issues: ValidationIssue[], field: string, value: unknown): void {
-  if (typeof value !== "string" || value.trim() === "") issues.push({ field, reason: "is required and must not be blank" });
+  if (typeof value !== "string" || value.trim() === "")
+    issues.push({ field, reason: "is required and must not be blank" });
   else if (value.trim().length > NAME_MAX) issues.push({ field, reason: `must be at most ${NAME_MAX} characters` });
 }
 
-function checkOptionalText(issues: ValidationIssue[], field: string, value: unknown, max: number, pattern?: RegExp, hint?: string): void {
+function checkOptionalText(
+  issues: ValidationIssue[],
+  field: string,
+  value: unknown,
+  max: number,
+  pattern?: RegExp,
+  hint?: string,
+): void {
   if (value === undefined || value === null) return;
   if (typeof value !== "string") return void issues.push({ field, reason: "must be a string" });
   if (value.length > max) return void issues.push({ field, reason: `must be at most ${max} characters` });
@@ -53,11 +61,17 @@ function checkDateOfBirth(issues: ValidationIssue[], value: unknown, today: stri
 /** Checks every optional field present in a draft or a change set. */
 function checkOptionalFields(issues: ValidationIssue[], input: PatientChanges): void {
   checkOptionalText(issues, "middleName", input.middleName, NAME_MAX);
-  if (input.sex !== undefined && !SEXES.includes(input.sex)) issues.push({ field: "sex", reason: `must be one of ${SEXES.join(", ")}`, value: input.sex });
-  if (input.status !== undefined && !PATIENT_STATUSES.includes(input.status)) issues.push({ field: "status", reason: `must be one of ${PATIENT_STATUSES.join(", ")}`, value: input.status });
+  if (input.sex !== undefined && !SEXES.includes(input.sex))
+    issues.push({ field: "sex", reason: `must be one of ${SEXES.join(", ")}`, value: input.sex });
+  if (input.status !== undefined && !PATIENT_STATUSES.includes(input.status))
+    issues.push({ field: "status", reason: `must be one of ${PATIENT_STATUSES.join(", ")}`, value: input.status });
   checkOptionalText(issues, "email", input.email, 254, EMAIL, "must be an email address");
   checkPhone(issues, "phone", input.phone);
-  if (input.clinicId !== undefined && input.clinicId !== null && (!Number.isInteger(input.clinicId) || input.clinicId <= 0)) {
+  if (
+    input.clinicId !== undefined &&
+    input.clinicId !== null &&
+    (!Number.isInteger(input.clinicId) || input.clinicId <= 0)
+  ) {
     issues.push({ field: "clinicId", reason: "must be a positive integer", value: input.clinicId });
   }
   const a = input.address ?? {};
@@ -65,7 +79,14 @@ function checkOptionalFields(issues: ValidationIssue[], input: PatientChanges): 
   checkOptionalText(issues, "address.line2", a.line2, 200);
   checkOptionalText(issues, "address.city", a.city, 100);
   checkOptionalText(issues, "address.state", a.state, 2, STATE, "must be a 2-letter upper-case code");
-  checkOptionalText(issues, "address.postalCode", a.postalCode, 10, POSTAL, "must be 3 to 10 letters, digits, spaces or dashes");
+  checkOptionalText(
+    issues,
+    "address.postalCode",
+    a.postalCode,
+    10,
+    POSTAL,
+    "must be 3 to 10 letters, digits, spaces or dashes",
+  );
   checkOptionalText(issues, "address.country", a.country, 2, COUNTRY, "must be an ISO 3166-1 alpha-2 code");
   const e = input.emergencyContact ?? {};
   checkOptionalText(issues, "emergencyContact.name", e.name, 200);
@@ -153,7 +174,8 @@ export function applyPatientChanges(current: Patient, changes: PatientChanges, n
     phone: changes.phone !== undefined ? changes.phone : current.phone,
     email: changes.email !== undefined ? changes.email : current.email,
     address: changes.address === null ? {} : mergeDefined(current.address, changes.address),
-    emergencyContact: changes.emergencyContact === null ? {} : mergeDefined(current.emergencyContact, changes.emergencyContact),
+    emergencyContact:
+      changes.emergencyContact === null ? {} : mergeDefined(current.emergencyContact, changes.emergencyContact),
     insurance: changes.insurance === null ? {} : mergeDefined(current.insurance, changes.insurance),
     status: changes.status ?? current.status,
   };

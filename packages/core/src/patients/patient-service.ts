@@ -7,7 +7,12 @@ import type { Repositories, Storage } from "../ports/storage.js";
 import type { Patient, PatientChanges, PatientDraft } from "./patient.js";
 import { toPatientListCriteria, type PatientListQuery } from "./patient-list-query.js";
 import { toPatientRecord } from "./patient-normalisation.js";
-import { applyPatientChanges, assertValidPatientChanges, assertValidPatientDraft, patientFromDraft } from "./patient-rules.js";
+import {
+  applyPatientChanges,
+  assertValidPatientChanges,
+  assertValidPatientDraft,
+  patientFromDraft,
+} from "./patient-rules.js";
 
 export interface PatientPage {
   patients: Patient[];
@@ -40,10 +45,17 @@ export class PatientService {
     return this.deps.clock.now().toISOString().slice(0, 10);
   }
 
-  private async assertClinicInOrganisation(tx: Repositories, organisationId: number, clinicId: number | null | undefined): Promise<void> {
+  private async assertClinicInOrganisation(
+    tx: Repositories,
+    organisationId: number,
+    clinicId: number | null | undefined,
+  ): Promise<void> {
     if (clinicId == null) return;
     const clinic = await tx.organisations.findClinic(organisationId, clinicId);
-    if (!clinic) throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", { issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: clinicId }] });
+    if (!clinic)
+      throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
+        issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: clinicId }],
+      });
   }
 
   /**
@@ -61,7 +73,9 @@ export class PatientService {
       await this.assertClinicInOrganisation(tx, orgId, draft.clinicId);
       const result = await tx.patients.insertIfAbsent(toPatientRecord(patientFromDraft(draft, orgId, now)));
       if (result.created) {
-        await tx.outbox.append(domainEvent("patient.created", { organisation_id: orgId, patient_id: result.patient.id }, now));
+        await tx.outbox.append(
+          domainEvent("patient.created", { organisation_id: orgId, patient_id: result.patient.id }, now),
+        );
       }
       return result;
     });
@@ -92,7 +106,9 @@ export class PatientService {
       const outcome = await tx.patients.replace(id, toPatientRecord(next));
       if (outcome.outcome === "missing") throw notFound(id);
       if (outcome.outcome === "conflict") {
-        throw new DomainError("DUPLICATE_PATIENT", "Another patient with the same name and date of birth exists", { existing_patient_id: outcome.existingId });
+        throw new DomainError("DUPLICATE_PATIENT", "Another patient with the same name and date of birth exists", {
+          existing_patient_id: outcome.existingId,
+        });
       }
       await tx.outbox.append(domainEvent("patient.updated", { organisation_id: orgId, patient_id: id }, now));
       return outcome.patient;
@@ -107,9 +123,13 @@ export class PatientService {
    */
   async list(principal: Principal, query: PatientListQuery): Promise<PatientPage> {
     const criteria = toPatientListCriteria(principal.organisationId, query);
-    const limit = criteria.searchTerms.length > 0 ? this.deps.searchCountLimit ?? undefined : undefined;
+    const limit = criteria.searchTerms.length > 0 ? (this.deps.searchCountLimit ?? undefined) : undefined;
     const perPage = criteria.limit;
-    const found = await this.deps.storage.repositories.patients.list({ ...criteria, limit: perPage + 1, countLimit: limit });
+    const found = await this.deps.storage.repositories.patients.list({
+      ...criteria,
+      limit: perPage + 1,
+      countLimit: limit,
+    });
     // An adapter may ignore countLimit and count everything; the bound is applied here either way.
     const totalExact = limit === undefined || found.total <= limit;
     return {

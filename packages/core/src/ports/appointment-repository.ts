@@ -34,7 +34,14 @@ export interface AppointmentRepository {
   lockDoctorSchedule(organisationId: number, doctorId: number): Promise<boolean>;
 
   /** An appointment of the doctor in one of `statuses` overlapping [startsAt, endsAt) (touching ends do not overlap), other than `exceptId`. */
-  findOverlapping(query: { organisationId: number; doctorId: number; startsAt: Date; endsAt: Date; statuses: readonly AppointmentStatus[]; exceptId?: number | undefined }): Promise<Appointment | undefined>;
+  findOverlapping(query: {
+    organisationId: number;
+    doctorId: number;
+    startsAt: Date;
+    endsAt: Date;
+    statuses: readonly AppointmentStatus[];
+    exceptId?: number | undefined;
+  }): Promise<Appointment | undefined>;
 
   /** Stores the appointment and its categories; the doctor must be a provider of the organisation (else it throws). categoryIds come back ascending, here and in every read. */
   insert(record: AppointmentRecord): Promise<Appointment>;

@@ -32,7 +32,9 @@ export interface ReferringPhysicianRepository {
    * others name the winner (read as last committed). Never throws for the
    * duplicate, so an enclosing transaction stays usable.
    */
-  insert(record: ReferringPhysicianRecord): Promise<{ created: true; physician: ReferringPhysician } | { created: false; existingId: number }>;
+  insert(
+    record: ReferringPhysicianRecord,
+  ): Promise<{ created: true; physician: ReferringPhysician } | { created: false; existingId: number }>;
   findById(organisationId: number, id: number): Promise<ReferringPhysician | undefined>;
   /**
    * Replaces the stored fields; `updated: false` with the holder's id when the
@@ -42,7 +44,12 @@ export interface ReferringPhysicianRepository {
    */
   update(p: ReferringPhysician): Promise<{ updated: true } | { updated: false; existingId: number }>;
   /** Physicians whose folded "first last npi" contains every term, by last name then id. */
-  search(organisationId: number, terms: string[], limit: number, offset: number): Promise<{ physicians: ReferringPhysician[]; total: number }>;
+  search(
+    organisationId: number,
+    terms: string[],
+    limit: number,
+    offset: number,
+  ): Promise<{ physicians: ReferringPhysician[]; total: number }>;
 }
 
 export type InsuranceCardRecord = Omit<InsuranceCard, "id">;

@@ -43,7 +43,10 @@ export interface JobQueue {
   enqueue(job: NewJob): Promise<number>;
   /** Enqueues every job (in as few statements as the engine allows); nothing when the list is empty. */
   enqueueMany(jobs: NewJob[]): Promise<void>;
-  claim(queue: string, options: { limit: number; now: Date; leaseMs: number; leaseToken: string }): Promise<ClaimedJob[]>;
+  claim(
+    queue: string,
+    options: { limit: number; now: Date; leaseMs: number; leaseToken: string },
+  ): Promise<ClaimedJob[]>;
   /** Marks the job done; `completedBy` names the worker for the audit trail. */
   complete(jobId: number, leaseToken: string, now: Date, completedBy: string): Promise<boolean>;
   /** `complete` for many jobs at once, in as few statements as the engine allows; returns how many it completed. */

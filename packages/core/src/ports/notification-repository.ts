@@ -1,4 +1,11 @@
-import type { Device, DevicePush, Notification, NotificationDeliveryStatus, PushAttempt, Recipient } from "../notifications/notification.js";
+import type {
+  Device,
+  DevicePush,
+  Notification,
+  NotificationDeliveryStatus,
+  PushAttempt,
+  Recipient,
+} from "../notifications/notification.js";
 
 /**
  * Devices, notifications (each one also an inbox entry), and the pushes and
@@ -33,7 +40,11 @@ export interface NotificationRepository {
   findByIdempotencyKey(organisationId: number, key: string): Promise<Notification | undefined>;
   setDeliveryStatus(id: string, status: NotificationDeliveryStatus, at: Date): Promise<void>;
   /** The recipient's notifications, newest first (ties by id), with the total and the unread count. */
-  listInbox(organisationId: number, recipient: Recipient, filter: { unreadOnly: boolean; limit: number; offset: number }): Promise<{ entries: Notification[]; total: number; unread: number }>;
+  listInbox(
+    organisationId: number,
+    recipient: Recipient,
+    filter: { unreadOnly: boolean; limit: number; offset: number },
+  ): Promise<{ entries: Notification[]; total: number; unread: number }>;
   /** Sets readAt unless already set (the first read time stays); undefined when there is no such notification. */
   markRead(organisationId: number, id: string, at: Date): Promise<Notification | undefined>;
   /** Marks every unread notification of the recipient read; returns how many changed. */

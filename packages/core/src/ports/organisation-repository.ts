@@ -14,7 +14,11 @@ export interface OrganisationRepository {
   ensure(org: { id: number; name: string; plan: Plan; now: Date }): Promise<void>;
 
   /** Changes the profile of an existing organisation; omitted fields keep their values. */
-  updateProfile(id: number, changes: { name?: string | undefined; isActive?: boolean | undefined }, now: Date): Promise<void>;
+  updateProfile(
+    id: number,
+    changes: { name?: string | undefined; isActive?: boolean | undefined },
+    now: Date,
+  ): Promise<void>;
 
   /** Changes the documentation settings of an existing organisation; omitted ones keep their values. */
   updateDocumentationSettings(id: number, settings: Partial<DocumentationSettings>, now: Date): Promise<void>;
@@ -27,7 +31,10 @@ export interface OrganisationRepository {
    * organisation; returns the stored clinic (a concurrent caller's, as last
    * committed, when it won the unique key).
    */
-  ensureClinic(clinic: Omit<Clinic, "id" | "allowDoubleBooking" | "visitLimitWarningOnly"> & Partial<Pick<Clinic, "allowDoubleBooking" | "visitLimitWarningOnly">>): Promise<Clinic>;
+  ensureClinic(
+    clinic: Omit<Clinic, "id" | "allowDoubleBooking" | "visitLimitWarningOnly"> &
+      Partial<Pick<Clinic, "allowDoubleBooking" | "visitLimitWarningOnly">>,
+  ): Promise<Clinic>;
 
   /** Changes a clinic's settings; returns the updated clinic, or undefined when the organisation has no such clinic. */
   updateClinicSettings(organisationId: number, clinicId: number, settings: ClinicSettings): Promise<Clinic | undefined>;

@@ -55,7 +55,14 @@ export interface PatientRepository {
    * one is `updated`, the others `conflict`; the refused update leaves an
    * enclosing transaction usable.
    */
-  replace(id: number, record: PatientRecord): Promise<{ outcome: "updated"; patient: Patient } | { outcome: "conflict"; existingId: number | null } | { outcome: "missing" }>;
+  replace(
+    id: number,
+    record: PatientRecord,
+  ): Promise<
+    | { outcome: "updated"; patient: Patient }
+    | { outcome: "conflict"; existingId: number | null }
+    | { outcome: "missing" }
+  >;
 
   /**
    * One page in the requested order (ties broken by id in the same direction)

@@ -8,7 +8,12 @@ export interface PlanOfCareRepository {
    * case), as last committed. With `forUpdate` it stays locked against other
    * writers until the transaction ends: read it so before writing a new version.
    */
-  findFor(organisationId: number, patientId: number, serviceCaseId: number | null, options?: { forUpdate?: boolean }): Promise<PlanOfCare | undefined>;
+  findFor(
+    organisationId: number,
+    patientId: number,
+    serviceCaseId: number | null,
+    options?: { forUpdate?: boolean },
+  ): Promise<PlanOfCare | undefined>;
   /**
    * Stores the case's first plan. Concurrency: when another transaction stored
    * the case's plan first, resolves to undefined and writes nothing (it never

@@ -49,11 +49,30 @@ export interface SoapNoteRepository extends SoapNoteWorkflowRepository {
    * `perPatient` each: newest service date first, then id descending, grouped by
    * patient in that order. One round trip for a page of patients.
    */
-  completedNotesOf(organisationId: number, patientIds: readonly number[], perPatient: number): Promise<CompletedNoteDigest[]>;
+  completedNotesOf(
+    organisationId: number,
+    patientIds: readonly number[],
+    perPatient: number,
+  ): Promise<CompletedNoteDigest[]>;
 }
 
 /** Fields of a note that change after creation. */
-export type SoapNoteChanges = Partial<Pick<SoapNote, "status" | "completed" | "completedAt" | "treatmentSheetId" | "planOfCareId" | "submitForBilling" | "billingStatus" | "summaryDocUrl" | "shortSummaryUrl" | "summaryStatus" | "summaryFailure">> & { updatedAt: Date };
+export type SoapNoteChanges = Partial<
+  Pick<
+    SoapNote,
+    | "status"
+    | "completed"
+    | "completedAt"
+    | "treatmentSheetId"
+    | "planOfCareId"
+    | "submitForBilling"
+    | "billingStatus"
+    | "summaryDocUrl"
+    | "shortSummaryUrl"
+    | "summaryStatus"
+    | "summaryFailure"
+  >
+> & { updatedAt: Date };
 
 /** Status actions, signatures and the audit trail of notes. */
 export interface SoapNoteWorkflowRepository {
@@ -65,9 +84,19 @@ export interface SoapNoteWorkflowRepository {
   updateNote(organisationId: number, contextId: string, changes: SoapNoteChanges): Promise<void>;
   addSignature(signature: Omit<SoapSignature, "id" | "revokedAt" | "revokedReason">): Promise<SoapSignature>;
   /** Signatures of the note in signing order; revoked ones only when asked. */
-  signaturesOf(organisationId: number, contextId: string, options?: { includeRevoked?: boolean }): Promise<SoapSignature[]>;
+  signaturesOf(
+    organisationId: number,
+    contextId: string,
+    options?: { includeRevoked?: boolean },
+  ): Promise<SoapSignature[]>;
   /** Revokes the note's unrevoked signatures of the given roles; returns how many. */
-  revokeSignatures(organisationId: number, contextId: string, roles: SignatureRole[], at: Date, reason: string): Promise<number>;
+  revokeSignatures(
+    organisationId: number,
+    contextId: string,
+    roles: SignatureRole[],
+    at: Date,
+    reason: string,
+  ): Promise<number>;
   appendHistory(entry: SoapNoteHistoryEntry): Promise<void>;
   /** Oldest first. */
   historyOf(organisationId: number, contextId: string): Promise<SoapNoteHistoryEntry[]>;

@@ -1,5 +1,10 @@
 import type { AppointmentRepository } from "./appointment-repository.js";
-import type { AuthorizationRepository, CaseRepository, InsuranceCardRepository, ReferringPhysicianRepository } from "./case-repository.js";
+import type {
+  AuthorizationRepository,
+  CaseRepository,
+  InsuranceCardRepository,
+  ReferringPhysicianRepository,
+} from "./case-repository.js";
 import type { CatalogRepository } from "./catalog-repository.js";
 import type { BillingCodeRepository } from "./billing-code-repository.js";
 import type { IcdRepository } from "./icd-repository.js";

@@ -42,7 +42,11 @@ export interface WebhookRepository {
   findDeliveriesForAttempt(ids: number[]): Promise<Map<number, DeliveryForAttempt>>;
   /** Writes each delivery's status, attempts, next attempt, last status code and updated_at, in as few statements as the engine allows. */
   updateDeliveries(ds: WebhookDelivery[]): Promise<void>;
-  listDeliveries(organisationId: number, subscriptionId: number, filter: { status?: WebhookDelivery["status"] | undefined; limit: number; offset: number }): Promise<{ deliveries: WebhookDelivery[]; total: number }>;
+  listDeliveries(
+    organisationId: number,
+    subscriptionId: number,
+    filter: { status?: WebhookDelivery["status"] | undefined; limit: number; offset: number },
+  ): Promise<{ deliveries: WebhookDelivery[]; total: number }>;
   /** Stores attempts, in as few statements as the engine allows. */
   appendAttempts(as: WebhookAttempt[]): Promise<void>;
   attempts(deliveryId: number): Promise<WebhookAttempt[]>;

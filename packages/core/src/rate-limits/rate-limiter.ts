@@ -69,7 +69,9 @@ export class RateLimiter {
    * knowing; callers use this only to choose how eagerly to start work.
    */
   refusedInCurrentWindow(organisationId: number, bucket: string): boolean {
-    return this.refusedWindows.get(counterKey(organisationId, bucket)) === windowStartOf(this.deps.clock.now().getTime());
+    return (
+      this.refusedWindows.get(counterKey(organisationId, bucket)) === windowStartOf(this.deps.clock.now().getTime())
+    );
   }
 
   /** Drops counters of windows that ended more than an hour ago. */

@@ -5,13 +5,32 @@ const timed = (duration: number, units = 0) => ({ timed: true, duration, units }
 
 describe("midpointUnits", () => {
   it.each([
-    [0, 0], [7, 0], [8, 1], [22, 1], [23, 2], [37, 2], [38, 3], [52, 3], [53, 4], [67, 4], [68, 5],
+    [0, 0],
+    [7, 0],
+    [8, 1],
+    [22, 1],
+    [23, 2],
+    [37, 2],
+    [38, 3],
+    [52, 3],
+    [53, 4],
+    [67, 4],
+    [68, 5],
   ])("%i minutes support %i units", (minutes, units) => expect(midpointUnits(minutes)).toBe(units));
 });
 
 describe("supportedUnits: cms_8_minute", () => {
   it("follows the CMS total-time table for one code", () => {
-    for (const [m, u] of [[7, 0], [8, 1], [22, 1], [23, 2], [37, 2], [38, 3], [60, 4], [68, 5]] as const) {
+    for (const [m, u] of [
+      [7, 0],
+      [8, 1],
+      [22, 1],
+      [23, 2],
+      [37, 2],
+      [38, 3],
+      [60, 4],
+      [68, 5],
+    ] as const) {
       expect(supportedUnits("cms_8_minute", [timed(m)])).toEqual([u]);
     }
   });

@@ -9,7 +9,10 @@ export function midpointUnits(minutes: number): number {
  * The units each line supports under `rule` (same order as `lines`). For
  * `none`, the units billed are supported as they are.
  */
-export function supportedUnits(rule: BillingUnitRule, lines: readonly { timed: boolean; duration: number; units: number }[]): number[] {
+export function supportedUnits(
+  rule: BillingUnitRule,
+  lines: readonly { timed: boolean; duration: number; units: number }[],
+): number[] {
   if (rule === "none") return lines.map((l) => l.units);
   if (rule === "per_code_midpoint") return lines.map((l) => (l.timed ? midpointUnits(l.duration) : 1));
   // cms_8_minute: the visit's timed minutes decide the total; full 15-minute blocks go to their codes first.
@@ -19,7 +22,9 @@ export function supportedUnits(rule: BillingUnitRule, lines: readonly { timed: b
   let left = midpointUnits(totalMinutes) - timed.reduce((sum, x) => sum + out[x.i]!, 0);
   // Then one unit each to the largest remainders (ties: the longer line, then the earlier one).
   // At most one per line: the remainders are under 15 minutes each, so `left` never exceeds their count.
-  const byRemainder = timed.filter((x) => x.l.duration % 15 > 0).sort((a, b) => b.l.duration % 15 - (a.l.duration % 15) || b.l.duration - a.l.duration || a.i - b.i);
+  const byRemainder = timed
+    .filter((x) => x.l.duration % 15 > 0)
+    .sort((a, b) => (b.l.duration % 15) - (a.l.duration % 15) || b.l.duration - a.l.duration || a.i - b.i);
   for (const x of byRemainder) {
     if (left <= 0) break;
     out[x.i]! += 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../errors/domain-error.js";
+import type { DomainError } from "../errors/domain-error.js";
 import { jsonDepth, MAX_JSON_DEPTH } from "../json-depth.js";
 import { applyPartialResponse } from "./form-paths.js";
 
@@ -43,7 +43,9 @@ describe("applyPartialResponse depth", () => {
     };
     const one = refuse({ "response.a.b": nested(MAX_JSON_DEPTH - 2) });
     expect(one.code).toBe("VALIDATION_FAILED");
-    expect(one.details.issues).toEqual([{ field: "partialResponse.response.a.b", reason: `would nest the form deeper than ${MAX_JSON_DEPTH} levels` }]);
+    expect(one.details.issues).toEqual([
+      { field: "partialResponse.response.a.b", reason: `would nest the form deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
     // 2,500 levels (what overflowed structuredClone): refused, not a stack overflow.
     expect(refuse({ "response.x": nested(2500) }).code).toBe("VALIDATION_FAILED");
   });

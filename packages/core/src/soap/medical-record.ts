@@ -26,9 +26,12 @@ export interface MedicalRecord {
 export function recordDiagnosis(assessment: Record<string, unknown>): string | null {
   const entries = diagnosesOf({ response: assessment });
   const primary = entries.find((d) => d.is_primary === true) ?? entries[0];
-  if (primary) return [primary.code, primary.description].filter((s) => typeof s === "string" && s.trim() !== "").join(" ");
+  if (primary)
+    return [primary.code, primary.description].filter((s) => typeof s === "string" && s.trim() !== "").join(" ");
   const sections = (assessment.Assessment ?? {}) as Record<string, { treating_diagnosis?: unknown }>;
-  const treating = Object.values(sections).map((s) => (s && typeof s.treating_diagnosis === "string" ? s.treating_diagnosis.trim() : "")).find((t) => t !== "");
+  const treating = Object.values(sections)
+    .map((s) => (s && typeof s.treating_diagnosis === "string" ? s.treating_diagnosis.trim() : ""))
+    .find((t) => t !== "");
   return treating ?? null;
 }
 

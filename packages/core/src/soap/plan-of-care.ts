@@ -40,7 +40,8 @@ export function goalsOf(planResponse: Record<string, unknown>): string[] {
     if (typeof value === "string") {
       if (underGoals && value.trim()) out.push(value.trim());
     } else if (Array.isArray(value)) value.forEach((v) => walk(v, underGoals));
-    else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, underGoals || k.toLowerCase() === "goals");
+    else if (value && typeof value === "object")
+      for (const [k, v] of Object.entries(value)) walk(v, underGoals || k.toLowerCase() === "goals");
   };
   walk(planResponse, false);
   return out;

@@ -9,7 +9,13 @@ import { SOAP_SECTIONS, type FormSubmission, type SoapNote } from "./soap-note.j
 import type { SoapSignature } from "./soap-signature.js";
 import { nextSummaryStatus, summaryFailureReason, type SummaryStatus } from "./summary-status.js";
 import { SOAP_SUMMARY_QUEUE } from "./soap-workflow-service.js";
-import { answerLines, type SoapDocument, type SoapSummary, type SoapSummaryRenderer, type SummaryVariant } from "./soap-summary.js";
+import {
+  answerLines,
+  type SoapDocument,
+  type SoapSummary,
+  type SoapSummaryRenderer,
+  type SummaryVariant,
+} from "./soap-summary.js";
 import { catalogById } from "./treatment-sheet-service.js";
 import { assessTreatments } from "./treatment-sheet-rules.js";
 
@@ -18,14 +24,24 @@ export type SummaryUrl = (contextId: string, variant: SummaryVariant) => string;
 
 /** "2026-11-20 09:30 (America/New_York)": the clinic's wall clock, so the PDF reads as the visit happened. */
 function localDateTime(instant: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(instant);
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(instant);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   return `${part("year")}-${part("month")}-${part("day")} ${part("hour")}:${part("minute")} (${timeZone})`;
 }
 
 /** Renders completed notes' PDF summaries (the job queued at completion) and serves them to the organisation. */
 export class SoapDocumentService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; renderer: () => SoapSummaryRenderer | undefined }) {}
+  constructor(
+    private readonly deps: { storage: Storage; clock: Clock; renderer: () => SoapSummaryRenderer | undefined },
+  ) {}
 
   /** Everything the summary shows, read from the store. */
   async summaryOf(r: Repositories, note: SoapNote): Promise<SoapSummary> {
@@ -45,7 +61,13 @@ export class SoapDocumentService {
       catalogById(r, orgId),
     ]);
     // Only the providers the summary names: the author, the supervisor and the signers.
-    const named = [...new Set([note.renderingPhysician, note.supervisingPhysician, ...signatures.map((s) => s.userId)].filter((id): id is number => id !== null))];
+    const named = [
+      ...new Set(
+        [note.renderingPhysician, note.supervisingPhysician, ...signatures.map((s) => s.userId)].filter(
+          (id): id is number => id !== null,
+        ),
+      ),
+    ];
     const providers = await Promise.all(named.map((userId) => r.organisations.findProvider(orgId, userId)));
     return { org, clinic, patient, forms, sheet, signatures, catalog, providers };
   }
@@ -62,10 +84,12 @@ export class SoapDocumentService {
    */
   async render(organisationId: number, contextId: string, urlOf: SummaryUrl): Promise<SummaryRenderOutcome> {
     const renderer = this.deps.renderer();
-    if (!renderer) throw new Error("no SOAP summary renderer configured (startBackgroundWork, or PracticeOptions.summaryRenderer)");
+    if (!renderer)
+      throw new Error("no SOAP summary renderer configured (startBackgroundWork, or PracticeOptions.summaryRenderer)");
     const r = this.deps.storage.repositories;
     const note = await r.soapNotes.findByContextId(organisationId, contextId);
-    if (!note || note.status !== "COMPLETED" || !nextSummaryStatus(summaryStatusOf(note), "RENDERED")) return { outcome: "skipped" };
+    if (!note || note.status !== "COMPLETED" || !nextSummaryStatus(summaryStatusOf(note), "RENDERED"))
+      return { outcome: "skipped" };
     const sources = await this.sourcesOf(r, note);
     let full: Uint8Array;
     let short: Uint8Array;
@@ -82,10 +106,26 @@ export class SoapDocumentService {
       const current = await tx.soapNotes.lockNote(organisationId, contextId);
       const to = current && nextSummaryStatus(summaryStatusOf(current), "RENDERED");
       if (!to) return;
-      for (const [variant, content] of [["full", full], ["short", short]] as const) {
-        await tx.soapDocuments.put({ organisationId, contextId, variant, contentType: renderer.contentType, content, createdAt: now });
+      for (const [variant, content] of [
+        ["full", full],
+        ["short", short],
+      ] as const) {
+        await tx.soapDocuments.put({
+          organisationId,
+          contextId,
+          variant,
+          contentType: renderer.contentType,
+          content,
+          createdAt: now,
+        });
       }
-      await tx.soapNotes.updateNote(organisationId, contextId, { summaryDocUrl: urlOf(contextId, "full"), shortSummaryUrl: urlOf(contextId, "short"), summaryStatus: to, summaryFailure: null, updatedAt: now });
+      await tx.soapNotes.updateNote(organisationId, contextId, {
+        summaryDocUrl: urlOf(contextId, "full"),
+        shortSummaryUrl: urlOf(contextId, "short"),
+        summaryStatus: to,
+        summaryFailure: null,
+        updatedAt: now,
+      });
     });
     return { outcome: "rendered" };
   }
@@ -101,8 +141,21 @@ export class SoapDocumentService {
       const note = await tx.soapNotes.lockNote(organisationId, contextId);
       const to = note && nextSummaryStatus(summaryStatusOf(note), "FAIL");
       if (!note || !to) return false;
-      await tx.soapNotes.updateNote(organisationId, contextId, { summaryStatus: to, summaryFailure: reason, updatedAt: now });
-      await tx.soapNotes.appendHistory({ organisationId, contextId, action: "SUMMARY_FAILED", fromStatus: note.status, toStatus: note.status, actorUserId: null, at: now, details: { reason } });
+      await tx.soapNotes.updateNote(organisationId, contextId, {
+        summaryStatus: to,
+        summaryFailure: reason,
+        updatedAt: now,
+      });
+      await tx.soapNotes.appendHistory({
+        organisationId,
+        contextId,
+        action: "SUMMARY_FAILED",
+        fromStatus: note.status,
+        toStatus: note.status,
+        actorUserId: null,
+        at: now,
+        details: { reason },
+      });
       return true;
     });
   }
@@ -120,13 +173,34 @@ export class SoapDocumentService {
       const from = summaryStatusOf(note);
       const to = note.status === "COMPLETED" ? nextSummaryStatus(from, "RERENDER") : undefined;
       if (!to) {
-        const why = note.status !== "COMPLETED" ? `A note in status ${note.status} has no summary yet; complete it first` : `The summary is ${from} already; it is rendered shortly`;
-        throw new DomainError("INVALID_TRANSITION", why, { context_id: note.contextId, current_status: note.status, summary_status: from, action: "RERENDER_SUMMARY" });
+        const why =
+          note.status !== "COMPLETED"
+            ? `A note in status ${note.status} has no summary yet; complete it first`
+            : `The summary is ${from} already; it is rendered shortly`;
+        throw new DomainError("INVALID_TRANSITION", why, {
+          context_id: note.contextId,
+          current_status: note.status,
+          summary_status: from,
+          action: "RERENDER_SUMMARY",
+        });
       }
       const changes = { summaryStatus: to, summaryFailure: null, updatedAt: now };
-      await tx.jobs.enqueue({ queue: SOAP_SUMMARY_QUEUE, payload: { organisationId: orgId, contextId: note.contextId }, runAt: now });
+      await tx.jobs.enqueue({
+        queue: SOAP_SUMMARY_QUEUE,
+        payload: { organisationId: orgId, contextId: note.contextId },
+        runAt: now,
+      });
       await tx.soapNotes.updateNote(orgId, note.contextId, changes);
-      await tx.soapNotes.appendHistory({ organisationId: orgId, contextId: note.contextId, action: "RERENDER_SUMMARY", fromStatus: note.status, toStatus: note.status, actorUserId: principal.userId, at: now, details: { previous_summary_status: from, previous_failure: note.summaryFailure ?? null } });
+      await tx.soapNotes.appendHistory({
+        organisationId: orgId,
+        contextId: note.contextId,
+        action: "RERENDER_SUMMARY",
+        fromStatus: note.status,
+        toStatus: note.status,
+        actorUserId: principal.userId,
+        at: now,
+        details: { previous_summary_status: from, previous_failure: note.summaryFailure ?? null },
+      });
       return { ...note, ...changes };
     });
   }
@@ -140,10 +214,24 @@ export class SoapDocumentService {
       const what = variant === "full" ? "summary" : "short summary";
       const status = summaryStatusOf(note);
       if (status === "FAILED") {
-        throw new DomainError("DOCUMENT_NOT_FOUND", `The note's ${what} could not be rendered: ${note.summaryFailure}. Render it again once the cause is fixed`, { context_id: contextId, status: note.status, summary_status: status, summary_failure: note.summaryFailure ?? null });
+        throw new DomainError(
+          "DOCUMENT_NOT_FOUND",
+          `The note's ${what} could not be rendered: ${note.summaryFailure}. Render it again once the cause is fixed`,
+          {
+            context_id: contextId,
+            status: note.status,
+            summary_status: status,
+            summary_failure: note.summaryFailure ?? null,
+          },
+        );
       }
-      const why = note.status === "COMPLETED" ? "is being rendered; try again shortly" : "exists once the note is completed";
-      throw new DomainError("DOCUMENT_NOT_FOUND", `The note's ${what} ${why}`, { context_id: contextId, status: note.status, summary_status: status });
+      const why =
+        note.status === "COMPLETED" ? "is being rendered; try again shortly" : "exists once the note is completed";
+      throw new DomainError("DOCUMENT_NOT_FOUND", `The note's ${what} ${why}`, {
+        context_id: contextId,
+        status: note.status,
+        summary_status: status,
+      });
     }
     return doc;
   }
@@ -171,7 +259,10 @@ interface SummarySources {
 }
 
 /** The summary in words, from its rows: no store, so the same note always gives the same summary (or the same error). */
-function buildSummary(note: SoapNote, { org, clinic, patient, forms, sheet, signatures, catalog, providers }: SummarySources): SoapSummary {
+function buildSummary(
+  note: SoapNote,
+  { org, clinic, patient, forms, sheet, signatures, catalog, providers }: SummarySources,
+): SoapSummary {
   const orgId = note.organisationId;
   const zone = clinic?.timeZone ?? "UTC";
   const nameOf = (userId: number | null) => {
@@ -188,7 +279,11 @@ function buildSummary(note: SoapNote, { org, clinic, patient, forms, sheet, sign
     clinicName: clinic?.name ?? null,
     contextId: note.contextId,
     noteType: note.type,
-    patient: { id: note.patientId, name: patient ? `${patient.firstName} ${patient.lastName}` : `Patient ${note.patientId}`, dateOfBirth: patient?.dateOfBirth ?? null },
+    patient: {
+      id: note.patientId,
+      name: patient ? `${patient.firstName} ${patient.lastName}` : `Patient ${note.patientId}`,
+      dateOfBirth: patient?.dateOfBirth ?? null,
+    },
     caseTitle: note.caseTitle,
     serviceDateTime: localDateTime(note.serviceDateTime, zone),
     completedAt: note.completedAt ? localDateTime(note.completedAt, zone) : null,
@@ -201,9 +296,20 @@ function buildSummary(note: SoapNote, { org, clinic, patient, forms, sheet, sign
       return { title: section, lines: answerLines((response[section] as Record<string, unknown>) ?? response, skip) };
     }),
     diagnoses: diagnoses.map((d) => ({ code: d.code, description: d.description, primary: d.is_primary === true })),
-    treatments: assessment.lines.map((l) => ({ code: l.code, description: l.description, minutes: l.duration, units: l.units, modifiers: l.modifiers.map((m) => m.cptModifierCode) })),
+    treatments: assessment.lines.map((l) => ({
+      code: l.code,
+      description: l.description,
+      minutes: l.duration,
+      units: l.units,
+      modifiers: l.modifiers.map((m) => m.cptModifierCode),
+    })),
     billingRule: assessment.rule,
-    signatures: signatures.map((s) => ({ role: s.role === "AUTHOR" ? "Signed by" : "Co-signed by", name: nameOf(s.userId)!, signedAt: localDateTime(s.signedAt, zone) })),
-    contentHash: signatures.find((s) => s.role === "AUTHOR")?.contentHash ?? soapContentHash(note, forms, sheet?.treatments ?? []),
+    signatures: signatures.map((s) => ({
+      role: s.role === "AUTHOR" ? "Signed by" : "Co-signed by",
+      name: nameOf(s.userId)!,
+      signedAt: localDateTime(s.signedAt, zone),
+    })),
+    contentHash:
+      signatures.find((s) => s.role === "AUTHOR")?.contentHash ?? soapContentHash(note, forms, sheet?.treatments ?? []),
   };
 }

@@ -1,6 +1,13 @@
 import { createHash } from "node:crypto";
 import { stringify } from "safe-stable-stringify";
-import { ASSESSMENT_DIAGNOSIS_KEY, SOAP_SECTIONS, type DiagnosisEntry, type FormSubmission, type SoapNote, type SoapSection } from "./soap-note.js";
+import {
+  ASSESSMENT_DIAGNOSIS_KEY,
+  SOAP_SECTIONS,
+  type DiagnosisEntry,
+  type FormSubmission,
+  type SoapNote,
+  type SoapSection,
+} from "./soap-note.js";
 import type { TreatmentLine } from "./treatment-sheet.js";
 import type { DocumentationSettings } from "../organisations/organisation.js";
 
@@ -17,7 +24,12 @@ function hasAnswer(value: unknown): boolean {
 /** Every medical_diagnosis entry of the Assessment form, in section order. */
 export function diagnosesOf(assessment: Pick<FormSubmission, "response"> | undefined): DiagnosisEntry[] {
   const sections = (assessment?.response.Assessment ?? {}) as Record<string, { medical_diagnosis?: DiagnosisEntry[] }>;
-  const ordered = [sections[ASSESSMENT_DIAGNOSIS_KEY], ...Object.entries(sections).filter(([k]) => k !== ASSESSMENT_DIAGNOSIS_KEY).map(([, v]) => v)];
+  const ordered = [
+    sections[ASSESSMENT_DIAGNOSIS_KEY],
+    ...Object.entries(sections)
+      .filter(([k]) => k !== ASSESSMENT_DIAGNOSIS_KEY)
+      .map(([, v]) => v),
+  ];
   return ordered.flatMap((s) => (s && Array.isArray(s.medical_diagnosis) ? s.medical_diagnosis : []));
 }
 
@@ -25,7 +37,8 @@ export function diagnosesOf(assessment: Pick<FormSubmission, "response"> | undef
 export const SPEC_SECTIONS: readonly SoapSection[] = Object.freeze(["Subjective", "Objective", "Assessment"]);
 
 /** The sections a note must have filled to be signed: the spec's three, and the Plan when the organisation requires it. */
-export const requiredSections = (settings: Pick<DocumentationSettings, "requirePlanSection">): SoapSection[] => (settings.requirePlanSection ? [...SPEC_SECTIONS, "Plan"] : [...SPEC_SECTIONS]);
+export const requiredSections = (settings: Pick<DocumentationSettings, "requirePlanSection">): SoapSection[] =>
+  settings.requirePlanSection ? [...SPEC_SECTIONS, "Plan"] : [...SPEC_SECTIONS];
 
 /**
  * The required sections a note still lacks before it can be signed or
@@ -34,9 +47,14 @@ export const requiredSections = (settings: Pick<DocumentationSettings, "requireP
  * filled section (the Plan included) is enough; the required ones are named
  * when none is.
  */
-export function missingSections(note: Pick<SoapNote, "type">, forms: readonly FormSubmission[], required: readonly SoapSection[]): SoapSection[] {
+export function missingSections(
+  note: Pick<SoapNote, "type">,
+  forms: readonly FormSubmission[],
+  required: readonly SoapSection[],
+): SoapSection[] {
   const formOf = (s: SoapSection) => forms.find((f) => f.section === s);
-  const filled = (s: SoapSection) => (s === "Assessment" ? diagnosesOf(formOf(s)).length > 0 : hasAnswer(formOf(s)?.response));
+  const filled = (s: SoapSection) =>
+    s === "Assessment" ? diagnosesOf(formOf(s)).length > 0 : hasAnswer(formOf(s)?.response);
   if (note.type === "ADDENDUM") return SOAP_SECTIONS.some(filled) ? [] : [...required];
   return required.filter((s) => !filled(s));
 }
@@ -46,7 +64,11 @@ export function missingSections(note: Pick<SoapNote, "type">, forms: readonly Fo
  * type, date and providers, every section's answers and the treatment lines,
  * as canonical JSON (keys sorted), so the same content always hashes the same.
  */
-export function soapContentHash(note: SoapNote, forms: readonly FormSubmission[], treatments: readonly TreatmentLine[]): string {
+export function soapContentHash(
+  note: SoapNote,
+  forms: readonly FormSubmission[],
+  treatments: readonly TreatmentLine[],
+): string {
   const content = {
     context_id: note.contextId,
     organisation_id: note.organisationId,

@@ -12,9 +12,19 @@ import { applyPartialResponse } from "./form-paths.js";
 import { MEDICAL_RECORDS_PER_PATIENT, toMedicalRecord, type MedicalRecord } from "./medical-record.js";
 import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";
 import { assertValidAssessment, assertValidNoteDraft, effectiveNoteType } from "./soap-rules.js";
-import { ASSESSMENT_DIAGNOSIS_KEY, SOAP_NOTE_STATUSES, SOAP_SECTIONS, type FormSubmission, type SoapNote, type SoapNoteDraft, type SoapNoteStatus, type SoapSection } from "./soap-note.js";
+import {
+  ASSESSMENT_DIAGNOSIS_KEY,
+  SOAP_NOTE_STATUSES,
+  SOAP_SECTIONS,
+  type FormSubmission,
+  type SoapNote,
+  type SoapNoteDraft,
+  type SoapNoteStatus,
+  type SoapSection,
+} from "./soap-note.js";
 
-const invalid = (field: string, reason: string, value?: unknown) => DomainError.validation([{ field, reason, ...(value === undefined ? {} : { value }) }]);
+const invalid = (field: string, reason: string, value?: unknown) =>
+  DomainError.validation([{ field, reason, ...(value === undefined ? {} : { value }) }]);
 
 export interface NoteSearch {
   patientId?: number | undefined;
@@ -31,7 +41,13 @@ export interface NoteSearch {
 
 /** The identifiers a SOAP note event carries (spec 6.1). */
 export function noteEventData(n: SoapNote) {
-  return { organisation_id: n.organisationId, soap_note_id: n.contextId, patient_id: n.patientId, appointment_id: n.appointmentId, service_case_id: serviceCaseId(n.serviceCaseId) };
+  return {
+    organisation_id: n.organisationId,
+    soap_note_id: n.contextId,
+    patient_id: n.patientId,
+    appointment_id: n.appointmentId,
+    service_case_id: serviceCaseId(n.serviceCaseId),
+  };
 }
 
 /** The case's codes as the Assessment's diagnosis section (filled in at creation, spec 4.1). */
@@ -40,8 +56,18 @@ function diagnosisFromCase(c: PatientCase | undefined, uuid: () => string): Reco
   return {
     Assessment: {
       [ASSESSMENT_DIAGNOSIS_KEY]: {
-        medical_diagnosis: c.icdCodes.map((code, i) => ({ uuid: uuid(), id: code.id, code: code.code, description: code.description ?? "", revision: "ICD10", billing_type: null, is_primary: i === 0 })),
-        treating_diagnosis: c.treatingIcdCodes.map((code) => [code.code, code.description].filter(Boolean).join(" ")).join("; "),
+        medical_diagnosis: c.icdCodes.map((code, i) => ({
+          uuid: uuid(),
+          id: code.id,
+          code: code.code,
+          description: code.description ?? "",
+          revision: "ICD10",
+          billing_type: null,
+          is_primary: i === 0,
+        })),
+        treating_diagnosis: c.treatingIcdCodes
+          .map((code) => [code.code, code.description].filter(Boolean).join(" "))
+          .join("; "),
         problem_list: [],
       },
     },
@@ -61,34 +87,57 @@ export class SoapNoteService {
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       // Rule 3: the author is the token's user, and must be one of the organisation's providers.
-      const provider = principal.userId === null ? undefined : await tx.organisations.findProvider(orgId, principal.userId);
-      if (!provider) throw invalid("rendering_physician", "the token's user_id is not a provider of this organisation", principal.userId);
+      const provider =
+        principal.userId === null ? undefined : await tx.organisations.findProvider(orgId, principal.userId);
+      if (!provider)
+        throw invalid(
+          "rendering_physician",
+          "the token's user_id is not a provider of this organisation",
+          principal.userId,
+        );
       const patient = await tx.patients.findById(orgId, draft.patientId);
       if (!patient) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: draft.patientId });
       const appointment = draft.appointmentId ? await tx.appointments.findById(orgId, draft.appointmentId) : undefined;
-      if (draft.appointmentId && !appointment) throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: draft.appointmentId });
-      if (appointment?.status === "CANCELLED") throw new DomainError("APPOINTMENT_CANCELLED", "Appointment is cancelled", { appointment_id: appointment.id });
-      if (appointment && appointment.patientId !== draft.patientId) throw invalid("appointment_id", "belongs to another patient", draft.appointmentId);
+      if (draft.appointmentId && !appointment)
+        throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", {
+          appointment_id: draft.appointmentId,
+        });
+      if (appointment?.status === "CANCELLED")
+        throw new DomainError("APPOINTMENT_CANCELLED", "Appointment is cancelled", { appointment_id: appointment.id });
+      if (appointment && appointment.patientId !== draft.patientId)
+        throw invalid("appointment_id", "belongs to another patient", draft.appointmentId);
       // Rule 4: the case comes from the appointment when it is not sent.
       const caseId = draft.serviceCaseId ?? appointment?.serviceCaseId ?? null;
       const patientCase = caseId === null ? undefined : await tx.cases.findById(orgId, caseId);
       if (caseId !== null && (!patientCase || patientCase.patientId !== draft.patientId)) {
-        throw new DomainError("CASE_NOT_FOUND", "Case not found for this patient", { service_case_id: serviceCaseId(caseId) });
+        throw new DomainError("CASE_NOT_FOUND", "Case not found for this patient", {
+          service_case_id: serviceCaseId(caseId),
+        });
       }
       const type = effectiveNoteType(draft);
       const parent = draft.parent ? await tx.soapNotes.findByContextId(orgId, draft.parent) : undefined;
       if (draft.parent && (!parent || parent.patientId !== draft.patientId || parent.status !== "COMPLETED")) {
         throw invalid("parent", "must be the context_id of a COMPLETED note of the same patient", draft.parent);
       }
-      const source = draft.dataCarryForwardFrom ? await tx.soapNotes.findByContextId(orgId, draft.dataCarryForwardFrom) : undefined;
+      const source = draft.dataCarryForwardFrom
+        ? await tx.soapNotes.findByContextId(orgId, draft.dataCarryForwardFrom)
+        : undefined;
       if (draft.dataCarryForwardFrom && (!source || source.patientId !== draft.patientId)) {
-        throw invalid("data_carry_forward_from", "must be the context_id of a note of the same patient", draft.dataCarryForwardFrom);
+        throw invalid(
+          "data_carry_forward_from",
+          "must be the context_id of a note of the same patient",
+          draft.dataCarryForwardFrom,
+        );
       }
       // Rule 2: the clinic comes from the session: the appointment's, else the patient's, else the doctor's first.
       const clinicId = appointment?.clinicId ?? patient.clinicId ?? provider.clinicIds[0];
-      if (clinicId === undefined || clinicId === null) throw invalid("clinic_id", "cannot be resolved: the doctor works at no clinic");
+      if (clinicId === undefined || clinicId === null)
+        throw invalid("clinic_id", "cannot be resolved: the doctor works at no clinic");
       const contextId = this.deps.ids.uuid();
-      const submissionIds = Object.fromEntries(SOAP_SECTIONS.map((s) => [s, `sub_${this.deps.ids.uuid()}`])) as Record<SoapSection, string>;
+      const submissionIds = Object.fromEntries(SOAP_SECTIONS.map((s) => [s, `sub_${this.deps.ids.uuid()}`])) as Record<
+        SoapSection,
+        string
+      >;
       const note = await tx.soapNotes.insert({
         contextId,
         organisationId: orgId,
@@ -125,8 +174,17 @@ export class SoapNoteService {
         SOAP_SECTIONS.map((section) => {
           const copied = carried.find((f) => f.section === section)?.response ?? {};
           // Codes on the case fill the Assessment unless a carried-forward note already has diagnoses.
-          const response = section === "Assessment" && copied.Assessment === undefined ? { ...copied, ...prefill } : copied;
-          return { id: submissionIds[section], organisationId: orgId, contextId, section, version: 1, response: structuredClone(response), updatedAt: now };
+          const response =
+            section === "Assessment" && copied.Assessment === undefined ? { ...copied, ...prefill } : copied;
+          return {
+            id: submissionIds[section],
+            organisationId: orgId,
+            contextId,
+            section,
+            version: 1,
+            response: structuredClone(response),
+            updatedAt: now,
+          };
         }),
       );
       await tx.outbox.append(domainEvent("soap_note.created", noteEventData(note), now));
@@ -151,16 +209,22 @@ export class SoapNoteService {
     const notes = await r.soapNotes.completedNotesOf(orgId, [...new Set(patientIds)], MEDICAL_RECORDS_PER_PATIENT);
     if (notes.length === 0) return records;
     const zones = new Map((await r.organisations.listClinics(orgId)).map((c) => [c.id, c.timeZone]));
-    for (const n of notes) records.get(n.patientId)?.push(toMedicalRecord(n, (clinicId) => zones.get(clinicId) ?? "UTC"));
+    for (const n of notes)
+      records.get(n.patientId)?.push(toMedicalRecord(n, (clinicId) => zones.get(clinicId) ?? "UTC"));
     return records;
   }
 
-  async search(principal: Principal, q: NoteSearch): Promise<{ notes: SoapNote[]; total: number; page: number; size: number }> {
+  async search(
+    principal: Principal,
+    q: NoteSearch,
+  ): Promise<{ notes: SoapNote[]; total: number; page: number; size: number }> {
     const { page, size, limit, offset } = toPageWindow(q.page, q.size);
     const statuses = q.statuses?.map((s) => s.trim().toUpperCase());
     const unknown = statuses?.find((s) => !(SOAP_NOTE_STATUSES as readonly string[]).includes(s));
-    if (unknown !== undefined) throw DomainError.invalidParameter("status", unknown, `must be one or more of ${SOAP_NOTE_STATUSES.join(", ")}`);
-    if (q.from && q.to && q.from.getTime() >= q.to.getTime()) throw DomainError.invalidParameter("from", q.from.toISOString(), "must be before to");
+    if (unknown !== undefined)
+      throw DomainError.invalidParameter("status", unknown, `must be one or more of ${SOAP_NOTE_STATUSES.join(", ")}`);
+    if (q.from && q.to && q.from.getTime() >= q.to.getTime())
+      throw DomainError.invalidParameter("from", q.from.toISOString(), "must be before to");
     const criteria: SoapNoteCriteria = {
       organisationId: principal.organisationId,
       patientId: q.patientId,
@@ -179,7 +243,8 @@ export class SoapNoteService {
 
   async form(principal: Principal, submissionId: string): Promise<FormSubmission> {
     const form = await this.deps.storage.repositories.soapNotes.findForm(principal.organisationId, submissionId);
-    if (!form) throw new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found", { submission_id: submissionId });
+    if (!form)
+      throw new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found", { submission_id: submissionId });
     return form;
   }
 
@@ -188,18 +253,32 @@ export class SoapNoteService {
    * current version plus 1 (compare-and-set: of two writers exactly one wins).
    * Only INCOMPLETED and REVISION notes take writes (assertNoteEditable).
    */
-  async writeForm(principal: Principal, input: { submissionId: string; contextId: string; partialResponse: Record<string, unknown>; version: number }): Promise<FormSubmission> {
+  async writeForm(
+    principal: Principal,
+    input: { submissionId: string; contextId: string; partialResponse: Record<string, unknown>; version: number },
+  ): Promise<FormSubmission> {
     const orgId = principal.organisationId;
     for (const path of Object.keys(input.partialResponse)) {
-      if (path !== "response" && !path.startsWith("response.")) throw invalid(`partialResponse.${path}`, "must start with response.", path);
+      if (path !== "response" && !path.startsWith("response."))
+        throw invalid(`partialResponse.${path}`, "must start with response.", path);
     }
     return this.deps.storage.transaction(async (tx: Repositories) => {
       const form = await tx.soapNotes.findForm(orgId, input.submissionId);
-      if (!form || form.contextId !== input.contextId) throw new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found for this note", { submission_id: input.submissionId, context_id: input.contextId });
+      if (!form || form.contextId !== input.contextId)
+        throw new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found for this note", {
+          submission_id: input.submissionId,
+          context_id: input.contextId,
+        });
       // The note lock orders this write against signing, so a signature never covers half a write.
       const note = await lockedNote(tx, orgId, form.contextId);
       assertNoteEditable(note, "WRITE_FORM");
-      const conflict = () => new DomainError("VERSION_CONFLICT", `version must be the current version plus 1 (${form.version + 1})`, { submission_id: form.id, current_version: form.version, expected_version: form.version + 1, sent_version: input.version });
+      const conflict = () =>
+        new DomainError("VERSION_CONFLICT", `version must be the current version plus 1 (${form.version + 1})`, {
+          submission_id: form.id,
+          current_version: form.version,
+          expected_version: form.version + 1,
+          sent_version: input.version,
+        });
       if (input.version !== form.version + 1) throw conflict();
       const next = applyPartialResponse({ response: form.response }, input.partialResponse);
       const response = (next.response ?? {}) as Record<string, unknown>;

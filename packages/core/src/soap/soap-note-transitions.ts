@@ -14,7 +14,14 @@ export type SoapNoteAction = (typeof SOAP_NOTE_ACTIONS)[number];
  * - `author_signed`: the rendering physician's signature is in place and the content hash still matches;
  * - `signed`: the author's signature and, where required, the co-signature are in place and the content hash still matches.
  */
-export type SoapNoteGuard = "author" | "supervisor" | "ready" | "cosign_required" | "cosign_not_required" | "author_signed" | "signed";
+export type SoapNoteGuard =
+  | "author"
+  | "supervisor"
+  | "ready"
+  | "cosign_required"
+  | "cosign_not_required"
+  | "author_signed"
+  | "signed";
 
 /** What a transition does besides changing the status. */
 export type SoapNoteEffect =
@@ -44,19 +51,61 @@ export interface SoapNoteTransition {
  * COMPLETED one for good (changes go through an ADDENDUM).
  */
 export const SOAP_NOTE_TRANSITIONS: readonly SoapNoteTransition[] = Object.freeze([
-  { from: "INCOMPLETED", action: "SIGN", guards: ["author", "ready", "cosign_not_required"], to: "INCOMPLETED", effects: ["store_signature"] },
-  { from: "INCOMPLETED", action: "SIGN", guards: ["author", "ready", "cosign_required"], to: "COSIGN", effects: ["store_signature"] },
-  { from: "REVISION", action: "SIGN", guards: ["author", "ready", "cosign_required"], to: "COSIGN", effects: ["store_signature"] },
+  {
+    from: "INCOMPLETED",
+    action: "SIGN",
+    guards: ["author", "ready", "cosign_not_required"],
+    to: "INCOMPLETED",
+    effects: ["store_signature"],
+  },
+  {
+    from: "INCOMPLETED",
+    action: "SIGN",
+    guards: ["author", "ready", "cosign_required"],
+    to: "COSIGN",
+    effects: ["store_signature"],
+  },
+  {
+    from: "REVISION",
+    action: "SIGN",
+    guards: ["author", "ready", "cosign_required"],
+    to: "COSIGN",
+    effects: ["store_signature"],
+  },
   // The organisation may have stopped requiring co-signature while the note was sent back.
-  { from: "REVISION", action: "SIGN", guards: ["author", "ready", "cosign_not_required"], to: "INCOMPLETED", effects: ["store_signature"] },
-  { from: "COSIGN", action: "COSIGN", guards: ["supervisor", "author_signed"], to: "INCOMPLETED", effects: ["store_cosignature"] },
-  { from: "COSIGN", action: "RETURN_FOR_REVISION", guards: ["supervisor"], to: "REVISION", effects: ["revoke_signatures"] },
+  {
+    from: "REVISION",
+    action: "SIGN",
+    guards: ["author", "ready", "cosign_not_required"],
+    to: "INCOMPLETED",
+    effects: ["store_signature"],
+  },
+  {
+    from: "COSIGN",
+    action: "COSIGN",
+    guards: ["supervisor", "author_signed"],
+    to: "INCOMPLETED",
+    effects: ["store_cosignature"],
+  },
+  {
+    from: "COSIGN",
+    action: "RETURN_FOR_REVISION",
+    guards: ["supervisor"],
+    to: "REVISION",
+    effects: ["revoke_signatures"],
+  },
   {
     from: "INCOMPLETED",
     action: "COMPLETE",
     guards: ["ready", "signed"],
     to: "COMPLETED",
-    effects: ["set_completed", "queue_summary_pdf", "submit_for_billing", "update_plan_of_care", "emit_soap_note_completed"],
+    effects: [
+      "set_completed",
+      "queue_summary_pdf",
+      "submit_for_billing",
+      "update_plan_of_care",
+      "emit_soap_note_completed",
+    ],
   },
 ] as const satisfies readonly SoapNoteTransition[]);
 

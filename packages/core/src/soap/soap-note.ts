@@ -9,7 +9,10 @@ export const SOAP_NOTE_STATUSES = ["INCOMPLETED", "COSIGN", "REVISION", "COMPLET
 export type SoapNoteStatus = (typeof SOAP_NOTE_STATUSES)[number];
 
 /** attributes.subType values that change the stored type (spec 4.1 rule 1). */
-export const SUBTYPE_OVERRIDES: Readonly<Record<string, SoapNoteType>> = Object.freeze({ RE_EVALUATION: "INITIAL_SOAP", simpleDischargeNote: "DISCHARGE_NOTE" });
+export const SUBTYPE_OVERRIDES: Readonly<Record<string, SoapNoteType>> = Object.freeze({
+  RE_EVALUATION: "INITIAL_SOAP",
+  simpleDischargeNote: "DISCHARGE_NOTE",
+});
 
 /** The form sections every note has. */
 export const SOAP_SECTIONS = ["Subjective", "Objective", "Assessment", "Plan"] as const;

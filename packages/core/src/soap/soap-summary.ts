@@ -42,7 +42,11 @@ export interface SoapDocument {
   createdAt: Date;
 }
 
-const label = (key: string) => key.replace(/[_.]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^\w/, (c) => c.toUpperCase());
+const label = (key: string) =>
+  key
+    .replace(/[_.]+/g, " ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/^\w/, (c) => c.toUpperCase());
 
 /** A form response as readable lines ("Pain scale: 6"), nested keys joined, diagnosis entries left to the diagnoses list. */
 export function answerLines(response: Record<string, unknown>, skipKeys: readonly string[] = []): string[] {

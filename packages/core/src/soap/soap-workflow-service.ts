@@ -13,7 +13,13 @@ import { existingNote, lockedNote } from "./note-locks.js";
 import { certificationEnd, goalsOf, type PlanOfCare } from "./plan-of-care.js";
 import { diagnosesOf, missingSections, requiredSections, soapContentHash } from "./soap-note-content.js";
 import { noteEventData } from "./soap-note-service.js";
-import { allowedNoteActions, soapNoteTransitions, type SoapNoteAction, type SoapNoteGuard, type SoapNoteTransition } from "./soap-note-transitions.js";
+import {
+  allowedNoteActions,
+  soapNoteTransitions,
+  type SoapNoteAction,
+  type SoapNoteGuard,
+  type SoapNoteTransition,
+} from "./soap-note-transitions.js";
 import type { FormSubmission, SoapNote } from "./soap-note.js";
 import type { SoapNoteHistoryEntry, SoapSignature } from "./soap-signature.js";
 import { catalogById } from "./treatment-sheet-service.js";
@@ -47,19 +53,44 @@ interface GuardFailure {
 }
 
 const overBilled = (a: TreatmentSheetAssessment) =>
-  a.lines.flatMap((l, i) => (l.overBilled ? [{ line: i, treatment_class_id: l.treatmentClassId, code: l.code, units: l.units, supported_units: l.supportedUnits }] : []));
+  a.lines.flatMap((l, i) =>
+    l.overBilled
+      ? [
+          {
+            line: i,
+            treatment_class_id: l.treatmentClassId,
+            code: l.code,
+            units: l.units,
+            supported_units: l.supportedUnits,
+          },
+        ]
+      : [],
+  );
 
 /** Rows told apart by the co-signature setting (SIGN has one of each): whether this row is the organisation's. */
 const appliesToSetting = (row: SoapNoteTransition, s: NoteState) =>
-  !(row.guards.includes("cosign_required") && !s.cosignRequired) && !(row.guards.includes("cosign_not_required") && s.cosignRequired);
+  !(row.guards.includes("cosign_required") && !s.cosignRequired) &&
+  !(row.guards.includes("cosign_not_required") && s.cosignRequired);
 
 /** Evaluates one guard of the table; undefined when it holds. */
 function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): GuardFailure | undefined {
   switch (guard) {
     case "author":
-      return actor === s.note.renderingPhysician ? undefined : { code: "SIGNER_NOT_ALLOWED", message: `Only the rendering physician (user ${s.note.renderingPhysician}) can sign this note`, details: { required_user_id: s.note.renderingPhysician, user_id: actor } };
+      return actor === s.note.renderingPhysician
+        ? undefined
+        : {
+            code: "SIGNER_NOT_ALLOWED",
+            message: `Only the rendering physician (user ${s.note.renderingPhysician}) can sign this note`,
+            details: { required_user_id: s.note.renderingPhysician, user_id: actor },
+          };
     case "supervisor":
-      return actor !== null && actor === s.note.supervisingPhysician ? undefined : { code: "SIGNER_NOT_ALLOWED", message: `Only the supervising physician (user ${s.note.supervisingPhysician}) can co-sign or return this note`, details: { required_user_id: s.note.supervisingPhysician, user_id: actor } };
+      return actor !== null && actor === s.note.supervisingPhysician
+        ? undefined
+        : {
+            code: "SIGNER_NOT_ALLOWED",
+            message: `Only the supervising physician (user ${s.note.supervisingPhysician}) can co-sign or return this note`,
+            details: { required_user_id: s.note.supervisingPhysician, user_id: actor },
+          };
     case "cosign_required":
     case "cosign_not_required":
       // Not a refusal: these pick which row of SIGN applies (appliesToSetting).
@@ -68,8 +99,17 @@ function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): G
       const missing = missingSections(s.note, s.forms, requiredSections(s.settings));
       const lines = overBilled(s.assessment);
       if (!missing.length && !lines.length) return undefined;
-      const words = [missing.length ? `sections not filled: ${missing.join(", ")}` : "", lines.length ? `units over what ${s.assessment.rule} supports on ${lines.map((l) => `${l.code} (${l.units} billed, ${l.supported_units} supported)`).join(", ")}` : ""].filter(Boolean);
-      return { code: "NOTE_INCOMPLETE", message: `The note is not ready: ${words.join("; ")}`, details: { missing_sections: missing, over_billed_lines: lines } };
+      const words = [
+        missing.length ? `sections not filled: ${missing.join(", ")}` : "",
+        lines.length
+          ? `units over what ${s.assessment.rule} supports on ${lines.map((l) => `${l.code} (${l.units} billed, ${l.supported_units} supported)`).join(", ")}`
+          : "",
+      ].filter(Boolean);
+      return {
+        code: "NOTE_INCOMPLETE",
+        message: `The note is not ready: ${words.join("; ")}`,
+        details: { missing_sections: missing, over_billed_lines: lines },
+      };
     }
     case "author_signed":
     case "signed": {
@@ -78,8 +118,17 @@ function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): G
       const unsigned = needed.filter((role) => !current(role));
       const stale = needed.filter((role) => current(role) && current(role)!.contentHash !== s.contentHash);
       if (!unsigned.length && !stale.length) return undefined;
-      const words = [unsigned.length ? `not signed by ${unsigned.map((r) => (r === "AUTHOR" ? "the rendering physician" : "the supervising physician")).join(" and ")}` : "", stale.length ? "the content changed after it was signed; sign it again" : ""].filter(Boolean);
-      return { code: "NOTE_INCOMPLETE", message: `The note is not signed: ${words.join("; ")}`, details: { unsigned, stale_signatures: stale, content_hash: s.contentHash } };
+      const words = [
+        unsigned.length
+          ? `not signed by ${unsigned.map((r) => (r === "AUTHOR" ? "the rendering physician" : "the supervising physician")).join(" and ")}`
+          : "",
+        stale.length ? "the content changed after it was signed; sign it again" : "",
+      ].filter(Boolean);
+      return {
+        code: "NOTE_INCOMPLETE",
+        message: `The note is not signed: ${words.join("; ")}`,
+        details: { unsigned, stale_signatures: stale, content_hash: s.contentHash },
+      };
     }
   }
 }
@@ -103,7 +152,9 @@ export class SoapWorkflowService {
 
   async returnForRevision(principal: Principal, contextId: string, reason: string): Promise<SoapNote> {
     if (typeof reason !== "string" || reason.trim() === "" || reason.length > RETURN_REASON_MAX_LENGTH) {
-      throw DomainError.validation([{ field: "reason", reason: `must say what to revise, 1 to ${RETURN_REASON_MAX_LENGTH} characters` }]);
+      throw DomainError.validation([
+        { field: "reason", reason: `must say what to revise, 1 to ${RETURN_REASON_MAX_LENGTH} characters` },
+      ]);
     }
     return this.act(principal, contextId, "RETURN_FOR_REVISION", reason.trim());
   }
@@ -138,7 +189,12 @@ export class SoapWorkflowService {
     const r = this.deps.storage.repositories;
     await existingNote(r, principal.organisationId, contextId);
     const claim = await r.claims.findByContextId(principal.organisationId, contextId);
-    if (!claim) throw new DomainError("CLAIM_NOT_FOUND", "The note has no claim: it is not completed, or the organisation does not auto-submit to the stored claims", { context_id: contextId });
+    if (!claim)
+      throw new DomainError(
+        "CLAIM_NOT_FOUND",
+        "The note has no claim: it is not completed, or the organisation does not auto-submit to the stored claims",
+        { context_id: contextId },
+      );
     return claim;
   }
 
@@ -178,19 +234,33 @@ export class SoapWorkflowService {
     // Every content problem at once, so the client can show them together.
     const content = failures.filter((f) => f.code === "NOTE_INCOMPLETE");
     if (first.code === "NOTE_INCOMPLETE" && content.length > 1) {
-      throw new DomainError("NOTE_INCOMPLETE", content.map((f) => f.message).join(". "), Object.assign({}, ...content.map((f) => f.details)));
+      throw new DomainError(
+        "NOTE_INCOMPLETE",
+        content.map((f) => f.message).join(". "),
+        Object.assign({}, ...content.map((f) => f.details)),
+      );
     }
     throw new DomainError(first.code, first.message, { context_id: s.note.contextId, ...first.details });
   }
 
-  private async act(principal: Principal, contextId: string, action: SoapNoteAction, reason?: string): Promise<SoapNote> {
+  private async act(
+    principal: Principal,
+    contextId: string,
+    action: SoapNoteAction,
+    reason?: string,
+  ): Promise<SoapNote> {
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       const note = await lockedNote(tx, orgId, contextId);
       const rows = soapNoteTransitions(note.status, action);
       if (!rows.length) {
-        throw new DomainError("INVALID_TRANSITION", `Cannot ${action} a note in status ${note.status}`, { context_id: note.contextId, current_status: note.status, action, allowed_actions: allowedNoteActions(note.status) });
+        throw new DomainError("INVALID_TRANSITION", `Cannot ${action} a note in status ${note.status}`, {
+          context_id: note.contextId,
+          current_status: note.status,
+          action,
+          allowed_actions: allowedNoteActions(note.status),
+        });
       }
       const state = await this.readState(tx, note);
       const row = this.choose(rows, state, principal.userId);
@@ -204,16 +274,36 @@ export class SoapWorkflowService {
           case "store_signature": {
             // A new signature replaces the author's earlier one and any co-signature of older content.
             await tx.soapNotes.revokeSignatures(orgId, note.contextId, ["AUTHOR", "COSIGNER"], now, "signed again");
-            await tx.soapNotes.addSignature({ organisationId: orgId, contextId: note.contextId, role: "AUTHOR", userId: principal.userId!, contentHash: state.contentHash, signedAt: now });
+            await tx.soapNotes.addSignature({
+              organisationId: orgId,
+              contextId: note.contextId,
+              role: "AUTHOR",
+              userId: principal.userId!,
+              contentHash: state.contentHash,
+              signedAt: now,
+            });
             details.content_hash = state.contentHash;
             break;
           }
           case "store_cosignature":
-            await tx.soapNotes.addSignature({ organisationId: orgId, contextId: note.contextId, role: "COSIGNER", userId: principal.userId!, contentHash: state.contentHash, signedAt: now });
+            await tx.soapNotes.addSignature({
+              organisationId: orgId,
+              contextId: note.contextId,
+              role: "COSIGNER",
+              userId: principal.userId!,
+              contentHash: state.contentHash,
+              signedAt: now,
+            });
             details.content_hash = state.contentHash;
             break;
           case "revoke_signatures":
-            await tx.soapNotes.revokeSignatures(orgId, note.contextId, ["AUTHOR", "COSIGNER"], now, `returned for revision: ${reason}`);
+            await tx.soapNotes.revokeSignatures(
+              orgId,
+              note.contextId,
+              ["AUTHOR", "COSIGNER"],
+              now,
+              `returned for revision: ${reason}`,
+            );
             details.reason = reason;
             break;
           case "set_completed":
@@ -221,14 +311,19 @@ export class SoapWorkflowService {
             details.content_hash = state.contentHash;
             break;
           case "queue_summary_pdf":
-            await tx.jobs.enqueue({ queue: SOAP_SUMMARY_QUEUE, payload: { organisationId: orgId, contextId: note.contextId }, runAt: now });
+            await tx.jobs.enqueue({
+              queue: SOAP_SUMMARY_QUEUE,
+              payload: { organisationId: orgId, contextId: note.contextId },
+              runAt: now,
+            });
             Object.assign(changes, { summaryStatus: "PENDING", summaryFailure: null });
             break;
           case "submit_for_billing":
             Object.assign(changes, await this.submitForBilling(tx, state, now, serviceDateOnce));
             break;
           case "update_plan_of_care":
-            if (note.type === "INITIAL_SOAP") changes.planOfCareId = await this.updatePlanOfCare(tx, state, now, serviceDateOnce);
+            if (note.type === "INITIAL_SOAP")
+              changes.planOfCareId = await this.updatePlanOfCare(tx, state, now, serviceDateOnce);
             break;
           case "emit_soap_note_completed":
             await tx.outbox.append(domainEvent("soap_note.completed", noteEventData(note), now));
@@ -236,7 +331,16 @@ export class SoapWorkflowService {
         }
       }
       await tx.soapNotes.updateNote(orgId, note.contextId, changes);
-      await tx.soapNotes.appendHistory({ organisationId: orgId, contextId: note.contextId, action, fromStatus: note.status, toStatus: row.to, actorUserId: principal.userId, at: now, details });
+      await tx.soapNotes.appendHistory({
+        organisationId: orgId,
+        contextId: note.contextId,
+        action,
+        fromStatus: note.status,
+        toStatus: row.to,
+        actorUserId: principal.userId,
+        at: now,
+        details,
+      });
       // updateNote writes exactly `changes`: the note as stored now, without reading it back.
       return { ...note, ...changes };
     });
@@ -248,7 +352,12 @@ export class SoapWorkflowService {
   }
 
   /** Auto-submission: the claim of the billed lines and the Assessment's codes goes through the gateway. */
-  private async submitForBilling(tx: Repositories, s: NoteState, now: Date, serviceDate: () => Promise<string>): Promise<Partial<SoapNoteChanges>> {
+  private async submitForBilling(
+    tx: Repositories,
+    s: NoteState,
+    now: Date,
+    serviceDate: () => Promise<string>,
+  ): Promise<Partial<SoapNoteChanges>> {
     if (!s.settings.autoSubmitBilling) return { billingStatus: "NOT_SUBMITTED" };
     const claim: ClaimDraft = {
       organisationId: s.note.organisationId,
@@ -257,17 +366,36 @@ export class SoapWorkflowService {
       serviceCaseId: s.note.serviceCaseId,
       serviceDate: await serviceDate(),
       renderingPhysician: s.note.renderingPhysician,
-      diagnosisCodes: [...new Set([...s.diagnoses].sort((a, b) => Number(Boolean(b.is_primary)) - Number(Boolean(a.is_primary))).map((d) => d.code))],
-      lines: s.assessment.lines.filter((l) => l.units > 0).map((l) => ({ code: l.code, modifiers: l.modifiers.map((m) => m.cptModifierCode), units: l.units, minutes: l.duration })),
+      diagnosisCodes: [
+        ...new Set(
+          [...s.diagnoses]
+            .sort((a, b) => Number(Boolean(b.is_primary)) - Number(Boolean(a.is_primary)))
+            .map((d) => d.code),
+        ),
+      ],
+      lines: s.assessment.lines
+        .filter((l) => l.units > 0)
+        .map((l) => ({
+          code: l.code,
+          modifiers: l.modifiers.map((m) => m.cptModifierCode),
+          units: l.units,
+          minutes: l.duration,
+        })),
     };
     const submitted = await this.deps.billingGateway.submit(claim, tx, now);
     return { submitForBilling: true, billingStatus: submitted.status };
   }
 
   /** INITIAL_SOAP: the case's plan of care takes this evaluation's diagnoses, goals and a new 90-day certification. */
-  private async updatePlanOfCare(tx: Repositories, s: NoteState, now: Date, serviceDate: () => Promise<string>): Promise<number> {
+  private async updatePlanOfCare(
+    tx: Repositories,
+    s: NoteState,
+    now: Date,
+    serviceDate: () => Promise<string>,
+  ): Promise<number> {
     const n = s.note;
-    const patientCase = n.serviceCaseId === null ? undefined : await tx.cases.findById(n.organisationId, n.serviceCaseId);
+    const patientCase =
+      n.serviceCaseId === null ? undefined : await tx.cases.findById(n.organisationId, n.serviceCaseId);
     const start = await serviceDate();
     const fields = {
       sourceContextId: n.contextId,
@@ -281,11 +409,19 @@ export class SoapWorkflowService {
     // Locked read, then a new version; evaluations of one case completed at once each add theirs in turn.
     const existing = await tx.plansOfCare.findFor(n.organisationId, n.patientId, n.serviceCaseId, { forUpdate: true });
     if (!existing) {
-      const created = await tx.plansOfCare.insert({ organisationId: n.organisationId, patientId: n.patientId, serviceCaseId: n.serviceCaseId, ...fields, version: 1, createdAt: now });
+      const created = await tx.plansOfCare.insert({
+        organisationId: n.organisationId,
+        patientId: n.patientId,
+        serviceCaseId: n.serviceCaseId,
+        ...fields,
+        version: 1,
+        createdAt: now,
+      });
       if (created) return created.id;
     }
     // Present, or stored by a concurrent completion between the read and the insert.
-    const current = existing ?? (await tx.plansOfCare.findFor(n.organisationId, n.patientId, n.serviceCaseId, { forUpdate: true }));
+    const current =
+      existing ?? (await tx.plansOfCare.findFor(n.organisationId, n.patientId, n.serviceCaseId, { forUpdate: true }));
     if (!current) throw new Error(`plan of care of patient ${n.patientId} neither inserted nor found`);
     await tx.plansOfCare.update({ ...current, ...fields, version: current.version + 1 });
     return current.id;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { nextSummaryStatus, SUMMARY_STATUSES, SUMMARY_TRANSITIONS, summaryFailureReason, type SummaryEvent, type SummaryStatus } from "./summary-status.js";
+import {
+  nextSummaryStatus,
+  SUMMARY_STATUSES,
+  SUMMARY_TRANSITIONS,
+  summaryFailureReason,
+  type SummaryEvent,
+  type SummaryStatus,
+} from "./summary-status.js";
 
 const EVENTS: SummaryEvent[] = ["QUEUE", "RENDERED", "FAIL", "RERENDER"];
 const FROM: (SummaryStatus | null)[] = [null, ...SUMMARY_STATUSES];
@@ -13,7 +20,9 @@ const EXPECTED: Record<string, Record<SummaryEvent, SummaryStatus | "-">> = {
 };
 
 describe("the summary state table", () => {
-  const pairs = FROM.flatMap((from) => EVENTS.map((event) => [String(from), event, EXPECTED[String(from)]![event]] as const));
+  const pairs = FROM.flatMap((from) =>
+    EVENTS.map((event) => [String(from), event, EXPECTED[String(from)]![event]] as const),
+  );
   it.each(pairs)("%s --%s--> %s", (from, event, to) => {
     expect(nextSummaryStatus(from === "null" ? null : (from as SummaryStatus), event) ?? "-").toBe(to);
   });
@@ -26,7 +35,9 @@ describe("the summary state table", () => {
 
 describe("summaryFailureReason", () => {
   it("names the error and bounds the text", () => {
-    expect(summaryFailureReason(new RangeError("Maximum call stack size exceeded"))).toBe("RangeError: Maximum call stack size exceeded");
+    expect(summaryFailureReason(new RangeError("Maximum call stack size exceeded"))).toBe(
+      "RangeError: Maximum call stack size exceeded",
+    );
     expect(summaryFailureReason(new Error("x".repeat(2000)))).toHaveLength(500);
     expect(summaryFailureReason("plain")).toBe("plain");
   });

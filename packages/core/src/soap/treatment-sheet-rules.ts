@@ -11,43 +11,101 @@ export const TREATMENT_LIMITS = Object.freeze({ maxLines: 50, maxMinutes: 24 * 6
  * with each modifier as the catalog defines it. Throws VALIDATION_FAILED
  * naming every bad line and field (treatments.<i>.<field>).
  */
-export function normaliseTreatments(lines: readonly TreatmentLine[], catalog: ReadonlyMap<number, BillingCode>): TreatmentLine[] {
+export function normaliseTreatments(
+  lines: readonly TreatmentLine[],
+  catalog: ReadonlyMap<number, BillingCode>,
+): TreatmentLine[] {
   const issues: ValidationIssue[] = [];
-  if (!Array.isArray(lines)) throw DomainError.validation([{ field: "treatments", reason: "must be an array of treatments" }]);
-  if (lines.length > TREATMENT_LIMITS.maxLines) issues.push({ field: "treatments", reason: `must hold at most ${TREATMENT_LIMITS.maxLines} lines` });
+  if (!Array.isArray(lines))
+    throw DomainError.validation([{ field: "treatments", reason: "must be an array of treatments" }]);
+  if (lines.length > TREATMENT_LIMITS.maxLines)
+    issues.push({ field: "treatments", reason: `must hold at most ${TREATMENT_LIMITS.maxLines} lines` });
   const seen = new Set<number>();
   const out = lines.map((line, i) => {
     const at = `treatments.${i}`;
     const code = catalog.get(line.treatmentClassId);
-    if (!code || !code.active) issues.push({ field: `${at}.treatmentClassId`, reason: "is not an active billing code of the organisation's catalog", value: line.treatmentClassId });
-    else if (seen.has(code.id)) issues.push({ field: `${at}.treatmentClassId`, reason: "is listed twice; put the minutes and units on one line", value: line.treatmentClassId });
+    if (!code || !code.active)
+      issues.push({
+        field: `${at}.treatmentClassId`,
+        reason: "is not an active billing code of the organisation's catalog",
+        value: line.treatmentClassId,
+      });
+    else if (seen.has(code.id))
+      issues.push({
+        field: `${at}.treatmentClassId`,
+        reason: "is listed twice; put the minutes and units on one line",
+        value: line.treatmentClassId,
+      });
     else seen.add(code.id);
-    if (!Number.isSafeInteger(line.duration) || line.duration < 0 || line.duration > TREATMENT_LIMITS.maxMinutes) issues.push({ field: `${at}.duration`, reason: `must be whole minutes from 0 to ${TREATMENT_LIMITS.maxMinutes}`, value: line.duration });
-    if (!Number.isSafeInteger(line.units) || line.units < 0 || line.units > TREATMENT_LIMITS.maxUnits) issues.push({ field: `${at}.units`, reason: `must be a whole number from 0 to ${TREATMENT_LIMITS.maxUnits}`, value: line.units });
+    if (!Number.isSafeInteger(line.duration) || line.duration < 0 || line.duration > TREATMENT_LIMITS.maxMinutes)
+      issues.push({
+        field: `${at}.duration`,
+        reason: `must be whole minutes from 0 to ${TREATMENT_LIMITS.maxMinutes}`,
+        value: line.duration,
+      });
+    if (!Number.isSafeInteger(line.units) || line.units < 0 || line.units > TREATMENT_LIMITS.maxUnits)
+      issues.push({
+        field: `${at}.units`,
+        reason: `must be a whole number from 0 to ${TREATMENT_LIMITS.maxUnits}`,
+        value: line.units,
+      });
     const modifiers = (line.modifiers ?? []).map((m: TreatmentModifier, j: number) => {
       const known = code?.modifiers.find((k) => k.cptModifierId === m.cptModifierId);
-      if (code && !known) issues.push({ field: `${at}.modifiers.${j}.cptModifierId`, reason: `is not a modifier of billing code ${code.code}`, value: m.cptModifierId });
-      else if (known && m.cptModifierCode !== undefined && m.cptModifierCode !== null && String(m.cptModifierCode).toUpperCase() !== known.cptModifierCode) {
-        issues.push({ field: `${at}.modifiers.${j}.cptModifierCode`, reason: `does not match modifier ${known.cptModifierId} (${known.cptModifierCode})`, value: m.cptModifierCode });
+      if (code && !known)
+        issues.push({
+          field: `${at}.modifiers.${j}.cptModifierId`,
+          reason: `is not a modifier of billing code ${code.code}`,
+          value: m.cptModifierId,
+        });
+      else if (
+        known &&
+        m.cptModifierCode !== undefined &&
+        m.cptModifierCode !== null &&
+        String(m.cptModifierCode).toUpperCase() !== known.cptModifierCode
+      ) {
+        issues.push({
+          field: `${at}.modifiers.${j}.cptModifierCode`,
+          reason: `does not match modifier ${known.cptModifierId} (${known.cptModifierCode})`,
+          value: m.cptModifierCode,
+        });
       }
       return known ?? m;
     });
-    if (new Set(modifiers.map((m: TreatmentModifier) => m.cptModifierId)).size !== modifiers.length) issues.push({ field: `${at}.modifiers`, reason: "lists a modifier twice" });
-    return { treatmentClassId: line.treatmentClassId, duration: line.duration, units: line.units, modifiers: structuredClone(modifiers) };
+    if (new Set(modifiers.map((m: TreatmentModifier) => m.cptModifierId)).size !== modifiers.length)
+      issues.push({ field: `${at}.modifiers`, reason: "lists a modifier twice" });
+    return {
+      treatmentClassId: line.treatmentClassId,
+      duration: line.duration,
+      units: line.units,
+      modifiers: structuredClone(modifiers),
+    };
   });
   if (issues.length) throw DomainError.validation(issues);
   return out;
 }
 
 /** The lines with their codes and the units `rule` supports for each; over-billed lines block completion. */
-export function assessTreatments(rule: BillingUnitRule, lines: readonly TreatmentLine[], catalog: ReadonlyMap<number, BillingCode>): TreatmentSheetAssessment {
+export function assessTreatments(
+  rule: BillingUnitRule,
+  lines: readonly TreatmentLine[],
+  catalog: ReadonlyMap<number, BillingCode>,
+): TreatmentSheetAssessment {
   const described = lines.map((l) => {
     const code = catalog.get(l.treatmentClassId);
     // A code removed from the catalog after the sheet was written still shows; it counts as timed so its units stay checked.
-    return { ...l, code: code?.code ?? "", description: code?.description ?? "(no longer in the catalog)", timed: code?.timed ?? true };
+    return {
+      ...l,
+      code: code?.code ?? "",
+      description: code?.description ?? "(no longer in the catalog)",
+      timed: code?.timed ?? true,
+    };
   });
   const supported = supportedUnits(rule, described);
-  const assessed = described.map((l, i) => ({ ...l, supportedUnits: supported[i]!, overBilled: l.units > supported[i]! }));
+  const assessed = described.map((l, i) => ({
+    ...l,
+    supportedUnits: supported[i]!,
+    overBilled: l.units > supported[i]!,
+  }));
   const sum = (f: (l: (typeof assessed)[number]) => number) => assessed.reduce((total, l) => total + f(l), 0);
   return {
     rule,

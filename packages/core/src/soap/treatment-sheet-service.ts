@@ -13,7 +13,8 @@ export interface AssessedTreatmentSheet {
   assessment: TreatmentSheetAssessment;
 }
 
-const sheetNotFound = (id: unknown) => new DomainError("TREATMENT_SHEET_NOT_FOUND", "Treatment sheet not found", { sheet_id: id });
+const sheetNotFound = (id: unknown) =>
+  new DomainError("TREATMENT_SHEET_NOT_FOUND", "Treatment sheet not found", { sheet_id: id });
 
 /** The organisation's catalog by billing-code id (inactive codes included, so old sheets still read). */
 export async function catalogById(r: Repositories, organisationId: number): Promise<Map<number, BillingCode>> {
@@ -21,8 +22,15 @@ export async function catalogById(r: Repositories, organisationId: number): Prom
 }
 
 /** A sheet with the units the organisation's billing rule supports per line; `catalog` when the caller has read it already. */
-export async function assessedSheet(r: Repositories, sheet: TreatmentSheet, catalog?: ReadonlyMap<number, BillingCode>): Promise<AssessedTreatmentSheet> {
-  const [settings, codes] = await Promise.all([documentationSettingsOf(r, sheet.organisationId), catalog ?? catalogById(r, sheet.organisationId)]);
+export async function assessedSheet(
+  r: Repositories,
+  sheet: TreatmentSheet,
+  catalog?: ReadonlyMap<number, BillingCode>,
+): Promise<AssessedTreatmentSheet> {
+  const [settings, codes] = await Promise.all([
+    documentationSettingsOf(r, sheet.organisationId),
+    catalog ?? catalogById(r, sheet.organisationId),
+  ]);
   return { sheet, assessment: assessTreatments(settings.billingUnitRule, sheet.treatments, codes) };
 }
 
@@ -35,24 +43,53 @@ export async function assessedSheet(r: Repositories, sheet: TreatmentSheet, cata
 export class TreatmentSheetService {
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
 
-  async create(principal: Principal, input: { patientId: number; contextId: string; treatments: TreatmentLine[] }): Promise<AssessedTreatmentSheet> {
+  async create(
+    principal: Principal,
+    input: { patientId: number; contextId: string; treatments: TreatmentLine[] },
+  ): Promise<AssessedTreatmentSheet> {
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       const note = await lockedNote(tx, orgId, input.contextId);
-      if (note.patientId !== input.patientId) throw DomainError.validation([{ field: "patientId", reason: "is not the patient of the note", value: String(input.patientId) }]);
+      if (note.patientId !== input.patientId)
+        throw DomainError.validation([
+          { field: "patientId", reason: "is not the patient of the note", value: String(input.patientId) },
+        ]);
       assertNoteEditable(note, "WRITE_TREATMENT_SHEET");
       const existing = await tx.treatmentSheets.findByContextId(orgId, note.contextId);
       if (existing) {
-        throw new DomainError("TREATMENT_SHEET_EXISTS", `The note already has treatment sheet ${existing.id}; replace its treatments instead`, { context_id: note.contextId, treatment_sheet_id: existing.id });
+        throw new DomainError(
+          "TREATMENT_SHEET_EXISTS",
+          `The note already has treatment sheet ${existing.id}; replace its treatments instead`,
+          { context_id: note.contextId, treatment_sheet_id: existing.id },
+        );
       }
       const catalog = await catalogById(tx, orgId);
       const treatments = normaliseTreatments(input.treatments, catalog);
-      const sheet = await tx.treatmentSheets.insert({ organisationId: orgId, contextId: note.contextId, patientId: note.patientId, treatments, createdAt: now, updatedAt: now });
+      const sheet = await tx.treatmentSheets.insert({
+        organisationId: orgId,
+        contextId: note.contextId,
+        patientId: note.patientId,
+        treatments,
+        createdAt: now,
+        updatedAt: now,
+      });
       // The note lock serialises creators, so a duplicate here means the unique key caught a writer outside it.
-      if (!sheet) throw new DomainError("TREATMENT_SHEET_EXISTS", "The note already has a treatment sheet", { context_id: note.contextId });
+      if (!sheet)
+        throw new DomainError("TREATMENT_SHEET_EXISTS", "The note already has a treatment sheet", {
+          context_id: note.contextId,
+        });
       await tx.soapNotes.updateNote(orgId, note.contextId, { treatmentSheetId: sheet.id, updatedAt: now });
-      await tx.soapNotes.appendHistory({ organisationId: orgId, contextId: note.contextId, action: "CREATE_TREATMENT_SHEET", fromStatus: note.status, toStatus: note.status, actorUserId: principal.userId, at: now, details: { treatment_sheet_id: sheet.id, lines: treatments.length } });
+      await tx.soapNotes.appendHistory({
+        organisationId: orgId,
+        contextId: note.contextId,
+        action: "CREATE_TREATMENT_SHEET",
+        fromStatus: note.status,
+        toStatus: note.status,
+        actorUserId: principal.userId,
+        at: now,
+        details: { treatment_sheet_id: sheet.id, lines: treatments.length },
+      });
       return assessedSheet(tx, sheet, catalog);
     });
   }
@@ -69,7 +106,16 @@ export class TreatmentSheetService {
       const catalog = await catalogById(tx, orgId);
       const lines = normaliseTreatments(treatments, catalog);
       await tx.treatmentSheets.replaceTreatments(orgId, sheetId, lines, now);
-      await tx.soapNotes.appendHistory({ organisationId: orgId, contextId: note.contextId, action: "UPDATE_TREATMENT_SHEET", fromStatus: note.status, toStatus: note.status, actorUserId: principal.userId, at: now, details: { treatment_sheet_id: sheetId, lines: lines.length } });
+      await tx.soapNotes.appendHistory({
+        organisationId: orgId,
+        contextId: note.contextId,
+        action: "UPDATE_TREATMENT_SHEET",
+        fromStatus: note.status,
+        toStatus: note.status,
+        actorUserId: principal.userId,
+        at: now,
+        details: { treatment_sheet_id: sheetId, lines: lines.length },
+      });
       return assessedSheet(tx, { ...found, treatments: lines, updatedAt: now }, catalog);
     });
   }

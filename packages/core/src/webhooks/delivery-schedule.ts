@@ -3,7 +3,9 @@
  * then after 15 s, 1 min, 10 min, 1 h and 6 h; after the sixth failure the
  * delivery is failed and never tried again.
  */
-export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = Object.freeze([0, 15_000, 60_000, 600_000, 3_600_000, 21_600_000]);
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = Object.freeze([
+  0, 15_000, 60_000, 600_000, 3_600_000, 21_600_000,
+]);
 
 /** The receiver's time to answer (spec 6.3). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;

@@ -8,7 +8,14 @@ import type { Repositories, Storage } from "../ports/storage.js";
 import type { DeliveryForAttempt } from "../ports/webhook-repository.js";
 import { nextAttemptAt, WEBHOOK_TIMEOUT_MS } from "./delivery-schedule.js";
 import type { SecretCipher } from "./secret-cipher.js";
-import type { DeliveryStatus, TransportResult, WebhookAttempt, WebhookDelivery, WebhookEnvelope, WebhookTransport } from "./webhook-delivery.js";
+import type {
+  DeliveryStatus,
+  TransportResult,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEnvelope,
+  WebhookTransport,
+} from "./webhook-delivery.js";
 import { subscriptionNotFound } from "./webhook-service.js";
 import { signWebhook } from "./webhook-signature.js";
 import type { StoredSubscription } from "./webhook-subscription.js";
@@ -36,7 +43,15 @@ const isSuccess = (r: TransportResult) => r.statusCode !== null && r.statusCode 
  * on failure, queues the next attempt on the retry schedule.
  */
 export class WebhookDeliveryService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; ids: Ids; cipher: SecretCipher; transport: WebhookTransport }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage;
+      clock: Clock;
+      ids: Ids;
+      cipher: SecretCipher;
+      transport: WebhookTransport;
+    },
+  ) {}
 
   /** Fans out up to `limit` undispatched events; returns how many events it handled. Run it under a store lock (one process at a time). */
   async fanOut(limit = 200): Promise<number> {
@@ -72,18 +87,38 @@ export class WebhookDeliveryService {
       }
       // The whole batch in a few statements: the deliveries, then their first attempts' jobs.
       const inserted = drafts.length ? await tx.webhooks.insertDeliveries(drafts) : [];
-      await tx.jobs.enqueueMany(inserted.map((d) => ({ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: d.id }, runAt: now })));
-      if (events.length) await tx.outbox.markDispatched(events.map((e) => e.id), now);
+      await tx.jobs.enqueueMany(
+        inserted.map((d) => ({ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: d.id }, runAt: now })),
+      );
+      if (events.length)
+        await tx.outbox.markDispatched(
+          events.map((e) => e.id),
+          now,
+        );
       return events.length;
     });
   }
 
-  private envelope(d: Pick<WebhookDelivery, "eventId" | "eventType" | "apiVersion" | "data">, test: boolean): WebhookEnvelope {
-    return { event_id: d.eventId, event_type: d.eventType, api_version: d.apiVersion, timestamp: Math.floor(this.deps.clock.now().getTime() / 1000), data: d.data, test };
+  private envelope(
+    d: Pick<WebhookDelivery, "eventId" | "eventType" | "apiVersion" | "data">,
+    test: boolean,
+  ): WebhookEnvelope {
+    return {
+      event_id: d.eventId,
+      event_type: d.eventType,
+      api_version: d.apiVersion,
+      timestamp: Math.floor(this.deps.clock.now().getTime() / 1000),
+      data: d.data,
+      test,
+    };
   }
 
   /** POSTs one signed envelope, signed with the subscription's key as it is now (so a rotation re-signs retries). */
-  private async send(s: StoredSubscription, envelope: WebhookEnvelope, attemptId: string): Promise<{ result: TransportResult; body: string }> {
+  private async send(
+    s: StoredSubscription,
+    envelope: WebhookEnvelope,
+    attemptId: string,
+  ): Promise<{ result: TransportResult; body: string }> {
     const body = JSON.stringify(envelope);
     const key = this.deps.cipher.decrypt(s.encryptedKey);
     const headers = {
@@ -95,7 +130,10 @@ export class WebhookDeliveryService {
       "x-delivery-id": attemptId,
       "x-service-api-version": envelope.api_version,
     };
-    return { result: await this.deps.transport.post({ url: s.notificationUrl, headers, body, timeoutMs: WEBHOOK_TIMEOUT_MS }), body };
+    return {
+      result: await this.deps.transport.post({ url: s.notificationUrl, headers, body, timeoutMs: WEBHOOK_TIMEOUT_MS }),
+      body,
+    };
   }
 
   /** What attempts of these deliveries need, in one read. */
@@ -112,13 +150,19 @@ export class WebhookDeliveryService {
    * the delivery; a caller sending many at once passes one that batches the
    * reads (findForAttempts).
    */
-  async sendAttempt(deliveryId: number, load: (id: number) => Promise<DeliveryForAttempt | undefined> = (id) => this.findForAttempts([id]).then((m) => m.get(id))): Promise<AttemptOutcome | "skipped"> {
+  async sendAttempt(
+    deliveryId: number,
+    load: (id: number) => Promise<DeliveryForAttempt | undefined> = (id) =>
+      this.findForAttempts([id]).then((m) => m.get(id)),
+  ): Promise<AttemptOutcome | "skipped"> {
     const found = await load(deliveryId);
     if (!found || found.delivery.status !== "pending") return "skipped";
     const { delivery, subscription: s } = found;
     const attemptId = this.deps.ids.uuid();
     const live = s !== undefined && s.isActive;
-    const result: TransportResult = !live ? { statusCode: null, durationMs: 0, error: "subscription deleted or inactive: not sent", responseExcerpt: null } : (await this.send(s, this.envelope(delivery, false), attemptId)).result;
+    const result: TransportResult = !live
+      ? { statusCode: null, durationMs: 0, error: "subscription deleted or inactive: not sent", responseExcerpt: null }
+      : (await this.send(s, this.envelope(delivery, false), attemptId)).result;
     return { delivery, subscriptionLive: live, attemptId, result, at: this.deps.clock.now() };
   }
 
@@ -130,16 +174,37 @@ export class WebhookDeliveryService {
   async recordAttempts(tx: Repositories, outcomes: AttemptOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     const now = this.deps.clock.now();
-    const next = outcomes.map((o) => (o.subscriptionLive && !isSuccess(o.result) ? nextAttemptAt(o.delivery.attempts + 1, o.at) : undefined));
-    await tx.webhooks.appendAttempts(outcomes.map((o) => ({ deliveryId: o.delivery.id, attempt: o.delivery.attempts + 1, attemptId: o.attemptId, at: o.at, ...o.result })));
+    const next = outcomes.map((o) =>
+      o.subscriptionLive && !isSuccess(o.result) ? nextAttemptAt(o.delivery.attempts + 1, o.at) : undefined,
+    );
+    await tx.webhooks.appendAttempts(
+      outcomes.map((o) => ({
+        deliveryId: o.delivery.id,
+        attempt: o.delivery.attempts + 1,
+        attemptId: o.attemptId,
+        at: o.at,
+        ...o.result,
+      })),
+    );
     // One recording time for the batch, so deliveries that ended alike are updated by one statement.
     await tx.webhooks.updateDeliveries(
       outcomes.map((o, i) => {
         const status: DeliveryStatus = isSuccess(o.result) ? "delivered" : next[i] ? "pending" : "failed";
-        return { ...o.delivery, attempts: o.delivery.attempts + 1, status, nextAttemptAt: next[i] ?? null, lastStatusCode: o.result.statusCode, updatedAt: now };
+        return {
+          ...o.delivery,
+          attempts: o.delivery.attempts + 1,
+          status,
+          nextAttemptAt: next[i] ?? null,
+          lastStatusCode: o.result.statusCode,
+          updatedAt: now,
+        };
       }),
     );
-    await tx.jobs.enqueueMany(outcomes.flatMap((o, i) => (next[i] ? [{ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: o.delivery.id }, runAt: next[i]! }] : [])));
+    await tx.jobs.enqueueMany(
+      outcomes.flatMap((o, i) =>
+        next[i] ? [{ queue: WEBHOOK_DELIVERY_QUEUE, payload: { deliveryId: o.delivery.id }, runAt: next[i]! }] : [],
+      ),
+    );
   }
 
   /**
@@ -156,33 +221,68 @@ export class WebhookDeliveryService {
   }
 
   /** Rule 6: a synthetic, signed delivery with test true, sent now; the reply holds the payload and the HTTP result. Nothing is stored. */
-  async test(principal: Principal, subscriptionId: number): Promise<{ payload: WebhookEnvelope; result: TransportResult; deliveryId: string }> {
+  async test(
+    principal: Principal,
+    subscriptionId: number,
+  ): Promise<{ payload: WebhookEnvelope; result: TransportResult; deliveryId: string }> {
     const s = await this.deps.storage.repositories.webhooks.findSubscription(principal.organisationId, subscriptionId);
     if (!s) throw subscriptionNotFound(subscriptionId);
     const eventType = s.eventTypes[0] as EventType;
-    const payload = this.envelope({ eventId: `evt_${this.deps.ids.uuid()}`, eventType, apiVersion: s.apiVersion, data: { organisation_id: principal.organisationId } }, true);
+    const payload = this.envelope(
+      {
+        eventId: `evt_${this.deps.ids.uuid()}`,
+        eventType,
+        apiVersion: s.apiVersion,
+        data: { organisation_id: principal.organisationId },
+      },
+      true,
+    );
     const deliveryId = this.deps.ids.uuid();
     const { result } = await this.send(s, payload, deliveryId);
     return { payload, result, deliveryId };
   }
 
-  async list(principal: Principal, subscriptionId: number, q: { status?: DeliveryStatus; page?: number; size?: number }) {
+  async list(
+    principal: Principal,
+    subscriptionId: number,
+    q: { status?: DeliveryStatus; page?: number; size?: number },
+  ) {
     const r = this.deps.storage.repositories;
-    if (!(await r.webhooks.findSubscription(principal.organisationId, subscriptionId))) throw subscriptionNotFound(subscriptionId);
+    if (!(await r.webhooks.findSubscription(principal.organisationId, subscriptionId)))
+      throw subscriptionNotFound(subscriptionId);
     const { page, size, limit, offset } = toPageWindow(q.page, q.size);
-    const found = await r.webhooks.listDeliveries(principal.organisationId, subscriptionId, { status: q.status, limit, offset });
-    const withAttempts = await Promise.all(found.deliveries.map(async (d) => ({ delivery: d, attempts: await r.webhooks.attempts(d.id) })));
+    const found = await r.webhooks.listDeliveries(principal.organisationId, subscriptionId, {
+      status: q.status,
+      limit,
+      offset,
+    });
+    const withAttempts = await Promise.all(
+      found.deliveries.map(async (d) => ({ delivery: d, attempts: await r.webhooks.attempts(d.id) })),
+    );
     return { deliveries: withAttempts, total: found.total, page, size };
   }
 
   /** Re-sends a failed delivery: the same event_id, a fresh schedule starting now. */
-  async retry(principal: Principal, subscriptionId: number, deliveryId: number): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
+  async retry(
+    principal: Principal,
+    subscriptionId: number,
+    deliveryId: number,
+  ): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx: Repositories) => {
       const d = await tx.webhooks.findDelivery(principal.organisationId, deliveryId);
-      if (!d || d.subscriptionId !== subscriptionId) throw new DomainError("DELIVERY_NOT_FOUND", "Delivery not found", { delivery_id: deliveryId, subscription_id: subscriptionId });
+      if (!d || d.subscriptionId !== subscriptionId)
+        throw new DomainError("DELIVERY_NOT_FOUND", "Delivery not found", {
+          delivery_id: deliveryId,
+          subscription_id: subscriptionId,
+        });
       if (d.status !== "failed") {
-        throw new DomainError("INVALID_TRANSITION", `Only a failed delivery can be retried; this one is ${d.status}`, { delivery_id: d.id, current_status: d.status, action: "RETRY", allowed_actions: [] });
+        throw new DomainError("INVALID_TRANSITION", `Only a failed delivery can be retried; this one is ${d.status}`, {
+          delivery_id: d.id,
+          current_status: d.status,
+          action: "RETRY",
+          allowed_actions: [],
+        });
       }
       // attempts restart so the whole schedule applies again; the history keeps every earlier attempt.
       const next = { ...d, status: "pending" as const, attempts: 0, nextAttemptAt: now, updatedAt: now };

@@ -6,7 +6,12 @@ import type { WebhookTransport } from "./webhook-delivery.js";
 
 /** Without a configured transport every delivery is refused and recorded as failed, with this reason. */
 const noWebhookTransport: WebhookTransport = Object.freeze({
-  post: async () => ({ statusCode: null, durationMs: 0, error: "no webhook transport configured", responseExcerpt: null }),
+  post: async () => ({
+    statusCode: null,
+    durationMs: 0,
+    error: "no webhook transport configured",
+    responseExcerpt: null,
+  }),
 });
 
 /**

@@ -44,7 +44,12 @@ export interface TransportResult {
 
 /** Sends one webhook POST (runtime: fetch with a 10 s timeout, no redirects, outbound address checks). */
 export interface WebhookTransport {
-  post(request: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<TransportResult>;
+  post(request: {
+    url: string;
+    headers: Record<string, string>;
+    body: string;
+    timeoutMs: number;
+  }): Promise<TransportResult>;
 }
 
 /** The body receivers get (spec 2.7). */

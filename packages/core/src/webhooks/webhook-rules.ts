@@ -11,27 +11,53 @@ export function checkEventTypes(issues: ValidationIssue[], eventTypes: unknown):
     return;
   }
   const unknown = eventTypes.filter((t) => !isEventType(t));
-  if (unknown.length) issues.push({ field: "eventTypes", reason: `contains unknown event types: ${unknown.join(", ")} (GET /apis/v1/webhooks/event-types lists them)`, value: unknown });
+  if (unknown.length)
+    issues.push({
+      field: "eventTypes",
+      reason: `contains unknown event types: ${unknown.join(", ")} (GET /apis/v1/webhooks/event-types lists them)`,
+      value: unknown,
+    });
   const dupes = eventTypes.filter((t, i) => eventTypes.indexOf(t) !== i);
-  if (dupes.length) issues.push({ field: "eventTypes", reason: `lists ${[...new Set(dupes)].join(", ")} more than once`, value: [...new Set(dupes)] });
+  if (dupes.length)
+    issues.push({
+      field: "eventTypes",
+      reason: `lists ${[...new Set(dupes)].join(", ")} more than once`,
+      value: [...new Set(dupes)],
+    });
 }
 
 /**
  * Spec 7.2: a non-empty name, known event types without duplicates, a valid
  * URL (https outside development), a known api_version (INVALID_API_VERSION).
  */
-export function assertValidSubscription(input: SubscriptionChanges, creating: boolean, env: { allowHttp: boolean }): void {
+export function assertValidSubscription(
+  input: SubscriptionChanges,
+  creating: boolean,
+  env: { allowHttp: boolean },
+): void {
   if (input.apiVersion !== undefined && !(WEBHOOK_API_VERSIONS as readonly string[]).includes(input.apiVersion)) {
-    throw new DomainError("INVALID_API_VERSION", `Unknown api_version '${input.apiVersion}' (supported: ${WEBHOOK_API_VERSIONS.join(", ")})`, {
-      api_version: input.apiVersion,
-      supported_versions: [...WEBHOOK_API_VERSIONS],
-    });
+    throw new DomainError(
+      "INVALID_API_VERSION",
+      `Unknown api_version '${input.apiVersion}' (supported: ${WEBHOOK_API_VERSIONS.join(", ")})`,
+      {
+        api_version: input.apiVersion,
+        supported_versions: [...WEBHOOK_API_VERSIONS],
+      },
+    );
   }
   const issues: ValidationIssue[] = [];
-  if ((creating || input.name !== undefined) && (typeof input.name !== "string" || input.name.trim() === "" || input.name.length > WEBHOOK_LIMITS.nameMax)) {
+  if (
+    (creating || input.name !== undefined) &&
+    (typeof input.name !== "string" || input.name.trim() === "" || input.name.length > WEBHOOK_LIMITS.nameMax)
+  ) {
     issues.push({ field: "name", reason: `must be 1 to ${WEBHOOK_LIMITS.nameMax} characters` });
   }
   if (creating || input.eventTypes !== undefined) checkEventTypes(issues, input.eventTypes);
-  if (creating || input.notificationUrl !== undefined) checkOutboundUrl(issues, "notificationUrl", input.notificationUrl, { allowHttp: env.allowHttp, max: WEBHOOK_LIMITS.urlMax, what: "a valid URL" });
+  if (creating || input.notificationUrl !== undefined)
+    checkOutboundUrl(issues, "notificationUrl", input.notificationUrl, {
+      allowHttp: env.allowHttp,
+      max: WEBHOOK_LIMITS.urlMax,
+      what: "a valid URL",
+    });
   if (issues.length) throw DomainError.validation(issues);
 }

@@ -6,9 +6,17 @@ import type { Organisation } from "../organisations/organisation.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { assertValidSubscription, checkEventTypes } from "./webhook-rules.js";
 import { newSignatureKey, type SecretCipher } from "./secret-cipher.js";
-import { LATEST_WEBHOOK_API_VERSION, type StoredSubscription, type SubscriptionChanges, type SubscriptionDraft, type SubscriptionWithKey, type WebhookSubscription } from "./webhook-subscription.js";
+import {
+  LATEST_WEBHOOK_API_VERSION,
+  type StoredSubscription,
+  type SubscriptionChanges,
+  type SubscriptionDraft,
+  type SubscriptionWithKey,
+  type WebhookSubscription,
+} from "./webhook-subscription.js";
 
-export const subscriptionNotFound = (id: unknown) => new DomainError("SUBSCRIPTION_NOT_FOUND", "Subscription not found", { subscription_id: id });
+export const subscriptionNotFound = (id: unknown) =>
+  new DomainError("SUBSCRIPTION_NOT_FOUND", "Subscription not found", { subscription_id: id });
 
 /** The public face of a stored subscription: never the key, not even encrypted. */
 export function publicSubscription(s: StoredSubscription): WebhookSubscription {
@@ -25,18 +33,25 @@ export class WebhookService {
   constructor(private readonly deps: { storage: Storage; clock: Clock; cipher: SecretCipher; allowHttp: boolean }) {}
 
   /** Rule 4: refuses when another active subscription sends one of `s`'s events to its exact URL. */
-  private async assertNoDuplicate(tx: Repositories, s: Pick<StoredSubscription, "id" | "organisationId" | "eventTypes" | "notificationUrl" | "isActive">): Promise<void> {
+  private async assertNoDuplicate(
+    tx: Repositories,
+    s: Pick<StoredSubscription, "id" | "organisationId" | "eventTypes" | "notificationUrl" | "isActive">,
+  ): Promise<void> {
     if (!s.isActive) return;
     const active = await tx.webhooks.listSubscriptions(s.organisationId, { isActive: true });
     for (const other of active) {
       if (other.id === s.id || other.notificationUrl !== s.notificationUrl) continue;
       const overlap = other.eventTypes.filter((t) => s.eventTypes.includes(t));
       if (overlap.length) {
-        throw new DomainError("DUPLICATE_SUBSCRIPTION", `Subscription ${other.id} already sends ${overlap.join(", ")} to this notification_url`, {
-          conflicting_subscription_id: other.id,
-          overlapping_event_types: overlap,
-          notification_url: s.notificationUrl,
-        });
+        throw new DomainError(
+          "DUPLICATE_SUBSCRIPTION",
+          `Subscription ${other.id} already sends ${overlap.join(", ")} to this notification_url`,
+          {
+            conflicting_subscription_id: other.id,
+            overlapping_event_types: overlap,
+            notification_url: s.notificationUrl,
+          },
+        );
       }
     }
   }
@@ -45,7 +60,12 @@ export class WebhookService {
   private async lockOrganisation(tx: Repositories, principal: Principal, create: boolean): Promise<void> {
     if (await tx.webhooks.lockOrganisation(principal.organisationId)) return;
     if (!create) throw subscriptionNotFound(null);
-    await tx.organisations.ensure({ id: principal.organisationId, name: principal.organisationName ?? `Organisation ${principal.organisationId}`, plan: "free", now: this.deps.clock.now() });
+    await tx.organisations.ensure({
+      id: principal.organisationId,
+      name: principal.organisationName ?? `Organisation ${principal.organisationId}`,
+      plan: "free",
+      now: this.deps.clock.now(),
+    });
     await tx.webhooks.lockOrganisation(principal.organisationId);
   }
 
@@ -73,7 +93,9 @@ export class WebhookService {
   }
 
   async list(principal: Principal, filter: { isActive?: boolean }): Promise<WebhookSubscription[]> {
-    return (await this.deps.storage.repositories.webhooks.listSubscriptions(principal.organisationId, filter)).map(publicSubscription);
+    return (await this.deps.storage.repositories.webhooks.listSubscriptions(principal.organisationId, filter)).map(
+      publicSubscription,
+    );
   }
 
   async get(principal: Principal, id: number): Promise<WebhookSubscription> {
@@ -81,13 +103,18 @@ export class WebhookService {
   }
 
   private async stored(r: Repositories, principal: Principal, id: number): Promise<StoredSubscription> {
-    const found = Number.isSafeInteger(id) && id > 0 ? await r.webhooks.findSubscription(principal.organisationId, id) : undefined;
+    const found =
+      Number.isSafeInteger(id) && id > 0 ? await r.webhooks.findSubscription(principal.organisationId, id) : undefined;
     if (!found) throw subscriptionNotFound(id);
     return found;
   }
 
   /** One locked read-modify-write of a subscription; `change` returns the new state (or the same object for no change). */
-  private async modify(principal: Principal, id: number, change: (s: StoredSubscription) => StoredSubscription): Promise<StoredSubscription> {
+  private async modify(
+    principal: Principal,
+    id: number,
+    change: (s: StoredSubscription) => StoredSubscription,
+  ): Promise<StoredSubscription> {
     return this.deps.storage.transaction(async (tx) => {
       if (!(await tx.webhooks.lockOrganisation(principal.organisationId))) throw subscriptionNotFound(id);
       const current = await this.stored(tx, principal, id);
@@ -96,7 +123,12 @@ export class WebhookService {
       const updated = { ...next, updatedAt: this.deps.clock.now() };
       // Rule 4 runs when the URL or the events change, or on reactivation.
       const reactivated = !current.isActive && updated.isActive;
-      if (reactivated || updated.notificationUrl !== current.notificationUrl || updated.eventTypes.join() !== current.eventTypes.join()) await this.assertNoDuplicate(tx, updated);
+      if (
+        reactivated ||
+        updated.notificationUrl !== current.notificationUrl ||
+        updated.eventTypes.join() !== current.eventTypes.join()
+      )
+        await this.assertNoDuplicate(tx, updated);
       await tx.webhooks.updateSubscription(updated);
       return updated;
     });
@@ -105,7 +137,9 @@ export class WebhookService {
   /** PATCH: name, event_types (replaces the array), notification_url, api_version, is_active. */
   async update(principal: Principal, id: number, changes: SubscriptionChanges): Promise<WebhookSubscription> {
     assertValidSubscription(changes, false, { allowHttp: this.deps.allowHttp });
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as SubscriptionChanges;
+    const defined = Object.fromEntries(
+      Object.entries(changes).filter(([, v]) => v !== undefined),
+    ) as SubscriptionChanges;
     return publicSubscription(
       await this.modify(principal, id, (s) => ({
         ...s,
@@ -134,7 +168,11 @@ export class WebhookService {
       await this.modify(principal, id, (s) => {
         const kept = s.eventTypes.filter((t) => !eventTypes.includes(t));
         if (kept.length === 0) {
-          throw new DomainError("CANNOT_REMOVE_ALL_EVENTS", "Unsubscribing would leave no events; delete the subscription instead", { subscription_id: s.id, event_types: s.eventTypes });
+          throw new DomainError(
+            "CANNOT_REMOVE_ALL_EVENTS",
+            "Unsubscribing would leave no events; delete the subscription instead",
+            { subscription_id: s.id, event_types: s.eventTypes },
+          );
         }
         return kept.length === s.eventTypes.length ? s : { ...s, eventTypes: kept };
       }),
@@ -148,14 +186,20 @@ export class WebhookService {
   }
 
   async delete(principal: Principal, id: number): Promise<void> {
-    const deleted = Number.isSafeInteger(id) && id > 0 && (await this.deps.storage.repositories.webhooks.deleteSubscription(principal.organisationId, id));
+    const deleted =
+      Number.isSafeInteger(id) &&
+      id > 0 &&
+      (await this.deps.storage.repositories.webhooks.deleteSubscription(principal.organisationId, id));
     if (!deleted) throw subscriptionNotFound(id);
   }
 
   /** Rule 5: a new key at once; pending retries are signed with it on their next attempt. */
   async rotateSecret(principal: Principal, id: number): Promise<SubscriptionWithKey> {
     const signatureKey = newSignatureKey();
-    const updated = await this.modify(principal, id, (s) => ({ ...s, encryptedKey: this.deps.cipher.encrypt(signatureKey) }));
+    const updated = await this.modify(principal, id, (s) => ({
+      ...s,
+      encryptedKey: this.deps.cipher.encrypt(signatureKey),
+    }));
     return { subscription: publicSubscription(updated), signatureKey };
   }
 
@@ -167,17 +211,33 @@ export class WebhookService {
 
   async organisation(principal: Principal): Promise<Organisation> {
     const org = await this.deps.storage.repositories.organisations.findById(principal.organisationId);
-    if (!org) throw new DomainError("VALIDATION_FAILED", "The organisation has no profile yet: create a subscription first", { issues: [{ field: "organisation_id", reason: "has no profile yet", value: principal.organisationId }] });
+    if (!org)
+      throw new DomainError("VALIDATION_FAILED", "The organisation has no profile yet: create a subscription first", {
+        issues: [{ field: "organisation_id", reason: "has no profile yet", value: principal.organisationId }],
+      });
     return org;
   }
 
   /** Organisation profile: name and is_active. An inactive organisation gets no deliveries. */
-  async updateOrganisation(principal: Principal, changes: { name?: string; isActive?: boolean }): Promise<Organisation> {
-    if (changes.name !== undefined && (changes.name.trim() === "" || changes.name.length > 200)) throw DomainError.validation([{ field: "name", reason: "must be 1 to 200 characters" }]);
+  async updateOrganisation(
+    principal: Principal,
+    changes: { name?: string; isActive?: boolean },
+  ): Promise<Organisation> {
+    if (changes.name !== undefined && (changes.name.trim() === "" || changes.name.length > 200))
+      throw DomainError.validation([{ field: "name", reason: "must be 1 to 200 characters" }]);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
-      await tx.organisations.ensure({ id: principal.organisationId, name: principal.organisationName ?? `Organisation ${principal.organisationId}`, plan: "free", now });
-      await tx.organisations.updateProfile(principal.organisationId, { name: changes.name?.trim(), isActive: changes.isActive }, now);
+      await tx.organisations.ensure({
+        id: principal.organisationId,
+        name: principal.organisationName ?? `Organisation ${principal.organisationId}`,
+        plan: "free",
+        now,
+      });
+      await tx.organisations.updateProfile(
+        principal.organisationId,
+        { name: changes.name?.trim(), isActive: changes.isActive },
+        now,
+      );
       return (await tx.organisations.findById(principal.organisationId)) as Organisation;
     });
   }

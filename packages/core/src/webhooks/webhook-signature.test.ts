@@ -5,7 +5,10 @@ import { signWebhook, verifyWebhook } from "./webhook-signature.js";
 const key = "ab".repeat(64);
 const body = '{"event_id":"evt_1","data":{"organisation_id":1}}';
 /** An independent signer (plain node:crypto, written from the documented format, not our signWebhook). */
-const independent = (t: number, raw: string, k = key) => `t=${t},v1=${createHmac("sha256", Buffer.from(k, "utf8")).update(Buffer.from(`${t}.${raw}`, "utf8")).digest("hex")}`;
+const independent = (t: number, raw: string, k = key) =>
+  `t=${t},v1=${createHmac("sha256", Buffer.from(k, "utf8"))
+    .update(Buffer.from(`${t}.${raw}`, "utf8"))
+    .digest("hex")}`;
 const now = new Date("2026-11-22T05:00:00Z");
 const t = Math.floor(now.getTime() / 1000);
 
@@ -22,7 +25,8 @@ describe("webhook signatures", () => {
   it("rejects a changed body, another key, a malformed header, and timestamps too old or too far ahead", () => {
     expect(verifyWebhook(body.replace("1}", "2}"), independent(t, body), key, { now })).toBe(false);
     expect(verifyWebhook(body, independent(t, body, "cd".repeat(64)), key, { now })).toBe(false);
-    for (const header of ["", "t=abc,v1=00", `v1=${"0".repeat(64)}`, `t=${t}`, `${independent(t, body)},v0=zz`]) expect(verifyWebhook(body, header, key, { now })).toBe(false);
+    for (const header of ["", "t=abc,v1=00", `v1=${"0".repeat(64)}`, `t=${t}`, `${independent(t, body)},v0=zz`])
+      expect(verifyWebhook(body, header, key, { now })).toBe(false);
     expect(verifyWebhook(body, independent(t - 301, body), key, { now })).toBe(false);
     expect(verifyWebhook(body, independent(t + 301, body), key, { now })).toBe(false);
     expect(verifyWebhook(body, independent(t - 299, body), key, { now })).toBe(true);

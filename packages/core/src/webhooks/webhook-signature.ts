@@ -17,12 +17,20 @@ export function signWebhook(signatureKey: string, timestamp: number, body: strin
  * `t` is neither older nor further in the future than `toleranceSeconds`
  * (default 300) from `now`. Pass the raw body exactly as received.
  */
-export function verifyWebhook(rawBody: string | Uint8Array, header: string | null | undefined, signatureKey: string, options: { toleranceSeconds?: number; now?: Date } = {}): boolean {
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  header: string | null | undefined,
+  signatureKey: string,
+  options: { toleranceSeconds?: number; now?: Date } = {},
+): boolean {
   const match = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/.exec(header ?? "");
   if (!match) return false;
   const t = Number(match[1]);
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (Math.abs(now - t) > (options.toleranceSeconds ?? 300)) return false;
-  const expected = createHmac("sha256", signatureKey).update(`${t}.`).update(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody)).digest();
+  const expected = createHmac("sha256", signatureKey)
+    .update(`${t}.`)
+    .update(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody))
+    .digest();
   return timingSafeEqual(expected, Buffer.from(match[2]!, "hex"));
 }

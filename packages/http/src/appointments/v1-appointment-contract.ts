@@ -23,19 +23,38 @@ import { nullable, type JsonSchema } from "../validation/json-schema.js";
 
 const id: JsonSchema = { type: "integer", minimum: 1 };
 /** Unix seconds, as v1 sends appointment times. */
-const unixSeconds: JsonSchema = { type: "integer", minimum: 0, maximum: 32503680000, description: "Unix time in seconds" };
+const unixSeconds: JsonSchema = {
+  type: "integer",
+  minimum: 0,
+  maximum: 32503680000,
+  description: "Unix time in seconds",
+};
 const text = (max: number): JsonSchema => nullable({ type: "string", maxLength: max });
 
 export const v1AppointmentCreateSchema: JsonSchema = {
   $id: "V1AppointmentCreate",
   type: "object",
   additionalProperties: false,
-  required: ["doctor_id", "patient_id", "clinic_id", "appointment_category", "timestamp", "end_timestamp", "payment_mode"],
+  required: [
+    "doctor_id",
+    "patient_id",
+    "clinic_id",
+    "appointment_category",
+    "timestamp",
+    "end_timestamp",
+    "payment_mode",
+  ],
   properties: {
     doctor_id: { ...id, description: "The provider's user id" },
     patient_id: id,
     clinic_id: id,
-    appointment_category: { type: "array", minItems: 1, maxItems: APPOINTMENT_LIMITS.maxCategories, items: id, description: "Category ids (GET /apis/v1/appointment/categories)" },
+    appointment_category: {
+      type: "array",
+      minItems: 1,
+      maxItems: APPOINTMENT_LIMITS.maxCategories,
+      items: id,
+      description: "Category ids (GET /apis/v1/appointment/categories)",
+    },
     timestamp: unixSeconds,
     end_timestamp: unixSeconds,
     payment_mode: { type: "string", enum: [...PAYMENT_MODES] },
@@ -55,7 +74,12 @@ export const v1AppointmentCancelSchema: JsonSchema = {
     cancellation_reason_key: { type: "string", minLength: 1, maxLength: 64 },
     cancellation_reason_label: { type: "string", minLength: 1, maxLength: 200 },
     cancellation_reason_comment: text(APPOINTMENT_LIMITS.maxTextLength),
-    cancellation_fee: { type: "number", minimum: 0, maximum: APPOINTMENT_LIMITS.maxCancellationFee, description: "Defaults to the reason's fee; 0 when none" },
+    cancellation_fee: {
+      type: "number",
+      minimum: 0,
+      maximum: APPOINTMENT_LIMITS.maxCancellationFee,
+      description: "Defaults to the reason's fee; 0 when none",
+    },
   },
 };
 
@@ -68,7 +92,12 @@ export const v1AppointmentRescheduleSchema: JsonSchema = {
 };
 
 /** Bodies of check-in, start, check-out and no-show: empty, or an empty object. */
-export const v1AppointmentActionSchema: JsonSchema = { $id: "V1AppointmentAction", type: "object", additionalProperties: false, properties: {} };
+export const v1AppointmentActionSchema: JsonSchema = {
+  $id: "V1AppointmentAction",
+  type: "object",
+  additionalProperties: false,
+  properties: {},
+};
 
 export const v1ClinicSettingsSchema: JsonSchema = {
   $id: "V1ClinicSettings",
@@ -76,8 +105,15 @@ export const v1ClinicSettingsSchema: JsonSchema = {
   additionalProperties: false,
   minProperties: 1,
   properties: {
-    allow_double_booking: { type: "boolean", description: "Whether a doctor may hold overlapping appointments at this clinic" },
-    visit_limit_warning_only: { type: "boolean", description: "Whether a booking over a tracked case's visit limit (or outside its authorization) is accepted with a warning instead of refused" },
+    allow_double_booking: {
+      type: "boolean",
+      description: "Whether a doctor may hold overlapping appointments at this clinic",
+    },
+    visit_limit_warning_only: {
+      type: "boolean",
+      description:
+        "Whether a booking over a tracked case's visit limit (or outside its authorization) is accepted with a warning instead of refused",
+    },
   },
 };
 
@@ -86,14 +122,23 @@ export const v1AppointmentListQuerySchema: JsonSchema = {
   additionalProperties: false,
   properties: {
     page: { type: "integer", minimum: 1, default: 1, description: "1-based page number" },
-    size: { type: "integer", minimum: 1, maximum: APPOINTMENT_LIST_LIMITS.maxSize, default: APPOINTMENT_LIST_LIMITS.defaultSize },
+    size: {
+      type: "integer",
+      minimum: 1,
+      maximum: APPOINTMENT_LIST_LIMITS.maxSize,
+      default: APPOINTMENT_LIST_LIMITS.defaultSize,
+    },
     from: { ...unixSeconds, description: "Appointments starting at or after this Unix time (seconds)" },
     to: { ...unixSeconds, description: "Appointments starting before this Unix time (seconds)" },
     doctor_id: id,
     clinic_id: id,
     patient_id: id,
     category_id: id,
-    status: { type: "string", maxLength: 200, description: `Comma-separated statuses: ${APPOINTMENT_STATUSES.join(", ")}` },
+    status: {
+      type: "string",
+      maxLength: 200,
+      description: `Comma-separated statuses: ${APPOINTMENT_STATUSES.join(", ")}`,
+    },
   },
 };
 
@@ -120,7 +165,8 @@ export const V1_APPOINTMENT_FIELDS: FieldNames = Object.freeze({
 const fromUnix = (s: number) => new Date(s * 1000);
 const toUnix = (d: Date) => Math.floor(d.getTime() / 1000);
 
-const caseId = (raw: unknown): number | null => (raw === undefined || raw === null ? null : requireServiceCaseId(raw, "serviceCaseId"));
+const caseId = (raw: unknown): number | null =>
+  raw === undefined || raw === null ? null : requireServiceCaseId(raw, "serviceCaseId");
 
 export function v1DraftFromBody(b: Record<string, any>): AppointmentDraft {
   return {
@@ -139,10 +185,18 @@ export function v1DraftFromBody(b: Record<string, any>): AppointmentDraft {
 }
 
 export function v1CancellationFromBody(b: Record<string, any>): CancellationRequest {
-  return { reasonKey: b.cancellation_reason_key, reasonLabel: b.cancellation_reason_label, comment: b.cancellation_reason_comment ?? null, fee: b.cancellation_fee };
+  return {
+    reasonKey: b.cancellation_reason_key,
+    reasonLabel: b.cancellation_reason_label,
+    comment: b.cancellation_reason_comment ?? null,
+    fee: b.cancellation_fee,
+  };
 }
 
-export const v1RescheduleFromBody = (b: Record<string, any>) => ({ startsAt: fromUnix(b.timestamp), endsAt: fromUnix(b.end_timestamp) });
+export const v1RescheduleFromBody = (b: Record<string, any>) => ({
+  startsAt: fromUnix(b.timestamp),
+  endsAt: fromUnix(b.end_timestamp),
+});
 
 export function v1ListQuery(q: Record<string, any>): AppointmentListQuery {
   return {
@@ -161,7 +215,8 @@ export function v1ListQuery(q: Record<string, any>): AppointmentListQuery {
 /** A v1 path id: a positive integer; anything else is an appointment that does not exist. */
 export function parseAppointmentId(raw: string | undefined): number {
   const n = positivePathId(raw);
-  if (n === undefined) throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: raw ?? null });
+  if (n === undefined)
+    throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: raw ?? null });
   return n;
 }
 
@@ -199,7 +254,10 @@ export function v1AppointmentView(a: Appointment) {
  * problems a clinic in warning mode accepted (empty otherwise).
  */
 export function v1OutcomeView(o: AppointmentOutcome) {
-  return { ...v1AppointmentView(o.appointment), warnings: o.warnings.map((w) => ({ code: w.code, message: w.message, details: w.details })) };
+  return {
+    ...v1AppointmentView(o.appointment),
+    warnings: o.warnings.map((w) => ({ code: w.code, message: w.message, details: w.details })),
+  };
 }
 
 export const v1HistoryView = (e: AppointmentHistoryEntry) => ({
@@ -212,9 +270,20 @@ export const v1HistoryView = (e: AppointmentHistoryEntry) => ({
   at: zonelessUtc(e.at),
 });
 
-export const v1CategoryView = (c: AppointmentCategory) => ({ id: c.id, name: c.name, type: c.type, duration_minutes: c.durationMinutes });
+export const v1CategoryView = (c: AppointmentCategory) => ({
+  id: c.id,
+  name: c.name,
+  type: c.type,
+  duration_minutes: c.durationMinutes,
+});
 
-export const v1CancellationReasonView = (r: CancellationReason) => ({ id: r.id, reason_key: r.reasonKey, reason_label: r.reasonLabel, cancellation_fee: r.cancellationFee, status: r.status });
+export const v1CancellationReasonView = (r: CancellationReason) => ({
+  id: r.id,
+  reason_key: r.reasonKey,
+  reason_label: r.reasonLabel,
+  cancellation_fee: r.cancellationFee,
+  status: r.status,
+});
 
 const nullableString = { type: ["string", "null"] };
 export const v1AppointmentSchema: JsonSchema = {
@@ -245,8 +314,16 @@ export const v1AppointmentSchema: JsonSchema = {
     updated_at: { type: "string" },
     warnings: {
       type: "array",
-      description: "Booking and action replies only: visit-limit problems accepted because the clinic warns instead of refusing (visit_limit_warning_only)",
-      items: { type: "object", properties: { code: { type: "string", enum: ["VISIT_LIMIT_REACHED", "NO_VALID_AUTHORIZATION"] }, message: { type: "string" }, details: { type: "object" } } },
+      description:
+        "Booking and action replies only: visit-limit problems accepted because the clinic warns instead of refusing (visit_limit_warning_only)",
+      items: {
+        type: "object",
+        properties: {
+          code: { type: "string", enum: ["VISIT_LIMIT_REACHED", "NO_VALID_AUTHORIZATION"] },
+          message: { type: "string" },
+          details: { type: "object" },
+        },
+      },
     },
   },
 };

@@ -24,9 +24,15 @@ export const APPOINTMENT_WRITE_SCOPES = Object.freeze(["appointments:write", "wr
 const envelope = v1EnvelopeSchema;
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 const errors = {
-  "400": { description: "VALIDATION_FAILED, UNKNOWN_REFERENCE or INVALID_PARAMETER, naming the field", schema: v1ErrorBody },
+  "400": {
+    description: "VALIDATION_FAILED, UNKNOWN_REFERENCE or INVALID_PARAMETER, naming the field",
+    schema: v1ErrorBody,
+  },
   "404": { description: "APPOINTMENT_NOT_FOUND", schema: v1ErrorBody },
-  "409": { description: "INVALID_TRANSITION (names the current status) or SCHEDULE_CONFLICT (names the other appointment)", schema: v1ErrorBody },
+  "409": {
+    description: "INVALID_TRANSITION (names the current status) or SCHEDULE_CONFLICT (names the other appointment)",
+    schema: v1ErrorBody,
+  },
 };
 
 /** The status actions with an empty body: path segment, action, summary. */
@@ -38,7 +44,12 @@ const SIMPLE_ACTIONS = [
 ] as const;
 
 export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const common = { contract: "v1" as const, tags: ["Appointments (v1)"], auth: true, fieldNames: V1_APPOINTMENT_FIELDS };
+  const common = {
+    contract: "v1" as const,
+    tags: ["Appointments (v1)"],
+    auth: true,
+    fieldNames: V1_APPOINTMENT_FIELDS,
+  };
   const one = envelope(v1AppointmentSchema);
   return [
     {
@@ -46,12 +57,15 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       method: "POST",
       path: "/apis/v1/appointment",
       operationId: "v1CreateAppointment",
-      summary: "Book an appointment (status SCHEDULED). A doctor's overlapping booking is refused with SCHEDULE_CONFLICT unless the clinic allows double booking.",
+      summary:
+        "Book an appointment (status SCHEDULED). A doctor's overlapping booking is refused with SCHEDULE_CONFLICT unless the clinic allows double booking.",
       scopes: APPOINTMENT_WRITE_SCOPES,
       requestBody: v1AppointmentCreateSchema,
       responses: { "200": { description: "The new appointment", schema: one }, ...errors },
       async handle(ctx) {
-        return v1Success(v1OutcomeView(await practice.appointments.book(ctx.principal, v1DraftFromBody(await ctx.body()))));
+        return v1Success(
+          v1OutcomeView(await practice.appointments.book(ctx.principal, v1DraftFromBody(await ctx.body()))),
+        );
       },
     },
     {
@@ -69,7 +83,16 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
             type: "object",
             properties: {
               appointments: { type: "array", items: v1AppointmentSchema },
-              pagination: { type: "object", properties: { page: { type: "integer" }, size: { type: "integer" }, total_count: { type: "integer" }, total_pages: { type: "integer" }, has_next: { type: "boolean" } } },
+              pagination: {
+                type: "object",
+                properties: {
+                  page: { type: "integer" },
+                  size: { type: "integer" },
+                  total_count: { type: "integer" },
+                  total_pages: { type: "integer" },
+                  has_next: { type: "boolean" },
+                },
+              },
             },
           }),
         },
@@ -89,7 +112,11 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       scopes: APPOINTMENT_READ_SCOPES,
       responses: { "200": { description: "The appointment", schema: one }, "404": errors["404"] },
       async handle(ctx) {
-        return v1Success(v1AppointmentView(await practice.appointments.get(ctx.principal, parseAppointmentId(ctx.params.appointment_id))));
+        return v1Success(
+          v1AppointmentView(
+            await practice.appointments.get(ctx.principal, parseAppointmentId(ctx.params.appointment_id)),
+          ),
+        );
       },
     },
     {
@@ -99,9 +126,16 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       operationId: "v1GetAppointmentHistory",
       summary: "The appointment's audit trail: every booking, status change and reschedule, with who and when.",
       scopes: APPOINTMENT_READ_SCOPES,
-      responses: { "200": { description: "History entries, oldest first", schema: envelope({ type: "array" }) }, "404": errors["404"] },
+      responses: {
+        "200": { description: "History entries, oldest first", schema: envelope({ type: "array" }) },
+        "404": errors["404"],
+      },
       async handle(ctx) {
-        return v1Success((await practice.appointments.history(ctx.principal, parseAppointmentId(ctx.params.appointment_id))).map(v1HistoryView));
+        return v1Success(
+          (await practice.appointments.history(ctx.principal, parseAppointmentId(ctx.params.appointment_id))).map(
+            v1HistoryView,
+          ),
+        );
       },
     },
     {
@@ -109,7 +143,8 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       method: "POST",
       path: "/apis/v1/appointment/appointment-cancel/:appointment_id",
       operationId: "v1CancelAppointment",
-      summary: "Cancel with one of the organisation's reasons and a fee (default: the reason's fee). Refused when already cancelled, in progress or checked out.",
+      summary:
+        "Cancel with one of the organisation's reasons and a fee (default: the reason's fee). Refused when already cancelled, in progress or checked out.",
       scopes: APPOINTMENT_WRITE_SCOPES,
       requestBody: v1AppointmentCancelSchema,
       responses: { "200": { description: "The cancelled appointment", schema: one }, ...errors },
@@ -144,7 +179,11 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
         scopes: APPOINTMENT_WRITE_SCOPES,
         responses: { "200": { description: "The appointment in its new status", schema: one }, ...errors },
         async handle(ctx) {
-          return v1Success(v1OutcomeView(await practice.appointments.act(ctx.principal, parseAppointmentId(ctx.params.appointment_id), { action })));
+          return v1Success(
+            v1OutcomeView(
+              await practice.appointments.act(ctx.principal, parseAppointmentId(ctx.params.appointment_id), { action }),
+            ),
+          );
         },
       }),
     ),

@@ -2,7 +2,12 @@ import type { Clinic } from "@openpractice/core";
 import { positivePathId } from "../contracts/path-id.js";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
-import { v1CancellationReasonView, v1CategoryView, V1_APPOINTMENT_FIELDS, v1ClinicSettingsSchema } from "./v1-appointment-contract.js";
+import {
+  v1CancellationReasonView,
+  v1CategoryView,
+  V1_APPOINTMENT_FIELDS,
+  v1ClinicSettingsSchema,
+} from "./v1-appointment-contract.js";
 import { APPOINTMENT_READ_SCOPES } from "./v1-appointment-routes.js";
 
 const CLINIC_SETTINGS_SCOPES = Object.freeze(["clinics:write", "write"]);
@@ -13,7 +18,13 @@ const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 /** Reference data appointments use, and the organisation's clinics and providers. */
 export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   const common = { contract: "v1" as const, auth: true };
-  const clinicView = (c: Clinic) => ({ clinic_id: c.id, name: c.name, time_zone: c.timeZone, allow_double_booking: c.allowDoubleBooking, visit_limit_warning_only: c.visitLimitWarningOnly });
+  const clinicView = (c: Clinic) => ({
+    clinic_id: c.id,
+    name: c.name,
+    time_zone: c.timeZone,
+    allow_double_booking: c.allowDoubleBooking,
+    visit_limit_warning_only: c.visitLimitWarningOnly,
+  });
   return [
     {
       ...common,
@@ -23,7 +34,23 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       operationId: "v1ListAppointmentCategories",
       summary: "The organisation's appointment categories and their types.",
       scopes: APPOINTMENT_READ_SCOPES,
-      responses: { "200": { description: "Categories", schema: envelope({ type: "array", items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, type: { type: "string" }, duration_minutes: { type: "integer" } } } }) } },
+      responses: {
+        "200": {
+          description: "Categories",
+          schema: envelope({
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                id: { type: "integer" },
+                name: { type: "string" },
+                type: { type: "string" },
+                duration_minutes: { type: "integer" },
+              },
+            },
+          }),
+        },
+      },
       async handle(ctx) {
         return v1Success((await practice.catalog.appointmentCategories(ctx.principal)).map(v1CategoryView));
       },
@@ -39,7 +66,19 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       responses: {
         "200": {
           description: "Reasons",
-          schema: envelope({ type: "array", items: { type: "object", properties: { id: { type: "integer" }, reason_key: { type: "string" }, reason_label: { type: "string" }, cancellation_fee: { type: "number" }, status: { type: "string", enum: ["ACTIVE", "INACTIVE"] } } } }),
+          schema: envelope({
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                id: { type: "integer" },
+                reason_key: { type: "string" },
+                reason_label: { type: "string" },
+                cancellation_fee: { type: "number" },
+                status: { type: "string", enum: ["ACTIVE", "INACTIVE"] },
+              },
+            },
+          }),
         },
       },
       async handle(ctx) {
@@ -65,15 +104,22 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       method: "POST",
       path: "/apis/v1/clinic/:clinic_id/settings",
       operationId: "v1UpdateClinicSettings",
-      summary: "Change a clinic's settings (omitted ones keep their values): allow_double_booking (default false: overlapping bookings of a doctor are refused) and visit_limit_warning_only (default false: visits over a case's limit are refused).",
+      summary:
+        "Change a clinic's settings (omitted ones keep their values): allow_double_booking (default false: overlapping bookings of a doctor are refused) and visit_limit_warning_only (default false: visits over a case's limit are refused).",
       scopes: CLINIC_SETTINGS_SCOPES,
       fieldNames: V1_APPOINTMENT_FIELDS,
       requestBody: v1ClinicSettingsSchema,
-      responses: { "200": { description: "The clinic", schema: envelope({ type: "object" }) }, "400": { description: "Validation error or CLINIC_NOT_FOUND", schema: v1ErrorBody } },
+      responses: {
+        "200": { description: "The clinic", schema: envelope({ type: "object" }) },
+        "400": { description: "Validation error or CLINIC_NOT_FOUND", schema: v1ErrorBody },
+      },
       async handle(ctx) {
         const body = await ctx.body();
         const id = positivePathId(ctx.params.clinic_id) ?? 0;
-        const settings = { allowDoubleBooking: body.allow_double_booking, visitLimitWarningOnly: body.visit_limit_warning_only };
+        const settings = {
+          allowDoubleBooking: body.allow_double_booking,
+          visitLimitWarningOnly: body.visit_limit_warning_only,
+        };
         return v1Success(clinicView(await practice.directory.updateClinicSettings(ctx.principal, id, settings)));
       },
     },

@@ -16,4 +16,5 @@ export function bearerChallenge(error?: { code: "invalid_token" | "insufficient_
 }
 
 /** Whether the request presented a bearer token at all (another scheme, or none, is "no authentication information"). */
-export const carriesBearerToken = (request: Request) => /^Bearer\s+\S/i.test(request.headers.get("authorization") ?? "");
+export const carriesBearerToken = (request: Request) =>
+  /^Bearer\s+\S/i.test(request.headers.get("authorization") ?? "");

@@ -20,13 +20,19 @@ function stringList(value: unknown): string[] {
 export function principalFromClaims(claims: Record<string, unknown>): Principal {
   const organisationId = positiveInteger(claims.organisation_id);
   if (organisationId === null) throw unauthorized("token has no valid organisation_id claim");
-  const name = typeof claims.name === "string" ? claims.name : typeof claims.user_name === "string" ? claims.user_name : null;
-  const clinicIds = Array.isArray(claims.clinic_id_list) ? claims.clinic_id_list.map(positiveInteger).filter((n): n is number => n !== null) : [];
+  const name =
+    typeof claims.name === "string" ? claims.name : typeof claims.user_name === "string" ? claims.user_name : null;
+  const clinicIds = Array.isArray(claims.clinic_id_list)
+    ? claims.clinic_id_list.map(positiveInteger).filter((n): n is number => n !== null)
+    : [];
   return Object.freeze({
     organisationId,
     userId: positiveInteger(claims.user_id),
     name,
-    organisationName: typeof claims.organisation_name === "string" && claims.organisation_name.trim() !== "" ? claims.organisation_name.trim().slice(0, 200) : null,
+    organisationName:
+      typeof claims.organisation_name === "string" && claims.organisation_name.trim() !== ""
+        ? claims.organisation_name.trim().slice(0, 200)
+        : null,
     scopes: Object.freeze(stringList(claims.scope)),
     clinicIds: Object.freeze(clinicIds),
     roles: Object.freeze(stringList(claims.roles)),

@@ -1,5 +1,12 @@
 import { DomainError } from "@openpractice/core";
-import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import {
+  createRemoteJWKSet,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from "jose";
 import type { Authenticator } from "./authenticator.js";
 import { principalFromClaims } from "./claims.js";
 
@@ -32,7 +39,10 @@ const UNSUPPORTED_ALGORITHM = "token uses an unsupported algorithm";
 function describeJoseError(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return "token has expired";
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return "token signature is invalid";
-  if (error instanceof joseErrors.JWTClaimValidationFailed) return error.reason === "missing" ? `token has no ${error.claim} claim` : `token claim ${error.claim} is invalid (${error.reason})`;
+  if (error instanceof joseErrors.JWTClaimValidationFailed)
+    return error.reason === "missing"
+      ? `token has no ${error.claim} claim`
+      : `token claim ${error.claim} is invalid (${error.reason})`;
   if (error instanceof joseErrors.JWKSNoMatchingKey) return "no key of the identity provider matches the token";
   if (error instanceof joseErrors.JOSEAlgNotAllowed) return UNSUPPORTED_ALGORITHM;
   if (error instanceof joseErrors.JWSInvalid || error instanceof joseErrors.JWTInvalid) return "token is malformed";
@@ -43,7 +53,13 @@ function describeJoseError(error: unknown): string {
 export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authenticator {
   // Imported into WebCrypto once: jose would re-import a raw Uint8Array on every verify.
   const secretKey = options.secret
-    ? crypto.subtle.importKey("raw", new TextEncoder().encode(options.secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"])
+    ? crypto.subtle.importKey(
+        "raw",
+        new TextEncoder().encode(options.secret),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["verify"],
+      )
     : undefined;
   const jwks: JWTVerifyGetKey | undefined = options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl)) : undefined;
   const clockTolerance = options.clockToleranceSeconds ?? 30;
@@ -54,7 +70,9 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
   /** The principal of a verified payload whose lifetime is within the maximum. */
   function principalOf(payload: JWTPayload) {
     const exp = payload.exp as number; // required and checked to be a number by jwtVerify
-    const tooLong = (typeof payload.iat === "number" && exp - payload.iat > maxLifetime) || exp - Date.now() / 1000 > maxLifetime + clockTolerance;
+    const tooLong =
+      (typeof payload.iat === "number" && exp - payload.iat > maxLifetime) ||
+      exp - Date.now() / 1000 > maxLifetime + clockTolerance;
     if (tooLong) throw unauthorized(`token lifetime exceeds the maximum of ${maxLifetime} seconds`);
     return principalFromClaims(payload);
   }
@@ -66,7 +84,8 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw unauthorized("Authorization header must be 'Bearer <token>'");
       const token = match[1] as string;
-      if (token.length > MAX_TOKEN_LENGTH) throw unauthorized(`token is too large (at most ${MAX_TOKEN_LENGTH} characters)`);
+      if (token.length > MAX_TOKEN_LENGTH)
+        throw unauthorized(`token is too large (at most ${MAX_TOKEN_LENGTH} characters)`);
       let alg: unknown;
       try {
         alg = decodeProtectedHeader(token).alg;
@@ -75,11 +94,19 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
       }
       try {
         if (alg === "HS256" && secretKey) {
-          const { payload } = await jwtVerify(token, await secretKey, { algorithms: ["HS256"], clockTolerance, requiredClaims: ["exp"] });
+          const { payload } = await jwtVerify(token, await secretKey, {
+            algorithms: ["HS256"],
+            clockTolerance,
+            requiredClaims: ["exp"],
+          });
           return principalOf(payload);
         }
         if (typeof alg === "string" && ASYMMETRIC.includes(alg) && jwks) {
-          const { payload } = await jwtVerify(token, jwks, { algorithms: ASYMMETRIC, clockTolerance, requiredClaims: ["exp"] });
+          const { payload } = await jwtVerify(token, jwks, {
+            algorithms: ASYMMETRIC,
+            clockTolerance,
+            requiredClaims: ["exp"],
+          });
           return principalOf(payload);
         }
       } catch (error) {

@@ -46,7 +46,13 @@ const uploadSchema = {
 };
 
 /** A modifier as v1 shows it, in the catalog and on a treatment sheet's lines. */
-export const v1ModifierView = (m: CptModifier) => ({ cpt_modifier_id: m.cptModifierId, cpt_modifier_code: m.cptModifierCode, class_name: m.className, description: m.description, filter: m.filter });
+export const v1ModifierView = (m: CptModifier) => ({
+  cpt_modifier_id: m.cptModifierId,
+  cpt_modifier_code: m.cptModifierCode,
+  class_name: m.className,
+  description: m.description,
+  filter: m.filter,
+});
 
 export const codeView = (c: BillingCode) => ({
   treatment_class_id: c.id,
@@ -66,7 +72,13 @@ export function draftFromWire(c: Record<string, any>): BillingCodeDraft {
     code: c.code,
     description: c.description,
     timed: c.timed,
-    modifiers: (c.modifiers ?? []).map((m: Record<string, any>) => ({ cptModifierId: m.cpt_modifier_id, cptModifierCode: m.cpt_modifier_code, className: m.class_name ?? "", description: m.description ?? "", filter: m.filter ?? false })),
+    modifiers: (c.modifiers ?? []).map((m: Record<string, any>) => ({
+      cptModifierId: m.cpt_modifier_id,
+      cptModifierCode: m.cpt_modifier_code,
+      className: m.class_name ?? "",
+      description: m.description ?? "",
+      filter: m.filter ?? false,
+    })),
     specialities: c.specialities,
     noteTypes: c.note_types,
     payerIds: c.payer_ids,
@@ -76,7 +88,16 @@ export function draftFromWire(c: Record<string, any>): BillingCodeDraft {
 
 /** The billing-code catalog: an admin upload, the whole list, and the codes that apply to a visit (spec 4.1). */
 export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const common = { contract: "v1" as const, tags: ["Billing codes (v1)"], auth: true, fieldNames: Object.freeze({ codes: "codes", cptModifierId: "cpt_modifier_id", cptModifierCode: "cpt_modifier_code" }) };
+  const common = {
+    contract: "v1" as const,
+    tags: ["Billing codes (v1)"],
+    auth: true,
+    fieldNames: Object.freeze({
+      codes: "codes",
+      cptModifierId: "cpt_modifier_id",
+      cptModifierCode: "cpt_modifier_code",
+    }),
+  };
   const errorBody = { $ref: "#/components/schemas/V1Error" };
   return [
     {
@@ -84,12 +105,18 @@ export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinitio
       method: "POST",
       path: "/apis/v1/treatment-catalog",
       operationId: "v1UploadTreatmentCatalog",
-      summary: "Admin: insert or replace billing codes by number (the whole upload is checked first, then written in one transaction).",
+      summary:
+        "Admin: insert or replace billing codes by number (the whole upload is checked first, then written in one transaction).",
       scopes: Object.freeze(["catalog:write", "admin"]),
       requestBody: uploadSchema,
-      responses: { "200": { description: "{created, updated}", schema: v1EnvelopeSchema({ type: "object" }) }, "400": { description: "VALIDATION_FAILED naming codes.N.field", schema: errorBody } },
+      responses: {
+        "200": { description: "{created, updated}", schema: v1EnvelopeSchema({ type: "object" }) },
+        "400": { description: "VALIDATION_FAILED naming codes.N.field", schema: errorBody },
+      },
       async handle(ctx) {
-        return v1Success(await practice.billingCatalog.upsert(ctx.principal, (await ctx.body()).codes.map(draftFromWire)));
+        return v1Success(
+          await practice.billingCatalog.upsert(ctx.principal, (await ctx.body()).codes.map(draftFromWire)),
+        );
       },
     },
     {
@@ -109,7 +136,8 @@ export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinitio
       method: "GET",
       path: "/apis/v1/treatment-catalog/latest",
       operationId: "v1TreatmentCatalogLatest",
-      summary: "The active billing codes that apply to an appointment's visit for the speciality, note type and payer (spec 4.1 parameters).",
+      summary:
+        "The active billing codes that apply to an appointment's visit for the speciality, note type and payer (spec 4.1 parameters).",
       scopes: Object.freeze(["notes:read", "read"]),
       query: {
         type: "object",
@@ -118,7 +146,11 @@ export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinitio
         properties: {
           appointment_id: { type: "integer", minimum: 1 },
           speciality: { type: "string", minLength: 1, maxLength: 30 },
-          icdCodes: { type: "string", maxLength: 500, description: "Comma-separated ICD codes (accepted; codes do not narrow the catalog today)" },
+          icdCodes: {
+            type: "string",
+            maxLength: 500,
+            description: "Comma-separated ICD codes (accepted; codes do not narrow the catalog today)",
+          },
           soap_note_type: { type: "string", maxLength: 30 },
           clinic_id: { type: "integer", minimum: 1 },
           payerType: { type: "string", maxLength: 40 },
@@ -126,7 +158,10 @@ export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinitio
           planType: { type: "string", maxLength: 40 },
         },
       },
-      responses: { "200": { description: "{codes}", schema: v1EnvelopeSchema({ type: "object" }) }, "404": { description: "APPOINTMENT_NOT_FOUND (4004)", schema: errorBody } },
+      responses: {
+        "200": { description: "{codes}", schema: v1EnvelopeSchema({ type: "object" }) },
+        "404": { description: "APPOINTMENT_NOT_FOUND (4004)", schema: errorBody },
+      },
       async handle(ctx) {
         const q = ctx.query();
         const codes = await practice.billingCatalog.applicable(ctx.principal, {

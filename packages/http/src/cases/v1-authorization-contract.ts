@@ -1,4 +1,13 @@
-import { AUTHORIZATION_STATUSES, requireServiceCaseId, serviceCaseId, type AuthorizationChanges, type AuthorizationDraft, type AuthorizationView, type ReferringPhysician, type ReferringPhysicianChanges } from "@openpractice/core";
+import {
+  AUTHORIZATION_STATUSES,
+  requireServiceCaseId,
+  serviceCaseId,
+  type AuthorizationChanges,
+  type AuthorizationDraft,
+  type AuthorizationView,
+  type ReferringPhysician,
+  type ReferringPhysicianChanges,
+} from "@openpractice/core";
 import { caseIdBodySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
@@ -23,10 +32,27 @@ const physicianProperties: Record<string, JsonSchema> = {
   zip: nullable({ type: ["string", "integer"], description: "5 digits or ZIP+4" }),
 };
 
-export const v1PhysicianCreateSchema: JsonSchema = { $id: "V1ReferringPhysicianCreate", type: "object", additionalProperties: false, required: ["first_name", "last_name"], properties: physicianProperties };
-export const v1PhysicianUpdateSchema: JsonSchema = { $id: "V1ReferringPhysicianUpdate", type: "object", additionalProperties: false, minProperties: 1, properties: physicianProperties };
+export const v1PhysicianCreateSchema: JsonSchema = {
+  $id: "V1ReferringPhysicianCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["first_name", "last_name"],
+  properties: physicianProperties,
+};
+export const v1PhysicianUpdateSchema: JsonSchema = {
+  $id: "V1ReferringPhysicianUpdate",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: physicianProperties,
+};
 
-export const V1_PHYSICIAN_FIELDS: FieldNames = Object.freeze({ firstName: "first_name", lastName: "last_name", phoneNumber: "phone_number", faxNumber: "fax_number" });
+export const V1_PHYSICIAN_FIELDS: FieldNames = Object.freeze({
+  firstName: "first_name",
+  lastName: "last_name",
+  phoneNumber: "phone_number",
+  faxNumber: "fax_number",
+});
 
 /** Integers sent for NPI, phone, fax or zip become their digits (a 5-digit zip keeps leading zeros only as a string). */
 const asText = (v: unknown) => (v === undefined ? undefined : v === null ? null : String(v));
@@ -70,7 +96,10 @@ const cptSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
   required: ["cpt_code", "authorized_units"],
-  properties: { cpt_code: { type: "string", minLength: 1, maxLength: 5 }, authorized_units: { type: "integer", minimum: 0, maximum: 10000 } },
+  properties: {
+    cpt_code: { type: "string", minLength: 1, maxLength: 5 },
+    authorized_units: { type: "integer", minimum: 0, maximum: 10000 },
+  },
 };
 
 const authorizationProperties: Record<string, JsonSchema> = {
@@ -92,10 +121,23 @@ export const v1AuthorizationCreateSchema: JsonSchema = {
   $id: "V1AuthorizationCreate",
   type: "object",
   additionalProperties: false,
-  required: ["service_case_id", "reference_number", "payer_name", "effective_start_date", "effective_end_date", "authorized_visits"],
+  required: [
+    "service_case_id",
+    "reference_number",
+    "payer_name",
+    "effective_start_date",
+    "effective_end_date",
+    "authorized_visits",
+  ],
   properties: { service_case_id: caseIdBodySchema, ...authorizationProperties },
 };
-export const v1AuthorizationUpdateSchema: JsonSchema = { $id: "V1AuthorizationUpdate", type: "object", additionalProperties: false, minProperties: 1, properties: authorizationProperties };
+export const v1AuthorizationUpdateSchema: JsonSchema = {
+  $id: "V1AuthorizationUpdate",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: authorizationProperties,
+};
 
 export const V1_AUTHORIZATION_FIELDS: FieldNames = Object.freeze({
   caseId: "service_case_id",
@@ -126,12 +168,24 @@ export function v1AuthorizationChangesFromBody(b: Record<string, any>): Authoriz
     authorizedVisits: b.authorized_visits,
     previouslyConsumedVisits: b.previously_consumed_visits,
     status: b.status,
-    icdCodes: b.icd_codes?.map((c: Record<string, any>) => ({ id: c.id, code: c.code, description: c.description ?? null, revision: c.revision })),
-    cptCodeAuthorizationDetails: b.cpt_code_authorization_details?.map((d: Record<string, any>) => ({ cptCode: d.cpt_code, authorizedUnits: d.authorized_units })),
+    icdCodes: b.icd_codes?.map((c: Record<string, any>) => ({
+      id: c.id,
+      code: c.code,
+      description: c.description ?? null,
+      revision: c.revision,
+    })),
+    cptCodeAuthorizationDetails: b.cpt_code_authorization_details?.map((d: Record<string, any>) => ({
+      cptCode: d.cpt_code,
+      authorizedUnits: d.authorized_units,
+    })),
   };
 }
 
-export const v1AuthorizationDraftFromBody = (b: Record<string, any>): AuthorizationDraft => ({ ...v1AuthorizationChangesFromBody(b), caseId: requireServiceCaseId(b.service_case_id, "caseId") }) as AuthorizationDraft;
+export const v1AuthorizationDraftFromBody = (b: Record<string, any>): AuthorizationDraft =>
+  ({
+    ...v1AuthorizationChangesFromBody(b),
+    caseId: requireServiceCaseId(b.service_case_id, "caseId"),
+  }) as AuthorizationDraft;
 
 export function v1AuthorizationView(v: AuthorizationView) {
   const a = v.authorization;
@@ -154,7 +208,10 @@ export function v1AuthorizationView(v: AuthorizationView) {
     remaining_visits: v.remainingVisits,
     status: v.reportedStatus,
     icd_codes: a.icdCodes,
-    cpt_code_authorization_details: a.cptCodeAuthorizationDetails.map((d) => ({ cpt_code: d.cptCode, authorized_units: d.authorizedUnits })),
+    cpt_code_authorization_details: a.cptCodeAuthorizationDetails.map((d) => ({
+      cpt_code: d.cptCode,
+      authorized_units: d.authorizedUnits,
+    })),
     created_at: zonelessUtc(a.createdAt),
     updated_at: zonelessUtc(a.updatedAt),
   };

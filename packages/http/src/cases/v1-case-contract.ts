@@ -38,7 +38,11 @@ const referralSchema: JsonSchema = nullable({
   additionalProperties: false,
   required: ["referring_physician_id"],
   properties: {
-    referring_physician_id: { type: "integer", minimum: 1, description: "non-null, non-zero id from the referring physician registry" },
+    referring_physician_id: {
+      type: "integer",
+      minimum: 1,
+      description: "non-null, non-zero id from the referring physician registry",
+    },
     first_name: text(100),
     last_name: text(100),
     npi: digits(10),
@@ -92,7 +96,13 @@ export const v1CaseCreateSchema: JsonSchema = {
   properties: { patient_id: id, ...caseProperties },
 };
 
-export const v1CaseUpdateSchema: JsonSchema = { $id: "V1CaseUpdate", type: "object", additionalProperties: false, minProperties: 1, properties: caseProperties };
+export const v1CaseUpdateSchema: JsonSchema = {
+  $id: "V1CaseUpdate",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: caseProperties,
+};
 
 /** Domain field → v1 wire field; segments map one by one (icdCodes.0.id → icd_codes.0.id). */
 export const V1_CASE_FIELDS: FieldNames = Object.freeze({
@@ -122,11 +132,21 @@ export const V1_CASE_FIELDS: FieldNames = Object.freeze({
   therapistIds: "therapist_ids",
 });
 
-const icdFromWire = (c: Record<string, any>): IcdCode => ({ id: c.id, code: c.code, description: c.description ?? null, revision: c.revision });
-const referral = (o: Record<string, any> | null | undefined) => (o === undefined ? undefined : (o?.referring_physician_id ?? null));
+const icdFromWire = (c: Record<string, any>): IcdCode => ({
+  id: c.id,
+  code: c.code,
+  description: c.description ?? null,
+  revision: c.revision,
+});
+const referral = (o: Record<string, any> | null | undefined) =>
+  o === undefined ? undefined : (o?.referring_physician_id ?? null);
 
 export function v1CaseChangesFromBody(b: Record<string, any>): CaseChanges {
-  const referrals = { primary: referral(b.referring_physician_details), secondary: referral(b.secondary_referring_physician_details), tertiary: referral(b.tertiary_referring_physician_details) };
+  const referrals = {
+    primary: referral(b.referring_physician_details),
+    secondary: referral(b.secondary_referring_physician_details),
+    tertiary: referral(b.tertiary_referring_physician_details),
+  };
   const defined = Object.fromEntries(Object.entries(referrals).filter(([, v]) => v !== undefined));
   return {
     caseTitle: b.case_title,
@@ -136,7 +156,10 @@ export function v1CaseChangesFromBody(b: Record<string, any>): CaseChanges {
     referrals: Object.keys(defined).length ? defined : undefined,
     icdCodes: b.icd_codes?.map(icdFromWire),
     treatingIcdCodes: b.treating_icd_codes?.map(icdFromWire),
-    insuranceCards: b.insurance_card_list?.map((c: Record<string, any>) => ({ insuranceCardId: c.insurance_card_id, insuranceCardType: c.insurance_card_type })),
+    insuranceCards: b.insurance_card_list?.map((c: Record<string, any>) => ({
+      insuranceCardId: c.insurance_card_id,
+      insuranceCardType: c.insurance_card_type,
+    })),
     numberOfPastVisits: b.number_of_past_visits_for_this_case,
     treatmentStatus: b.treatment_status,
     treatmentStartDate: b.treatment_start_date,
@@ -152,14 +175,27 @@ export function v1CaseChangesFromBody(b: Record<string, any>): CaseChanges {
   };
 }
 
-export const v1CaseDraftFromBody = (b: Record<string, any>): CaseDraft => ({ ...v1CaseChangesFromBody(b), patientId: b.patient_id }) as CaseDraft;
+export const v1CaseDraftFromBody = (b: Record<string, any>): CaseDraft =>
+  ({ ...v1CaseChangesFromBody(b), patientId: b.patient_id }) as CaseDraft;
 
 const icdView = (c: IcdCode) => ({ id: c.id, code: c.code, description: c.description, revision: c.revision });
 
 /** Spec 2.4's resolved referring physician: NPI as a string, from the registry. */
 export function v1ReferralView(p: ReferringPhysician | null) {
   if (!p) return null;
-  return { ref_physician_id: p.id, first_name: p.firstName, last_name: p.lastName, npi: p.npi, fax_number: p.faxNumber, phone_number: p.phoneNumber, address1: p.address1, address2: p.address2, city: p.city, state: p.state, zip: p.zip };
+  return {
+    ref_physician_id: p.id,
+    first_name: p.firstName,
+    last_name: p.lastName,
+    npi: p.npi,
+    fax_number: p.faxNumber,
+    phone_number: p.phoneNumber,
+    address1: p.address1,
+    address2: p.address2,
+    city: p.city,
+    state: p.state,
+    zip: p.zip,
+  };
 }
 
 export function v1CaseView(v: CaseView) {
@@ -177,7 +213,10 @@ export function v1CaseView(v: CaseView) {
     tertiary_referring_physician_details: v1ReferralView(v.physicians.tertiary),
     icd_codes: c.icdCodes.map(icdView),
     treating_icd_codes: c.treatingIcdCodes.map(icdView),
-    insurance_card_list: c.insuranceCards.map((card) => ({ ...v1InsuranceCardView(card), insurance_card_type: card.insuranceCardType })),
+    insurance_card_list: c.insuranceCards.map((card) => ({
+      ...v1InsuranceCardView(card),
+      insurance_card_type: card.insuranceCardType,
+    })),
     number_of_past_visits_for_this_case: c.numberOfPastVisits,
     treatment_status: c.treatmentStatus,
     treatment_start_date: c.treatmentStartDate,
@@ -203,7 +242,9 @@ export function v1CaseView(v: CaseView) {
   };
 }
 
-export function v1InsuranceCardView(card: Pick<InsuranceCard, "id" | "payer" | "insuranceNumber" | "planStartDate" | "planEndDate">) {
+export function v1InsuranceCardView(
+  card: Pick<InsuranceCard, "id" | "payer" | "insuranceNumber" | "planStartDate" | "planEndDate">,
+) {
   return {
     insurance_card_id: card.id,
     insurance_payer: { payer_reg_id: card.payer.payerRegId, name: card.payer.name, payer_id: card.payer.payerId },
@@ -223,7 +264,11 @@ export const v1InsuranceCardCreateSchema: JsonSchema = {
       type: "object",
       additionalProperties: false,
       required: ["name"],
-      properties: { payer_reg_id: nullable(id), name: { type: "string", minLength: 1, maxLength: 200 }, payer_id: text(50) },
+      properties: {
+        payer_reg_id: nullable(id),
+        name: { type: "string", minLength: 1, maxLength: 200 },
+        payer_id: text(50),
+      },
     },
     insurance_number: { type: "string", minLength: 1, maxLength: 50 },
     plan_start_date: date,
@@ -231,4 +276,9 @@ export const v1InsuranceCardCreateSchema: JsonSchema = {
   },
 };
 
-export const V1_CARD_FIELDS: FieldNames = Object.freeze({ payer: "insurance_payer", insuranceNumber: "insurance_number", planStartDate: "plan_start_date", planEndDate: "plan_end_date" });
+export const V1_CARD_FIELDS: FieldNames = Object.freeze({
+  payer: "insurance_payer",
+  insuranceNumber: "insurance_number",
+  planStartDate: "plan_start_date",
+  planEndDate: "plan_end_date",
+});

@@ -2,7 +2,17 @@ import { DomainError, parseServiceCaseId } from "@openpractice/core";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import { parsePatientId } from "../patients/v1-patient-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
-import { V1_CARD_FIELDS, V1_CASE_FIELDS, v1CaseChangesFromBody, v1CaseCreateSchema, v1CaseDraftFromBody, v1CaseUpdateSchema, v1CaseView, v1InsuranceCardCreateSchema, v1InsuranceCardView } from "./v1-case-contract.js";
+import {
+  V1_CARD_FIELDS,
+  V1_CASE_FIELDS,
+  v1CaseChangesFromBody,
+  v1CaseCreateSchema,
+  v1CaseDraftFromBody,
+  v1CaseUpdateSchema,
+  v1CaseView,
+  v1InsuranceCardCreateSchema,
+  v1InsuranceCardView,
+} from "./v1-case-contract.js";
 
 export const CASE_READ_SCOPES = Object.freeze(["cases:read", "read"]);
 export const CASE_WRITE_SCOPES = Object.freeze(["cases:write", "write"]);
@@ -20,8 +30,15 @@ export function parseCasePathId(raw: string | undefined): number {
 export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   const common = { contract: "v1" as const, tags: ["Cases (v1)"], auth: true, fieldNames: V1_CASE_FIELDS };
   const errors = {
-    "400": { description: "VALIDATION_FAILED (field named), UNKNOWN_REFERENCE (insurance card), CLINIC_NOT_FOUND", schema: v1ErrorBody },
-    "404": { description: "CASE_NOT_FOUND, PATIENT_NOT_FOUND or REFERRING_PHYSICIAN_NOT_FOUND (another organisation's included)", schema: v1ErrorBody },
+    "400": {
+      description: "VALIDATION_FAILED (field named), UNKNOWN_REFERENCE (insurance card), CLINIC_NOT_FOUND",
+      schema: v1ErrorBody,
+    },
+    "404": {
+      description:
+        "CASE_NOT_FOUND, PATIENT_NOT_FOUND or REFERRING_PHYSICIAN_NOT_FOUND (another organisation's included)",
+      schema: v1ErrorBody,
+    },
   };
   return [
     {
@@ -29,7 +46,8 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       method: "POST",
       path: `${BASE}/patientCase`,
       operationId: "v1CreateCase",
-      summary: "Open a case (spec 4.2). Emits case.created. Referring physicians are resolved from the registry by referring_physician_id.",
+      summary:
+        "Open a case (spec 4.2). Emits case.created. Referring physicians are resolved from the registry by referring_physician_id.",
       scopes: CASE_WRITE_SCOPES,
       requestBody: v1CaseCreateSchema,
       responses: { "200": { description: "The case", schema: caseBody }, ...errors },
@@ -44,7 +62,12 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       operationId: "v1ListPatientCases",
       summary: "A patient's cases, newest first (`patient_id` required).",
       scopes: CASE_READ_SCOPES,
-      query: { type: "object", additionalProperties: false, required: ["patient_id"], properties: { patient_id: { type: "integer", minimum: 1 } } },
+      query: {
+        type: "object",
+        additionalProperties: false,
+        required: ["patient_id"],
+        properties: { patient_id: { type: "integer", minimum: 1 } },
+      },
       responses: { "200": { description: "Cases", schema: v1EnvelopeSchema({ type: "array" }) }, "404": errors["404"] },
       async handle(ctx) {
         return v1Success((await practice.cases.listByPatient(ctx.principal, ctx.query().patient_id)).map(v1CaseView));
@@ -67,13 +90,16 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       method: "POST",
       path: `${BASE}/patientCase/:id`,
       operationId: "v1UpdateCase",
-      summary: "Partial update: omitted fields keep their values; lists given replace the whole list. Discharging emits case.discharged, other changes case.updated.",
+      summary:
+        "Partial update: omitted fields keep their values; lists given replace the whole list. Discharging emits case.discharged, other changes case.updated.",
       scopes: CASE_WRITE_SCOPES,
       requestBody: v1CaseUpdateSchema,
       responses: { "200": { description: "The case", schema: caseBody }, ...errors },
       async handle(ctx) {
         const id = parseCasePathId(ctx.params.id);
-        return v1Success(v1CaseView(await practice.cases.update(ctx.principal, id, v1CaseChangesFromBody(await ctx.body()))));
+        return v1Success(
+          v1CaseView(await practice.cases.update(ctx.principal, id, v1CaseChangesFromBody(await ctx.body()))),
+        );
       },
     },
     {
@@ -83,7 +109,12 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       operationId: "v1ListSpecializations",
       summary: "The specializations enabled for the organisation (a case's specialization must be one of them).",
       scopes: CASE_READ_SCOPES,
-      responses: { "200": { description: "Specialization codes", schema: v1EnvelopeSchema({ type: "array", items: { type: "string" } }) } },
+      responses: {
+        "200": {
+          description: "Specialization codes",
+          schema: v1EnvelopeSchema({ type: "array", items: { type: "string" } }),
+        },
+      },
       async handle(ctx) {
         return v1Success(await practice.catalog.specializations(ctx.principal));
       },
@@ -97,9 +128,14 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       operationId: "v1GetInsuranceCards",
       summary: "Get Insurance Cards: the patient's cards, oldest first; a case copies the ones it names.",
       scopes: CASE_READ_SCOPES,
-      responses: { "200": { description: "Cards", schema: v1EnvelopeSchema({ type: "array" }) }, "404": { description: "PATIENT_NOT_FOUND", schema: v1ErrorBody } },
+      responses: {
+        "200": { description: "Cards", schema: v1EnvelopeSchema({ type: "array" }) },
+        "404": { description: "PATIENT_NOT_FOUND", schema: v1ErrorBody },
+      },
       async handle(ctx) {
-        return v1Success((await practice.insuranceCards.list(ctx.principal, parsePatientId(ctx.params.id))).map(v1InsuranceCardView));
+        return v1Success(
+          (await practice.insuranceCards.list(ctx.principal, parsePatientId(ctx.params.id))).map(v1InsuranceCardView),
+        );
       },
     },
     {
@@ -112,12 +148,20 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       summary: "Add an insurance card (payer, member number, plan dates) to a patient.",
       scopes: CASE_WRITE_SCOPES,
       requestBody: v1InsuranceCardCreateSchema,
-      responses: { "200": { description: "The card", schema: v1EnvelopeSchema({ type: "object" }) }, "400": errors["400"], "404": { description: "PATIENT_NOT_FOUND", schema: v1ErrorBody } },
+      responses: {
+        "200": { description: "The card", schema: v1EnvelopeSchema({ type: "object" }) },
+        "400": errors["400"],
+        "404": { description: "PATIENT_NOT_FOUND", schema: v1ErrorBody },
+      },
       async handle(ctx) {
         const patientId = parsePatientId(ctx.params.id);
         const b = await ctx.body();
         const card = await practice.insuranceCards.add(ctx.principal, patientId, {
-          payer: { payerRegId: b.insurance_payer.payer_reg_id ?? null, name: b.insurance_payer.name, payerId: b.insurance_payer.payer_id ?? null },
+          payer: {
+            payerRegId: b.insurance_payer.payer_reg_id ?? null,
+            name: b.insurance_payer.name,
+            payerId: b.insurance_payer.payer_id ?? null,
+          },
           insuranceNumber: b.insurance_number,
           planStartDate: b.plan_start_date,
           planEndDate: b.plan_end_date,

@@ -49,7 +49,8 @@ export function boundedEcho(value: unknown, depth = 0): unknown {
     const keys = Object.keys(value);
     if (depth >= ECHO_MAX_DEPTH) return `[object with ${keys.length} fields]`;
     const out: Record<string, unknown> = {};
-    for (const key of keys.slice(0, ECHO_MAX_ITEMS)) out[truncated(key)] = boundedEcho((value as Record<string, unknown>)[key], depth + 1);
+    for (const key of keys.slice(0, ECHO_MAX_ITEMS))
+      out[truncated(key)] = boundedEcho((value as Record<string, unknown>)[key], depth + 1);
     if (keys.length > ECHO_MAX_ITEMS) out["…"] = `${keys.length - ECHO_MAX_ITEMS} more fields`;
     return out;
   } catch {

@@ -8,7 +8,6 @@ export const V1_SUCCESS_CODE = 2000;
 /** v1 answer to registering a patient who already exists: the existing record comes back with this code. */
 export const V1_PATIENT_EXISTS_CODE = 2301;
 
-
 /** OpenAPI schema of a v1 success body around `data`. */
 export function v1EnvelopeSchema(data: object): Record<string, unknown> {
   return {
@@ -27,7 +26,13 @@ export function v1Pagination(p: { page: number; size: number; total: number }) {
 /** The paging block of the webhook and notification APIs (current_page / per_page, as spec 4.4's lists). */
 export function v1CurrentPagePagination(p: { page: number; size: number; total: number }) {
   const totalPages = Math.ceil(p.total / p.size);
-  return { current_page: p.page, per_page: p.size, total_count: p.total, total_pages: totalPages, has_next: p.page < totalPages };
+  return {
+    current_page: p.page,
+    per_page: p.size,
+    total_count: p.total,
+    total_pages: totalPages,
+    has_next: p.page < totalPages,
+  };
 }
 
 export function v1Success(data: unknown, code = V1_SUCCESS_CODE, message = "Success"): Response {
@@ -40,12 +45,24 @@ export function v1Success(data: unknown, code = V1_SUCCESS_CODE, message = "Succ
  * (e.g. the conflicting patient, the reason a token was refused) when there are any.
  * `mapped` is the code's entry of V1_ERROR_MAP (http-modules.ts).
  */
-export function v1Error(error: DomainError, mapped: V1ErrorMapping, names?: FieldNames, headers: Record<string, string> = {}, statusOverride?: number): Response {
+export function v1Error(
+  error: DomainError,
+  mapped: V1ErrorMapping,
+  names?: FieldNames,
+  headers: Record<string, string> = {},
+  statusOverride?: number,
+): Response {
   const { message, issues, details } = describeForWire(error, names);
   const body: Record<string, unknown> = { code: mapped.code, data: null, message, error_code: error.code };
   if (issues?.length) body.errors = issues;
   if (Object.keys(details).length > 0) body.details = details;
   // A route whose contract answers errors with another status (spec 7.1: SOAP creation, always 200) keeps the code.
-  const status = statusOverride !== undefined && mapped.status < 500 && error.code !== "UNAUTHORIZED" && error.code !== "RATE_LIMIT_EXCEEDED" ? statusOverride : mapped.status;
+  const status =
+    statusOverride !== undefined &&
+    mapped.status < 500 &&
+    error.code !== "UNAUTHORIZED" &&
+    error.code !== "RATE_LIMIT_EXCEEDED"
+      ? statusOverride
+      : mapped.status;
   return jsonResponse(status, body, headers);
 }

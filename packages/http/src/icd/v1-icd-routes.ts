@@ -21,7 +21,8 @@ export function v1IcdRoutes({ practice }: RouteDependencies): RouteDefinition[] 
       method: "GET",
       path: "/apis/soap-enrichment/v1/bcs/icd/search",
       operationId: "v1SearchIcdCodes",
-      summary: "Find ICD-10-CM codes by code (with or without the dot, by prefix; the exact code first) or by words of the description in any order (each word a word start; shortest description first).",
+      summary:
+        "Find ICD-10-CM codes by code (with or without the dot, by prefix; the exact code first) or by words of the description in any order (each word a word start; shortest description first).",
       scopes: Object.freeze(["notes:read", "cases:read", "read"]),
       query: {
         type: "object",
@@ -29,16 +30,29 @@ export function v1IcdRoutes({ practice }: RouteDependencies): RouteDefinition[] 
         required: ["q"],
         properties: {
           q: { type: "string", minLength: 1, maxLength: 100 },
-          speciality: { type: "string", maxLength: 30, description: "Accepted for compatibility; it does not filter today" },
+          speciality: {
+            type: "string",
+            maxLength: 30,
+            description: "Accepted for compatibility; it does not filter today",
+          },
           rev: { type: "string", maxLength: 10, description: "ICD10 (the only revision)" },
           page: { type: "integer", minimum: 1, default: 1 },
           size: { type: "integer", minimum: 1, maximum: 100, default: 20 },
         },
       },
-      responses: { "200": { description: "{codes, pagination, code_set_year}", schema: v1EnvelopeSchema({ type: "object" }) }, "400": { description: "INVALID_PARAMETER", schema: { $ref: "#/components/schemas/V1Error" } } },
+      responses: {
+        "200": { description: "{codes, pagination, code_set_year}", schema: v1EnvelopeSchema({ type: "object" }) },
+        "400": { description: "INVALID_PARAMETER", schema: { $ref: "#/components/schemas/V1Error" } },
+      },
       async handle(ctx) {
         const q = ctx.query();
-        const found = await practice.icd.search({ q: q.q, speciality: q.speciality, rev: q.rev, page: q.page, size: q.size });
+        const found = await practice.icd.search({
+          q: q.q,
+          speciality: q.speciality,
+          rev: q.rev,
+          page: q.page,
+          size: q.size,
+        });
         return v1Success({ codes: found.codes.map(view), code_set_year: found.year, pagination: v1Pagination(found) });
       },
     },

@@ -1,7 +1,17 @@
 import { assertRecipientQuery } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
-import { deviceRegisterSchema, devicesQuery, deviceView, ERROR_BODY, NOTIFICATIONS_PATH, NOTIFICATION_ROUTE, OBJECT_BODY, NOTIFICATION_READ_SCOPES, NOTIFICATION_WRITE_SCOPES } from "./notification-contract.js";
+import {
+  deviceRegisterSchema,
+  devicesQuery,
+  deviceView,
+  ERROR_BODY,
+  NOTIFICATIONS_PATH,
+  NOTIFICATION_ROUTE,
+  OBJECT_BODY,
+  NOTIFICATION_READ_SCOPES,
+  NOTIFICATION_WRITE_SCOPES,
+} from "./notification-contract.js";
 
 const BASE = `${NOTIFICATIONS_PATH}/devices`;
 
@@ -14,14 +24,29 @@ export function deviceRoutes({ practice }: RouteDependencies): RouteDefinition[]
       method: "POST",
       path: BASE,
       operationId: "registerPushDevice",
-      summary: "Register a user's browser for Web Push: 201 with the device, or 200 when the organisation already had this endpoint (it moves to this user and these keys).",
+      summary:
+        "Register a user's browser for Web Push: 201 with the device, or 200 when the organisation already had this endpoint (it moves to this user and these keys).",
       scopes: NOTIFICATION_WRITE_SCOPES,
       requestBody: deviceRegisterSchema,
-      responses: { "201": { description: "The new device", schema: OBJECT_BODY }, "200": { description: "The device, re-registered", schema: OBJECT_BODY }, "400": { description: "VALIDATION_FAILED naming the field", schema: ERROR_BODY } },
+      responses: {
+        "201": { description: "The new device", schema: OBJECT_BODY },
+        "200": { description: "The device, re-registered", schema: OBJECT_BODY },
+        "400": { description: "VALIDATION_FAILED naming the field", schema: ERROR_BODY },
+      },
       async handle(ctx) {
         const b = await ctx.body();
-        const { device, created } = await practice.pushDevices.register(ctx.principal, { userId: b.user_id, userType: b.user_type, endpoint: b.endpoint, keys: b.keys, label: b.label });
-        return jsonResponse(created ? 201 : 200, deviceView(device), created ? { location: `${ctx.basePath}${BASE}/${device.id}` } : {});
+        const { device, created } = await practice.pushDevices.register(ctx.principal, {
+          userId: b.user_id,
+          userType: b.user_type,
+          endpoint: b.endpoint,
+          keys: b.keys,
+          label: b.label,
+        });
+        return jsonResponse(
+          created ? 201 : 200,
+          deviceView(device),
+          created ? { location: `${ctx.basePath}${BASE}/${device.id}` } : {},
+        );
       },
     },
     {
@@ -32,10 +57,16 @@ export function deviceRoutes({ practice }: RouteDependencies): RouteDefinition[]
       summary: "A user's devices, oldest first.",
       scopes: NOTIFICATION_READ_SCOPES,
       query: devicesQuery,
-      responses: { "200": { description: "{devices}", schema: OBJECT_BODY }, "400": { description: "INVALID_PARAMETER", schema: ERROR_BODY } },
+      responses: {
+        "200": { description: "{devices}", schema: OBJECT_BODY },
+        "400": { description: "INVALID_PARAMETER", schema: ERROR_BODY },
+      },
       async handle(ctx) {
         const q = ctx.query();
-        const devices = await practice.pushDevices.list(ctx.principal, assertRecipientQuery({ userType: q.user_type, userId: q.user_id }));
+        const devices = await practice.pushDevices.list(
+          ctx.principal,
+          assertRecipientQuery({ userType: q.user_type, userId: q.user_id }),
+        );
         return jsonResponse(200, { devices: devices.map(deviceView) });
       },
     },

@@ -1,20 +1,39 @@
-import { NOTIFICATION_LIMITS, type Device, type DevicePush, type Notification, type PushAttempt } from "@openpractice/core";
+import {
+  NOTIFICATION_LIMITS,
+  type Device,
+  type DevicePush,
+  type Notification,
+  type PushAttempt,
+} from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import type { JsonSchema } from "../validation/json-schema.js";
 
 export const NOTIFICATION_READ_SCOPES = Object.freeze(["notifications:read", "read"]);
 export const NOTIFICATION_WRITE_SCOPES = Object.freeze(["notifications:write", "write"]);
 
-const userId: JsonSchema = { type: ["string", "integer"], maxLength: NOTIFICATION_LIMITS.userIdMax, description: "Your id of the user (a string; integers are taken as their decimal form)" };
+const userId: JsonSchema = {
+  type: ["string", "integer"],
+  maxLength: NOTIFICATION_LIMITS.userIdMax,
+  description: "Your id of the user (a string; integers are taken as their decimal form)",
+};
 const userType: JsonSchema = { type: "string", maxLength: 20, description: "PATIENT or PROVIDER, in any case" };
-const optionalText = (max: number, description: string): JsonSchema => ({ type: ["string", "null"], maxLength: max, description });
+const optionalText = (max: number, description: string): JsonSchema => ({
+  type: ["string", "null"],
+  maxLength: max,
+  description,
+});
 
 /**
  * Spec 4.5. `recipient` and `notification` are required, but left to the core
  * rules so that a missing object is reported by its required leaves
  * (recipient.user_id, recipient.user_type, notification.title), as spec 7.3 names them.
  */
-const recipientObject: JsonSchema = { type: "object", additionalProperties: false, required: ["user_id", "user_type"], properties: { user_id: userId, user_type: userType } };
+const recipientObject: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["user_id", "user_type"],
+  properties: { user_id: userId, user_type: userType },
+};
 export const recipientSchema: JsonSchema = { $id: "NotificationRecipient", ...recipientObject };
 
 export const deliverSchema: JsonSchema = {
@@ -29,12 +48,21 @@ export const deliverSchema: JsonSchema = {
       additionalProperties: false,
       required: ["title"],
       properties: {
-        title: { type: "string", maxLength: NOTIFICATION_LIMITS.titleMax, description: "Push title and inbox title: shown on lock screens, so no health information" },
+        title: {
+          type: "string",
+          maxLength: NOTIFICATION_LIMITS.titleMax,
+          description: "Push title and inbox title: shown on lock screens, so no health information",
+        },
         body: optionalText(NOTIFICATION_LIMITS.bodyMax, "Push body: shown on lock screens, so no health information"),
         link: optionalText(NOTIFICATION_LIMITS.linkMax, "Deep link, e.g. type=appointment&appointment_id=7"),
       },
     },
-    idempotency_key: { type: ["string", "null"], minLength: 1, maxLength: NOTIFICATION_LIMITS.idempotencyKeyMax, description: "Requests of one organisation with the same key give one notification" },
+    idempotency_key: {
+      type: ["string", "null"],
+      minLength: 1,
+      maxLength: NOTIFICATION_LIMITS.idempotencyKeyMax,
+      description: "Requests of one organisation with the same key give one notification",
+    },
   },
 };
 
@@ -52,16 +80,26 @@ export const deviceRegisterSchema: JsonSchema = {
       type: "object",
       additionalProperties: false,
       required: ["p256dh", "auth"],
-      properties: { p256dh: { type: "string", maxLength: 200, description: "base64url P-256 public key" }, auth: { type: "string", maxLength: 100, description: "base64url 16-byte auth secret" } },
+      properties: {
+        p256dh: { type: "string", maxLength: 200, description: "base64url P-256 public key" },
+        auth: { type: "string", maxLength: 100, description: "base64url 16-byte auth secret" },
+      },
     },
     expirationTime: { type: ["number", "null"], description: "As PushSubscription.toJSON() sends it; not used" },
     label: optionalText(NOTIFICATION_LIMITS.labelMax, "For people, e.g. 'Chrome on Pixel 8'"),
   },
 };
 
-
-const recipientQuery = { user_type: { type: "string", description: "PATIENT or PROVIDER, in any case" }, user_id: { type: "string", description: "The user's id" } };
-export const devicesQuery: JsonSchema = { type: "object", additionalProperties: false, required: ["user_type", "user_id"], properties: recipientQuery };
+const recipientQuery = {
+  user_type: { type: "string", description: "PATIENT or PROVIDER, in any case" },
+  user_id: { type: "string", description: "The user's id" },
+};
+export const devicesQuery: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["user_type", "user_id"],
+  properties: recipientQuery,
+};
 export const inboxQuery: JsonSchema = {
   type: "object",
   additionalProperties: false,
@@ -74,12 +112,21 @@ export const inboxQuery: JsonSchema = {
   },
 };
 
-export const NOTIFICATION_FIELDS: FieldNames = Object.freeze({ userId: "user_id", userType: "user_type", idempotencyKey: "idempotency_key" });
+export const NOTIFICATION_FIELDS: FieldNames = Object.freeze({
+  userId: "user_id",
+  userType: "user_type",
+  idempotencyKey: "idempotency_key",
+});
 
 export const NOTIFICATIONS_PATH = "/apis/v1/notifications";
 
 /** What every notification and device route shares: like the webhook API, resources as bodies and v2-shaped errors. */
-export const NOTIFICATION_ROUTE = Object.freeze({ contract: "v2" as const, tags: ["Notifications"], auth: true, fieldNames: NOTIFICATION_FIELDS });
+export const NOTIFICATION_ROUTE = Object.freeze({
+  contract: "v2" as const,
+  tags: ["Notifications"],
+  auth: true,
+  fieldNames: NOTIFICATION_FIELDS,
+});
 
 /** OpenAPI schemas of the replies. */
 export const ERROR_BODY: JsonSchema = { $ref: "#/components/schemas/V2Error" };

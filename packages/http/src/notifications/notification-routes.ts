@@ -2,7 +2,19 @@ import { assertRecipientQuery } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import { v1CurrentPagePagination } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
-import { deliverSchema, inboxEntryView, inboxQuery, ERROR_BODY, NOTIFICATIONS_PATH, NOTIFICATION_ROUTE, OBJECT_BODY, NOTIFICATION_READ_SCOPES, NOTIFICATION_WRITE_SCOPES, notificationView, recipientSchema } from "./notification-contract.js";
+import {
+  deliverSchema,
+  inboxEntryView,
+  inboxQuery,
+  ERROR_BODY,
+  NOTIFICATIONS_PATH,
+  NOTIFICATION_ROUTE,
+  OBJECT_BODY,
+  NOTIFICATION_READ_SCOPES,
+  NOTIFICATION_WRITE_SCOPES,
+  notificationView,
+  recipientSchema,
+} from "./notification-contract.js";
 
 const BASE = NOTIFICATIONS_PATH;
 
@@ -13,20 +25,34 @@ const BASE = NOTIFICATIONS_PATH;
  * the resource itself and v2-shaped errors.
  */
 export function notificationRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const notFound = { "404": { description: "NOTIFICATION_NOT_FOUND (also for other organisations' notifications)", schema: ERROR_BODY } };
+  const notFound = {
+    "404": { description: "NOTIFICATION_NOT_FOUND (also for other organisations' notifications)", schema: ERROR_BODY },
+  };
   return [
     {
       ...NOTIFICATION_ROUTE,
       method: "POST",
       path: `${BASE}/deliver`,
       operationId: "deliverNotification",
-      summary: "Send a push notification to every device of one patient or provider, and put it in their inbox. Validated at once (400 naming the field), delivered in the background: 202 {notification_id, status: accepted}. Titles and bodies show on lock screens: no health information.",
+      summary:
+        "Send a push notification to every device of one patient or provider, and put it in their inbox. Validated at once (400 naming the field), delivered in the background: 202 {notification_id, status: accepted}. Titles and bodies show on lock screens: no health information.",
       scopes: NOTIFICATION_WRITE_SCOPES,
       requestBody: deliverSchema,
       responses: {
-        "202": { description: "{notification_id, status: accepted}; a repeat of an idempotency_key answers the first notification's id with Idempotent-Replayed: true", schema: OBJECT_BODY },
-        "400": { description: "MALFORMED_JSON, or VALIDATION_FAILED naming recipient.user_id, recipient.user_type, notification.title ...", schema: ERROR_BODY },
-        "422": { description: "IDEMPOTENCY_KEY_REUSED: the key was used for a different notification; details name it", schema: ERROR_BODY },
+        "202": {
+          description:
+            "{notification_id, status: accepted}; a repeat of an idempotency_key answers the first notification's id with Idempotent-Replayed: true",
+          schema: OBJECT_BODY,
+        },
+        "400": {
+          description:
+            "MALFORMED_JSON, or VALIDATION_FAILED naming recipient.user_id, recipient.user_type, notification.title ...",
+          schema: ERROR_BODY,
+        },
+        "422": {
+          description: "IDEMPOTENCY_KEY_REUSED: the key was used for a different notification; details name it",
+          schema: ERROR_BODY,
+        },
       },
       async handle(ctx) {
         const b = await ctx.body();
@@ -48,10 +74,18 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       method: "GET",
       path: `${BASE}/vapid-public-key`,
       operationId: "vapidPublicKey",
-      summary: "The VAPID public key (base64url) browsers pass to PushManager.subscribe as applicationServerKey. No token needed: it is public.",
-      responses: { "200": { description: "{public_key}", schema: OBJECT_BODY }, "503": { description: "PUSH_NOT_CONFIGURED", schema: ERROR_BODY } },
+      summary:
+        "The VAPID public key (base64url) browsers pass to PushManager.subscribe as applicationServerKey. No token needed: it is public.",
+      responses: {
+        "200": { description: "{public_key}", schema: OBJECT_BODY },
+        "503": { description: "PUSH_NOT_CONFIGURED", schema: ERROR_BODY },
+      },
       async handle() {
-        return jsonResponse(200, { public_key: practice.notifications.vapidPublicKey() }, { "cache-control": "public, max-age=300" });
+        return jsonResponse(
+          200,
+          { public_key: practice.notifications.vapidPublicKey() },
+          { "cache-control": "public, max-age=300" },
+        );
       },
     },
     {
@@ -59,14 +93,26 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       method: "GET",
       path: `${BASE}/inbox`,
       operationId: "notificationInbox",
-      summary: "A user's in-app inbox, newest first, paged; `unread=true` lists unread entries only. unread_count counts all unread entries.",
+      summary:
+        "A user's in-app inbox, newest first, paged; `unread=true` lists unread entries only. unread_count counts all unread entries.",
       scopes: NOTIFICATION_READ_SCOPES,
       query: inboxQuery,
-      responses: { "200": { description: "{entries, unread_count, pagination}", schema: OBJECT_BODY }, "400": { description: "INVALID_PARAMETER", schema: ERROR_BODY } },
+      responses: {
+        "200": { description: "{entries, unread_count, pagination}", schema: OBJECT_BODY },
+        "400": { description: "INVALID_PARAMETER", schema: ERROR_BODY },
+      },
       async handle(ctx) {
         const q = ctx.query();
-        const found = await practice.notifications.inbox(ctx.principal, assertRecipientQuery({ userType: q.user_type, userId: q.user_id }), { unreadOnly: q.unread, page: q.page, size: q.size });
-        return jsonResponse(200, { entries: found.entries.map(inboxEntryView), unread_count: found.unread, pagination: v1CurrentPagePagination(found) });
+        const found = await practice.notifications.inbox(
+          ctx.principal,
+          assertRecipientQuery({ userType: q.user_type, userId: q.user_id }),
+          { unreadOnly: q.unread, page: q.page, size: q.size },
+        );
+        return jsonResponse(200, {
+          entries: found.entries.map(inboxEntryView),
+          unread_count: found.unread,
+          pagination: v1CurrentPagePagination(found),
+        });
       },
     },
     {
@@ -77,10 +123,18 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       summary: "Mark every unread entry of a user's inbox read; answers how many changed.",
       scopes: NOTIFICATION_WRITE_SCOPES,
       requestBody: recipientSchema,
-      responses: { "200": { description: "{marked_read}", schema: OBJECT_BODY }, "400": { description: "VALIDATION_FAILED", schema: ERROR_BODY } },
+      responses: {
+        "200": { description: "{marked_read}", schema: OBJECT_BODY },
+        "400": { description: "VALIDATION_FAILED", schema: ERROR_BODY },
+      },
       async handle(ctx) {
         const b = await ctx.body();
-        return jsonResponse(200, { marked_read: await practice.notifications.markAllRead(ctx.principal, { userType: b.user_type, userId: b.user_id }) });
+        return jsonResponse(200, {
+          marked_read: await practice.notifications.markAllRead(ctx.principal, {
+            userType: b.user_type,
+            userId: b.user_id,
+          }),
+        });
       },
     },
     {
@@ -88,7 +142,8 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       method: "GET",
       path: `${BASE}/:notification_id`,
       operationId: "getNotification",
-      summary: "One notification: its content, delivery_status (queued, delivered, partially_delivered, failed, no_devices), read state, and each device's delivery with every attempt.",
+      summary:
+        "One notification: its content, delivery_status (queued, delivered, partially_delivered, failed, no_devices), read state, and each device's delivery with every attempt.",
       scopes: NOTIFICATION_READ_SCOPES,
       responses: { "200": { description: "The notification", schema: OBJECT_BODY }, ...notFound },
       async handle(ctx) {
@@ -105,7 +160,10 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       scopes: NOTIFICATION_WRITE_SCOPES,
       responses: { "200": { description: "The inbox entry", schema: OBJECT_BODY }, ...notFound },
       async handle(ctx) {
-        return jsonResponse(200, inboxEntryView(await practice.notifications.markRead(ctx.principal, ctx.params.notification_id ?? "")));
+        return jsonResponse(
+          200,
+          inboxEntryView(await practice.notifications.markRead(ctx.principal, ctx.params.notification_id ?? "")),
+        );
       },
     },
   ];

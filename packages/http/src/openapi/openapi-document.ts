@@ -18,21 +18,36 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, "{$1}");
-    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
     const queryProps = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
     const requiredQuery = new Set((route.query?.required ?? []) as string[]);
-    const queryParams = Object.entries(queryProps).map(([name, schema]) => ({ name, in: "query", required: requiredQuery.has(name), description: schema.description, schema: clean(schema) }));
+    const queryParams = Object.entries(queryProps).map(([name, schema]) => ({
+      name,
+      in: "query",
+      required: requiredQuery.has(name),
+      description: schema.description,
+      schema: clean(schema),
+    }));
     const responses = Object.fromEntries(
       Object.entries(route.responses).map(([status, r]) => [
         status,
         r.schema
           ? { description: r.description, content: { "application/json": { schema: clean(r.schema) } } }
           : r.binaryContentType
-            ? { description: r.description, content: { [r.binaryContentType]: { schema: { type: "string", format: "binary" } } } }
+            ? {
+                description: r.description,
+                content: { [r.binaryContentType]: { schema: { type: "string", format: "binary" } } },
+              }
             : { description: r.description },
       ]),
     );
-    if (route.auth) responses["401"] ??= { description: "UNAUTHORIZED: missing, malformed, wrongly signed or expired token" };
+    if (route.auth)
+      responses["401"] ??= { description: "UNAUTHORIZED: missing, malformed, wrongly signed or expired token" };
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: route.operationId,
@@ -41,7 +56,9 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
       ...(route.auth ? { security: bearer } : { security: [] }),
       ...(route.scopes ? { "x-required-scopes": route.scopes } : {}),
       parameters: [...pathParams, ...queryParams],
-      ...(route.requestBody ? { requestBody: { required: true, content: { "application/json": { schema: clean(route.requestBody) } } } } : {}),
+      ...(route.requestBody
+        ? { requestBody: { required: true, content: { "application/json": { schema: clean(route.requestBody) } } } }
+        : {}),
       responses,
     };
   }
@@ -50,7 +67,8 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
     info: {
       title: "OpenPractice clinical practice service",
       version: "0.1.0",
-      description: "v1 (paths under /apis/...) answers in the envelope {code, data, message}; v2 (beta, /v2/...) answers with the resource itself and errors as {error, meta}.",
+      description:
+        "v1 (paths under /apis/...) answers in the envelope {code, data, message}; v2 (beta, /v2/...) answers with the resource itself and errors as {error, meta}.",
     },
     paths,
     components: {
@@ -60,7 +78,10 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
           type: "object",
           required: ["code", "data", "message"],
           properties: {
-            code: { type: "integer", description: "v1 numeric code, e.g. 4000 validation, 4010 unauthorized, 4040 patient not found" },
+            code: {
+              type: "integer",
+              description: "v1 numeric code, e.g. 4000 validation, 4010 unauthorized, 4040 patient not found",
+            },
             data: { type: "null" },
             message: { type: "string" },
             error_code: { type: "string", enum: [...errorCodes()] },
@@ -71,18 +92,39 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
           type: "object",
           required: ["error", "meta"],
           properties: {
-            error: { type: "object", required: ["code", "message", "details"], properties: { code: { type: "string", enum: [...errorCodes()] }, message: { type: "string" }, details: { type: "object" } } },
-            meta: { type: "object", properties: { timestamp: { type: "string", format: "date-time" }, request_id: { type: "string" } } },
+            error: {
+              type: "object",
+              required: ["code", "message", "details"],
+              properties: {
+                code: { type: "string", enum: [...errorCodes()] },
+                message: { type: "string" },
+                details: { type: "object" },
+              },
+            },
+            meta: {
+              type: "object",
+              properties: { timestamp: { type: "string", format: "date-time" }, request_id: { type: "string" } },
+            },
           },
         },
-        FieldIssue: { type: "object", properties: { field: { type: "string" }, reason: { type: "string" }, value: {} } },
+        FieldIssue: {
+          type: "object",
+          properties: { field: { type: "string" }, reason: { type: "string" }, value: {} },
+        },
         V2Pagination: {
           type: "object",
           properties: {
             current_page: { type: "integer" },
             total_pages: { type: "integer" },
-            total_count: { type: "integer", description: "Matches in all pages. For a `search`, exact up to the search count limit (default 1,000); above it, the limit, with total_count_exact false." },
-            total_count_exact: { type: "boolean", description: "False when total_count is a lower bound (a search with more matches than the count limit)." },
+            total_count: {
+              type: "integer",
+              description:
+                "Matches in all pages. For a `search`, exact up to the search count limit (default 1,000); above it, the limit, with total_count_exact false.",
+            },
+            total_count_exact: {
+              type: "boolean",
+              description: "False when total_count is a lower bound (a search with more matches than the count limit).",
+            },
             per_page: { type: "integer" },
             has_next: { type: "boolean" },
             has_previous: { type: "boolean" },
@@ -90,7 +132,14 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
             previous_page: { type: ["integer", "null"] },
           },
         },
-        V2Meta: { type: "object", properties: { timestamp: { type: "string", format: "date-time" }, request_id: { type: "string" }, api_version: { type: "string" } } },
+        V2Meta: {
+          type: "object",
+          properties: {
+            timestamp: { type: "string", format: "date-time" },
+            request_id: { type: "string" },
+            api_version: { type: "string" },
+          },
+        },
       },
     },
   };

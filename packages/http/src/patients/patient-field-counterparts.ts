@@ -28,6 +28,8 @@ const OTHER: Record<Contract, Contract> = { v1: "v2", v2: "v1" };
  * schema validator adds the hint to "is not a known field".
  */
 export function fieldHints(contract: Contract, object: keyof typeof COUNTERPARTS): JsonSchema {
-  const hints = Object.fromEntries(COUNTERPARTS[object].map((pair) => [pair[OTHER[contract]], `${contract} uses ${pair[contract]}`]));
+  const hints = Object.fromEntries(
+    COUNTERPARTS[object].map((pair) => [pair[OTHER[contract]], `${contract} uses ${pair[contract]}`]),
+  );
   return { "x-field-hints": hints };
 }

@@ -18,7 +18,11 @@ const v1Address: JsonSchema = {
     line2: nullable(text(200)),
     city: nullable(text(100)),
     state: nullable({ type: "string", pattern: "^[A-Z]{2}$", description: "a 2-letter upper-case state code" }),
-    postal_code: nullable({ type: "string", pattern: "^[A-Za-z0-9 -]{3,10}$", description: "3 to 10 letters, digits, spaces or dashes" }),
+    postal_code: nullable({
+      type: "string",
+      pattern: "^[A-Za-z0-9 -]{3,10}$",
+      description: "3 to 10 letters, digits, spaces or dashes",
+    }),
     country: nullable({ type: "string", pattern: "^[A-Z]{2}$", description: "an ISO 3166-1 alpha-2 code" }),
   },
 };
@@ -98,7 +102,14 @@ function v1AddressToDomain(a: V1Body | null | undefined) {
   if (a === null) return null;
   if (a === undefined) return undefined;
   const out: Record<string, unknown> = {};
-  for (const [wire, domain] of [["line1", "line1"], ["line2", "line2"], ["city", "city"], ["state", "state"], ["postal_code", "postalCode"], ["country", "country"]] as const) {
+  for (const [wire, domain] of [
+    ["line1", "line1"],
+    ["line2", "line2"],
+    ["city", "city"],
+    ["state", "state"],
+    ["postal_code", "postalCode"],
+    ["country", "country"],
+  ] as const) {
     if (a[wire] !== undefined) out[domain] = a[wire];
   }
   return out;

@@ -2,7 +2,15 @@ import { DomainError } from "@openpractice/core";
 import { positivePathId } from "../contracts/path-id.js";
 import { V1_PATIENT_EXISTS_CODE, v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import { READ_SCOPES, WRITE_SCOPES, type RouteDefinition, type RouteDependencies } from "../route.js";
-import { V1_PATIENT_FIELDS, v1ChangesFromBody, v1DraftFromBody, v1PatientCreateSchema, v1PatientSchema, v1PatientUpdateSchema, v1PatientView } from "./v1-patient-contract.js";
+import {
+  V1_PATIENT_FIELDS,
+  v1ChangesFromBody,
+  v1DraftFromBody,
+  v1PatientCreateSchema,
+  v1PatientSchema,
+  v1PatientUpdateSchema,
+  v1PatientView,
+} from "./v1-patient-contract.js";
 
 const envelope = v1EnvelopeSchema;
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
@@ -22,16 +30,22 @@ export function v1PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       method: "POST",
       path: "/apis/v1/patient",
       operationId: "v1CreatePatient",
-      summary: "Register a patient. A patient with the same name and date of birth is answered with code 2301 and the existing record.",
+      summary:
+        "Register a patient. A patient with the same name and date of birth is answered with code 2301 and the existing record.",
       scopes: WRITE_SCOPES,
       requestBody: v1PatientCreateSchema,
       responses: {
-        "200": { description: "code 2000 with the new patient, or code 2301 with the existing one", schema: envelope(v1PatientSchema) },
+        "200": {
+          description: "code 2000 with the new patient, or code 2301 with the existing one",
+          schema: envelope(v1PatientSchema),
+        },
         "400": { description: "Validation error naming each field", schema: v1ErrorBody },
       },
       async handle(ctx) {
         const { created, patient } = await practice.patients.register(ctx.principal, v1DraftFromBody(await ctx.body()));
-        return created ? v1Success(v1PatientView(patient)) : v1Success(v1PatientView(patient), V1_PATIENT_EXISTS_CODE, "Patient already exists");
+        return created
+          ? v1Success(v1PatientView(patient))
+          : v1Success(v1PatientView(patient), V1_PATIENT_EXISTS_CODE, "Patient already exists");
       },
     },
     {
@@ -41,7 +55,10 @@ export function v1PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       operationId: "v1GetPatient",
       summary: "Read a patient of the caller's organisation.",
       scopes: READ_SCOPES,
-      responses: { "200": { description: "The patient", schema: envelope(v1PatientSchema) }, "404": { description: "No such patient in this organisation", schema: v1ErrorBody } },
+      responses: {
+        "200": { description: "The patient", schema: envelope(v1PatientSchema) },
+        "404": { description: "No such patient in this organisation", schema: v1ErrorBody },
+      },
       async handle(ctx) {
         return v1Success(v1PatientView(await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id))));
       },

@@ -1,10 +1,32 @@
-import { MEDICAL_RECORDS_PER_PATIENT, PATIENT_LIST_LIMITS, PATIENT_LIST_ORDERS, PATIENT_LIST_STATUSES, PATIENT_SORT_FIELDS, type Appointment, type MedicalRecord, type Patient, type PatientChanges, type PatientDraft, type Sex } from "@openpractice/core";
+import {
+  MEDICAL_RECORDS_PER_PATIENT,
+  PATIENT_LIST_LIMITS,
+  PATIENT_LIST_ORDERS,
+  PATIENT_LIST_STATUSES,
+  PATIENT_SORT_FIELDS,
+  type Appointment,
+  type MedicalRecord,
+  type Patient,
+  type PatientChanges,
+  type PatientDraft,
+  type Sex,
+} from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 import { fieldHints } from "./patient-field-counterparts.js";
 
-const GENDER_TO_SEX: Readonly<Record<string, Sex>> = { male: "MALE", female: "FEMALE", other: "OTHER", unknown: "UNDEFINED" };
-const SEX_TO_GENDER: Readonly<Record<Sex, string>> = { MALE: "male", FEMALE: "female", OTHER: "other", UNDEFINED: "unknown" };
+const GENDER_TO_SEX: Readonly<Record<string, Sex>> = {
+  male: "MALE",
+  female: "FEMALE",
+  other: "OTHER",
+  unknown: "UNDEFINED",
+};
+const SEX_TO_GENDER: Readonly<Record<Sex, string>> = {
+  MALE: "male",
+  FEMALE: "female",
+  OTHER: "other",
+  UNDEFINED: "unknown",
+};
 export const V2_EXPANSIONS = ["medical_records", "appointments", "insurance"] as const;
 export type V2Expansion = (typeof V2_EXPANSIONS)[number];
 
@@ -27,8 +49,16 @@ const v2Properties: Record<string, JsonSchema> = {
     properties: {
       street: nullable(text(200)),
       city: nullable(text(100)),
-      state: nullable({ type: "string", pattern: "^[A-Z]{2}$", description: "a 2-letter upper-case state or province code" }),
-      zip_code: nullable({ type: "string", pattern: "^[A-Za-z0-9 -]{3,10}$", description: "3 to 10 letters, digits, spaces or dashes" }),
+      state: nullable({
+        type: "string",
+        pattern: "^[A-Z]{2}$",
+        description: "a 2-letter upper-case state or province code",
+      }),
+      zip_code: nullable({
+        type: "string",
+        pattern: "^[A-Za-z0-9 -]{3,10}$",
+        description: "3 to 10 letters, digits, spaces or dashes",
+      }),
       country: nullable({ type: "string", pattern: "^[A-Z]{2}$", description: "an ISO 3166-1 alpha-2 code" }),
     },
   }),
@@ -76,7 +106,10 @@ export const v2PatientSchema: JsonSchema = {
     date_of_birth: { type: "string", format: "date" },
     gender: { type: "string", enum: Object.keys(GENDER_TO_SEX) },
     status: { type: "string", enum: ["active", "inactive"] },
-    address: { type: "object", properties: { street: strOrNull, city: strOrNull, state: strOrNull, zip_code: strOrNull, country: strOrNull } },
+    address: {
+      type: "object",
+      properties: { street: strOrNull, city: strOrNull, state: strOrNull, zip_code: strOrNull, country: strOrNull },
+    },
     emergency_contact: { type: "object", properties: { name: strOrNull, relationship: strOrNull, phone: strOrNull } },
     insurance: { description: "Object; an array of coverages when expand=insurance" },
     medical_records: {
@@ -87,19 +120,29 @@ export const v2PatientSchema: JsonSchema = {
         properties: {
           id: { type: "string", description: "The note's context_id" },
           date: { type: "string", format: "date", description: "Service date in the clinic's time zone" },
-          diagnosis: { type: ["string", "null"], description: "ICD-10 code and description of the Assessment's primary diagnosis; else its treating diagnosis text; null when it has neither" },
+          diagnosis: {
+            type: ["string", "null"],
+            description:
+              "ICD-10 code and description of the Assessment's primary diagnosis; else its treating diagnosis text; null when it has neither",
+          },
           provider_id: { type: "string", description: "The rendering physician's user id" },
         },
       },
     },
-    appointments: { type: "array", description: "Only with expand=appointments", items: { type: "object", properties: { id: str, date: str, status: str, provider_id: str } } },
+    appointments: {
+      type: "array",
+      description: "Only with expand=appointments",
+      items: { type: "object", properties: { id: str, date: str, status: str, provider_id: str } },
+    },
     created_at: { type: "string", format: "date-time" },
     updated_at: { type: "string", format: "date-time" },
   },
 };
 
 /** Field names `fields=` may select (id is always included). */
-export const V2_PATIENT_FIELDS_SELECTABLE = Object.keys(v2PatientSchema.properties as object).filter((f) => !["medical_records", "appointments"].includes(f));
+export const V2_PATIENT_FIELDS_SELECTABLE = Object.keys(v2PatientSchema.properties as object).filter(
+  (f) => !["medical_records", "appointments"].includes(f),
+);
 
 const commaList = (allowed: readonly string[], description: string): JsonSchema => ({
   type: "string",
@@ -113,8 +156,17 @@ export const v2PatientListQuerySchema: JsonSchema = {
   additionalProperties: false,
   properties: {
     page: { type: "integer", minimum: 1, default: 1, description: "1-based page number" },
-    per_page: { type: "integer", minimum: PATIENT_LIST_LIMITS.minPerPage, maximum: PATIENT_LIST_LIMITS.maxPerPage, default: PATIENT_LIST_LIMITS.defaultPerPage },
-    search: { type: "string", maxLength: PATIENT_LIST_LIMITS.maxSearchLength, description: "Words that must all occur in the name, email or phone (substring, case- and accent-insensitive)" },
+    per_page: {
+      type: "integer",
+      minimum: PATIENT_LIST_LIMITS.minPerPage,
+      maximum: PATIENT_LIST_LIMITS.maxPerPage,
+      default: PATIENT_LIST_LIMITS.defaultPerPage,
+    },
+    search: {
+      type: "string",
+      maxLength: PATIENT_LIST_LIMITS.maxSearchLength,
+      description: "Words that must all occur in the name, email or phone (substring, case- and accent-insensitive)",
+    },
     created_after: { type: "string", description: "ISO 8601 date or date-time with zone; inclusive" },
     created_before: { type: "string", description: "ISO 8601 date or date-time with zone; exclusive" },
     updated_after: { type: "string", description: "ISO 8601 date or date-time with zone; inclusive" },
@@ -131,7 +183,10 @@ export const v2PatientListQuerySchema: JsonSchema = {
 export const v2PatientReadQuerySchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
-  properties: { fields: (v2PatientListQuerySchema.properties as Record<string, JsonSchema>).fields, expand: (v2PatientListQuerySchema.properties as Record<string, JsonSchema>).expand },
+  properties: {
+    fields: (v2PatientListQuerySchema.properties as Record<string, JsonSchema>).fields,
+    expand: (v2PatientListQuerySchema.properties as Record<string, JsonSchema>).expand,
+  },
 };
 
 /** Domain field → v2 wire field, for error messages. */
@@ -179,11 +234,25 @@ export function v2ChangesFromBody(b: V2Body): PatientChanges {
   if (b.phone !== undefined) c.phone = b.phone;
   if (b.email !== undefined) c.email = b.email;
   if (b.status !== undefined) c.status = b.status;
-  const address = pick(b.address, [["street", "line1"], ["city", "city"], ["state", "state"], ["zip_code", "postalCode"], ["country", "country"]]);
+  const address = pick(b.address, [
+    ["street", "line1"],
+    ["city", "city"],
+    ["state", "state"],
+    ["zip_code", "postalCode"],
+    ["country", "country"],
+  ]);
   if (address !== undefined) c.address = address && "line1" in address ? { ...address, line2: null } : address;
-  const contact = pick(b.emergency_contact, [["name", "name"], ["relationship", "relationship"], ["phone", "phone"]]);
+  const contact = pick(b.emergency_contact, [
+    ["name", "name"],
+    ["relationship", "relationship"],
+    ["phone", "phone"],
+  ]);
   if (contact !== undefined) c.emergencyContact = contact;
-  const insurance = pick(b.insurance, [["provider", "provider"], ["policy_number", "policyNumber"], ["group_number", "groupNumber"]]);
+  const insurance = pick(b.insurance, [
+    ["provider", "provider"],
+    ["policy_number", "policyNumber"],
+    ["group_number", "groupNumber"],
+  ]);
   if (insurance !== undefined) c.insurance = insurance;
   return c;
 }
@@ -202,19 +271,43 @@ export function v2PatientView(p: Patient): Record<string, unknown> {
     date_of_birth: p.dateOfBirth,
     gender: SEX_TO_GENDER[p.sex],
     status: p.status,
-    address: { street, city: p.address.city, state: p.address.state, zip_code: p.address.postalCode, country: p.address.country },
-    emergency_contact: { name: p.emergencyContact.name, relationship: p.emergencyContact.relationship, phone: p.emergencyContact.phone },
-    insurance: { provider: p.insurance.provider, policy_number: p.insurance.policyNumber, group_number: p.insurance.groupNumber },
+    address: {
+      street,
+      city: p.address.city,
+      state: p.address.state,
+      zip_code: p.address.postalCode,
+      country: p.address.country,
+    },
+    emergency_contact: {
+      name: p.emergencyContact.name,
+      relationship: p.emergencyContact.relationship,
+      phone: p.emergencyContact.phone,
+    },
+    insurance: {
+      provider: p.insurance.provider,
+      policy_number: p.insurance.policyNumber,
+      group_number: p.insurance.groupNumber,
+    },
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };
 }
 
 /** v2 appointment summary of an expanded patient (spec 2.5): ids as strings, lower-case status. */
-const v2AppointmentSummary = (a: Appointment) => ({ id: String(a.id), date: a.startsAt.toISOString(), status: a.status.toLowerCase(), provider_id: String(a.doctorId) });
+const v2AppointmentSummary = (a: Appointment) => ({
+  id: String(a.id),
+  date: a.startsAt.toISOString(),
+  status: a.status.toLowerCase(),
+  provider_id: String(a.doctorId),
+});
 
 /** v2 medical record of an expanded patient (spec 2.5): a completed SOAP note. */
-const v2MedicalRecord = (m: MedicalRecord) => ({ id: m.contextId, date: m.date, diagnosis: m.diagnosis, provider_id: String(m.renderingPhysician) });
+const v2MedicalRecord = (m: MedicalRecord) => ({
+  id: m.contextId,
+  date: m.date,
+  diagnosis: m.diagnosis,
+  provider_id: String(m.renderingPhysician),
+});
 
 /** What the expansions show, read by the route for the patient. */
 export interface PatientExpansionData {
@@ -228,7 +321,11 @@ export interface PatientExpansionData {
  * the patient's coverages (the one registered on the patient, when it has any
  * field set).
  */
-export function withExpansions(view: Record<string, unknown>, expand: readonly V2Expansion[], data: PatientExpansionData = {}): Record<string, unknown> {
+export function withExpansions(
+  view: Record<string, unknown>,
+  expand: readonly V2Expansion[],
+  data: PatientExpansionData = {},
+): Record<string, unknown> {
   const out = { ...view };
   if (expand.includes("medical_records")) out.medical_records = (data.medicalRecords ?? []).map(v2MedicalRecord);
   if (expand.includes("appointments")) out.appointments = (data.appointments ?? []).map(v2AppointmentSummary);
@@ -240,7 +337,11 @@ export function withExpansions(view: Record<string, unknown>, expand: readonly V
 }
 
 /** Keeps id, the requested fields and any expansions. */
-export function projectFields(view: Record<string, unknown>, fields: readonly string[] | undefined, expand: readonly V2Expansion[]): Record<string, unknown> {
+export function projectFields(
+  view: Record<string, unknown>,
+  fields: readonly string[] | undefined,
+  expand: readonly V2Expansion[],
+): Record<string, unknown> {
   if (!fields) return view;
   const keep = new Set(["id", ...fields, ...expand]);
   return Object.fromEntries(Object.entries(view).filter(([k]) => keep.has(k)));

@@ -1,7 +1,13 @@
 import { DomainError, hasAnyScope, type Patient } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import { v2Meta } from "../contracts/v2-contract.js";
-import { READ_SCOPES, WRITE_SCOPES, type RouteContext, type RouteDefinition, type RouteDependencies } from "../route.js";
+import {
+  READ_SCOPES,
+  WRITE_SCOPES,
+  type RouteContext,
+  type RouteDefinition,
+  type RouteDependencies,
+} from "../route.js";
 import { NOTE_READ_SCOPES } from "../soap/v1-soap-routes.js";
 import { parsePatientId } from "./v1-patient-routes.js";
 import {
@@ -20,7 +26,8 @@ import {
 } from "./v2-patient-contract.js";
 
 const v2ErrorBody = { $ref: "#/components/schemas/V2Error" };
-const list = (raw: unknown): string[] | undefined => (typeof raw === "string" && raw !== "" ? [...new Set(raw.split(","))] : undefined);
+const list = (raw: unknown): string[] | undefined =>
+  typeof raw === "string" && raw !== "" ? [...new Set(raw.split(","))] : undefined;
 
 export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   /**
@@ -33,18 +40,43 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
     const expand = (list(q.expand) ?? []) as V2Expansion[];
     // Medical records are clinical notes: the caller needs the notes' read scope as well as the patients'.
     if (expand.includes("medical_records") && !hasAnyScope(ctx.principal, NOTE_READ_SCOPES)) {
-      throw new DomainError("INSUFFICIENT_PERMISSIONS", `expand=medical_records needs the ${NOTE_READ_SCOPES.join(" or ")} scope`, { required_scope: NOTE_READ_SCOPES[0], accepted_scopes: [...NOTE_READ_SCOPES], current_scopes: [...ctx.principal.scopes] });
+      throw new DomainError(
+        "INSUFFICIENT_PERMISSIONS",
+        `expand=medical_records needs the ${NOTE_READ_SCOPES.join(" or ")} scope`,
+        {
+          required_scope: NOTE_READ_SCOPES[0],
+          accepted_scopes: [...NOTE_READ_SCOPES],
+          current_scopes: [...ctx.principal.scopes],
+        },
+      );
     }
-    const records = expand.includes("medical_records") ? await practice.soapNotes.medicalRecords(ctx.principal, patients.map((p) => p.id)) : undefined;
+    const records = expand.includes("medical_records")
+      ? await practice.soapNotes.medicalRecords(
+          ctx.principal,
+          patients.map((p) => p.id),
+        )
+      : undefined;
     return Promise.all(
       patients.map(async (patient) => {
-        const appointments = expand.includes("appointments") ? (await practice.appointments.list(ctx.principal, { patientId: patient.id, size: 100 })).appointments : [];
-        return projectFields(withExpansions(v2PatientView(patient), expand, { appointments, medicalRecords: records?.get(patient.id) }), list(q.fields), expand);
+        const appointments = expand.includes("appointments")
+          ? (await practice.appointments.list(ctx.principal, { patientId: patient.id, size: 100 })).appointments
+          : [];
+        return projectFields(
+          withExpansions(v2PatientView(patient), expand, { appointments, medicalRecords: records?.get(patient.id) }),
+          list(q.fields),
+          expand,
+        );
       }),
     );
   }
 
-  const common = { contract: "v2" as const, tags: ["Patients (v2 beta)"], auth: true, rateLimitBucket: "v2", fieldNames: V2_PATIENT_FIELDS };
+  const common = {
+    contract: "v2" as const,
+    tags: ["Patients (v2 beta)"],
+    auth: true,
+    rateLimitBucket: "v2",
+    fieldNames: V2_PATIENT_FIELDS,
+  };
   const errors = {
     "400": { description: "INVALID_PARAMETER or VALIDATION_FAILED", schema: v2ErrorBody },
     "401": { description: "UNAUTHORIZED", schema: v2ErrorBody },
@@ -66,7 +98,11 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
           description: "A page of patients",
           schema: {
             type: "object",
-            properties: { data: { type: "array", items: v2PatientSchema }, pagination: { $ref: "#/components/schemas/V2Pagination" }, meta: { $ref: "#/components/schemas/V2Meta" } },
+            properties: {
+              data: { type: "array", items: v2PatientSchema },
+              pagination: { $ref: "#/components/schemas/V2Pagination" },
+              meta: { $ref: "#/components/schemas/V2Meta" },
+            },
           },
         },
         ...errors,
@@ -112,14 +148,21 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       method: "POST",
       path: "/v2/patients",
       operationId: "v2CreatePatient",
-      summary: "Register a patient. 409 DUPLICATE_PATIENT names the existing patient with the same name and date of birth.",
+      summary:
+        "Register a patient. 409 DUPLICATE_PATIENT names the existing patient with the same name and date of birth.",
       scopes: WRITE_SCOPES,
       requestBody: v2PatientCreateSchema,
-      responses: { "201": { description: "The new patient", schema: v2PatientSchema }, "409": { description: "DUPLICATE_PATIENT", schema: v2ErrorBody }, ...errors },
+      responses: {
+        "201": { description: "The new patient", schema: v2PatientSchema },
+        "409": { description: "DUPLICATE_PATIENT", schema: v2ErrorBody },
+        ...errors,
+      },
       async handle(ctx) {
         const { created, patient } = await practice.patients.register(ctx.principal, v2DraftFromBody(await ctx.body()));
         if (!created) {
-          throw new DomainError("DUPLICATE_PATIENT", "A patient with the same name and date of birth already exists", { existing_patient_id: patient.id });
+          throw new DomainError("DUPLICATE_PATIENT", "A patient with the same name and date of birth already exists", {
+            existing_patient_id: patient.id,
+          });
         }
         return jsonResponse(201, v2PatientView(patient), { location: `${ctx.basePath}/v2/patients/${patient.id}` });
       },
@@ -133,9 +176,15 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       summary: "Read one patient; `fields` and `expand` work as on the list.",
       scopes: READ_SCOPES,
       query: v2PatientReadQuerySchema,
-      responses: { "200": { description: "The patient", schema: v2PatientSchema }, "404": { description: "PATIENT_NOT_FOUND", schema: v2ErrorBody }, ...errors },
+      responses: {
+        "200": { description: "The patient", schema: v2PatientSchema },
+        "404": { description: "PATIENT_NOT_FOUND", schema: v2ErrorBody },
+        ...errors,
+      },
       async handle(ctx) {
-        const [patient] = await render(ctx, [await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id))]);
+        const [patient] = await render(ctx, [
+          await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id)),
+        ]);
         return jsonResponse(200, patient);
       },
     },
@@ -147,9 +196,18 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       summary: "Update a patient (partial).",
       scopes: WRITE_SCOPES,
       requestBody: v2PatientUpdateSchema,
-      responses: { "200": { description: "The updated patient", schema: v2PatientSchema }, "404": { description: "PATIENT_NOT_FOUND", schema: v2ErrorBody }, "409": { description: "DUPLICATE_PATIENT", schema: v2ErrorBody }, ...errors },
+      responses: {
+        "200": { description: "The updated patient", schema: v2PatientSchema },
+        "404": { description: "PATIENT_NOT_FOUND", schema: v2ErrorBody },
+        "409": { description: "DUPLICATE_PATIENT", schema: v2ErrorBody },
+        ...errors,
+      },
       async handle(ctx) {
-        const patient = await practice.patients.update(ctx.principal, parsePatientId(ctx.params.id), v2ChangesFromBody(await ctx.body()));
+        const patient = await practice.patients.update(
+          ctx.principal,
+          parsePatientId(ctx.params.id),
+          v2ChangesFromBody(await ctx.body()),
+        );
         return jsonResponse(200, v2PatientView(patient));
       },
     },

@@ -1,4 +1,15 @@
-import { isNoteEditable, requireServiceCaseId, serviceCaseId, SOAP_NOTE_STATUSES, SOAP_NOTE_TYPES, summaryStatusOf, type FormSubmission, type NoteSearch, type SoapNote, type SoapNoteDraft } from "@openpractice/core";
+import {
+  isNoteEditable,
+  requireServiceCaseId,
+  serviceCaseId,
+  SOAP_NOTE_STATUSES,
+  SOAP_NOTE_TYPES,
+  summaryStatusOf,
+  type FormSubmission,
+  type NoteSearch,
+  type SoapNote,
+  type SoapNoteDraft,
+} from "@openpractice/core";
 import { caseIdBodySchema, caseIdQuerySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
@@ -15,10 +26,18 @@ export const v1SoapCreateSchema: JsonSchema = {
   properties: {
     patient_id: { type: "integer", minimum: 1 },
     type: { type: "string", enum: [...SOAP_NOTE_TYPES] },
-    appointment_id: nullable({ type: "integer", minimum: 0, description: "Omit or 0 for an appointment-free note (with soap_without_appointment true)" }),
+    appointment_id: nullable({
+      type: "integer",
+      minimum: 0,
+      description: "Omit or 0 for an appointment-free note (with soap_without_appointment true)",
+    }),
     category: nullable({ type: "string", maxLength: 30 }),
     service_case_id: nullable(caseIdBodySchema),
-    attributes: nullable({ type: "object", additionalProperties: false, properties: { subType: nullable({ type: "string", maxLength: 40 }) } }),
+    attributes: nullable({
+      type: "object",
+      additionalProperties: false,
+      properties: { subType: nullable({ type: "string", maxLength: 40 }) },
+    }),
     parent: contextRef,
     soap_without_appointment: { type: "boolean" },
     data_carry_forward_from: contextRef,
@@ -35,7 +54,12 @@ export const v1FormPartialSchema: JsonSchema = {
   properties: {
     submissionId: { type: "string", minLength: 1, maxLength: 44 },
     soapContextId: { type: "string", minLength: 1, maxLength: 40 },
-    partialResponse: { type: "object", minProperties: 1, maxProperties: 100, description: "dot-notation path → value, paths starting with response." },
+    partialResponse: {
+      type: "object",
+      minProperties: 1,
+      maxProperties: 100,
+      description: "dot-notation path → value, paths starting with response.",
+    },
     version: { type: "integer", minimum: 1, description: "the current version plus 1" },
   },
 };
@@ -105,7 +129,14 @@ export function v1NoteView(n: SoapNote) {
   };
 }
 
-export const v1FormView = (f: FormSubmission) => ({ submission_id: f.id, soap_context_id: f.contextId, section: f.section, version: f.version, response: f.response, updated_at: zonelessUtc(f.updatedAt) });
+export const v1FormView = (f: FormSubmission) => ({
+  submission_id: f.id,
+  soap_context_id: f.contextId,
+  section: f.section,
+  version: f.version,
+  response: f.response,
+  updated_at: zonelessUtc(f.updatedAt),
+});
 
 const unix = { type: "integer", minimum: 0, maximum: 32503680000 };
 export const v1NoteSearchQuerySchema: JsonSchema = {
@@ -130,7 +161,8 @@ export function v1NoteSearch(q: Record<string, any>): NoteSearch {
     patientId: q.patient_id,
     clinicId: q.clinic_id,
     appointmentId: q.appointment_id,
-    serviceCaseId: q.service_case_id === undefined ? undefined : requireServiceCaseId(q.service_case_id, "service_case_id"),
+    serviceCaseId:
+      q.service_case_id === undefined ? undefined : requireServiceCaseId(q.service_case_id, "service_case_id"),
     from: q.from === undefined ? undefined : new Date(q.from * 1000),
     to: q.to === undefined ? undefined : new Date(q.to * 1000),
     statuses: typeof q.status === "string" && q.status !== "" ? q.status.split(",") : undefined,

@@ -1,12 +1,24 @@
 import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
-import { V1_SOAP_FIELDS, v1FormPartialSchema, v1FormView, v1NoteDraftFromBody, v1NoteSearch, v1NoteSearchQuerySchema, v1NoteView, v1SoapCreateSchema } from "./v1-soap-contract.js";
+import {
+  V1_SOAP_FIELDS,
+  v1FormPartialSchema,
+  v1FormView,
+  v1NoteDraftFromBody,
+  v1NoteSearch,
+  v1NoteSearchQuerySchema,
+  v1NoteView,
+  v1SoapCreateSchema,
+} from "./v1-soap-contract.js";
 
 export const NOTE_READ_SCOPES = Object.freeze(["notes:read", "read"]);
 export const NOTE_WRITE_SCOPES = Object.freeze(["notes:write", "write"]);
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 const one = v1EnvelopeSchema({ type: "object", description: "The SOAP note of spec 2.1" });
-const page = v1EnvelopeSchema({ type: "object", properties: { notes: { type: "array" }, pagination: { type: "object" } } });
+const page = v1EnvelopeSchema({
+  type: "object",
+  properties: { notes: { type: "array" }, pagination: { type: "object" } },
+});
 
 export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   const common = { contract: "v1" as const, tags: ["SOAP notes (v1)"], auth: true, fieldNames: V1_SOAP_FIELDS };
@@ -20,13 +32,16 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       method: "POST",
       path: "/apis/hep/v2/soap-context",
       operationId: "v1CreateSoapNote",
-      summary: "Create a SOAP note (spec 4.1). Errors come with HTTP 200 and a non-2000 code: 4004 appointment not found, 4001 appointment cancelled, and the documented codes (docs/soap-notes.md).",
+      summary:
+        "Create a SOAP note (spec 4.1). Errors come with HTTP 200 and a non-2000 code: 4004 appointment not found, 4001 appointment cancelled, and the documented codes (docs/soap-notes.md).",
       scopes: NOTE_WRITE_SCOPES,
       requestBody: v1SoapCreateSchema,
       v1ErrorStatus: 200,
       responses: { "200": { description: "code 2000 with the note, or an error code with data null", schema: one } },
       async handle(ctx) {
-        return v1Success(v1NoteView(await practice.soapNotes.create(ctx.principal, v1NoteDraftFromBody(await ctx.body()))));
+        return v1Success(
+          v1NoteView(await practice.soapNotes.create(ctx.principal, v1NoteDraftFromBody(await ctx.body()))),
+        );
       },
     },
     {
@@ -37,7 +52,10 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       summary: "A patient's notes (`patient_id`), newest service date first, paged; takes the search filters too.",
       scopes: NOTE_READ_SCOPES,
       query: { ...v1NoteSearchQuerySchema, required: ["patient_id"] },
-      responses: { "200": { description: "A page of notes", schema: page }, "400": { description: "INVALID_PARAMETER", schema: v1ErrorBody } },
+      responses: {
+        "200": { description: "A page of notes", schema: page },
+        "400": { description: "INVALID_PARAMETER", schema: v1ErrorBody },
+      },
       handle: list,
     },
     {
@@ -45,10 +63,14 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       method: "GET",
       path: "/apis/v1/soap-context/search",
       operationId: "v1SearchSoapNotes",
-      summary: "Search notes by patient, clinic, appointment, case, service date range (Unix seconds), status and completed.",
+      summary:
+        "Search notes by patient, clinic, appointment, case, service date range (Unix seconds), status and completed.",
       scopes: NOTE_READ_SCOPES,
       query: v1NoteSearchQuerySchema,
-      responses: { "200": { description: "A page of notes", schema: page }, "400": { description: "INVALID_PARAMETER", schema: v1ErrorBody } },
+      responses: {
+        "200": { description: "A page of notes", schema: page },
+        "400": { description: "INVALID_PARAMETER", schema: v1ErrorBody },
+      },
       handle: list,
     },
     {
@@ -58,7 +80,10 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       operationId: "v1GetSoapNote",
       summary: "Read a SOAP note.",
       scopes: NOTE_READ_SCOPES,
-      responses: { "200": { description: "The note", schema: one }, "404": { description: "SOAP_NOTE_NOT_FOUND", schema: v1ErrorBody } },
+      responses: {
+        "200": { description: "The note", schema: one },
+        "404": { description: "SOAP_NOTE_NOT_FOUND", schema: v1ErrorBody },
+      },
       async handle(ctx) {
         return v1Success(v1NoteView(await practice.soapNotes.get(ctx.principal, ctx.params.context_id ?? "")));
       },
@@ -70,7 +95,10 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       operationId: "v1GetFormData",
       summary: "A section's form submission with its current version.",
       scopes: NOTE_READ_SCOPES,
-      responses: { "200": { description: "The submission", schema: v1EnvelopeSchema({ type: "object" }) }, "404": { description: "FORM_SUBMISSION_NOT_FOUND", schema: v1ErrorBody } },
+      responses: {
+        "200": { description: "The submission", schema: v1EnvelopeSchema({ type: "object" }) },
+        "404": { description: "FORM_SUBMISSION_NOT_FOUND", schema: v1ErrorBody },
+      },
       async handle(ctx) {
         return v1Success(v1FormView(await practice.soapNotes.form(ctx.principal, ctx.params.submission_id ?? "")));
       },
@@ -80,17 +108,30 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       method: "POST",
       path: "/apis/v1/form-data/partial",
       operationId: "v1WriteFormData",
-      summary: "Apply partialResponse (dot paths → values) when version is the current version plus 1; any other version is 409 VERSION_CONFLICT and changes nothing.",
+      summary:
+        "Apply partialResponse (dot paths → values) when version is the current version plus 1; any other version is 409 VERSION_CONFLICT and changes nothing.",
       scopes: NOTE_WRITE_SCOPES,
       requestBody: v1FormPartialSchema,
       responses: {
         "200": { description: "The submission at its new version", schema: v1EnvelopeSchema({ type: "object" }) },
         "400": { description: "VALIDATION_FAILED (diagnosis entries of spec 2.2, paths)", schema: v1ErrorBody },
-        "409": { description: "VERSION_CONFLICT (details.current_version) or INVALID_TRANSITION (the note is COMPLETED)", schema: v1ErrorBody },
+        "409": {
+          description: "VERSION_CONFLICT (details.current_version) or INVALID_TRANSITION (the note is COMPLETED)",
+          schema: v1ErrorBody,
+        },
       },
       async handle(ctx) {
         const b = await ctx.body();
-        return v1Success(v1FormView(await practice.soapNotes.writeForm(ctx.principal, { submissionId: b.submissionId, contextId: b.soapContextId, partialResponse: b.partialResponse, version: b.version })));
+        return v1Success(
+          v1FormView(
+            await practice.soapNotes.writeForm(ctx.principal, {
+              submissionId: b.submissionId,
+              contextId: b.soapContextId,
+              partialResponse: b.partialResponse,
+              version: b.version,
+            }),
+          ),
+        );
       },
     },
   ];

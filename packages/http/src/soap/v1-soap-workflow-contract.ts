@@ -1,4 +1,17 @@
-import { BILLING_UNIT_RULES, RETURN_REASON_MAX_LENGTH, serviceCaseId, TREATMENT_LIMITS, type SummaryVariant, type AssessedTreatmentSheet, type Claim, type DocumentationSettings, type PlanOfCare, type SoapNoteHistoryEntry, type SoapSignature, type TreatmentLine } from "@openpractice/core";
+import {
+  BILLING_UNIT_RULES,
+  RETURN_REASON_MAX_LENGTH,
+  serviceCaseId,
+  TREATMENT_LIMITS,
+  type SummaryVariant,
+  type AssessedTreatmentSheet,
+  type Claim,
+  type DocumentationSettings,
+  type PlanOfCare,
+  type SoapNoteHistoryEntry,
+  type SoapSignature,
+  type TreatmentLine,
+} from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { v1ModifierView } from "../billing/v1-billing-routes.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
@@ -10,7 +23,11 @@ const modifierSchema: JsonSchema = {
   required: ["cpt_modifier_id"],
   properties: {
     cpt_modifier_id: { type: "integer", minimum: 1 },
-    cpt_modifier_code: nullable({ type: "string", maxLength: 2, description: "checked against the catalog's modifier when sent" }),
+    cpt_modifier_code: nullable({
+      type: "string",
+      maxLength: 2,
+      description: "checked against the catalog's modifier when sent",
+    }),
     class_name: nullable({ type: "string", maxLength: 100, description: "ignored: the catalog's value is stored" }),
     description: nullable({ type: "string", maxLength: 300, description: "ignored: the catalog's value is stored" }),
     filter: nullable({ type: "boolean", description: "ignored: the catalog's value is stored" }),
@@ -26,7 +43,11 @@ const treatmentsSchema: JsonSchema = {
     additionalProperties: false,
     required: ["treatment_class_id", "duration", "units"],
     properties: {
-      treatment_class_id: { type: "integer", minimum: 1, description: "id of a billing code of the organisation's catalog (GET /apis/v1/treatment-catalog/latest)" },
+      treatment_class_id: {
+        type: "integer",
+        minimum: 1,
+        description: "id of a billing code of the organisation's catalog (GET /apis/v1/treatment-catalog/latest)",
+      },
       duration: { type: "integer", minimum: 0, maximum: TREATMENT_LIMITS.maxMinutes, description: "minutes" },
       units: { type: "integer", minimum: 0, maximum: TREATMENT_LIMITS.maxUnits },
       modifiers: { type: "array", maxItems: 4, items: modifierSchema },
@@ -34,14 +55,23 @@ const treatmentsSchema: JsonSchema = {
   },
 };
 
-const patientIdString = { type: ["string", "integer"], pattern: "^[1-9][0-9]{0,14}$", minimum: 1, description: "the patient's id, sent as a string (spec 4.1)" };
+const patientIdString = {
+  type: ["string", "integer"],
+  pattern: "^[1-9][0-9]{0,14}$",
+  minimum: 1,
+  description: "the patient's id, sent as a string (spec 4.1)",
+};
 
 export const v1TreatmentSheetCreateSchema: JsonSchema = {
   $id: "V1TreatmentSheetCreate",
   type: "object",
   additionalProperties: false,
   required: ["patient_id", "soap_context_id", "treatments"],
-  properties: { patient_id: patientIdString, soap_context_id: { type: "string", minLength: 1, maxLength: 40 }, treatments: treatmentsSchema },
+  properties: {
+    patient_id: patientIdString,
+    soap_context_id: { type: "string", minLength: 1, maxLength: 40 },
+    treatments: treatmentsSchema,
+  },
 };
 
 /** The update takes the same treatments array: as the body itself, or as `treatments` of the create body. */
@@ -49,7 +79,16 @@ export const v1TreatmentSheetUpdateSchema: JsonSchema = {
   $id: "V1TreatmentSheetUpdate",
   anyOf: [
     treatmentsSchema,
-    { type: "object", additionalProperties: false, required: ["treatments"], properties: { treatments: treatmentsSchema, patient_id: patientIdString, soap_context_id: { type: "string", minLength: 1, maxLength: 40 } } },
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["treatments"],
+      properties: {
+        treatments: treatmentsSchema,
+        patient_id: patientIdString,
+        soap_context_id: { type: "string", minLength: 1, maxLength: 40 },
+      },
+    },
   ],
 };
 
@@ -70,7 +109,14 @@ export const v1ReturnNoteSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
   required: ["reason"],
-  properties: { reason: { type: "string", minLength: 1, maxLength: RETURN_REASON_MAX_LENGTH, description: "what the author should revise" } },
+  properties: {
+    reason: {
+      type: "string",
+      minLength: 1,
+      maxLength: RETURN_REASON_MAX_LENGTH,
+      description: "what the author should revise",
+    },
+  },
 };
 
 export const v1DocumentationSettingsSchema: JsonSchema = {
@@ -82,7 +128,10 @@ export const v1DocumentationSettingsSchema: JsonSchema = {
     billing_unit_rule: { type: "string", enum: [...BILLING_UNIT_RULES] },
     require_cosign: { type: "boolean" },
     auto_submit_billing: { type: "boolean" },
-    require_plan_section: { type: "boolean", description: "a note needs its Plan section filled to be signed (default false)" },
+    require_plan_section: {
+      type: "boolean",
+      description: "a note needs its Plan section filled to be signed (default false)",
+    },
   },
 };
 
@@ -103,7 +152,13 @@ export function treatmentsFromBody(items: any[]): TreatmentLine[] {
     treatmentClassId: t.treatment_class_id,
     duration: t.duration,
     units: t.units,
-    modifiers: (t.modifiers ?? []).map((m: any) => ({ cptModifierId: m.cpt_modifier_id, cptModifierCode: m.cpt_modifier_code ?? undefined, className: m.class_name ?? "", description: m.description ?? "", filter: m.filter ?? false })),
+    modifiers: (t.modifiers ?? []).map((m: any) => ({
+      cptModifierId: m.cpt_modifier_id,
+      cptModifierCode: m.cpt_modifier_code ?? undefined,
+      className: m.class_name ?? "",
+      description: m.description ?? "",
+      filter: m.filter ?? false,
+    })),
   }));
 }
 
@@ -142,7 +197,14 @@ export const v1SignatureView = (s: SoapSignature) => ({
   revoked_reason: s.revokedReason,
 });
 
-export const v1HistoryView = (e: SoapNoteHistoryEntry) => ({ action: e.action, from_status: e.fromStatus, to_status: e.toStatus, actor_user_id: e.actorUserId, at: zonelessUtc(e.at), details: e.details });
+export const v1HistoryView = (e: SoapNoteHistoryEntry) => ({
+  action: e.action,
+  from_status: e.fromStatus,
+  to_status: e.toStatus,
+  actor_user_id: e.actorUserId,
+  at: zonelessUtc(e.at),
+  details: e.details,
+});
 
 export const v1PlanOfCareView = (p: PlanOfCare) => ({
   plan_of_care_id: p.id,
@@ -176,4 +238,9 @@ export const v1ClaimView = (c: Claim) => ({
 /** The file each summary is served as under /apis/v1/soap-context/{context_id}/ (core stores the links: soapSummaryPath). */
 export { SOAP_SUMMARY_FILES as V1_SUMMARY_FILES, soapSummaryPath as v1SummaryPath } from "@openpractice/core";
 
-export const v1SettingsView = (s: DocumentationSettings) => ({ billing_unit_rule: s.billingUnitRule, require_cosign: s.requireCosign, auto_submit_billing: s.autoSubmitBilling, require_plan_section: s.requirePlanSection });
+export const v1SettingsView = (s: DocumentationSettings) => ({
+  billing_unit_rule: s.billingUnitRule,
+  require_cosign: s.requireCosign,
+  auto_submit_billing: s.autoSubmitBilling,
+  require_plan_section: s.requirePlanSection,
+});

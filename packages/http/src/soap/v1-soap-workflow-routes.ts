@@ -24,14 +24,22 @@ import {
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 const noteBody = v1EnvelopeSchema({ type: "object", description: "The SOAP note of spec 2.1" });
 const anyBody = v1EnvelopeSchema({ type: "object" });
-const errors = (statuses: Record<string, string>) => Object.fromEntries(Object.entries(statuses).map(([status, description]) => [status, { description, schema: v1ErrorBody }]));
+const errors = (statuses: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(statuses).map(([status, description]) => [status, { description, schema: v1ErrorBody }]),
+  );
 const contextIdOf = (ctx: RouteContext) => ctx.params.context_id ?? "";
 
 /** A stored PDF for the organisation's callers only: private, never cached by shared caches. */
 function documentResponse(doc: { content: Uint8Array; contentType: string }, filename: string): Response {
   return new Response(doc.content as Uint8Array<ArrayBuffer>, {
     status: 200,
-    headers: { "content-type": doc.contentType, "content-length": String(doc.content.byteLength), "content-disposition": `inline; filename="${filename}"`, "cache-control": "private, no-store" },
+    headers: {
+      "content-type": doc.contentType,
+      "content-length": String(doc.content.byteLength),
+      "content-disposition": `inline; filename="${filename}"`,
+      "cache-control": "private, no-store",
+    },
   });
 }
 
@@ -41,8 +49,19 @@ function documentResponse(doc: { content: Uint8Array; contentType: string }, fil
  * settings. The status table is in core (soap-note-transitions.ts).
  */
 export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const common = { contract: "v1" as const, tags: ["SOAP notes (v1)"], auth: true, fieldNames: { ...V1_SOAP_FIELDS, ...V1_TREATMENT_FIELDS } };
-  const statusAction = (path: string, operationId: string, summary: string, run: (ctx: RouteContext) => Promise<SoapNote>, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
+  const common = {
+    contract: "v1" as const,
+    tags: ["SOAP notes (v1)"],
+    auth: true,
+    fieldNames: { ...V1_SOAP_FIELDS, ...V1_TREATMENT_FIELDS },
+  };
+  const statusAction = (
+    path: string,
+    operationId: string,
+    summary: string,
+    run: (ctx: RouteContext) => Promise<SoapNote>,
+    extra: Partial<RouteDefinition> = {},
+  ): RouteDefinition => ({
     ...common,
     method: "POST",
     path,
@@ -51,7 +70,13 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
     scopes: NOTE_WRITE_SCOPES,
     responses: {
       "200": { description: "The note after the action", schema: noteBody },
-      ...errors({ "400": "VALIDATION_FAILED", "403": "SIGNER_NOT_ALLOWED", "404": "SOAP_NOTE_NOT_FOUND", "409": "INVALID_TRANSITION (details.current_status, details.allowed_actions) or NOTE_INCOMPLETE (details name what is missing)" }),
+      ...errors({
+        "400": "VALIDATION_FAILED",
+        "403": "SIGNER_NOT_ALLOWED",
+        "404": "SOAP_NOTE_NOT_FOUND",
+        "409":
+          "INVALID_TRANSITION (details.current_status, details.allowed_actions) or NOTE_INCOMPLETE (details name what is missing)",
+      }),
     },
     async handle(ctx) {
       return v1Success(v1NoteView(await run(ctx)));
@@ -63,12 +88,24 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
     method: "GET",
     path: `/apis/v1/soap-context/:context_id/${V1_SUMMARY_FILES[variant]}`,
     operationId: variant === "full" ? "v1GetSoapSummaryPdf" : "v1GetSoapShortSummaryPdf",
-    summary: variant === "full" ? "The completed note's PDF summary (summary_doc_url), to callers of the same organisation." : "The completed note's one-page PDF summary (short_summary_url).",
+    summary:
+      variant === "full"
+        ? "The completed note's PDF summary (summary_doc_url), to callers of the same organisation."
+        : "The completed note's one-page PDF summary (short_summary_url).",
     scopes: NOTE_READ_SCOPES,
-    responses: { "200": { description: "The PDF", binaryContentType: "application/pdf" }, ...errors({ "404": "SOAP_NOTE_NOT_FOUND, or DOCUMENT_NOT_FOUND until the note is completed and rendered (details.summary_status; FAILED with details.summary_failure when it cannot be rendered)" }) },
+    responses: {
+      "200": { description: "The PDF", binaryContentType: "application/pdf" },
+      ...errors({
+        "404":
+          "SOAP_NOTE_NOT_FOUND, or DOCUMENT_NOT_FOUND until the note is completed and rendered (details.summary_status; FAILED with details.summary_failure when it cannot be rendered)",
+      }),
+    },
     async handle(ctx) {
       const doc = await practice.soapDocuments.document(ctx.principal, contextIdOf(ctx), variant);
-      return documentResponse(doc, `${variant === "full" ? "soap-summary" : "soap-short-summary"}-${doc.contextId}.pdf`);
+      return documentResponse(
+        doc,
+        `${variant === "full" ? "soap-summary" : "soap-short-summary"}-${doc.contextId}.pdf`,
+      );
     },
   });
   return [
@@ -77,16 +114,30 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       method: "POST",
       path: "/apis/v1/treatment-sheet",
       operationId: "v1CreateTreatmentSheet",
-      summary: "Create the note's treatment sheet (spec 4.1; when treatment_sheet_id is 0). Each line's billing code must be in the catalog and its modifiers the code's; the reply says per line the units the organisation's billing rule supports.",
+      summary:
+        "Create the note's treatment sheet (spec 4.1; when treatment_sheet_id is 0). Each line's billing code must be in the catalog and its modifiers the code's; the reply says per line the units the organisation's billing rule supports.",
       scopes: NOTE_WRITE_SCOPES,
       requestBody: v1TreatmentSheetCreateSchema,
       responses: {
         "200": { description: "The sheet with its id and per-line supported_units", schema: anyBody },
-        ...errors({ "400": "VALIDATION_FAILED naming treatments.<i>.<field>", "404": "SOAP_NOTE_NOT_FOUND", "409": "TREATMENT_SHEET_EXISTS (details.treatment_sheet_id) or INVALID_TRANSITION (note awaiting co-signature or COMPLETED)" }),
+        ...errors({
+          "400": "VALIDATION_FAILED naming treatments.<i>.<field>",
+          "404": "SOAP_NOTE_NOT_FOUND",
+          "409":
+            "TREATMENT_SHEET_EXISTS (details.treatment_sheet_id) or INVALID_TRANSITION (note awaiting co-signature or COMPLETED)",
+        }),
       },
       async handle(ctx) {
         const b = await ctx.body();
-        return v1Success(v1TreatmentSheetView(await practice.treatmentSheets.create(ctx.principal, { patientId: Number(b.patient_id), contextId: b.soap_context_id, treatments: treatmentsFromBody(b.treatments) })));
+        return v1Success(
+          v1TreatmentSheetView(
+            await practice.treatmentSheets.create(ctx.principal, {
+              patientId: Number(b.patient_id),
+              contextId: b.soap_context_id,
+              treatments: treatmentsFromBody(b.treatments),
+            }),
+          ),
+        );
       },
     },
     {
@@ -97,11 +148,26 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       summary: "Replace the sheet's treatments (the body is the treatments array, bare or as `treatments`).",
       scopes: NOTE_WRITE_SCOPES,
       requestBody: v1TreatmentSheetUpdateSchema,
-      responses: { "200": { description: "The sheet", schema: anyBody }, ...errors({ "400": "VALIDATION_FAILED", "404": "TREATMENT_SHEET_NOT_FOUND", "409": "INVALID_TRANSITION (note awaiting co-signature or COMPLETED)" }) },
+      responses: {
+        "200": { description: "The sheet", schema: anyBody },
+        ...errors({
+          "400": "VALIDATION_FAILED",
+          "404": "TREATMENT_SHEET_NOT_FOUND",
+          "409": "INVALID_TRANSITION (note awaiting co-signature or COMPLETED)",
+        }),
+      },
       async handle(ctx) {
-        const id = (positivePathId(ctx.params.sheet_id) ?? 0);
+        const id = positivePathId(ctx.params.sheet_id) ?? 0;
         const b = await ctx.body();
-        return v1Success(v1TreatmentSheetView(await practice.treatmentSheets.replace(ctx.principal, id, treatmentsFromBody(Array.isArray(b) ? b : b.treatments))));
+        return v1Success(
+          v1TreatmentSheetView(
+            await practice.treatmentSheets.replace(
+              ctx.principal,
+              id,
+              treatmentsFromBody(Array.isArray(b) ? b : b.treatments),
+            ),
+          ),
+        );
       },
     },
     {
@@ -111,20 +177,36 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       operationId: "v1GetTreatmentSheet",
       summary: "Read a treatment sheet with the units its lines support.",
       scopes: NOTE_READ_SCOPES,
-      responses: { "200": { description: "The sheet", schema: anyBody }, ...errors({ "404": "TREATMENT_SHEET_NOT_FOUND" }) },
+      responses: {
+        "200": { description: "The sheet", schema: anyBody },
+        ...errors({ "404": "TREATMENT_SHEET_NOT_FOUND" }),
+      },
       async handle(ctx) {
-        return v1Success(v1TreatmentSheetView(await practice.treatmentSheets.get(ctx.principal, (positivePathId(ctx.params.sheet_id) ?? 0))));
+        return v1Success(
+          v1TreatmentSheetView(
+            await practice.treatmentSheets.get(ctx.principal, positivePathId(ctx.params.sheet_id) ?? 0),
+          ),
+        );
       },
     },
-    statusAction("/apis/v1/soap-context/:context_id/sign", "v1SignSoapNote", "The rendering physician signs the note (every section filled, no line over the billing rule): INCOMPLETED or REVISION → COSIGN where co-signature is required, else stays INCOMPLETED, signed. Stores the hash of the signed content.", (ctx) =>
-      practice.soapWorkflow.sign(ctx.principal, contextIdOf(ctx)),
+    statusAction(
+      "/apis/v1/soap-context/:context_id/sign",
+      "v1SignSoapNote",
+      "The rendering physician signs the note (every section filled, no line over the billing rule): INCOMPLETED or REVISION → COSIGN where co-signature is required, else stays INCOMPLETED, signed. Stores the hash of the signed content.",
+      (ctx) => practice.soapWorkflow.sign(ctx.principal, contextIdOf(ctx)),
     ),
-    statusAction("/apis/v1/soap-context/:context_id/cosign", "v1CosignSoapNote", "The supervising physician co-signs: COSIGN → INCOMPLETED, ready to complete.", (ctx) => practice.soapWorkflow.cosign(ctx.principal, contextIdOf(ctx))),
+    statusAction(
+      "/apis/v1/soap-context/:context_id/cosign",
+      "v1CosignSoapNote",
+      "The supervising physician co-signs: COSIGN → INCOMPLETED, ready to complete.",
+      (ctx) => practice.soapWorkflow.cosign(ctx.principal, contextIdOf(ctx)),
+    ),
     statusAction(
       "/apis/v1/soap-context/:context_id/return",
       "v1ReturnSoapNote",
       "The supervising physician sends the note back with a reason: COSIGN → REVISION; the signatures are revoked.",
-      async (ctx) => practice.soapWorkflow.returnForRevision(ctx.principal, contextIdOf(ctx), (await ctx.body()).reason),
+      async (ctx) =>
+        practice.soapWorkflow.returnForRevision(ctx.principal, contextIdOf(ctx), (await ctx.body()).reason),
       { requestBody: v1ReturnNoteSchema },
     ),
     statusAction(
@@ -144,9 +226,14 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       operationId: "v1GetSoapNoteSignatures",
       summary: "The note's signatures, revoked ones included, with the content hash each covers.",
       scopes: NOTE_READ_SCOPES,
-      responses: { "200": { description: "The signatures, oldest first", schema: anyBody }, ...errors({ "404": "SOAP_NOTE_NOT_FOUND" }) },
+      responses: {
+        "200": { description: "The signatures, oldest first", schema: anyBody },
+        ...errors({ "404": "SOAP_NOTE_NOT_FOUND" }),
+      },
       async handle(ctx) {
-        return v1Success({ signatures: (await practice.soapWorkflow.signatures(ctx.principal, contextIdOf(ctx))).map(v1SignatureView) });
+        return v1Success({
+          signatures: (await practice.soapWorkflow.signatures(ctx.principal, contextIdOf(ctx))).map(v1SignatureView),
+        });
       },
     },
     {
@@ -156,9 +243,14 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       operationId: "v1GetSoapNoteHistory",
       summary: "The note's audit trail: treatment-sheet writes and every status action, with who and when.",
       scopes: NOTE_READ_SCOPES,
-      responses: { "200": { description: "Entries, oldest first", schema: anyBody }, ...errors({ "404": "SOAP_NOTE_NOT_FOUND" }) },
+      responses: {
+        "200": { description: "Entries, oldest first", schema: anyBody },
+        ...errors({ "404": "SOAP_NOTE_NOT_FOUND" }),
+      },
       async handle(ctx) {
-        return v1Success({ history: (await practice.soapWorkflow.history(ctx.principal, contextIdOf(ctx))).map(v1HistoryView) });
+        return v1Success({
+          history: (await practice.soapWorkflow.history(ctx.principal, contextIdOf(ctx))).map(v1HistoryView),
+        });
       },
     },
     summary("full"),
@@ -168,7 +260,16 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       "v1RenderSoapSummary",
       "Render a COMPLETED note's PDF summaries again: after a failure (summary_status FAILED, the reason in summary_failure), or to refresh them. The summary becomes PENDING, a render job is queued and the note's history records it; the current PDFs stay served until the new ones replace them.",
       (ctx) => practice.soapDocuments.rerender(ctx.principal, contextIdOf(ctx)),
-      { responses: { "200": { description: "The note, summary_status PENDING", schema: noteBody }, ...errors({ "404": "SOAP_NOTE_NOT_FOUND", "409": "INVALID_TRANSITION: the note is not COMPLETED, or its summary is PENDING already (details.summary_status)" }) } },
+      {
+        responses: {
+          "200": { description: "The note, summary_status PENDING", schema: noteBody },
+          ...errors({
+            "404": "SOAP_NOTE_NOT_FOUND",
+            "409":
+              "INVALID_TRANSITION: the note is not COMPLETED, or its summary is PENDING already (details.summary_status)",
+          }),
+        },
+      },
     ),
     {
       ...common,
@@ -177,7 +278,10 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       operationId: "v1GetSoapNoteClaim",
       summary: "The claim the default billing gateway recorded when the note was completed.",
       scopes: NOTE_READ_SCOPES,
-      responses: { "200": { description: "The claim with its lines", schema: anyBody }, ...errors({ "404": "SOAP_NOTE_NOT_FOUND or CLAIM_NOT_FOUND" }) },
+      responses: {
+        "200": { description: "The claim with its lines", schema: anyBody },
+        ...errors({ "404": "SOAP_NOTE_NOT_FOUND or CLAIM_NOT_FOUND" }),
+      },
       async handle(ctx) {
         return v1Success(v1ClaimView(await practice.soapWorkflow.claim(ctx.principal, contextIdOf(ctx))));
       },
@@ -187,11 +291,19 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       method: "GET",
       path: "/apis/v1/plan-of-care/:plan_of_care_id",
       operationId: "v1GetPlanOfCare",
-      summary: "A plan of care (plan_of_care_id of a completed INITIAL_SOAP note): diagnoses, goals, frequency and duration, 90-day certification period.",
+      summary:
+        "A plan of care (plan_of_care_id of a completed INITIAL_SOAP note): diagnoses, goals, frequency and duration, 90-day certification period.",
       scopes: NOTE_READ_SCOPES,
-      responses: { "200": { description: "The plan of care", schema: anyBody }, ...errors({ "404": "PLAN_OF_CARE_NOT_FOUND" }) },
+      responses: {
+        "200": { description: "The plan of care", schema: anyBody },
+        ...errors({ "404": "PLAN_OF_CARE_NOT_FOUND" }),
+      },
       async handle(ctx) {
-        return v1Success(v1PlanOfCareView(await practice.soapWorkflow.planOfCare(ctx.principal, (positivePathId(ctx.params.plan_of_care_id) ?? 0))));
+        return v1Success(
+          v1PlanOfCareView(
+            await practice.soapWorkflow.planOfCare(ctx.principal, positivePathId(ctx.params.plan_of_care_id) ?? 0),
+          ),
+        );
       },
     },
     {
@@ -199,7 +311,8 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       method: "GET",
       path: "/apis/v1/organisation/settings",
       operationId: "v1GetDocumentationSettings",
-      summary: "How the organisation documents and bills visits: billing_unit_rule, require_cosign, auto_submit_billing, require_plan_section.",
+      summary:
+        "How the organisation documents and bills visits: billing_unit_rule, require_cosign, auto_submit_billing, require_plan_section.",
       scopes: NOTE_READ_SCOPES,
       responses: { "200": { description: "The settings", schema: anyBody } },
       async handle(ctx) {
@@ -214,10 +327,22 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       summary: "Change the documentation settings (admin); omitted ones keep their values.",
       scopes: Object.freeze(["settings:write", "admin"]),
       requestBody: v1DocumentationSettingsSchema,
-      responses: { "200": { description: "The settings after the change", schema: anyBody }, ...errors({ "400": "VALIDATION_FAILED", "403": "INSUFFICIENT_PERMISSIONS" }) },
+      responses: {
+        "200": { description: "The settings after the change", schema: anyBody },
+        ...errors({ "400": "VALIDATION_FAILED", "403": "INSUFFICIENT_PERMISSIONS" }),
+      },
       async handle(ctx) {
         const b = await ctx.body();
-        return v1Success(v1SettingsView(await practice.documentationSettings.update(ctx.principal, { billingUnitRule: b.billing_unit_rule, requireCosign: b.require_cosign, autoSubmitBilling: b.auto_submit_billing, requirePlanSection: b.require_plan_section })));
+        return v1Success(
+          v1SettingsView(
+            await practice.documentationSettings.update(ctx.principal, {
+              billingUnitRule: b.billing_unit_rule,
+              requireCosign: b.require_cosign,
+              autoSubmitBilling: b.auto_submit_billing,
+              requirePlanSection: b.require_plan_section,
+            }),
+          ),
+        );
       },
     },
   ];

@@ -26,7 +26,11 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: new URL("openapi.json", do
 const noSystem = { contract: "system" as const, tags: ["System"], auth: false };
 
 /** Liveness, readiness, the OpenAPI document and the reference page. No authentication. */
-export function systemRoutes(deps: { practice: Practice; openApi: () => object; docsAssets?: DocsAssets | undefined }): RouteDefinition[] {
+export function systemRoutes(deps: {
+  practice: Practice;
+  openApi: () => object;
+  docsAssets?: DocsAssets | undefined;
+}): RouteDefinition[] {
   return [
     {
       ...noSystem,
@@ -80,10 +84,13 @@ export function systemRoutes(deps: { practice: Practice; openApi: () => object; 
       responses: { "200": { description: "File" }, "404": { description: "No such file" } },
       async handle(ctx) {
         const name = ctx.params.name ?? "";
-        if (name === "reference-init.js") return new Response(DOCS_INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+        if (name === "reference-init.js")
+          return new Response(DOCS_INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } });
         const asset = deps.docsAssets ? await deps.docsAssets(name) : null;
         if (!asset) throw new DomainError("ROUTE_NOT_FOUND", `No reference page file named ${name}`);
-        return new Response(asset.body as unknown as BodyInit, { headers: { "content-type": asset.contentType, "cache-control": "public, max-age=3600" } });
+        return new Response(asset.body as unknown as BodyInit, {
+          headers: { "content-type": asset.contentType, "cache-control": "public, max-age=3600" },
+        });
       },
     },
   ];

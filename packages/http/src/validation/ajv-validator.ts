@@ -5,11 +5,17 @@ import type { JsonSchema } from "./json-schema.js";
 import { SchemaValidationError } from "./schema-validation-error.js";
 
 // ajv-formats ships CommonJS with a default export; normalise both import shapes.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 function fieldPath(e: ErrorObject): string {
   const base = e.instancePath.split("/").filter(Boolean).join(".");
-  const child = e.keyword === "required" ? (e.params as { missingProperty: string }).missingProperty : e.keyword === "additionalProperties" ? (e.params as { additionalProperty: string }).additionalProperty : undefined;
+  const child =
+    e.keyword === "required"
+      ? (e.params as { missingProperty: string }).missingProperty
+      : e.keyword === "additionalProperties"
+        ? (e.params as { additionalProperty: string }).additionalProperty
+        : undefined;
   return [base, child].filter(Boolean).join(".") || "(body)";
 }
 
@@ -20,7 +26,9 @@ function reason(e: ErrorObject): string {
       return "is required";
     case "additionalProperties": {
       // A request schema may name the field the client probably meant (x-field-hints: sent name → hint).
-      const hint = (parent["x-field-hints"] as Record<string, string> | undefined)?.[(e.params as { additionalProperty: string }).additionalProperty];
+      const hint = (parent["x-field-hints"] as Record<string, string> | undefined)?.[
+        (e.params as { additionalProperty: string }).additionalProperty
+      ];
       return hint ? `is not a known field (${hint})` : "is not a known field";
     }
     case "type":
@@ -35,7 +43,9 @@ function reason(e: ErrorObject): string {
       return `must be at most ${e.params.limit} characters`;
     case "minimum":
     case "maximum":
-      return parent.minimum !== undefined && parent.maximum !== undefined ? `must be between ${parent.minimum} and ${parent.maximum}` : `must be ${e.keyword === "minimum" ? "at least" : "at most"} ${e.params.limit}`;
+      return parent.minimum !== undefined && parent.maximum !== undefined
+        ? `must be between ${parent.minimum} and ${parent.maximum}`
+        : `must be ${e.keyword === "minimum" ? "at least" : "at most"} ${e.params.limit}`;
     case "pattern":
       return typeof parent.description === "string" ? `must be ${parent.description}` : "has an invalid format";
     case "minProperties":
@@ -52,7 +62,10 @@ function valueAt(data: unknown, e: ErrorObject): unknown {
   return e.instancePath
     .split("/")
     .filter(Boolean)
-    .reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), data);
+    .reduce<unknown>(
+      (node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined),
+      data,
+    );
 }
 
 /** ajv errors as validation issues naming each field once (the first problem per field). */
@@ -90,8 +103,10 @@ export function withIdLimits(schema: unknown, name = ""): any {
   if (!schema || typeof schema !== "object") return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === "properties" && value && typeof value === "object") out[key] = Object.fromEntries(Object.entries(value).map(([prop, sub]) => [prop, withIdLimits(sub, prop)]));
-    else if (key === "items" || key === "anyOf" || key === "oneOf" || key === "allOf") out[key] = withIdLimits(value, name);
+    if (key === "properties" && value && typeof value === "object")
+      out[key] = Object.fromEntries(Object.entries(value).map(([prop, sub]) => [prop, withIdLimits(sub, prop)]));
+    else if (key === "items" || key === "anyOf" || key === "oneOf" || key === "allOf")
+      out[key] = withIdLimits(value, name);
     else out[key] = value;
   }
   const types = [out.type].flat();

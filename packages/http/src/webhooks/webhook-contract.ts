@@ -1,4 +1,16 @@
-import { eventDataSchema, eventDescriptions, eventPayloadFields, LATEST_WEBHOOK_API_VERSION, WEBHOOK_API_VERSIONS, type EventType, type Organisation, type TransportResult, type WebhookAttempt, type WebhookDelivery, type WebhookSubscription } from "@openpractice/core";
+import {
+  eventDataSchema,
+  eventDescriptions,
+  eventPayloadFields,
+  LATEST_WEBHOOK_API_VERSION,
+  WEBHOOK_API_VERSIONS,
+  type EventType,
+  type Organisation,
+  type TransportResult,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookSubscription,
+} from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import type { JsonSchema } from "../validation/json-schema.js";
 
@@ -13,7 +25,11 @@ export const subscriptionCreateSchema: JsonSchema = {
     name: { type: "string", maxLength: 200 },
     event_types: eventTypes,
     notification_url: { type: "string", maxLength: 2048 },
-    api_version: { type: "string", maxLength: 20, description: `Pinned payload version; default and latest ${LATEST_WEBHOOK_API_VERSION}` },
+    api_version: {
+      type: "string",
+      maxLength: 20,
+      description: `Pinned payload version; default and latest ${LATEST_WEBHOOK_API_VERSION}`,
+    },
   },
 };
 
@@ -25,7 +41,13 @@ export const subscriptionUpdateSchema: JsonSchema = {
   properties: { ...(subscriptionCreateSchema.properties as object), is_active: { type: "boolean" } },
 };
 
-export const eventListSchema: JsonSchema = { $id: "WebhookEventList", type: "object", additionalProperties: false, required: ["event_types"], properties: { event_types: eventTypes } };
+export const eventListSchema: JsonSchema = {
+  $id: "WebhookEventList",
+  type: "object",
+  additionalProperties: false,
+  required: ["event_types"],
+  properties: { event_types: eventTypes },
+};
 
 export const organisationUpdateSchema: JsonSchema = {
   $id: "WebhookOrganisationUpdate",
@@ -35,7 +57,12 @@ export const organisationUpdateSchema: JsonSchema = {
   properties: { name: { type: "string", maxLength: 200 }, is_active: { type: "boolean" } },
 };
 
-export const WEBHOOK_FIELDS: FieldNames = Object.freeze({ eventTypes: "event_types", notificationUrl: "notification_url", apiVersion: "api_version", isActive: "is_active" });
+export const WEBHOOK_FIELDS: FieldNames = Object.freeze({
+  eventTypes: "event_types",
+  notificationUrl: "notification_url",
+  apiVersion: "api_version",
+  isActive: "is_active",
+});
 
 export const subscriptionView = (s: WebhookSubscription) => ({
   id: String(s.id),
@@ -49,9 +76,15 @@ export const subscriptionView = (s: WebhookSubscription) => ({
   updated_at: s.updatedAt.toISOString(),
 });
 
-export const KEY_SHOWN_ONCE = "Store the signature_key now: it is shown only once. It signs every delivery (X-Service-Signature).";
+export const KEY_SHOWN_ONCE =
+  "Store the signature_key now: it is shown only once. It signs every delivery (X-Service-Signature).";
 
-export const resultView = (r: TransportResult) => ({ status: r.statusCode, duration_ms: r.durationMs, error: r.error, response_excerpt: r.responseExcerpt });
+export const resultView = (r: TransportResult) => ({
+  status: r.statusCode,
+  duration_ms: r.durationMs,
+  error: r.error,
+  response_excerpt: r.responseExcerpt,
+});
 
 export const attemptView = (a: WebhookAttempt) => ({
   attempt: a.attempt,
@@ -79,13 +112,23 @@ export const deliveryView = (d: WebhookDelivery, attempts: WebhookAttempt[]) => 
   attempt_log: attempts.map(attemptView),
 });
 
-export const organisationView = (o: Organisation) => ({ organisation_id: String(o.id), name: o.name, is_active: o.isActive, created_at: o.createdAt.toISOString(), updated_at: o.updatedAt.toISOString() });
+export const organisationView = (o: Organisation) => ({
+  organisation_id: String(o.id),
+  name: o.name,
+  is_active: o.isActive,
+  created_at: o.createdAt.toISOString(),
+  updated_at: o.updatedAt.toISOString(),
+});
 
 /** The event catalog with each payload's JSON Schema (GET /apis/v1/webhooks/event-types). */
 export function eventCatalogView() {
   return {
     api_versions: [...WEBHOOK_API_VERSIONS],
     latest_api_version: LATEST_WEBHOOK_API_VERSION,
-    event_types: (Object.keys(eventPayloadFields()) as EventType[]).map((t) => ({ event_type: t, description: eventDescriptions()[t], data_schema: eventDataSchema(t) })),
+    event_types: (Object.keys(eventPayloadFields()) as EventType[]).map((t) => ({
+      event_type: t,
+      description: eventDescriptions()[t],
+      data_schema: eventDataSchema(t),
+    })),
   };
 }

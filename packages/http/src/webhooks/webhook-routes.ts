@@ -25,7 +25,10 @@ const object = { type: "object" };
 
 function numericId(raw: string | undefined, code: "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND"): number {
   const id = positivePathId(raw);
-  if (id === undefined) throw new DomainError(code, code === "SUBSCRIPTION_NOT_FOUND" ? "Subscription not found" : "Delivery not found", { id: raw ?? null });
+  if (id === undefined)
+    throw new DomainError(code, code === "SUBSCRIPTION_NOT_FOUND" ? "Subscription not found" : "Delivery not found", {
+      id: raw ?? null,
+    });
   return id;
 }
 
@@ -38,7 +41,10 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
   const errors = {
     "400": { description: "VALIDATION_FAILED, INVALID_API_VERSION or CANNOT_REMOVE_ALL_EVENTS", schema: errorBody },
     "404": { description: "SUBSCRIPTION_NOT_FOUND", schema: errorBody },
-    "409": { description: "DUPLICATE_SUBSCRIPTION: names the conflicting subscription and the overlapping events", schema: errorBody },
+    "409": {
+      description: "DUPLICATE_SUBSCRIPTION: names the conflicting subscription and the overlapping events",
+      schema: errorBody,
+    },
   };
   const sub = (path: string) => `${BASE}/subscriptions${path}`;
   return [
@@ -59,14 +65,24 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       method: "POST",
       path: sub(""),
       operationId: "webhookCreateSubscription",
-      summary: "Create a subscription; the signature_key is returned once. The first create of a new organisation creates it from the token's claims.",
+      summary:
+        "Create a subscription; the signature_key is returned once. The first create of a new organisation creates it from the token's claims.",
       scopes: WEBHOOK_WRITE_SCOPES,
       requestBody: subscriptionCreateSchema,
       responses: { "201": { description: "{subscription, signature_key, message}", schema: object }, ...errors },
       async handle(ctx) {
         const b = await ctx.body();
-        const created = await practice.webhooks.create(ctx.principal, { name: b.name, eventTypes: b.event_types, notificationUrl: b.notification_url, apiVersion: b.api_version });
-        return jsonResponse(201, { subscription: subscriptionView(created.subscription), signature_key: created.signatureKey, message: KEY_SHOWN_ONCE });
+        const created = await practice.webhooks.create(ctx.principal, {
+          name: b.name,
+          eventTypes: b.event_types,
+          notificationUrl: b.notification_url,
+          apiVersion: b.api_version,
+        });
+        return jsonResponse(201, {
+          subscription: subscriptionView(created.subscription),
+          signature_key: created.signatureKey,
+          message: KEY_SHOWN_ONCE,
+        });
       },
     },
     {
@@ -79,7 +95,11 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       query: { type: "object", additionalProperties: false, properties: { is_active: { type: "boolean" } } },
       responses: { "200": { description: "{subscriptions}", schema: object } },
       async handle(ctx) {
-        return jsonResponse(200, { subscriptions: (await practice.webhooks.list(ctx.principal, { isActive: ctx.query().is_active })).map(subscriptionView) });
+        return jsonResponse(200, {
+          subscriptions: (await practice.webhooks.list(ctx.principal, { isActive: ctx.query().is_active })).map(
+            subscriptionView,
+          ),
+        });
       },
     },
     {
@@ -91,7 +111,12 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       scopes: WEBHOOK_READ_SCOPES,
       responses: { "200": { description: "The subscription", schema: object }, "404": errors["404"] },
       async handle(ctx) {
-        return jsonResponse(200, subscriptionView(await practice.webhooks.get(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"))));
+        return jsonResponse(
+          200,
+          subscriptionView(
+            await practice.webhooks.get(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND")),
+          ),
+        );
       },
     },
     {
@@ -99,14 +124,21 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       method: "PATCH",
       path: sub("/:id"),
       operationId: "webhookUpdateSubscription",
-      summary: "Update name, event_types (replaces the array), notification_url, api_version or is_active. The duplicate rule runs when the URL or events change or on reactivation.",
+      summary:
+        "Update name, event_types (replaces the array), notification_url, api_version or is_active. The duplicate rule runs when the URL or events change or on reactivation.",
       scopes: WEBHOOK_WRITE_SCOPES,
       requestBody: subscriptionUpdateSchema,
       responses: { "200": { description: "The subscription", schema: object }, ...errors },
       async handle(ctx) {
         const b = await ctx.body();
         const id = numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND");
-        const updated = await practice.webhooks.update(ctx.principal, id, { name: b.name, eventTypes: b.event_types, notificationUrl: b.notification_url, apiVersion: b.api_version, isActive: b.is_active });
+        const updated = await practice.webhooks.update(ctx.principal, id, {
+          name: b.name,
+          eventTypes: b.event_types,
+          notificationUrl: b.notification_url,
+          apiVersion: b.api_version,
+          isActive: b.is_active,
+        });
         return jsonResponse(200, subscriptionView(updated));
       },
     },
@@ -121,7 +153,10 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       responses: { "200": { description: "The subscription", schema: object }, ...errors },
       async handle(ctx) {
         const id = numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND");
-        return jsonResponse(200, subscriptionView(await practice.webhooks.subscribe(ctx.principal, id, (await ctx.body()).event_types)));
+        return jsonResponse(
+          200,
+          subscriptionView(await practice.webhooks.subscribe(ctx.principal, id, (await ctx.body()).event_types)),
+        );
       },
     },
     {
@@ -135,7 +170,10 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       responses: { "200": { description: "The subscription", schema: object }, ...errors },
       async handle(ctx) {
         const id = numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND");
-        return jsonResponse(200, subscriptionView(await practice.webhooks.unsubscribe(ctx.principal, id, (await ctx.body()).event_types)));
+        return jsonResponse(
+          200,
+          subscriptionView(await practice.webhooks.unsubscribe(ctx.principal, id, (await ctx.body()).event_types)),
+        );
       },
     },
     {
@@ -156,12 +194,23 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       method: "POST",
       path: sub("/:id/rotate-secret"),
       operationId: "webhookRotateSecret",
-      summary: "A new signature_key, returned once; the old key stops signing at once, and pending retries are signed with the new one.",
+      summary:
+        "A new signature_key, returned once; the old key stops signing at once, and pending retries are signed with the new one.",
       scopes: WEBHOOK_WRITE_SCOPES,
-      responses: { "200": { description: "{subscription, signature_key, message}", schema: object }, "404": errors["404"] },
+      responses: {
+        "200": { description: "{subscription, signature_key, message}", schema: object },
+        "404": errors["404"],
+      },
       async handle(ctx) {
-        const rotated = await practice.webhooks.rotateSecret(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"));
-        return jsonResponse(200, { subscription: subscriptionView(rotated.subscription), signature_key: rotated.signatureKey, message: KEY_SHOWN_ONCE });
+        const rotated = await practice.webhooks.rotateSecret(
+          ctx.principal,
+          numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"),
+        );
+        return jsonResponse(200, {
+          subscription: subscriptionView(rotated.subscription),
+          signature_key: rotated.signatureKey,
+          message: KEY_SHOWN_ONCE,
+        });
       },
     },
     {
@@ -169,12 +218,20 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       method: "POST",
       path: sub("/:id/test"),
       operationId: "webhookTest",
-      summary: "Send a synthetic delivery (test: true) signed with the current key; the reply holds the payload and the HTTP result.",
+      summary:
+        "Send a synthetic delivery (test: true) signed with the current key; the reply holds the payload and the HTTP result.",
       scopes: WEBHOOK_WRITE_SCOPES,
       responses: { "200": { description: "{payload, result, delivery_id}", schema: object }, "404": errors["404"] },
       async handle(ctx) {
-        const sent = await practice.webhookDeliveries.test(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"));
-        return jsonResponse(200, { payload: sent.payload, delivery_id: sent.deliveryId, result: resultView(sent.result) });
+        const sent = await practice.webhookDeliveries.test(
+          ctx.principal,
+          numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"),
+        );
+        return jsonResponse(200, {
+          payload: sent.payload,
+          delivery_id: sent.deliveryId,
+          result: resultView(sent.result),
+        });
       },
     },
     {
@@ -182,18 +239,30 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       method: "GET",
       path: sub("/:id/deliveries"),
       operationId: "webhookListDeliveries",
-      summary: "The subscription's deliveries, newest first, each with its attempts; `status` = pending, delivered or failed.",
+      summary:
+        "The subscription's deliveries, newest first, each with its attempts; `status` = pending, delivered or failed.",
       scopes: WEBHOOK_READ_SCOPES,
       query: {
         type: "object",
         additionalProperties: false,
-        properties: { status: { type: "string", enum: ["pending", "delivered", "failed"] }, page: { type: "integer", minimum: 1, default: 1 }, size: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+        properties: {
+          status: { type: "string", enum: ["pending", "delivered", "failed"] },
+          page: { type: "integer", minimum: 1, default: 1 },
+          size: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+        },
       },
       responses: { "200": { description: "{deliveries, pagination}", schema: object }, "404": errors["404"] },
       async handle(ctx) {
         const q = ctx.query();
-        const found = await practice.webhookDeliveries.list(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"), { status: q.status, page: q.page, size: q.size });
-        return jsonResponse(200, { deliveries: found.deliveries.map((d) => deliveryView(d.delivery, d.attempts)), pagination: v1CurrentPagePagination(found) });
+        const found = await practice.webhookDeliveries.list(
+          ctx.principal,
+          numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"),
+          { status: q.status, page: q.page, size: q.size },
+        );
+        return jsonResponse(200, {
+          deliveries: found.deliveries.map((d) => deliveryView(d.delivery, d.attempts)),
+          pagination: v1CurrentPagePagination(found),
+        });
       },
     },
     {
@@ -203,9 +272,17 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       operationId: "webhookRetryDelivery",
       summary: "Re-send a failed delivery with its original event_id, on a fresh retry schedule.",
       scopes: WEBHOOK_WRITE_SCOPES,
-      responses: { "200": { description: "The delivery", schema: object }, "404": { description: "SUBSCRIPTION_NOT_FOUND or DELIVERY_NOT_FOUND", schema: errorBody }, "409": { description: "INVALID_TRANSITION: not failed", schema: errorBody } },
+      responses: {
+        "200": { description: "The delivery", schema: object },
+        "404": { description: "SUBSCRIPTION_NOT_FOUND or DELIVERY_NOT_FOUND", schema: errorBody },
+        "409": { description: "INVALID_TRANSITION: not failed", schema: errorBody },
+      },
       async handle(ctx) {
-        const retried = await practice.webhookDeliveries.retry(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"), numericId(ctx.params.delivery_id, "DELIVERY_NOT_FOUND"));
+        const retried = await practice.webhookDeliveries.retry(
+          ctx.principal,
+          numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"),
+          numericId(ctx.params.delivery_id, "DELIVERY_NOT_FOUND"),
+        );
         return jsonResponse(200, deliveryView(retried.delivery, retried.attempts));
       },
     },
@@ -232,7 +309,12 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       responses: { "200": { description: "The organisation", schema: object }, "400": errors["400"] },
       async handle(ctx) {
         const b = await ctx.body();
-        return jsonResponse(200, organisationView(await practice.webhooks.updateOrganisation(ctx.principal, { name: b.name, isActive: b.is_active })));
+        return jsonResponse(
+          200,
+          organisationView(
+            await practice.webhooks.updateOrganisation(ctx.principal, { name: b.name, isActive: b.is_active }),
+          ),
+        );
       },
     },
   ];

@@ -14,7 +14,8 @@ import { signAccessToken } from "../tokens.js";
 const positiveInt = (name: string, raw: string | undefined, fallback?: number): number => {
   if (raw === undefined && fallback !== undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer (got '${raw ?? ""}')`);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new UsageError(`--${name} must be a positive integer (got '${raw ?? ""}')`);
   return n;
 };
 
@@ -47,9 +48,12 @@ export async function serveCommand(): Promise<void> {
  */
 export async function migrateCommand(direction: string | undefined): Promise<void> {
   if (direction === "down") {
-    throw new UsageError("migrate down is not supported: migrations only go forward. To undo one, stop the server and restore the backup taken before the upgrade (docs/getting-started.md, \"Upgrading\")");
+    throw new UsageError(
+      'migrate down is not supported: migrations only go forward. To undo one, stop the server and restore the backup taken before the upgrade (docs/getting-started.md, "Upgrading")',
+    );
   }
-  if (direction !== undefined && direction !== "up") throw new UsageError(`migrate takes no argument or 'up' (got '${direction}')`);
+  if (direction !== undefined && direction !== "up")
+    throw new UsageError(`migrate takes no argument or 'up' (got '${direction}')`);
   const config = loadConfig();
   const storage = await openStorage(config.databaseUrl);
   await storage.close();
@@ -63,7 +67,12 @@ export async function seedCommand(flags: Record<string, string | undefined>): Pr
   const storage = await openStorage(config.databaseUrl);
   try {
     const practice = createPractice({ storage, keys: resolveRuntimeKeys(config).keys });
-    const summary = await seedDemo(practice, { organisationId: positiveInt("org", flags.org, 1), patients: positiveInt("patients", flags.patients, 50), jwtSecret: secret, tokenTtlSeconds: defaultTokenTtl(config) });
+    const summary = await seedDemo(practice, {
+      organisationId: positiveInt("org", flags.org, 1),
+      patients: positiveInt("patients", flags.patients, 50),
+      jwtSecret: secret,
+      tokenTtlSeconds: defaultTokenTtl(config),
+    });
     process.stdout.write(`${JSON.stringify(summary)}\n`);
   } finally {
     await storage.close();
@@ -77,7 +86,9 @@ const defaultTokenTtl = (config: RuntimeConfig) => Math.min(12 * 3600, config.jw
 function tokenSigningSecret(config: RuntimeConfig): string {
   const resolved = resolveHs256Secret(config);
   if (!resolved) {
-    throw new ConfigError("OPENPRACTICE_JWKS_URL: is set, so the server accepts only tokens of the identity provider (get one there) or, when OPENPRACTICE_JWT_SECRET is set as well, HS256 tokens signed with that secret");
+    throw new ConfigError(
+      "OPENPRACTICE_JWKS_URL: is set, so the server accepts only tokens of the identity provider (get one there) or, when OPENPRACTICE_JWT_SECRET is set as well, HS256 tokens signed with that secret",
+    );
   }
   return resolved.secret;
 }
@@ -86,7 +97,10 @@ function tokenSigningSecret(config: RuntimeConfig): string {
 export async function tokenCommand(flags: Record<string, string | undefined>): Promise<void> {
   const config = loadConfig();
   const ttlSeconds = positiveInt("ttl", flags.ttl, defaultTokenTtl(config));
-  if (ttlSeconds > config.jwtMaxLifetimeSeconds) throw new UsageError(`--ttl must be at most ${config.jwtMaxLifetimeSeconds} seconds (OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS), or the server refuses the token`);
+  if (ttlSeconds > config.jwtMaxLifetimeSeconds)
+    throw new UsageError(
+      `--ttl must be at most ${config.jwtMaxLifetimeSeconds} seconds (OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS), or the server refuses the token`,
+    );
   const secret = tokenSigningSecret(config);
   const token = await signAccessToken(secret, {
     organisationId: positiveInt("org", flags.org),
@@ -124,7 +138,11 @@ export async function importIcdCommand(file: string, flags: Record<string, strin
   }
 }
 
-const list = (cell: string | undefined) => (cell ?? "").split(";").map((x) => x.trim()).filter(Boolean);
+const list = (cell: string | undefined) =>
+  (cell ?? "")
+    .split(";")
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /**
  * `openpractice import catalog <csv> [--org N]`: billing codes for the organisation, upserted by number.
@@ -138,7 +156,8 @@ export async function importCatalogCommand(file: string, flags: Record<string, s
   } catch (error) {
     throw new UsageError(`import catalog: cannot read ${file}: ${(error as Error).message}`);
   }
-  const truth = (v: string | undefined, fallback: boolean) => (v === undefined || v === "" ? fallback : /^(true|1|yes)$/i.test(v));
+  const truth = (v: string | undefined, fallback: boolean) =>
+    v === undefined || v === "" ? fallback : /^(true|1|yes)$/i.test(v);
   const codes = rows.map((r) => ({
     code: r.code ?? "",
     description: r.description ?? "",
@@ -157,11 +176,22 @@ export async function importCatalogCommand(file: string, flags: Record<string, s
   try {
     const practice = createPractice({ storage, keys: resolveRuntimeKeys(config).keys });
     const organisationId = positiveInt("org", flags.org, 1);
-    const principal = { organisationId, userId: null, name: "openpractice import", scopes: [], clinicIds: [], roles: [] };
-    const result = await practice.billingCatalog.upsert(principal, codes).catch((error: Error & { details?: { issues?: Array<{ field: string; reason: string }> } }) => {
-      const issues = error.details?.issues?.map((i) => `${i.field.replace(/^codes\.(\d+)/, (_m, n) => `row ${Number(n) + 2}`)}: ${i.reason}`).join("; ");
-      throw new UsageError(`import catalog: ${issues ?? error.message}`);
-    });
+    const principal = {
+      organisationId,
+      userId: null,
+      name: "openpractice import",
+      scopes: [],
+      clinicIds: [],
+      roles: [],
+    };
+    const result = await practice.billingCatalog
+      .upsert(principal, codes)
+      .catch((error: Error & { details?: { issues?: Array<{ field: string; reason: string }> } }) => {
+        const issues = error.details?.issues
+          ?.map((i) => `${i.field.replace(/^codes\.(\d+)/, (_m, n) => `row ${Number(n) + 2}`)}: ${i.reason}`)
+          .join("; ");
+        throw new UsageError(`import catalog: ${issues ?? error.message}`);
+      });
     process.stdout.write(`${JSON.stringify({ imported: "catalog", organisation_id: organisationId, ...result })}\n`);
   } finally {
     await storage.close();

@@ -30,36 +30,84 @@ describe("runtime configuration", () => {
   });
 
   it("reads and converts every variable, treating empty values as unset", () => {
-    const c = loadConfig({ PORT: "9000", HOST: "0.0.0.0", LOG_LEVEL: "debug", OPENPRACTICE_ENV: "development", OPENPRACTICE_PLAN_LIMITS: '{"free":5}', OPENPRACTICE_JWKS_URL: "https://idp.example/jwks", OPENPRACTICE_DATA_DIR: "" });
-    expect(c).toMatchObject({ port: 9000, host: "0.0.0.0", logLevel: "debug", env: "development", planLimits: { free: 5 }, jwksUrl: "https://idp.example/jwks", dataDir: "./data" });
+    const c = loadConfig({
+      PORT: "9000",
+      HOST: "0.0.0.0",
+      LOG_LEVEL: "debug",
+      OPENPRACTICE_ENV: "development",
+      OPENPRACTICE_PLAN_LIMITS: '{"free":5}',
+      OPENPRACTICE_JWKS_URL: "https://idp.example/jwks",
+      OPENPRACTICE_DATA_DIR: "",
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      host: "0.0.0.0",
+      logLevel: "debug",
+      env: "development",
+      planLimits: { free: 5 },
+      jwksUrl: "https://idp.example/jwks",
+      dataDir: "./data",
+    });
     expect(loadConfig({ OPENPRACTICE_DATA_DIR: "/srv/op/" }).databaseUrl).toBe("sqlite:/srv/op/openpractice.db");
     expect(Object.isFrozen(c)).toBe(true);
     expect(loadConfig({ OPENPRACTICE_SEARCH_COUNT_LIMIT: "0" }).searchCountLimit).toBeNull();
     expect(() => loadConfig({ OPENPRACTICE_JOB_LEASE_MS: "500" })).toThrow(/^OPENPRACTICE_JOB_LEASE_MS: /);
     expect(loadConfig({ OPENPRACTICE_JOB_LEASE_MS: "5000" }).jobLeaseMs).toBe(5_000);
-    expect(loadConfig({ OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: " Hooks.Internal ,10.0.0.5" }).webhookAllowedHosts).toEqual(["hooks.internal", "10.0.0.5"]);
-    expect(() => loadConfig({ OPENPRACTICE_WEBHOOK_SECRET_KEY: "abc" })).toThrow("OPENPRACTICE_WEBHOOK_SECRET_KEY: must be 64 hex characters (32 bytes) (got '[hidden]')");
+    expect(loadConfig({ OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: " Hooks.Internal ,10.0.0.5" }).webhookAllowedHosts).toEqual(
+      ["hooks.internal", "10.0.0.5"],
+    );
+    expect(() => loadConfig({ OPENPRACTICE_WEBHOOK_SECRET_KEY: "abc" })).toThrow(
+      "OPENPRACTICE_WEBHOOK_SECRET_KEY: must be 64 hex characters (32 bytes) (got '[hidden]')",
+    );
     expect(loadConfig({ OPENPRACTICE_SEARCH_COUNT_LIMIT: "250" }).searchCountLimit).toBe(250);
     expect(loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "3600" }).jwtMaxLifetimeSeconds).toBe(3600);
-    expect(() => loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "59" })).toThrow(/^OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: /);
-    expect(() => loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "1e300" })).toThrow(/^OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: /);
+    expect(() => loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "59" })).toThrow(
+      /^OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: /,
+    );
+    expect(() => loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "1e300" })).toThrow(
+      /^OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: /,
+    );
     expect(() => loadConfig({ OPENPRACTICE_SEARCH_COUNT_LIMIT: "many" })).toThrow(/^OPENPRACTICE_SEARCH_COUNT_LIMIT: /);
   });
 
   it("never echoes a secret and masks passwords in URLs", () => {
-    expect(() => loadConfig({ OPENPRACTICE_JWT_SECRET: "hunter2" })).toThrow("OPENPRACTICE_JWT_SECRET: must be at least 32 characters long (HS256 needs 256 bits) (got '[hidden]')");
-    expect(() => loadConfig({ DATABASE_URL: "ftp://admin:s3cret@db/x" })).toThrow("DATABASE_URL: must start with sqlite:, postgres:// or mysql:// (got 'ftp://admin:***@db/x')");
+    expect(() => loadConfig({ OPENPRACTICE_JWT_SECRET: "hunter2" })).toThrow(
+      "OPENPRACTICE_JWT_SECRET: must be at least 32 characters long (HS256 needs 256 bits) (got '[hidden]')",
+    );
+    expect(() => loadConfig({ DATABASE_URL: "ftp://admin:s3cret@db/x" })).toThrow(
+      "DATABASE_URL: must start with sqlite:, postgres:// or mysql:// (got 'ftp://admin:***@db/x')",
+    );
   });
 
   it("takes a VAPID pair only whole and matching, never echoing the private key", () => {
     const pair = webpush.generateVAPIDKeys();
     const other = webpush.generateVAPIDKeys();
-    expect(loadConfig({ OPENPRACTICE_VAPID_PUBLIC_KEY: pair.publicKey, OPENPRACTICE_VAPID_PRIVATE_KEY: pair.privateKey, OPENPRACTICE_VAPID_SUBJECT: "mailto:it@clinic.example" })).toMatchObject({ vapidKeys: pair, vapidSubject: "mailto:it@clinic.example" });
-    expect(() => loadConfig({ OPENPRACTICE_VAPID_PUBLIC_KEY: pair.publicKey })).toThrow(/^OPENPRACTICE_VAPID_PRIVATE_KEY: must be set together with OPENPRACTICE_VAPID_PUBLIC_KEY/);
-    expect(() => loadConfig({ OPENPRACTICE_VAPID_PUBLIC_KEY: other.publicKey, OPENPRACTICE_VAPID_PRIVATE_KEY: pair.privateKey })).toThrow("OPENPRACTICE_VAPID_PUBLIC_KEY: is not the public key of OPENPRACTICE_VAPID_PRIVATE_KEY");
-    expect(() => loadConfig({ OPENPRACTICE_VAPID_PRIVATE_KEY: "short" })).toThrow("OPENPRACTICE_VAPID_PRIVATE_KEY: must be a base64url P-256 private key (43 characters) (got '[hidden]')");
-    expect(() => loadConfig({ OPENPRACTICE_VAPID_SUBJECT: "admin@clinic.example" })).toThrow(/^OPENPRACTICE_VAPID_SUBJECT: must be a mailto: address or an https: URL/);
-    expect(loadConfig({ OPENPRACTICE_PUSH_RETRIES: "0", OPENPRACTICE_PUSH_RETRY_BASE_MS: "250", OPENPRACTICE_PUSH_ALLOWED_HOSTS: "Push.Internal" })).toMatchObject({ pushRetries: 0, pushRetryBaseMs: 250, pushAllowedHosts: ["push.internal"] });
+    expect(
+      loadConfig({
+        OPENPRACTICE_VAPID_PUBLIC_KEY: pair.publicKey,
+        OPENPRACTICE_VAPID_PRIVATE_KEY: pair.privateKey,
+        OPENPRACTICE_VAPID_SUBJECT: "mailto:it@clinic.example",
+      }),
+    ).toMatchObject({ vapidKeys: pair, vapidSubject: "mailto:it@clinic.example" });
+    expect(() => loadConfig({ OPENPRACTICE_VAPID_PUBLIC_KEY: pair.publicKey })).toThrow(
+      /^OPENPRACTICE_VAPID_PRIVATE_KEY: must be set together with OPENPRACTICE_VAPID_PUBLIC_KEY/,
+    );
+    expect(() =>
+      loadConfig({ OPENPRACTICE_VAPID_PUBLIC_KEY: other.publicKey, OPENPRACTICE_VAPID_PRIVATE_KEY: pair.privateKey }),
+    ).toThrow("OPENPRACTICE_VAPID_PUBLIC_KEY: is not the public key of OPENPRACTICE_VAPID_PRIVATE_KEY");
+    expect(() => loadConfig({ OPENPRACTICE_VAPID_PRIVATE_KEY: "short" })).toThrow(
+      "OPENPRACTICE_VAPID_PRIVATE_KEY: must be a base64url P-256 private key (43 characters) (got '[hidden]')",
+    );
+    expect(() => loadConfig({ OPENPRACTICE_VAPID_SUBJECT: "admin@clinic.example" })).toThrow(
+      /^OPENPRACTICE_VAPID_SUBJECT: must be a mailto: address or an https: URL/,
+    );
+    expect(
+      loadConfig({
+        OPENPRACTICE_PUSH_RETRIES: "0",
+        OPENPRACTICE_PUSH_RETRY_BASE_MS: "250",
+        OPENPRACTICE_PUSH_ALLOWED_HOSTS: "Push.Internal",
+      }),
+    ).toMatchObject({ pushRetries: 0, pushRetryBaseMs: 250, pushAllowedHosts: ["push.internal"] });
     expect(() => loadConfig({ OPENPRACTICE_PUSH_RETRIES: "11" })).toThrow(/^OPENPRACTICE_PUSH_RETRIES: /);
   });
 

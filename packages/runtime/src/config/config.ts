@@ -45,30 +45,102 @@ export interface RuntimeConfig {
 const schema = {
   PORT: { type: "number", integer: true, min: 0, max: 65535, convert: true, optional: true },
   HOST: { type: "string", empty: false, optional: true },
-  DATABASE_URL: { type: "string", pattern: /^(sqlite:|postgres(ql)?:\/\/|mysql:\/\/)/, messages: { stringPattern: "must start with sqlite:, postgres:// or mysql://" }, optional: true },
+  DATABASE_URL: {
+    type: "string",
+    pattern: /^(sqlite:|postgres(ql)?:\/\/|mysql:\/\/)/,
+    messages: { stringPattern: "must start with sqlite:, postgres:// or mysql://" },
+    optional: true,
+  },
   OPENPRACTICE_DATA_DIR: { type: "string", empty: false, optional: true },
-  OPENPRACTICE_JWT_SECRET: { type: "string", min: 32, messages: { stringMin: "must be at least 32 characters long (HS256 needs 256 bits)" }, optional: true },
+  OPENPRACTICE_JWT_SECRET: {
+    type: "string",
+    min: 32,
+    messages: { stringMin: "must be at least 32 characters long (HS256 needs 256 bits)" },
+    optional: true,
+  },
   OPENPRACTICE_JWKS_URL: { type: "url", optional: true },
-  OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: { type: "number", integer: true, min: 60, max: 31_536_000, convert: true, optional: true },
-  OPENPRACTICE_ENV: { type: "enum", values: ["development", "production"], messages: { enumValue: "must be one of {expected}" }, optional: true },
-  LOG_LEVEL: { type: "enum", values: [...LOG_LEVELS], messages: { enumValue: "must be one of {expected}" }, optional: true },
+  OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: {
+    type: "number",
+    integer: true,
+    min: 60,
+    max: 31_536_000,
+    convert: true,
+    optional: true,
+  },
+  OPENPRACTICE_ENV: {
+    type: "enum",
+    values: ["development", "production"],
+    messages: { enumValue: "must be one of {expected}" },
+    optional: true,
+  },
+  LOG_LEVEL: {
+    type: "enum",
+    values: [...LOG_LEVELS],
+    messages: { enumValue: "must be one of {expected}" },
+    optional: true,
+  },
   OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
-  OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: { type: "number", integer: true, min: 0, max: 600000, convert: true, optional: true },
+  OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: {
+    type: "number",
+    integer: true,
+    min: 0,
+    max: 600000,
+    convert: true,
+    optional: true,
+  },
   OPENPRACTICE_WORKER_POLL_MS: { type: "number", integer: true, min: 10, max: 60000, convert: true, optional: true },
   OPENPRACTICE_JOB_LEASE_MS: { type: "number", integer: true, min: 1000, max: 3600000, convert: true, optional: true },
-  OPENPRACTICE_WEBHOOK_SECRET_KEY: { type: "string", pattern: /^[0-9a-fA-F]{64}$/, messages: { stringPattern: "must be 64 hex characters (32 bytes)" }, optional: true },
+  OPENPRACTICE_WEBHOOK_SECRET_KEY: {
+    type: "string",
+    pattern: /^[0-9a-fA-F]{64}$/,
+    messages: { stringPattern: "must be 64 hex characters (32 bytes)" },
+    optional: true,
+  },
   OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: { type: "string", optional: true },
-  OPENPRACTICE_VAPID_PUBLIC_KEY: { type: "string", pattern: /^[A-Za-z0-9_-]{87}$/, messages: { stringPattern: "must be a base64url P-256 public key (87 characters)" }, optional: true },
-  OPENPRACTICE_VAPID_PRIVATE_KEY: { type: "string", pattern: /^[A-Za-z0-9_-]{43}$/, messages: { stringPattern: "must be a base64url P-256 private key (43 characters)" }, optional: true },
-  OPENPRACTICE_VAPID_SUBJECT: { type: "string", pattern: /^(mailto:\S+@\S+|https:\/\/\S+)$/, messages: { stringPattern: "must be a mailto: address or an https: URL" }, optional: true },
+  OPENPRACTICE_VAPID_PUBLIC_KEY: {
+    type: "string",
+    pattern: /^[A-Za-z0-9_-]{87}$/,
+    messages: { stringPattern: "must be a base64url P-256 public key (87 characters)" },
+    optional: true,
+  },
+  OPENPRACTICE_VAPID_PRIVATE_KEY: {
+    type: "string",
+    pattern: /^[A-Za-z0-9_-]{43}$/,
+    messages: { stringPattern: "must be a base64url P-256 private key (43 characters)" },
+    optional: true,
+  },
+  OPENPRACTICE_VAPID_SUBJECT: {
+    type: "string",
+    pattern: /^(mailto:\S+@\S+|https:\/\/\S+)$/,
+    messages: { stringPattern: "must be a mailto: address or an https: URL" },
+    optional: true,
+  },
   OPENPRACTICE_PUSH_ALLOWED_HOSTS: { type: "string", optional: true },
   OPENPRACTICE_PUSH_RETRIES: { type: "number", integer: true, min: 0, max: 10, convert: true, optional: true },
-  OPENPRACTICE_PUSH_RETRY_BASE_MS: { type: "number", integer: true, min: 10, max: 60000, convert: true, optional: true },
-  OPENPRACTICE_SEARCH_COUNT_LIMIT: { type: "number", integer: true, min: 0, max: 1000000000, convert: true, optional: true },
+  OPENPRACTICE_PUSH_RETRY_BASE_MS: {
+    type: "number",
+    integer: true,
+    min: 10,
+    max: 60000,
+    convert: true,
+    optional: true,
+  },
+  OPENPRACTICE_SEARCH_COUNT_LIMIT: {
+    type: "number",
+    integer: true,
+    min: 0,
+    max: 1000000000,
+    convert: true,
+    optional: true,
+  },
 } as const;
 
 /** Variables whose values must never be echoed (a too-short secret is still a secret). */
-const SECRET_VARIABLES = new Set(["OPENPRACTICE_JWT_SECRET", "OPENPRACTICE_WEBHOOK_SECRET_KEY", "OPENPRACTICE_VAPID_PRIVATE_KEY"]);
+const SECRET_VARIABLES = new Set([
+  "OPENPRACTICE_JWT_SECRET",
+  "OPENPRACTICE_WEBHOOK_SECRET_KEY",
+  "OPENPRACTICE_VAPID_PRIVATE_KEY",
+]);
 
 /** The value as it may appear in an error line: secrets hidden, URL passwords masked. */
 function printable(name: string, value: string | undefined): string {
@@ -89,11 +161,14 @@ function parsePlanLimits(raw: string | undefined): Partial<Record<Plan, number>>
   } catch {
     throw new ConfigError(`OPENPRACTICE_PLAN_LIMITS: must be a JSON object such as {"enterprise":5000} (got '${raw}')`);
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new ConfigError("OPENPRACTICE_PLAN_LIMITS: must be a JSON object of plan → requests per minute");
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new ConfigError("OPENPRACTICE_PLAN_LIMITS: must be a JSON object of plan → requests per minute");
   const out: Partial<Record<Plan, number>> = {};
   for (const [plan, limit] of Object.entries(parsed)) {
-    if (!PLANS.includes(plan as Plan)) throw new ConfigError(`OPENPRACTICE_PLAN_LIMITS: unknown plan '${plan}' (known: ${PLANS.join(", ")})`);
-    if (!Number.isInteger(limit) || (limit as number) < 1) throw new ConfigError(`OPENPRACTICE_PLAN_LIMITS: limit of '${plan}' must be a positive integer`);
+    if (!PLANS.includes(plan as Plan))
+      throw new ConfigError(`OPENPRACTICE_PLAN_LIMITS: unknown plan '${plan}' (known: ${PLANS.join(", ")})`);
+    if (!Number.isInteger(limit) || (limit as number) < 1)
+      throw new ConfigError(`OPENPRACTICE_PLAN_LIMITS: limit of '${plan}' must be a positive integer`);
     out[plan as Plan] = limit as number;
   }
   return out;
@@ -114,8 +189,12 @@ const hostList = (raw: unknown) =>
 /** Both VAPID keys or neither, and a pair that belongs together: a mismatch would sign with a key no browser subscribed to. */
 function vapidKeys(publicKey: string | undefined, privateKey: string | undefined): VapidKeys | undefined {
   if (!publicKey && !privateKey) return undefined;
-  if (!publicKey || !privateKey) throw new ConfigError(`${publicKey ? "OPENPRACTICE_VAPID_PRIVATE_KEY" : "OPENPRACTICE_VAPID_PUBLIC_KEY"}: must be set together with ${publicKey ? "OPENPRACTICE_VAPID_PUBLIC_KEY" : "OPENPRACTICE_VAPID_PRIVATE_KEY"} (or leave both unset to generate a pair)`);
-  if (!vapidPairMatches({ publicKey, privateKey })) throw new ConfigError("OPENPRACTICE_VAPID_PUBLIC_KEY: is not the public key of OPENPRACTICE_VAPID_PRIVATE_KEY");
+  if (!publicKey || !privateKey)
+    throw new ConfigError(
+      `${publicKey ? "OPENPRACTICE_VAPID_PRIVATE_KEY" : "OPENPRACTICE_VAPID_PUBLIC_KEY"}: must be set together with ${publicKey ? "OPENPRACTICE_VAPID_PUBLIC_KEY" : "OPENPRACTICE_VAPID_PRIVATE_KEY"} (or leave both unset to generate a pair)`,
+    );
+  if (!vapidPairMatches({ publicKey, privateKey }))
+    throw new ConfigError("OPENPRACTICE_VAPID_PUBLIC_KEY: is not the public key of OPENPRACTICE_VAPID_PRIVATE_KEY");
   return Object.freeze({ publicKey, privateKey });
 }
 
@@ -140,7 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
   }
   const dataDir = (input.OPENPRACTICE_DATA_DIR as string | undefined) ?? "./data";
   // The embedded database lives in the data directory unless DATABASE_URL says otherwise.
-  const databaseUrl = (input.DATABASE_URL as string | undefined) ?? `sqlite:${dataDir.replace(/\/+$/, "")}/openpractice.db`;
+  const databaseUrl =
+    (input.DATABASE_URL as string | undefined) ?? `sqlite:${dataDir.replace(/\/+$/, "")}/openpractice.db`;
   return Object.freeze({
     port: (input.PORT as number | undefined) ?? 8080,
     host: (input.HOST as string | undefined) ?? "127.0.0.1",
@@ -148,7 +228,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     dataDir,
     jwtSecret: input.OPENPRACTICE_JWT_SECRET as string | undefined,
     jwksUrl: input.OPENPRACTICE_JWKS_URL as string | undefined,
-    jwtMaxLifetimeSeconds: (input.OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS as number | undefined) ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
+    jwtMaxLifetimeSeconds:
+      (input.OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS as number | undefined) ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
     env: (input.OPENPRACTICE_ENV as RuntimeConfig["env"] | undefined) ?? "production",
     logLevel: (input.LOG_LEVEL as RuntimeConfig["logLevel"] | undefined) ?? "info",
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),
@@ -158,7 +239,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     searchCountLimit: searchCountLimit(input.OPENPRACTICE_SEARCH_COUNT_LIMIT as number | undefined),
     webhookSecretKey: input.OPENPRACTICE_WEBHOOK_SECRET_KEY as string | undefined,
     webhookAllowedHosts: hostList(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS),
-    vapidKeys: vapidKeys(input.OPENPRACTICE_VAPID_PUBLIC_KEY as string | undefined, input.OPENPRACTICE_VAPID_PRIVATE_KEY as string | undefined),
+    vapidKeys: vapidKeys(
+      input.OPENPRACTICE_VAPID_PUBLIC_KEY as string | undefined,
+      input.OPENPRACTICE_VAPID_PRIVATE_KEY as string | undefined,
+    ),
     vapidSubject: (input.OPENPRACTICE_VAPID_SUBJECT as string | undefined) ?? DEFAULT_VAPID_SUBJECT,
     pushAllowedHosts: hostList(input.OPENPRACTICE_PUSH_ALLOWED_HOSTS),
     pushRetries: (input.OPENPRACTICE_PUSH_RETRIES as number | undefined) ?? DEFAULT_PUSH_RETRY.retries,

@@ -6,7 +6,11 @@ import { join } from "node:path";
  * file) on first use, read afterwards. `wx` makes two processes starting
  * together agree on one value.
  */
-export function readOrCreateSecretFile(dataDir: string, name: string, generate: () => string): { value: string; created: boolean; file: string } {
+export function readOrCreateSecretFile(
+  dataDir: string,
+  name: string,
+  generate: () => string,
+): { value: string; created: boolean; file: string } {
   const file = join(dataDir, name);
   // Owner-only whatever the umask: the folder holds the keys and, by default, the patient database.
   if (mkdirSync(dataDir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(dataDir, 0o700);

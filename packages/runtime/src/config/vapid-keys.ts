@@ -26,9 +26,14 @@ export function vapidPairMatches(keys: VapidKeys): boolean {
  * generated on first start. Browsers subscribe to one public key: a new pair
  * invalidates every registered device, so keep the file with the database.
  */
-export function resolveVapidKeys(configured: VapidKeys | undefined, dataDir: string): { keys: VapidKeys; source: "environment" | "file" | "generated" } {
+export function resolveVapidKeys(
+  configured: VapidKeys | undefined,
+  dataDir: string,
+): { keys: VapidKeys; source: "environment" | "file" | "generated" } {
   if (configured) return { keys: configured, source: "environment" };
-  const { value, created, file } = readOrCreateSecretFile(dataDir, "vapid-keys.json", () => JSON.stringify(webpush.generateVAPIDKeys()));
+  const { value, created, file } = readOrCreateSecretFile(dataDir, "vapid-keys.json", () =>
+    JSON.stringify(webpush.generateVAPIDKeys()),
+  );
   let keys: VapidKeys | undefined;
   try {
     const parsed = JSON.parse(value) as Partial<VapidKeys>;
@@ -36,6 +41,9 @@ export function resolveVapidKeys(configured: VapidKeys | undefined, dataDir: str
   } catch {
     keys = undefined;
   }
-  if (!keys || !vapidPairMatches(keys)) throw new Error(`${file} must hold {"publicKey","privateKey"} of one VAPID key pair; restore it from backup (a new pair makes every browser subscribe again)`);
+  if (!keys || !vapidPairMatches(keys))
+    throw new Error(
+      `${file} must hold {"publicKey","privateKey"} of one VAPID key pair; restore it from backup (a new pair makes every browser subscribe again)`,
+    );
   return { keys, source: created ? "generated" : "file" };
 }

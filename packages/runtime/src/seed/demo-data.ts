@@ -32,9 +32,66 @@ export const DEMO_CANCELLATION_REASONS = [
 
 export const DEMO_SPECIALIZATIONS = ["MSK", "CHIROPRACTOR", "VESTIBULAR", "LYMPHATIC", "PEDIATRIC"];
 
-const FIRST = ["Ava", "Liam", "Noah", "Emma", "Olivia", "Ethan", "Sophia", "Mason", "Isabella", "Lucas", "Mia", "Amir", "Chloe", "Mateo", "Priya", "Jonah", "Leah", "Omar", "Grace", "Kenji", "Rosa", "Felix", "Nadia", "Theo", "Zoe"];
-const LAST = ["Nguyen", "Patel", "Garcia", "Kowalski", "Johnson", "O'Brien", "Haddad", "Lindqvist", "Mensah", "Rossi", "Chen", "Dubois", "Silva", "Novak", "Fischer", "Moreau", "Tanaka", "Adeyemi", "Larsen", "Costa", "Walsh", "Ibrahim", "Morales", "Schmidt", "Kim"];
-const CITIES = [["Springfield", "IL", "62701"], ["Madison", "WI", "53703"], ["Peoria", "IL", "61602"], ["Rockford", "IL", "61101"]] as const;
+const FIRST = [
+  "Ava",
+  "Liam",
+  "Noah",
+  "Emma",
+  "Olivia",
+  "Ethan",
+  "Sophia",
+  "Mason",
+  "Isabella",
+  "Lucas",
+  "Mia",
+  "Amir",
+  "Chloe",
+  "Mateo",
+  "Priya",
+  "Jonah",
+  "Leah",
+  "Omar",
+  "Grace",
+  "Kenji",
+  "Rosa",
+  "Felix",
+  "Nadia",
+  "Theo",
+  "Zoe",
+];
+const LAST = [
+  "Nguyen",
+  "Patel",
+  "Garcia",
+  "Kowalski",
+  "Johnson",
+  "O'Brien",
+  "Haddad",
+  "Lindqvist",
+  "Mensah",
+  "Rossi",
+  "Chen",
+  "Dubois",
+  "Silva",
+  "Novak",
+  "Fischer",
+  "Moreau",
+  "Tanaka",
+  "Adeyemi",
+  "Larsen",
+  "Costa",
+  "Walsh",
+  "Ibrahim",
+  "Morales",
+  "Schmidt",
+  "Kim",
+];
+const CITIES = [
+  ["Springfield", "IL", "62701"],
+  ["Madison", "WI", "53703"],
+  ["Peoria", "IL", "61602"],
+  ["Rockford", "IL", "61101"],
+] as const;
 
 /** The i-th demo patient (deterministic, so seeding twice finds the same people). */
 export function demoPatient(i: number) {
@@ -65,14 +122,47 @@ export const DEMO_BILLING_CODES = [
   { code: "97140", description: "Hands-on techniques such as mobilisation and manual traction", timed: true },
   { code: "97530", description: "Dynamic functional activities to improve performance", timed: true },
   { code: "97116", description: "Walking and gait practice, including stairs", timed: true },
-  { code: "97161", description: "Physical therapy evaluation, low complexity", timed: false, noteTypes: ["INITIAL_SOAP"] },
-  { code: "97162", description: "Physical therapy evaluation, moderate complexity", timed: false, noteTypes: ["INITIAL_SOAP"] },
-  { code: "95992", description: "Repositioning manoeuvre for positional vertigo, per day", timed: false, specialities: ["VESTIBULAR"] },
+  {
+    code: "97161",
+    description: "Physical therapy evaluation, low complexity",
+    timed: false,
+    noteTypes: ["INITIAL_SOAP"],
+  },
+  {
+    code: "97162",
+    description: "Physical therapy evaluation, moderate complexity",
+    timed: false,
+    noteTypes: ["INITIAL_SOAP"],
+  },
+  {
+    code: "95992",
+    description: "Repositioning manoeuvre for positional vertigo, per day",
+    timed: false,
+    specialities: ["VESTIBULAR"],
+  },
 ];
 
 /** Modifiers every demo code may carry. */
 export const DEMO_MODIFIERS = [
-  { cptModifierId: 1, cptModifierCode: "GP", className: "Therapy plan", description: "Delivered under a physical therapy plan of care", filter: true },
-  { cptModifierId: 2, cptModifierCode: "59", className: "Distinct service", description: "A separate, distinct service on the same day", filter: false },
-  { cptModifierId: 3, cptModifierCode: "KX", className: "Threshold", description: "Medically necessary above the annual threshold", filter: false },
+  {
+    cptModifierId: 1,
+    cptModifierCode: "GP",
+    className: "Therapy plan",
+    description: "Delivered under a physical therapy plan of care",
+    filter: true,
+  },
+  {
+    cptModifierId: 2,
+    cptModifierCode: "59",
+    className: "Distinct service",
+    description: "A separate, distinct service on the same day",
+    filter: false,
+  },
+  {
+    cptModifierId: 3,
+    cptModifierCode: "KX",
+    className: "Threshold",
+    description: "Medically necessary above the annual threshold",
+    filter: false,
+  },
 ];

@@ -1,6 +1,22 @@
-import { npiCheckDigit, type AppointmentCategory, type Clinic, type Practice, type Principal } from "@openpractice/core";
+import {
+  npiCheckDigit,
+  type AppointmentCategory,
+  type Clinic,
+  type Practice,
+  type Principal,
+} from "@openpractice/core";
 import { signAccessToken } from "../tokens.js";
-import { DEMO_BILLING_CODES, DEMO_MODIFIERS, DEMO_CANCELLATION_REASONS, DEMO_CATEGORIES, DEMO_CLINICS, DEMO_DOCTORS, DEMO_ORGANISATION, DEMO_SPECIALIZATIONS, demoPatient } from "./demo-data.js";
+import {
+  DEMO_BILLING_CODES,
+  DEMO_MODIFIERS,
+  DEMO_CANCELLATION_REASONS,
+  DEMO_CATEGORIES,
+  DEMO_CLINICS,
+  DEMO_DOCTORS,
+  DEMO_ORGANISATION,
+  DEMO_SPECIALIZATIONS,
+  demoPatient,
+} from "./demo-data.js";
 
 export interface SeedSummary {
   organisation_id: number;
@@ -21,13 +37,17 @@ export interface SeedSummary {
  * write is insert-if-absent on a natural key, so a second run finds the same
  * rows and creates nothing.
  */
-export async function seedDemo(practice: Practice, options: { organisationId: number; patients: number; jwtSecret: string | undefined; tokenTtlSeconds?: number }): Promise<SeedSummary> {
+export async function seedDemo(
+  practice: Practice,
+  options: { organisationId: number; patients: number; jwtSecret: string | undefined; tokenTtlSeconds?: number },
+): Promise<SeedSummary> {
   const orgId = options.organisationId;
   const now = practice.clock.now();
   const summary = await practice.storage.transaction(async (tx) => {
     await tx.organisations.ensure({ id: orgId, name: DEMO_ORGANISATION.name, plan: DEMO_ORGANISATION.plan, now });
     const clinics: Clinic[] = [];
-    for (const c of DEMO_CLINICS) clinics.push(await tx.organisations.ensureClinic({ organisationId: orgId, name: c.name, timeZone: c.timeZone }));
+    for (const c of DEMO_CLINICS)
+      clinics.push(await tx.organisations.ensureClinic({ organisationId: orgId, name: c.name, timeZone: c.timeZone }));
     for (const d of DEMO_DOCTORS) {
       await tx.organisations.upsertProvider({
         organisationId: orgId,
@@ -40,23 +60,42 @@ export async function seedDemo(practice: Practice, options: { organisationId: nu
       });
     }
     const categories: AppointmentCategory[] = [];
-    for (const c of DEMO_CATEGORIES) categories.push(await tx.catalog.ensureAppointmentCategory({ organisationId: orgId, ...c }));
-    for (const r of DEMO_CANCELLATION_REASONS) await tx.catalog.ensureCancellationReason({ organisationId: orgId, ...r, status: "ACTIVE" });
+    for (const c of DEMO_CATEGORIES)
+      categories.push(await tx.catalog.ensureAppointmentCategory({ organisationId: orgId, ...c }));
+    for (const r of DEMO_CANCELLATION_REASONS)
+      await tx.catalog.ensureCancellationReason({ organisationId: orgId, ...r, status: "ACTIVE" });
     for (const s of DEMO_SPECIALIZATIONS) await tx.catalog.enableSpecialization(orgId, s);
     return { clinicIds: clinics.map((c) => c.id), categoryIds: categories.map((c) => c.id) };
   });
 
   const first = DEMO_DOCTORS[0]!;
-  const principal: Principal = { organisationId: orgId, userId: first.userId, name: `${first.firstName} ${first.lastName}`, scopes: ["read", "write"], clinicIds: summary.clinicIds, roles: ["provider"] };
+  const principal: Principal = {
+    organisationId: orgId,
+    userId: first.userId,
+    name: `${first.firstName} ${first.lastName}`,
+    scopes: ["read", "write"],
+    clinicIds: summary.clinicIds,
+    roles: ["provider"],
+  };
   const patientIds: number[] = [];
   for (let i = 0; i < options.patients; i++) {
-    const { patient } = await practice.patients.register(principal, { ...demoPatient(i), clinicId: summary.clinicIds[i % summary.clinicIds.length] });
+    const { patient } = await practice.patients.register(principal, {
+      ...demoPatient(i),
+      clinicId: summary.clinicIds[i % summary.clinicIds.length],
+    });
     patientIds.push(patient.id);
   }
 
   // Upserting by code number: a second run replaces the same rows with the same values.
-  await practice.billingCatalog.upsert(principal, DEMO_BILLING_CODES.map((c) => ({ ...c, modifiers: DEMO_MODIFIERS })));
-  const appointmentIds = await seedAppointments(practice, principal, { clinicIds: summary.clinicIds, categoryIds: summary.categoryIds, patientIds });
+  await practice.billingCatalog.upsert(
+    principal,
+    DEMO_BILLING_CODES.map((c) => ({ ...c, modifiers: DEMO_MODIFIERS })),
+  );
+  const appointmentIds = await seedAppointments(practice, principal, {
+    clinicIds: summary.clinicIds,
+    categoryIds: summary.categoryIds,
+    patientIds,
+  });
 
   return {
     organisation_id: orgId,
@@ -69,7 +108,15 @@ export async function seedDemo(practice: Practice, options: { organisationId: nu
     cancellation_reason_keys: DEMO_CANCELLATION_REASONS.map((r) => r.reasonKey),
     specializations: [...DEMO_SPECIALIZATIONS],
     ...(options.jwtSecret && {
-      token: await signAccessToken(options.jwtSecret, { organisationId: orgId, userId: first.userId, name: principal.name ?? undefined, scope: "read write", clinicIds: summary.clinicIds, roles: ["provider"], ttlSeconds: options.tokenTtlSeconds }),
+      token: await signAccessToken(options.jwtSecret, {
+        organisationId: orgId,
+        userId: first.userId,
+        name: principal.name ?? undefined,
+        scope: "read write",
+        clinicIds: summary.clinicIds,
+        roles: ["provider"],
+        ttlSeconds: options.tokenTtlSeconds,
+      }),
     }),
   };
 }
@@ -79,7 +126,11 @@ export async function seedDemo(practice: Practice, options: { organisationId: nu
  * hour at their first clinic. When the organisation already has appointments
  * a second seed run books nothing and reports the ones there.
  */
-async function seedAppointments(practice: Practice, principal: Principal, ref: { clinicIds: number[]; categoryIds: number[]; patientIds: number[] }): Promise<number[]> {
+async function seedAppointments(
+  practice: Practice,
+  principal: Principal,
+  ref: { clinicIds: number[]; categoryIds: number[]; patientIds: number[] },
+): Promise<number[]> {
   const existing = await practice.appointments.list(principal, { size: 100 });
   if (existing.total > 0) return existing.appointments.map((a) => a.id).sort((a, b) => a - b);
   if (ref.patientIds.length === 0) return [];

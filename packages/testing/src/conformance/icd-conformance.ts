@@ -2,7 +2,14 @@ import type { IcdCode10, Storage } from "@openpractice/core";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { StorageFixture } from "./storage-conformance.js";
 
-const code = (year: number, orderNumber: number, c: string, billable: boolean, longDescription: string): IcdCode10 => ({ year, orderNumber, code: c, billable, shortDescription: longDescription.slice(0, 60), longDescription });
+const code = (year: number, orderNumber: number, c: string, billable: boolean, longDescription: string): IcdCode10 => ({
+  year,
+  orderNumber,
+  code: c,
+  billable,
+  shortDescription: longDescription.slice(0, 60),
+  longDescription,
+});
 
 /** The ICD part of the storage contract: yearly replacement, code-prefix and word search, their order. */
 export function describeIcdConformance(engine: string, current: () => { s: Storage; fx: StorageFixture }): void {
@@ -24,8 +31,12 @@ export function describeIcdConformance(engine: string, current: () => { s: Stora
       await s.repositories.icd.replaceYear(2026, [code(2026, 1, "A00", false, "Cholera")]);
       await s.repositories.icd.replaceYear(2026, [code(2026, 1, "A00", false, "Cholera")]);
       expect(await s.repositories.icd.latestYear()).toBe(2026);
-      expect((await s.repositories.icd.search({ year: 2026, codePrefix: "A", words: [], limit: 10, offset: 0 })).total).toBe(1);
-      expect((await s.repositories.icd.search({ year: 2025, codePrefix: "M", words: [], limit: 10, offset: 0 })).total).toBe(5);
+      expect(
+        (await s.repositories.icd.search({ year: 2026, codePrefix: "A", words: [], limit: 10, offset: 0 })).total,
+      ).toBe(1);
+      expect(
+        (await s.repositories.icd.search({ year: 2025, codePrefix: "M", words: [], limit: 10, offset: 0 })).total,
+      ).toBe(5);
     });
 
     it(`[${engine}] a code prefix returns the exact code first, then the rest in code order`, async () => {
@@ -38,7 +49,11 @@ export function describeIcdConformance(engine: string, current: () => { s: Stora
       const r = await s.repositories.icd.search({ year: 2025, words: ["pain", "back", "low"], limit: 2, offset: 0 });
       expect(r.codes.map((c) => c.code)).toEqual(["M545", "M5459"]);
       expect(r.total).toBe(3);
-      expect((await s.repositories.icd.search({ year: 2025, words: ["lumb", "radic"], limit: 10, offset: 0 })).codes.map((c) => c.code)).toEqual(["M5416"]);
+      expect(
+        (await s.repositories.icd.search({ year: 2025, words: ["lumb", "radic"], limit: 10, offset: 0 })).codes.map(
+          (c) => c.code,
+        ),
+      ).toEqual(["M5416"]);
       expect((await s.repositories.icd.search({ year: 2025, words: ["ack"], limit: 10, offset: 0 })).total).toBe(0);
     });
   });

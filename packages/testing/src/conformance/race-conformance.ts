@@ -39,7 +39,8 @@ const outcome = (r: Reply): string => {
 function tally(replies: Reply[], label: (r: Reply) => string, defects: Map<string, string>): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const r of replies) {
-    const key = r.status >= 500 ? `${outcome(r)}: ${defects.get(r.headers.get("x-request-id") ?? "") ?? "?"}` : label(r);
+    const key =
+      r.status >= 500 ? `${outcome(r)}: ${defects.get(r.headers.get("x-request-id") ?? "") ?? "?"}` : label(r);
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
@@ -54,7 +55,11 @@ function tally(replies: Reply[], label: (r: Reply) => string, defects: Map<strin
  * never a 5xx. An engine adapter inherits the whole suite by calling
  * `runRaceConformance(name, factory)` with a factory of fresh stores.
  */
-export function runRaceConformance(engine: string, createFixture: () => Promise<RaceFixture>, options: RaceOptions = {}): void {
+export function runRaceConformance(
+  engine: string,
+  createFixture: () => Promise<RaceFixture>,
+  options: RaceOptions = {},
+): void {
   const n = options.concurrency ?? 20;
   const rounds = options.rounds ?? 5;
 
@@ -67,11 +72,23 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
 
     beforeAll(async () => {
       fx = await createFixture();
-      const practice = createPractice({ keys: testPracticeKeys(), storage: fx.storage, planLimits: { free: 10_000_000, enterprise: 10_000_000 }, allowHttpWebhooks: true, allowHttpPushEndpoints: true });
+      const practice = createPractice({
+        keys: testPracticeKeys(),
+        storage: fx.storage,
+        planLimits: { free: 10_000_000, enterprise: 10_000_000 },
+        allowHttpWebhooks: true,
+        allowHttpPushEndpoints: true,
+      });
       handle = createHttpHandler({
         practice,
         authenticator: createJwtAuthenticator({ secret: SECRET }),
-        onUnexpectedError: (error, entry) => defects.set(entry.requestId, String((error as Error)?.message ?? error).replace(/\d+/g, "N").slice(0, 120)),
+        onUnexpectedError: (error, entry) =>
+          defects.set(
+            entry.requestId,
+            String((error as Error)?.message ?? error)
+              .replace(/\d+/g, "N")
+              .slice(0, 120),
+          ),
       });
     }, 60_000);
     afterAll(async () => {
@@ -85,21 +102,34 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
      */
     async function organisation(stored = true) {
       const id = nextOrganisation++;
-      if (stored) await fx.storage.repositories.organisations.ensure({ id, name: `Race ${id}`, plan: "free", now: new Date() });
+      if (stored)
+        await fx.storage.repositories.organisations.ensure({ id, name: `Race ${id}`, plan: "free", now: new Date() });
       const tokens = {
         user: await testAccessToken(SECRET, { organisationId: id, userId: 101, scope: "read write" }),
         admin: await testAccessToken(SECRET, { organisationId: id, userId: 101, scope: "admin read write" }),
       };
-      const send = async (method: string, path: string, body?: unknown, as: keyof typeof tokens = "user"): Promise<Reply> => {
+      const send = async (
+        method: string,
+        path: string,
+        body?: unknown,
+        as: keyof typeof tokens = "user",
+      ): Promise<Reply> => {
         const headers: Record<string, string> = { authorization: `Bearer ${tokens[as]}` };
         if (body !== undefined) headers["content-type"] = "application/json";
-        const res = await handle(new Request(`http://race.test${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) }));
+        const res = await handle(
+          new Request(`http://race.test${path}`, {
+            method,
+            headers,
+            body: body === undefined ? null : JSON.stringify(body),
+          }),
+        );
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
       };
       const ok = async (method: string, path: string, body?: unknown, as: keyof typeof tokens = "user") => {
         const r = await send(method, path, body, as);
-        if (r.status >= 300 || (typeof r.body?.code === "number" && r.body.code !== 2000)) throw new Error(`setup ${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+        if (r.status >= 300 || (typeof r.body?.code === "number" && r.body.code !== 2000))
+          throw new Error(`setup ${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
         return r.body?.data ?? r.body;
       };
       return { id, send, ok };
@@ -115,17 +145,49 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
       const now = new Date();
       await r.organisations.ensure({ id: org.id, name: `Race ${org.id}`, plan: "free", now });
       const clinic = await r.organisations.ensureClinic({ organisationId: org.id, name: "Main", timeZone: "UTC" });
-      await r.organisations.upsertProvider({ organisationId: org.id, userId: 101, firstName: "Dana", lastName: "Reyes", npi: null, supervisingUserId: null, clinicIds: [clinic.id] });
-      const category = await r.catalog.ensureAppointmentCategory({ organisationId: org.id, name: "Visit", type: "IN_PERSON", durationMinutes: 45 });
+      await r.organisations.upsertProvider({
+        organisationId: org.id,
+        userId: 101,
+        firstName: "Dana",
+        lastName: "Reyes",
+        npi: null,
+        supervisingUserId: null,
+        clinicIds: [clinic.id],
+      });
+      const category = await r.catalog.ensureAppointmentCategory({
+        organisationId: org.id,
+        name: "Visit",
+        type: "IN_PERSON",
+        durationMinutes: 45,
+      });
       await r.catalog.enableSpecialization(org.id, "MSK");
       await org.ok("POST", "/apis/v1/treatment-catalog", { codes: [EXERCISE] }, "admin");
-      const patient = (await org.ok("POST", "/apis/v1/patient", { first_name: "Ada", last_name: "Quill", date_of_birth: "1970-07-07" })).patient_id as number;
+      const patient = (
+        await org.ok("POST", "/apis/v1/patient", { first_name: "Ada", last_name: "Quill", date_of_birth: "1970-07-07" })
+      ).patient_id as number;
       // The case's diagnosis fills its notes' Assessment.
-      const caseId = (await org.ok("POST", "/apis/soap-enrichment/v1/patientCase", { patient_id: patient, case_title: "Low back pain", specialization: "MSK", icd_codes: [{ id: 31, code: "M54.50", description: "Low back pain, unspecified", revision: "ICD10" }] })).service_case_id as string;
+      const caseId = (
+        await org.ok("POST", "/apis/soap-enrichment/v1/patientCase", {
+          patient_id: patient,
+          case_title: "Low back pain",
+          specialization: "MSK",
+          icd_codes: [{ id: 31, code: "M54.50", description: "Low back pain, unspecified", revision: "ICD10" }],
+        })
+      ).service_case_id as string;
       let slot = 0;
       const booking = (over: Record<string, unknown> = {}) => {
         slot += 1;
-        return { doctor_id: 101, patient_id: patient, clinic_id: clinic.id, appointment_category: [category.id], timestamp: DAY + slot * HOUR, end_timestamp: DAY + slot * HOUR + 1800, payment_mode: "SELF_PAY", service_case_id: caseId, ...over };
+        return {
+          doctor_id: 101,
+          patient_id: patient,
+          clinic_id: clinic.id,
+          appointment_category: [category.id],
+          timestamp: DAY + slot * HOUR,
+          end_timestamp: DAY + slot * HOUR + 1800,
+          payment_mode: "SELF_PAY",
+          service_case_id: caseId,
+          ...over,
+        };
       };
       const note = async (type = "FOLLOWUP_SOAP") => {
         const appointment = (await org.ok("POST", "/apis/v1/appointment", booking())).appointment_id;
@@ -137,14 +199,23 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
     /** Writes a section's form at its next version. */
     async function write(org: Org, submissionId: string, contextId: string, partialResponse: Record<string, unknown>) {
       const version = (await org.ok("GET", `/apis/v1/form-data/${submissionId}`)).version as number;
-      return org.ok("POST", "/apis/v1/form-data/partial", { submissionId, soapContextId: contextId, partialResponse, version: version + 1 });
+      return org.ok("POST", "/apis/v1/form-data/partial", {
+        submissionId,
+        soapContextId: contextId,
+        partialResponse,
+        version: version + 1,
+      });
     }
 
     /** A note every section of which is filled, signed by its rendering physician: ready to complete. */
     async function signedNote(org: Org, visit: Awaited<ReturnType<typeof clinicWithPatient>>, type = "FOLLOWUP_SOAP") {
       const n = await visit.note(type);
-      await write(org, n.subjective_submission_id, n.context_id, { "response.Subjective.history.chief_complaint": "Low back pain" });
-      await write(org, n.objective_submission_id, n.context_id, { "response.Objective.rom.lumbar_flexion": "40 degrees" });
+      await write(org, n.subjective_submission_id, n.context_id, {
+        "response.Subjective.history.chief_complaint": "Low back pain",
+      });
+      await write(org, n.objective_submission_id, n.context_id, {
+        "response.Objective.rom.lumbar_flexion": "40 degrees",
+      });
       await write(org, n.plan_submission_id, n.context_id, { "response.Plan.plan.goals": ["Lift 10 kg"] });
       await org.ok("POST", `/apis/v1/soap-context/${n.context_id}/sign`);
       return n;
@@ -158,14 +229,19 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
     async function race(
       round: (org: Org) => Promise<Reply[]>,
       expected: Record<string, number>,
-      options: { label?: (r: Reply) => string; check?: (replies: Reply[], org: Org) => Promise<void> | void; storedOrganisation?: boolean } = {},
+      options: {
+        label?: (r: Reply) => string;
+        check?: (replies: Reply[], org: Org) => Promise<void> | void;
+        storedOrganisation?: boolean;
+      } = {},
     ) {
       const seen: Record<string, number> = {};
       const failedChecks: unknown[] = [];
       for (let i = 0; i < rounds; i++) {
         const org = await organisation(options.storedOrganisation);
         const replies = await round(org);
-        for (const [k, v] of Object.entries(tally(replies, options.label ?? outcome, defects))) seen[k] = (seen[k] ?? 0) + v;
+        for (const [k, v] of Object.entries(tally(replies, options.label ?? outcome, defects)))
+          seen[k] = (seen[k] ?? 0) + v;
         try {
           await options.check?.(replies, org);
         } catch (error) {
@@ -180,7 +256,11 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
     /** The v1 registration names a clinic when the organisation has one (its check reads before the insert). */
     const withClinic = async (org: Org, stored: boolean) => {
       if (!stored) return ada;
-      const clinic = await fx.storage.repositories.organisations.ensureClinic({ organisationId: org.id, name: "Main", timeZone: "UTC" });
+      const clinic = await fx.storage.repositories.organisations.ensureClinic({
+        organisationId: org.id,
+        name: "Main",
+        timeZone: "UTC",
+      });
       return { ...ada, clinic_id: clinic.id };
     };
     const patientCreated = (r: Reply) => r.status === 201 || r.body?.code === 2000;
@@ -198,18 +278,26 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
             return burst(() => org.send("POST", "/apis/v1/patient", body));
           },
           { "200 2000": 1, "200 2301": n - 1 },
-          { storedOrganisation: stored, check: (replies) => expect(new Set(replies.map((r) => r.body.data?.patient_id)).size).toBe(1) },
+          {
+            storedOrganisation: stored,
+            check: (replies) => expect(new Set(replies.map((r) => r.body.data?.patient_id)).size).toBe(1),
+          },
         );
       });
 
       it(`[${engine}] patients (v2): one 201, the others 409 DUPLICATE_PATIENT naming it${where}`, async () => {
-        await race((org) => burst(() => org.send("POST", "/v2/patients", ada)), { "201": 1, "409 DUPLICATE_PATIENT": n - 1 }, {
-          storedOrganisation: stored,
-          check: (replies) => {
-            const id = Number(replies.find((r) => r.status === 201)?.body.id);
-            for (const r of replies.filter((x) => x.status === 409)) expect(Number(r.body.error.details.existing_patient_id)).toBe(id);
+        await race(
+          (org) => burst(() => org.send("POST", "/v2/patients", ada)),
+          { "201": 1, "409 DUPLICATE_PATIENT": n - 1 },
+          {
+            storedOrganisation: stored,
+            check: (replies) => {
+              const id = Number(replies.find((r) => r.status === 201)?.body.id);
+              for (const r of replies.filter((x) => x.status === 409))
+                expect(Number(r.body.error.details.existing_patient_id)).toBe(id);
+            },
           },
-        });
+        );
       });
 
       it(`[${engine}] patients (v1 and v2 mixed): one registration in all${where}`, async () => {
@@ -217,34 +305,57 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
           async (org) => {
             const v1 = await withClinic(org, stored);
             let i = 0;
-            return burst(() => (i++ % 2 === 0 ? org.send("POST", "/apis/v1/patient", v1) : org.send("POST", "/v2/patients", ada)));
+            return burst(() =>
+              i++ % 2 === 0 ? org.send("POST", "/apis/v1/patient", v1) : org.send("POST", "/v2/patients", ada),
+            );
           },
           { created: 1, refused: n - 1 },
-          { storedOrganisation: stored, label: (r) => (patientCreated(r) ? "created" : patientRefused(r) ? "refused" : outcome(r)) },
+          {
+            storedOrganisation: stored,
+            label: (r) => (patientCreated(r) ? "created" : patientRefused(r) ? "refused" : outcome(r)),
+          },
         );
       });
 
       it(`[${engine}] referring physicians: one per NPI, the others 409 (4095) naming it${where}`, async () => {
         const physician = { first_name: "Meredith", last_name: "Grey", npi: 1234567893 };
-        await race((org) => burst(() => org.send("POST", "/apis/soap-enrichment/v1/referringPhysician", physician)), { "200 2000": 1, "409 4095": n - 1 }, {
-          storedOrganisation: stored,
-          check: (replies) => {
-            const id = replies.find((r) => r.status === 200)?.body.data.ref_physician_id;
-            for (const r of replies.filter((x) => x.status === 409)) expect(r.body.details.existing_referring_physician_id).toBe(id);
+        await race(
+          (org) => burst(() => org.send("POST", "/apis/soap-enrichment/v1/referringPhysician", physician)),
+          { "200 2000": 1, "409 4095": n - 1 },
+          {
+            storedOrganisation: stored,
+            check: (replies) => {
+              const id = replies.find((r) => r.status === 200)?.body.data.ref_physician_id;
+              for (const r of replies.filter((x) => x.status === 409))
+                expect(r.body.details.existing_referring_physician_id).toBe(id);
+            },
           },
-        });
+        );
       });
 
       it(`[${engine}] webhook subscriptions: one per URL and event, the others 409 DUPLICATE_SUBSCRIPTION${where}`, async () => {
-        const subscription = { name: "race", event_types: ["patient.updated"], notification_url: "http://127.0.0.1:9/race" };
-        await race((org) => burst(() => org.send("POST", "/apis/v1/webhooks/subscriptions", subscription)), { "201": 1, "409 DUPLICATE_SUBSCRIPTION": n - 1 }, { storedOrganisation: stored });
+        const subscription = {
+          name: "race",
+          event_types: ["patient.updated"],
+          notification_url: "http://127.0.0.1:9/race",
+        };
+        await race(
+          (org) => burst(() => org.send("POST", "/apis/v1/webhooks/subscriptions", subscription)),
+          { "201": 1, "409 DUPLICATE_SUBSCRIPTION": n - 1 },
+          { storedOrganisation: stored },
+        );
       });
 
       it(`[${engine}] billing catalog codes: one upload creates the code, the others update it${where}`, async () => {
-        await race((org) => burst(() => org.send("POST", "/apis/v1/treatment-catalog", { codes: [EXERCISE] }, "admin")), { "200 created": 1, "200 updated": n - 1 }, {
-          storedOrganisation: stored,
-          label: (r) => (r.body?.code === 2000 ? `200 ${r.body.data.created === 1 ? "created" : "updated"}` : outcome(r)),
-        });
+        await race(
+          (org) => burst(() => org.send("POST", "/apis/v1/treatment-catalog", { codes: [EXERCISE] }, "admin")),
+          { "200 created": 1, "200 updated": n - 1 },
+          {
+            storedOrganisation: stored,
+            label: (r) =>
+              r.body?.code === 2000 ? `200 ${r.body.data.created === 1 ? "created" : "updated"}` : outcome(r),
+          },
+        );
       });
     }
 
@@ -252,8 +363,11 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
       await race(
         async (org) => {
           const ids: number[] = [];
-          for (let i = 0; i < n; i++) ids.push(Number((await org.ok("POST", "/v2/patients", { ...ada, first_name: `Ada${"a".repeat(i)}` })).id));
-          return Promise.all(ids.map((id) => org.send("PATCH", `/v2/patients/${id}`, { first_name: "Grace", last_name: "Hopper" })));
+          for (let i = 0; i < n; i++)
+            ids.push(Number((await org.ok("POST", "/v2/patients", { ...ada, first_name: `Ada${"a".repeat(i)}` })).id));
+          return Promise.all(
+            ids.map((id) => org.send("PATCH", `/v2/patients/${id}`, { first_name: "Grace", last_name: "Hopper" })),
+          );
         },
         { "200": 1, "409 DUPLICATE_PATIENT": n - 1 },
       );
@@ -263,14 +377,26 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
       await race(
         async (org) => {
           const ids: number[] = [];
-          for (let i = 0; i < n; i++) ids.push((await org.ok("POST", "/apis/soap-enrichment/v1/referringPhysician", { first_name: "Derek", last_name: `Shepherd ${i}`, npi: null })).ref_physician_id);
-          return Promise.all(ids.map((id) => org.send("POST", `/apis/soap-enrichment/v1/referringPhysician/${id}`, { npi: 1234567893 })));
+          for (let i = 0; i < n; i++)
+            ids.push(
+              (
+                await org.ok("POST", "/apis/soap-enrichment/v1/referringPhysician", {
+                  first_name: "Derek",
+                  last_name: `Shepherd ${i}`,
+                  npi: null,
+                })
+              ).ref_physician_id,
+            );
+          return Promise.all(
+            ids.map((id) => org.send("POST", `/apis/soap-enrichment/v1/referringPhysician/${id}`, { npi: 1234567893 })),
+          );
         },
         { "200 2000": 1, "409 4095": n - 1 },
         {
           check: (replies) => {
             const id = replies.find((r) => r.status === 200)?.body.data.ref_physician_id;
-            for (const r of replies.filter((x) => x.status === 409)) expect(r.body.details.existing_referring_physician_id).toBe(id);
+            for (const r of replies.filter((x) => x.status === 409))
+              expect(r.body.details.existing_referring_physician_id).toBe(id);
           },
         },
       );
@@ -281,7 +407,12 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
         (org) => {
           const ecdh = createECDH("prime256v1");
           ecdh.generateKeys();
-          const device = { user_id: "u-1", user_type: "PATIENT", endpoint: `http://127.0.0.1:9/push/${org.id}`, keys: { p256dh: ecdh.getPublicKey("base64url"), auth: randomBytes(16).toString("base64url") } };
+          const device = {
+            user_id: "u-1",
+            user_type: "PATIENT",
+            endpoint: `http://127.0.0.1:9/push/${org.id}`,
+            keys: { p256dh: ecdh.getPublicKey("base64url"), auth: randomBytes(16).toString("base64url") },
+          };
           return burst(() => org.send("POST", "/apis/v1/notifications/devices", device));
         },
         { "201": 1, "200": n - 1 },
@@ -290,12 +421,19 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
     });
 
     it(`[${engine}] notification idempotency keys: every request 202, one first, the others replayed with the same id`, async () => {
-      const message = { recipient: { user_id: "u-1", user_type: "PATIENT" }, notification: { title: "Moved", body: "Your visit moved" }, idempotency_key: "race-key" };
+      const message = {
+        recipient: { user_id: "u-1", user_type: "PATIENT" },
+        notification: { title: "Moved", body: "Your visit moved" },
+        idempotency_key: "race-key",
+      };
       await race(
         (org) => burst(() => org.send("POST", "/apis/v1/notifications/deliver", message)),
         { "202 first": 1, "202 replayed": n - 1 },
         {
-          label: (r) => (r.status === 202 ? `202 ${r.headers.get("idempotent-replayed") === "true" ? "replayed" : "first"}` : outcome(r)),
+          label: (r) =>
+            r.status === 202
+              ? `202 ${r.headers.get("idempotent-replayed") === "true" ? "replayed" : "first"}`
+              : outcome(r),
           check: (replies) => expect(new Set(replies.map((r) => r.body.notification_id)).size).toBe(1),
         },
       );
@@ -306,8 +444,16 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
         async (org) => {
           const visit = await clinicWithPatient(org);
           const note = await visit.note();
-          const version = (await org.ok("GET", `/apis/v1/form-data/${note.subjective_submission_id}`)).version as number;
-          return burst(() => org.send("POST", "/apis/v1/form-data/partial", { submissionId: note.subjective_submission_id, soapContextId: note.context_id, partialResponse: { "response.Subjective.history.chief_complaint": "race" }, version: version + 1 }));
+          const version = (await org.ok("GET", `/apis/v1/form-data/${note.subjective_submission_id}`))
+            .version as number;
+          return burst(() =>
+            org.send("POST", "/apis/v1/form-data/partial", {
+              submissionId: note.subjective_submission_id,
+              soapContextId: note.context_id,
+              partialResponse: { "response.Subjective.history.chief_complaint": "race" },
+              version: version + 1,
+            }),
+          );
         },
         { "200 2000": 1, "409 4097": n - 1 },
       );
@@ -318,8 +464,15 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
         async (org) => {
           const visit = await clinicWithPatient(org);
           const note = await visit.note();
-          const catalog = (await org.ok("GET", "/apis/v1/treatment-catalog")) as { code: string; treatment_class_id: number }[];
-          const sheet = { patient_id: String(visit.patient), soap_context_id: note.context_id, treatments: [{ treatment_class_id: catalog[0]!.treatment_class_id, duration: 15, units: 1 }] };
+          const catalog = (await org.ok("GET", "/apis/v1/treatment-catalog")) as {
+            code: string;
+            treatment_class_id: number;
+          }[];
+          const sheet = {
+            patient_id: String(visit.patient),
+            soap_context_id: note.context_id,
+            treatments: [{ treatment_class_id: catalog[0]!.treatment_class_id, duration: 15, units: 1 }],
+          };
           return burst(() => org.send("POST", "/apis/v1/treatment-sheet", sheet));
         },
         { "200 2000": 1, "409 4098": n - 1 },
@@ -332,7 +485,13 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
           const visit = await clinicWithPatient(org);
           await org.ok("POST", "/apis/v1/organisation/settings", { auto_submit_billing: true }, "admin");
           const note = await signedNote(org, visit);
-          return burst(() => org.send("POST", `/apis/v1/soap-context/${note.context_id}`, { completed: true, status: "COMPLETED", completed_at: null }));
+          return burst(() =>
+            org.send("POST", `/apis/v1/soap-context/${note.context_id}`, {
+              completed: true,
+              status: "COMPLETED",
+              completed_at: null,
+            }),
+          );
         },
         { "200 2000": 1, "409 4092": n - 1 },
         {
@@ -351,7 +510,15 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
           const visit = await clinicWithPatient(org);
           // Prepared side by side (each note in its own slot) to keep the round short; only the completions race.
           const notes = await Promise.all(Array.from({ length: n }, () => signedNote(org, visit, "INITIAL_SOAP")));
-          return Promise.all(notes.map((note) => org.send("POST", `/apis/v1/soap-context/${note.context_id}`, { completed: true, status: "COMPLETED", completed_at: null })));
+          return Promise.all(
+            notes.map((note) =>
+              org.send("POST", `/apis/v1/soap-context/${note.context_id}`, {
+                completed: true,
+                status: "COMPLETED",
+                completed_at: null,
+              }),
+            ),
+          );
         },
         { "200 2000": n },
         {
@@ -371,19 +538,52 @@ export function runRaceConformance(engine: string, createFixture: () => Promise<
           Array.from({ length: n }, () =>
             fx.storage.transaction(async (tx) => {
               await tx.organisations.ensure({ id: org.id, name: "Race", plan: "free", now: new Date() });
-              const clinic = await tx.organisations.ensureClinic({ organisationId: org.id, name: "Main", timeZone: "UTC" });
-              const provider = await tx.organisations.upsertProvider({ organisationId: org.id, userId: 101, firstName: "Dana", lastName: "Reyes", npi: null, supervisingUserId: null, clinicIds: [clinic.id] });
-              const category = await tx.catalog.ensureAppointmentCategory({ organisationId: org.id, name: "Visit", type: "IN_PERSON", durationMinutes: 45 });
-              const reason = await tx.catalog.ensureCancellationReason({ organisationId: org.id, reasonKey: "ILL", reasonLabel: "Ill", cancellationFee: 0, status: "ACTIVE" });
+              const clinic = await tx.organisations.ensureClinic({
+                organisationId: org.id,
+                name: "Main",
+                timeZone: "UTC",
+              });
+              const provider = await tx.organisations.upsertProvider({
+                organisationId: org.id,
+                userId: 101,
+                firstName: "Dana",
+                lastName: "Reyes",
+                npi: null,
+                supervisingUserId: null,
+                clinicIds: [clinic.id],
+              });
+              const category = await tx.catalog.ensureAppointmentCategory({
+                organisationId: org.id,
+                name: "Visit",
+                type: "IN_PERSON",
+                durationMinutes: 45,
+              });
+              const reason = await tx.catalog.ensureCancellationReason({
+                organisationId: org.id,
+                reasonKey: "ILL",
+                reasonLabel: "Ill",
+                cancellationFee: 0,
+                status: "ACTIVE",
+              });
               await tx.catalog.enableSpecialization(org.id, "MSK");
               return [clinic.id, provider.id, category.id, reason.id].join();
             }),
           ),
         );
-        expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason?.message))).toEqual([]);
+        expect(
+          results
+            .filter((r) => r.status === "rejected")
+            .map((r) => String((r as PromiseRejectedResult).reason?.message)),
+        ).toEqual([]);
         expect(new Set(results.map((r) => (r as PromiseFulfilledResult<string>).value)).size).toBe(1);
         const r = fx.storage.repositories;
-        expect([(await r.organisations.listClinics(org.id)).length, (await r.organisations.listProviders(org.id)).map((p) => p.clinicIds.length), (await r.catalog.listAppointmentCategories(org.id)).length, (await r.catalog.listCancellationReasons(org.id)).length, await r.catalog.listSpecializations(org.id)]).toEqual([1, [1], 1, 1, ["MSK"]]);
+        expect([
+          (await r.organisations.listClinics(org.id)).length,
+          (await r.organisations.listProviders(org.id)).map((p) => p.clinicIds.length),
+          (await r.catalog.listAppointmentCategories(org.id)).length,
+          (await r.catalog.listCancellationReasons(org.id)).length,
+          await r.catalog.listSpecializations(org.id),
+        ]).toEqual([1, [1], 1, 1, ["MSK"]]);
       }
     });
 

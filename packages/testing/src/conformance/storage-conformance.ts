@@ -1,4 +1,10 @@
-import { patientFromDraft, toPatientRecord, type PatientDraft, type PatientListCriteria, type Storage } from "@openpractice/core";
+import {
+  patientFromDraft,
+  toPatientRecord,
+  type PatientDraft,
+  type PatientListCriteria,
+  type Storage,
+} from "@openpractice/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeAppointmentConformance } from "./appointment-conformance.js";
 import { describeWebhookConformance } from "./webhook-conformance.js";
@@ -30,7 +36,16 @@ function record(orgId: number, draft: Partial<PatientDraft> & { firstName: strin
 }
 
 function criteria(orgId: number, over: Partial<PatientListCriteria> = {}): PatientListCriteria {
-  return { organisationId: orgId, searchTerms: [], status: "all", sort: "created_at", order: "asc", limit: 100, offset: 0, ...over };
+  return {
+    organisationId: orgId,
+    searchTerms: [],
+    status: "all",
+    sort: "created_at",
+    order: "asc",
+    limit: 100,
+    offset: 0,
+    ...over,
+  };
 }
 
 /**
@@ -55,18 +70,35 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
     describe("organisations", () => {
       it(`[${engine}] ensure is insert-if-absent and keeps the existing row`, async () => {
         await s.repositories.organisations.ensure({ id: 1, name: "Renamed", plan: "enterprise", now: at(5) });
-        expect(await s.repositories.organisations.findById(1)).toMatchObject({ id: 1, name: "Org one", plan: "free", isActive: true });
+        expect(await s.repositories.organisations.findById(1)).toMatchObject({
+          id: 1,
+          name: "Org one",
+          plan: "free",
+          isActive: true,
+        });
         expect(await fx.probe.rows("organisations", { id: 1 })).toHaveLength(1);
       });
 
       it(`[${engine}] concurrent ensure of one new id creates exactly one row`, async () => {
-        await Promise.all(Array.from({ length: 20 }, () => s.repositories.organisations.ensure({ id: 77, name: "Race", plan: "free", now: T0 })));
+        await Promise.all(
+          Array.from({ length: 20 }, () =>
+            s.repositories.organisations.ensure({ id: 77, name: "Race", plan: "free", now: T0 }),
+          ),
+        );
         expect(await fx.probe.rows("organisations", { id: 77 })).toHaveLength(1);
       });
 
       it(`[${engine}] clinics are unique by name per organisation and invisible to other organisations`, async () => {
-        const a = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "Downtown", timeZone: "America/Chicago" });
-        const b = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "Downtown", timeZone: "America/Chicago" });
+        const a = await s.repositories.organisations.ensureClinic({
+          organisationId: 1,
+          name: "Downtown",
+          timeZone: "America/Chicago",
+        });
+        const b = await s.repositories.organisations.ensureClinic({
+          organisationId: 1,
+          name: "Downtown",
+          timeZone: "America/Chicago",
+        });
         expect(b.id).toBe(a.id);
         expect(await s.repositories.organisations.findClinic(1, a.id)).toMatchObject({ name: "Downtown" });
         expect(await s.repositories.organisations.findClinic(2, a.id)).toBeUndefined();
@@ -75,12 +107,24 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
       it(`[${engine}] upsertProvider replaces clinic memberships`, async () => {
         const c1 = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "A", timeZone: "UTC" });
         const c2 = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "B", timeZone: "UTC" });
-        const base = { organisationId: 1, userId: 500, firstName: "Ann", lastName: "Lee", npi: "1234567893", supervisingUserId: 501 };
+        const base = {
+          organisationId: 1,
+          userId: 500,
+          firstName: "Ann",
+          lastName: "Lee",
+          npi: "1234567893",
+          supervisingUserId: 501,
+        };
         await s.repositories.organisations.upsertProvider({ ...base, clinicIds: [c1.id, c2.id] });
         await s.repositories.organisations.upsertProvider({ ...base, lastName: "Lee-Park", clinicIds: [c2.id] });
         const providers = await s.repositories.organisations.listProviders(1);
         expect(providers).toHaveLength(1);
-        expect(providers[0]).toMatchObject({ userId: 500, lastName: "Lee-Park", clinicIds: [c2.id], supervisingUserId: 501 });
+        expect(providers[0]).toMatchObject({
+          userId: 500,
+          lastName: "Lee-Park",
+          clinicIds: [c2.id],
+          supervisingUserId: 501,
+        });
         expect(await s.repositories.organisations.listProviders(2)).toEqual([]);
       });
     });
@@ -88,12 +132,25 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
     describe("catalog", () => {
       it(`[${engine}] categories, cancellation reasons and specializations are idempotent per organisation`, async () => {
         for (let i = 0; i < 2; i++) {
-          await s.repositories.catalog.ensureAppointmentCategory({ organisationId: 1, name: "Initial", type: "IN_PERSON", durationMinutes: 60 });
-          await s.repositories.catalog.ensureCancellationReason({ organisationId: 1, reasonKey: "LATE", reasonLabel: "Late", cancellationFee: 25.5, status: "ACTIVE" });
+          await s.repositories.catalog.ensureAppointmentCategory({
+            organisationId: 1,
+            name: "Initial",
+            type: "IN_PERSON",
+            durationMinutes: 60,
+          });
+          await s.repositories.catalog.ensureCancellationReason({
+            organisationId: 1,
+            reasonKey: "LATE",
+            reasonLabel: "Late",
+            cancellationFee: 25.5,
+            status: "ACTIVE",
+          });
           await s.repositories.catalog.enableSpecialization(1, "MSK");
         }
         expect(await s.repositories.catalog.listAppointmentCategories(1)).toHaveLength(1);
-        expect(await s.repositories.catalog.listCancellationReasons(1)).toEqual([expect.objectContaining({ reasonKey: "LATE", cancellationFee: 25.5 })]);
+        expect(await s.repositories.catalog.listCancellationReasons(1)).toEqual([
+          expect.objectContaining({ reasonKey: "LATE", cancellationFee: 25.5 }),
+        ]);
         expect(await s.repositories.catalog.listSpecializations(1)).toEqual(["MSK"]);
         expect(await s.repositories.catalog.listSpecializations(2)).toEqual([]);
       });
@@ -102,7 +159,9 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
     describe("patients", () => {
       it(`[${engine}] insertIfAbsent creates once, then returns the existing patient`, async () => {
         const first = await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }));
-        const second = await s.repositories.patients.insertIfAbsent(record(1, { firstName: " ADA ", lastName: "byron", phone: "555-0100" }));
+        const second = await s.repositories.patients.insertIfAbsent(
+          record(1, { firstName: " ADA ", lastName: "byron", phone: "555-0100" }),
+        );
         expect(first.created).toBe(true);
         expect(second).toMatchObject({ created: false, patient: { id: first.patient.id, phone: null } });
         expect(await fx.probe.rows("patients", { organisation_id: 1 })).toHaveLength(1);
@@ -116,24 +175,39 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
       });
 
       it(`[${engine}] 20 concurrent registrations of one person create exactly one row`, async () => {
-        const results = await Promise.all(Array.from({ length: 20 }, () => s.repositories.patients.insertIfAbsent(record(1, { firstName: "Grace", lastName: "Hopper" }))));
+        const results = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            s.repositories.patients.insertIfAbsent(record(1, { firstName: "Grace", lastName: "Hopper" })),
+          ),
+        );
         expect(results.filter((r) => r.created)).toHaveLength(1);
         expect(new Set(results.map((r) => r.patient.id)).size).toBe(1);
         expect(await fx.probe.rows("patients", { organisation_id: 1 })).toHaveLength(1);
       });
 
       it(`[${engine}] round-trips every field and stores timestamps as UTC ISO text`, async () => {
-        const rec = record(1, {
-          firstName: "Zoë",
-          middleName: "Q",
-          lastName: "O'Neil",
-          sex: "FEMALE",
-          phone: "+1 (555) 010-2030",
-          email: "Zoe@Example.org",
-          address: { line1: "1 Main St", line2: "Apt 2", city: "Peoria", state: "IL", postalCode: "61602-1234", country: "US" },
-          emergencyContact: { name: "Sam", relationship: "spouse", phone: "555-0101" },
-          insurance: { provider: "Acme Health", policyNumber: "P-1", groupNumber: "G-9" },
-        }, new Date("2026-03-01T23:30:00.123Z"));
+        const rec = record(
+          1,
+          {
+            firstName: "Zoë",
+            middleName: "Q",
+            lastName: "O'Neil",
+            sex: "FEMALE",
+            phone: "+1 (555) 010-2030",
+            email: "Zoe@Example.org",
+            address: {
+              line1: "1 Main St",
+              line2: "Apt 2",
+              city: "Peoria",
+              state: "IL",
+              postalCode: "61602-1234",
+              country: "US",
+            },
+            emergencyContact: { name: "Sam", relationship: "spouse", phone: "555-0101" },
+            insurance: { provider: "Acme Health", policyNumber: "P-1", groupNumber: "G-9" },
+          },
+          new Date("2026-03-01T23:30:00.123Z"),
+        );
         const { patient } = await s.repositories.patients.insertIfAbsent(rec);
         const read = await s.repositories.patients.findById(1, patient.id);
         const { identityKey: _i, searchText: _s, firstNameSort: _f, lastNameSort: _l, ...expected } = rec;
@@ -144,21 +218,33 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
       });
 
       it(`[${engine}] findById is scoped to the organisation`, async () => {
-        const { patient } = await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }));
+        const { patient } = await s.repositories.patients.insertIfAbsent(
+          record(1, { firstName: "Ada", lastName: "Byron" }),
+        );
         expect(await s.repositories.patients.findById(2, patient.id)).toBeUndefined();
         expect(await s.repositories.patients.findById(1, 999_999)).toBeUndefined();
       });
 
       it(`[${engine}] replace updates, reports an identity conflict without writing, and reports a missing row`, async () => {
-        const a = (await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }))).patient;
-        const b = (await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Alan", lastName: "Turing" }))).patient;
-        const updated = await s.repositories.patients.replace(b.id, toPatientRecord({ ...b, phone: "555-0199", updatedAt: at(3) }));
+        const a = (await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" })))
+          .patient;
+        const b = (await s.repositories.patients.insertIfAbsent(record(1, { firstName: "Alan", lastName: "Turing" })))
+          .patient;
+        const updated = await s.repositories.patients.replace(
+          b.id,
+          toPatientRecord({ ...b, phone: "555-0199", updatedAt: at(3) }),
+        );
         expect(updated).toMatchObject({ outcome: "updated", patient: { phone: "555-0199", updatedAt: at(3) } });
-        const clash = await s.repositories.patients.replace(b.id, toPatientRecord({ ...b, firstName: "Ada", lastName: "Byron" }));
+        const clash = await s.repositories.patients.replace(
+          b.id,
+          toPatientRecord({ ...b, firstName: "Ada", lastName: "Byron" }),
+        );
         expect(clash).toEqual({ outcome: "conflict", existingId: a.id });
         const [row] = await fx.probe.rows("patients", { id: b.id });
         expect(row?.first_name).toBe("Alan");
-        expect(await s.repositories.patients.replace(424242, toPatientRecord({ ...b, firstName: "Nobody" }))).toEqual({ outcome: "missing" });
+        expect(await s.repositories.patients.replace(424242, toPatientRecord({ ...b, firstName: "Nobody" }))).toEqual({
+          outcome: "missing",
+        });
       });
 
       describe("list", () => {
@@ -172,7 +258,9 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
             ["Adam", "Byrd", "adam@example.org", null, 5, "active"],
           ];
           for (const [firstName, lastName, email, phone, minute, status] of people) {
-            await s.repositories.patients.insertIfAbsent(record(1, { firstName, lastName, email, phone, status }, at(minute)));
+            await s.repositories.patients.insertIfAbsent(
+              record(1, { firstName, lastName, email, phone, status }, at(minute)),
+            );
           }
           await s.repositories.patients.insertIfAbsent(record(2, { firstName: "Ada", lastName: "Other-org" }, at(0)));
         });
@@ -188,33 +276,58 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         });
 
         it(`[${engine}] search requires every term as a substring, folded, and phone digits`, async () => {
-          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["by"] })))).toEqual(["Ada", "Adam"]);
-          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["ada", "byron"] })))).toEqual(["Ada"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["by"] })))).toEqual([
+            "Ada",
+            "Adam",
+          ]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["ada", "byron"] })))).toEqual([
+            "Ada",
+          ]);
           expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["edith"] })))).toEqual(["Édith"]);
-          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["5550100003"] })))).toEqual(["Grace"]);
-          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["chanson.fr"] })))).toEqual(["Édith"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["5550100003"] })))).toEqual([
+            "Grace",
+          ]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["chanson.fr"] })))).toEqual([
+            "Édith",
+          ]);
         });
 
         it(`[${engine}] search follows renames (any search index stays current)`, async () => {
           const [alan] = (await s.repositories.patients.list(criteria(1, { searchTerms: ["turing"] }))).patients;
           await s.repositories.patients.replace(alan!.id, toPatientRecord({ ...alan!, lastName: "Lovelace-Turner" }));
           expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["turing"] })))).toEqual([]);
-          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["lovelace", "turner"] })))).toEqual(["Alan"]);
+          expect(
+            names(await s.repositories.patients.list(criteria(1, { searchTerms: ["lovelace", "turner"] }))),
+          ).toEqual(["Alan"]);
         });
 
         it(`[${engine}] search combines with status, time bounds, sort and paging`, async () => {
-          const r = await s.repositories.patients.list(criteria(1, { searchTerms: ["example.org"], status: "active", createdFrom: at(1), sort: "first_name", order: "desc", limit: 1, offset: 1 }));
+          const r = await s.repositories.patients.list(
+            criteria(1, {
+              searchTerms: ["example.org"],
+              status: "active",
+              createdFrom: at(1),
+              sort: "first_name",
+              order: "desc",
+              limit: 1,
+              offset: 1,
+            }),
+          );
           expect(r.total).toBe(3);
           expect(names(r)).toEqual(["Alan"]);
         });
 
         it(`[${engine}] countLimit bounds the count but never the page`, async () => {
           // "example.org" matches Ada, Alan, Percent and Adam (4) in organisation 1.
-          const bounded = await s.repositories.patients.list(criteria(1, { searchTerms: ["example.org"], countLimit: 2, limit: 10 }));
+          const bounded = await s.repositories.patients.list(
+            criteria(1, { searchTerms: ["example.org"], countLimit: 2, limit: 10 }),
+          );
           expect(bounded.total).toBeGreaterThanOrEqual(3);
           expect(bounded.total).toBeLessThanOrEqual(4);
           expect(bounded.patients).toHaveLength(4);
-          const roomy = await s.repositories.patients.list(criteria(1, { searchTerms: ["example.org"], countLimit: 4 }));
+          const roomy = await s.repositories.patients.list(
+            criteria(1, { searchTerms: ["example.org"], countLimit: 4 }),
+          );
           expect(roomy.total).toBe(4);
           const plain = await s.repositories.patients.list(criteria(1, { countLimit: 1 }));
           expect(plain.total).toBeGreaterThanOrEqual(2);
@@ -223,7 +336,9 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
 
         it(`[${engine}] LIKE wildcards in a search term are literal`, async () => {
           expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["%"] })))).toEqual(["Percent"]);
-          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["0%_r"] })))).toEqual(["Percent"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["0%_r"] })))).toEqual([
+            "Percent",
+          ]);
           expect(names(await s.repositories.patients.list(criteria(1, { searchTerms: ["_"] })))).toEqual(["Percent"]);
         });
 
@@ -233,11 +348,24 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         });
 
         it(`[${engine}] sorts by each field in both orders, ties broken by id`, async () => {
-          expect(names(await s.repositories.patients.list(criteria(1, { sort: "created_at", order: "desc" })))).toEqual(["Adam", "Percent", "Édith", "Grace", "Alan", "Ada"]);
-          expect(names(await s.repositories.patients.list(criteria(1, { sort: "last_name", order: "asc" }))).slice(0, 2)).toEqual(["Adam", "Ada"]);
-          expect(names(await s.repositories.patients.list(criteria(1, { sort: "first_name", order: "asc" })))).toEqual(["Ada", "Adam", "Alan", "Édith", "Grace", "Percent"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { sort: "created_at", order: "desc" })))).toEqual(
+            ["Adam", "Percent", "Édith", "Grace", "Alan", "Ada"],
+          );
+          expect(
+            names(await s.repositories.patients.list(criteria(1, { sort: "last_name", order: "asc" }))).slice(0, 2),
+          ).toEqual(["Adam", "Ada"]);
+          expect(names(await s.repositories.patients.list(criteria(1, { sort: "first_name", order: "asc" })))).toEqual([
+            "Ada",
+            "Adam",
+            "Alan",
+            "Édith",
+            "Grace",
+            "Percent",
+          ]);
           const sameTime = await s.repositories.patients.list(criteria(1, { sort: "updated_at", order: "asc" }));
-          expect(sameTime.patients.map((p) => p.updatedAt.getTime())).toEqual([...sameTime.patients.map((p) => p.updatedAt.getTime())].sort((x, y) => x - y));
+          expect(sameTime.patients.map((p) => p.updatedAt.getTime())).toEqual(
+            [...sameTime.patients.map((p) => p.updatedAt.getTime())].sort((x, y) => x - y),
+          );
         });
 
         it(`[${engine}] pages with limit and offset while the total stays whole`, async () => {
@@ -260,7 +388,12 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
       it(`[${engine}] a transaction commits the row and its event together`, async () => {
         await s.transaction(async (tx) => {
           const { patient } = await tx.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }));
-          await tx.outbox.append({ organisationId: 1, eventType: "patient.created", data: { organisation_id: 1, patient_id: patient.id }, occurredAt: T0 });
+          await tx.outbox.append({
+            organisationId: 1,
+            eventType: "patient.created",
+            data: { organisation_id: 1, patient_id: patient.id },
+            occurredAt: T0,
+          });
         });
         expect(await fx.probe.rows("patients", { organisation_id: 1 })).toHaveLength(1);
         const events = await fx.probe.rows("outbox", { organisation_id: 1 });
@@ -274,7 +407,12 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         await expect(
           s.transaction(async (tx) => {
             await tx.patients.insertIfAbsent(record(1, { firstName: "Ada", lastName: "Byron" }));
-            await tx.outbox.append({ organisationId: 1, eventType: "patient.created", data: { organisation_id: 1, patient_id: 1 }, occurredAt: T0 });
+            await tx.outbox.append({
+              organisationId: 1,
+              eventType: "patient.created",
+              data: { organisation_id: 1, patient_id: 1 },
+              occurredAt: T0,
+            });
             throw boom;
           }),
         ).rejects.toBe(boom);
@@ -284,17 +422,29 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
 
       it(`[${engine}] listPending returns undispatched events oldest first`, async () => {
         for (let i = 1; i <= 3; i++) {
-          await s.repositories.outbox.append({ organisationId: 1, eventType: "patient.updated", data: { organisation_id: 1, patient_id: i }, occurredAt: at(i) });
+          await s.repositories.outbox.append({
+            organisationId: 1,
+            eventType: "patient.updated",
+            data: { organisation_id: 1, patient_id: i },
+            occurredAt: at(i),
+          });
         }
         const pending = await s.repositories.outbox.listPending(2);
         expect(pending.map((e) => e.data.patient_id)).toEqual([1, 2]);
-        expect(pending[0]).toMatchObject({ eventType: "patient.updated", organisationId: 1, occurredAt: at(1), dispatchedAt: null });
+        expect(pending[0]).toMatchObject({
+          eventType: "patient.updated",
+          organisationId: 1,
+          occurredAt: at(1),
+          dispatchedAt: null,
+        });
       });
     });
 
     describe("rate-limit counters", () => {
       it(`[${engine}] 50 concurrent hits on one window observe the counts 1..50 exactly once`, async () => {
-        const counts = await Promise.all(Array.from({ length: 50 }, () => s.repositories.rateLimits.hit("v2:org:1", T0)));
+        const counts = await Promise.all(
+          Array.from({ length: 50 }, () => s.repositories.rateLimits.hit("v2:org:1", T0)),
+        );
         expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
         const [row] = await fx.probe.rows("rate_limit_counters", { counter_key: "v2:org:1" });
         expect(Number(row?.hits)).toBe(50);
@@ -311,10 +461,17 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
     });
 
     describe("job queue", () => {
-      const claim = (token: string, now = at(10), limit = 10, leaseMs = 60_000) => s.repositories.jobs.claim("q", { limit, now, leaseMs, leaseToken: token });
+      const claim = (token: string, now = at(10), limit = 10, leaseMs = 60_000) =>
+        s.repositories.jobs.claim("q", { limit, now, leaseMs, leaseToken: token });
 
       it(`[${engine}] claims due jobs oldest first, up to the limit, leaving future jobs`, async () => {
-        for (const [minute, n] of [[5, 1], [1, 2], [3, 3], [30, 4]] as const) await s.repositories.jobs.enqueue({ queue: "q", payload: { n }, runAt: at(minute) });
+        for (const [minute, n] of [
+          [5, 1],
+          [1, 2],
+          [3, 3],
+          [30, 4],
+        ] as const)
+          await s.repositories.jobs.enqueue({ queue: "q", payload: { n }, runAt: at(minute) });
         await s.repositories.jobs.enqueue({ queue: "other", payload: {}, runAt: at(0) });
         const jobs = await claim("t1", at(10), 2);
         expect(jobs.map((j) => j.payload)).toEqual([{ n: 2 }, { n: 3 }]);
@@ -325,7 +482,9 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
 
       it(`[${engine}] enqueueMany queues every job, claimable in run-at order; an empty list is nothing`, async () => {
         await s.repositories.jobs.enqueueMany([]);
-        await s.repositories.jobs.enqueueMany(Array.from({ length: 600 }, (_, i) => ({ queue: "q", payload: { i }, runAt: at(i % 2 === 0 ? 1 : 2) })));
+        await s.repositories.jobs.enqueueMany(
+          Array.from({ length: 600 }, (_, i) => ({ queue: "q", payload: { i }, runAt: at(i % 2 === 0 ? 1 : 2) })),
+        );
         const jobs = await claim("tm", at(10), 1000);
         expect(jobs).toHaveLength(600);
         expect(jobs.slice(0, 3).map((j) => j.payload)).toEqual([{ i: 0 }, { i: 2 }, { i: 4 }]);
@@ -333,16 +492,26 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
       });
 
       it(`[${engine}] completeMany completes the jobs its lease tokens still hold, across tokens and past 500, and counts them`, async () => {
-        await s.repositories.jobs.enqueueMany(Array.from({ length: 620 }, (_, i) => ({ queue: "q", payload: { i }, runAt: at(1) })));
+        await s.repositories.jobs.enqueueMany(
+          Array.from({ length: 620 }, (_, i) => ({ queue: "q", payload: { i }, runAt: at(1) })),
+        );
         const first = await claim("ta", at(10), 610);
         const second = await claim("tb", at(10), 10);
         expect(await s.repositories.jobs.completeMany([], at(11), "w")).toBe(0);
         // One job of each claim is left out, and one is given a token that does not hold it.
         const done = [...first.slice(1), ...second.slice(1)].map((j) => ({ id: j.id, leaseToken: j.leaseToken }));
-        expect(await s.repositories.jobs.completeMany([...done, { id: second[0]!.id, leaseToken: "ta" }], at(11), "w")).toBe(618);
+        expect(
+          await s.repositories.jobs.completeMany([...done, { id: second[0]!.id, leaseToken: "ta" }], at(11), "w"),
+        ).toBe(618);
         // Completed jobs are not completed twice; the two left out still are the claims' own.
         expect(await s.repositories.jobs.completeMany(done.slice(0, 5), at(12), "w")).toBe(0);
-        expect(await s.repositories.jobs.completeMany([first[0]!, second[0]!].map((j) => ({ id: j.id, leaseToken: j.leaseToken })), at(12), "w")).toBe(2);
+        expect(
+          await s.repositories.jobs.completeMany(
+            [first[0]!, second[0]!].map((j) => ({ id: j.id, leaseToken: j.leaseToken })),
+            at(12),
+            "w",
+          ),
+        ).toBe(2);
         expect(await claim("tc", at(10_000_000), 1000)).toEqual([]);
       });
 
@@ -367,14 +536,26 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         const later = (ms: number) => new Date(at(1).getTime() + ms);
         expect(await s.repositories.jobs.renewLeases([], later(1_000), 3_000)).toBe(0);
         // A heartbeat at +2 s keeps all three past their first expiry (+3 s).
-        expect(await s.repositories.jobs.renewLeases([kept, lost, done].map((id) => lease(id, "a")), later(2_000), 3_000)).toBe(3);
+        expect(
+          await s.repositories.jobs.renewLeases(
+            [kept, lost, done].map((id) => lease(id, "a")),
+            later(2_000),
+            3_000,
+          ),
+        ).toBe(3);
         expect(await claim("b", later(4_000))).toEqual([]);
         // One lapses (no heartbeat at +4.5 s for it) and is taken over; one is completed.
         expect(await s.repositories.jobs.renewLeases([lease(kept, "a")], later(4_500), 3_000)).toBe(1);
         expect(await s.repositories.jobs.complete(done, "a", later(4_600), "worker-a")).toBe(true);
         expect((await claim("b", later(5_000))).map((j) => j.id)).toEqual([lost]);
         // The old holder's next heartbeat renews only the job it still holds.
-        expect(await s.repositories.jobs.renewLeases([kept, lost, done].map((id) => lease(id, "a")), later(6_000), 3_000)).toBe(1);
+        expect(
+          await s.repositories.jobs.renewLeases(
+            [kept, lost, done].map((id) => lease(id, "a")),
+            later(6_000),
+            3_000,
+          ),
+        ).toBe(1);
         expect(await claim("c", later(8_500))).toEqual([]);
         expect((await claim("c", later(9_000))).map((j) => j.id)).toEqual([kept]);
         expect((await fx.probe.rows("jobs", { id: lost }))[0]).toMatchObject({ lease_token: "b" });
@@ -427,7 +608,9 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
 
     describe("locks", () => {
       it(`[${engine}] one of 10 concurrent contenders gets a lock; it can extend it; others take it only after expiry`, async () => {
-        const wins = await Promise.all(Array.from({ length: 10 }, (_, i) => s.repositories.locks.tryAcquire("tick", `p${i}`, at(0), 30_000)));
+        const wins = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => s.repositories.locks.tryAcquire("tick", `p${i}`, at(0), 30_000)),
+        );
         expect(wins.filter(Boolean)).toHaveLength(1);
         const holder = `p${wins.indexOf(true)}`;
         const other = holder === "p0" ? "p1" : "p0";

@@ -8,7 +8,10 @@ export function testPracticeKeys(): PracticeKeys {
 }
 
 /** An HS256 token with the claims the HTTP API reads (docs/authentication.md), for suites that go through the handler. */
-export function testAccessToken(secret: string, claims: { organisationId: number; userId: number; scope: string }): Promise<string> {
+export function testAccessToken(
+  secret: string,
+  claims: { organisationId: number; userId: number; scope: string },
+): Promise<string> {
   return new SignJWT({ organisation_id: claims.organisationId, user_id: claims.userId, scope: claims.scope })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuedAt()

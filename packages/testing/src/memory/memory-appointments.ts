@@ -11,10 +11,17 @@ export function memoryAppointments(s: () => MemoryState): AppointmentRepository 
     return a && a.organisationId === orgId ? a : undefined;
   };
   return {
-    lockDoctorSchedule: async (orgId, doctorId) => s().providers.some((p) => p.organisationId === orgId && p.userId === doctorId),
+    lockDoctorSchedule: async (orgId, doctorId) =>
+      s().providers.some((p) => p.organisationId === orgId && p.userId === doctorId),
     async findOverlapping(q) {
       const clash = [...s().appointments.values()]
-        .filter((a) => a.organisationId === q.organisationId && a.doctorId === q.doctorId && a.id !== q.exceptId && q.statuses.includes(a.status))
+        .filter(
+          (a) =>
+            a.organisationId === q.organisationId &&
+            a.doctorId === q.doctorId &&
+            a.id !== q.exceptId &&
+            q.statuses.includes(a.status),
+        )
         .filter((a) => a.startsAt.getTime() < q.endsAt.getTime() && a.endsAt.getTime() > q.startsAt.getTime())
         .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || a.id - b.id)[0];
       return structuredClone(clash);
@@ -24,7 +31,11 @@ export function memoryAppointments(s: () => MemoryState): AppointmentRepository 
       if (!s().providers.some((p) => p.organisationId === record.organisationId && p.userId === record.doctorId)) {
         throw new Error(`appointments: no provider ${record.doctorId} in organisation ${record.organisationId}`);
       }
-      const stored: Appointment = { ...structuredClone(record), categoryIds: [...record.categoryIds].sort((a, b) => a - b), id: s().nextId++ };
+      const stored: Appointment = {
+        ...structuredClone(record),
+        categoryIds: [...record.categoryIds].sort((a, b) => a - b),
+        id: s().nextId++,
+      };
       s().appointments.set(stored.id, stored);
       return structuredClone(stored);
     },
@@ -32,7 +43,17 @@ export function memoryAppointments(s: () => MemoryState): AppointmentRepository 
     async update(a) {
       const current = own(a.organisationId, a.id);
       if (!current || current.version !== a.version) return false;
-      s().appointments.set(a.id, { ...structuredClone(current), ...structuredClone({ startsAt: a.startsAt, endsAt: a.endsAt, status: a.status, cancellation: a.cancellation, updatedAt: a.updatedAt }), version: a.version + 1 });
+      s().appointments.set(a.id, {
+        ...structuredClone(current),
+        ...structuredClone({
+          startsAt: a.startsAt,
+          endsAt: a.endsAt,
+          status: a.status,
+          cancellation: a.cancellation,
+          updatedAt: a.updatedAt,
+        }),
+        version: a.version + 1,
+      });
       return true;
     },
     async list(c) {
@@ -53,6 +74,7 @@ export function memoryAppointments(s: () => MemoryState): AppointmentRepository 
       return { appointments: structuredClone(rows.slice(c.offset, c.offset + c.limit)), total: rows.length };
     },
     appendHistory: async (entry) => void s().appointmentHistory.push(structuredClone(entry)),
-    history: async (orgId, id) => structuredClone(s().appointmentHistory.filter((e) => e.organisationId === orgId && e.appointmentId === id)),
+    history: async (orgId, id) =>
+      structuredClone(s().appointmentHistory.filter((e) => e.organisationId === orgId && e.appointmentId === id)),
   };
 }

@@ -16,6 +16,11 @@ export function memoryBillingCodes(s: () => MemoryState): BillingCodeRepository 
       }
       return { created, updated: codes.length - created };
     },
-    list: async (orgId) => structuredClone(s().billingCodes.filter((c) => c.organisationId === orgId).sort((a, b) => (a.code < b.code ? -1 : 1))),
+    list: async (orgId) =>
+      structuredClone(
+        s()
+          .billingCodes.filter((c) => c.organisationId === orgId)
+          .sort((a, b) => (a.code < b.code ? -1 : 1)),
+      ),
   };
 }

@@ -5,10 +5,14 @@ type CaseRepositories = Pick<Repositories, "cases" | "referringPhysicians" | "in
 
 /** Cases, the physician registry, insurance cards and authorizations in memory. Transactions run one at a time, so the case lock only checks existence. */
 export function memoryCases(s: () => MemoryState): CaseRepositories {
-  const physicianText = (p: { firstName: string; lastName: string; npi: string | null }) => foldForMatch([p.firstName, p.lastName, p.npi ?? ""].join(" "));
+  const physicianText = (p: { firstName: string; lastName: string; npi: string | null }) =>
+    foldForMatch([p.firstName, p.lastName, p.npi ?? ""].join(" "));
   const npiHolder = (orgId: number, npi: string | null, exceptId?: number) =>
-    npi === null ? undefined : [...s().physicians.values()].find((p) => p.organisationId === orgId && p.npi === npi && p.id !== exceptId)?.id;
-  const byStart = (a: Authorization, b: Authorization) => (a.effectiveStartDate < b.effectiveStartDate ? -1 : a.effectiveStartDate > b.effectiveStartDate ? 1 : a.id - b.id);
+    npi === null
+      ? undefined
+      : [...s().physicians.values()].find((p) => p.organisationId === orgId && p.npi === npi && p.id !== exceptId)?.id;
+  const byStart = (a: Authorization, b: Authorization) =>
+    a.effectiveStartDate < b.effectiveStartDate ? -1 : a.effectiveStartDate > b.effectiveStartDate ? 1 : a.id - b.id;
   return {
     cases: {
       async insert(record) {
@@ -19,10 +23,16 @@ export function memoryCases(s: () => MemoryState): CaseRepositories {
       findById: async (orgId, id) => structuredClone([s().cases.get(id)].find((c) => c?.organisationId === orgId)),
       async update(c) {
         const current = s().cases.get(c.id);
-        if (current && current.organisationId === c.organisationId) s().cases.set(c.id, { ...structuredClone(c), patientId: current.patientId, createdAt: current.createdAt });
+        if (current && current.organisationId === c.organisationId)
+          s().cases.set(c.id, { ...structuredClone(c), patientId: current.patientId, createdAt: current.createdAt });
       },
       lockForVisits: async (orgId, id) => s().cases.get(id)?.organisationId === orgId,
-      listByPatient: async (orgId, patientId) => structuredClone([...s().cases.values()].filter((c) => c.organisationId === orgId && c.patientId === patientId).sort((a, b) => b.id - a.id)),
+      listByPatient: async (orgId, patientId) =>
+        structuredClone(
+          [...s().cases.values()]
+            .filter((c) => c.organisationId === orgId && c.patientId === patientId)
+            .sort((a, b) => b.id - a.id),
+        ),
     },
     referringPhysicians: {
       async insert(record) {
@@ -52,7 +62,12 @@ export function memoryCases(s: () => MemoryState): CaseRepositories {
         s().cards.set(card.id, card);
         return structuredClone(card);
       },
-      listByPatient: async (orgId, patientId) => structuredClone([...s().cards.values()].filter((c) => c.organisationId === orgId && c.patientId === patientId).sort((a, b) => a.id - b.id)),
+      listByPatient: async (orgId, patientId) =>
+        structuredClone(
+          [...s().cards.values()]
+            .filter((c) => c.organisationId === orgId && c.patientId === patientId)
+            .sort((a, b) => a.id - b.id),
+        ),
     },
     authorizations: {
       async insert(record) {
@@ -60,16 +75,26 @@ export function memoryCases(s: () => MemoryState): CaseRepositories {
         s().authorizations.set(a.id, a);
         return structuredClone(a);
       },
-      findById: async (orgId, id) => structuredClone([s().authorizations.get(id)].find((a) => a?.organisationId === orgId)),
+      findById: async (orgId, id) =>
+        structuredClone([s().authorizations.get(id)].find((a) => a?.organisationId === orgId)),
       async update(a) {
-        if (s().authorizations.get(a.id)?.organisationId === a.organisationId) s().authorizations.set(a.id, structuredClone(a));
+        if (s().authorizations.get(a.id)?.organisationId === a.organisationId)
+          s().authorizations.set(a.id, structuredClone(a));
       },
-      delete: async (orgId, id) => s().authorizations.get(id)?.organisationId === orgId && s().authorizations.delete(id),
-      listByCase: async (orgId, caseId) => structuredClone([...s().authorizations.values()].filter((a) => a.organisationId === orgId && a.caseId === caseId).sort(byStart)),
+      delete: async (orgId, id) =>
+        s().authorizations.get(id)?.organisationId === orgId && s().authorizations.delete(id),
+      listByCase: async (orgId, caseId) =>
+        structuredClone(
+          [...s().authorizations.values()]
+            .filter((a) => a.organisationId === orgId && a.caseId === caseId)
+            .sort(byStart),
+        ),
       async search(c) {
         const rows = [...s().authorizations.values()]
           .filter((a) => a.organisationId === c.organisationId && (c.caseId === undefined || a.caseId === c.caseId))
-          .filter((a) => !c.referenceNumber || a.referenceNumber.toLowerCase().includes(c.referenceNumber.toLowerCase()))
+          .filter(
+            (a) => !c.referenceNumber || a.referenceNumber.toLowerCase().includes(c.referenceNumber.toLowerCase()),
+          )
           .filter((a) => {
             const patient = s().patients.get(a.patientId);
             return c.patientTerms.every((t) => patient?.searchText.includes(t));

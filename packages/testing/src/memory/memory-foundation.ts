@@ -2,7 +2,12 @@ import { DEFAULT_DOCUMENTATION_SETTINGS, type NewJob } from "@openpractice/core"
 import type { MemoryModuleRepositories } from "./memory-module.js";
 import { toPatient, type MemoryState } from "./memory-state.js";
 
-const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "lastNameSort", first_name: "firstNameSort" } as const;
+const SORT = {
+  created_at: "createdAt",
+  updated_at: "updatedAt",
+  last_name: "lastNameSort",
+  first_name: "firstNameSort",
+} as const;
 
 /**
  * Every repository over one state object. These functions never await between
@@ -17,22 +22,49 @@ const SORT = { created_at: "createdAt", updated_at: "updatedAt", last_name: "las
 export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories {
   const enqueueJob = (job: NewJob) => {
     const id = s().nextId++;
-    s().jobs.set(id, { id, queue: job.queue, payload: structuredClone(job.payload), status: "pending", runAt: job.runAt.getTime(), attempts: 0, leaseToken: null, leaseExpiresAt: null, lastError: null, completedBy: null });
+    s().jobs.set(id, {
+      id,
+      queue: job.queue,
+      payload: structuredClone(job.payload),
+      status: "pending",
+      runAt: job.runAt.getTime(),
+      attempts: 0,
+      leaseToken: null,
+      leaseExpiresAt: null,
+      lastError: null,
+      completedBy: null,
+    });
     return id;
   };
   return {
     organisations: {
       findById: async (id) => structuredClone(s().organisations.get(id)),
       async ensure(org) {
-        if (!s().organisations.has(org.id)) s().organisations.set(org.id, { id: org.id, name: org.name, plan: org.plan, isActive: true, documentation: { ...DEFAULT_DOCUMENTATION_SETTINGS }, createdAt: org.now, updatedAt: org.now });
+        if (!s().organisations.has(org.id))
+          s().organisations.set(org.id, {
+            id: org.id,
+            name: org.name,
+            plan: org.plan,
+            isActive: true,
+            documentation: { ...DEFAULT_DOCUMENTATION_SETTINGS },
+            createdAt: org.now,
+            updatedAt: org.now,
+          });
       },
       async updateProfile(id, changes, now) {
         const org = s().organisations.get(id);
-        if (org) s().organisations.set(id, { ...org, name: changes.name ?? org.name, isActive: changes.isActive ?? org.isActive, updatedAt: now });
+        if (org)
+          s().organisations.set(id, {
+            ...org,
+            name: changes.name ?? org.name,
+            isActive: changes.isActive ?? org.isActive,
+            updatedAt: now,
+          });
       },
       async updateDocumentationSettings(id, settings, now) {
         const org = s().organisations.get(id);
-        if (org) s().organisations.set(id, { ...org, documentation: { ...org.documentation, ...settings }, updatedAt: now });
+        if (org)
+          s().organisations.set(id, { ...org, documentation: { ...org.documentation, ...settings }, updatedAt: now });
       },
       async setPlan(id, plan, now) {
         const org = s().organisations.get(id);
@@ -41,7 +73,12 @@ export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories
       async ensureClinic(clinic) {
         const found = s().clinics.find((c) => c.organisationId === clinic.organisationId && c.name === clinic.name);
         if (found) return { ...found };
-        const created = { ...clinic, allowDoubleBooking: clinic.allowDoubleBooking ?? false, visitLimitWarningOnly: clinic.visitLimitWarningOnly ?? false, id: s().nextId++ };
+        const created = {
+          ...clinic,
+          allowDoubleBooking: clinic.allowDoubleBooking ?? false,
+          visitLimitWarningOnly: clinic.visitLimitWarningOnly ?? false,
+          id: s().nextId++,
+        };
         s().clinics.push(created);
         return { ...created };
       },
@@ -51,7 +88,8 @@ export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories
         Object.assign(clinic, Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)));
         return { ...clinic };
       },
-      findClinic: async (orgId, id) => structuredClone(s().clinics.find((c) => c.organisationId === orgId && c.id === id)),
+      findClinic: async (orgId, id) =>
+        structuredClone(s().clinics.find((c) => c.organisationId === orgId && c.id === id)),
       listClinics: async (orgId) => structuredClone(s().clinics.filter((c) => c.organisationId === orgId)),
       async upsertProvider(p) {
         const i = s().providers.findIndex((x) => x.organisationId === p.organisationId && x.userId === p.userId);
@@ -61,7 +99,8 @@ export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories
         return structuredClone(stored);
       },
       listProviders: async (orgId) => structuredClone(s().providers.filter((p) => p.organisationId === orgId)),
-      findProvider: async (orgId, userId) => structuredClone(s().providers.find((p) => p.organisationId === orgId && p.userId === userId)),
+      findProvider: async (orgId, userId) =>
+        structuredClone(s().providers.find((p) => p.organisationId === orgId && p.userId === userId)),
     },
     catalog: {
       async ensureAppointmentCategory(c) {
@@ -71,7 +110,8 @@ export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories
         s().categories.push(created);
         return { ...created };
       },
-      listAppointmentCategories: async (orgId) => structuredClone(s().categories.filter((c) => c.organisationId === orgId)),
+      listAppointmentCategories: async (orgId) =>
+        structuredClone(s().categories.filter((c) => c.organisationId === orgId)),
       async ensureCancellationReason(r) {
         const found = s().reasons.find((x) => x.organisationId === r.organisationId && x.reasonKey === r.reasonKey);
         if (found) return { ...found };
@@ -81,11 +121,17 @@ export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories
       },
       listCancellationReasons: async (orgId) => structuredClone(s().reasons.filter((r) => r.organisationId === orgId)),
       enableSpecialization: async (orgId, code) => void s().specializations.add(`${orgId}|${code}`),
-      listSpecializations: async (orgId) => [...s().specializations].filter((k) => k.startsWith(`${orgId}|`)).map((k) => k.slice(String(orgId).length + 1)).sort(),
+      listSpecializations: async (orgId) =>
+        [...s().specializations]
+          .filter((k) => k.startsWith(`${orgId}|`))
+          .map((k) => k.slice(String(orgId).length + 1))
+          .sort(),
     },
     patients: {
       async insertIfAbsent(record) {
-        const existing = [...s().patients.values()].find((p) => p.organisationId === record.organisationId && p.identityKey === record.identityKey);
+        const existing = [...s().patients.values()].find(
+          (p) => p.organisationId === record.organisationId && p.identityKey === record.identityKey,
+        );
         if (existing) return { created: false, patient: toPatient(existing) };
         const stored = { ...structuredClone(record), id: s().nextId++ };
         s().patients.set(stored.id, stored);
@@ -96,11 +142,18 @@ export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories
         return p && p.organisationId === orgId ? toPatient(p) : undefined;
       },
       async replace(id, record) {
-        const clash = [...s().patients.values()].find((p) => p.organisationId === record.organisationId && p.identityKey === record.identityKey && p.id !== id);
+        const clash = [...s().patients.values()].find(
+          (p) => p.organisationId === record.organisationId && p.identityKey === record.identityKey && p.id !== id,
+        );
         if (clash) return { outcome: "conflict", existingId: clash.id };
         const current = s().patients.get(id);
         if (!current || current.organisationId !== record.organisationId) return { outcome: "missing" };
-        const stored = { ...structuredClone(record), id, organisationId: current.organisationId, createdAt: current.createdAt };
+        const stored = {
+          ...structuredClone(record),
+          id,
+          organisationId: current.organisationId,
+          createdAt: current.createdAt,
+        };
         s().patients.set(id, stored);
         return { outcome: "updated", patient: toPatient(stored) };
       },
@@ -124,8 +177,14 @@ export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories
       },
     },
     outbox: {
-      append: async (event) => void s().outbox.push({ ...structuredClone(event), id: s().nextId++, dispatchedAt: null }),
-      listPending: async (limit) => structuredClone(s().outbox.filter((e) => e.dispatchedAt === null).slice(0, limit)),
+      append: async (event) =>
+        void s().outbox.push({ ...structuredClone(event), id: s().nextId++, dispatchedAt: null }),
+      listPending: async (limit) =>
+        structuredClone(
+          s()
+            .outbox.filter((e) => e.dispatchedAt === null)
+            .slice(0, limit),
+        ),
       async markDispatched(ids, at) {
         for (const e of s().outbox) if (ids.includes(e.id)) e.dispatchedAt = at;
       },
@@ -151,22 +210,40 @@ export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories
       async claim(queue, o) {
         const now = o.now.getTime();
         const due = [...s().jobs.values()]
-          .filter((j) => j.queue === queue && j.status === "pending" && j.runAt <= now && (j.leaseExpiresAt === null || j.leaseExpiresAt <= now))
+          .filter(
+            (j) =>
+              j.queue === queue &&
+              j.status === "pending" &&
+              j.runAt <= now &&
+              (j.leaseExpiresAt === null || j.leaseExpiresAt <= now),
+          )
           .sort((a, b) => a.runAt - b.runAt || a.id - b.id)
           .slice(0, o.limit);
         return due.map((j) => {
           Object.assign(j, { leaseToken: o.leaseToken, leaseExpiresAt: now + o.leaseMs, attempts: j.attempts + 1 });
-          return { id: j.id, queue: j.queue, payload: structuredClone(j.payload), runAt: new Date(j.runAt), attempts: j.attempts, leaseToken: o.leaseToken, leaseExpiresAt: new Date(now + o.leaseMs) };
+          return {
+            id: j.id,
+            queue: j.queue,
+            payload: structuredClone(j.payload),
+            runAt: new Date(j.runAt),
+            attempts: j.attempts,
+            leaseToken: o.leaseToken,
+            leaseExpiresAt: new Date(now + o.leaseMs),
+          };
         });
       },
       complete: async (id, token, _now, by) => settle(s(), id, token, { status: "done", completedBy: by }),
-      completeMany: async (jobs, _now, by) => jobs.filter((j) => settle(s(), j.id, j.leaseToken, { status: "done", completedBy: by })).length,
+      completeMany: async (jobs, _now, by) =>
+        jobs.filter((j) => settle(s(), j.id, j.leaseToken, { status: "done", completedBy: by })).length,
       async renewLeases(jobs, now, leaseMs) {
-        const held = jobs.map((l) => s().jobs.get(l.id)).filter((j, i) => j?.status === "pending" && j.leaseToken === jobs[i]!.leaseToken);
+        const held = jobs
+          .map((l) => s().jobs.get(l.id))
+          .filter((j, i) => j?.status === "pending" && j.leaseToken === jobs[i]!.leaseToken);
         for (const j of held) j!.leaseExpiresAt = now.getTime() + leaseMs;
         return held.length;
       },
-      reschedule: async (id, token, runAt, error) => settle(s(), id, token, { runAt: runAt.getTime(), lastError: error }),
+      reschedule: async (id, token, runAt, error) =>
+        settle(s(), id, token, { runAt: runAt.getTime(), lastError: error }),
       fail: async (id, token, _now, error) => settle(s(), id, token, { status: "failed", lastError: error }),
     },
     locks: {
@@ -183,7 +260,12 @@ export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories
   };
 }
 
-function settle(state: MemoryState, id: number, token: string, changes: Partial<MemoryState["jobs"] extends Map<number, infer J> ? J : never>): boolean {
+function settle(
+  state: MemoryState,
+  id: number,
+  token: string,
+  changes: Partial<MemoryState["jobs"] extends Map<number, infer J> ? J : never>,
+): boolean {
   const job = state.jobs.get(id);
   if (!job || job.status !== "pending" || job.leaseToken !== token) return false;
   Object.assign(job, changes, { leaseToken: null, leaseExpiresAt: null });

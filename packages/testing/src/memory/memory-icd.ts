@@ -5,7 +5,9 @@ import type { MemoryState } from "./memory-state.js";
 export function memoryIcd(s: () => MemoryState): IcdRepository {
   return {
     async replaceYear(year, codes) {
-      s().icd = s().icd.filter((c) => c.year !== year).concat(structuredClone(codes));
+      s().icd = s()
+        .icd.filter((c) => c.year !== year)
+        .concat(structuredClone(codes));
     },
     latestYear: async () => (s().icd.length ? Math.max(...s().icd.map((c) => c.year)) : undefined),
     async search(q) {

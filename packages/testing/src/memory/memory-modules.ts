@@ -6,7 +6,12 @@ import { memoryFoundation } from "./memory-foundation.js";
 import { memoryIcd } from "./memory-icd.js";
 import type { MemoryModule } from "./memory-module.js";
 import { memoryNotifications } from "./memory-notifications.js";
-import { memoryClaims, memoryPlansOfCare, memorySoapDocuments, memoryTreatmentSheets } from "./memory-soap-completion.js";
+import {
+  memoryClaims,
+  memoryPlansOfCare,
+  memorySoapDocuments,
+  memoryTreatmentSheets,
+} from "./memory-soap-completion.js";
 import { memorySoapNotes } from "./memory-soap-notes.js";
 import type { MemoryState } from "./memory-state.js";
 import { memoryWebhooks } from "./memory-webhooks.js";

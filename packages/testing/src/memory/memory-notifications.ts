@@ -1,8 +1,10 @@
 import type { Notification, NotificationRepository, Recipient } from "@openpractice/core";
 import type { MemoryState } from "./memory-state.js";
 
-const of = (orgId: number, r: Recipient) => (x: { organisationId: number } & Recipient) => x.organisationId === orgId && x.userType === r.userType && x.userId === r.userId;
-const newestFirst = (a: Notification, b: Notification) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const of = (orgId: number, r: Recipient) => (x: { organisationId: number } & Recipient) =>
+  x.organisationId === orgId && x.userType === r.userType && x.userId === r.userId;
+const newestFirst = (a: Notification, b: Notification) =>
+  b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**
  * Devices, notifications and their pushes in memory. Each call checks and
@@ -15,7 +17,16 @@ export function memoryNotifications(s: () => MemoryState): NotificationRepositor
   return {
     async upsertDevice(d) {
       const existing = devices().find((x) => x.organisationId === d.organisationId && x.endpoint === d.endpoint);
-      const stored = existing ? { ...existing, userType: d.userType, userId: d.userId, keys: { ...d.keys }, label: d.label, updatedAt: d.updatedAt } : structuredClone(d);
+      const stored = existing
+        ? {
+            ...existing,
+            userType: d.userType,
+            userId: d.userId,
+            keys: { ...d.keys },
+            label: d.label,
+            updatedAt: d.updatedAt,
+          }
+        : structuredClone(d);
       s().devices.set(stored.id, stored);
       return { device: structuredClone(stored), created: !existing };
     },
@@ -24,13 +35,23 @@ export function memoryNotifications(s: () => MemoryState): NotificationRepositor
     deleteDevice: async (orgId, id) => s().devices.get(id)?.organisationId === orgId && s().devices.delete(id),
 
     async insertNotification(n) {
-      if (n.idempotencyKey !== null && [...s().notifications.values()].some((x) => x.organisationId === n.organisationId && x.idempotencyKey === n.idempotencyKey)) return false;
+      if (
+        n.idempotencyKey !== null &&
+        [...s().notifications.values()].some(
+          (x) => x.organisationId === n.organisationId && x.idempotencyKey === n.idempotencyKey,
+        )
+      )
+        return false;
       s().notifications.set(n.id, structuredClone(n));
       return true;
     },
-    findNotification: async (orgId, id) => structuredClone([s().notifications.get(id)].find((n) => n?.organisationId === orgId)),
+    findNotification: async (orgId, id) =>
+      structuredClone([s().notifications.get(id)].find((n) => n?.organisationId === orgId)),
     findNotificationById: async (id) => structuredClone(s().notifications.get(id)),
-    findByIdempotencyKey: async (orgId, key) => structuredClone([...s().notifications.values()].find((n) => n.organisationId === orgId && n.idempotencyKey === key)),
+    findByIdempotencyKey: async (orgId, key) =>
+      structuredClone(
+        [...s().notifications.values()].find((n) => n.organisationId === orgId && n.idempotencyKey === key),
+      ),
     async setDeliveryStatus(id, status, at) {
       const n = s().notifications.get(id);
       if (n) Object.assign(n, { deliveryStatus: status, updatedAt: at });
@@ -38,7 +59,11 @@ export function memoryNotifications(s: () => MemoryState): NotificationRepositor
     async listInbox(orgId, r, filter) {
       const all = [...s().notifications.values()].filter(of(orgId, r)).sort(newestFirst);
       const listed = filter.unreadOnly ? all.filter((n) => n.readAt === null) : all;
-      return { entries: structuredClone(listed.slice(filter.offset, filter.offset + filter.limit)), total: listed.length, unread: all.filter((n) => n.readAt === null).length };
+      return {
+        entries: structuredClone(listed.slice(filter.offset, filter.offset + filter.limit)),
+        total: listed.length,
+        unread: all.filter((n) => n.readAt === null).length,
+      };
     },
     async markRead(orgId, id, at) {
       const n = s().notifications.get(id);
@@ -56,12 +81,14 @@ export function memoryNotifications(s: () => MemoryState): NotificationRepositor
       const key = pushKey(p.notificationId, p.deviceId);
       if (!s().pushes.has(key)) s().pushes.set(key, structuredClone(p));
     },
-    listPushes: async (notificationId) => structuredClone([...s().pushes.values()].filter((p) => p.notificationId === notificationId)),
+    listPushes: async (notificationId) =>
+      structuredClone([...s().pushes.values()].filter((p) => p.notificationId === notificationId)),
     async updatePush(p) {
       const key = pushKey(p.notificationId, p.deviceId);
       if (s().pushes.has(key)) s().pushes.set(key, structuredClone(p));
     },
     appendAttempt: async (a) => void s().pushAttempts.push(structuredClone(a)),
-    attempts: async (notificationId) => structuredClone(s().pushAttempts.filter((a) => a.notificationId === notificationId)),
+    attempts: async (notificationId) =>
+      structuredClone(s().pushAttempts.filter((a) => a.notificationId === notificationId)),
   };
 }

@@ -25,9 +25,16 @@ export function memoryProbe(state: () => MemoryState): StorageProbe {
         dispatched_at: e.dispatchedAt,
       })),
     appointments: () =>
-      [...state().appointments.values()].map((a) => ({ id: a.id, organisation_id: a.organisationId, status: a.status, starts_at: a.startsAt.toISOString() })),
-    appointment_history: () => state().appointmentHistory.map((e) => ({ appointment_id: e.appointmentId, action: e.action })),
-    rate_limit_counters: () => [...state().counters.entries()].map(([k, hits]) => ({ counter_key: k.slice(0, k.lastIndexOf("|")), hits })),
+      [...state().appointments.values()].map((a) => ({
+        id: a.id,
+        organisation_id: a.organisationId,
+        status: a.status,
+        starts_at: a.startsAt.toISOString(),
+      })),
+    appointment_history: () =>
+      state().appointmentHistory.map((e) => ({ appointment_id: e.appointmentId, action: e.action })),
+    rate_limit_counters: () =>
+      [...state().counters.entries()].map(([k, hits]) => ({ counter_key: k.slice(0, k.lastIndexOf("|")), hits })),
     jobs: () =>
       [...state().jobs.values()].map((j) => ({
         id: j.id,
@@ -37,8 +44,14 @@ export function memoryProbe(state: () => MemoryState): StorageProbe {
         lease_token: j.leaseToken,
         last_error: j.lastError,
       })),
-    notification_devices: () => [...state().devices.values()].map((d) => ({ id: d.id, organisation_id: d.organisationId, user_id: d.userId })),
-    notifications: () => [...state().notifications.values()].map((n) => ({ id: n.id, organisation_id: n.organisationId, idempotency_key: n.idempotencyKey })),
+    notification_devices: () =>
+      [...state().devices.values()].map((d) => ({ id: d.id, organisation_id: d.organisationId, user_id: d.userId })),
+    notifications: () =>
+      [...state().notifications.values()].map((n) => ({
+        id: n.id,
+        organisation_id: n.organisationId,
+        idempotency_key: n.idempotencyKey,
+      })),
     locks: () => [...state().locks.entries()].map(([name, l]) => ({ name, holder: l.holder })),
   };
   return {

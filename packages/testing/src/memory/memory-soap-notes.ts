@@ -5,11 +5,17 @@ import type { MemoryState } from "./memory-state.js";
 export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
   return {
     async insert(record) {
-      const note = { ...structuredClone(record), summaryStatus: record.summaryStatus ?? null, summaryFailure: record.summaryFailure ?? null, id: s().nextId++ };
+      const note = {
+        ...structuredClone(record),
+        summaryStatus: record.summaryStatus ?? null,
+        summaryFailure: record.summaryFailure ?? null,
+        id: s().nextId++,
+      };
       s().notes.set(note.contextId, note);
       return structuredClone(note);
     },
-    findByContextId: async (orgId, contextId) => structuredClone([s().notes.get(contextId)].find((n) => n?.organisationId === orgId)),
+    findByContextId: async (orgId, contextId) =>
+      structuredClone([s().notes.get(contextId)].find((n) => n?.organisationId === orgId)),
     async list(c) {
       const rows = [...s().notes.values()]
         .filter(
@@ -29,7 +35,8 @@ export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
     },
     insertForms: async (forms) => void forms.forEach((f) => s().forms.set(f.id, structuredClone(f))),
     findForm: async (orgId, id) => structuredClone([s().forms.get(id)].find((f) => f?.organisationId === orgId)),
-    formsOf: async (orgId, contextId) => structuredClone([...s().forms.values()].filter((f) => f.organisationId === orgId && f.contextId === contextId)),
+    formsOf: async (orgId, contextId) =>
+      structuredClone([...s().forms.values()].filter((f) => f.organisationId === orgId && f.contextId === contextId)),
     async updateForm(f) {
       const current = s().forms.get(f.id);
       if (!current || current.organisationId !== f.organisationId || current.version !== f.version - 1) return false;
@@ -39,7 +46,10 @@ export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
     async completedNotesOf(orgId, patientIds, perPatient) {
       const newestFirst = [...s().notes.values()]
         .filter((n) => n.organisationId === orgId && n.status === "COMPLETED" && patientIds.includes(n.patientId))
-        .sort((a, b) => a.patientId - b.patientId || b.serviceDateTime.getTime() - a.serviceDateTime.getTime() || b.id - a.id);
+        .sort(
+          (a, b) =>
+            a.patientId - b.patientId || b.serviceDateTime.getTime() - a.serviceDateTime.getTime() || b.id - a.id,
+        );
       const kept = new Map<number, number>();
       return newestFirst
         .filter((n) => {
@@ -52,7 +62,11 @@ export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
           clinicId: n.clinicId,
           serviceDateTime: new Date(n.serviceDateTime),
           renderingPhysician: n.renderingPhysician,
-          assessment: structuredClone([...s().forms.values()].find((f) => f.organisationId === orgId && f.contextId === n.contextId && f.section === "Assessment")?.response ?? {}),
+          assessment: structuredClone(
+            [...s().forms.values()].find(
+              (f) => f.organisationId === orgId && f.contextId === n.contextId && f.section === "Assessment",
+            )?.response ?? {},
+          ),
         }));
     },
     async lockNote(orgId, contextId) {
@@ -70,13 +84,22 @@ export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
       return structuredClone(stored);
     },
     signaturesOf: async (orgId, contextId, options = {}) =>
-      structuredClone(s().signatures.filter((x) => x.organisationId === orgId && x.contextId === contextId && (options.includeRevoked || x.revokedAt === null))),
+      structuredClone(
+        s().signatures.filter(
+          (x) =>
+            x.organisationId === orgId && x.contextId === contextId && (options.includeRevoked || x.revokedAt === null),
+        ),
+      ),
     async revokeSignatures(orgId, contextId, roles, at, reason) {
-      const hit = s().signatures.filter((x) => x.organisationId === orgId && x.contextId === contextId && roles.includes(x.role) && x.revokedAt === null);
+      const hit = s().signatures.filter(
+        (x) =>
+          x.organisationId === orgId && x.contextId === contextId && roles.includes(x.role) && x.revokedAt === null,
+      );
       hit.forEach((x) => Object.assign(x, { revokedAt: at, revokedReason: reason }));
       return hit.length;
     },
     appendHistory: async (entry) => void s().noteHistory.push(structuredClone(entry)),
-    historyOf: async (orgId, contextId) => structuredClone(s().noteHistory.filter((e) => e.organisationId === orgId && e.contextId === contextId)),
+    historyOf: async (orgId, contextId) =>
+      structuredClone(s().noteHistory.filter((e) => e.organisationId === orgId && e.contextId === contextId)),
   };
 }

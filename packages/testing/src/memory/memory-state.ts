@@ -1,4 +1,36 @@
-import type { Claim, PlanOfCare, SoapDocument, SoapNoteHistoryEntry, SoapSignature, TreatmentSheet, Device, DevicePush, Notification, PushAttempt, BillingCode, IcdCode10, FormSubmission, SoapNote, StoredSubscription, WebhookAttempt, WebhookDelivery, Appointment, AppointmentHistoryEntry, AppointmentCategory, Authorization, InsuranceCard, PatientCase, ReferringPhysician, CancellationReason, Clinic, DomainEvent, Organisation, Patient, PatientRecord, Provider } from "@openpractice/core";
+import type {
+  Claim,
+  PlanOfCare,
+  SoapDocument,
+  SoapNoteHistoryEntry,
+  SoapSignature,
+  TreatmentSheet,
+  Device,
+  DevicePush,
+  Notification,
+  PushAttempt,
+  BillingCode,
+  IcdCode10,
+  FormSubmission,
+  SoapNote,
+  StoredSubscription,
+  WebhookAttempt,
+  WebhookDelivery,
+  Appointment,
+  AppointmentHistoryEntry,
+  AppointmentCategory,
+  Authorization,
+  InsuranceCard,
+  PatientCase,
+  ReferringPhysician,
+  CancellationReason,
+  Clinic,
+  DomainEvent,
+  Organisation,
+  Patient,
+  PatientRecord,
+  Provider,
+} from "@openpractice/core";
 
 export interface StoredJob {
   id: number;

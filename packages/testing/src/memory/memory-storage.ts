@@ -64,7 +64,12 @@ export class MemoryStorage implements Storage {
 function wrapEach(repos: Repositories, around: <T>(call: () => Promise<T>) => Promise<T>): Repositories {
   const wrapped: Record<string, Record<string, unknown>> = {};
   for (const [name, repo] of Object.entries(repos)) {
-    wrapped[name] = Object.fromEntries(Object.entries(repo as Record<string, (...a: unknown[]) => Promise<unknown>>).map(([method, fn]) => [method, (...args: unknown[]) => around(() => fn(...args))]));
+    wrapped[name] = Object.fromEntries(
+      Object.entries(repo as Record<string, (...a: unknown[]) => Promise<unknown>>).map(([method, fn]) => [
+        method,
+        (...args: unknown[]) => around(() => fn(...args)),
+      ]),
+    );
   }
   return wrapped as unknown as Repositories;
 }
