@@ -2,6 +2,7 @@ import { DomainError, hasAnyScope, type Practice, type Principal } from "@openpr
 import { addRoute, createRouter, findRoute } from "rou3";
 import type { Authenticator } from "./auth/authenticator.js";
 import { bearerChallenge, carriesBearerToken } from "./auth/bearer-challenge.js";
+import { readPathId, type PathIdKind } from "./contracts/path-id.js";
 import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
 import { httpModules, V1_ERROR_MAP, V2_STATUS_MAP } from "./http-modules.js";
@@ -38,6 +39,9 @@ export interface HttpHandlerOptions {
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>;
+
+const readPathIds = (kinds: Readonly<Record<string, PathIdKind>>, params: Readonly<Record<string, string>>) =>
+  Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, readPathId(kind, params[name])]));
 
 export const contractOfPath = (path: string): Contract => (path.startsWith("/v2/") || path === "/v2" ? "v2" : "v1");
 
@@ -109,6 +113,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         );
       }
       ctx.query(); // validate the query before any work
+      if (route.ids) ctx.ids = readPathIds(route.ids, ctx.params);
       return route.handle(ctx);
     };
     let early: Promise<Response> | undefined;
@@ -181,7 +186,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         }
         throw new DomainError("ROUTE_NOT_FOUND", `No route for ${request.method} ${url.pathname}`);
       }
-      let parsedQuery: Record<string, any> | undefined;
+      let parsedQuery: Record<string, unknown> | undefined;
       let parsedBody: Promise<unknown> | undefined;
       const ctx: RouteContext = {
         request,
@@ -192,6 +197,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         now: practice.clock.now(),
         basePath: mountPath(request.headers.get("x-forwarded-prefix")),
         query: () => (parsedQuery ??= parseQuery(url, route.query, queryValidator)),
+        ids: {},
         body: () =>
           (parsedBody ??= readJsonBody(request, bodyLimit).then((body) => {
             if (route.requestBody) bodyValidator.assert(route.requestBody, body);

@@ -1,15 +1,25 @@
 import type { Practice, Principal } from "@openpractice/core";
 import type { FieldNames } from "./contracts/field-names.js";
+import type { PathIdKind } from "./contracts/path-id.js";
 import type { SchemaValidator } from "./validation/ajv-validator.js";
 import type { JsonSchema } from "./validation/json-schema.js";
 
 /** Which wire contract a route speaks; it decides how errors are rendered. */
 export type Contract = "v1" | "v2" | "system";
 
-export interface RouteContext {
+/**
+ * What a handler receives. A route declared with `route()` (define-route.ts) sees `body()`, `query()`,
+ * `params` and `ids` typed from its own schemas and path; the handler table holds the erased form.
+ */
+export interface RouteContext<
+  Body = unknown,
+  Query = Record<string, unknown>,
+  Param extends string = string,
+  Ids = Readonly<Record<string, number>>,
+> {
   request: Request;
   url: URL;
-  params: Record<string, string>;
+  params: Readonly<Record<Param, string>>;
   /** Present on routes with `auth: true`. */
   principal: Principal;
   requestId: string;
@@ -17,9 +27,11 @@ export interface RouteContext {
   /** The path the host mounted the API under ("" at the root), from X-Forwarded-Prefix; prefix Location headers with it. */
   basePath: string;
   /** The JSON body, validated against the route's requestBody schema. */
-  body(): Promise<any>;
+  body(): Promise<Body>;
   /** The query string as an object, validated (and coerced) against the route's query schema. */
-  query(): Record<string, any>;
+  query(): Query;
+  /** The path ids the route declares (`ids`), parsed before the handler runs. */
+  ids: Ids;
 }
 
 export interface RouteDefinition {
@@ -42,6 +54,8 @@ export interface RouteDefinition {
   readsOnly?: boolean;
   requestBody?: JsonSchema;
   query?: JsonSchema;
+  /** Path parameters read as ids: a text that names no id answers the kind's not-found error. */
+  ids?: Readonly<Record<string, PathIdKind>>;
   /** OpenAPI responses: status → schema of the body (JSON), or the media type of a binary body (e.g. application/pdf). */
   responses: Record<string, { description: string; schema?: JsonSchema; binaryContentType?: string }>;
   /**
@@ -59,6 +73,3 @@ export interface RouteDependencies {
   practice: Practice;
   bodyValidator: SchemaValidator;
 }
-
-export const READ_SCOPES = Object.freeze(["patients:read", "read"]);
-export const WRITE_SCOPES = Object.freeze(["patients:write", "write"]);

@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { BILLING_CODE } from "../rule-checks.js";
 
@@ -31,7 +32,7 @@ export interface BillingCode {
 }
 
 export type BillingCodeDraft = Pick<BillingCode, "code" | "description" | "timed"> &
-  Partial<Pick<BillingCode, "modifiers" | "specialities" | "noteTypes" | "payerIds" | "active">>;
+  Patch<Pick<BillingCode, "modifiers" | "specialities" | "noteTypes" | "payerIds" | "active">>;
 
 const MODIFIER = /^[0-9A-Z]{2}$/;
 

@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 import type { IcdCode } from "./patient-case.js";
 
 export const AUTHORIZATION_STATUSES = ["ACTIVE", "INACTIVE", "EXPIRED"] as const;
@@ -62,4 +63,4 @@ export type AuthorizationDraft = Omit<
   >;
 
 /** Partial: omitted fields keep their values; icdCodes and cptCodeAuthorizationDetails replace the whole list. The case never changes. */
-export type AuthorizationChanges = Partial<Omit<AuthorizationDraft, "caseId">>;
+export type AuthorizationChanges = Patch<Omit<AuthorizationDraft, "caseId">>;

@@ -8,8 +8,8 @@ import type { InsuranceCard, InsurancePayer } from "./patient-case.js";
 export interface InsuranceCardDraft {
   payer: InsurancePayer;
   insuranceNumber: string;
-  planStartDate?: string | null;
-  planEndDate?: string | null;
+  planStartDate?: string | null | undefined;
+  planEndDate?: string | null | undefined;
 }
 
 const patientNotFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });

@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
@@ -67,7 +68,7 @@ export class ReferringPhysicianService {
   /** By name or NPI: every word of `query` must occur in "first last npi" (folded). */
   async search(
     principal: Principal,
-    query: { q?: string; page?: number; size?: number },
+    query: Patch<{ q: string; page: number; size: number }>,
   ): Promise<{ physicians: ReferringPhysician[]; total: number; page: number; size: number }> {
     const { page, size, limit, offset } = toPageWindow(query.page, query.size);
     const found = await this.deps.storage.repositories.referringPhysicians.search(

@@ -17,10 +17,10 @@ function searchWords(q: string): string[] {
 
 export interface IcdSearchQuery {
   q: string;
-  speciality?: string;
-  rev?: string;
-  page?: number;
-  size?: number;
+  speciality?: string | undefined;
+  rev?: string | undefined;
+  page?: number | undefined;
+  size?: number | undefined;
 }
 
 /** The ICD-10-CM code set: import of the CMS order file, and search by code or by words. */

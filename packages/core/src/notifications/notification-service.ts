@@ -108,7 +108,7 @@ export class NotificationService {
   async inbox(
     principal: Principal,
     recipient: RecipientInput,
-    q: { unreadOnly?: boolean; page?: number; size?: number },
+    q: { unreadOnly?: boolean | undefined; page?: number | undefined; size?: number | undefined },
   ) {
     const valid = assertRecipient(recipient);
     const { page, size, limit, offset } = toPageWindow(q.page, q.size);

@@ -34,7 +34,7 @@ export interface DeviceDraft {
   userId: string | number;
   endpoint: string;
   keys: PushKeys;
-  label?: string | null;
+  label?: string | null | undefined;
 }
 
 /**
@@ -59,12 +59,13 @@ export interface Notification extends Recipient {
   updatedAt: Date;
 }
 
+/** A notification as a client sends it; the rules (assertValidNotification) name each missing or bad field. */
 export interface NotificationDraft {
-  recipient: { userType: string; userId: string | number };
-  title: string;
-  body?: string | null;
-  link?: string | null;
-  idempotencyKey?: string | null;
+  recipient?: { userType?: string | undefined; userId?: string | number | undefined } | undefined;
+  title?: string | undefined;
+  body?: string | null | undefined;
+  link?: string | null | undefined;
+  idempotencyKey?: string | null | undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
@@ -27,7 +28,7 @@ export class DocumentationSettingsService {
   }
 
   /** Omitted settings keep their values; every sent one is checked first and nothing changes when one is wrong. */
-  async update(principal: Principal, changes: Partial<DocumentationSettings>): Promise<DocumentationSettings> {
+  async update(principal: Principal, changes: Patch<DocumentationSettings>): Promise<DocumentationSettings> {
     const issues: ValidationIssue[] = [];
     if (
       changes.billingUnitRule !== undefined &&

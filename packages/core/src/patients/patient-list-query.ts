@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 import { DomainError } from "../errors/domain-error.js";
 import { PATIENT_SORT_FIELDS, type PatientListCriteria, type PatientSortField } from "../ports/patient-repository.js";
 import type { PatientStatus } from "./patient.js";
@@ -14,18 +15,19 @@ export const PATIENT_LIST_STATUSES = ["active", "inactive", "all"] as const;
 export const PATIENT_LIST_ORDERS = ["asc", "desc"] as const;
 
 /** The list request in domain terms; strings for the time bounds are ISO 8601 dates or date-times. */
-export interface PatientListQuery {
-  page?: number;
-  perPage?: number;
-  search?: string;
-  createdAfter?: string;
-  createdBefore?: string;
-  updatedAfter?: string;
-  updatedBefore?: string;
-  sort?: PatientSortField;
-  order?: "asc" | "desc";
-  status?: PatientStatus | "all";
-}
+/** A list request; an absent or undefined field takes its default. */
+export type PatientListQuery = Patch<{
+  page: number;
+  perPage: number;
+  search: string;
+  createdAfter: string;
+  createdBefore: string;
+  updatedAfter: string;
+  updatedBefore: string;
+  sort: PatientSortField;
+  order: "asc" | "desc";
+  status: PatientStatus | "all";
+}>;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -1,7 +1,8 @@
 import type { Clinic, DocumentationSettings, Organisation, Plan, Provider } from "../organisations/organisation.js";
+import type { Patch } from "../patch.js";
 
 /** The settings a clinic's administrator may change; omitted ones keep their values. */
-export type ClinicSettings = Partial<Pick<Clinic, "allowDoubleBooking" | "visitLimitWarningOnly">>;
+export type ClinicSettings = Patch<Pick<Clinic, "allowDoubleBooking" | "visitLimitWarningOnly">>;
 
 export interface OrganisationRepository {
   /** The organisation, or undefined. */

@@ -21,7 +21,7 @@ export interface WebhookRepository {
   lockOrganisation(organisationId: number): Promise<boolean>;
   insertSubscription(record: SubscriptionRecord): Promise<StoredSubscription>;
   findSubscription(organisationId: number, id: number): Promise<StoredSubscription | undefined>;
-  listSubscriptions(organisationId: number, filter: { isActive?: boolean }): Promise<StoredSubscription[]>;
+  listSubscriptions(organisationId: number, filter: { isActive?: boolean | undefined }): Promise<StoredSubscription[]>;
   updateSubscription(s: StoredSubscription): Promise<void>;
   deleteSubscription(organisationId: number, id: number): Promise<boolean>;
   /** Active subscriptions of active organisations that take this event type. */

@@ -65,7 +65,7 @@ export interface SoapNoteDraft {
   appointmentId?: number | null;
   category?: string | null;
   serviceCaseId?: number | null;
-  attributes?: { subType?: string } | null;
+  attributes?: { subType?: string | null | undefined } | null;
   parent?: string | null;
   soapWithoutAppointment?: boolean;
   dataCarryForwardFrom?: string | null;

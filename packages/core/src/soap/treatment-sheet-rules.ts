@@ -1,7 +1,13 @@
 import type { BillingCode } from "../billing/billing-code.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { supportedUnits } from "./billing-units.js";
-import type { BillingUnitRule, TreatmentLine, TreatmentModifier, TreatmentSheetAssessment } from "./treatment-sheet.js";
+import type {
+  BillingUnitRule,
+  TreatmentLine,
+  TreatmentLineInput,
+  TreatmentModifier,
+  TreatmentSheetAssessment,
+} from "./treatment-sheet.js";
 
 /** Bounds of a treatment sheet: more lines than a visit holds, or minutes and units past a day, are data-entry mistakes. */
 export const TREATMENT_LIMITS = Object.freeze({ maxLines: 50, maxMinutes: 24 * 60, maxUnits: 96 });
@@ -12,7 +18,7 @@ export const TREATMENT_LIMITS = Object.freeze({ maxLines: 50, maxMinutes: 24 * 6
  * naming every bad line and field (treatments.<i>.<field>).
  */
 export function normaliseTreatments(
-  lines: readonly TreatmentLine[],
+  lines: readonly TreatmentLineInput[],
   catalog: ReadonlyMap<number, BillingCode>,
 ): TreatmentLine[] {
   const issues: ValidationIssue[] = [];
@@ -49,7 +55,8 @@ export function normaliseTreatments(
         reason: `must be a whole number from 0 to ${TREATMENT_LIMITS.maxUnits}`,
         value: line.units,
       });
-    const modifiers = (line.modifiers ?? []).map((m: TreatmentModifier, j: number) => {
+    const sent: NonNullable<TreatmentLineInput["modifiers"]> = line.modifiers ?? [];
+    const modifiers = sent.map((m, j): TreatmentModifier => {
       const known = code?.modifiers.find((k) => k.cptModifierId === m.cptModifierId);
       if (code && !known)
         issues.push({
@@ -69,9 +76,12 @@ export function normaliseTreatments(
           value: m.cptModifierCode,
         });
       }
-      return known ?? m;
+      // Without a known modifier an issue is recorded above (unknown code or modifier) and nothing is stored.
+      return (
+        known ?? { cptModifierId: m.cptModifierId, cptModifierCode: "", className: "", description: "", filter: false }
+      );
     });
-    if (new Set(modifiers.map((m: TreatmentModifier) => m.cptModifierId)).size !== modifiers.length)
+    if (new Set(modifiers.map((m) => m.cptModifierId)).size !== modifiers.length)
       issues.push({ field: `${at}.modifiers`, reason: "lists a modifier twice" });
     return {
       treatmentClassId: line.treatmentClassId,

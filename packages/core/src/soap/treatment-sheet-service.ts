@@ -6,7 +6,7 @@ import { documentationSettingsOf } from "../organisations/documentation-settings
 import type { Repositories, Storage } from "../ports/storage.js";
 import { assertNoteEditable, lockedNote } from "./note-locks.js";
 import { assessTreatments, normaliseTreatments } from "./treatment-sheet-rules.js";
-import type { TreatmentLine, TreatmentSheet, TreatmentSheetAssessment } from "./treatment-sheet.js";
+import type { TreatmentLineInput, TreatmentSheet, TreatmentSheetAssessment } from "./treatment-sheet.js";
 
 export interface AssessedTreatmentSheet {
   sheet: TreatmentSheet;
@@ -45,7 +45,7 @@ export class TreatmentSheetService {
 
   async create(
     principal: Principal,
-    input: { patientId: number; contextId: string; treatments: TreatmentLine[] },
+    input: { patientId: number; contextId: string; treatments: readonly TreatmentLineInput[] },
   ): Promise<AssessedTreatmentSheet> {
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
@@ -95,7 +95,11 @@ export class TreatmentSheetService {
   }
 
   /** Replaces the sheet's lines (spec 4.1: the body is the same treatments array). */
-  async replace(principal: Principal, sheetId: number, treatments: TreatmentLine[]): Promise<AssessedTreatmentSheet> {
+  async replace(
+    principal: Principal,
+    sheetId: number,
+    treatments: readonly TreatmentLineInput[],
+  ): Promise<AssessedTreatmentSheet> {
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {

@@ -28,6 +28,17 @@ export interface TreatmentLine {
   modifiers: TreatmentModifier[];
 }
 
+/**
+ * A line as a client sends it: the modifier is named by id (its code, when sent, must match the
+ * catalog's); the stored line carries the catalog's modifier (normaliseTreatments).
+ */
+export interface TreatmentLineInput {
+  treatmentClassId: number;
+  duration: number;
+  units: number;
+  modifiers?: ReadonlyArray<{ cptModifierId: number; cptModifierCode?: string | null | undefined }> | undefined;
+}
+
 /** A note's treatment sheet: at most one per note. */
 export interface TreatmentSheet {
   id: number;

@@ -245,7 +245,7 @@ export class WebhookDeliveryService {
   async list(
     principal: Principal,
     subscriptionId: number,
-    q: { status?: DeliveryStatus; page?: number; size?: number },
+    q: { status?: DeliveryStatus | undefined; page?: number | undefined; size?: number | undefined },
   ) {
     const r = this.deps.storage.repositories;
     if (!(await r.webhooks.findSubscription(principal.organisationId, subscriptionId)))

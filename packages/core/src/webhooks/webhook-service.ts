@@ -92,7 +92,7 @@ export class WebhookService {
     });
   }
 
-  async list(principal: Principal, filter: { isActive?: boolean }): Promise<WebhookSubscription[]> {
+  async list(principal: Principal, filter: { isActive?: boolean | undefined }): Promise<WebhookSubscription[]> {
     return (await this.deps.storage.repositories.webhooks.listSubscriptions(principal.organisationId, filter)).map(
       publicSubscription,
     );
@@ -137,9 +137,9 @@ export class WebhookService {
   /** PATCH: name, event_types (replaces the array), notification_url, api_version, is_active. */
   async update(principal: Principal, id: number, changes: SubscriptionChanges): Promise<WebhookSubscription> {
     assertValidSubscription(changes, false, { allowHttp: this.deps.allowHttp });
-    const defined = Object.fromEntries(
-      Object.entries(changes).filter(([, v]) => v !== undefined),
-    ) as SubscriptionChanges;
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as {
+      [K in keyof SubscriptionChanges]?: Exclude<SubscriptionChanges[K], undefined>;
+    };
     return publicSubscription(
       await this.modify(principal, id, (s) => ({
         ...s,
@@ -221,7 +221,7 @@ export class WebhookService {
   /** Organisation profile: name and is_active. An inactive organisation gets no deliveries. */
   async updateOrganisation(
     principal: Principal,
-    changes: { name?: string; isActive?: boolean },
+    changes: { name?: string | undefined; isActive?: boolean | undefined },
   ): Promise<Organisation> {
     if (changes.name !== undefined && (changes.name.trim() === "" || changes.name.length > 200))
       throw DomainError.validation([{ field: "name", reason: "must be 1 to 200 characters" }]);

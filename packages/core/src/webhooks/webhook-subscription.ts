@@ -1,3 +1,4 @@
+import type { Patch } from "../patch.js";
 import type { EventType } from "../events/event-catalog.js";
 
 /** Payload versions a subscription may pin (spec 9.1); the last is the default. */
@@ -20,10 +21,10 @@ export interface SubscriptionDraft {
   name: string;
   eventTypes: string[];
   notificationUrl: string;
-  apiVersion?: string;
+  apiVersion?: string | undefined;
 }
 
-export type SubscriptionChanges = Partial<SubscriptionDraft & { isActive: boolean }>;
+export type SubscriptionChanges = Patch<SubscriptionDraft & { isActive: boolean }>;
 
 /** A subscription as stored: with its signature key encrypted (never the key itself). */
 export interface StoredSubscription extends WebhookSubscription {

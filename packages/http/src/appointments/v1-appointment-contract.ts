@@ -17,21 +17,22 @@ import {
 } from "@openpractice/core";
 import { caseIdBodySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
-import { positivePathId } from "../contracts/path-id.js";
+import { pathIdKind } from "../contracts/path-id.js";
+import type { Static } from "../define-route.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 
-const id: JsonSchema = { type: "integer", minimum: 1 };
+const id = { type: "integer", minimum: 1 } as const;
 /** Unix seconds, as v1 sends appointment times. */
-const unixSeconds: JsonSchema = {
+const unixSeconds = {
   type: "integer",
   minimum: 0,
   maximum: 32503680000,
   description: "Unix time in seconds",
-};
-const text = (max: number): JsonSchema => nullable({ type: "string", maxLength: max });
+} as const;
+const text = (max: number) => nullable({ type: "string", maxLength: max });
 
-export const v1AppointmentCreateSchema: JsonSchema = {
+export const v1AppointmentCreateSchema = {
   $id: "V1AppointmentCreate",
   type: "object",
   additionalProperties: false,
@@ -63,9 +64,9 @@ export const v1AppointmentCreateSchema: JsonSchema = {
     comments: text(APPOINTMENT_LIMITS.maxTextLength),
     appointment_notes: text(APPOINTMENT_LIMITS.maxTextLength),
   },
-};
+} as const;
 
-export const v1AppointmentCancelSchema: JsonSchema = {
+export const v1AppointmentCancelSchema = {
   $id: "V1AppointmentCancel",
   type: "object",
   additionalProperties: false,
@@ -81,25 +82,25 @@ export const v1AppointmentCancelSchema: JsonSchema = {
       description: "Defaults to the reason's fee; 0 when none",
     },
   },
-};
+} as const;
 
-export const v1AppointmentRescheduleSchema: JsonSchema = {
+export const v1AppointmentRescheduleSchema = {
   $id: "V1AppointmentReschedule",
   type: "object",
   additionalProperties: false,
   required: ["timestamp", "end_timestamp"],
   properties: { timestamp: unixSeconds, end_timestamp: unixSeconds },
-};
+} as const;
 
 /** Bodies of check-in, start, check-out and no-show: empty, or an empty object. */
-export const v1AppointmentActionSchema: JsonSchema = {
+export const v1AppointmentActionSchema = {
   $id: "V1AppointmentAction",
   type: "object",
   additionalProperties: false,
   properties: {},
-};
+} as const;
 
-export const v1ClinicSettingsSchema: JsonSchema = {
+export const v1ClinicSettingsSchema = {
   $id: "V1ClinicSettings",
   type: "object",
   additionalProperties: false,
@@ -115,9 +116,9 @@ export const v1ClinicSettingsSchema: JsonSchema = {
         "Whether a booking over a tracked case's visit limit (or outside its authorization) is accepted with a warning instead of refused",
     },
   },
-};
+} as const;
 
-export const v1AppointmentListQuerySchema: JsonSchema = {
+export const v1AppointmentListQuerySchema = {
   type: "object",
   additionalProperties: false,
   properties: {
@@ -140,7 +141,7 @@ export const v1AppointmentListQuerySchema: JsonSchema = {
       description: `Comma-separated statuses: ${APPOINTMENT_STATUSES.join(", ")}`,
     },
   },
-};
+} as const;
 
 /** Domain field → v1 wire field, for error messages. */
 export const V1_APPOINTMENT_FIELDS: FieldNames = Object.freeze({
@@ -168,7 +169,12 @@ const toUnix = (d: Date) => Math.floor(d.getTime() / 1000);
 const caseId = (raw: unknown): number | null =>
   raw === undefined || raw === null ? null : requireServiceCaseId(raw, "serviceCaseId");
 
-export function v1DraftFromBody(b: Record<string, any>): AppointmentDraft {
+export type V1AppointmentCreate = Static<typeof v1AppointmentCreateSchema>;
+export type V1AppointmentCancel = Static<typeof v1AppointmentCancelSchema>;
+export type V1AppointmentReschedule = Static<typeof v1AppointmentRescheduleSchema>;
+export type V1AppointmentListQuery = Static<typeof v1AppointmentListQuerySchema>;
+
+export function v1DraftFromBody(b: V1AppointmentCreate): AppointmentDraft {
   return {
     patientId: b.patient_id,
     doctorId: b.doctor_id,
@@ -184,21 +190,21 @@ export function v1DraftFromBody(b: Record<string, any>): AppointmentDraft {
   };
 }
 
-export function v1CancellationFromBody(b: Record<string, any>): CancellationRequest {
+export function v1CancellationFromBody(b: V1AppointmentCancel): CancellationRequest {
   return {
     reasonKey: b.cancellation_reason_key,
     reasonLabel: b.cancellation_reason_label,
     comment: b.cancellation_reason_comment ?? null,
-    fee: b.cancellation_fee,
+    ...(b.cancellation_fee === undefined ? {} : { fee: b.cancellation_fee }),
   };
 }
 
-export const v1RescheduleFromBody = (b: Record<string, any>) => ({
+export const v1RescheduleFromBody = (b: V1AppointmentReschedule) => ({
   startsAt: fromUnix(b.timestamp),
   endsAt: fromUnix(b.end_timestamp),
 });
 
-export function v1ListQuery(q: Record<string, any>): AppointmentListQuery {
+export function v1ListQuery(q: V1AppointmentListQuery): AppointmentListQuery {
   return {
     page: q.page,
     size: q.size,
@@ -212,13 +218,8 @@ export function v1ListQuery(q: Record<string, any>): AppointmentListQuery {
   };
 }
 
-/** A v1 path id: a positive integer; anything else is an appointment that does not exist. */
-export function parseAppointmentId(raw: string | undefined): number {
-  const n = positivePathId(raw);
-  if (n === undefined)
-    throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: raw ?? null });
-  return n;
-}
+/** An appointment path id: a positive integer; anything else is an appointment that does not exist. */
+export const APPOINTMENT_ID = pathIdKind("APPOINTMENT_NOT_FOUND", "appointment_id");
 
 export function v1AppointmentView(a: Appointment) {
   const c = a.cancellation;

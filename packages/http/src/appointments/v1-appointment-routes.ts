@@ -1,8 +1,9 @@
 import type { ActionInput } from "@openpractice/core";
 import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
-  parseAppointmentId,
+  APPOINTMENT_ID,
   V1_APPOINTMENT_FIELDS,
   v1AppointmentCancelSchema,
   v1AppointmentCreateSchema,
@@ -18,9 +19,6 @@ import {
   v1RescheduleFromBody,
 } from "./v1-appointment-contract.js";
 
-export const APPOINTMENT_READ_SCOPES = Object.freeze(["appointments:read", "read"]);
-export const APPOINTMENT_WRITE_SCOPES = Object.freeze(["appointments:write", "write"]);
-
 const envelope = v1EnvelopeSchema;
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 const errors = {
@@ -28,7 +26,6 @@ const errors = {
     description: "VALIDATION_FAILED, UNKNOWN_REFERENCE or INVALID_PARAMETER, naming the field",
     schema: v1ErrorBody,
   },
-  "404": { description: "APPOINTMENT_NOT_FOUND", schema: v1ErrorBody },
   "409": {
     description: "INVALID_TRANSITION (names the current status) or SCHEDULE_CONFLICT (names the other appointment)",
     schema: v1ErrorBody,
@@ -44,22 +41,23 @@ const SIMPLE_ACTIONS = [
 ] as const;
 
 export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const common = {
-    contract: "v1" as const,
+  const route = routeGroup({
+    contract: "v1",
     tags: ["Appointments (v1)"],
     auth: true,
+    scopes: scopePair("appointments"),
     fieldNames: V1_APPOINTMENT_FIELDS,
-  };
+  });
+  const ids = { appointment_id: APPOINTMENT_ID };
   const one = envelope(v1AppointmentSchema);
   return [
-    {
-      ...common,
+    route({
       method: "POST",
       path: "/apis/v1/appointment",
       operationId: "v1CreateAppointment",
       summary:
         "Book an appointment (status SCHEDULED). A doctor's overlapping booking is refused with SCHEDULE_CONFLICT unless the clinic allows double booking.",
-      scopes: APPOINTMENT_WRITE_SCOPES,
+      access: "write",
       requestBody: v1AppointmentCreateSchema,
       responses: { "200": { description: "The new appointment", schema: one }, ...errors },
       async handle(ctx) {
@@ -67,14 +65,13 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
           v1OutcomeView(await practice.appointments.book(ctx.principal, v1DraftFromBody(await ctx.body()))),
         );
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/appointments",
       operationId: "v1ListAppointments",
       summary: "List appointments by start time, paginated and filterable.",
-      scopes: APPOINTMENT_READ_SCOPES,
+      access: "read",
       query: v1AppointmentListQuerySchema,
       responses: {
         "200": {
@@ -102,87 +99,78 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
         const page = await practice.appointments.list(ctx.principal, v1ListQuery(ctx.query()));
         return v1Success({ appointments: page.appointments.map(v1AppointmentView), pagination: v1Pagination(page) });
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/appointment/:appointment_id",
+      ids,
       operationId: "v1GetAppointment",
       summary: "Read an appointment.",
-      scopes: APPOINTMENT_READ_SCOPES,
-      responses: { "200": { description: "The appointment", schema: one }, "404": errors["404"] },
+      access: "read",
+      responses: { "200": { description: "The appointment", schema: one } },
       async handle(ctx) {
-        return v1Success(
-          v1AppointmentView(
-            await practice.appointments.get(ctx.principal, parseAppointmentId(ctx.params.appointment_id)),
-          ),
-        );
+        return v1Success(v1AppointmentView(await practice.appointments.get(ctx.principal, ctx.ids.appointment_id)));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/appointment/:appointment_id/history",
+      ids,
       operationId: "v1GetAppointmentHistory",
       summary: "The appointment's audit trail: every booking, status change and reschedule, with who and when.",
-      scopes: APPOINTMENT_READ_SCOPES,
+      access: "read",
       responses: {
         "200": { description: "History entries, oldest first", schema: envelope({ type: "array" }) },
-        "404": errors["404"],
       },
       async handle(ctx) {
         return v1Success(
-          (await practice.appointments.history(ctx.principal, parseAppointmentId(ctx.params.appointment_id))).map(
-            v1HistoryView,
-          ),
+          (await practice.appointments.history(ctx.principal, ctx.ids.appointment_id)).map(v1HistoryView),
         );
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
       path: "/apis/v1/appointment/appointment-cancel/:appointment_id",
+      ids,
       operationId: "v1CancelAppointment",
       summary:
         "Cancel with one of the organisation's reasons and a fee (default: the reason's fee). Refused when already cancelled, in progress or checked out.",
-      scopes: APPOINTMENT_WRITE_SCOPES,
+      access: "write",
       requestBody: v1AppointmentCancelSchema,
       responses: { "200": { description: "The cancelled appointment", schema: one }, ...errors },
       async handle(ctx) {
-        const id = parseAppointmentId(ctx.params.appointment_id);
+        const id = ctx.ids.appointment_id;
         const input: ActionInput = { action: "CANCEL", cancellation: v1CancellationFromBody(await ctx.body()) };
         return v1Success(v1OutcomeView(await practice.appointments.act(ctx.principal, id, input)));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
       path: "/apis/v1/appointment/:appointment_id/reschedule",
+      ids,
       operationId: "v1RescheduleAppointment",
       summary: "Move a SCHEDULED or NO_SHOW appointment to new times (status SCHEDULED); the new slot must be free.",
-      scopes: APPOINTMENT_WRITE_SCOPES,
+      access: "write",
       requestBody: v1AppointmentRescheduleSchema,
       responses: { "200": { description: "The rescheduled appointment", schema: one }, ...errors },
       async handle(ctx) {
-        const id = parseAppointmentId(ctx.params.appointment_id);
+        const id = ctx.ids.appointment_id;
         const input: ActionInput = { action: "RESCHEDULE", ...v1RescheduleFromBody(await ctx.body()) };
         return v1Success(v1OutcomeView(await practice.appointments.act(ctx.principal, id, input)));
       },
-    },
-    ...SIMPLE_ACTIONS.map(
-      ([segment, action, summary]): RouteDefinition => ({
-        ...common,
+    }),
+    ...SIMPLE_ACTIONS.map(([segment, action, summary]) =>
+      route({
         method: "POST",
         path: `/apis/v1/appointment/:appointment_id/${segment}`,
+        ids,
         operationId: `v1Appointment${action.toLowerCase().replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
         summary: `${summary} No request body.`,
-        scopes: APPOINTMENT_WRITE_SCOPES,
+        access: "write",
         responses: { "200": { description: "The appointment in its new status", schema: one }, ...errors },
         async handle(ctx) {
           return v1Success(
-            v1OutcomeView(
-              await practice.appointments.act(ctx.principal, parseAppointmentId(ctx.params.appointment_id), { action }),
-            ),
+            v1OutcomeView(await practice.appointments.act(ctx.principal, ctx.ids.appointment_id, { action })),
           );
         },
       }),

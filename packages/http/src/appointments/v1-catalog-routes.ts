@@ -1,6 +1,7 @@
 import type { Clinic } from "@openpractice/core";
-import { positivePathId } from "../contracts/path-id.js";
+import { pathIdKind } from "../contracts/path-id.js";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
+import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   v1CancellationReasonView,
@@ -8,16 +9,21 @@ import {
   V1_APPOINTMENT_FIELDS,
   v1ClinicSettingsSchema,
 } from "./v1-appointment-contract.js";
-import { APPOINTMENT_READ_SCOPES } from "./v1-appointment-routes.js";
 
-const CLINIC_SETTINGS_SCOPES = Object.freeze(["clinics:write", "write"]);
+const CLINIC_ID = pathIdKind("CLINIC_NOT_FOUND", "clinic_id");
 
 const envelope = v1EnvelopeSchema;
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 
 /** Reference data appointments use, and the organisation's clinics and providers. */
 export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const common = { contract: "v1" as const, auth: true };
+  // The directory is read with the appointments scopes (what booking needs); its settings are the clinics' own.
+  const route = routeGroup({
+    contract: "v1",
+    tags: ["Appointments (v1)"],
+    auth: true,
+    scopes: scopePair("appointments"),
+  });
   const clinicView = (c: Clinic) => ({
     clinic_id: c.id,
     name: c.name,
@@ -26,14 +32,12 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
     visit_limit_warning_only: c.visitLimitWarningOnly,
   });
   return [
-    {
-      ...common,
-      tags: ["Appointments (v1)"],
+    route({
       method: "GET",
       path: "/apis/v1/appointment/categories",
       operationId: "v1ListAppointmentCategories",
       summary: "The organisation's appointment categories and their types.",
-      scopes: APPOINTMENT_READ_SCOPES,
+      access: "read",
       responses: {
         "200": {
           description: "Categories",
@@ -54,15 +58,13 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       async handle(ctx) {
         return v1Success((await practice.catalog.appointmentCategories(ctx.principal)).map(v1CategoryView));
       },
-    },
-    {
-      ...common,
-      tags: ["Appointments (v1)"],
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/appointment/appointment-cancellation",
       operationId: "v1ListCancellationReasons",
       summary: "The organisation's cancellation reasons and fees.",
-      scopes: APPOINTMENT_READ_SCOPES,
+      access: "read",
       responses: {
         "200": {
           description: "Reasons",
@@ -84,29 +86,28 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       async handle(ctx) {
         return v1Success((await practice.catalog.cancellationReasons(ctx.principal)).map(v1CancellationReasonView));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       tags: ["Clinics and providers (v1)"],
       method: "GET",
       path: "/apis/v1/clinics",
       operationId: "v1ListClinics",
       summary: "The organisation's clinics with their settings.",
-      scopes: APPOINTMENT_READ_SCOPES,
+      access: "read",
       responses: { "200": { description: "Clinics", schema: envelope({ type: "array" }) } },
       async handle(ctx) {
         return v1Success((await practice.directory.listClinics(ctx.principal)).map(clinicView));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       tags: ["Clinics and providers (v1)"],
       method: "POST",
       path: "/apis/v1/clinic/:clinic_id/settings",
+      ids: { clinic_id: CLINIC_ID },
       operationId: "v1UpdateClinicSettings",
       summary:
         "Change a clinic's settings (omitted ones keep their values): allow_double_booking (default false: overlapping bookings of a doctor are refused) and visit_limit_warning_only (default false: visits over a case's limit are refused).",
-      scopes: CLINIC_SETTINGS_SCOPES,
+      scopes: scopePair("clinics").write,
       fieldNames: V1_APPOINTMENT_FIELDS,
       requestBody: v1ClinicSettingsSchema,
       responses: {
@@ -115,22 +116,22 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       },
       async handle(ctx) {
         const body = await ctx.body();
-        const id = positivePathId(ctx.params.clinic_id) ?? 0;
         const settings = {
           allowDoubleBooking: body.allow_double_booking,
           visitLimitWarningOnly: body.visit_limit_warning_only,
         };
-        return v1Success(clinicView(await practice.directory.updateClinicSettings(ctx.principal, id, settings)));
+        return v1Success(
+          clinicView(await practice.directory.updateClinicSettings(ctx.principal, ctx.ids.clinic_id, settings)),
+        );
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       tags: ["Clinics and providers (v1)"],
       method: "GET",
       path: "/apis/v1/providers",
       operationId: "v1ListProviders",
       summary: "The organisation's providers (doctor_id is the user id) with their clinics and supervising physician.",
-      scopes: APPOINTMENT_READ_SCOPES,
+      access: "read",
       responses: { "200": { description: "Providers", schema: envelope({ type: "array" }) } },
       async handle(ctx) {
         return v1Success(
@@ -144,6 +145,6 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
           })),
         );
       },
-    },
+    }),
   ];
 }

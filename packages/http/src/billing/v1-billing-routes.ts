@@ -1,9 +1,11 @@
 import type { BillingCode, BillingCodeDraft, CptModifier } from "@openpractice/core";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
+import { routeGroup, type Static } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
+import { NOTE_SCOPES } from "../soap/v1-soap-routes.js";
 import { nullable } from "../validation/json-schema.js";
 
-const strings = { type: "array", maxItems: 50, items: { type: "string", minLength: 1, maxLength: 40 } };
+const strings = { type: "array", maxItems: 50, items: { type: "string", minLength: 1, maxLength: 40 } } as const;
 const modifier = {
   type: "object",
   additionalProperties: false,
@@ -15,7 +17,7 @@ const modifier = {
     description: { type: "string", maxLength: 300 },
     filter: { type: "boolean" },
   },
-};
+} as const;
 const uploadSchema = {
   $id: "V1TreatmentCatalogUpload",
   type: "object",
@@ -43,7 +45,7 @@ const uploadSchema = {
       },
     },
   },
-};
+} as const;
 
 /** A modifier as v1 shows it, in the catalog and on a treatment sheet's lines. */
 export const v1ModifierView = (m: CptModifier) => ({
@@ -67,12 +69,14 @@ export const codeView = (c: BillingCode) => ({
   active: c.active,
 });
 
-export function draftFromWire(c: Record<string, any>): BillingCodeDraft {
+type V1BillingCodeUpload = Static<typeof uploadSchema>["codes"][number];
+
+export function draftFromWire(c: V1BillingCodeUpload): BillingCodeDraft {
   return {
     code: c.code,
     description: c.description,
     timed: c.timed,
-    modifiers: (c.modifiers ?? []).map((m: Record<string, any>) => ({
+    modifiers: (c.modifiers ?? []).map((m) => ({
       cptModifierId: m.cpt_modifier_id,
       cptModifierCode: m.cpt_modifier_code,
       className: m.class_name ?? "",
@@ -88,20 +92,21 @@ export function draftFromWire(c: Record<string, any>): BillingCodeDraft {
 
 /** The billing-code catalog: an admin upload, the whole list, and the codes that apply to a visit (spec 4.1). */
 export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const common = {
-    contract: "v1" as const,
+  // The catalog is read with the notes' scopes (it serves documentation); uploading it is an admin's.
+  const route = routeGroup({
+    contract: "v1",
     tags: ["Billing codes (v1)"],
     auth: true,
+    scopes: NOTE_SCOPES,
     fieldNames: Object.freeze({
       codes: "codes",
       cptModifierId: "cpt_modifier_id",
       cptModifierCode: "cpt_modifier_code",
     }),
-  };
+  });
   const errorBody = { $ref: "#/components/schemas/V1Error" };
   return [
-    {
-      ...common,
+    route({
       method: "POST",
       path: "/apis/v1/treatment-catalog",
       operationId: "v1UploadTreatmentCatalog",
@@ -118,27 +123,25 @@ export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinitio
           await practice.billingCatalog.upsert(ctx.principal, (await ctx.body()).codes.map(draftFromWire)),
         );
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/treatment-catalog",
       operationId: "v1ListTreatmentCatalog",
       summary: "The organisation's whole billing-code catalog, in code order.",
-      scopes: Object.freeze(["notes:read", "read"]),
+      access: "read",
       responses: { "200": { description: "Codes", schema: v1EnvelopeSchema({ type: "array" }) } },
       async handle(ctx) {
         return v1Success((await practice.billingCatalog.applicableAll(ctx.principal)).map(codeView));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/treatment-catalog/latest",
       operationId: "v1TreatmentCatalogLatest",
       summary:
         "The active billing codes that apply to an appointment's visit for the speciality, note type and payer (spec 4.1 parameters).",
-      scopes: Object.freeze(["notes:read", "read"]),
+      access: "read",
       query: {
         type: "object",
         additionalProperties: false,
@@ -176,6 +179,6 @@ export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinitio
         });
         return v1Success({ codes: codes.map(codeView) });
       },
-    },
+    }),
   ];
 }

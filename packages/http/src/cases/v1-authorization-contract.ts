@@ -7,19 +7,21 @@ import {
   type AuthorizationView,
   type ReferringPhysician,
   type ReferringPhysicianChanges,
+  type ReferringPhysicianDraft,
 } from "@openpractice/core";
 import { caseIdBodySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
-import { nullable, type JsonSchema } from "../validation/json-schema.js";
+import type { Static } from "../define-route.js";
+import { nullable } from "../validation/json-schema.js";
 import { icdCodeSchema } from "./v1-case-contract.js";
 
-const text = (max: number): JsonSchema => nullable({ type: "string", maxLength: max });
-const date: JsonSchema = { type: "string", format: "date", description: "YYYY-MM-DD" };
+const text = (max: number) => nullable({ type: "string", maxLength: max });
+const date = { type: "string", format: "date", description: "YYYY-MM-DD" } as const;
 
 // ---- Referring physicians -------------------------------------------------
 
-const physicianProperties: Record<string, JsonSchema> = {
+const physicianProperties = {
   first_name: { type: "string", minLength: 1, maxLength: 100 },
   last_name: { type: "string", minLength: 1, maxLength: 100 },
   npi: nullable({ type: ["string", "integer"], description: "10 digits with a valid check digit" }),
@@ -30,22 +32,22 @@ const physicianProperties: Record<string, JsonSchema> = {
   city: text(200),
   state: text(2),
   zip: nullable({ type: ["string", "integer"], description: "5 digits or ZIP+4" }),
-};
+} as const;
 
-export const v1PhysicianCreateSchema: JsonSchema = {
+export const v1PhysicianCreateSchema = {
   $id: "V1ReferringPhysicianCreate",
   type: "object",
   additionalProperties: false,
   required: ["first_name", "last_name"],
   properties: physicianProperties,
-};
-export const v1PhysicianUpdateSchema: JsonSchema = {
+} as const;
+export const v1PhysicianUpdateSchema = {
   $id: "V1ReferringPhysicianUpdate",
   type: "object",
   additionalProperties: false,
   minProperties: 1,
   properties: physicianProperties,
-};
+} as const;
 
 export const V1_PHYSICIAN_FIELDS: FieldNames = Object.freeze({
   firstName: "first_name",
@@ -57,7 +59,10 @@ export const V1_PHYSICIAN_FIELDS: FieldNames = Object.freeze({
 /** Integers sent for NPI, phone, fax or zip become their digits (a 5-digit zip keeps leading zeros only as a string). */
 const asText = (v: unknown) => (v === undefined ? undefined : v === null ? null : String(v));
 
-export function v1PhysicianChangesFromBody(b: Record<string, any>): ReferringPhysicianChanges {
+export type V1PhysicianCreate = Static<typeof v1PhysicianCreateSchema>;
+export type V1PhysicianUpdate = Static<typeof v1PhysicianUpdateSchema>;
+
+export function v1PhysicianChangesFromBody(b: V1PhysicianUpdate): ReferringPhysicianChanges {
   return {
     firstName: b.first_name,
     lastName: b.last_name,
@@ -69,6 +74,23 @@ export function v1PhysicianChangesFromBody(b: Record<string, any>): ReferringPhy
     city: b.city,
     state: b.state,
     zip: asText(b.zip),
+  };
+}
+
+/** A new physician: what the body leaves out is unknown (null). */
+export function v1PhysicianDraftFromBody(b: V1PhysicianCreate): ReferringPhysicianDraft {
+  const c = v1PhysicianChangesFromBody(b);
+  return {
+    firstName: b.first_name,
+    lastName: b.last_name,
+    npi: c.npi ?? null,
+    phoneNumber: c.phoneNumber ?? null,
+    faxNumber: c.faxNumber ?? null,
+    address1: c.address1 ?? null,
+    address2: c.address2 ?? null,
+    city: c.city ?? null,
+    state: c.state ?? null,
+    zip: c.zip ?? null,
   };
 }
 
@@ -92,7 +114,7 @@ export function v1PhysicianView(p: ReferringPhysician) {
 
 // ---- Authorizations -------------------------------------------------------
 
-const cptSchema: JsonSchema = {
+const cptSchema = {
   type: "object",
   additionalProperties: false,
   required: ["cpt_code", "authorized_units"],
@@ -100,9 +122,9 @@ const cptSchema: JsonSchema = {
     cpt_code: { type: "string", minLength: 1, maxLength: 5 },
     authorized_units: { type: "integer", minimum: 0, maximum: 10000 },
   },
-};
+} as const;
 
-const authorizationProperties: Record<string, JsonSchema> = {
+const authorizationProperties = {
   reference_number: { type: "string", minLength: 1, maxLength: 100 },
   payer_name: { type: "string", minLength: 1, maxLength: 100 },
   payer_id: text(50),
@@ -115,9 +137,9 @@ const authorizationProperties: Record<string, JsonSchema> = {
   status: { type: "string", enum: [...AUTHORIZATION_STATUSES] },
   icd_codes: { type: "array", maxItems: 50, items: icdCodeSchema },
   cpt_code_authorization_details: { type: "array", maxItems: 100, items: cptSchema },
-};
+} as const;
 
-export const v1AuthorizationCreateSchema: JsonSchema = {
+export const v1AuthorizationCreateSchema = {
   $id: "V1AuthorizationCreate",
   type: "object",
   additionalProperties: false,
@@ -130,14 +152,14 @@ export const v1AuthorizationCreateSchema: JsonSchema = {
     "authorized_visits",
   ],
   properties: { service_case_id: caseIdBodySchema, ...authorizationProperties },
-};
-export const v1AuthorizationUpdateSchema: JsonSchema = {
+} as const;
+export const v1AuthorizationUpdateSchema = {
   $id: "V1AuthorizationUpdate",
   type: "object",
   additionalProperties: false,
   minProperties: 1,
   properties: authorizationProperties,
-};
+} as const;
 
 export const V1_AUTHORIZATION_FIELDS: FieldNames = Object.freeze({
   caseId: "service_case_id",
@@ -156,7 +178,10 @@ export const V1_AUTHORIZATION_FIELDS: FieldNames = Object.freeze({
   authorizedUnits: "authorized_units",
 });
 
-export function v1AuthorizationChangesFromBody(b: Record<string, any>): AuthorizationChanges {
+export type V1AuthorizationCreate = Static<typeof v1AuthorizationCreateSchema>;
+export type V1AuthorizationUpdate = Static<typeof v1AuthorizationUpdateSchema>;
+
+export function v1AuthorizationChangesFromBody(b: V1AuthorizationUpdate): AuthorizationChanges {
   return {
     referenceNumber: b.reference_number,
     payerName: b.payer_name,
@@ -168,20 +193,20 @@ export function v1AuthorizationChangesFromBody(b: Record<string, any>): Authoriz
     authorizedVisits: b.authorized_visits,
     previouslyConsumedVisits: b.previously_consumed_visits,
     status: b.status,
-    icdCodes: b.icd_codes?.map((c: Record<string, any>) => ({
+    icdCodes: b.icd_codes?.map((c) => ({
       id: c.id,
       code: c.code,
       description: c.description ?? null,
       revision: c.revision,
     })),
-    cptCodeAuthorizationDetails: b.cpt_code_authorization_details?.map((d: Record<string, any>) => ({
+    cptCodeAuthorizationDetails: b.cpt_code_authorization_details?.map((d) => ({
       cptCode: d.cpt_code,
       authorizedUnits: d.authorized_units,
     })),
   };
 }
 
-export const v1AuthorizationDraftFromBody = (b: Record<string, any>): AuthorizationDraft =>
+export const v1AuthorizationDraftFromBody = (b: V1AuthorizationCreate): AuthorizationDraft =>
   ({
     ...v1AuthorizationChangesFromBody(b),
     caseId: requireServiceCaseId(b.service_case_id, "caseId"),

@@ -1,7 +1,8 @@
-import { DomainError, requireServiceCaseId } from "@openpractice/core";
+import { requireServiceCaseId } from "@openpractice/core";
 import { caseIdQuerySchema } from "../contracts/case-id.js";
-import { positivePathId } from "../contracts/path-id.js";
+import { pathIdKind, readPathId } from "../contracts/path-id.js";
 import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   V1_AUTHORIZATION_FIELDS,
@@ -12,11 +13,12 @@ import {
   v1AuthorizationUpdateSchema,
   v1AuthorizationView,
   v1PhysicianChangesFromBody,
+  v1PhysicianDraftFromBody,
   v1PhysicianCreateSchema,
   v1PhysicianUpdateSchema,
   v1PhysicianView,
 } from "./v1-authorization-contract.js";
-import { CASE_READ_SCOPES, CASE_WRITE_SCOPES, parseCasePathId } from "./v1-case-routes.js";
+import { CASE_ID, CASE_SCOPES } from "./v1-case-routes.js";
 
 const BASE = "/apis/soap-enrichment/v1";
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
@@ -26,45 +28,39 @@ const page = (items: string) =>
 const pageQuery = {
   page: { type: "integer", minimum: 1, default: 1 },
   size: { type: "integer", minimum: 1, maximum: 100, default: 20 },
-};
+} as const;
 
-function pathId(raw: string | undefined, code: "AUTHORIZATION_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND"): number {
-  const id = positivePathId(raw);
-  if (id === undefined)
-    throw new DomainError(
-      code,
-      code === "AUTHORIZATION_NOT_FOUND" ? "Authorization not found" : "Referring physician not found",
-      { id: raw ?? null },
-    );
-  return id;
-}
+const PHYSICIAN_ID = pathIdKind("REFERRING_PHYSICIAN_NOT_FOUND", "id");
+const AUTHORIZATION_ID = pathIdKind("AUTHORIZATION_NOT_FOUND", "id");
 
 /** The referring physician registry and the authorizations of cases. */
 export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const physicians = {
-    contract: "v1" as const,
+  // Referring physicians and authorizations belong to cases: they take the cases' scopes.
+  const physicianRoute = routeGroup({
+    contract: "v1",
     tags: ["Referring physicians (v1)"],
     auth: true,
+    scopes: CASE_SCOPES,
     fieldNames: V1_PHYSICIAN_FIELDS,
-  };
-  const auths = {
-    contract: "v1" as const,
+  });
+  const authorizationRoute = routeGroup({
+    contract: "v1",
     tags: ["Authorizations (v1)"],
     auth: true,
+    scopes: CASE_SCOPES,
     fieldNames: V1_AUTHORIZATION_FIELDS,
-  };
+  });
   const errors = {
     "400": { description: "VALIDATION_FAILED naming the field", schema: v1ErrorBody },
     "404": { description: "Not found in this organisation", schema: v1ErrorBody },
   };
   return [
-    {
-      ...physicians,
+    physicianRoute({
       method: "POST",
       path: `${BASE}/referringPhysician`,
       operationId: "v1CreateReferringPhysician",
       summary: "Add a referring physician; the NPI (10 digits, check digit verified) is unique in the organisation.",
-      scopes: CASE_WRITE_SCOPES,
+      access: "write",
       requestBody: v1PhysicianCreateSchema,
       responses: {
         "200": { description: "The physician", schema: one },
@@ -74,21 +70,17 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       async handle(ctx) {
         return v1Success(
           v1PhysicianView(
-            await practice.referringPhysicians.create(
-              ctx.principal,
-              v1PhysicianChangesFromBody(await ctx.body()) as never,
-            ),
+            await practice.referringPhysicians.create(ctx.principal, v1PhysicianDraftFromBody(await ctx.body())),
           ),
         );
       },
-    },
-    {
-      ...physicians,
+    }),
+    physicianRoute({
       method: "GET",
       path: `${BASE}/referringPhysician/search`,
       operationId: "v1SearchReferringPhysicians",
       summary: "Search by name or NPI: every word of `q` must occur in the first name, last name or NPI.",
-      scopes: CASE_READ_SCOPES,
+      access: "read",
       query: {
         type: "object",
         additionalProperties: false,
@@ -103,33 +95,26 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
           pagination: v1Pagination(found),
         });
       },
-    },
-    {
-      ...physicians,
+    }),
+    physicianRoute({
       method: "GET",
       path: `${BASE}/referringPhysician/:id`,
+      ids: { id: PHYSICIAN_ID },
       operationId: "v1GetReferringPhysician",
       summary: "Read a referring physician.",
-      scopes: CASE_READ_SCOPES,
+      access: "read",
       responses: { "200": { description: "The physician", schema: one }, "404": errors["404"] },
       async handle(ctx) {
-        return v1Success(
-          v1PhysicianView(
-            await practice.referringPhysicians.get(
-              ctx.principal,
-              pathId(ctx.params.id, "REFERRING_PHYSICIAN_NOT_FOUND"),
-            ),
-          ),
-        );
+        return v1Success(v1PhysicianView(await practice.referringPhysicians.get(ctx.principal, ctx.ids.id)));
       },
-    },
-    {
-      ...physicians,
+    }),
+    physicianRoute({
       method: "POST",
       path: `${BASE}/referringPhysician/:id`,
+      ids: { id: PHYSICIAN_ID },
       operationId: "v1UpdateReferringPhysician",
       summary: "Partial update of a referring physician (null clears an optional field).",
-      scopes: CASE_WRITE_SCOPES,
+      access: "write",
       requestBody: v1PhysicianUpdateSchema,
       responses: {
         "200": { description: "The physician", schema: one },
@@ -137,21 +122,20 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
         "409": { description: "DUPLICATE_REFERRING_PHYSICIAN", schema: v1ErrorBody },
       },
       async handle(ctx) {
-        const id = pathId(ctx.params.id, "REFERRING_PHYSICIAN_NOT_FOUND");
+        const id = ctx.ids.id;
         return v1Success(
           v1PhysicianView(
             await practice.referringPhysicians.update(ctx.principal, id, v1PhysicianChangesFromBody(await ctx.body())),
           ),
         );
       },
-    },
-    {
-      ...auths,
+    }),
+    authorizationRoute({
       method: "POST",
       path: `${BASE}/authorization`,
       operationId: "v1CreateAuthorization",
       summary: "Record a payer's authorization of visits on a case.",
-      scopes: CASE_WRITE_SCOPES,
+      access: "write",
       requestBody: v1AuthorizationCreateSchema,
       responses: { "200": { description: "The authorization", schema: one }, ...errors },
       async handle(ctx) {
@@ -161,14 +145,13 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
           ),
         );
       },
-    },
-    {
-      ...auths,
+    }),
+    authorizationRoute({
       method: "GET",
       path: `${BASE}/authorization`,
       operationId: "v1ListCaseAuthorizations",
       summary: "A case's authorizations by effective start date (`service_case_id` required).",
-      scopes: CASE_READ_SCOPES,
+      access: "read",
       query: {
         type: "object",
         additionalProperties: false,
@@ -181,20 +164,19 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       },
       async handle(ctx) {
         return v1Success(
-          (await practice.authorizations.listByCase(ctx.principal, parseCasePathId(ctx.query().service_case_id))).map(
-            v1AuthorizationView,
-          ),
+          (
+            await practice.authorizations.listByCase(ctx.principal, readPathId(CASE_ID, ctx.query().service_case_id))
+          ).map(v1AuthorizationView),
         );
       },
-    },
-    {
-      ...auths,
+    }),
+    authorizationRoute({
       method: "GET",
       path: `${BASE}/authorization/search`,
       operationId: "v1SearchAuthorizations",
       summary:
         "Search the organisation's authorizations by patient name (every word), reference number (substring) or case; newest first.",
-      scopes: CASE_READ_SCOPES,
+      access: "read",
       query: {
         type: "object",
         additionalProperties: false,
@@ -221,57 +203,53 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
           pagination: v1Pagination(found),
         });
       },
-    },
-    {
-      ...auths,
+    }),
+    authorizationRoute({
       method: "GET",
       path: `${BASE}/authorization/:id`,
+      ids: { id: AUTHORIZATION_ID },
       operationId: "v1GetAuthorization",
       summary: "Read an authorization with its visits counted (current, booked, remaining).",
-      scopes: CASE_READ_SCOPES,
+      access: "read",
       responses: { "200": { description: "The authorization", schema: one }, "404": errors["404"] },
       async handle(ctx) {
-        return v1Success(
-          v1AuthorizationView(
-            await practice.authorizations.get(ctx.principal, pathId(ctx.params.id, "AUTHORIZATION_NOT_FOUND")),
-          ),
-        );
+        return v1Success(v1AuthorizationView(await practice.authorizations.get(ctx.principal, ctx.ids.id)));
       },
-    },
-    {
-      ...auths,
+    }),
+    authorizationRoute({
       method: "POST",
       path: `${BASE}/authorization/:id`,
+      ids: { id: AUTHORIZATION_ID },
       operationId: "v1UpdateAuthorization",
       summary: "Partial update; icd_codes and cpt_code_authorization_details replace the whole list.",
-      scopes: CASE_WRITE_SCOPES,
+      access: "write",
       requestBody: v1AuthorizationUpdateSchema,
       responses: { "200": { description: "The authorization", schema: one }, ...errors },
       async handle(ctx) {
-        const id = pathId(ctx.params.id, "AUTHORIZATION_NOT_FOUND");
+        const id = ctx.ids.id;
         return v1Success(
           v1AuthorizationView(
             await practice.authorizations.update(ctx.principal, id, v1AuthorizationChangesFromBody(await ctx.body())),
           ),
         );
       },
-    },
-    {
-      ...auths,
+    }),
+    authorizationRoute({
       method: "DELETE",
       path: `${BASE}/authorization/:id`,
+      ids: { id: AUTHORIZATION_ID },
       operationId: "v1DeleteAuthorization",
       summary: "Delete an authorization. Its visits stay on the case; later bookings need another authorization.",
-      scopes: CASE_WRITE_SCOPES,
+      access: "write",
       responses: {
         "200": { description: "Deleted", schema: v1EnvelopeSchema({ type: "object" }) },
         "404": errors["404"],
       },
       async handle(ctx) {
-        const id = pathId(ctx.params.id, "AUTHORIZATION_NOT_FOUND");
+        const id = ctx.ids.id;
         await practice.authorizations.delete(ctx.principal, id);
         return v1Success({ authorization_id: id, deleted: true });
       },
-    },
+    }),
   ];
 }

@@ -12,15 +12,16 @@ import {
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
-import { nullable, type JsonSchema } from "../validation/json-schema.js";
+import type { Static } from "../define-route.js";
+import { nullable } from "../validation/json-schema.js";
 
-const id: JsonSchema = { type: "integer", minimum: 1 };
-const date: JsonSchema = nullable({ type: "string", format: "date", description: "YYYY-MM-DD" });
-const text = (max: number): JsonSchema => nullable({ type: "string", maxLength: max });
+const id = { type: "integer", minimum: 1 } as const;
+const date = nullable({ type: "string", format: "date", description: "YYYY-MM-DD" });
+const text = (max: number) => nullable({ type: "string", maxLength: max });
 /** Spec 2.4 sends some numbers (NPI, phone, fax, zip) as integers; strings are accepted too. */
-const digits = (max: number): JsonSchema => nullable({ type: ["string", "integer"], maxLength: max, minimum: 0 });
+const digits = (max: number) => nullable({ type: ["string", "integer"], maxLength: max, minimum: 0 });
 
-export const icdCodeSchema: JsonSchema = {
+export const icdCodeSchema = {
   type: "object",
   additionalProperties: false,
   required: ["id", "code", "revision"],
@@ -30,10 +31,10 @@ export const icdCodeSchema: JsonSchema = {
     description: text(500),
     revision: { type: "string", enum: ["ICD10"] },
   },
-};
+} as const;
 
 /** A referring physician reference: the id is what counts; the registry supplies the rest. */
-const referralSchema: JsonSchema = nullable({
+const referralSchema = nullable({
   type: "object",
   additionalProperties: false,
   required: ["referring_physician_id"],
@@ -56,14 +57,14 @@ const referralSchema: JsonSchema = nullable({
   },
 });
 
-const cardPickSchema: JsonSchema = {
+const cardPickSchema = {
   type: "object",
   required: ["insurance_card_id", "insurance_card_type"],
   // Cards are sent back as GET insurance-cards returned them: their other fields are allowed and ignored.
   properties: { insurance_card_id: id, insurance_card_type: { type: "string", enum: [...INSURANCE_CARD_TYPES] } },
-};
+} as const;
 
-const caseProperties: Record<string, JsonSchema> = {
+const caseProperties = {
   case_title: { type: "string", minLength: 1, maxLength: 200 },
   specialization: { type: "string", minLength: 1, maxLength: 30 },
   direct_access: { type: "boolean" },
@@ -86,23 +87,23 @@ const caseProperties: Record<string, JsonSchema> = {
   affected_body_part_details: { type: "array", maxItems: 30, items: { type: "string", minLength: 1, maxLength: 100 } },
   clinic_id: nullable(id),
   therapist_ids: { type: "array", maxItems: 50, items: id },
-};
+} as const;
 
-export const v1CaseCreateSchema: JsonSchema = {
+export const v1CaseCreateSchema = {
   $id: "V1CaseCreate",
   type: "object",
   additionalProperties: false,
   required: ["patient_id", "case_title", "specialization"],
   properties: { patient_id: id, ...caseProperties },
-};
+} as const;
 
-export const v1CaseUpdateSchema: JsonSchema = {
+export const v1CaseUpdateSchema = {
   $id: "V1CaseUpdate",
   type: "object",
   additionalProperties: false,
   minProperties: 1,
   properties: caseProperties,
-};
+} as const;
 
 /** Domain field → v1 wire field; segments map one by one (icdCodes.0.id → icd_codes.0.id). */
 export const V1_CASE_FIELDS: FieldNames = Object.freeze({
@@ -132,16 +133,20 @@ export const V1_CASE_FIELDS: FieldNames = Object.freeze({
   therapistIds: "therapist_ids",
 });
 
-const icdFromWire = (c: Record<string, any>): IcdCode => ({
+export type V1CaseCreate = Static<typeof v1CaseCreateSchema>;
+export type V1CaseUpdate = Static<typeof v1CaseUpdateSchema>;
+type V1IcdCode = Static<typeof icdCodeSchema>;
+type V1Referral = Static<typeof referralSchema>;
+
+const icdFromWire = (c: V1IcdCode): IcdCode => ({
   id: c.id,
   code: c.code,
   description: c.description ?? null,
   revision: c.revision,
 });
-const referral = (o: Record<string, any> | null | undefined) =>
-  o === undefined ? undefined : (o?.referring_physician_id ?? null);
+const referral = (o: V1Referral | undefined) => (o === undefined ? undefined : (o?.referring_physician_id ?? null));
 
-export function v1CaseChangesFromBody(b: Record<string, any>): CaseChanges {
+export function v1CaseChangesFromBody(b: V1CaseUpdate): CaseChanges {
   const referrals = {
     primary: referral(b.referring_physician_details),
     secondary: referral(b.secondary_referring_physician_details),
@@ -156,7 +161,7 @@ export function v1CaseChangesFromBody(b: Record<string, any>): CaseChanges {
     referrals: Object.keys(defined).length ? defined : undefined,
     icdCodes: b.icd_codes?.map(icdFromWire),
     treatingIcdCodes: b.treating_icd_codes?.map(icdFromWire),
-    insuranceCards: b.insurance_card_list?.map((c: Record<string, any>) => ({
+    insuranceCards: b.insurance_card_list?.map((c) => ({
       insuranceCardId: c.insurance_card_id,
       insuranceCardType: c.insurance_card_type,
     })),
@@ -175,7 +180,7 @@ export function v1CaseChangesFromBody(b: Record<string, any>): CaseChanges {
   };
 }
 
-export const v1CaseDraftFromBody = (b: Record<string, any>): CaseDraft =>
+export const v1CaseDraftFromBody = (b: V1CaseCreate): CaseDraft =>
   ({ ...v1CaseChangesFromBody(b), patientId: b.patient_id }) as CaseDraft;
 
 const icdView = (c: IcdCode) => ({ id: c.id, code: c.code, description: c.description, revision: c.revision });
@@ -254,7 +259,7 @@ export function v1InsuranceCardView(
   };
 }
 
-export const v1InsuranceCardCreateSchema: JsonSchema = {
+export const v1InsuranceCardCreateSchema = {
   $id: "V1InsuranceCardCreate",
   type: "object",
   additionalProperties: false,
@@ -274,7 +279,7 @@ export const v1InsuranceCardCreateSchema: JsonSchema = {
     plan_start_date: date,
     plan_end_date: date,
   },
-};
+} as const;
 
 export const V1_CARD_FIELDS: FieldNames = Object.freeze({
   payer: "insurance_payer",

@@ -1,6 +1,8 @@
-import { DomainError, parseServiceCaseId } from "@openpractice/core";
+import { parseServiceCaseId } from "@openpractice/core";
+import { pathIdKind } from "../contracts/path-id.js";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
-import { parsePatientId } from "../patients/v1-patient-routes.js";
+import { routeGroup, scopePair } from "../define-route.js";
+import { PATIENT_ID } from "../patients/v1-patient-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   V1_CARD_FIELDS,
@@ -14,21 +16,22 @@ import {
   v1InsuranceCardView,
 } from "./v1-case-contract.js";
 
-export const CASE_READ_SCOPES = Object.freeze(["cases:read", "read"]);
-export const CASE_WRITE_SCOPES = Object.freeze(["cases:write", "write"]);
+export const CASE_SCOPES = scopePair("cases");
 const BASE = "/apis/soap-enrichment/v1";
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 const caseBody = v1EnvelopeSchema({ type: "object", description: "The case of spec 2.4" });
 
-/** A path case id: 12 or SERVICE_CASE_12; anything else is a case that does not exist. */
-export function parseCasePathId(raw: string | undefined): number {
-  const id = parseServiceCaseId(raw ?? "");
-  if (id === undefined) throw new DomainError("CASE_NOT_FOUND", "Case not found", { service_case_id: raw ?? null });
-  return id;
-}
+/** A case id in a path (or a query): 12 or SERVICE_CASE_12; anything else is a case that does not exist. */
+export const CASE_ID = pathIdKind("CASE_NOT_FOUND", "service_case_id", parseServiceCaseId);
 
 export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const common = { contract: "v1" as const, tags: ["Cases (v1)"], auth: true, fieldNames: V1_CASE_FIELDS };
+  const route = routeGroup({
+    contract: "v1",
+    tags: ["Cases (v1)"],
+    auth: true,
+    scopes: CASE_SCOPES,
+    fieldNames: V1_CASE_FIELDS,
+  });
   const errors = {
     "400": {
       description: "VALIDATION_FAILED (field named), UNKNOWN_REFERENCE (insurance card), CLINIC_NOT_FOUND",
@@ -41,27 +44,25 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
     },
   };
   return [
-    {
-      ...common,
+    route({
       method: "POST",
       path: `${BASE}/patientCase`,
       operationId: "v1CreateCase",
       summary:
         "Open a case (spec 4.2). Emits case.created. Referring physicians are resolved from the registry by referring_physician_id.",
-      scopes: CASE_WRITE_SCOPES,
+      access: "write",
       requestBody: v1CaseCreateSchema,
       responses: { "200": { description: "The case", schema: caseBody }, ...errors },
       async handle(ctx) {
         return v1Success(v1CaseView(await practice.cases.create(ctx.principal, v1CaseDraftFromBody(await ctx.body()))));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: `${BASE}/patientCase`,
       operationId: "v1ListPatientCases",
       summary: "A patient's cases, newest first (`patient_id` required).",
-      scopes: CASE_READ_SCOPES,
+      access: "read",
       query: {
         type: "object",
         additionalProperties: false,
@@ -72,43 +73,42 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       async handle(ctx) {
         return v1Success((await practice.cases.listByPatient(ctx.principal, ctx.query().patient_id)).map(v1CaseView));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: `${BASE}/patientCase/:id`,
+      ids: { id: CASE_ID },
       operationId: "v1GetCase",
       summary: "Read a case; `id` is the case id or its service_case_id (SERVICE_CASE_<id>).",
-      scopes: CASE_READ_SCOPES,
+      access: "read",
       responses: { "200": { description: "The case", schema: caseBody }, "404": errors["404"] },
       async handle(ctx) {
-        return v1Success(v1CaseView(await practice.cases.get(ctx.principal, parseCasePathId(ctx.params.id))));
+        return v1Success(v1CaseView(await practice.cases.get(ctx.principal, ctx.ids.id)));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
       path: `${BASE}/patientCase/:id`,
+      ids: { id: CASE_ID },
       operationId: "v1UpdateCase",
       summary:
         "Partial update: omitted fields keep their values; lists given replace the whole list. Discharging emits case.discharged, other changes case.updated.",
-      scopes: CASE_WRITE_SCOPES,
+      access: "write",
       requestBody: v1CaseUpdateSchema,
       responses: { "200": { description: "The case", schema: caseBody }, ...errors },
       async handle(ctx) {
-        const id = parseCasePathId(ctx.params.id);
+        const id = ctx.ids.id;
         return v1Success(
           v1CaseView(await practice.cases.update(ctx.principal, id, v1CaseChangesFromBody(await ctx.body()))),
         );
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: `${BASE}/specializations`,
       operationId: "v1ListSpecializations",
       summary: "The specializations enabled for the organisation (a case's specialization must be one of them).",
-      scopes: CASE_READ_SCOPES,
+      access: "read",
       responses: {
         "200": {
           description: "Specialization codes",
@@ -118,35 +118,33 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       async handle(ctx) {
         return v1Success(await practice.catalog.specializations(ctx.principal));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       tags: ["Insurance cards (v1)"],
       fieldNames: V1_CARD_FIELDS,
       method: "GET",
       path: "/apis/v1/patient/:id/insurance-cards",
+      ids: { id: PATIENT_ID },
       operationId: "v1GetInsuranceCards",
       summary: "Get Insurance Cards: the patient's cards, oldest first; a case copies the ones it names.",
-      scopes: CASE_READ_SCOPES,
+      access: "read",
       responses: {
         "200": { description: "Cards", schema: v1EnvelopeSchema({ type: "array" }) },
         "404": { description: "PATIENT_NOT_FOUND", schema: v1ErrorBody },
       },
       async handle(ctx) {
-        return v1Success(
-          (await practice.insuranceCards.list(ctx.principal, parsePatientId(ctx.params.id))).map(v1InsuranceCardView),
-        );
+        return v1Success((await practice.insuranceCards.list(ctx.principal, ctx.ids.id)).map(v1InsuranceCardView));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       tags: ["Insurance cards (v1)"],
       fieldNames: V1_CARD_FIELDS,
       method: "POST",
       path: "/apis/v1/patient/:id/insurance-cards",
+      ids: { id: PATIENT_ID },
       operationId: "v1AddInsuranceCard",
       summary: "Add an insurance card (payer, member number, plan dates) to a patient.",
-      scopes: CASE_WRITE_SCOPES,
+      access: "write",
       requestBody: v1InsuranceCardCreateSchema,
       responses: {
         "200": { description: "The card", schema: v1EnvelopeSchema({ type: "object" }) },
@@ -154,7 +152,7 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
         "404": { description: "PATIENT_NOT_FOUND", schema: v1ErrorBody },
       },
       async handle(ctx) {
-        const patientId = parsePatientId(ctx.params.id);
+        const patientId = ctx.ids.id;
         const b = await ctx.body();
         const card = await practice.insuranceCards.add(ctx.principal, patientId, {
           payer: {
@@ -168,6 +166,6 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
         });
         return v1Success(v1InsuranceCardView(card));
       },
-    },
+    }),
   ];
 }

@@ -1,5 +1,6 @@
 import { dottedIcdCode, type IcdCode10 } from "@openpractice/core";
 import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 
 const view = (c: IcdCode10) => ({
@@ -13,11 +14,9 @@ const view = (c: IcdCode10) => ({
 });
 
 export function v1IcdRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const route = routeGroup({ contract: "v1", tags: ["ICD-10-CM (v1)"], auth: true });
   return [
-    {
-      contract: "v1",
-      tags: ["ICD-10-CM (v1)"],
-      auth: true,
+    route({
       method: "GET",
       path: "/apis/soap-enrichment/v1/bcs/icd/search",
       operationId: "v1SearchIcdCodes",
@@ -55,6 +54,6 @@ export function v1IcdRoutes({ practice }: RouteDependencies): RouteDefinition[] 
         });
         return v1Success({ codes: found.codes.map(view), code_set_year: found.year, pagination: v1Pagination(found) });
       },
-    },
+    }),
   ];
 }

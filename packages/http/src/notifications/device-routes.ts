@@ -7,10 +7,8 @@ import {
   deviceView,
   ERROR_BODY,
   NOTIFICATIONS_PATH,
-  NOTIFICATION_ROUTE,
+  notificationRoute,
   OBJECT_BODY,
-  NOTIFICATION_READ_SCOPES,
-  NOTIFICATION_WRITE_SCOPES,
 } from "./notification-contract.js";
 
 const BASE = `${NOTIFICATIONS_PATH}/devices`;
@@ -19,14 +17,13 @@ const BASE = `${NOTIFICATIONS_PATH}/devices`;
 export function deviceRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   const notFound = { "404": { description: "DEVICE_NOT_FOUND", schema: ERROR_BODY } };
   return [
-    {
-      ...NOTIFICATION_ROUTE,
+    notificationRoute({
       method: "POST",
       path: BASE,
       operationId: "registerPushDevice",
       summary:
         "Register a user's browser for Web Push: 201 with the device, or 200 when the organisation already had this endpoint (it moves to this user and these keys).",
-      scopes: NOTIFICATION_WRITE_SCOPES,
+      access: "write",
       requestBody: deviceRegisterSchema,
       responses: {
         "201": { description: "The new device", schema: OBJECT_BODY },
@@ -48,14 +45,13 @@ export function deviceRoutes({ practice }: RouteDependencies): RouteDefinition[]
           created ? { location: `${ctx.basePath}${BASE}/${device.id}` } : {},
         );
       },
-    },
-    {
-      ...NOTIFICATION_ROUTE,
+    }),
+    notificationRoute({
       method: "GET",
       path: BASE,
       operationId: "listPushDevices",
       summary: "A user's devices, oldest first.",
-      scopes: NOTIFICATION_READ_SCOPES,
+      access: "read",
       query: devicesQuery,
       responses: {
         "200": { description: "{devices}", schema: OBJECT_BODY },
@@ -69,31 +65,29 @@ export function deviceRoutes({ practice }: RouteDependencies): RouteDefinition[]
         );
         return jsonResponse(200, { devices: devices.map(deviceView) });
       },
-    },
-    {
-      ...NOTIFICATION_ROUTE,
+    }),
+    notificationRoute({
       method: "GET",
       path: `${BASE}/:device_id`,
       operationId: "getPushDevice",
       summary: "One device.",
-      scopes: NOTIFICATION_READ_SCOPES,
+      access: "read",
       responses: { "200": { description: "The device", schema: OBJECT_BODY }, ...notFound },
       async handle(ctx) {
-        return jsonResponse(200, deviceView(await practice.pushDevices.get(ctx.principal, ctx.params.device_id ?? "")));
+        return jsonResponse(200, deviceView(await practice.pushDevices.get(ctx.principal, ctx.params.device_id)));
       },
-    },
-    {
-      ...NOTIFICATION_ROUTE,
+    }),
+    notificationRoute({
       method: "DELETE",
       path: `${BASE}/:device_id`,
       operationId: "removePushDevice",
       summary: "Remove a device (the user signed out, or unsubscribed in the browser); it gets no further pushes.",
-      scopes: NOTIFICATION_WRITE_SCOPES,
+      access: "write",
       responses: { "204": { description: "Removed" }, ...notFound },
       async handle(ctx) {
-        await practice.pushDevices.remove(ctx.principal, ctx.params.device_id ?? "");
+        await practice.pushDevices.remove(ctx.principal, ctx.params.device_id);
         return new Response(null, { status: 204 });
       },
-    },
+    }),
   ];
 }

@@ -6,37 +6,36 @@ import {
   type PushAttempt,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
+import { routeGroup, scopePair } from "../define-route.js";
 import type { JsonSchema } from "../validation/json-schema.js";
 
-export const NOTIFICATION_READ_SCOPES = Object.freeze(["notifications:read", "read"]);
-export const NOTIFICATION_WRITE_SCOPES = Object.freeze(["notifications:write", "write"]);
-
-const userId: JsonSchema = {
+const userId = {
   type: ["string", "integer"],
   maxLength: NOTIFICATION_LIMITS.userIdMax,
   description: "Your id of the user (a string; integers are taken as their decimal form)",
-};
-const userType: JsonSchema = { type: "string", maxLength: 20, description: "PATIENT or PROVIDER, in any case" };
-const optionalText = (max: number, description: string): JsonSchema => ({
-  type: ["string", "null"],
-  maxLength: max,
-  description,
-});
+} as const;
+const userType = { type: "string", maxLength: 20, description: "PATIENT or PROVIDER, in any case" } as const;
+const optionalText = (max: number, description: string) =>
+  ({
+    type: ["string", "null"],
+    maxLength: max,
+    description,
+  }) as const;
 
 /**
  * Spec 4.5. `recipient` and `notification` are required, but left to the core
  * rules so that a missing object is reported by its required leaves
  * (recipient.user_id, recipient.user_type, notification.title), as spec 7.3 names them.
  */
-const recipientObject: JsonSchema = {
+const recipientObject = {
   type: "object",
   additionalProperties: false,
   required: ["user_id", "user_type"],
   properties: { user_id: userId, user_type: userType },
-};
-export const recipientSchema: JsonSchema = { $id: "NotificationRecipient", ...recipientObject };
+} as const;
+export const recipientSchema = { $id: "NotificationRecipient", ...recipientObject } as const;
 
-export const deliverSchema: JsonSchema = {
+export const deliverSchema = {
   $id: "NotificationDeliver",
   type: "object",
   additionalProperties: false,
@@ -64,10 +63,10 @@ export const deliverSchema: JsonSchema = {
       description: "Requests of one organisation with the same key give one notification",
     },
   },
-};
+} as const;
 
 /** A device: the user and the browser's PushSubscription.toJSON() (endpoint, expirationTime, keys) side by side. */
-export const deviceRegisterSchema: JsonSchema = {
+export const deviceRegisterSchema = {
   $id: "PushDeviceRegister",
   type: "object",
   additionalProperties: false,
@@ -88,19 +87,19 @@ export const deviceRegisterSchema: JsonSchema = {
     expirationTime: { type: ["number", "null"], description: "As PushSubscription.toJSON() sends it; not used" },
     label: optionalText(NOTIFICATION_LIMITS.labelMax, "For people, e.g. 'Chrome on Pixel 8'"),
   },
-};
+} as const;
 
 const recipientQuery = {
   user_type: { type: "string", description: "PATIENT or PROVIDER, in any case" },
   user_id: { type: "string", description: "The user's id" },
-};
-export const devicesQuery: JsonSchema = {
+} as const;
+export const devicesQuery = {
   type: "object",
   additionalProperties: false,
   required: ["user_type", "user_id"],
   properties: recipientQuery,
-};
-export const inboxQuery: JsonSchema = {
+} as const;
+export const inboxQuery = {
   type: "object",
   additionalProperties: false,
   required: ["user_type", "user_id"],
@@ -110,7 +109,7 @@ export const inboxQuery: JsonSchema = {
     page: { type: "integer", minimum: 1, default: 1 },
     size: { type: "integer", minimum: 1, maximum: 100, default: 20 },
   },
-};
+} as const;
 
 export const NOTIFICATION_FIELDS: FieldNames = Object.freeze({
   userId: "user_id",
@@ -121,10 +120,11 @@ export const NOTIFICATION_FIELDS: FieldNames = Object.freeze({
 export const NOTIFICATIONS_PATH = "/apis/v1/notifications";
 
 /** What every notification and device route shares: like the webhook API, resources as bodies and v2-shaped errors. */
-export const NOTIFICATION_ROUTE = Object.freeze({
-  contract: "v2" as const,
+export const notificationRoute = routeGroup({
+  contract: "v2",
   tags: ["Notifications"],
   auth: true,
+  scopes: scopePair("notifications"),
   fieldNames: NOTIFICATION_FIELDS,
 });
 

@@ -8,10 +8,8 @@ import {
   inboxQuery,
   ERROR_BODY,
   NOTIFICATIONS_PATH,
-  NOTIFICATION_ROUTE,
+  notificationRoute,
   OBJECT_BODY,
-  NOTIFICATION_READ_SCOPES,
-  NOTIFICATION_WRITE_SCOPES,
   notificationView,
   recipientSchema,
 } from "./notification-contract.js";
@@ -29,14 +27,13 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
     "404": { description: "NOTIFICATION_NOT_FOUND (also for other organisations' notifications)", schema: ERROR_BODY },
   };
   return [
-    {
-      ...NOTIFICATION_ROUTE,
+    notificationRoute({
       method: "POST",
       path: `${BASE}/deliver`,
       operationId: "deliverNotification",
       summary:
         "Send a push notification to every device of one patient or provider, and put it in their inbox. Validated at once (400 naming the field), delivered in the background: 202 {notification_id, status: accepted}. Titles and bodies show on lock screens: no health information.",
-      scopes: NOTIFICATION_WRITE_SCOPES,
+      access: "write",
       requestBody: deliverSchema,
       responses: {
         "202": {
@@ -67,9 +64,8 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
         if (accepted.replayed) headers["idempotent-replayed"] = "true";
         return jsonResponse(202, { notification_id: accepted.notificationId, status: accepted.status }, headers);
       },
-    },
-    {
-      ...NOTIFICATION_ROUTE,
+    }),
+    notificationRoute({
       auth: false,
       method: "GET",
       path: `${BASE}/vapid-public-key`,
@@ -87,15 +83,14 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
           { "cache-control": "public, max-age=300" },
         );
       },
-    },
-    {
-      ...NOTIFICATION_ROUTE,
+    }),
+    notificationRoute({
       method: "GET",
       path: `${BASE}/inbox`,
       operationId: "notificationInbox",
       summary:
         "A user's in-app inbox, newest first, paged; `unread=true` lists unread entries only. unread_count counts all unread entries.",
-      scopes: NOTIFICATION_READ_SCOPES,
+      access: "read",
       query: inboxQuery,
       responses: {
         "200": { description: "{entries, unread_count, pagination}", schema: OBJECT_BODY },
@@ -114,14 +109,13 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
           pagination: v1CurrentPagePagination(found),
         });
       },
-    },
-    {
-      ...NOTIFICATION_ROUTE,
+    }),
+    notificationRoute({
       method: "POST",
       path: `${BASE}/inbox/read-all`,
       operationId: "notificationInboxReadAll",
       summary: "Mark every unread entry of a user's inbox read; answers how many changed.",
-      scopes: NOTIFICATION_WRITE_SCOPES,
+      access: "write",
       requestBody: recipientSchema,
       responses: {
         "200": { description: "{marked_read}", schema: OBJECT_BODY },
@@ -136,35 +130,33 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
           }),
         });
       },
-    },
-    {
-      ...NOTIFICATION_ROUTE,
+    }),
+    notificationRoute({
       method: "GET",
       path: `${BASE}/:notification_id`,
       operationId: "getNotification",
       summary:
         "One notification: its content, delivery_status (queued, delivered, partially_delivered, failed, no_devices), read state, and each device's delivery with every attempt.",
-      scopes: NOTIFICATION_READ_SCOPES,
+      access: "read",
       responses: { "200": { description: "The notification", schema: OBJECT_BODY }, ...notFound },
       async handle(ctx) {
-        const found = await practice.notifications.get(ctx.principal, ctx.params.notification_id ?? "");
+        const found = await practice.notifications.get(ctx.principal, ctx.params.notification_id);
         return jsonResponse(200, notificationView(found.notification, found.pushes));
       },
-    },
-    {
-      ...NOTIFICATION_ROUTE,
+    }),
+    notificationRoute({
       method: "POST",
       path: `${BASE}/:notification_id/read`,
       operationId: "markNotificationRead",
       summary: "Mark an inbox entry read (again: no change, the first read time stays).",
-      scopes: NOTIFICATION_WRITE_SCOPES,
+      access: "write",
       responses: { "200": { description: "The inbox entry", schema: OBJECT_BODY }, ...notFound },
       async handle(ctx) {
         return jsonResponse(
           200,
-          inboxEntryView(await practice.notifications.markRead(ctx.principal, ctx.params.notification_id ?? "")),
+          inboxEntryView(await practice.notifications.markRead(ctx.principal, ctx.params.notification_id)),
         );
       },
-    },
+    }),
   ];
 }

@@ -1,5 +1,3 @@
-import type { JsonSchema } from "../validation/json-schema.js";
-
 type Contract = "v1" | "v2";
 
 /**
@@ -27,7 +25,10 @@ const OTHER: Record<Contract, Contract> = { v1: "v2", v2: "v1" };
  * the other contract's name of each field → "v1 uses email_address". The
  * schema validator adds the hint to "is not a known field".
  */
-export function fieldHints(contract: Contract, object: keyof typeof COUNTERPARTS): JsonSchema {
+export function fieldHints(
+  contract: Contract,
+  object: keyof typeof COUNTERPARTS,
+): { readonly "x-field-hints": Readonly<Record<string, string>> } {
   const hints = Object.fromEntries(
     COUNTERPARTS[object].map((pair) => [pair[OTHER[contract]], `${contract} uses ${pair[contract]}`]),
   );

@@ -1,15 +1,16 @@
 import { SEXES, type Patient, type PatientChanges, type PatientDraft } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
+import type { Static } from "../define-route.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 import { fieldHints } from "./patient-field-counterparts.js";
 
 /** v1 shows timestamps zoneless (spec 9.3); they are UTC. */
 export const zonelessUtc = (d: Date): string => d.toISOString().slice(0, 19);
 
-const text = (max: number): JsonSchema => ({ type: "string", maxLength: max });
-const name: JsonSchema = { type: "string", minLength: 1, maxLength: 100 };
+const text = (max: number) => ({ type: "string", maxLength: max }) as const;
+const name = { type: "string", minLength: 1, maxLength: 100 } as const;
 
-const v1Address: JsonSchema = {
+const v1Address = {
   type: "object",
   additionalProperties: false,
   ...fieldHints("v1", "address"),
@@ -25,9 +26,9 @@ const v1Address: JsonSchema = {
     }),
     country: nullable({ type: "string", pattern: "^[A-Z]{2}$", description: "an ISO 3166-1 alpha-2 code" }),
   },
-};
+} as const;
 
-const v1Properties: Record<string, JsonSchema> = {
+const v1Properties = {
   first_name: name,
   last_name: name,
   middle_name: nullable(text(100)),
@@ -37,25 +38,25 @@ const v1Properties: Record<string, JsonSchema> = {
   email_address: nullable({ type: "string", format: "email", maxLength: 254 }),
   address: nullable(v1Address),
   clinic_id: nullable({ type: "integer", minimum: 1 }),
-};
+} as const;
 
-export const v1PatientCreateSchema: JsonSchema = {
+export const v1PatientCreateSchema = {
   $id: "V1PatientCreate",
   type: "object",
   additionalProperties: false,
   ...fieldHints("v1", "patient"),
   required: ["first_name", "last_name", "date_of_birth"],
   properties: v1Properties,
-};
+} as const;
 
-export const v1PatientUpdateSchema: JsonSchema = {
+export const v1PatientUpdateSchema = {
   $id: "V1PatientUpdate",
   type: "object",
   additionalProperties: false,
   ...fieldHints("v1", "patient"),
   minProperties: 1,
   properties: { ...v1Properties, status: { type: "string", enum: ["ACTIVE", "INACTIVE"] } },
-};
+} as const;
 
 export const v1PatientSchema: JsonSchema = {
   type: "object",
@@ -96,9 +97,11 @@ export const V1_PATIENT_FIELDS: FieldNames = Object.freeze({
   "address.country": "address.country",
 });
 
-type V1Body = Record<string, any>;
+export type V1PatientCreate = Static<typeof v1PatientCreateSchema>;
+export type V1PatientUpdate = Static<typeof v1PatientUpdateSchema>;
+type V1Address = NonNullable<V1PatientUpdate["address"]>;
 
-function v1AddressToDomain(a: V1Body | null | undefined) {
+function v1AddressToDomain(a: V1Address | null | undefined) {
   if (a === null) return null;
   if (a === undefined) return undefined;
   const out: Record<string, unknown> = {};
@@ -116,7 +119,7 @@ function v1AddressToDomain(a: V1Body | null | undefined) {
 }
 
 /** A validated v1 body as domain changes; only fields present in the body appear. */
-export function v1ChangesFromBody(b: V1Body): PatientChanges {
+export function v1ChangesFromBody(b: V1PatientUpdate): PatientChanges {
   const c: PatientChanges = {};
   if (b.first_name !== undefined) c.firstName = b.first_name;
   if (b.last_name !== undefined) c.lastName = b.last_name;
@@ -132,7 +135,7 @@ export function v1ChangesFromBody(b: V1Body): PatientChanges {
   return c;
 }
 
-export const v1DraftFromBody = (b: V1Body): PatientDraft => v1ChangesFromBody(b) as PatientDraft;
+export const v1DraftFromBody = (b: V1PatientCreate): PatientDraft => v1ChangesFromBody(b) as PatientDraft;
 
 export function v1PatientView(p: Patient) {
   return {

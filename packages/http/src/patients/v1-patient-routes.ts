@@ -1,7 +1,7 @@
-import { DomainError } from "@openpractice/core";
-import { positivePathId } from "../contracts/path-id.js";
+import { pathIdKind } from "../contracts/path-id.js";
 import { V1_PATIENT_EXISTS_CODE, v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
-import { READ_SCOPES, WRITE_SCOPES, type RouteDefinition, type RouteDependencies } from "../route.js";
+import { routeGroup, scopePair } from "../define-route.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   V1_PATIENT_FIELDS,
   v1ChangesFromBody,
@@ -15,24 +15,26 @@ import {
 const envelope = v1EnvelopeSchema;
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 
-/** A v1 path id: a positive integer; anything else is a patient that does not exist. */
-export function parsePatientId(raw: string | undefined): number {
-  const id = positivePathId(raw);
-  if (id === undefined) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: raw ?? null });
-  return id;
-}
+/** A patient path id: a positive integer; anything else is a patient that does not exist. */
+export const PATIENT_ID = pathIdKind("PATIENT_NOT_FOUND", "patient_id");
+export const PATIENT_SCOPES = scopePair("patients");
 
 export function v1PatientRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const common = { contract: "v1" as const, tags: ["Patients (v1)"], auth: true, fieldNames: V1_PATIENT_FIELDS };
+  const route = routeGroup({
+    contract: "v1",
+    tags: ["Patients (v1)"],
+    auth: true,
+    scopes: PATIENT_SCOPES,
+    fieldNames: V1_PATIENT_FIELDS,
+  });
   return [
-    {
-      ...common,
+    route({
       method: "POST",
       path: "/apis/v1/patient",
       operationId: "v1CreatePatient",
       summary:
         "Register a patient. A patient with the same name and date of birth is answered with code 2301 and the existing record.",
-      scopes: WRITE_SCOPES,
+      access: "write",
       requestBody: v1PatientCreateSchema,
       responses: {
         "200": {
@@ -47,29 +49,29 @@ export function v1PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
           ? v1Success(v1PatientView(patient))
           : v1Success(v1PatientView(patient), V1_PATIENT_EXISTS_CODE, "Patient already exists");
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/patient/:id",
+      ids: { id: PATIENT_ID },
       operationId: "v1GetPatient",
       summary: "Read a patient of the caller's organisation.",
-      scopes: READ_SCOPES,
+      access: "read",
       responses: {
         "200": { description: "The patient", schema: envelope(v1PatientSchema) },
         "404": { description: "No such patient in this organisation", schema: v1ErrorBody },
       },
       async handle(ctx) {
-        return v1Success(v1PatientView(await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id))));
+        return v1Success(v1PatientView(await practice.patients.get(ctx.principal, ctx.ids.id)));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
       path: "/apis/v1/patient/:id",
+      ids: { id: PATIENT_ID },
       operationId: "v1UpdatePatient",
       summary: "Update a patient (partial: omitted fields keep their values; null clears an optional field).",
-      scopes: WRITE_SCOPES,
+      access: "write",
       requestBody: v1PatientUpdateSchema,
       responses: {
         "200": { description: "The updated patient", schema: envelope(v1PatientSchema) },
@@ -78,10 +80,10 @@ export function v1PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
         "409": { description: "The change would duplicate another patient", schema: v1ErrorBody },
       },
       async handle(ctx) {
-        const id = parsePatientId(ctx.params.id);
+        const id = ctx.ids.id;
         const patient = await practice.patients.update(ctx.principal, id, v1ChangesFromBody(await ctx.body()));
         return v1Success(v1PatientView(patient));
       },
-    },
+    }),
   ];
 }

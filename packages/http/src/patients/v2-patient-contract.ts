@@ -12,6 +12,7 @@ import {
   type Sex,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
+import type { Static } from "../define-route.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 import { fieldHints } from "./patient-field-counterparts.js";
 
@@ -30,10 +31,10 @@ const SEX_TO_GENDER: Readonly<Record<Sex, string>> = {
 export const V2_EXPANSIONS = ["medical_records", "appointments", "insurance"] as const;
 export type V2Expansion = (typeof V2_EXPANSIONS)[number];
 
-const text = (max: number): JsonSchema => ({ type: "string", maxLength: max });
-const name: JsonSchema = { type: "string", minLength: 1, maxLength: 100 };
+const text = (max: number) => ({ type: "string", maxLength: max }) as const;
+const name = { type: "string", minLength: 1, maxLength: 100 } as const;
 
-const v2Properties: Record<string, JsonSchema> = {
+const v2Properties = {
   first_name: name,
   last_name: name,
   middle_name: nullable(text(100)),
@@ -72,25 +73,25 @@ const v2Properties: Record<string, JsonSchema> = {
     additionalProperties: false,
     properties: { provider: nullable(text(200)), policy_number: nullable(text(50)), group_number: nullable(text(50)) },
   }),
-};
+} as const;
 
-export const v2PatientCreateSchema: JsonSchema = {
+export const v2PatientCreateSchema = {
   $id: "V2PatientCreate",
   type: "object",
   additionalProperties: false,
   ...fieldHints("v2", "patient"),
   required: ["first_name", "last_name", "date_of_birth"],
   properties: v2Properties,
-};
+} as const;
 
-export const v2PatientUpdateSchema: JsonSchema = {
+export const v2PatientUpdateSchema = {
   $id: "V2PatientUpdate",
   type: "object",
   additionalProperties: false,
   ...fieldHints("v2", "patient"),
   minProperties: 1,
   properties: v2Properties,
-};
+} as const;
 
 const str = { type: "string" };
 const strOrNull = { type: ["string", "null"] };
@@ -144,14 +145,15 @@ export const V2_PATIENT_FIELDS_SELECTABLE = Object.keys(v2PatientSchema.properti
   (f) => !["medical_records", "appointments"].includes(f),
 );
 
-const commaList = (allowed: readonly string[], description: string): JsonSchema => ({
-  type: "string",
-  pattern: `^(${allowed.join("|")})(,(${allowed.join("|")}))*$`,
-  description,
-});
+const commaList = (allowed: readonly string[], description: string) =>
+  ({
+    type: "string",
+    pattern: `^(${allowed.join("|")})(,(${allowed.join("|")}))*$`,
+    description,
+  }) as const;
 
 /** Query parameters of GET /v2/patients; ajv coerces the strings, the OpenAPI document lists them. */
-export const v2PatientListQuerySchema: JsonSchema = {
+export const v2PatientListQuerySchema = {
   type: "object",
   additionalProperties: false,
   properties: {
@@ -177,17 +179,17 @@ export const v2PatientListQuerySchema: JsonSchema = {
     fields: commaList(V2_PATIENT_FIELDS_SELECTABLE, "a comma-separated list of patient fields"),
     expand: commaList([...V2_EXPANSIONS], "a comma-separated list of medical_records, appointments, insurance"),
   },
-};
+} as const;
 
 /** Query parameters of GET /v2/patients/{id}. */
-export const v2PatientReadQuerySchema: JsonSchema = {
+export const v2PatientReadQuerySchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    fields: (v2PatientListQuerySchema.properties as Record<string, JsonSchema>).fields,
-    expand: (v2PatientListQuerySchema.properties as Record<string, JsonSchema>).expand,
+    fields: v2PatientListQuerySchema.properties.fields,
+    expand: v2PatientListQuerySchema.properties.expand,
   },
-};
+} as const;
 
 /** Domain field → v2 wire field, for error messages. */
 export const V2_PATIENT_FIELDS: FieldNames = Object.freeze({
@@ -212,9 +214,14 @@ export const V2_PATIENT_FIELDS: FieldNames = Object.freeze({
   "insurance.groupNumber": "insurance.group_number",
 });
 
-type V2Body = Record<string, any>;
+export type V2PatientCreate = Static<typeof v2PatientCreateSchema>;
+export type V2PatientUpdate = Static<typeof v2PatientUpdateSchema>;
+export type V2PatientListQuery = Static<typeof v2PatientListQuerySchema>;
 
-function pick(source: V2Body | null | undefined, pairs: ReadonlyArray<readonly [string, string]>) {
+function pick<T extends object>(
+  source: T | null | undefined,
+  pairs: ReadonlyArray<readonly [keyof T & string, string]>,
+) {
   if (source === null) return null;
   if (source === undefined) return undefined;
   const out: Record<string, unknown> = {};
@@ -223,7 +230,7 @@ function pick(source: V2Body | null | undefined, pairs: ReadonlyArray<readonly [
 }
 
 /** A validated v2 body as domain changes. `street` is one line: setting it clears the v1 second line. */
-export function v2ChangesFromBody(b: V2Body): PatientChanges {
+export function v2ChangesFromBody(b: V2PatientUpdate): PatientChanges {
   const c: PatientChanges = {};
   if (b.first_name !== undefined) c.firstName = b.first_name;
   if (b.last_name !== undefined) c.lastName = b.last_name;
@@ -257,7 +264,7 @@ export function v2ChangesFromBody(b: V2Body): PatientChanges {
   return c;
 }
 
-export const v2DraftFromBody = (b: V2Body): PatientDraft => v2ChangesFromBody(b) as PatientDraft;
+export const v2DraftFromBody = (b: V2PatientCreate): PatientDraft => v2ChangesFromBody(b) as PatientDraft;
 
 export function v2PatientView(p: Patient): Record<string, unknown> {
   const street = [p.address.line1, p.address.line2].filter(Boolean).join(", ") || null;

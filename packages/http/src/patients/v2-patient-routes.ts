@@ -1,15 +1,10 @@
-import { DomainError, hasAnyScope, type Patient } from "@openpractice/core";
+import { DomainError, hasAnyScope, type Patient, type Principal } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import { v2Meta } from "../contracts/v2-contract.js";
-import {
-  READ_SCOPES,
-  WRITE_SCOPES,
-  type RouteContext,
-  type RouteDefinition,
-  type RouteDependencies,
-} from "../route.js";
-import { NOTE_READ_SCOPES } from "../soap/v1-soap-routes.js";
-import { parsePatientId } from "./v1-patient-routes.js";
+import { routeGroup } from "../define-route.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
+import { NOTE_SCOPES } from "../soap/v1-soap-routes.js";
+import { PATIENT_ID, PATIENT_SCOPES } from "./v1-patient-routes.js";
 import {
   projectFields,
   V2_PATIENT_FIELDS,
@@ -35,31 +30,34 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
    * for all of them at once (one query for the page); appointments per patient, at
    * most 100 each, by start time.
    */
-  async function render(ctx: RouteContext, patients: readonly Patient[]) {
-    const q = ctx.query();
+  async function render(
+    principal: Principal,
+    q: { readonly fields?: string | undefined; readonly expand?: string | undefined },
+    patients: readonly Patient[],
+  ) {
     const expand = (list(q.expand) ?? []) as V2Expansion[];
     // Medical records are clinical notes: the caller needs the notes' read scope as well as the patients'.
-    if (expand.includes("medical_records") && !hasAnyScope(ctx.principal, NOTE_READ_SCOPES)) {
+    if (expand.includes("medical_records") && !hasAnyScope(principal, NOTE_SCOPES.read)) {
       throw new DomainError(
         "INSUFFICIENT_PERMISSIONS",
-        `expand=medical_records needs the ${NOTE_READ_SCOPES.join(" or ")} scope`,
+        `expand=medical_records needs the ${NOTE_SCOPES.read.join(" or ")} scope`,
         {
-          required_scope: NOTE_READ_SCOPES[0],
-          accepted_scopes: [...NOTE_READ_SCOPES],
-          current_scopes: [...ctx.principal.scopes],
+          required_scope: NOTE_SCOPES.read[0],
+          accepted_scopes: [...NOTE_SCOPES.read],
+          current_scopes: [...principal.scopes],
         },
       );
     }
     const records = expand.includes("medical_records")
       ? await practice.soapNotes.medicalRecords(
-          ctx.principal,
+          principal,
           patients.map((p) => p.id),
         )
       : undefined;
     return Promise.all(
       patients.map(async (patient) => {
         const appointments = expand.includes("appointments")
-          ? (await practice.appointments.list(ctx.principal, { patientId: patient.id, size: 100 })).appointments
+          ? (await practice.appointments.list(principal, { patientId: patient.id, size: 100 })).appointments
           : [];
         return projectFields(
           withExpansions(v2PatientView(patient), expand, { appointments, medicalRecords: records?.get(patient.id) }),
@@ -70,13 +68,14 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
     );
   }
 
-  const common = {
-    contract: "v2" as const,
+  const route = routeGroup({
+    contract: "v2",
     tags: ["Patients (v2 beta)"],
     auth: true,
+    scopes: PATIENT_SCOPES,
     rateLimitBucket: "v2",
     fieldNames: V2_PATIENT_FIELDS,
-  };
+  });
   const errors = {
     "400": { description: "INVALID_PARAMETER or VALIDATION_FAILED", schema: v2ErrorBody },
     "401": { description: "UNAUTHORIZED", schema: v2ErrorBody },
@@ -84,14 +83,13 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
     "429": { description: "RATE_LIMIT_EXCEEDED (Retry-After header)", schema: v2ErrorBody },
   };
   return [
-    {
-      ...common,
+    route({
       method: "GET",
       path: "/v2/patients",
       readsOnly: true,
       operationId: "v2ListPatients",
       summary: "List patients, paginated, searchable and filterable (spec 4.6).",
-      scopes: READ_SCOPES,
+      access: "read",
       query: v2PatientListQuerySchema,
       responses: {
         "200": {
@@ -127,7 +125,7 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
         const totalPages = Math.max(Math.ceil(page.total / page.perPage), pagesSeen);
         const hasPrevious = page.page > 1;
         return jsonResponse(200, {
-          data: await render(ctx, page.patients),
+          data: await render(ctx.principal, ctx.query(), page.patients),
           pagination: {
             current_page: page.page,
             total_pages: totalPages,
@@ -142,15 +140,14 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
           meta: v2Meta(ctx),
         });
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
       path: "/v2/patients",
       operationId: "v2CreatePatient",
       summary:
         "Register a patient. 409 DUPLICATE_PATIENT names the existing patient with the same name and date of birth.",
-      scopes: WRITE_SCOPES,
+      access: "write",
       requestBody: v2PatientCreateSchema,
       responses: {
         "201": { description: "The new patient", schema: v2PatientSchema },
@@ -166,15 +163,15 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
         }
         return jsonResponse(201, v2PatientView(patient), { location: `${ctx.basePath}/v2/patients/${patient.id}` });
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/v2/patients/:id",
+      ids: { id: PATIENT_ID },
       readsOnly: true,
       operationId: "v2GetPatient",
       summary: "Read one patient; `fields` and `expand` work as on the list.",
-      scopes: READ_SCOPES,
+      access: "read",
       query: v2PatientReadQuerySchema,
       responses: {
         "200": { description: "The patient", schema: v2PatientSchema },
@@ -182,19 +179,19 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
         ...errors,
       },
       async handle(ctx) {
-        const [patient] = await render(ctx, [
-          await practice.patients.get(ctx.principal, parsePatientId(ctx.params.id)),
+        const [patient] = await render(ctx.principal, ctx.query(), [
+          await practice.patients.get(ctx.principal, ctx.ids.id),
         ]);
         return jsonResponse(200, patient);
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "PATCH",
       path: "/v2/patients/:id",
+      ids: { id: PATIENT_ID },
       operationId: "v2UpdatePatient",
       summary: "Update a patient (partial).",
-      scopes: WRITE_SCOPES,
+      access: "write",
       requestBody: v2PatientUpdateSchema,
       responses: {
         "200": { description: "The updated patient", schema: v2PatientSchema },
@@ -203,13 +200,9 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
         ...errors,
       },
       async handle(ctx) {
-        const patient = await practice.patients.update(
-          ctx.principal,
-          parsePatientId(ctx.params.id),
-          v2ChangesFromBody(await ctx.body()),
-        );
+        const patient = await practice.patients.update(ctx.principal, ctx.ids.id, v2ChangesFromBody(await ctx.body()));
         return jsonResponse(200, v2PatientView(patient));
       },
-    },
+    }),
   ];
 }

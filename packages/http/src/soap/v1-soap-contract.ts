@@ -13,12 +13,13 @@ import {
 import { caseIdBodySchema, caseIdQuerySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
-import { nullable, type JsonSchema } from "../validation/json-schema.js";
+import type { Static } from "../define-route.js";
+import { nullable } from "../validation/json-schema.js";
 
-const fromSession = { not: {}, description: "it comes from the authenticated session (spec 4.1 rule 2)" };
-const contextRef: JsonSchema = nullable({ type: "string", minLength: 1, maxLength: 40 });
+const fromSession = { not: {}, description: "it comes from the authenticated session (spec 4.1 rule 2)" } as const;
+const contextRef = nullable({ type: "string", minLength: 1, maxLength: 40 });
 
-export const v1SoapCreateSchema: JsonSchema = {
+export const v1SoapCreateSchema = {
   $id: "V1SoapNoteCreate",
   type: "object",
   additionalProperties: false,
@@ -44,9 +45,9 @@ export const v1SoapCreateSchema: JsonSchema = {
     clinic_id: fromSession,
     organisation_id: fromSession,
   },
-};
+} as const;
 
-export const v1FormPartialSchema: JsonSchema = {
+export const v1FormPartialSchema = {
   $id: "V1FormDataPartial",
   type: "object",
   additionalProperties: false,
@@ -62,7 +63,7 @@ export const v1FormPartialSchema: JsonSchema = {
     },
     version: { type: "integer", minimum: 1, description: "the current version plus 1" },
   },
-};
+} as const;
 
 export const V1_SOAP_FIELDS: FieldNames = Object.freeze({
   patientId: "patient_id",
@@ -73,7 +74,11 @@ export const V1_SOAP_FIELDS: FieldNames = Object.freeze({
   "attributes.subType": "attributes.subType",
 });
 
-export function v1NoteDraftFromBody(b: Record<string, any>): SoapNoteDraft {
+export type V1SoapCreate = Static<typeof v1SoapCreateSchema>;
+export type V1FormPartial = Static<typeof v1FormPartialSchema>;
+export type V1NoteSearchQuery = Static<typeof v1NoteSearchQuerySchema>;
+
+export function v1NoteDraftFromBody(b: V1SoapCreate): SoapNoteDraft {
   return {
     patientId: b.patient_id,
     type: b.type,
@@ -138,8 +143,8 @@ export const v1FormView = (f: FormSubmission) => ({
   updated_at: zonelessUtc(f.updatedAt),
 });
 
-const unix = { type: "integer", minimum: 0, maximum: 32503680000 };
-export const v1NoteSearchQuerySchema: JsonSchema = {
+const unix = { type: "integer", minimum: 0, maximum: 32503680000 } as const;
+export const v1NoteSearchQuerySchema = {
   type: "object",
   additionalProperties: false,
   properties: {
@@ -154,9 +159,9 @@ export const v1NoteSearchQuerySchema: JsonSchema = {
     page: { type: "integer", minimum: 1, default: 1 },
     size: { type: "integer", minimum: 1, maximum: 100, default: 20 },
   },
-};
+} as const;
 
-export function v1NoteSearch(q: Record<string, any>): NoteSearch {
+export function v1NoteSearch(q: V1NoteSearchQuery): NoteSearch {
   return {
     patientId: q.patient_id,
     clinicId: q.clinic_id,

@@ -1,4 +1,6 @@
+import type { Principal } from "@openpractice/core";
 import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   V1_SOAP_FIELDS,
@@ -7,12 +9,12 @@ import {
   v1NoteDraftFromBody,
   v1NoteSearch,
   v1NoteSearchQuerySchema,
+  type V1NoteSearchQuery,
   v1NoteView,
   v1SoapCreateSchema,
 } from "./v1-soap-contract.js";
 
-export const NOTE_READ_SCOPES = Object.freeze(["notes:read", "read"]);
-export const NOTE_WRITE_SCOPES = Object.freeze(["notes:write", "write"]);
+export const NOTE_SCOPES = scopePair("notes");
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 const one = v1EnvelopeSchema({ type: "object", description: "The SOAP note of spec 2.1" });
 const page = v1EnvelopeSchema({
@@ -21,20 +23,25 @@ const page = v1EnvelopeSchema({
 });
 
 export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const common = { contract: "v1" as const, tags: ["SOAP notes (v1)"], auth: true, fieldNames: V1_SOAP_FIELDS };
-  const list = async (ctx: Parameters<RouteDefinition["handle"]>[0]) => {
+  const route = routeGroup({
+    contract: "v1",
+    tags: ["SOAP notes (v1)"],
+    auth: true,
+    scopes: NOTE_SCOPES,
+    fieldNames: V1_SOAP_FIELDS,
+  });
+  const list = async (ctx: { principal: Principal; query(): V1NoteSearchQuery }) => {
     const found = await practice.soapNotes.search(ctx.principal, v1NoteSearch(ctx.query()));
     return v1Success({ notes: found.notes.map(v1NoteView), pagination: v1Pagination(found) });
   };
   return [
-    {
-      ...common,
+    route({
       method: "POST",
       path: "/apis/hep/v2/soap-context",
       operationId: "v1CreateSoapNote",
       summary:
         "Create a SOAP note (spec 4.1). Errors come with HTTP 200 and a non-2000 code: 4004 appointment not found, 4001 appointment cancelled, and the documented codes (docs/soap-notes.md).",
-      scopes: NOTE_WRITE_SCOPES,
+      access: "write",
       requestBody: v1SoapCreateSchema,
       v1ErrorStatus: 200,
       responses: { "200": { description: "code 2000 with the note, or an error code with data null", schema: one } },
@@ -43,43 +50,40 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
           v1NoteView(await practice.soapNotes.create(ctx.principal, v1NoteDraftFromBody(await ctx.body()))),
         );
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/soap-context",
       operationId: "v1ListSoapNotes",
       summary: "A patient's notes (`patient_id`), newest service date first, paged; takes the search filters too.",
-      scopes: NOTE_READ_SCOPES,
+      access: "read",
       query: { ...v1NoteSearchQuerySchema, required: ["patient_id"] },
       responses: {
         "200": { description: "A page of notes", schema: page },
         "400": { description: "INVALID_PARAMETER", schema: v1ErrorBody },
       },
       handle: list,
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/soap-context/search",
       operationId: "v1SearchSoapNotes",
       summary:
         "Search notes by patient, clinic, appointment, case, service date range (Unix seconds), status and completed.",
-      scopes: NOTE_READ_SCOPES,
+      access: "read",
       query: v1NoteSearchQuerySchema,
       responses: {
         "200": { description: "A page of notes", schema: page },
         "400": { description: "INVALID_PARAMETER", schema: v1ErrorBody },
       },
       handle: list,
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/soap-context/:context_id",
       operationId: "v1GetSoapNote",
       summary: "Read a SOAP note.",
-      scopes: NOTE_READ_SCOPES,
+      access: "read",
       responses: {
         "200": { description: "The note", schema: one },
         "404": { description: "SOAP_NOTE_NOT_FOUND", schema: v1ErrorBody },
@@ -87,14 +91,13 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       async handle(ctx) {
         return v1Success(v1NoteView(await practice.soapNotes.get(ctx.principal, ctx.params.context_id ?? "")));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: "/apis/v1/form-data/:submission_id",
       operationId: "v1GetFormData",
       summary: "A section's form submission with its current version.",
-      scopes: NOTE_READ_SCOPES,
+      access: "read",
       responses: {
         "200": { description: "The submission", schema: v1EnvelopeSchema({ type: "object" }) },
         "404": { description: "FORM_SUBMISSION_NOT_FOUND", schema: v1ErrorBody },
@@ -102,15 +105,14 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       async handle(ctx) {
         return v1Success(v1FormView(await practice.soapNotes.form(ctx.principal, ctx.params.submission_id ?? "")));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
       path: "/apis/v1/form-data/partial",
       operationId: "v1WriteFormData",
       summary:
         "Apply partialResponse (dot paths → values) when version is the current version plus 1; any other version is 409 VERSION_CONFLICT and changes nothing.",
-      scopes: NOTE_WRITE_SCOPES,
+      access: "write",
       requestBody: v1FormPartialSchema,
       responses: {
         "200": { description: "The submission at its new version", schema: v1EnvelopeSchema({ type: "object" }) },
@@ -133,6 +135,6 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
           ),
         );
       },
-    },
+    }),
   ];
 }

@@ -10,14 +10,15 @@ import {
   type PlanOfCare,
   type SoapNoteHistoryEntry,
   type SoapSignature,
-  type TreatmentLine,
+  type TreatmentLineInput,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { v1ModifierView } from "../billing/v1-billing-routes.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
-import { nullable, type JsonSchema } from "../validation/json-schema.js";
+import type { Static } from "../define-route.js";
+import { nullable } from "../validation/json-schema.js";
 
-const modifierSchema: JsonSchema = {
+const modifierSchema = {
   type: "object",
   additionalProperties: false,
   required: ["cpt_modifier_id"],
@@ -32,9 +33,9 @@ const modifierSchema: JsonSchema = {
     description: nullable({ type: "string", maxLength: 300, description: "ignored: the catalog's value is stored" }),
     filter: nullable({ type: "boolean", description: "ignored: the catalog's value is stored" }),
   },
-};
+} as const;
 
-const treatmentsSchema: JsonSchema = {
+const treatmentsSchema = {
   type: "array",
   maxItems: TREATMENT_LIMITS.maxLines,
   description: "Spec 2.3 treatment objects",
@@ -53,16 +54,16 @@ const treatmentsSchema: JsonSchema = {
       modifiers: { type: "array", maxItems: 4, items: modifierSchema },
     },
   },
-};
+} as const;
 
 const patientIdString = {
   type: ["string", "integer"],
   pattern: "^[1-9][0-9]{0,14}$",
   minimum: 1,
   description: "the patient's id, sent as a string (spec 4.1)",
-};
+} as const;
 
-export const v1TreatmentSheetCreateSchema: JsonSchema = {
+export const v1TreatmentSheetCreateSchema = {
   $id: "V1TreatmentSheetCreate",
   type: "object",
   additionalProperties: false,
@@ -72,10 +73,10 @@ export const v1TreatmentSheetCreateSchema: JsonSchema = {
     soap_context_id: { type: "string", minLength: 1, maxLength: 40 },
     treatments: treatmentsSchema,
   },
-};
+} as const;
 
 /** The update takes the same treatments array: as the body itself, or as `treatments` of the create body. */
-export const v1TreatmentSheetUpdateSchema: JsonSchema = {
+export const v1TreatmentSheetUpdateSchema = {
   $id: "V1TreatmentSheetUpdate",
   anyOf: [
     treatmentsSchema,
@@ -90,9 +91,9 @@ export const v1TreatmentSheetUpdateSchema: JsonSchema = {
       },
     },
   ],
-};
+} as const;
 
-export const v1CompleteNoteSchema: JsonSchema = {
+export const v1CompleteNoteSchema = {
   $id: "V1CompleteSoapNote",
   type: "object",
   additionalProperties: false,
@@ -102,9 +103,9 @@ export const v1CompleteNoteSchema: JsonSchema = {
     status: { const: "COMPLETED", description: "must be COMPLETED" },
     completed_at: { type: "null", description: "null: the server sets the completion time" },
   },
-};
+} as const;
 
-export const v1ReturnNoteSchema: JsonSchema = {
+export const v1ReturnNoteSchema = {
   $id: "V1ReturnSoapNote",
   type: "object",
   additionalProperties: false,
@@ -117,9 +118,9 @@ export const v1ReturnNoteSchema: JsonSchema = {
       description: "what the author should revise",
     },
   },
-};
+} as const;
 
-export const v1DocumentationSettingsSchema: JsonSchema = {
+export const v1DocumentationSettingsSchema = {
   $id: "V1DocumentationSettings",
   type: "object",
   additionalProperties: false,
@@ -133,7 +134,7 @@ export const v1DocumentationSettingsSchema: JsonSchema = {
       description: "a note needs its Plan section filled to be signed (default false)",
     },
   },
-};
+} as const;
 
 export const V1_TREATMENT_FIELDS: FieldNames = Object.freeze({
   patientId: "patient_id",
@@ -146,18 +147,21 @@ export const V1_TREATMENT_FIELDS: FieldNames = Object.freeze({
   requirePlanSection: "require_plan_section",
 });
 
+export type V1Treatments = Static<typeof treatmentsSchema>;
+export type V1TreatmentSheetCreate = Static<typeof v1TreatmentSheetCreateSchema>;
+export type V1TreatmentSheetUpdate = Static<typeof v1TreatmentSheetUpdateSchema>;
+export type V1DocumentationSettings = Static<typeof v1DocumentationSettingsSchema>;
+
 /** Wire treatments (spec 2.3) as domain lines. */
-export function treatmentsFromBody(items: any[]): TreatmentLine[] {
+export function treatmentsFromBody(items: V1Treatments): TreatmentLineInput[] {
+  // class_name, description and filter are the catalog's: sent ones are ignored.
   return items.map((t) => ({
     treatmentClassId: t.treatment_class_id,
     duration: t.duration,
     units: t.units,
-    modifiers: (t.modifiers ?? []).map((m: any) => ({
+    modifiers: (t.modifiers ?? []).map((m) => ({
       cptModifierId: m.cpt_modifier_id,
       cptModifierCode: m.cpt_modifier_code ?? undefined,
-      className: m.class_name ?? "",
-      description: m.description ?? "",
-      filter: m.filter ?? false,
     })),
   }));
 }

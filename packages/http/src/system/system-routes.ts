@@ -1,5 +1,6 @@
 import { DomainError, type Practice } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
+import { routeGroup } from "../define-route.js";
 import type { RouteDefinition } from "../route.js";
 
 /** Static files of the reference page: name → bytes and content type, or null when absent. */
@@ -23,7 +24,7 @@ const DOCS_PAGE = `<!doctype html>
 // Relative URLs, so the page also works when the API is mounted under a prefix (e.g. /emr/docs).
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: new URL("openapi.json", document.baseURI).href, dom_id: "#reference", deepLinking: true });`;
 
-const noSystem = { contract: "system" as const, tags: ["System"], auth: false };
+const route = routeGroup({ contract: "system", tags: ["System"], auth: false });
 
 /** Liveness, readiness, the OpenAPI document and the reference page. No authentication. */
 export function systemRoutes(deps: {
@@ -32,17 +33,15 @@ export function systemRoutes(deps: {
   docsAssets?: DocsAssets | undefined;
 }): RouteDefinition[] {
   return [
-    {
-      ...noSystem,
+    route({
       method: "GET",
       path: "/healthz",
       operationId: "healthz",
       summary: "Liveness: the process is up.",
       responses: { "200": { description: "Up" } },
       handle: async () => jsonResponse(200, { status: "ok" }),
-    },
-    {
-      ...noSystem,
+    }),
+    route({
       method: "GET",
       path: "/readyz",
       operationId: "readyz",
@@ -56,34 +55,31 @@ export function systemRoutes(deps: {
           return jsonResponse(503, { status: "unavailable", reason: "database unreachable" });
         }
       },
-    },
-    {
-      ...noSystem,
+    }),
+    route({
       method: "GET",
       path: "/openapi.json",
       operationId: "openapi",
       summary: "This API's OpenAPI 3.1 document.",
       responses: { "200": { description: "OpenAPI document" } },
       handle: async () => jsonResponse(200, deps.openApi()),
-    },
-    {
-      ...noSystem,
+    }),
+    route({
       method: "GET",
       path: "/docs",
       operationId: "docs",
       summary: "Browsable API reference.",
       responses: { "200": { description: "HTML page" } },
       handle: async () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
-    },
-    {
-      ...noSystem,
+    }),
+    route({
       method: "GET",
       path: "/docs/assets/:name",
       operationId: "docsAsset",
       summary: "Static files of the reference page.",
       responses: { "200": { description: "File" }, "404": { description: "No such file" } },
       async handle(ctx) {
-        const name = ctx.params.name ?? "";
+        const name = ctx.params.name;
         if (name === "reference-init.js")
           return new Response(DOCS_INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } });
         const asset = deps.docsAssets ? await deps.docsAssets(name) : null;
@@ -92,6 +88,6 @@ export function systemRoutes(deps: {
           headers: { "content-type": asset.contentType, "cache-control": "public, max-age=3600" },
         });
       },
-    },
+    }),
   ];
 }

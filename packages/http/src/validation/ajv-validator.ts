@@ -98,8 +98,8 @@ const EXTERNAL_ID_NAME = /^(doctor_id|therapist_ids|payer_reg_id)$/;
  * would refuse it as out of range for integer, and a page of 1e308 made an offset no engine takes
  * (each was a 500 instead of the field being named).
  */
-export function withIdLimits(schema: unknown, name = ""): any {
-  if (Array.isArray(schema)) return schema.map((s) => withIdLimits(s, name));
+export function withIdLimits<S>(schema: S, name = ""): S {
+  if (Array.isArray(schema)) return schema.map((s) => withIdLimits(s, name)) as S;
   if (!schema || typeof schema !== "object") return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
@@ -113,7 +113,7 @@ export function withIdLimits(schema: unknown, name = ""): any {
   if (CAPPED_NAME.test(name) && (types.includes("integer") || types.includes("number")) && out.maximum === undefined) {
     out.maximum = EXTERNAL_ID_NAME.test(name) ? Number.MAX_SAFE_INTEGER : MAX_STORED_ID;
   }
-  return out;
+  return out as S; // the same schema with a maximum added: what it accepts is a subset of S's
 }
 
 const NUL_REASON = "must not contain the NUL character (U+0000)";

@@ -14,9 +14,9 @@ import {
 import type { FieldNames } from "../contracts/field-names.js";
 import type { JsonSchema } from "../validation/json-schema.js";
 
-const eventTypes: JsonSchema = { type: "array", items: { type: "string", minLength: 1, maxLength: 64 }, maxItems: 50 };
+const eventTypes = { type: "array", items: { type: "string", minLength: 1, maxLength: 64 }, maxItems: 50 } as const;
 
-export const subscriptionCreateSchema: JsonSchema = {
+export const subscriptionCreateSchema = {
   $id: "WebhookSubscriptionCreate",
   type: "object",
   additionalProperties: false,
@@ -31,31 +31,31 @@ export const subscriptionCreateSchema: JsonSchema = {
       description: `Pinned payload version; default and latest ${LATEST_WEBHOOK_API_VERSION}`,
     },
   },
-};
+} as const;
 
-export const subscriptionUpdateSchema: JsonSchema = {
+export const subscriptionUpdateSchema = {
   $id: "WebhookSubscriptionUpdate",
   type: "object",
   additionalProperties: false,
   minProperties: 1,
-  properties: { ...(subscriptionCreateSchema.properties as object), is_active: { type: "boolean" } },
-};
+  properties: { ...subscriptionCreateSchema.properties, is_active: { type: "boolean" } },
+} as const;
 
-export const eventListSchema: JsonSchema = {
+export const eventListSchema = {
   $id: "WebhookEventList",
   type: "object",
   additionalProperties: false,
   required: ["event_types"],
   properties: { event_types: eventTypes },
-};
+} as const;
 
-export const organisationUpdateSchema: JsonSchema = {
+export const organisationUpdateSchema = {
   $id: "WebhookOrganisationUpdate",
   type: "object",
   additionalProperties: false,
   minProperties: 1,
   properties: { name: { type: "string", maxLength: 200 }, is_active: { type: "boolean" } },
-};
+} as const;
 
 export const WEBHOOK_FIELDS: FieldNames = Object.freeze({
   eventTypes: "event_types",

@@ -1,7 +1,7 @@
-import { DomainError } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import { v1CurrentPagePagination } from "../contracts/v1-contract.js";
-import { positivePathId } from "../contracts/path-id.js";
+import { pathIdKind } from "../contracts/path-id.js";
+import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   deliveryView,
@@ -17,27 +17,26 @@ import {
   WEBHOOK_FIELDS,
 } from "./webhook-contract.js";
 
-export const WEBHOOK_READ_SCOPES = Object.freeze(["webhooks:read", "read"]);
-export const WEBHOOK_WRITE_SCOPES = Object.freeze(["webhooks:write", "write"]);
+export const WEBHOOK_SCOPES = scopePair("webhooks");
 const BASE = "/apis/v1/webhooks";
 const errorBody = { $ref: "#/components/schemas/V2Error" };
 const object = { type: "object" };
 
-function numericId(raw: string | undefined, code: "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND"): number {
-  const id = positivePathId(raw);
-  if (id === undefined)
-    throw new DomainError(code, code === "SUBSCRIPTION_NOT_FOUND" ? "Subscription not found" : "Delivery not found", {
-      id: raw ?? null,
-    });
-  return id;
-}
+const SUBSCRIPTION_ID = pathIdKind("SUBSCRIPTION_NOT_FOUND", "id");
+const DELIVERY_ID = pathIdKind("DELIVERY_NOT_FOUND", "id");
 
 /**
  * Spec 4.4. These answer like v2: the resource itself with 200, 201 or 204,
  * and errors as {error: {code, message, details}} with the spec 7.2 codes.
  */
 export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[] {
-  const common = { contract: "v2" as const, tags: ["Webhooks"], auth: true, fieldNames: WEBHOOK_FIELDS };
+  const route = routeGroup({
+    contract: "v2",
+    tags: ["Webhooks"],
+    auth: true,
+    scopes: WEBHOOK_SCOPES,
+    fieldNames: WEBHOOK_FIELDS,
+  });
   const errors = {
     "400": { description: "VALIDATION_FAILED, INVALID_API_VERSION or CANNOT_REMOVE_ALL_EVENTS", schema: errorBody },
     "404": { description: "SUBSCRIPTION_NOT_FOUND", schema: errorBody },
@@ -46,28 +45,25 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       schema: errorBody,
     },
   };
-  const sub = (path: string) => `${BASE}/subscriptions${path}`;
   return [
-    {
-      ...common,
+    route({
       method: "GET",
       path: `${BASE}/event-types`,
       operationId: "webhookEventTypes",
       summary: "The event catalog: each event type with a description and the JSON Schema of its data.",
-      scopes: WEBHOOK_READ_SCOPES,
+      access: "read",
       responses: { "200": { description: "The catalog", schema: object } },
       async handle() {
         return jsonResponse(200, eventCatalogView());
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
-      path: sub(""),
+      path: `${BASE}/subscriptions`,
       operationId: "webhookCreateSubscription",
       summary:
         "Create a subscription; the signature_key is returned once. The first create of a new organisation creates it from the token's claims.",
-      scopes: WEBHOOK_WRITE_SCOPES,
+      access: "write",
       requestBody: subscriptionCreateSchema,
       responses: { "201": { description: "{subscription, signature_key, message}", schema: object }, ...errors },
       async handle(ctx) {
@@ -84,14 +80,13 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
           message: KEY_SHOWN_ONCE,
         });
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
-      path: sub(""),
+      path: `${BASE}/subscriptions`,
       operationId: "webhookListSubscriptions",
       summary: "The organisation's subscriptions (keys hidden); `is_active=true|false` filters.",
-      scopes: WEBHOOK_READ_SCOPES,
+      access: "read",
       query: { type: "object", additionalProperties: false, properties: { is_active: { type: "boolean" } } },
       responses: { "200": { description: "{subscriptions}", schema: object } },
       async handle(ctx) {
@@ -101,37 +96,32 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
           ),
         });
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
-      path: sub("/:id"),
+      path: `${BASE}/subscriptions/:id`,
+      ids: { id: SUBSCRIPTION_ID },
       operationId: "webhookGetSubscription",
       summary: "One subscription; signature_key hidden.",
-      scopes: WEBHOOK_READ_SCOPES,
+      access: "read",
       responses: { "200": { description: "The subscription", schema: object }, "404": errors["404"] },
       async handle(ctx) {
-        return jsonResponse(
-          200,
-          subscriptionView(
-            await practice.webhooks.get(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND")),
-          ),
-        );
+        return jsonResponse(200, subscriptionView(await practice.webhooks.get(ctx.principal, ctx.ids.id)));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "PATCH",
-      path: sub("/:id"),
+      path: `${BASE}/subscriptions/:id`,
+      ids: { id: SUBSCRIPTION_ID },
       operationId: "webhookUpdateSubscription",
       summary:
         "Update name, event_types (replaces the array), notification_url, api_version or is_active. The duplicate rule runs when the URL or events change or on reactivation.",
-      scopes: WEBHOOK_WRITE_SCOPES,
+      access: "write",
       requestBody: subscriptionUpdateSchema,
       responses: { "200": { description: "The subscription", schema: object }, ...errors },
       async handle(ctx) {
         const b = await ctx.body();
-        const id = numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND");
+        const id = ctx.ids.id;
         const updated = await practice.webhooks.update(ctx.principal, id, {
           name: b.name,
           eventTypes: b.event_types,
@@ -141,107 +131,101 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
         });
         return jsonResponse(200, subscriptionView(updated));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
-      path: sub("/:id/subscribe"),
+      path: `${BASE}/subscriptions/:id/subscribe`,
+      ids: { id: SUBSCRIPTION_ID },
       operationId: "webhookSubscribe",
       summary: "Add event types, keeping the existing ones (already present: no change).",
-      scopes: WEBHOOK_WRITE_SCOPES,
+      access: "write",
       requestBody: eventListSchema,
       responses: { "200": { description: "The subscription", schema: object }, ...errors },
       async handle(ctx) {
-        const id = numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND");
+        const id = ctx.ids.id;
         return jsonResponse(
           200,
           subscriptionView(await practice.webhooks.subscribe(ctx.principal, id, (await ctx.body()).event_types)),
         );
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
-      path: sub("/:id/unsubscribe"),
+      path: `${BASE}/subscriptions/:id/unsubscribe`,
+      ids: { id: SUBSCRIPTION_ID },
       operationId: "webhookUnsubscribe",
       summary: "Remove event types (unknown ones ignored); removing every event is 400 CANNOT_REMOVE_ALL_EVENTS.",
-      scopes: WEBHOOK_WRITE_SCOPES,
+      access: "write",
       requestBody: eventListSchema,
       responses: { "200": { description: "The subscription", schema: object }, ...errors },
       async handle(ctx) {
-        const id = numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND");
+        const id = ctx.ids.id;
         return jsonResponse(
           200,
           subscriptionView(await practice.webhooks.unsubscribe(ctx.principal, id, (await ctx.body()).event_types)),
         );
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "DELETE",
-      path: sub("/:id"),
+      path: `${BASE}/subscriptions/:id`,
+      ids: { id: SUBSCRIPTION_ID },
       operationId: "webhookDeleteSubscription",
       summary: "Delete a subscription; its pending deliveries are not sent.",
-      scopes: WEBHOOK_WRITE_SCOPES,
+      access: "write",
       responses: { "204": { description: "Deleted" }, "404": errors["404"] },
       async handle(ctx) {
-        await practice.webhooks.delete(ctx.principal, numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"));
+        await practice.webhooks.delete(ctx.principal, ctx.ids.id);
         return new Response(null, { status: 204 });
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
-      path: sub("/:id/rotate-secret"),
+      path: `${BASE}/subscriptions/:id/rotate-secret`,
+      ids: { id: SUBSCRIPTION_ID },
       operationId: "webhookRotateSecret",
       summary:
         "A new signature_key, returned once; the old key stops signing at once, and pending retries are signed with the new one.",
-      scopes: WEBHOOK_WRITE_SCOPES,
+      access: "write",
       responses: {
         "200": { description: "{subscription, signature_key, message}", schema: object },
         "404": errors["404"],
       },
       async handle(ctx) {
-        const rotated = await practice.webhooks.rotateSecret(
-          ctx.principal,
-          numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"),
-        );
+        const rotated = await practice.webhooks.rotateSecret(ctx.principal, ctx.ids.id);
         return jsonResponse(200, {
           subscription: subscriptionView(rotated.subscription),
           signature_key: rotated.signatureKey,
           message: KEY_SHOWN_ONCE,
         });
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
-      path: sub("/:id/test"),
+      path: `${BASE}/subscriptions/:id/test`,
+      ids: { id: SUBSCRIPTION_ID },
       operationId: "webhookTest",
       summary:
         "Send a synthetic delivery (test: true) signed with the current key; the reply holds the payload and the HTTP result.",
-      scopes: WEBHOOK_WRITE_SCOPES,
+      access: "write",
       responses: { "200": { description: "{payload, result, delivery_id}", schema: object }, "404": errors["404"] },
       async handle(ctx) {
-        const sent = await practice.webhookDeliveries.test(
-          ctx.principal,
-          numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"),
-        );
+        const sent = await practice.webhookDeliveries.test(ctx.principal, ctx.ids.id);
         return jsonResponse(200, {
           payload: sent.payload,
           delivery_id: sent.deliveryId,
           result: resultView(sent.result),
         });
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
-      path: sub("/:id/deliveries"),
+      path: `${BASE}/subscriptions/:id/deliveries`,
+      ids: { id: SUBSCRIPTION_ID },
       operationId: "webhookListDeliveries",
       summary:
         "The subscription's deliveries, newest first, each with its attempts; `status` = pending, delivered or failed.",
-      scopes: WEBHOOK_READ_SCOPES,
+      access: "read",
       query: {
         type: "object",
         additionalProperties: false,
@@ -254,57 +238,51 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       responses: { "200": { description: "{deliveries, pagination}", schema: object }, "404": errors["404"] },
       async handle(ctx) {
         const q = ctx.query();
-        const found = await practice.webhookDeliveries.list(
-          ctx.principal,
-          numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"),
-          { status: q.status, page: q.page, size: q.size },
-        );
+        const found = await practice.webhookDeliveries.list(ctx.principal, ctx.ids.id, {
+          status: q.status,
+          page: q.page,
+          size: q.size,
+        });
         return jsonResponse(200, {
           deliveries: found.deliveries.map((d) => deliveryView(d.delivery, d.attempts)),
           pagination: v1CurrentPagePagination(found),
         });
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "POST",
-      path: sub("/:id/deliveries/:delivery_id/retry"),
+      path: `${BASE}/subscriptions/:id/deliveries/:delivery_id/retry`,
+      ids: { id: SUBSCRIPTION_ID, delivery_id: DELIVERY_ID },
       operationId: "webhookRetryDelivery",
       summary: "Re-send a failed delivery with its original event_id, on a fresh retry schedule.",
-      scopes: WEBHOOK_WRITE_SCOPES,
+      access: "write",
       responses: {
         "200": { description: "The delivery", schema: object },
         "404": { description: "SUBSCRIPTION_NOT_FOUND or DELIVERY_NOT_FOUND", schema: errorBody },
         "409": { description: "INVALID_TRANSITION: not failed", schema: errorBody },
       },
       async handle(ctx) {
-        const retried = await practice.webhookDeliveries.retry(
-          ctx.principal,
-          numericId(ctx.params.id, "SUBSCRIPTION_NOT_FOUND"),
-          numericId(ctx.params.delivery_id, "DELIVERY_NOT_FOUND"),
-        );
+        const retried = await practice.webhookDeliveries.retry(ctx.principal, ctx.ids.id, ctx.ids.delivery_id);
         return jsonResponse(200, deliveryView(retried.delivery, retried.attempts));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "GET",
       path: `${BASE}/organisations`,
       operationId: "webhookGetOrganisation",
       summary: "The organisation profile (name, is_active).",
-      scopes: WEBHOOK_READ_SCOPES,
+      access: "read",
       responses: { "200": { description: "The organisation", schema: object } },
       async handle(ctx) {
         return jsonResponse(200, organisationView(await practice.webhooks.organisation(ctx.principal)));
       },
-    },
-    {
-      ...common,
+    }),
+    route({
       method: "PATCH",
       path: `${BASE}/organisations`,
       operationId: "webhookUpdateOrganisation",
       summary: "Update the organisation's name or is_active; an inactive organisation gets no deliveries.",
-      scopes: WEBHOOK_WRITE_SCOPES,
+      access: "write",
       requestBody: organisationUpdateSchema,
       responses: { "200": { description: "The organisation", schema: object }, "400": errors["400"] },
       async handle(ctx) {
@@ -316,6 +294,6 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
           ),
         );
       },
-    },
+    }),
   ];
 }
