@@ -5,7 +5,7 @@ import mysql from "mysql2/promise";
 import pg from "pg";
 import { join } from "node:path";
 import { ENGINES } from "@openpractice/runtime";
-import type { StorageProbe } from "@openpractice/testing";
+import { sharedSchemaProbe, type StorageProbe } from "@openpractice/testing";
 import { makeTempDir } from "./temp-dir.js";
 
 export type EngineName = "sqlite" | "postgres" | "mysql";
@@ -126,16 +126,14 @@ export async function openRawQuery(engine: EngineName, url: string): Promise<Raw
 /** Raw reads with the engine's own driver on its own connection, independent of the repositories. */
 export async function openProbe(engine: EngineName, url: string): Promise<StorageProbe & { close(): Promise<void> }> {
   const raw = await openRawQuery(engine, url);
-  return {
-    async rows(table, where = {}) {
-      if (!/^[a-z_]+$/.test(table)) throw new Error(`bad table ${table}`);
-      const keys = Object.keys(where);
-      const clause = keys.length ? ` where ${keys.map((k) => `${k} = ?`).join(" and ")}` : "";
-      return raw.query(
-        `select * from ${table}${clause}`,
-        keys.map((k) => where[k]),
-      );
-    },
-    close: () => raw.close(),
-  };
+  const probe = sharedSchemaProbe(async (table, where = {}) => {
+    if (!/^[a-z_]+$/.test(table)) throw new Error(`bad table ${table}`);
+    const keys = Object.keys(where);
+    const clause = keys.length ? ` where ${keys.map((k) => `${k} = ?`).join(" and ")}` : "";
+    return raw.query(
+      `select * from ${table}${clause}`,
+      keys.map((k) => where[k]),
+    );
+  });
+  return { ...probe, close: () => raw.close() };
 }

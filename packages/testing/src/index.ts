@@ -1,4 +1,13 @@
-export { runStorageConformance, type StorageFixture, type StorageProbe } from "./conformance/storage-conformance.js";
+export { runStorageConformance, type StorageFixture } from "./conformance/storage-conformance.js";
+export {
+  sharedSchemaProbe,
+  type ProbedAppointment,
+  type ProbedEvent,
+  type ProbedJob,
+  type ProbedPatient,
+  type StorageProbe,
+  type TableReader,
+} from "./conformance/storage-probe.js";
 export { runRaceConformance, type RaceFixture } from "./conformance/race-conformance.js";
 export { testAccessToken, testPracticeKeys } from "./conformance/test-keys.js";
 export { MemoryStorage } from "./memory/memory-storage.js";

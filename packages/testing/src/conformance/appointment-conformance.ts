@@ -152,13 +152,13 @@ export function describeAppointmentConformance(
       const found = await s.repositories.appointments.findById(1, a.id);
       expect(found).toEqual({ ...a, categoryIds: [ids.category, ids.otherCategory].sort((x, y) => x - y) });
       expect(await s.repositories.appointments.findById(2, a.id)).toBeUndefined();
-      const [row] = await fx.probe.rows("appointments", { id: a.id });
-      expect(row?.starts_at).toBe("2026-03-02T15:00:00.000Z");
+      const row = (await fx.probe.appointments()).find((r) => r.id === a.id);
+      expect(row?.storedStartsAt).toBe("2026-03-02T15:00:00.000Z");
     });
 
     it(`[${engine}] the database refuses a doctor of another organisation`, async () => {
       await expect(s.repositories.appointments.insert(recordAt(0, 30, { doctorId: 999 }))).rejects.toThrow();
-      expect(await fx.probe.rows("appointments")).toHaveLength(0);
+      expect(await fx.probe.appointments()).toHaveLength(0);
     });
 
     it(`[${engine}] update is compare-and-set on the version`, async () => {
@@ -277,8 +277,8 @@ export function describeAppointmentConformance(
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
       expect(booked).toHaveLength(1);
       expect(refused.map((r) => (r.reason as DomainError).code)).toEqual(Array(9).fill("SCHEDULE_CONFLICT"));
-      expect(await fx.probe.rows("appointments")).toHaveLength(1);
-      expect((await fx.probe.rows("outbox")).filter((e) => e.event_type === "appointment.created")).toHaveLength(1);
+      expect(await fx.probe.appointments()).toHaveLength(1);
+      expect((await fx.probe.outboxEvents()).filter((e) => e.eventType === "appointment.created")).toHaveLength(1);
     });
 
     it(`[${engine}] 10 simultaneous cancellations: one cancels, nine are refused, one event`, async () => {
@@ -305,8 +305,8 @@ export function describeAppointmentConformance(
           .filter((r) => r.status === "rejected")
           .map((r) => ((r as PromiseRejectedResult).reason as DomainError).code),
       ).toEqual(Array(9).fill("INVALID_TRANSITION"));
-      expect((await fx.probe.rows("outbox")).filter((e) => e.event_type === "appointment.cancelled")).toHaveLength(1);
-      expect(await fx.probe.rows("appointment_history", { appointment_id: a.id })).toHaveLength(2);
+      expect((await fx.probe.outboxEvents()).filter((e) => e.eventType === "appointment.cancelled")).toHaveLength(1);
+      expect(await fx.probe.appointmentHistory(a.id)).toHaveLength(2);
     });
   });
 }

@@ -110,7 +110,7 @@ export function describeNotificationConformance(
       );
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(new Set(results.map((r) => r.device.id)).size).toBe(1);
-      expect(await fx.probe.rows("notification_devices", { organisation_id: 1 })).toHaveLength(1);
+      expect(await fx.probe.devices(1)).toHaveLength(1);
     });
 
     it(`[${engine}] of 10 concurrent transactions inserting one idempotency key exactly one inserts, and every transaction stays usable`, async () => {
@@ -127,7 +127,7 @@ export function describeNotificationConformance(
         ),
       );
       expect(outcomes.filter(Boolean)).toHaveLength(1);
-      expect(await fx.probe.rows("notifications", { idempotency_key: "appt-7-moved" })).toHaveLength(1);
+      expect((await fx.probe.notifications()).filter((n) => n.idempotencyKey === "appt-7-moved")).toHaveLength(1);
       const found = await s.repositories.notifications.findByIdempotencyKey(1, "appt-7-moved");
       expect(found).toMatchObject({
         organisationId: 1,
@@ -143,7 +143,7 @@ export function describeNotificationConformance(
       ).toBe(true);
       expect(await s.repositories.notifications.insertNotification(notification())).toBe(true);
       expect(await s.repositories.notifications.insertNotification(notification())).toBe(true);
-      expect(await fx.probe.rows("notifications", { organisation_id: 1 })).toHaveLength(3);
+      expect(await fx.probe.notifications(1)).toHaveLength(3);
     });
 
     it(`[${engine}] the inbox pages newest first with totals and unread counts; reads are scoped and keep the first read time`, async () => {

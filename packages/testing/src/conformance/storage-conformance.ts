@@ -11,13 +11,9 @@ import { describeWebhookConformance } from "./webhook-conformance.js";
 import { describeNotificationConformance } from "./notification-conformance.js";
 import { describeSoapNoteConformance } from "./soap-note-conformance.js";
 import { describeIcdConformance } from "./icd-conformance.js";
+import type { StorageProbe } from "./storage-probe.js";
 
 /** Raw reads of what an adapter persisted, made with the engine's own driver, not through our repositories. */
-export interface StorageProbe {
-  /** Every row of `table` whose columns equal `where`, as plain objects (column name → value). */
-  rows(table: string, where?: Record<string, string | number>): Promise<Record<string, unknown>[]>;
-}
-
 /** One isolated, migrated, empty store per test, with its probe. */
 export interface StorageFixture {
   storage: Storage;
@@ -76,7 +72,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
           plan: "free",
           isActive: true,
         });
-        expect(await fx.probe.rows("organisations", { id: 1 })).toHaveLength(1);
+        expect(await fx.probe.hasOrganisation(1)).toBe(true);
       });
 
       it(`[${engine}] concurrent ensure of one new id creates exactly one row`, async () => {
@@ -85,7 +81,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
             s.repositories.organisations.ensure({ id: 77, name: "Race", plan: "free", now: T0 }),
           ),
         );
-        expect(await fx.probe.rows("organisations", { id: 77 })).toHaveLength(1);
+        expect(await fx.probe.hasOrganisation(77)).toBe(true);
       });
 
       it(`[${engine}] clinics are unique by name per organisation and invisible to other organisations`, async () => {
@@ -164,7 +160,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         );
         expect(first.created).toBe(true);
         expect(second).toMatchObject({ created: false, patient: { id: first.patient.id, phone: null } });
-        expect(await fx.probe.rows("patients", { organisation_id: 1 })).toHaveLength(1);
+        expect(await fx.probe.patients(1)).toHaveLength(1);
       });
 
       it(`[${engine}] the same person in another organisation is a different patient`, async () => {
@@ -182,7 +178,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         );
         expect(results.filter((r) => r.created)).toHaveLength(1);
         expect(new Set(results.map((r) => r.patient.id)).size).toBe(1);
-        expect(await fx.probe.rows("patients", { organisation_id: 1 })).toHaveLength(1);
+        expect(await fx.probe.patients(1)).toHaveLength(1);
       });
 
       it(`[${engine}] round-trips every field and stores timestamps as UTC ISO text`, async () => {
@@ -212,9 +208,9 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         const read = await s.repositories.patients.findById(1, patient.id);
         const { identityKey: _i, searchText: _s, firstNameSort: _f, lastNameSort: _l, ...expected } = rec;
         expect(read).toEqual({ ...expected, id: patient.id });
-        const [row] = await fx.probe.rows("patients", { id: patient.id });
-        expect(row?.created_at).toBe("2026-03-01T23:30:00.123Z");
-        expect(row?.identity_key).toBe("zoe|o'neil|1980-05-17");
+        const row = (await fx.probe.patients()).find((p) => p.id === patient.id);
+        expect(row?.storedCreatedAt).toBe("2026-03-01T23:30:00.123Z");
+        expect(row?.identityKey).toBe("zoe|o'neil|1980-05-17");
       });
 
       it(`[${engine}] findById is scoped to the organisation`, async () => {
@@ -240,8 +236,8 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
           toPatientRecord({ ...b, firstName: "Ada", lastName: "Byron" }),
         );
         expect(clash).toEqual({ outcome: "conflict", existingId: a.id });
-        const [row] = await fx.probe.rows("patients", { id: b.id });
-        expect(row?.first_name).toBe("Alan");
+        const row = (await fx.probe.patients()).find((p) => p.id === b.id);
+        expect(row?.firstName).toBe("Alan");
         expect(await s.repositories.patients.replace(424242, toPatientRecord({ ...b, firstName: "Nobody" }))).toEqual({
           outcome: "missing",
         });
@@ -395,11 +391,11 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
             occurredAt: T0,
           });
         });
-        expect(await fx.probe.rows("patients", { organisation_id: 1 })).toHaveLength(1);
-        const events = await fx.probe.rows("outbox", { organisation_id: 1 });
+        expect(await fx.probe.patients(1)).toHaveLength(1);
+        const events = await fx.probe.outboxEvents(1);
         expect(events).toHaveLength(1);
-        expect(JSON.parse(String(events[0]?.data))).toEqual({ organisation_id: 1, patient_id: expect.any(Number) });
-        expect(events[0]?.dispatched_at).toBeNull();
+        expect(events[0]?.data).toEqual({ organisation_id: 1, patient_id: expect.any(Number) });
+        expect(events[0]?.dispatched).toBe(false);
       });
 
       it(`[${engine}] a failing transaction leaves neither the row nor the event`, async () => {
@@ -416,8 +412,8 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
             throw boom;
           }),
         ).rejects.toBe(boom);
-        expect(await fx.probe.rows("patients")).toHaveLength(0);
-        expect(await fx.probe.rows("outbox")).toHaveLength(0);
+        expect(await fx.probe.patients()).toHaveLength(0);
+        expect(await fx.probe.outboxEvents()).toHaveLength(0);
       });
 
       it(`[${engine}] listPending returns undispatched events oldest first`, async () => {
@@ -446,8 +442,8 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
           Array.from({ length: 50 }, () => s.repositories.rateLimits.hit("v2:org:1", T0)),
         );
         expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-        const [row] = await fx.probe.rows("rate_limit_counters", { counter_key: "v2:org:1" });
-        expect(Number(row?.hits)).toBe(50);
+        const row = (await fx.probe.rateLimitCounters()).find((c) => c.key === "v2:org:1");
+        expect(row?.hits).toBe(50);
       });
 
       it(`[${engine}] windows and keys count separately, and old windows can be deleted`, async () => {
@@ -456,7 +452,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         expect(await s.repositories.rateLimits.hit("other", at(1))).toBe(1);
         expect(await s.repositories.rateLimits.hit("k", at(1))).toBe(2);
         expect(await s.repositories.rateLimits.deleteWindowsBefore(at(1))).toBe(1);
-        expect(await fx.probe.rows("rate_limit_counters")).toHaveLength(2);
+        expect(await fx.probe.rateLimitCounters()).toHaveLength(2);
       });
     });
 
@@ -523,8 +519,8 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         expect(again).toMatchObject([{ id, attempts: 2, leaseToken: "b" }]);
         expect(await s.repositories.jobs.complete(id, "a", at(2), "worker-a")).toBe(false);
         expect(await s.repositories.jobs.complete(id, "b", at(2), "worker-b")).toBe(true);
-        const [row] = await fx.probe.rows("jobs", { id });
-        expect(row).toMatchObject({ status: "done", completed_by: "worker-b", lease_token: null });
+        const row = (await fx.probe.jobs()).find((j) => j.id === id);
+        expect(row).toMatchObject({ status: "done", completedBy: "worker-b", leaseToken: null });
         expect(await s.repositories.jobs.complete(id, "b", at(2), "worker-b")).toBe(false);
       });
 
@@ -558,7 +554,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         ).toBe(1);
         expect(await claim("c", later(8_500))).toEqual([]);
         expect((await claim("c", later(9_000))).map((j) => j.id)).toEqual([kept]);
-        expect((await fx.probe.rows("jobs", { id: lost }))[0]).toMatchObject({ lease_token: "b" });
+        expect((await fx.probe.jobs()).find((j) => j.id === lost)).toMatchObject({ leaseToken: "b" });
       });
 
       it(`[${engine}] reschedule makes the job pending later; fail ends it`, async () => {
@@ -570,7 +566,10 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         expect(job).toMatchObject({ id, attempts: 2 });
         expect(await s.repositories.jobs.fail(id, "b", at(21), "gave up")).toBe(true);
         expect(await claim("c", at(99))).toEqual([]);
-        expect((await fx.probe.rows("jobs", { id }))[0]).toMatchObject({ status: "failed", last_error: "gave up" });
+        expect((await fx.probe.jobs()).find((j) => j.id === id)).toMatchObject({
+          status: "failed",
+          lastError: "gave up",
+        });
       });
 
       it(`[${engine}] a job enqueued in a failed transaction never exists`, async () => {
@@ -580,7 +579,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
             throw new Error("rollback");
           }),
         ).rejects.toThrow("rollback");
-        expect(await fx.probe.rows("jobs")).toHaveLength(0);
+        expect(await fx.probe.jobs()).toHaveLength(0);
       });
 
       it(`[${engine}] 8 concurrent claimers never hold the same job: 120 jobs, each claimed once`, async () => {
@@ -600,9 +599,9 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         );
         expect(seen).toHaveLength(120);
         expect(new Set(seen).size).toBe(120);
-        const rows = await fx.probe.rows("jobs", { status: "done" });
+        const rows = (await fx.probe.jobs()).filter((j) => j.status === "done");
         expect(rows).toHaveLength(120);
-        expect(rows.every((r) => Number(r.attempts) === 1)).toBe(true);
+        expect(rows.every((r) => r.attempts === 1)).toBe(true);
       });
     });
 
@@ -618,9 +617,9 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         expect(await s.repositories.locks.tryAcquire("tick", other, at(0.5), 30_000)).toBe(false);
         expect(await s.repositories.locks.tryAcquire("tick", other, at(0.75), 30_000)).toBe(true);
         await s.repositories.locks.release("tick", holder);
-        expect((await fx.probe.rows("locks", { name: "tick" }))[0]).toMatchObject({ holder: other });
+        expect((await fx.probe.locks()).find((l) => l.name === "tick")).toMatchObject({ holder: other });
         await s.repositories.locks.release("tick", other);
-        expect(await fx.probe.rows("locks")).toHaveLength(0);
+        expect(await fx.probe.locks()).toHaveLength(0);
       });
     });
 

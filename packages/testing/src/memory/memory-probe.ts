@@ -1,64 +1,71 @@
-import type { StorageProbe } from "../conformance/storage-conformance.js";
+import type { StorageProbe } from "../conformance/storage-probe.js";
 import type { MemoryState } from "./memory-state.js";
 
-/**
- * The conformance suite's probe for the memory storage: what a SQL adapter's
- * probe reads from tables, read from the state under the same names.
- */
+/** The conformance suites' probe for the memory storage, answered from its state. */
 export function memoryProbe(state: () => MemoryState): StorageProbe {
-  const tables: Record<string, () => Record<string, unknown>[]> = {
-    organisations: () => [...state().organisations.values()].map((o) => ({ id: o.id, name: o.name, plan: o.plan })),
-    patients: () =>
-      [...state().patients.values()].map((p) => ({
+  const inOrganisation = (organisationId?: number) => (row: { organisationId: number }) =>
+    organisationId === undefined || row.organisationId === organisationId;
+  return {
+    async hasOrganisation(id) {
+      return state().organisations.has(id);
+    },
+    async patients(organisationId) {
+      return [...state().patients.values()].filter(inOrganisation(organisationId)).map((p) => ({
         id: p.id,
-        organisation_id: p.organisationId,
-        first_name: p.firstName,
-        identity_key: p.identityKey,
-        created_at: p.createdAt.toISOString(),
-      })),
-    outbox: () =>
-      state().outbox.map((e) => ({
-        id: e.id,
-        organisation_id: e.organisationId,
-        event_type: e.eventType,
-        data: JSON.stringify(e.data),
-        dispatched_at: e.dispatchedAt,
-      })),
-    appointments: () =>
-      [...state().appointments.values()].map((a) => ({
+        organisationId: p.organisationId,
+        firstName: p.firstName,
+        identityKey: p.identityKey,
+        storedCreatedAt: p.createdAt.toISOString(),
+      }));
+    },
+    async outboxEvents(organisationId) {
+      return state()
+        .outbox.filter(inOrganisation(organisationId))
+        .map((e) => ({
+          eventType: e.eventType,
+          organisationId: e.organisationId,
+          data: structuredClone(e.data),
+          dispatched: e.dispatchedAt !== null,
+        }));
+    },
+    async appointments() {
+      return [...state().appointments.values()].map((a) => ({
         id: a.id,
-        organisation_id: a.organisationId,
         status: a.status,
-        starts_at: a.startsAt.toISOString(),
-      })),
-    appointment_history: () =>
-      state().appointmentHistory.map((e) => ({ appointment_id: e.appointmentId, action: e.action })),
-    rate_limit_counters: () =>
-      [...state().counters.entries()].map(([k, hits]) => ({ counter_key: k.slice(0, k.lastIndexOf("|")), hits })),
-    jobs: () =>
-      [...state().jobs.values()].map((j) => ({
+        storedStartsAt: a.startsAt.toISOString(),
+      }));
+    },
+    async appointmentHistory(appointmentId) {
+      return state()
+        .appointmentHistory.filter((e) => e.appointmentId === appointmentId)
+        .map((e) => ({ action: e.action }));
+    },
+    async rateLimitCounters() {
+      // Keys are "<counter key>|<window start>".
+      return [...state().counters.entries()].map(([k, hits]) => ({ key: k.slice(0, k.lastIndexOf("|")), hits }));
+    },
+    async jobs() {
+      return [...state().jobs.values()].map((j) => ({
         id: j.id,
         status: j.status,
         attempts: j.attempts,
-        completed_by: j.completedBy,
-        lease_token: j.leaseToken,
-        last_error: j.lastError,
-      })),
-    notification_devices: () =>
-      [...state().devices.values()].map((d) => ({ id: d.id, organisation_id: d.organisationId, user_id: d.userId })),
-    notifications: () =>
-      [...state().notifications.values()].map((n) => ({
-        id: n.id,
-        organisation_id: n.organisationId,
-        idempotency_key: n.idempotencyKey,
-      })),
-    locks: () => [...state().locks.entries()].map(([name, l]) => ({ name, holder: l.holder })),
-  };
-  return {
-    async rows(table, where = {}) {
-      const read = tables[table];
-      if (!read) throw new Error(`memory probe has no table ${table}`);
-      return read().filter((row) => Object.entries(where).every(([k, v]) => row[k] === v));
+        completedBy: j.completedBy,
+        leaseToken: j.leaseToken,
+        lastError: j.lastError,
+      }));
+    },
+    async locks() {
+      return [...state().locks.entries()].map(([name, l]) => ({ name, holder: l.holder }));
+    },
+    async devices(organisationId) {
+      return [...state().devices.values()]
+        .filter(inOrganisation(organisationId))
+        .map((d) => ({ id: d.id, userId: d.userId }));
+    },
+    async notifications(organisationId) {
+      return [...state().notifications.values()]
+        .filter(inOrganisation(organisationId))
+        .map((n) => ({ id: n.id, idempotencyKey: n.idempotencyKey }));
     },
   };
 }

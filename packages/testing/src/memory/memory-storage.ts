@@ -1,7 +1,7 @@
 import type { Repositories, Storage } from "@openpractice/core";
 import { memoryRepositories } from "./memory-modules.js";
 import { emptyState, type MemoryState } from "./memory-state.js";
-import type { StorageProbe } from "../conformance/storage-conformance.js";
+import type { StorageProbe } from "../conformance/storage-probe.js";
 import { memoryProbe } from "./memory-probe.js";
 
 /**
