@@ -13,7 +13,7 @@ import {
   type Principal,
   type Storage,
 } from "@openpractice/core";
-import { createSqliteStorage } from "@openpractice/sqlite";
+import { MemoryStorage } from "@openpractice/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testPracticeKeys } from "../support/practice-keys.js";
 
@@ -60,7 +60,7 @@ describe("appointment state machine (every row of APPOINTMENT_TRANSITIONS and ev
   let categoryId: number;
 
   beforeEach(async () => {
-    storage = await createSqliteStorage({ filename: ":memory:" });
+    storage = new MemoryStorage();
     now = new Date(START.getTime() + 3_600_000); // after the start, so NO_SHOW's guard holds unless a test moves the clock
     practice = createPractice({ keys: testPracticeKeys(), storage, clock: { now: () => now } });
     const r = storage.repositories;

@@ -1,10 +1,10 @@
-import { createSqliteStorage } from "@openpractice/sqlite";
+import { MemoryStorage } from "@openpractice/testing";
 import { describe, expect, it } from "vitest";
 import { RateLimiter, resolvePlanLimits, type Clock } from "@openpractice/core";
 
 describe("rate limiter (fixed one-minute windows in the store)", () => {
   it("allows the plan's budget, refuses beyond it, and refills in the next window", async () => {
-    const storage = await createSqliteStorage({ filename: ":memory:" });
+    const storage = new MemoryStorage();
     let now = new Date("2026-05-05T10:00:45.000Z");
     const clock: Clock = { now: () => now };
     await storage.repositories.organisations.ensure({ id: 1, name: "o", plan: "free", now });
@@ -31,7 +31,7 @@ describe("rate limiter (fixed one-minute windows in the store)", () => {
   });
 
   it("remembers, per window and bucket, that this process refused an organisation", async () => {
-    const storage = await createSqliteStorage({ filename: ":memory:" });
+    const storage = new MemoryStorage();
     let now = new Date("2026-05-05T10:00:10.000Z");
     const limiter = new RateLimiter({ storage, clock: { now: () => now }, planLimits: resolvePlanLimits({ free: 1 }) });
     await limiter.consume(1, "v2");

@@ -6,7 +6,7 @@ import {
   type PushSendResult,
   type PushTransport,
 } from "@openpractice/core";
-import { createSqliteStorage } from "@openpractice/sqlite";
+import { MemoryStorage } from "@openpractice/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testPracticeKeys } from "../support/practice-keys.js";
 
@@ -45,7 +45,7 @@ function scriptedTransport(
   };
 }
 
-// The delivery steps the job composes, run by hand against SQLite: what a crash-and-rerun or a moved device does.
+// The delivery steps the job composes, run by hand against the memory storage: what a crash-and-rerun or a moved device does.
 describe("notification delivery steps", () => {
   let practice: Practice;
   let transport: ReturnType<typeof scriptedTransport>;
@@ -56,7 +56,7 @@ describe("notification delivery steps", () => {
     transport = scriptedTransport({ "https://push.example.org/flaky": [503] });
     practice = createPractice({
       keys: testPracticeKeys(),
-      storage: await createSqliteStorage({ filename: ":memory:" }),
+      storage: new MemoryStorage(),
       pushTransport: transport,
     });
   });

@@ -15,7 +15,7 @@ import {
   type Storage,
 } from "@openpractice/core";
 import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
-import { createSqliteStorage } from "@openpractice/sqlite";
+import { MemoryStorage } from "@openpractice/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testPracticeKeys } from "../support/practice-keys.js";
 
@@ -48,7 +48,7 @@ describe.each([false, true])(
     let patientId: number;
 
     beforeEach(async () => {
-      storage = await createSqliteStorage({ filename: ":memory:" });
+      storage = new MemoryStorage();
       practice = createPractice({
         keys: testPracticeKeys(),
         storage,

@@ -9,7 +9,7 @@ import {
   type Storage,
 } from "@openpractice/core";
 import { createWebhookTransport } from "@openpractice/worker";
-import { createSqliteStorage } from "@openpractice/sqlite";
+import { MemoryStorage } from "@openpractice/testing";
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebhookReceiver } from "../support/webhook-receiver.js";
@@ -24,7 +24,7 @@ describe("webhook retry schedule on the Clock port (spec 6.4)", () => {
   let now: Date;
 
   beforeEach(async () => {
-    storage = await createSqliteStorage({ filename: ":memory:" });
+    storage = new MemoryStorage();
     receiver = await new WebhookReceiver().start();
     now = new Date("2026-06-01T12:00:00.000Z");
     practice = createPractice({
