@@ -25,7 +25,7 @@ export async function insertIgnoringDuplicate<T extends keyof Database & string>
  * undefined when a unique key already held the row (read the winner with
  * readLatest). Never raises for the duplicate, so a transaction stays usable.
  */
-export async function insertIgnoringDuplicateReturningId<T extends "referring_physicians" | "plans_of_care">(
+export async function insertIgnoringDuplicateReturningId<T extends keyof Database & string>(
   db: Kysely<Database>,
   profile: SqlDialectProfile,
   table: T,

@@ -8,9 +8,9 @@ import type { SqlDialectProfile } from "./sql-dialect-profile.js";
  * key in core's Repositories), its migrations (named with their global number,
  * applied in name order across all modules) and the tables it owns. The
  * storage's repositories and the migration list are built from the list of
- * modules (kysely-modules.ts). A new domain's table types augment `Database`
- * from its own folder (`declare module "../schema.js" { interface Database { … } }`)
- * instead of editing schema.ts.
+ * modules (kysely-modules.ts). A new domain's table types live in its module file
+ * and join `Database` with one line per table in schema.ts (declaration merging
+ * from the module's file would be lost from the bundled declarations).
  */
 export interface KyselyModule<K extends keyof Repositories> {
   readonly key: string;

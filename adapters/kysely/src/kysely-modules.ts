@@ -8,6 +8,7 @@ import { icdKyselyModule } from "./modules/icd.js";
 import { notificationsKyselyModule } from "./modules/notifications.js";
 import { patientsKyselyModule } from "./modules/patients.js";
 import { soapKyselyModule } from "./modules/soap.js";
+import { staffKyselyModule } from "./modules/staff.js";
 import { webhooksKyselyModule } from "./modules/webhooks.js";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
@@ -27,6 +28,7 @@ export const kyselyModules = [
   soapKyselyModule,
   icdKyselyModule,
   billingKyselyModule,
+  staffKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;

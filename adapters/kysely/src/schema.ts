@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { StaffClinicsTable, StaffTable } from "./modules/staff.js";
 
 /**
  * Table shapes shared by every engine. Timestamps are ISO 8601 UTC strings of
@@ -577,6 +578,8 @@ export interface Database {
   icd_codes: IcdCodesTable;
   icd_words: IcdWordsTable;
   billing_codes: BillingCodesTable;
+  staff: StaffTable;
+  staff_clinics: StaffClinicsTable;
 }
 
 export const toDbTime = (d: Date): string => d.toISOString();

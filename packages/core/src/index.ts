@@ -107,3 +107,6 @@ export * from "./ports/outbox-repository.js";
 export * from "./ports/rate-limit-store.js";
 export * from "./ports/job-queue.js";
 export * from "./practice.js";
+export * from "./staff/staff.js";
+export * from "./staff/staff-service.js";
+export * from "./ports/staff-repository.js";

@@ -8,6 +8,7 @@ import { organisationsModule } from "./organisations/module.js";
 import { patientsModule } from "./patients/module.js";
 import { rateLimitsModule } from "./rate-limits/module.js";
 import { soapModule } from "./soap/module.js";
+import { staffModule } from "./staff/module.js";
 import { systemModule } from "./system/module.js";
 import { webhooksModule } from "./webhooks/module.js";
 
@@ -30,6 +31,7 @@ export const coreModules = [
   soapModule,
   icdModule,
   billingModule,
+  staffModule,
 ] as const;
 
 type CoreModules = typeof coreModules;

@@ -1,6 +1,7 @@
 import type { ErrorCode } from "@openpractice/core";
 import { appointmentsHttpModule } from "./appointments/module.js";
 import { billingHttpModule } from "./billing/module.js";
+import { staffHttpModule } from "./staff/module.js";
 import { casesHttpModule } from "./cases/module.js";
 import type { V1ErrorMapping } from "./http-module.js";
 import { icdHttpModule } from "./icd/module.js";
@@ -23,6 +24,7 @@ export const httpModules = [
   soapHttpModule,
   icdHttpModule,
   billingHttpModule,
+  staffHttpModule,
   systemHttpModule,
 ] as const;
 

@@ -20,6 +20,7 @@ import type { OrganisationRepository } from "./organisation-repository.js";
 import type { OutboxRepository } from "./outbox-repository.js";
 import type { PatientRepository } from "./patient-repository.js";
 import type { RateLimitStore } from "./rate-limit-store.js";
+import type { StaffRepository } from "./staff-repository.js";
 
 /** The repositories a unit of work can touch. */
 export interface Repositories {
@@ -40,6 +41,7 @@ export interface Repositories {
   claims: ClaimRepository;
   icd: IcdRepository;
   billingCodes: BillingCodeRepository;
+  staff: StaffRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

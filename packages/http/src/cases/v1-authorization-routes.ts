@@ -30,8 +30,8 @@ const pageQuery = {
   size: { type: "integer", minimum: 1, maximum: 100, default: 20 },
 } as const;
 
-const PHYSICIAN_ID = pathIdKind("REFERRING_PHYSICIAN_NOT_FOUND", "id");
-const AUTHORIZATION_ID = pathIdKind("AUTHORIZATION_NOT_FOUND", "id");
+const PHYSICIAN_ID = pathIdKind("REFERRING_PHYSICIAN_NOT_FOUND", "referring_physician_id");
+const AUTHORIZATION_ID = pathIdKind("AUTHORIZATION_NOT_FOUND", "authorization_id");
 
 /** The referring physician registry and the authorizations of cases. */
 export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDefinition[] {

@@ -39,3 +39,31 @@ export function v2Error(
   if (issues?.length) details.errors = issues;
   return jsonResponse(status, { error: { code: error.code, message, details }, meta: v2Meta(ctx, false) }, headers);
 }
+
+/**
+ * The v2 `pagination` object (spec 4.6). With a bounded total (`totalExact` false), pages beyond it still exist:
+ * never report fewer pages than the ones known.
+ */
+export function v2Pagination(p: {
+  page: number;
+  perPage: number;
+  total: number;
+  totalExact: boolean;
+  hasNext: boolean;
+  returned: number;
+}) {
+  const pagesSeen = p.returned > 0 ? p.page + (p.hasNext ? 1 : 0) : 0;
+  const totalPages = Math.max(Math.ceil(p.total / p.perPage), pagesSeen);
+  const hasPrevious = p.page > 1;
+  return {
+    current_page: p.page,
+    total_pages: totalPages,
+    total_count: p.total,
+    total_count_exact: p.totalExact,
+    per_page: p.perPage,
+    has_next: p.hasNext,
+    has_previous: hasPrevious,
+    next_page: p.hasNext ? p.page + 1 : null,
+    previous_page: hasPrevious ? Math.min(p.page - 1, Math.max(totalPages, 1)) : null,
+  };
+}

@@ -1,6 +1,6 @@
 import { DomainError, hasAnyScope, type Patient, type Principal } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
-import { v2Meta } from "../contracts/v2-contract.js";
+import { v2Meta, v2Pagination } from "../contracts/v2-contract.js";
 import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { NOTE_SCOPES } from "../soap/v1-soap-routes.js";
@@ -119,24 +119,16 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
           order: q.order,
           status: q.status,
         });
-        const hasNext = page.hasNext;
-        // With a bounded total, pages beyond it still exist: never report fewer pages than the ones known.
-        const pagesSeen = page.patients.length > 0 ? page.page + (hasNext ? 1 : 0) : 0;
-        const totalPages = Math.max(Math.ceil(page.total / page.perPage), pagesSeen);
-        const hasPrevious = page.page > 1;
         return jsonResponse(200, {
           data: await render(ctx.principal, ctx.query(), page.patients),
-          pagination: {
-            current_page: page.page,
-            total_pages: totalPages,
-            total_count: page.total,
-            total_count_exact: page.totalExact,
-            per_page: page.perPage,
-            has_next: hasNext,
-            has_previous: hasPrevious,
-            next_page: hasNext ? page.page + 1 : null,
-            previous_page: hasPrevious ? Math.min(page.page - 1, Math.max(totalPages, 1)) : null,
-          },
+          pagination: v2Pagination({
+            page: page.page,
+            perPage: page.perPage,
+            total: page.total,
+            totalExact: page.totalExact,
+            hasNext: page.hasNext,
+            returned: page.patients.length,
+          }),
           meta: v2Meta(ctx),
         });
       },

@@ -22,8 +22,8 @@ const BASE = "/apis/v1/webhooks";
 const errorBody = { $ref: "#/components/schemas/V2Error" };
 const object = { type: "object" };
 
-const SUBSCRIPTION_ID = pathIdKind("SUBSCRIPTION_NOT_FOUND", "id");
-const DELIVERY_ID = pathIdKind("DELIVERY_NOT_FOUND", "id");
+const SUBSCRIPTION_ID = pathIdKind("SUBSCRIPTION_NOT_FOUND", "subscription_id");
+const DELIVERY_ID = pathIdKind("DELIVERY_NOT_FOUND", "delivery_id");
 
 /**
  * Spec 4.4. These answer like v2: the resource itself with 200, 201 or 204,

@@ -11,6 +11,7 @@ import { describeWebhookConformance } from "./webhook-conformance.js";
 import { describeNotificationConformance } from "./notification-conformance.js";
 import { describeSoapNoteConformance } from "./soap-note-conformance.js";
 import { describeIcdConformance } from "./icd-conformance.js";
+import { describeStaffConformance } from "./staff-conformance.js";
 import type { StorageProbe } from "./storage-probe.js";
 
 /** Raw reads of what an adapter persisted, made with the engine's own driver, not through our repositories. */
@@ -379,6 +380,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
     describeNotificationConformance(engine, () => ({ s, fx }));
     describeSoapNoteConformance(engine, () => ({ s, fx }));
     describeIcdConformance(engine, () => ({ s, fx }));
+    describeStaffConformance(engine, () => ({ s, fx }));
 
     describe("transactions and the outbox", () => {
       it(`[${engine}] a transaction commits the row and its event together`, async () => {
@@ -426,7 +428,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
           });
         }
         const pending = await s.repositories.outbox.listPending(2);
-        expect(pending.map((e) => e.data.patient_id)).toEqual([1, 2]);
+        expect(pending.map((e) => (e.data as { patient_id?: unknown }).patient_id)).toEqual([1, 2]);
         expect(pending[0]).toMatchObject({
           eventType: "patient.updated",
           organisationId: 1,

@@ -209,7 +209,9 @@ export function describeWebhookConformance(engine: string, current: () => { s: S
       });
       const [first] = await s.repositories.outbox.listPending(10);
       await s.repositories.outbox.markDispatched([first!.id], T0);
-      expect((await s.repositories.outbox.listPending(10)).map((e) => e.data.patient_id)).toEqual([2]);
+      expect(
+        (await s.repositories.outbox.listPending(10)).map((e) => (e.data as { patient_id?: unknown }).patient_id),
+      ).toEqual([2]);
     });
 
     it(`[${engine}] lockOrganisation reports whether the organisation exists`, async () => {

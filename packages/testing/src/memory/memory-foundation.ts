@@ -1,5 +1,4 @@
-import { DEFAULT_DOCUMENTATION_SETTINGS, type NewJob } from "@openpractice/core";
-import type { MemoryModuleRepositories } from "./memory-module.js";
+import { DEFAULT_DOCUMENTATION_SETTINGS, type NewJob, type Repositories } from "@openpractice/core";
 import { toPatient, type MemoryState } from "./memory-state.js";
 
 const SORT = {
@@ -19,7 +18,12 @@ const SORT = {
  * patients, the outbox, rate limits, jobs, locks); the domains' come from
  * memory-modules.ts.
  */
-export function memoryFoundation(s: () => MemoryState): MemoryModuleRepositories {
+type FoundationRepositories = Pick<
+  Repositories,
+  "organisations" | "catalog" | "patients" | "outbox" | "rateLimits" | "jobs" | "locks"
+>;
+
+export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
   const enqueueJob = (job: NewJob) => {
     const id = s().nextId++;
     s().jobs.set(id, {

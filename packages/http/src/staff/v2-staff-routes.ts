@@ -1,0 +1,285 @@
+import {
+  STAFF_LIMITS,
+  STAFF_ROLES,
+  STAFF_SORT_FIELDS,
+  STAFF_STATUSES,
+  type StaffChanges,
+  type StaffMember,
+} from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { jsonResponse } from "../contracts/json-response.js";
+import { pathIdKind } from "../contracts/path-id.js";
+import { v2Meta, v2Pagination } from "../contracts/v2-contract.js";
+import { routeGroup, scopePair, type Static } from "../define-route.js";
+import { projectFields } from "../patients/v2-patient-contract.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
+import { nullable } from "../validation/json-schema.js";
+
+const STAFF_ID = pathIdKind("STAFF_NOT_FOUND", "staff_id");
+/** v2 ids are strings (spec 2.5); a clinic id is accepted as a number too. */
+const clinicId = { type: ["string", "integer"], pattern: "^[1-9][0-9]{0,14}$", minimum: 1 } as const;
+const name = { type: "string", minLength: 1, maxLength: STAFF_LIMITS.nameMax } as const;
+
+const staffProperties = {
+  first_name: name,
+  last_name: name,
+  email: { type: "string", format: "email", maxLength: STAFF_LIMITS.emailMax },
+  phone: nullable({ type: "string", maxLength: STAFF_LIMITS.phoneMax }),
+  roles: {
+    type: "array",
+    minItems: 1,
+    maxItems: STAFF_LIMITS.maxRoles,
+    items: { type: "string", enum: [...STAFF_ROLES] },
+    description: "What they do at the practice; at least one",
+  },
+  clinic_ids: {
+    type: "array",
+    maxItems: STAFF_LIMITS.maxClinics,
+    items: clinicId,
+    description: "The clinics they work at (GET /v2/clinics); empty: none in particular",
+  },
+} as const;
+
+export const v2StaffCreateSchema = {
+  $id: "V2StaffCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["first_name", "last_name", "email", "roles"],
+  properties: staffProperties,
+} as const;
+
+export const v2StaffUpdateSchema = {
+  $id: "V2StaffUpdate",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    ...staffProperties,
+    status: {
+      type: "string",
+      enum: [...STAFF_STATUSES],
+      description: "active reactivates a deactivated member; deactivation is DELETE",
+    },
+  },
+} as const;
+
+const fieldList = "id,first_name,last_name,email,phone,roles,clinic_ids,status,created_at,updated_at,deactivated_at";
+const v2StaffListQuerySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    page: { type: "integer", minimum: 1, default: 1 },
+    per_page: { type: "integer", minimum: 1, maximum: STAFF_LIMITS.maxPerPage, default: STAFF_LIMITS.defaultPerPage },
+    search: {
+      type: "string",
+      maxLength: STAFF_LIMITS.maxSearchLength,
+      description: "Words that must all occur in the name or email (case- and accent-insensitive)",
+    },
+    status: { type: "string", enum: [...STAFF_STATUSES, "all"], default: "active" },
+    role: { type: "string", enum: [...STAFF_ROLES] },
+    clinic_id: { type: "integer", minimum: 1, description: "Members who work at this clinic" },
+    sort: { type: "string", enum: [...STAFF_SORT_FIELDS], default: "last_name" },
+    order: { type: "string", enum: ["asc", "desc"], default: "asc" },
+    fields: {
+      type: "string",
+      pattern: `^(${fieldList.replaceAll(",", "|")})(,(${fieldList.replaceAll(",", "|")}))*$`,
+      description: "A comma-separated list of fields to return (id is always included)",
+    },
+  },
+} as const;
+const v2StaffReadQuerySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: { fields: v2StaffListQuerySchema.properties.fields },
+} as const;
+
+const v2StaffSchema = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    first_name: { type: "string" },
+    last_name: { type: "string" },
+    email: { type: "string" },
+    phone: { type: ["string", "null"] },
+    roles: { type: "array", items: { type: "string", enum: [...STAFF_ROLES] } },
+    clinic_ids: { type: "array", items: { type: "string" } },
+    status: { type: "string", enum: [...STAFF_STATUSES] },
+    created_at: { type: "string", format: "date-time" },
+    updated_at: { type: "string", format: "date-time" },
+    deactivated_at: { type: ["string", "null"], format: "date-time" },
+  },
+};
+
+/** Domain field → v2 wire field, for error messages. */
+const V2_STAFF_FIELDS: FieldNames = Object.freeze({
+  firstName: "first_name",
+  lastName: "last_name",
+  email: "email",
+  phone: "phone",
+  roles: "roles",
+  clinicIds: "clinic_ids",
+  status: "status",
+});
+
+type V2StaffUpdate = Static<typeof v2StaffUpdateSchema>;
+
+const v2StaffView = (m: StaffMember) => ({
+  id: String(m.id),
+  first_name: m.firstName,
+  last_name: m.lastName,
+  email: m.email,
+  phone: m.phone,
+  roles: m.roles,
+  clinic_ids: m.clinicIds.map(String),
+  status: m.status,
+  created_at: m.createdAt.toISOString(),
+  updated_at: m.updatedAt.toISOString(),
+  deactivated_at: m.deactivatedAt?.toISOString() ?? null,
+});
+
+const fieldsOf = (raw: string | undefined) => (raw ? [...new Set(raw.split(","))] : undefined);
+
+function staffChangesFromBody(b: V2StaffUpdate): StaffChanges {
+  return {
+    firstName: b.first_name,
+    lastName: b.last_name,
+    email: b.email,
+    phone: b.phone,
+    roles: b.roles,
+    clinicIds: b.clinic_ids?.map(Number),
+    status: b.status,
+  };
+}
+
+/** Spec 4.7 /v2/staff: people of the practice who do not treat patients. DELETE deactivates; the record stays. */
+export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const route = routeGroup({
+    contract: "v2",
+    tags: ["Staff (v2 beta)"],
+    auth: true,
+    scopes: scopePair("staff"),
+    rateLimitBucket: "v2",
+    fieldNames: V2_STAFF_FIELDS,
+  });
+  const ids = { staff_id: STAFF_ID };
+  const one = (description: string) => ({ description, schema: v2StaffSchema });
+  const conflict = {
+    description: "DUPLICATE_STAFF_EMAIL: details.existing_staff_id names the member with this email",
+    schema: { $ref: "#/components/schemas/V2Error" },
+  };
+  return [
+    route({
+      method: "POST",
+      path: "/v2/staff",
+      operationId: "v2CreateStaff",
+      summary: "Add a staff member (status active). The email is unique in the organisation, case-insensitively.",
+      access: "write",
+      requestBody: v2StaffCreateSchema,
+      responses: { "201": one("The new member (Location: its URL)"), "409": conflict },
+      async handle(ctx) {
+        const b = await ctx.body();
+        const member = await practice.staff.create(ctx.principal, {
+          firstName: b.first_name,
+          lastName: b.last_name,
+          email: b.email,
+          phone: b.phone,
+          roles: b.roles,
+          clinicIds: b.clinic_ids?.map(Number),
+        });
+        return jsonResponse(201, v2StaffView(member), { location: `${ctx.basePath}/v2/staff/${member.id}` });
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/staff",
+      readsOnly: true,
+      operationId: "v2ListStaff",
+      summary:
+        "List staff, paginated: active ones by last name unless status, sort or order say otherwise; search, role and clinic_id narrow it.",
+      access: "read",
+      query: v2StaffListQuerySchema,
+      responses: {
+        "200": {
+          description: "A page of staff",
+          schema: {
+            type: "object",
+            properties: {
+              data: { type: "array", items: v2StaffSchema },
+              pagination: { $ref: "#/components/schemas/V2Pagination" },
+              meta: { $ref: "#/components/schemas/V2Meta" },
+            },
+          },
+        },
+      },
+      async handle(ctx) {
+        const q = ctx.query();
+        const page = await practice.staff.list(ctx.principal, {
+          page: q.page,
+          perPage: q.per_page,
+          search: q.search,
+          status: q.status,
+          role: q.role,
+          clinicId: q.clinic_id,
+          sort: q.sort,
+          order: q.order,
+        });
+        const fields = fieldsOf(q.fields);
+        return jsonResponse(200, {
+          data: page.members.map((m) => projectFields(v2StaffView(m), fields, [])),
+          pagination: v2Pagination({
+            page: page.page,
+            perPage: page.perPage,
+            total: page.total,
+            totalExact: true,
+            hasNext: page.page * page.perPage < page.total,
+            returned: page.members.length,
+          }),
+          meta: v2Meta(ctx),
+        });
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/staff/:staff_id",
+      ids,
+      readsOnly: true,
+      operationId: "v2GetStaff",
+      summary: "Read a staff member, active or not.",
+      access: "read",
+      query: v2StaffReadQuerySchema,
+      responses: { "200": one("The member") },
+      async handle(ctx) {
+        const member = await practice.staff.get(ctx.principal, ctx.ids.staff_id);
+        return jsonResponse(200, projectFields(v2StaffView(member), fieldsOf(ctx.query().fields), []));
+      },
+    }),
+    route({
+      method: "PATCH",
+      path: "/v2/staff/:staff_id",
+      ids,
+      operationId: "v2UpdateStaff",
+      summary:
+        "Change a staff member: omitted fields keep their values, roles and clinic_ids given replace the list; status active reactivates.",
+      access: "write",
+      requestBody: v2StaffUpdateSchema,
+      responses: { "200": one("The member after the change"), "409": conflict },
+      async handle(ctx) {
+        const changes = staffChangesFromBody(await ctx.body());
+        return jsonResponse(200, v2StaffView(await practice.staff.update(ctx.principal, ctx.ids.staff_id, changes)));
+      },
+    }),
+    route({
+      method: "DELETE",
+      path: "/v2/staff/:staff_id",
+      ids,
+      operationId: "v2DeactivateStaff",
+      summary:
+        "Deactivate a staff member: status inactive, deactivated_at set; the record, its email and history stay. Repeating it changes nothing.",
+      access: "write",
+      responses: { "200": one("The deactivated member") },
+      async handle(ctx) {
+        return jsonResponse(200, v2StaffView(await practice.staff.deactivate(ctx.principal, ctx.ids.staff_id)));
+      },
+    }),
+  ];
+}
