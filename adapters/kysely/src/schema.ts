@@ -32,6 +32,22 @@ export interface ClinicsTable {
   allow_double_booking: Generated<number>;
   /** 0 or 1 (migration 005). */
   visit_limit_warning_only: Generated<number>;
+  /** Migration 017: the v2 directory's details. */
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string | null;
+  phone: string | null;
+  place_of_service: Generated<string>;
+  npi: string | null;
+  tax_id: string | null;
+  /** 0 or 1. */
+  active: Generated<number>;
+  /** Null only between migration 017's column and its backfill. */
+  created_at: string | null;
+  updated_at: string | null;
 }
 
 export interface ProvidersTable {

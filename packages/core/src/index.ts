@@ -110,3 +110,5 @@ export * from "./practice.js";
 export * from "./staff/staff.js";
 export * from "./staff/staff-service.js";
 export * from "./ports/staff-repository.js";
+export * from "./organisations/clinic-rules.js";
+export * from "./organisations/clinic-service.js";

@@ -1,6 +1,7 @@
 import type { ErrorCode } from "@openpractice/core";
 import { appointmentsHttpModule } from "./appointments/module.js";
 import { billingHttpModule } from "./billing/module.js";
+import { clinicsHttpModule } from "./clinics/module.js";
 import { staffHttpModule } from "./staff/module.js";
 import { casesHttpModule } from "./cases/module.js";
 import type { V1ErrorMapping } from "./http-module.js";
@@ -25,6 +26,7 @@ export const httpModules = [
   icdHttpModule,
   billingHttpModule,
   staffHttpModule,
+  clinicsHttpModule,
   systemHttpModule,
 ] as const;
 

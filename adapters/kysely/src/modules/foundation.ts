@@ -1,6 +1,7 @@
 import { defineKyselyModule } from "../kysely-module.js";
 import { foundationMigration } from "../migrations/001-foundation.js";
 import { jobsAndLocksMigration } from "../migrations/002-jobs-and-locks.js";
+import { clinicDetailsMigration } from "../migrations/017-clinic-details.js";
 import { KyselyCatalogRepository } from "../repositories/catalog-repository.js";
 import { KyselyJobQueue } from "../repositories/job-queue.js";
 import { KyselyLockStore } from "../repositories/lock-store.js";
@@ -22,6 +23,7 @@ export const foundationKyselyModule = defineKyselyModule({
   migrations: (profile) => ({
     "001-foundation": foundationMigration(profile),
     "002-jobs-and-locks": jobsAndLocksMigration(profile),
+    "017-clinic-details": clinicDetailsMigration(),
   }),
   tables: [
     "organisations",

@@ -1,16 +1,16 @@
-import type {
-  BillingUnitRule,
-  ClinicSettings,
-  DocumentationSettings,
-  Organisation,
-  OrganisationRepository,
-  Plan,
-  Provider,
-  Clinic,
+import {
+  clinicWithDefaults,
+  type BillingUnitRule,
+  type DocumentationSettings,
+  type Organisation,
+  type OrganisationRepository,
+  type Plan,
+  type Provider,
+  type Clinic,
 } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
-import { readLatest } from "../contention.js";
-import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
+import { readLatest, refusableStatement } from "../contention.js";
+import { insertIgnoringDuplicate, insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
 import {
   fromDbTime,
   toDbTime,
@@ -36,6 +36,8 @@ const toOrganisation = (r: Selectable<OrganisationsTable>): Organisation => ({
   updatedAt: fromDbTime(r.updated_at),
 });
 
+const EPOCH = "1970-01-01T00:00:00.000Z";
+
 const toClinic = (r: Selectable<ClinicsTable>): Clinic => ({
   id: Number(r.id),
   organisationId: Number(r.organisation_id),
@@ -43,6 +45,41 @@ const toClinic = (r: Selectable<ClinicsTable>): Clinic => ({
   timeZone: r.time_zone,
   allowDoubleBooking: Boolean(Number(r.allow_double_booking)),
   visitLimitWarningOnly: Boolean(Number(r.visit_limit_warning_only)),
+  address: {
+    line1: r.address_line1,
+    line2: r.address_line2,
+    city: r.city,
+    state: r.state,
+    postalCode: r.postal_code,
+    country: r.country,
+  },
+  phone: r.phone,
+  placeOfService: r.place_of_service,
+  npi: r.npi,
+  taxId: r.tax_id,
+  active: Boolean(Number(r.active)),
+  createdAt: fromDbTime(r.created_at ?? EPOCH),
+  updatedAt: fromDbTime(r.updated_at ?? EPOCH),
+});
+
+/** Every column of a clinic but its id and organisation. */
+const clinicColumns = (c: Omit<Clinic, "id">) => ({
+  name: c.name,
+  time_zone: c.timeZone,
+  allow_double_booking: c.allowDoubleBooking ? 1 : 0,
+  visit_limit_warning_only: c.visitLimitWarningOnly ? 1 : 0,
+  address_line1: c.address.line1,
+  address_line2: c.address.line2,
+  city: c.address.city,
+  state: c.address.state,
+  postal_code: c.address.postalCode,
+  country: c.address.country,
+  phone: c.phone,
+  place_of_service: c.placeOfService,
+  npi: c.npi,
+  tax_id: c.taxId,
+  active: c.active ? 1 : 0,
+  updated_at: toDbTime(c.updatedAt),
 });
 
 const toProvider = (r: Selectable<ProvidersTable>, clinicIds: number[]): Provider => ({
@@ -108,39 +145,65 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
       .execute();
   }
 
+  /** The clinic holding this name, as last committed. */
+  private async clinicNamed(organisationId: number, name: string, exceptId?: number) {
+    let q = this.db
+      .selectFrom("clinics")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("name", "=", name);
+    if (exceptId !== undefined) q = q.where("id", "<>", exceptId);
+    return readLatest(this.profile, q).executeTakeFirst();
+  }
+
   async ensureClinic(clinic: Parameters<OrganisationRepository["ensureClinic"]>[0]) {
+    const full = clinicWithDefaults(clinic);
     const values = {
-      organisation_id: clinic.organisationId,
-      name: clinic.name,
-      time_zone: clinic.timeZone,
-      allow_double_booking: clinic.allowDoubleBooking ? 1 : 0,
-      visit_limit_warning_only: clinic.visitLimitWarningOnly ? 1 : 0,
+      organisation_id: full.organisationId,
+      created_at: toDbTime(full.createdAt),
+      ...clinicColumns(full),
     };
     await insertIgnoringDuplicate(this.db, this.profile, "clinics", values, ["organisation_id", "name"]);
-    const row = await readLatest(
-      this.profile,
-      this.db
-        .selectFrom("clinics")
-        .selectAll()
-        .where("organisation_id", "=", clinic.organisationId)
-        .where("name", "=", clinic.name),
-    ).executeTakeFirstOrThrow();
+    const row = await this.clinicNamed(clinic.organisationId, clinic.name);
+    if (!row) throw new Error("clinics: the clinic is missing right after its insert");
     return toClinic(row);
   }
 
-  async updateClinicSettings(organisationId: number, clinicId: number, settings: ClinicSettings) {
-    const changes: { allow_double_booking?: number; visit_limit_warning_only?: number } = {};
-    if (settings.allowDoubleBooking !== undefined) changes.allow_double_booking = settings.allowDoubleBooking ? 1 : 0;
-    if (settings.visitLimitWarningOnly !== undefined)
-      changes.visit_limit_warning_only = settings.visitLimitWarningOnly ? 1 : 0;
-    if (Object.keys(changes).length > 0)
-      await this.db
-        .updateTable("clinics")
-        .set(changes)
-        .where("organisation_id", "=", organisationId)
-        .where("id", "=", clinicId)
-        .execute();
-    return this.findClinic(organisationId, clinicId);
+  async insertClinic(clinic: Omit<Clinic, "id">) {
+    const values = {
+      organisation_id: clinic.organisationId,
+      created_at: toDbTime(clinic.createdAt),
+      ...clinicColumns(clinic),
+    };
+    // The unique key on (organisation, name) decides between concurrent inserts without raising.
+    const id = await insertIgnoringDuplicateReturningId(this.db, this.profile, "clinics", values, [
+      "organisation_id",
+      "name",
+    ]);
+    if (id !== undefined) return { created: true as const, clinic: { ...clinic, id } };
+    const holder = await this.clinicNamed(clinic.organisationId, clinic.name);
+    if (!holder) throw new Error("clinics: name holder missing right after a refused insert");
+    return { created: false as const, existingId: Number(holder.id) };
+  }
+
+  async updateClinic(clinic: Clinic) {
+    const holder = await this.clinicNamed(clinic.organisationId, clinic.name, clinic.id);
+    if (holder) return { updated: false as const, existingId: Number(holder.id) };
+    try {
+      await refusableStatement(this.db, this.profile, () =>
+        this.db
+          .updateTable("clinics")
+          .set(clinicColumns(clinic))
+          .where("organisation_id", "=", clinic.organisationId)
+          .where("id", "=", clinic.id)
+          .execute(),
+      );
+      return { updated: true as const };
+    } catch (error) {
+      if (!this.profile.isUniqueViolation(error)) throw error;
+      const after = await this.clinicNamed(clinic.organisationId, clinic.name, clinic.id);
+      return { updated: false as const, existingId: after ? Number(after.id) : 0 };
+    }
   }
 
   async findClinic(organisationId: number, clinicId: number) {

@@ -1,7 +1,9 @@
 import type { Principal } from "../auth/principal.js";
 import { DomainError } from "../errors/domain-error.js";
 import type { ClinicSettings } from "../ports/organisation-repository.js";
+import type { Clock } from "../clock.js";
 import type { Storage } from "../ports/storage.js";
+import { writeChange } from "./clinic-service.js";
 import type { Clinic, Provider } from "./organisation.js";
 
 const clinicNotFound = (id: unknown) =>
@@ -11,7 +13,7 @@ const clinicNotFound = (id: unknown) =>
 
 /** The organisation's clinics and providers as the other modules and the API read them. */
 export class DirectoryService {
-  constructor(private readonly deps: { storage: Storage }) {}
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
 
   listClinics(principal: Principal): Promise<Clinic[]> {
     return this.deps.storage.repositories.organisations.listClinics(principal.organisationId);
@@ -32,13 +34,21 @@ export class DirectoryService {
 
   /** Changes a clinic's settings: double booking, and warnings instead of refusals for visit limits. Omitted settings keep their values. */
   async updateClinicSettings(principal: Principal, clinicId: number, settings: ClinicSettings): Promise<Clinic> {
-    await this.getClinic(principal, clinicId);
-    const clinic = await this.deps.storage.repositories.organisations.updateClinicSettings(
-      principal.organisationId,
-      clinicId,
-      settings,
-    );
-    if (!clinic) throw clinicNotFound(clinicId);
-    return clinic;
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      const current =
+        Number.isSafeInteger(clinicId) && clinicId > 0
+          ? await tx.organisations.findClinic(principal.organisationId, clinicId)
+          : undefined;
+      if (!current) throw clinicNotFound(clinicId);
+      const next: Clinic = {
+        ...current,
+        allowDoubleBooking: settings.allowDoubleBooking ?? current.allowDoubleBooking,
+        visitLimitWarningOnly: settings.visitLimitWarningOnly ?? current.visitLimitWarningOnly,
+        updatedAt: now,
+      };
+      await writeChange(tx, current, next, now);
+      return next;
+    });
   }
 }

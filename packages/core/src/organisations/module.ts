@@ -1,4 +1,5 @@
 import { defineCoreModule } from "../modules/core-module.js";
+import { ClinicService } from "./clinic-service.js";
 import { DirectoryService } from "./directory-service.js";
 import { DocumentationSettingsService } from "./documentation-settings.js";
 import { ORGANISATION_ERROR_CODES } from "./organisation-errors.js";
@@ -7,9 +8,16 @@ import { ORGANISATION_ERROR_CODES } from "./organisation-errors.js";
 export const organisationsModule = defineCoreModule({
   key: "organisations",
   createServices: ({ storage, clock }) => ({
-    directory: new DirectoryService({ storage }),
+    directory: new DirectoryService({ storage, clock }),
+    clinics: new ClinicService({ storage, clock }),
     documentationSettings: new DocumentationSettingsService({ storage, clock }),
   }),
   errorCodes: ORGANISATION_ERROR_CODES,
-  events: {},
+  events: {
+    "clinic.created": { fields: ["organisation_id", "clinic_id"], description: "A clinic was added." },
+    "clinic.updated": {
+      fields: ["organisation_id", "clinic_id"],
+      description: "A clinic's details or settings changed (or it was deactivated or reactivated).",
+    },
+  } as const,
 });

@@ -44,7 +44,37 @@ export interface Clinic {
   allowDoubleBooking: boolean;
   /** Whether a visit over a tracked case's limit (or outside its authorization) is booked with a warning instead of refused (default false). */
   visitLimitWarningOnly: boolean;
+  address: ClinicAddress;
+  phone: string | null;
+  /** The CMS place-of-service code claims carry for visits here: two digits, "11" (office) by default. */
+  placeOfService: string;
+  /** The clinic's (type 2) NPI, check digit verified; several clinics may share the group's NPI. */
+  npi: string | null;
+  /** The employer identification number: 9 digits. */
+  taxId: string | null;
+  /** An inactive clinic stays readable (history points at it) but is left out of the default lists. */
+  active: boolean;
+  createdAt: Date;
+  updatedAt: Date;
 }
+
+export interface ClinicAddress {
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  country: string | null;
+}
+
+export const EMPTY_CLINIC_ADDRESS: ClinicAddress = Object.freeze({
+  line1: null,
+  line2: null,
+  city: null,
+  state: null,
+  postalCode: null,
+  country: null,
+});
 
 /** A treating provider (doctor/therapist). `userId` is the identity provider's user id (the `user_id` claim). */
 export interface Provider {

@@ -33,13 +33,19 @@ export interface OrganisationRepository {
    * committed, when it won the unique key).
    */
   ensureClinic(
-    clinic: Omit<Clinic, "id" | "allowDoubleBooking" | "visitLimitWarningOnly"> &
-      Partial<Pick<Clinic, "allowDoubleBooking" | "visitLimitWarningOnly">>,
+    clinic: Pick<Clinic, "organisationId" | "name" | "timeZone"> &
+      Partial<Omit<Clinic, "id" | "organisationId" | "name" | "timeZone">>,
   ): Promise<Clinic>;
-
-  /** Changes a clinic's settings; returns the updated clinic, or undefined when the organisation has no such clinic. */
-  updateClinicSettings(organisationId: number, clinicId: number, settings: ClinicSettings): Promise<Clinic | undefined>;
-
+  /**
+   * Inserts a clinic; `created: false` with the existing clinic's id when the organisation already has one with
+   * this name (unique key; nothing written, an enclosing transaction stays usable). Of concurrent inserts of one
+   * name exactly one is created.
+   */
+  insertClinic(
+    clinic: Omit<Clinic, "id">,
+  ): Promise<{ created: true; clinic: Clinic } | { created: false; existingId: number }>;
+  /** Replaces the stored fields; `updated: false` with the holder's id when the new name belongs to another clinic. */
+  updateClinic(clinic: Clinic): Promise<{ updated: true } | { updated: false; existingId: number }>;
   /** The clinic in this organisation, or undefined (another organisation's clinic is undefined). */
   findClinic(organisationId: number, clinicId: number): Promise<Clinic | undefined>;
 

@@ -16,6 +16,6 @@ export const appointmentsHttpModule = defineHttpModule({
     APPOINTMENT_NOT_FOUND: 404,
     SCHEDULE_CONFLICT: 409,
     APPOINTMENT_CANCELLED: 409,
-    CLINIC_NOT_FOUND: 400,
+    CLINIC_NOT_FOUND: 404,
   },
 });

@@ -67,3 +67,46 @@ export function v2Pagination(p: {
     previous_page: hasPrevious ? Math.min(p.page - 1, Math.max(totalPages, 1)) : null,
   };
 }
+
+/** The fields a `fields=a,b` parameter names, or undefined for all. */
+export const v2FieldList = (raw: string | undefined) => (raw ? [...new Set(raw.split(","))] : undefined);
+
+/** `view` with only `id` and the named fields (all when none are named). */
+export function v2Project(
+  view: Record<string, unknown>,
+  fields: readonly string[] | undefined,
+): Record<string, unknown> {
+  if (!fields) return view;
+  const keep = new Set(["id", ...fields]);
+  return Object.fromEntries(Object.entries(view).filter(([k]) => keep.has(k)));
+}
+
+/** The body of a v2 list whose total is exact: `data` (with `fields` applied), `pagination`, `meta`. */
+export function v2ListBody(
+  ctx: V2RequestContext,
+  page: { page: number; perPage: number; total: number },
+  views: Array<Record<string, unknown>>,
+  fields: string | undefined,
+) {
+  const keep = v2FieldList(fields);
+  return {
+    data: views.map((v) => v2Project(v, keep)),
+    pagination: v2Pagination({
+      ...page,
+      totalExact: true,
+      hasNext: page.page * page.perPage < page.total,
+      returned: views.length,
+    }),
+    meta: v2Meta(ctx),
+  };
+}
+
+/** The OpenAPI schema of a v2 list of `item`. */
+export const v2ListSchema = (item: Record<string, unknown>) => ({
+  type: "object",
+  properties: {
+    data: { type: "array", items: item },
+    pagination: { $ref: "#/components/schemas/V2Pagination" },
+    meta: { $ref: "#/components/schemas/V2Meta" },
+  },
+});

@@ -12,6 +12,7 @@ import {
   type Sex,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
+import { v2Project } from "../contracts/v2-contract.js";
 import type { Static } from "../define-route.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 import { fieldHints } from "./patient-field-counterparts.js";
@@ -349,7 +350,5 @@ export function projectFields(
   fields: readonly string[] | undefined,
   expand: readonly V2Expansion[],
 ): Record<string, unknown> {
-  if (!fields) return view;
-  const keep = new Set(["id", ...fields, ...expand]);
-  return Object.fromEntries(Object.entries(view).filter(([k]) => keep.has(k)));
+  return v2Project(view, fields ? [...fields, ...expand] : undefined);
 }

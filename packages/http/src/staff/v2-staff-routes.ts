@@ -9,9 +9,8 @@ import {
 import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2Meta, v2Pagination } from "../contracts/v2-contract.js";
+import { v2FieldList, v2ListBody, v2ListSchema, v2Project } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
-import { projectFields } from "../patients/v2-patient-contract.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { nullable } from "../validation/json-schema.js";
 
@@ -137,8 +136,6 @@ const v2StaffView = (m: StaffMember) => ({
   deactivated_at: m.deactivatedAt?.toISOString() ?? null,
 });
 
-const fieldsOf = (raw: string | undefined) => (raw ? [...new Set(raw.split(","))] : undefined);
-
 function staffChangesFromBody(b: V2StaffUpdate): StaffChanges {
   return {
     firstName: b.first_name,
@@ -199,17 +196,7 @@ export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[
       access: "read",
       query: v2StaffListQuerySchema,
       responses: {
-        "200": {
-          description: "A page of staff",
-          schema: {
-            type: "object",
-            properties: {
-              data: { type: "array", items: v2StaffSchema },
-              pagination: { $ref: "#/components/schemas/V2Pagination" },
-              meta: { $ref: "#/components/schemas/V2Meta" },
-            },
-          },
-        },
+        "200": { description: "A page of staff", schema: v2ListSchema(v2StaffSchema) },
       },
       async handle(ctx) {
         const q = ctx.query();
@@ -223,19 +210,7 @@ export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[
           sort: q.sort,
           order: q.order,
         });
-        const fields = fieldsOf(q.fields);
-        return jsonResponse(200, {
-          data: page.members.map((m) => projectFields(v2StaffView(m), fields, [])),
-          pagination: v2Pagination({
-            page: page.page,
-            perPage: page.perPage,
-            total: page.total,
-            totalExact: true,
-            hasNext: page.page * page.perPage < page.total,
-            returned: page.members.length,
-          }),
-          meta: v2Meta(ctx),
-        });
+        return jsonResponse(200, v2ListBody(ctx, page, page.members.map(v2StaffView), q.fields));
       },
     }),
     route({
@@ -250,7 +225,7 @@ export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[
       responses: { "200": one("The member") },
       async handle(ctx) {
         const member = await practice.staff.get(ctx.principal, ctx.ids.staff_id);
-        return jsonResponse(200, projectFields(v2StaffView(member), fieldsOf(ctx.query().fields), []));
+        return jsonResponse(200, v2Project(v2StaffView(member), v2FieldList(ctx.query().fields)));
       },
     }),
     route({

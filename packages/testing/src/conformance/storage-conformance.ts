@@ -101,6 +101,61 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         expect(await s.repositories.organisations.findClinic(2, a.id)).toBeUndefined();
       });
 
+      it(`[${engine}] a clinic's details round-trip; insertClinic and updateClinic refuse another clinic's name, 10 concurrent inserts create one`, async () => {
+        const details = {
+          organisationId: 1,
+          name: "Lakeside",
+          timeZone: "America/Chicago",
+          allowDoubleBooking: true,
+          visitLimitWarningOnly: false,
+          address: {
+            line1: "1 Lake St",
+            line2: null,
+            city: "Chicago",
+            state: "IL",
+            postalCode: "60601",
+            country: "US",
+          },
+          phone: "312-555-0100",
+          placeOfService: "22",
+          npi: "1234567893",
+          taxId: "123456789",
+          active: true,
+          createdAt: at(1),
+          updatedAt: at(2),
+        };
+        const results = await Promise.all(
+          Array.from({ length: 10 }, () => s.transaction((tx) => tx.organisations.insertClinic(details))),
+        );
+        const created = results.filter((r) => r.created);
+        expect(created).toHaveLength(1);
+        const clinic = created[0]!.created ? created[0]!.clinic : undefined;
+        for (const r of results) if (!r.created) expect(r.existingId).toBe(clinic?.id);
+        expect(await s.repositories.organisations.findClinic(1, clinic!.id)).toEqual(clinic);
+        const other = await s.repositories.organisations.ensureClinic({
+          organisationId: 1,
+          name: "Hillside",
+          timeZone: "UTC",
+        });
+        expect(other).toMatchObject({ active: true, placeOfService: "11", npi: null, address: { city: null } });
+        expect(await s.repositories.organisations.updateClinic({ ...other, name: "Lakeside" })).toEqual({
+          updated: false,
+          existingId: clinic!.id,
+        });
+        const moved = {
+          ...other,
+          name: "Riverside",
+          active: false,
+          address: { ...other.address, city: "Joliet" },
+          updatedAt: at(3),
+        };
+        expect(await s.repositories.organisations.updateClinic(moved)).toEqual({ updated: true });
+        expect(await s.repositories.organisations.findClinic(1, other.id)).toEqual(moved);
+        expect(await s.repositories.organisations.insertClinic({ ...details, organisationId: 2 })).toMatchObject({
+          created: true,
+        });
+      });
+
       it(`[${engine}] upsertProvider replaces clinic memberships`, async () => {
         const c1 = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "A", timeZone: "UTC" });
         const c2 = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "B", timeZone: "UTC" });

@@ -1,4 +1,4 @@
-import { DEFAULT_DOCUMENTATION_SETTINGS, type NewJob, type Repositories } from "@openpractice/core";
+import { clinicWithDefaults, DEFAULT_DOCUMENTATION_SETTINGS, type NewJob, type Repositories } from "@openpractice/core";
 import { toPatient, type MemoryState } from "./memory-state.js";
 
 const SORT = {
@@ -76,21 +76,26 @@ export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
       },
       async ensureClinic(clinic) {
         const found = s().clinics.find((c) => c.organisationId === clinic.organisationId && c.name === clinic.name);
-        if (found) return { ...found };
-        const created = {
-          ...clinic,
-          allowDoubleBooking: clinic.allowDoubleBooking ?? false,
-          visitLimitWarningOnly: clinic.visitLimitWarningOnly ?? false,
-          id: s().nextId++,
-        };
+        if (found) return structuredClone(found);
+        const created = { ...clinicWithDefaults(clinic), id: s().nextId++ };
         s().clinics.push(created);
-        return { ...created };
+        return structuredClone(created);
       },
-      async updateClinicSettings(orgId, id, settings) {
-        const clinic = s().clinics.find((c) => c.organisationId === orgId && c.id === id);
-        if (!clinic) return undefined;
-        Object.assign(clinic, Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)));
-        return { ...clinic };
+      async insertClinic(clinic) {
+        const holder = s().clinics.find((c) => c.organisationId === clinic.organisationId && c.name === clinic.name);
+        if (holder) return { created: false, existingId: holder.id };
+        const created = { ...structuredClone(clinic), id: s().nextId++ };
+        s().clinics.push(created);
+        return { created: true, clinic: structuredClone(created) };
+      },
+      async updateClinic(clinic) {
+        const holder = s().clinics.find(
+          (c) => c.organisationId === clinic.organisationId && c.name === clinic.name && c.id !== clinic.id,
+        );
+        if (holder) return { updated: false, existingId: holder.id };
+        const i = s().clinics.findIndex((c) => c.organisationId === clinic.organisationId && c.id === clinic.id);
+        if (i >= 0) s().clinics[i] = structuredClone(clinic);
+        return { updated: true };
       },
       findClinic: async (orgId, id) =>
         structuredClone(s().clinics.find((c) => c.organisationId === orgId && c.id === id)),

@@ -1,0 +1,140 @@
+import type { Patch } from "../patch.js";
+import type { Principal } from "../auth/principal.js";
+import type { Clock } from "../clock.js";
+import { DomainError } from "../errors/domain-error.js";
+import { domainEvent } from "../events/event-catalog.js";
+import { toPageWindow } from "../paging.js";
+import { foldForMatch, searchTerms } from "../patients/patient-normalisation.js";
+import type { Repositories, Storage } from "../ports/storage.js";
+import {
+  assertValidClinic,
+  CLINIC_LIMITS,
+  type ClinicChanges,
+  type ClinicDraft,
+  type ClinicListQuery,
+  clinicSearchText,
+  taxIdDigits,
+} from "./clinic-rules.js";
+import { type Clinic, type ClinicAddress, EMPTY_CLINIC_ADDRESS } from "./organisation.js";
+
+const notFound = (id: unknown) =>
+  new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", { clinic_id: id });
+const duplicateName = (existingId: number) =>
+  new DomainError("DUPLICATE_CLINIC", "The organisation already has a clinic with this name", {
+    existing_clinic_id: existingId,
+  });
+
+const trimmed = (v: string | null | undefined) => (v === undefined ? undefined : v?.trim() || null);
+
+function mergeAddress(current: ClinicAddress, sent: Patch<ClinicAddress> | null | undefined): ClinicAddress {
+  if (sent === undefined) return current;
+  if (sent === null) return { ...EMPTY_CLINIC_ADDRESS };
+  const out = { ...current };
+  for (const key of Object.keys(EMPTY_CLINIC_ADDRESS) as Array<keyof ClinicAddress>) {
+    const v = trimmed(sent[key]);
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+/** The organisation's clinics (v2 directory): create, read, change, list; v1 reads the same rows. */
+export class ClinicService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+
+  async create(principal: Principal, draft: ClinicDraft): Promise<Clinic> {
+    assertValidClinic(draft, true);
+    const now = this.deps.clock.now();
+    const organisationId = principal.organisationId;
+    return this.deps.storage.transaction(async (tx) => {
+      await tx.organisations.ensure({ id: organisationId, name: `Organisation ${organisationId}`, plan: "free", now });
+      const result = await tx.organisations.insertClinic({
+        organisationId,
+        name: draft.name.trim(),
+        timeZone: draft.timeZone,
+        allowDoubleBooking: draft.allowDoubleBooking ?? false,
+        visitLimitWarningOnly: draft.visitLimitWarningOnly ?? false,
+        address: mergeAddress(EMPTY_CLINIC_ADDRESS, draft.address),
+        phone: trimmed(draft.phone) ?? null,
+        placeOfService: draft.placeOfService ?? "11",
+        npi: draft.npi ?? null,
+        taxId: draft.taxId ? (taxIdDigits(draft.taxId) ?? null) : null,
+        active: true,
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (!result.created) throw duplicateName(result.existingId);
+      await tx.outbox.append(
+        domainEvent("clinic.created", { organisation_id: organisationId, clinic_id: result.clinic.id }, now),
+      );
+      return result.clinic;
+    });
+  }
+
+  async get(principal: Principal, id: number): Promise<Clinic> {
+    const found = await this.deps.storage.repositories.organisations.findClinic(principal.organisationId, id);
+    if (!found) throw notFound(id);
+    return found;
+  }
+
+  /** Partial update: omitted fields keep their values, null clears an optional one; address fields merge. */
+  async update(principal: Principal, id: number, changes: ClinicChanges): Promise<Clinic> {
+    assertValidClinic(changes, false);
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      const current = await tx.organisations.findClinic(principal.organisationId, id);
+      if (!current) throw notFound(id);
+      const next: Clinic = {
+        ...current,
+        name: changes.name?.trim() ?? current.name,
+        timeZone: changes.timeZone ?? current.timeZone,
+        allowDoubleBooking: changes.allowDoubleBooking ?? current.allowDoubleBooking,
+        visitLimitWarningOnly: changes.visitLimitWarningOnly ?? current.visitLimitWarningOnly,
+        address: mergeAddress(current.address, changes.address),
+        phone: changes.phone === undefined ? current.phone : (trimmed(changes.phone) ?? null),
+        placeOfService: changes.placeOfService ?? current.placeOfService,
+        npi: changes.npi === undefined ? current.npi : changes.npi,
+        taxId:
+          changes.taxId === undefined
+            ? current.taxId
+            : changes.taxId === null
+              ? null
+              : (taxIdDigits(changes.taxId) ?? null),
+        active: changes.active ?? current.active,
+        updatedAt: now,
+      };
+      await writeChange(tx, current, next, now);
+      return next;
+    });
+  }
+
+  /** The clinics of the organisation, filtered, ordered and paged here: an organisation has tens of clinics, not thousands. */
+  async list(
+    principal: Principal,
+    query: ClinicListQuery,
+  ): Promise<{ clinics: Clinic[]; total: number; page: number; perPage: number }> {
+    const { page, size, offset } = toPageWindow(query.page, query.perPage, {
+      defaultSize: CLINIC_LIMITS.defaultPerPage,
+      maxSize: CLINIC_LIMITS.maxPerPage,
+    });
+    const status = query.status ?? "active";
+    const terms = searchTerms(query.search ?? "");
+    const sort = query.sort ?? "name";
+    const direction = (query.order ?? "asc") === "asc" ? 1 : -1;
+    const key = (c: Clinic) =>
+      sort === "name" ? foldForMatch(c.name) : (sort === "created_at" ? c.createdAt : c.updatedAt).toISOString();
+    const matching = (await this.deps.storage.repositories.organisations.listClinics(principal.organisationId))
+      .filter((c) => status === "all" || c.active === (status === "active"))
+      .filter((c) => terms.every((t) => clinicSearchText(c).includes(t)))
+      .sort((a, b) => (key(a) < key(b) ? -direction : key(a) > key(b) ? direction : (a.id - b.id) * direction));
+    return { clinics: matching.slice(offset, offset + size), total: matching.length, page, perPage: size };
+  }
+}
+
+/** Writes a changed clinic and its clinic.updated event; a name held by another clinic is refused. */
+export async function writeChange(tx: Repositories, current: Clinic, next: Clinic, now: Date): Promise<void> {
+  const result = await tx.organisations.updateClinic(next);
+  if (!result.updated) throw duplicateName(result.existingId);
+  await tx.outbox.append(
+    domainEvent("clinic.updated", { organisation_id: current.organisationId, clinic_id: current.id }, now),
+  );
+}
