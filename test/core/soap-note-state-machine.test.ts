@@ -237,6 +237,20 @@ describe.each([false, true])(
       expect(await snapshot(contextId)).toEqual(before);
     });
 
+    it("a provider who requires co-signature goes to COSIGN even when the organisation does not require it", async () => {
+      await cosign(false);
+      const plain = await filledNote();
+      expect((await practice.soapWorkflow.sign(AUTHOR, plain.contextId)).status).toBe("INCOMPLETED");
+      const author = await storage.repositories.organisations.findProvider(1, 101);
+      await practice.providers.update(AUTHOR, author!.id, { requiresCosign: true });
+      const supervised = await filledNote();
+      expect((await practice.soapWorkflow.sign(AUTHOR, supervised.contextId)).status).toBe("COSIGN");
+      await expect(practice.soapWorkflow.complete(AUTHOR, supervised.contextId)).rejects.toMatchObject({
+        code: "INVALID_TRANSITION",
+      });
+      expect((await practice.soapWorkflow.cosign(SUPERVISOR, supervised.contextId)).status).toBe("INCOMPLETED");
+    });
+
     it("refuses a row whose guard fails, naming why: the wrong signer, missing sections, an unsigned note", async () => {
       await cosign(false);
       const empty = await practice.soapNotes.create(AUTHOR, {

@@ -60,6 +60,17 @@ export interface ProvidersTable {
   supervising_user_id: number | null;
   /** Bumped by every booking of the doctor: the row lock that serialises bookings (migration 004). */
   schedule_version: Generated<number>;
+  /** Migration 018: JSON arrays of strings. */
+  credentials: Generated<string>;
+  specialities: Generated<string>;
+  licence_number: string | null;
+  licence_state: string | null;
+  /** 0 or 1. */
+  requires_cosign: Generated<number>;
+  active: Generated<number>;
+  /** Null only between migration 018's column and its backfill. */
+  created_at: string | null;
+  updated_at: string | null;
 }
 
 export interface ProviderClinicsTable {
@@ -120,6 +131,9 @@ export interface AppointmentCategoriesTable {
   name: string;
   category_type: string;
   duration_minutes: number;
+  /** Migration 019: "#RRGGBB" or null; 0 or 1. */
+  colour: string | null;
+  active: Generated<number>;
 }
 
 export interface CancellationReasonsTable {

@@ -46,6 +46,11 @@ export interface SqlDialectProfile {
   /** True when `error` is the driver's unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
   /**
+   * Whether DROP INDEX names the index's table (MySQL, MariaDB: `DROP INDEX i ON t`); SQLite and PostgreSQL
+   * refuse the ON clause. Migrations' `down` steps drop indexes with `dropIndexOf`.
+   */
+  dropIndexNamesTable?: boolean;
+  /**
    * True when a failed statement leaves the enclosing transaction unusable
    * (PostgreSQL: "current transaction is aborted"). The shared SQL then runs
    * statements that may fail on purpose (a unique key deciding a race) inside
@@ -75,4 +80,10 @@ export interface SqlDialectProfile {
   /** The engine's own migrations, applied with the shared ones in name order (e.g. a search index). */
   extraMigrations?: Readonly<Record<string, Migration>>;
   patientSearch?: PatientSearchIndex;
+}
+
+/** DROP INDEX in the engine's spelling (see `dropIndexNamesTable`). */
+export function dropIndexOf(db: Kysely<any>, profile: SqlDialectProfile, index: string, table: string) {
+  const drop = db.schema.dropIndex(index);
+  return profile.dropIndexNamesTable ? drop.on(table) : drop;
 }

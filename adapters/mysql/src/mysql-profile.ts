@@ -18,6 +18,7 @@ export const mysqlProfile: SqlDialectProfile = Object.freeze({
   autoIncrement: (col: ColumnDefinitionBuilder) => col.autoIncrement(),
   ignoreDuplicates: insertIgnore,
   incrementOnDuplicate: onDuplicateKeyIncrement,
+  dropIndexNamesTable: true,
   isUniqueViolation: (error: unknown) => {
     const e = error as { code?: unknown; errno?: unknown } | null;
     return e?.code === "ER_DUP_ENTRY" || e?.errno === 1062;

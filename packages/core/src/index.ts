@@ -112,3 +112,7 @@ export * from "./staff/staff-service.js";
 export * from "./ports/staff-repository.js";
 export * from "./organisations/clinic-rules.js";
 export * from "./organisations/clinic-service.js";
+export * from "./organisations/provider-rules.js";
+export * from "./organisations/provider-service.js";
+export * from "./catalog/catalog-rules.js";
+export * from "./catalog/catalog-admin-service.js";

@@ -4,10 +4,12 @@ import { billingHttpModule } from "./billing/module.js";
 import { clinicsHttpModule } from "./clinics/module.js";
 import { staffHttpModule } from "./staff/module.js";
 import { casesHttpModule } from "./cases/module.js";
+import { catalogHttpModule } from "./catalog/module.js";
 import type { V1ErrorMapping } from "./http-module.js";
 import { icdHttpModule } from "./icd/module.js";
 import { notificationsHttpModule } from "./notifications/module.js";
 import { patientsHttpModule } from "./patients/module.js";
+import { providersHttpModule } from "./providers/module.js";
 import { soapHttpModule } from "./soap/module.js";
 import { systemHttpModule } from "./system/module.js";
 import { webhooksHttpModule } from "./webhooks/module.js";
@@ -27,6 +29,8 @@ export const httpModules = [
   billingHttpModule,
   staffHttpModule,
   clinicsHttpModule,
+  providersHttpModule,
+  catalogHttpModule,
   systemHttpModule,
 ] as const;
 

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from "kysely";
-import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { dropIndexOf, type SqlDialectProfile } from "../sql-dialect-profile.js";
 
 const TIME = "varchar(30)";
 const DATE = "varchar(10)";
@@ -133,7 +133,7 @@ export function casesMigration(profile: SqlDialectProfile): Migration {
         .execute();
     },
     async down(db: Kysely<any>) {
-      await db.schema.dropIndex("appointments_org_case_ix").on("appointments").execute();
+      await dropIndexOf(db, profile, "appointments_org_case_ix", "appointments").execute();
       for (const t of ["authorizations", "cases", "insurance_cards", "referring_physicians"])
         await db.schema.dropTable(t).execute();
       await db.schema.alterTable("clinics").dropColumn("visit_limit_warning_only").execute();

@@ -1,11 +1,12 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { dropIndexOf, type SqlDialectProfile } from "../sql-dialect-profile.js";
 
 /**
  * The description length (the search's ranking key) copied onto every word row,
  * with an index that covers the word search's driving scan: matches are found
  * and ranked from the word index alone, without reading each matching code.
  */
-export function icdWordRankMigration(): Migration {
+export function icdWordRankMigration(profile: SqlDialectProfile): Migration {
   return {
     async up(db: Kysely<any>) {
       await db.schema
@@ -22,7 +23,7 @@ export function icdWordRankMigration(): Migration {
         .execute();
     },
     async down(db: Kysely<any>) {
-      await db.schema.dropIndex("icd_words_rank_ix").on("icd_words").execute();
+      await dropIndexOf(db, profile, "icd_words_rank_ix", "icd_words").execute();
       await db.schema.alterTable("icd_words").dropColumn("description_length").execute();
     },
   };

@@ -2,6 +2,8 @@ import { defineKyselyModule } from "../kysely-module.js";
 import { foundationMigration } from "../migrations/001-foundation.js";
 import { jobsAndLocksMigration } from "../migrations/002-jobs-and-locks.js";
 import { clinicDetailsMigration } from "../migrations/017-clinic-details.js";
+import { providerDetailsMigration } from "../migrations/018-provider-details.js";
+import { appointmentTypeDetailsMigration } from "../migrations/019-appointment-type-details.js";
 import { KyselyCatalogRepository } from "../repositories/catalog-repository.js";
 import { KyselyJobQueue } from "../repositories/job-queue.js";
 import { KyselyLockStore } from "../repositories/lock-store.js";
@@ -24,6 +26,8 @@ export const foundationKyselyModule = defineKyselyModule({
     "001-foundation": foundationMigration(profile),
     "002-jobs-and-locks": jobsAndLocksMigration(profile),
     "017-clinic-details": clinicDetailsMigration(),
+    "018-provider-details": providerDetailsMigration(profile),
+    "019-appointment-type-details": appointmentTypeDetailsMigration(),
   }),
   tables: [
     "organisations",

@@ -9,9 +9,9 @@ export const icdKyselyModule = defineKyselyModule({
   repositories: (db) => ({
     icd: new KyselyIcdRepository(db),
   }),
-  migrations: () => ({
+  migrations: (profile) => ({
     "008-icd": icdMigration(),
-    "012-icd-word-rank": icdWordRankMigration(),
+    "012-icd-word-rank": icdWordRankMigration(profile),
   }),
   tables: ["icd_codes", "icd_words"],
 });

@@ -14,7 +14,8 @@ type TableWithId =
   | "soap_signatures"
   | "claims"
   | "plans_of_care"
-  | "jobs";
+  | "jobs"
+  | "providers";
 
 /** INSERT and the generated id: RETURNING where the engine has it, the driver's insert id elsewhere (MySQL). */
 export async function insertReturningId<T extends TableWithId>(

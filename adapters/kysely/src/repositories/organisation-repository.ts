@@ -1,5 +1,6 @@
 import {
   clinicWithDefaults,
+  providerWithDefaults,
   type BillingUnitRule,
   type DocumentationSettings,
   type Organisation,
@@ -11,6 +12,7 @@ import {
 import type { Kysely, Selectable } from "kysely";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicate, insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
+import { insertReturningId } from "./insert-returning-id.js";
 import {
   fromDbTime,
   toDbTime,
@@ -91,6 +93,29 @@ const toProvider = (r: Selectable<ProvidersTable>, clinicIds: number[]): Provide
   npi: r.npi,
   supervisingUserId: r.supervising_user_id === null ? null : Number(r.supervising_user_id),
   clinicIds,
+  credentials: JSON.parse(r.credentials) as string[],
+  licenceNumber: r.licence_number,
+  licenceState: r.licence_state,
+  specialities: JSON.parse(r.specialities) as string[],
+  requiresCosign: Boolean(Number(r.requires_cosign)),
+  active: Boolean(Number(r.active)),
+  createdAt: fromDbTime(r.created_at ?? EPOCH),
+  updatedAt: fromDbTime(r.updated_at ?? EPOCH),
+});
+
+/** Every column of a provider but its id, organisation and user id. */
+const providerColumns = (p: Omit<Provider, "id">) => ({
+  first_name: p.firstName,
+  last_name: p.lastName,
+  npi: p.npi,
+  supervising_user_id: p.supervisingUserId,
+  credentials: JSON.stringify(p.credentials),
+  licence_number: p.licenceNumber,
+  licence_state: p.licenceState,
+  specialities: JSON.stringify(p.specialities),
+  requires_cosign: p.requiresCosign ? 1 : 0,
+  active: p.active ? 1 : 0,
+  updated_at: toDbTime(p.updatedAt),
 });
 
 export class KyselyOrganisationRepository implements OrganisationRepository {
@@ -233,11 +258,17 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
       npi: p.npi,
       supervising_user_id: p.supervisingUserId,
     };
+    const full = providerWithDefaults(p);
     const inserted = await insertIgnoringDuplicate(
       this.db,
       this.profile,
       "providers",
-      { organisation_id: p.organisationId, user_id: p.userId, ...values },
+      {
+        organisation_id: p.organisationId,
+        user_id: p.userId,
+        created_at: toDbTime(full.createdAt),
+        ...providerColumns(full),
+      },
       ["organisation_id", "user_id"],
     );
     if (!inserted)
@@ -263,7 +294,105 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
         .values(p.clinicIds.map((clinic_id) => ({ provider_id: providerId, clinic_id })))
         .execute();
     }
-    return { ...p, id: providerId, clinicIds: [...p.clinicIds] };
+    return (await this.findProviderById(p.organisationId, providerId)) as Provider;
+  }
+
+  /** The provider holding this user id or NPI (other than `exceptId`), as last committed, and which. */
+  private async providerHolding(
+    organisationId: number,
+    userId: number | undefined,
+    npi: string | null,
+    exceptId?: number,
+  ) {
+    const holder = async (column: "user_id" | "npi", value: number | string) => {
+      let q = this.db
+        .selectFrom("providers")
+        .select("id")
+        .where("organisation_id", "=", organisationId)
+        .where(column, "=", value);
+      if (exceptId !== undefined) q = q.where("id", "<>", exceptId);
+      const row = await readLatest(this.profile, q).executeTakeFirst();
+      return row ? Number(row.id) : undefined;
+    };
+    const byUser = userId === undefined ? undefined : await holder("user_id", userId);
+    if (byUser !== undefined) return { field: "userId" as const, existingId: byUser };
+    const byNpi = npi === null ? undefined : await holder("npi", npi);
+    return byNpi === undefined ? undefined : { field: "npi" as const, existingId: byNpi };
+  }
+
+  private async setProviderClinics(providerId: number, clinicIds: readonly number[]) {
+    await this.db.deleteFrom("provider_clinics").where("provider_id", "=", providerId).execute();
+    if (clinicIds.length > 0)
+      await this.db
+        .insertInto("provider_clinics")
+        .values(clinicIds.map((clinic_id) => ({ provider_id: providerId, clinic_id })))
+        .execute();
+  }
+
+  async insertProvider(p: Omit<Provider, "id">) {
+    const before = await this.providerHolding(p.organisationId, p.userId, p.npi);
+    if (before) return { created: false as const, ...before };
+    const values = {
+      organisation_id: p.organisationId,
+      user_id: p.userId,
+      created_at: toDbTime(p.createdAt),
+      ...providerColumns(p),
+    };
+    try {
+      // Two unique keys (user id, NPI): a plain insert whose refusal is read back, so either key's race is named.
+      const id = await refusableStatement(this.db, this.profile, () =>
+        insertReturningId(this.db, this.profile, "providers", values),
+      );
+      await this.setProviderClinics(id, p.clinicIds);
+      return { created: true as const, provider: { ...p, id } };
+    } catch (error) {
+      if (!this.profile.isUniqueViolation(error)) throw error;
+      const holder = await this.providerHolding(p.organisationId, p.userId, p.npi);
+      if (!holder) throw error;
+      return { created: false as const, ...holder };
+    }
+  }
+
+  async updateProvider(p: Provider) {
+    const before = await this.providerHolding(p.organisationId, undefined, p.npi, p.id);
+    if (before) return { updated: false as const, field: "npi" as const, existingId: before.existingId };
+    try {
+      await refusableStatement(this.db, this.profile, () =>
+        this.db
+          .updateTable("providers")
+          .set(providerColumns(p))
+          .where("organisation_id", "=", p.organisationId)
+          .where("id", "=", p.id)
+          .execute(),
+      );
+    } catch (error) {
+      if (!this.profile.isUniqueViolation(error)) throw error;
+      const holder = await this.providerHolding(p.organisationId, undefined, p.npi, p.id);
+      if (!holder) throw error;
+      return { updated: false as const, field: "npi" as const, existingId: holder.existingId };
+    }
+    await this.setProviderClinics(p.id, p.clinicIds);
+    return { updated: true as const };
+  }
+
+  async findProviderById(organisationId: number, id: number) {
+    const row = await this.db
+      .selectFrom("providers")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const links = await this.db
+      .selectFrom("provider_clinics")
+      .select("clinic_id")
+      .where("provider_id", "=", id)
+      .orderBy("clinic_id")
+      .execute();
+    return toProvider(
+      row,
+      links.map((l) => Number(l.clinic_id)),
+    );
   }
 
   async listProviders(organisationId: number) {

@@ -176,6 +176,15 @@ export class AppointmentService {
       if (draft.serviceCaseId != null && patientCase?.patientId !== draft.patientId)
         issues.push({ field: "serviceCaseId", reason: "no such case for this patient", value: draft.serviceCaseId });
       if (issues.length) throw unknownReference(issues);
+      const inactive = draft.categoryIds.filter((id) => categories.some((c) => c.id === id && !c.active));
+      if (inactive.length)
+        throw DomainError.validation([
+          { field: "categoryIds", reason: `${inactive.join(", ")}: inactive appointment type`, value: inactive },
+        ]);
+      if (!provider!.active)
+        throw DomainError.validation([
+          { field: "doctorId", reason: "is an inactive provider: reactivate them to book", value: draft.doctorId },
+        ]);
       if (!provider!.clinicIds.includes(draft.clinicId)) {
         throw DomainError.validation([
           { field: "doctorId", reason: `does not work at clinic ${draft.clinicId}`, value: draft.doctorId },

@@ -6,6 +6,10 @@ export interface AppointmentCategory {
   /** The category's type, e.g. IN_PERSON or TELEHEALTH. */
   type: string;
   durationMinutes: number;
+  /** How calendars show it: "#RRGGBB", or null for the calendar's own. */
+  colour: string | null;
+  /** An inactive category cannot be booked; appointments made with it keep it. */
+  active: boolean;
 }
 
 /** A reason an organisation accepts for cancelling an appointment, with its fee. */

@@ -3,7 +3,7 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
-import { toPageWindow } from "../paging.js";
+import { sortedPage, toPageWindow } from "../paging.js";
 import { foldForMatch, searchTerms } from "../patients/patient-normalisation.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import {
@@ -119,14 +119,13 @@ export class ClinicService {
     const status = query.status ?? "active";
     const terms = searchTerms(query.search ?? "");
     const sort = query.sort ?? "name";
-    const direction = (query.order ?? "asc") === "asc" ? 1 : -1;
-    const key = (c: Clinic) =>
-      sort === "name" ? foldForMatch(c.name) : (sort === "created_at" ? c.createdAt : c.updatedAt).toISOString();
     const matching = (await this.deps.storage.repositories.organisations.listClinics(principal.organisationId))
       .filter((c) => status === "all" || c.active === (status === "active"))
-      .filter((c) => terms.every((t) => clinicSearchText(c).includes(t)))
-      .sort((a, b) => (key(a) < key(b) ? -direction : key(a) > key(b) ? direction : (a.id - b.id) * direction));
-    return { clinics: matching.slice(offset, offset + size), total: matching.length, page, perPage: size };
+      .filter((c) => terms.every((t) => clinicSearchText(c).includes(t)));
+    const key = (c: Clinic) =>
+      sort === "name" ? foldForMatch(c.name) : (sort === "created_at" ? c.createdAt : c.updatedAt).toISOString();
+    const found = sortedPage(matching, key, query.order ?? "asc", { offset, limit: size });
+    return { clinics: found.rows, total: found.total, page, perPage: size };
   }
 }
 

@@ -1,6 +1,7 @@
 import { defineCoreModule } from "../modules/core-module.js";
 import { ClinicService } from "./clinic-service.js";
 import { DirectoryService } from "./directory-service.js";
+import { ProviderService } from "./provider-service.js";
 import { DocumentationSettingsService } from "./documentation-settings.js";
 import { ORGANISATION_ERROR_CODES } from "./organisation-errors.js";
 
@@ -10,6 +11,7 @@ export const organisationsModule = defineCoreModule({
   createServices: ({ storage, clock }) => ({
     directory: new DirectoryService({ storage, clock }),
     clinics: new ClinicService({ storage, clock }),
+    providers: new ProviderService({ storage, clock }),
     documentationSettings: new DocumentationSettingsService({ storage, clock }),
   }),
   errorCodes: ORGANISATION_ERROR_CODES,
@@ -18,6 +20,11 @@ export const organisationsModule = defineCoreModule({
     "clinic.updated": {
       fields: ["organisation_id", "clinic_id"],
       description: "A clinic's details or settings changed (or it was deactivated or reactivated).",
+    },
+    "provider.created": { fields: ["organisation_id", "provider_id"], description: "A provider was added." },
+    "provider.updated": {
+      fields: ["organisation_id", "provider_id"],
+      description: "A provider's record changed (or they were deactivated or reactivated).",
     },
   } as const,
 });

@@ -87,4 +87,19 @@ export interface Provider {
   /** User id of the supervising physician, used as a note's supervising_physician. */
   supervisingUserId: number | null;
   clinicIds: number[];
+  /** Professional credentials, e.g. DPT, PTA, DC. */
+  credentials: string[];
+  licenceNumber: string | null;
+  /** The state that issued the licence (2 letters). */
+  licenceState: string | null;
+  specialities: string[];
+  /**
+   * Their notes need the supervising physician's co-signature whatever the organisation's require_cosign
+   * setting says (a PTA's notes, say). Needs a supervising physician.
+   */
+  requiresCosign: boolean;
+  /** An inactive provider cannot be booked; their history stays. */
+  active: boolean;
+  createdAt: Date;
+  updatedAt: Date;
 }

@@ -55,7 +55,25 @@ export interface OrganisationRepository {
    * Creates or updates the provider identified by (organisation, userId) and
    * sets its clinic memberships to exactly `clinicIds`.
    */
-  upsertProvider(provider: Omit<Provider, "id">): Promise<Provider>;
+  upsertProvider(
+    provider: Pick<
+      Provider,
+      "organisationId" | "userId" | "firstName" | "lastName" | "npi" | "supervisingUserId" | "clinicIds"
+    > &
+      Partial<Omit<Provider, "id">>,
+  ): Promise<Provider>;
+  /**
+   * Inserts a provider with its clinic memberships; `created: false` names the provider already holding the
+   * user id or the NPI in the organisation (unique keys; nothing written, an enclosing transaction stays usable).
+   * Of concurrent inserts of one NPI exactly one is created.
+   */
+  insertProvider(
+    provider: Omit<Provider, "id">,
+  ): Promise<{ created: true; provider: Provider } | { created: false; field: "userId" | "npi"; existingId: number }>;
+  /** Replaces the stored fields (not the user id) and memberships; another provider's NPI is refused the same way. */
+  updateProvider(provider: Provider): Promise<{ updated: true } | { updated: false; field: "npi"; existingId: number }>;
+  /** The provider with this row id in the organisation, or undefined. */
+  findProviderById(organisationId: number, id: number): Promise<Provider | undefined>;
 
   listProviders(organisationId: number): Promise<Provider[]>;
 

@@ -200,12 +200,13 @@ export class SoapWorkflowService {
 
   private async readState(tx: Repositories, note: SoapNote): Promise<NoteState> {
     const orgId = note.organisationId;
-    const [settings, forms, sheet, signatures, catalog] = await Promise.all([
+    const [settings, forms, sheet, signatures, catalog, renderer] = await Promise.all([
       documentationSettingsOf(tx, orgId),
       tx.soapNotes.formsOf(orgId, note.contextId),
       tx.treatmentSheets.findByContextId(orgId, note.contextId),
       tx.soapNotes.signaturesOf(orgId, note.contextId),
       catalogById(tx, orgId),
+      tx.organisations.findProvider(orgId, note.renderingPhysician),
     ]);
     const treatments = sheet?.treatments ?? [];
     return {
@@ -216,7 +217,9 @@ export class SoapWorkflowService {
       assessment: assessTreatments(settings.billingUnitRule, treatments, catalog),
       signatures,
       contentHash: soapContentHash(note, forms, treatments),
-      cosignRequired: settings.requireCosign && note.supervisingPhysician !== null,
+      // The organisation's rule, or the rendering provider's own (a PTA's notes): either needs the supervisor's co-signature.
+      cosignRequired:
+        (settings.requireCosign || renderer?.requiresCosign === true) && note.supervisingPhysician !== null,
     };
   }
 

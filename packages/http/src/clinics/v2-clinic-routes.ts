@@ -2,7 +2,7 @@ import { CLINIC_LIMITS, CLINIC_SORT_FIELDS, type Clinic, type ClinicChanges } fr
 import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2FieldList, v2ListBody, v2ListSchema, v2Project } from "../contracts/v2-contract.js";
+import { v2FieldList, v2FieldsParameter, v2ListBody, v2ListSchema, v2Project } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { nullable } from "../validation/json-schema.js";
@@ -59,7 +59,7 @@ const v2ClinicUpdateSchema = {
   properties: { ...clinicProperties, active: { type: "boolean", description: "false deactivates, true reactivates" } },
 } as const;
 
-const FIELDS = [
+const fieldsSchema = v2FieldsParameter([
   "id",
   "name",
   "time_zone",
@@ -73,12 +73,7 @@ const FIELDS = [
   "active",
   "created_at",
   "updated_at",
-].join("|");
-const fieldsSchema = {
-  type: "string",
-  pattern: `^(${FIELDS})(,(${FIELDS}))*$`,
-  description: "A comma-separated list of fields to return (id is always included)",
-} as const;
+] as const);
 
 const v2ClinicListQuerySchema = {
   type: "object",

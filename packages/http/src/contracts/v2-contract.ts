@@ -110,3 +110,11 @@ export const v2ListSchema = (item: Record<string, unknown>) => ({
     meta: { $ref: "#/components/schemas/V2Meta" },
   },
 });
+
+/** The `fields` query parameter of a resource whose fields are `names`: a comma-separated list of them. */
+export const v2FieldsParameter = <const N extends readonly string[]>(names: N) =>
+  ({
+    type: "string",
+    pattern: `^(${names.join("|")})(,(${names.join("|")}))*$`,
+    description: "A comma-separated list of fields to return (id is always included)",
+  }) as const;

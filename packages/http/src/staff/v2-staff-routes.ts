@@ -9,7 +9,7 @@ import {
 import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2FieldList, v2ListBody, v2ListSchema, v2Project } from "../contracts/v2-contract.js";
+import { v2FieldList, v2FieldsParameter, v2ListBody, v2ListSchema, v2Project } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { nullable } from "../validation/json-schema.js";
@@ -62,7 +62,6 @@ export const v2StaffUpdateSchema = {
   },
 } as const;
 
-const fieldList = "id,first_name,last_name,email,phone,roles,clinic_ids,status,created_at,updated_at,deactivated_at";
 const v2StaffListQuerySchema = {
   type: "object",
   additionalProperties: false,
@@ -79,11 +78,19 @@ const v2StaffListQuerySchema = {
     clinic_id: { type: "integer", minimum: 1, description: "Members who work at this clinic" },
     sort: { type: "string", enum: [...STAFF_SORT_FIELDS], default: "last_name" },
     order: { type: "string", enum: ["asc", "desc"], default: "asc" },
-    fields: {
-      type: "string",
-      pattern: `^(${fieldList.replaceAll(",", "|")})(,(${fieldList.replaceAll(",", "|")}))*$`,
-      description: "A comma-separated list of fields to return (id is always included)",
-    },
+    fields: v2FieldsParameter([
+      "id",
+      "first_name",
+      "last_name",
+      "email",
+      "phone",
+      "roles",
+      "clinic_ids",
+      "status",
+      "created_at",
+      "updated_at",
+      "deactivated_at",
+    ] as const),
   },
 } as const;
 const v2StaffReadQuerySchema = {

@@ -156,6 +156,58 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         });
       });
 
+      it(`[${engine}] insertProvider refuses another provider's user id or NPI (10 concurrent inserts of one NPI create one); updateProvider refuses another's NPI`, async () => {
+        const clinic = await s.repositories.organisations.ensureClinic({
+          organisationId: 1,
+          name: "P",
+          timeZone: "UTC",
+        });
+        const provider = (userId: number, npi: string | null) => ({
+          organisationId: 1,
+          userId,
+          firstName: "Pat",
+          lastName: "Lee",
+          npi,
+          supervisingUserId: null,
+          clinicIds: [clinic.id],
+          credentials: ["DPT"],
+          licenceNumber: "PT-1",
+          licenceState: "IL",
+          specialities: ["vestibular"],
+          requiresCosign: false,
+          active: true,
+          createdAt: at(1),
+          updatedAt: at(1),
+        });
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            s.transaction((tx) => tx.organisations.insertProvider(provider(900 + i, "1234567893"))),
+          ),
+        );
+        const created = results.filter((r) => r.created);
+        expect(created).toHaveLength(1);
+        const winner = created[0]!.created ? created[0]!.provider : undefined;
+        for (const r of results)
+          if (!r.created) expect(r).toEqual({ created: false, field: "npi", existingId: winner!.id });
+        expect(await s.repositories.organisations.findProviderById(1, winner!.id)).toEqual(winner);
+        expect(await s.repositories.organisations.insertProvider(provider(winner!.userId, null))).toEqual({
+          created: false,
+          field: "userId",
+          existingId: winner!.id,
+        });
+        const other = await s.repositories.organisations.insertProvider(provider(990, null));
+        const second = other.created ? other.provider : undefined;
+        expect(await s.repositories.organisations.updateProvider({ ...second!, npi: "1234567893" })).toEqual({
+          updated: false,
+          field: "npi",
+          existingId: winner!.id,
+        });
+        const changed = { ...second!, active: false, credentials: ["PTA"], clinicIds: [], updatedAt: at(2) };
+        expect(await s.repositories.organisations.updateProvider(changed)).toEqual({ updated: true });
+        expect(await s.repositories.organisations.findProviderById(1, second!.id)).toEqual(changed);
+        expect(await s.repositories.organisations.findProviderById(2, second!.id)).toBeUndefined();
+      });
+
       it(`[${engine}] upsertProvider replaces clinic memberships`, async () => {
         const c1 = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "A", timeZone: "UTC" });
         const c2 = await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "B", timeZone: "UTC" });

@@ -1,4 +1,10 @@
-import { clinicWithDefaults, DEFAULT_DOCUMENTATION_SETTINGS, type NewJob, type Repositories } from "@openpractice/core";
+import {
+  clinicWithDefaults,
+  DEFAULT_DOCUMENTATION_SETTINGS,
+  providerWithDefaults,
+  type NewJob,
+  type Repositories,
+} from "@openpractice/core";
 import { toPatient, type MemoryState } from "./memory-state.js";
 
 const SORT = {
@@ -39,6 +45,14 @@ export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
       completedBy: null,
     });
     return id;
+  };
+  /** The provider holding this user id or NPI in the organisation (other than `exceptId`), and which. */
+  const providerHolding = (orgId: number, userId: number | undefined, npi: string | null, exceptId?: number) => {
+    const others = s().providers.filter((x) => x.organisationId === orgId && x.id !== exceptId);
+    const byUser = userId === undefined ? undefined : others.find((x) => x.userId === userId);
+    if (byUser) return { field: "userId" as const, existingId: byUser.id };
+    const byNpi = npi === null ? undefined : others.find((x) => x.npi === npi);
+    return byNpi ? { field: "npi" as const, existingId: byNpi.id } : undefined;
   };
   return {
     organisations: {
@@ -102,11 +116,31 @@ export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
       listClinics: async (orgId) => structuredClone(s().clinics.filter((c) => c.organisationId === orgId)),
       async upsertProvider(p) {
         const i = s().providers.findIndex((x) => x.organisationId === p.organisationId && x.userId === p.userId);
-        const stored = { ...p, clinicIds: [...p.clinicIds], id: i >= 0 ? s().providers[i]!.id : s().nextId++ };
+        const existing = i >= 0 ? s().providers[i] : undefined;
+        // An existing provider keeps what the call does not name (as the SQL upsert updates only the given columns).
+        const stored = existing
+          ? { ...existing, ...structuredClone(p), clinicIds: [...p.clinicIds] }
+          : { ...providerWithDefaults(p), id: s().nextId++ };
         if (i >= 0) s().providers[i] = stored;
         else s().providers.push(stored);
         return structuredClone(stored);
       },
+      async insertProvider(p) {
+        const holder = providerHolding(p.organisationId, p.userId, p.npi);
+        if (holder) return { created: false, ...holder };
+        const stored = { ...structuredClone(p), id: s().nextId++ };
+        s().providers.push(stored);
+        return { created: true, provider: structuredClone(stored) };
+      },
+      async updateProvider(p) {
+        const holder = providerHolding(p.organisationId, undefined, p.npi, p.id);
+        if (holder) return { updated: false, field: "npi", existingId: holder.existingId };
+        const i = s().providers.findIndex((x) => x.organisationId === p.organisationId && x.id === p.id);
+        if (i >= 0) s().providers[i] = { ...structuredClone(p), userId: s().providers[i]!.userId };
+        return { updated: true };
+      },
+      findProviderById: async (orgId, id) =>
+        structuredClone(s().providers.find((p) => p.organisationId === orgId && p.id === id)),
       listProviders: async (orgId) => structuredClone(s().providers.filter((p) => p.organisationId === orgId)),
       findProvider: async (orgId, userId) =>
         structuredClone(s().providers.find((p) => p.organisationId === orgId && p.userId === userId)),
@@ -115,10 +149,28 @@ export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
       async ensureAppointmentCategory(c) {
         const found = s().categories.find((x) => x.organisationId === c.organisationId && x.name === c.name);
         if (found) return { ...found };
-        const created = { ...c, id: s().nextId++ };
+        const created = { ...c, colour: c.colour ?? null, active: c.active ?? true, id: s().nextId++ };
         s().categories.push(created);
         return { ...created };
       },
+      async insertAppointmentCategory(c) {
+        const holder = s().categories.find((x) => x.organisationId === c.organisationId && x.name === c.name);
+        if (holder) return { created: false, existingId: holder.id };
+        const created = { ...c, id: s().nextId++ };
+        s().categories.push(created);
+        return { created: true, category: { ...created } };
+      },
+      async updateAppointmentCategory(c) {
+        const holder = s().categories.find(
+          (x) => x.organisationId === c.organisationId && x.name === c.name && x.id !== c.id,
+        );
+        if (holder) return { updated: false, existingId: holder.id };
+        const i = s().categories.findIndex((x) => x.organisationId === c.organisationId && x.id === c.id);
+        if (i >= 0) s().categories[i] = { ...c };
+        return { updated: true };
+      },
+      findAppointmentCategory: async (orgId, id) =>
+        structuredClone(s().categories.find((x) => x.organisationId === orgId && x.id === id)),
       listAppointmentCategories: async (orgId) =>
         structuredClone(s().categories.filter((c) => c.organisationId === orgId)),
       async ensureCancellationReason(r) {
@@ -129,6 +181,25 @@ export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
         return { ...created };
       },
       listCancellationReasons: async (orgId) => structuredClone(s().reasons.filter((r) => r.organisationId === orgId)),
+      async insertCancellationReason(r) {
+        const holder = s().reasons.find((x) => x.organisationId === r.organisationId && x.reasonKey === r.reasonKey);
+        if (holder) return { created: false, existingId: holder.id };
+        const created = { ...r, id: s().nextId++ };
+        s().reasons.push(created);
+        return { created: true, reason: { ...created } };
+      },
+      async updateCancellationReason(r) {
+        const i = s().reasons.findIndex((x) => x.organisationId === r.organisationId && x.id === r.id);
+        if (i >= 0)
+          s().reasons[i] = {
+            ...s().reasons[i]!,
+            reasonLabel: r.reasonLabel,
+            cancellationFee: r.cancellationFee,
+            status: r.status,
+          };
+      },
+      findCancellationReason: async (orgId, id) =>
+        structuredClone(s().reasons.find((x) => x.organisationId === orgId && x.id === id)),
       enableSpecialization: async (orgId, code) => void s().specializations.add(`${orgId}|${code}`),
       listSpecializations: async (orgId) =>
         [...s().specializations]

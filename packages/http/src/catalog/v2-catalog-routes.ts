@@ -1,0 +1,281 @@
+import {
+  APPOINTMENT_LIMITS,
+  type AppointmentCategory,
+  CATALOG_LIMITS,
+  type CancellationReason,
+  DomainError,
+} from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { jsonResponse } from "../contracts/json-response.js";
+import { pathIdKind } from "../contracts/path-id.js";
+import { v2ListBody, v2ListSchema } from "../contracts/v2-contract.js";
+import { routeGroup, scopePair } from "../define-route.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
+import { nullable } from "../validation/json-schema.js";
+
+const TYPE_ID = pathIdKind("APPOINTMENT_TYPE_NOT_FOUND", "appointment_type_id");
+const REASON_ID = pathIdKind("CANCELLATION_REASON_NOT_FOUND", "cancellation_reason_id");
+/** Changing the reference data booking uses is an administrator's: `admin`, or `catalog:write` (as the billing catalog). */
+const ADMIN_SCOPES = Object.freeze(["catalog:write", "admin"]);
+
+const typeProperties = {
+  name: { type: "string", minLength: 1, maxLength: CATALOG_LIMITS.nameMax },
+  type: { type: "string", pattern: "^[A-Z][A-Z_]{0,29}$", description: "e.g. IN_PERSON or TELEHEALTH" },
+  duration_minutes: { type: "integer", minimum: CATALOG_LIMITS.minMinutes, maximum: CATALOG_LIMITS.maxMinutes },
+  colour: nullable({ type: "string", pattern: "^#[0-9A-Fa-f]{6}$", description: "#RRGGBB" }),
+} as const;
+const typeCreateSchema = {
+  $id: "V2AppointmentTypeCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "type", "duration_minutes"],
+  properties: typeProperties,
+} as const;
+const typeUpdateSchema = {
+  $id: "V2AppointmentTypeUpdate",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...typeProperties, active: { type: "boolean", description: "false: it can no longer be booked" } },
+} as const;
+
+const reasonLabel = { type: "string", minLength: 1, maxLength: CATALOG_LIMITS.labelMax } as const;
+const fee = { type: "number", minimum: 0, maximum: APPOINTMENT_LIMITS.maxCancellationFee } as const;
+const reasonCreateSchema = {
+  $id: "V2CancellationReasonCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["reason_key", "reason_label"],
+  properties: {
+    reason_key: {
+      type: "string",
+      pattern: "^[A-Za-z0-9_.-]{1,64}$",
+      description: "What cancellations name (v1 cancellation_reason_key)",
+    },
+    reason_label: reasonLabel,
+    cancellation_fee: { ...fee, description: "The default fee of a cancellation with this reason (0 when omitted)" },
+  },
+} as const;
+const reasonUpdateSchema = {
+  $id: "V2CancellationReasonUpdate",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    reason_label: reasonLabel,
+    cancellation_fee: fee,
+    status: {
+      type: "string",
+      enum: ["ACTIVE", "INACTIVE"],
+      description: "INACTIVE: cancellations can no longer name it",
+    },
+  },
+} as const;
+
+const listQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    page: { type: "integer", minimum: 1, default: 1 },
+    per_page: { type: "integer", minimum: 1, maximum: 100, default: 50 },
+    status: { type: "string", enum: ["active", "inactive", "all"], default: "active" },
+  },
+} as const;
+
+const FIELDS: FieldNames = Object.freeze({
+  durationMinutes: "duration_minutes",
+  reasonKey: "reason_key",
+  reasonLabel: "reason_label",
+  cancellationFee: "cancellation_fee",
+});
+
+const typeView = (c: AppointmentCategory) => ({
+  id: String(c.id),
+  name: c.name,
+  type: c.type,
+  duration_minutes: c.durationMinutes,
+  colour: c.colour,
+  active: c.active,
+});
+const reasonView = (r: CancellationReason) => ({
+  id: String(r.id),
+  reason_key: r.reasonKey,
+  reason_label: r.reasonLabel,
+  cancellation_fee: r.cancellationFee,
+  status: r.status,
+});
+const object = { type: "object" };
+
+/** The rows of `all` that are on `page` and match `status`, for the small lists of reference data. */
+function pageOf<T>(
+  all: readonly T[],
+  active: (t: T) => boolean,
+  q: { page?: number | undefined; per_page?: number | undefined; status?: string | undefined },
+) {
+  const status = q.status ?? "active";
+  const matching = all.filter((t) => status === "all" || active(t) === (status === "active"));
+  const page = q.page ?? 1;
+  const perPage = q.per_page ?? 50;
+  if (!Number.isSafeInteger(page) || page < 1) throw DomainError.invalidParameter("page", page, "must be at least 1");
+  return { page, perPage, total: matching.length, rows: matching.slice((page - 1) * perPage, page * perPage) };
+}
+
+/**
+ * Spec 4.7 `GET /v2/appointment-types` (the organisation's appointment categories, read-only in the spec) and,
+ * beyond it, an administrator's create and change of those types and of the cancellation reasons v1 and v2 use.
+ */
+export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const route = routeGroup({
+    contract: "v2",
+    tags: ["Appointment types and cancellation reasons (v2 beta)"],
+    auth: true,
+    scopes: scopePair("appointments"),
+    rateLimitBucket: "v2",
+    fieldNames: FIELDS,
+  });
+  const conflict = (code: string) => ({ description: code, schema: { $ref: "#/components/schemas/V2Error" } });
+  return [
+    route({
+      method: "GET",
+      path: "/v2/appointment-types",
+      readsOnly: true,
+      operationId: "v2ListAppointmentTypes",
+      summary:
+        "The organisation's appointment types (v1 appointment categories) with duration and colour; active ones unless status says otherwise.",
+      access: "read",
+      query: listQuery,
+      responses: { "200": { description: "A page of appointment types", schema: v2ListSchema(object) } },
+      async handle(ctx) {
+        const q = ctx.query();
+        const page = pageOf(await practice.catalog.appointmentCategories(ctx.principal), (c) => c.active, q);
+        return jsonResponse(200, v2ListBody(ctx, page, page.rows.map(typeView), undefined));
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/v2/appointment-types",
+      operationId: "v2CreateAppointmentType",
+      summary: "Admin: add an appointment type (active). The name is unique in the organisation.",
+      scopes: ADMIN_SCOPES,
+      requestBody: typeCreateSchema,
+      responses: {
+        "201": { description: "The new type", schema: object },
+        "409": conflict("DUPLICATE_APPOINTMENT_TYPE"),
+      },
+      async handle(ctx) {
+        const b = await ctx.body();
+        const created = await practice.catalogAdmin.createAppointmentType(ctx.principal, {
+          name: b.name,
+          type: b.type,
+          durationMinutes: b.duration_minutes,
+          colour: b.colour,
+        });
+        return jsonResponse(201, typeView(created), { location: `${ctx.basePath}/v2/appointment-types/${created.id}` });
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/appointment-types/:appointment_type_id",
+      ids: { appointment_type_id: TYPE_ID },
+      readsOnly: true,
+      operationId: "v2GetAppointmentType",
+      summary: "Read an appointment type, active or not.",
+      access: "read",
+      responses: { "200": { description: "The type", schema: object } },
+      async handle(ctx) {
+        return jsonResponse(
+          200,
+          typeView(await practice.catalogAdmin.appointmentType(ctx.principal, ctx.ids.appointment_type_id)),
+        );
+      },
+    }),
+    route({
+      method: "PATCH",
+      path: "/v2/appointment-types/:appointment_type_id",
+      ids: { appointment_type_id: TYPE_ID },
+      operationId: "v2UpdateAppointmentType",
+      summary:
+        "Admin: change an appointment type; active false stops new bookings with it (existing appointments keep it).",
+      scopes: ADMIN_SCOPES,
+      requestBody: typeUpdateSchema,
+      responses: {
+        "200": { description: "The type after the change", schema: object },
+        "409": conflict("DUPLICATE_APPOINTMENT_TYPE"),
+      },
+      async handle(ctx) {
+        const b = await ctx.body();
+        const changed = await practice.catalogAdmin.updateAppointmentType(ctx.principal, ctx.ids.appointment_type_id, {
+          name: b.name,
+          type: b.type,
+          durationMinutes: b.duration_minutes,
+          colour: b.colour,
+          active: b.active,
+        });
+        return jsonResponse(200, typeView(changed));
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/cancellation-reasons",
+      readsOnly: true,
+      operationId: "v2ListCancellationReasons",
+      summary:
+        "The organisation's cancellation reasons with their default fees; active ones unless status says otherwise.",
+      access: "read",
+      query: listQuery,
+      responses: { "200": { description: "A page of reasons", schema: v2ListSchema(object) } },
+      async handle(ctx) {
+        const q = ctx.query();
+        const page = pageOf(await practice.catalog.cancellationReasons(ctx.principal), (r) => r.status === "ACTIVE", q);
+        return jsonResponse(200, v2ListBody(ctx, page, page.rows.map(reasonView), undefined));
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/v2/cancellation-reasons",
+      operationId: "v2CreateCancellationReason",
+      summary: "Admin: add a cancellation reason (active). The key is unique in the organisation and never changes.",
+      scopes: ADMIN_SCOPES,
+      requestBody: reasonCreateSchema,
+      responses: {
+        "201": { description: "The new reason", schema: object },
+        "409": conflict("DUPLICATE_CANCELLATION_REASON"),
+      },
+      async handle(ctx) {
+        const b = await ctx.body();
+        const created = await practice.catalogAdmin.createCancellationReason(ctx.principal, {
+          reasonKey: b.reason_key,
+          reasonLabel: b.reason_label,
+          cancellationFee: b.cancellation_fee,
+        });
+        return jsonResponse(201, reasonView(created), {
+          location: `${ctx.basePath}/v2/cancellation-reasons/${created.id}`,
+        });
+      },
+    }),
+    route({
+      method: "PATCH",
+      path: "/v2/cancellation-reasons/:cancellation_reason_id",
+      ids: { cancellation_reason_id: REASON_ID },
+      operationId: "v2UpdateCancellationReason",
+      summary:
+        "Admin: change a reason's label, default fee or status; INACTIVE reasons can no longer be named by a cancellation.",
+      scopes: ADMIN_SCOPES,
+      requestBody: reasonUpdateSchema,
+      responses: { "200": { description: "The reason after the change", schema: object } },
+      async handle(ctx) {
+        const b = await ctx.body();
+        const changed = await practice.catalogAdmin.updateCancellationReason(
+          ctx.principal,
+          ctx.ids.cancellation_reason_id,
+          {
+            reasonLabel: b.reason_label,
+            cancellationFee: b.cancellation_fee,
+            status: b.status,
+          },
+        );
+        return jsonResponse(200, reasonView(changed));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,264 @@
+import { PROVIDER_LIMITS, PROVIDER_SORT_FIELDS, type Provider, type ProviderChanges } from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { jsonResponse } from "../contracts/json-response.js";
+import { pathIdKind } from "../contracts/path-id.js";
+import { v2FieldList, v2FieldsParameter, v2ListBody, v2ListSchema, v2Project } from "../contracts/v2-contract.js";
+import { routeGroup, scopePair, type Static } from "../define-route.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
+import { nullable } from "../validation/json-schema.js";
+
+const PROVIDER_ID = pathIdKind("PROVIDER_NOT_FOUND", "provider_id");
+/** v2 ids are strings (spec 2.5); numbers are accepted too. */
+const idRef = { type: ["string", "integer"], pattern: "^[1-9][0-9]{0,14}$", minimum: 1 } as const;
+const name = { type: "string", minLength: 1, maxLength: PROVIDER_LIMITS.nameMax } as const;
+
+const providerProperties = {
+  first_name: name,
+  last_name: name,
+  npi: nullable({
+    type: "string",
+    pattern: "^[0-9]{10}$",
+    description: "10 digits with a valid check digit; unique in the organisation",
+  }),
+  credentials: {
+    type: "array",
+    maxItems: PROVIDER_LIMITS.maxCredentials,
+    items: { type: "string", pattern: "^[A-Z][A-Z0-9-]{0,11}$" },
+    description: "e.g. DPT, PTA, DC, OTR, CCC-SLP",
+  },
+  licence_number: nullable({ type: "string", minLength: 1, maxLength: PROVIDER_LIMITS.licenceMax }),
+  licence_state: nullable({ type: "string", pattern: "^[A-Z]{2}$", description: "the issuing state, 2 letters" }),
+  specialities: {
+    type: "array",
+    maxItems: PROVIDER_LIMITS.maxSpecialities,
+    items: { type: "string", minLength: 1, maxLength: 30 },
+  },
+  clinic_ids: {
+    type: "array",
+    maxItems: PROVIDER_LIMITS.maxClinics,
+    items: idRef,
+    description: "Where they work (GET /v2/clinics)",
+  },
+  supervising_user_id: nullable({ ...idRef, description: "The user id of the provider who co-signs their notes" }),
+  requires_cosign: {
+    type: "boolean",
+    description: "Their notes need the supervisor's co-signature whatever the organisation's setting (default false)",
+  },
+} as const;
+
+const v2ProviderCreateSchema = {
+  $id: "V2ProviderCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["user_id", "first_name", "last_name"],
+  properties: {
+    user_id: {
+      ...idRef,
+      description: "Their user id in your identity provider: the user_id claim of their tokens, v1's doctor_id",
+    },
+    ...providerProperties,
+  },
+} as const;
+
+const v2ProviderUpdateSchema = {
+  $id: "V2ProviderUpdate",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    ...providerProperties,
+    active: { type: "boolean", description: "false deactivates: they cannot be booked" },
+  },
+} as const;
+
+const fieldsSchema = v2FieldsParameter([
+  "id",
+  "user_id",
+  "first_name",
+  "last_name",
+  "npi",
+  "credentials",
+  "licence_number",
+  "licence_state",
+  "specialities",
+  "clinic_ids",
+  "supervising_user_id",
+  "requires_cosign",
+  "active",
+  "created_at",
+  "updated_at",
+] as const);
+
+const v2ProviderListQuerySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    page: { type: "integer", minimum: 1, default: 1 },
+    per_page: {
+      type: "integer",
+      minimum: 1,
+      maximum: PROVIDER_LIMITS.maxPerPage,
+      default: PROVIDER_LIMITS.defaultPerPage,
+    },
+    search: {
+      type: "string",
+      maxLength: PROVIDER_LIMITS.maxSearchLength,
+      description: "Words that must all occur in the name, NPI or credentials (case- and accent-insensitive)",
+    },
+    status: { type: "string", enum: ["active", "inactive", "all"], default: "active" },
+    clinic_id: { type: "integer", minimum: 1, description: "Providers who work at this clinic" },
+    sort: { type: "string", enum: [...PROVIDER_SORT_FIELDS], default: "last_name" },
+    order: { type: "string", enum: ["asc", "desc"], default: "asc" },
+    fields: fieldsSchema,
+  },
+} as const;
+
+const v2ProviderSchema = { type: "object", description: "A provider (docs/providers.md)" };
+
+const V2_PROVIDER_FIELDS: FieldNames = Object.freeze({
+  userId: "user_id",
+  firstName: "first_name",
+  lastName: "last_name",
+  npi: "npi",
+  credentials: "credentials",
+  licenceNumber: "licence_number",
+  licenceState: "licence_state",
+  specialities: "specialities",
+  clinicIds: "clinic_ids",
+  supervisingUserId: "supervising_user_id",
+  requiresCosign: "requires_cosign",
+});
+
+type V2ProviderUpdate = Static<typeof v2ProviderUpdateSchema>;
+
+export const v2ProviderView = (p: Provider) => ({
+  id: String(p.id),
+  user_id: String(p.userId),
+  first_name: p.firstName,
+  last_name: p.lastName,
+  npi: p.npi,
+  credentials: p.credentials,
+  licence_number: p.licenceNumber,
+  licence_state: p.licenceState,
+  specialities: p.specialities,
+  clinic_ids: p.clinicIds.map(String),
+  supervising_user_id: p.supervisingUserId === null ? null : String(p.supervisingUserId),
+  requires_cosign: p.requiresCosign,
+  active: p.active,
+  created_at: p.createdAt.toISOString(),
+  updated_at: p.updatedAt.toISOString(),
+});
+
+const num = (v: string | number | null | undefined) => (v === undefined || v === null ? v : Number(v));
+
+function providerChangesFromBody(b: V2ProviderUpdate): ProviderChanges {
+  return {
+    firstName: b.first_name,
+    lastName: b.last_name,
+    npi: b.npi,
+    credentials: b.credentials,
+    licenceNumber: b.licence_number,
+    licenceState: b.licence_state,
+    specialities: b.specialities,
+    clinicIds: b.clinic_ids?.map(Number),
+    supervisingUserId: num(b.supervising_user_id),
+    requiresCosign: b.requires_cosign,
+    active: b.active,
+  };
+}
+
+/** Spec 4.7 providers: POST, GET /v2/providers; GET, PATCH /v2/providers/{provider_id}. */
+export function v2ProviderRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const route = routeGroup({
+    contract: "v2",
+    tags: ["Providers (v2 beta)"],
+    auth: true,
+    scopes: scopePair("providers"),
+    rateLimitBucket: "v2",
+    fieldNames: V2_PROVIDER_FIELDS,
+  });
+  const ids = { provider_id: PROVIDER_ID };
+  const conflict = {
+    description: "DUPLICATE_PROVIDER: details.existing_provider_id holds the NPI or user id (details.field)",
+    schema: { $ref: "#/components/schemas/V2Error" },
+  };
+  return [
+    route({
+      method: "POST",
+      path: "/v2/providers",
+      operationId: "v2CreateProvider",
+      summary:
+        "Add a provider (active). NPI and user id are unique in the organisation; clinics and supervisor must exist.",
+      access: "write",
+      requestBody: v2ProviderCreateSchema,
+      responses: { "201": { description: "The new provider", schema: v2ProviderSchema }, "409": conflict },
+      async handle(ctx) {
+        const b = await ctx.body();
+        const { active: _, ...changes } = providerChangesFromBody(b);
+        const provider = await practice.providers.create(ctx.principal, {
+          ...changes,
+          userId: Number(b.user_id),
+          firstName: b.first_name,
+          lastName: b.last_name,
+        });
+        return jsonResponse(201, v2ProviderView(provider), { location: `${ctx.basePath}/v2/providers/${provider.id}` });
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/providers",
+      readsOnly: true,
+      operationId: "v2ListProviders",
+      summary: "The organisation's providers: active ones by last name unless status, sort or order say otherwise.",
+      access: "read",
+      query: v2ProviderListQuerySchema,
+      responses: { "200": { description: "A page of providers", schema: v2ListSchema(v2ProviderSchema) } },
+      async handle(ctx) {
+        const q = ctx.query();
+        const page = await practice.providers.list(ctx.principal, {
+          page: q.page,
+          perPage: q.per_page,
+          search: q.search,
+          status: q.status,
+          clinicId: q.clinic_id,
+          sort: q.sort,
+          order: q.order,
+        });
+        return jsonResponse(200, v2ListBody(ctx, page, page.providers.map(v2ProviderView), q.fields));
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/providers/:provider_id",
+      ids,
+      readsOnly: true,
+      operationId: "v2GetProvider",
+      summary: "Read a provider, active or not.",
+      access: "read",
+      query: { type: "object", additionalProperties: false, properties: { fields: fieldsSchema } },
+      responses: { "200": { description: "The provider", schema: v2ProviderSchema } },
+      async handle(ctx) {
+        const provider = await practice.providers.get(ctx.principal, ctx.ids.provider_id);
+        return jsonResponse(200, v2Project(v2ProviderView(provider), v2FieldList(ctx.query().fields)));
+      },
+    }),
+    route({
+      method: "PATCH",
+      path: "/v2/providers/:provider_id",
+      ids,
+      operationId: "v2UpdateProvider",
+      summary:
+        "Change a provider: omitted fields keep their values, null clears an optional one, lists given replace the list; active false deactivates. The user id does not change.",
+      access: "write",
+      requestBody: v2ProviderUpdateSchema,
+      responses: { "200": { description: "The provider after the change", schema: v2ProviderSchema }, "409": conflict },
+      async handle(ctx) {
+        const changes = providerChangesFromBody(await ctx.body());
+        return jsonResponse(
+          200,
+          v2ProviderView(await practice.providers.update(ctx.principal, ctx.ids.provider_id, changes)),
+        );
+      },
+    }),
+  ];
+}
