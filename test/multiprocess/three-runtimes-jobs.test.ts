@@ -15,13 +15,17 @@ describe.runIf(hasPostgres)("[postgres] three runtime processes, one job queue",
 
   beforeAll(async () => {
     db = await freshDatabase("postgres");
+  });
+
+  /** Queues the jobs in one transaction, so they become visible to every worker at once. */
+  async function enqueueJobs() {
     const storage = await createPostgresStorage({ url: db.url });
     const runAt = new Date(Date.now() - 1000);
     await storage.transaction(async (tx) => {
       for (let i = 0; i < JOBS; i++) await tx.jobs.enqueue({ queue: "system.noop", payload: { n: i }, runAt });
     });
     await storage.close();
-  });
+  }
 
   afterAll(async () => {
     for (const p of processes) if (p.child.exitCode === null) p.child.kill("SIGKILL");
@@ -37,6 +41,8 @@ describe.runIf(hasPostgres)("[postgres] three runtime processes, one job queue",
       OPENPRACTICE_WORKER_POLL_MS: "20",
     };
     processes.push(...(await Promise.all([1, 2, 3].map(() => startServe(env, temp.dir)))));
+    // Queued once all three listen: a process that started late under load must not find the queue empty.
+    await enqueueJobs();
 
     const raw = await openRawQuery("postgres", db.url);
     try {
