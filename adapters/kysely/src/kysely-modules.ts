@@ -7,6 +7,7 @@ import { foundationKyselyModule } from "./modules/foundation.js";
 import { icdKyselyModule } from "./modules/icd.js";
 import { notificationsKyselyModule } from "./modules/notifications.js";
 import { patientsKyselyModule } from "./modules/patients.js";
+import { payersKyselyModule } from "./modules/payers.js";
 import { soapKyselyModule } from "./modules/soap.js";
 import { staffKyselyModule } from "./modules/staff.js";
 import { webhooksKyselyModule } from "./modules/webhooks.js";
@@ -29,6 +30,7 @@ export const kyselyModules = [
   icdKyselyModule,
   billingKyselyModule,
   staffKyselyModule,
+  payersKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;

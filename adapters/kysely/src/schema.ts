@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { PayersTable } from "./modules/payers.js";
 import type { StaffClinicsTable, StaffTable } from "./modules/staff.js";
 
 /**
@@ -610,6 +611,7 @@ export interface Database {
   billing_codes: BillingCodesTable;
   staff: StaffTable;
   staff_clinics: StaffClinicsTable;
+  payers: PayersTable;
 }
 
 export const toDbTime = (d: Date): string => d.toISOString();

@@ -116,3 +116,6 @@ export * from "./organisations/provider-rules.js";
 export * from "./organisations/provider-service.js";
 export * from "./catalog/catalog-rules.js";
 export * from "./catalog/catalog-admin-service.js";
+export * from "./payers/payer.js";
+export * from "./payers/payer-service.js";
+export * from "./ports/payer-repository.js";

@@ -6,6 +6,7 @@ import { icdModule } from "./icd/module.js";
 import { notificationsModule } from "./notifications/module.js";
 import { organisationsModule } from "./organisations/module.js";
 import { patientsModule } from "./patients/module.js";
+import { payersModule } from "./payers/module.js";
 import { rateLimitsModule } from "./rate-limits/module.js";
 import { soapModule } from "./soap/module.js";
 import { staffModule } from "./staff/module.js";
@@ -32,6 +33,7 @@ export const coreModules = [
   icdModule,
   billingModule,
   staffModule,
+  payersModule,
 ] as const;
 
 type CoreModules = typeof coreModules;

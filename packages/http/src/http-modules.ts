@@ -9,6 +9,7 @@ import type { V1ErrorMapping } from "./http-module.js";
 import { icdHttpModule } from "./icd/module.js";
 import { notificationsHttpModule } from "./notifications/module.js";
 import { patientsHttpModule } from "./patients/module.js";
+import { payersHttpModule } from "./payers/module.js";
 import { providersHttpModule } from "./providers/module.js";
 import { soapHttpModule } from "./soap/module.js";
 import { systemHttpModule } from "./system/module.js";
@@ -31,6 +32,7 @@ export const httpModules = [
   clinicsHttpModule,
   providersHttpModule,
   catalogHttpModule,
+  payersHttpModule,
   systemHttpModule,
 ] as const;
 

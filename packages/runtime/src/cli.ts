@@ -4,6 +4,7 @@ import { ConfigError } from "./config/config.js";
 import {
   importCatalogCommand,
   importIcdCommand,
+  importPayersCommand,
   migrateCommand,
   seedCommand,
   serveCommand,
@@ -25,6 +26,9 @@ commands:
   import catalog <csv> [--org N]
                              upsert billing codes (columns: code, description, timed, modifiers, specialities,
                              note_types, payer_ids, active) for the organisation (default 1)
+  import payers <csv>
+                             upsert the payer registry every organisation sees (columns: payer_id, name,
+                             type, eligibility); a bad row is named by its line and nothing is written
   token --org N [--user N] [--scope "read write"] [--name S] [--clinics 1,2] [--roles a,b] [--ttl SECONDS]
                              print a bearer token signed with the configured secret`;
 
@@ -61,7 +65,8 @@ async function main(argv: string[]): Promise<void> {
     case "import":
       if (positionals[1] === "icd10cm" && positionals[2]) return importIcdCommand(positionals[2], flags);
       if (positionals[1] === "catalog" && positionals[2]) return importCatalogCommand(positionals[2], flags);
-      throw new UsageError("import needs: icd10cm <file> | catalog <csv>");
+      if (positionals[1] === "payers" && positionals[2]) return importPayersCommand(positionals[2]);
+      throw new UsageError("import needs: icd10cm <file> | catalog <csv> | payers <csv>");
     case "token":
       if (!flags.org) throw new UsageError("token needs --org");
       return tokenCommand(flags);

@@ -20,6 +20,7 @@ import type { OrganisationRepository } from "./organisation-repository.js";
 import type { OutboxRepository } from "./outbox-repository.js";
 import type { PatientRepository } from "./patient-repository.js";
 import type { RateLimitStore } from "./rate-limit-store.js";
+import type { PayerRepository } from "./payer-repository.js";
 import type { StaffRepository } from "./staff-repository.js";
 
 /** The repositories a unit of work can touch. */
@@ -42,6 +43,7 @@ export interface Repositories {
   icd: IcdRepository;
   billingCodes: BillingCodeRepository;
   staff: StaffRepository;
+  payers: PayerRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

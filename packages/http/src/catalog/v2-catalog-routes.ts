@@ -8,7 +8,7 @@ import {
 import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2ListBody, v2ListSchema } from "../contracts/v2-contract.js";
+import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { nullable } from "../validation/json-schema.js";
@@ -76,8 +76,7 @@ const listQuery = {
   type: "object",
   additionalProperties: false,
   properties: {
-    page: { type: "integer", minimum: 1, default: 1 },
-    per_page: { type: "integer", minimum: 1, maximum: 100, default: 50 },
+    ...v2PageParameters(50, 100),
     status: { type: "string", enum: ["active", "inactive", "all"], default: "active" },
   },
 } as const;

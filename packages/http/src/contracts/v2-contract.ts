@@ -16,9 +16,9 @@ export function v2Meta(ctx: V2RequestContext, withVersion = true): Record<string
     : { timestamp: ctx.now.toISOString(), request_id: ctx.requestId };
 }
 
-/** v2 identifiers are strings (spec 2.5), so id-valued details are too, whatever the domain carried. */
+/** v2 identifiers are strings (spec 2.5), so id-valued details (`…_id`, `…_ref`) are too, whatever the domain carried. */
 function v2Detail(key: string, value: unknown): unknown {
-  return key.endsWith("_id") && typeof value === "number" ? String(value) : value;
+  return (key.endsWith("_id") || key.endsWith("_ref")) && typeof value === "number" ? String(value) : value;
 }
 
 /**
@@ -117,4 +117,11 @@ export const v2FieldsParameter = <const N extends readonly string[]>(names: N) =
     type: "string",
     pattern: `^(${names.join("|")})(,(${names.join("|")}))*$`,
     description: "A comma-separated list of fields to return (id is always included)",
+  }) as const;
+
+/** The `page` and `per_page` query parameters of a v2 list. */
+export const v2PageParameters = <const D extends number, const M extends number>(defaultPerPage: D, maxPerPage: M) =>
+  ({
+    page: { type: "integer", minimum: 1, default: 1, description: "1-based page number" },
+    per_page: { type: "integer", minimum: 1, maximum: maxPerPage, default: defaultPerPage },
   }) as const;

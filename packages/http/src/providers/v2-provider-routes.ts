@@ -2,7 +2,14 @@ import { PROVIDER_LIMITS, PROVIDER_SORT_FIELDS, type Provider, type ProviderChan
 import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2FieldList, v2FieldsParameter, v2ListBody, v2ListSchema, v2Project } from "../contracts/v2-contract.js";
+import {
+  v2FieldList,
+  v2FieldsParameter,
+  v2ListBody,
+  v2ListSchema,
+  v2Project,
+  v2PageParameters,
+} from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { nullable } from "../validation/json-schema.js";
@@ -93,13 +100,7 @@ const v2ProviderListQuerySchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    page: { type: "integer", minimum: 1, default: 1 },
-    per_page: {
-      type: "integer",
-      minimum: 1,
-      maximum: PROVIDER_LIMITS.maxPerPage,
-      default: PROVIDER_LIMITS.defaultPerPage,
-    },
+    ...v2PageParameters(PROVIDER_LIMITS.defaultPerPage, PROVIDER_LIMITS.maxPerPage),
     search: {
       type: "string",
       maxLength: PROVIDER_LIMITS.maxSearchLength,

@@ -9,7 +9,14 @@ import {
 import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2FieldList, v2FieldsParameter, v2ListBody, v2ListSchema, v2Project } from "../contracts/v2-contract.js";
+import {
+  v2FieldList,
+  v2FieldsParameter,
+  v2ListBody,
+  v2ListSchema,
+  v2Project,
+  v2PageParameters,
+} from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { nullable } from "../validation/json-schema.js";
@@ -66,8 +73,7 @@ const v2StaffListQuerySchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    page: { type: "integer", minimum: 1, default: 1 },
-    per_page: { type: "integer", minimum: 1, maximum: STAFF_LIMITS.maxPerPage, default: STAFF_LIMITS.defaultPerPage },
+    ...v2PageParameters(STAFF_LIMITS.defaultPerPage, STAFF_LIMITS.maxPerPage),
     search: {
       type: "string",
       maxLength: STAFF_LIMITS.maxSearchLength,

@@ -197,3 +197,41 @@ export async function importCatalogCommand(file: string, flags: Record<string, s
     await storage.close();
   }
 }
+
+/**
+ * `openpractice import payers <csv>`: the payer registry every organisation sees, upserted by payer id.
+ * Columns (header row): payer_id, name, type (commercial, medicare, medicare_advantage, medicaid, tricare,
+ * workers_comp, auto, other), eligibility (true/false, default false). Every row is checked first; a bad one is
+ * named by its line and nothing is written.
+ */
+export async function importPayersCommand(file: string): Promise<void> {
+  let rows: Record<string, string>[];
+  try {
+    rows = parseCsv(readFileSync(file, "utf8"), { columns: true, skip_empty_lines: true, trim: true });
+  } catch (error) {
+    throw new UsageError(`import payers: cannot read ${file}: ${(error as Error).message}`);
+  }
+  const payers = rows.map((r) => ({
+    payerId: r.payer_id ?? "",
+    name: r.name ?? "",
+    type: r.type ?? "",
+    eligibility: /^(true|1|yes)$/i.test(r.eligibility ?? ""),
+  }));
+  const config = loadConfig();
+  const storage = await openStorage(config.databaseUrl);
+  try {
+    const practice = createPractice({ storage, keys: resolveRuntimeKeys(config).keys });
+    const result = await practice.payers
+      .importRegistry(payers)
+      .catch((error: Error & { details?: { issues?: Array<{ field: string; reason: string }> } }) => {
+        // rows.<i> is the data row i: line i + 2 of the file (after the header).
+        const issues = error.details?.issues
+          ?.map((i) => `${i.field.replace(/^rows\.(\d+)\./, (_m, n) => `line ${Number(n) + 2}: `)} ${i.reason}`)
+          .join("; ");
+        throw new UsageError(`import payers: ${issues ?? error.message}`);
+      });
+    process.stdout.write(`${JSON.stringify({ imported: "payers", ...result })}\n`);
+  } finally {
+    await storage.close();
+  }
+}

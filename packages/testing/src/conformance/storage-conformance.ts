@@ -11,6 +11,7 @@ import { describeWebhookConformance } from "./webhook-conformance.js";
 import { describeNotificationConformance } from "./notification-conformance.js";
 import { describeSoapNoteConformance } from "./soap-note-conformance.js";
 import { describeIcdConformance } from "./icd-conformance.js";
+import { describePayerConformance } from "./payer-conformance.js";
 import { describeStaffConformance } from "./staff-conformance.js";
 import type { StorageProbe } from "./storage-probe.js";
 
@@ -488,6 +489,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
     describeSoapNoteConformance(engine, () => ({ s, fx }));
     describeIcdConformance(engine, () => ({ s, fx }));
     describeStaffConformance(engine, () => ({ s, fx }));
+    describePayerConformance(engine, () => ({ s, fx }));
 
     describe("transactions and the outbox", () => {
       it(`[${engine}] a transaction commits the row and its event together`, async () => {

@@ -13,6 +13,7 @@ import {
   memoryTreatmentSheets,
 } from "./memory-soap-completion.js";
 import { memorySoapNotes } from "./memory-soap-notes.js";
+import { memoryPayers } from "./memory-payers.js";
 import { memoryStaff } from "./memory-staff.js";
 import type { MemoryState } from "./memory-state.js";
 import { memoryWebhooks } from "./memory-webhooks.js";
@@ -41,6 +42,7 @@ export const memoryModules = [
   { key: "icd", repositories: (s: () => MemoryState) => ({ icd: memoryIcd(s) }) },
   { key: "billing", repositories: (s: () => MemoryState) => ({ billingCodes: memoryBillingCodes(s) }) },
   { key: "staff", repositories: memoryStaff },
+  { key: "payers", repositories: memoryPayers },
 ] as const satisfies readonly MemoryModule[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -1,0 +1,108 @@
+import type { Principal } from "../auth/principal.js";
+import type { Clock } from "../clock.js";
+import { DomainError } from "../errors/domain-error.js";
+import { toPageWindow } from "../paging.js";
+import { searchTerms } from "../patients/patient-normalisation.js";
+import type { Storage } from "../ports/storage.js";
+import {
+  assertValidPayer,
+  PAYER_LIMITS,
+  type Payer,
+  type PayerDraft,
+  type PayerSearch,
+  type PayerType,
+  payerIssues,
+} from "./payer.js";
+
+const notFound = (id: unknown) => new DomainError("PAYER_NOT_FOUND", "Payer not found", { payer_ref: id });
+
+/** The payer registry and organisations' own payers: search, read, an admin's additions, the registry import. */
+export class PayerService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+
+  async search(
+    principal: Principal,
+    query: PayerSearch,
+  ): Promise<{ payers: Payer[]; total: number; page: number; perPage: number }> {
+    const { page, size, limit, offset } = toPageWindow(query.page, query.perPage, {
+      defaultSize: PAYER_LIMITS.defaultPerPage,
+      maxSize: PAYER_LIMITS.maxPerPage,
+    });
+    const found = await this.deps.storage.repositories.payers.search(principal.organisationId, {
+      terms: searchTerms(query.search ?? ""),
+      type: query.type,
+      limit,
+      offset,
+    });
+    return { ...found, page, perPage: size };
+  }
+
+  async get(principal: Principal, id: number): Promise<Payer> {
+    const found = await this.deps.storage.repositories.payers.findById(principal.organisationId, id);
+    if (!found) throw notFound(id);
+    return found;
+  }
+
+  /** An organisation's own payer (one the registry lacks); a payer id the registry or the organisation has is refused. */
+  async create(principal: Principal, draft: PayerDraft): Promise<Payer> {
+    assertValidPayer(draft);
+    const now = this.deps.clock.now();
+    const organisationId = principal.organisationId;
+    return this.deps.storage.transaction(async (tx) => {
+      await tx.organisations.ensure({ id: organisationId, name: `Organisation ${organisationId}`, plan: "free", now });
+      const result = await tx.payers.insert({
+        organisationId,
+        payerId: draft.payerId.toUpperCase(),
+        name: draft.name.trim(),
+        type: draft.type as PayerType,
+        eligibility: draft.eligibility ?? false,
+        active: true,
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (!result.created)
+        throw new DomainError(
+          "DUPLICATE_PAYER",
+          "A payer with this payer id exists (in the registry or the organisation)",
+          {
+            existing_payer_ref: result.existingId,
+          },
+        );
+      return result.payer;
+    });
+  }
+
+  /**
+   * The registry import (`openpractice import payers`): every row is checked first and each bad one named
+   * (rows.<i>.<field>); then all are upserted by payer id in one transaction, or none.
+   */
+  async importRegistry(rows: readonly PayerDraft[]): Promise<{ created: number; updated: number }> {
+    const issues = rows.flatMap((row, i) => payerIssues(row, `rows.${i}.`));
+    const seen = new Map<string, number>();
+    rows.forEach((row, i) => {
+      const key = String(row.payerId).toUpperCase();
+      if (seen.has(key))
+        issues.push({
+          field: `rows.${i}.payerId`,
+          reason: `repeats row ${(seen.get(key) ?? 0) + 1}'s payer id`,
+          value: row.payerId,
+        });
+      else seen.set(key, i);
+    });
+    if (issues.length) throw DomainError.validation(issues);
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction((tx) =>
+      tx.payers.upsertRegistry(
+        rows.map((row) => ({
+          payerId: row.payerId.toUpperCase(),
+          name: row.name.trim(),
+          type: row.type as PayerType,
+          eligibility: row.eligibility ?? false,
+          active: true,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      ),
+    );
+  }
+}

@@ -1,0 +1,124 @@
+import { PAYER_LIMITS, PAYER_TYPES, type Payer } from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { jsonResponse } from "../contracts/json-response.js";
+import { pathIdKind } from "../contracts/path-id.js";
+import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
+import { routeGroup, scopePair } from "../define-route.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
+
+const PAYER_REF = pathIdKind("PAYER_NOT_FOUND", "payer_ref");
+/** Adding a payer of the organisation's own is an administrator's: `admin`, or `payers:write`. */
+const ADMIN_SCOPES = Object.freeze(["payers:write", "admin"]);
+
+const createSchema = {
+  $id: "V2PayerCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["payer_id", "name", "type"],
+  properties: {
+    payer_id: { type: "string", pattern: "^[A-Za-z0-9]{2,20}$", description: "The clearinghouse payer id" },
+    name: { type: "string", minLength: 1, maxLength: PAYER_LIMITS.nameMax },
+    type: { type: "string", enum: [...PAYER_TYPES] },
+    eligibility: { type: "boolean", description: "Whether it answers real-time eligibility checks (default false)" },
+  },
+} as const;
+
+const listQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    ...v2PageParameters(PAYER_LIMITS.defaultPerPage, PAYER_LIMITS.maxPerPage),
+    search: {
+      type: "string",
+      maxLength: PAYER_LIMITS.maxSearchLength,
+      description: "Words that must all occur in the name or the payer id (case- and accent-insensitive)",
+    },
+    type: { type: "string", enum: [...PAYER_TYPES] },
+  },
+} as const;
+
+const FIELDS: FieldNames = Object.freeze({ payerId: "payer_id", name: "name", type: "type" });
+
+const payerView = (p: Payer) => ({
+  id: String(p.id),
+  payer_id: p.payerId,
+  name: p.name,
+  type: p.type,
+  eligibility: p.eligibility,
+  source: p.organisationId === null ? "registry" : "organisation",
+  active: p.active,
+});
+const object = { type: "object", description: "A payer (docs/payers.md)" };
+
+/** Spec 4.7 `GET /v2/payers` (the registry, searchable and paged), a payer, and an organisation's own payers. */
+export function v2PayerRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const route = routeGroup({
+    contract: "v2",
+    tags: ["Payers (v2 beta)"],
+    auth: true,
+    scopes: scopePair("payers"),
+    rateLimitBucket: "v2",
+    fieldNames: FIELDS,
+  });
+  return [
+    route({
+      method: "GET",
+      path: "/v2/payers",
+      readsOnly: true,
+      operationId: "v2ListPayers",
+      summary: "Search the payer registry and the organisation's own payers by name or payer id, by name.",
+      access: "read",
+      query: listQuery,
+      responses: { "200": { description: "A page of payers", schema: v2ListSchema(object) } },
+      async handle(ctx) {
+        const q = ctx.query();
+        const page = await practice.payers.search(ctx.principal, {
+          page: q.page,
+          perPage: q.per_page,
+          search: q.search,
+          type: q.type,
+        });
+        return jsonResponse(200, v2ListBody(ctx, page, page.payers.map(payerView), undefined));
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/payers/:payer_ref",
+      ids: { payer_ref: PAYER_REF },
+      readsOnly: true,
+      operationId: "v2GetPayer",
+      summary: "Read a payer (`payer_ref` is its `id`, not the clearinghouse payer id).",
+      access: "read",
+      responses: { "200": { description: "The payer", schema: object } },
+      async handle(ctx) {
+        return jsonResponse(200, payerView(await practice.payers.get(ctx.principal, ctx.ids.payer_ref)));
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/v2/payers",
+      operationId: "v2CreatePayer",
+      summary:
+        "Admin: add a payer of the organisation's own (one the registry lacks). A payer id the registry or the organisation has is 409.",
+      scopes: ADMIN_SCOPES,
+      requestBody: createSchema,
+      responses: {
+        "201": { description: "The new payer", schema: object },
+        "409": {
+          description: "DUPLICATE_PAYER: details.existing_payer_ref",
+          schema: { $ref: "#/components/schemas/V2Error" },
+        },
+      },
+      async handle(ctx) {
+        const b = await ctx.body();
+        const payer = await practice.payers.create(ctx.principal, {
+          payerId: b.payer_id,
+          name: b.name,
+          type: b.type,
+          eligibility: b.eligibility,
+        });
+        return jsonResponse(201, payerView(payer), { location: `${ctx.basePath}/v2/payers/${payer.id}` });
+      },
+    }),
+  ];
+}
