@@ -56,6 +56,19 @@ describe("health, readiness and the API reference", () => {
       "last_name",
       "date_of_birth",
     ]);
+    // Each operation's security requirement names the scopes it accepts (any one of them), public ones none.
+    expect(doc.paths["/v2/staff"].post.security).toEqual([{ bearerAuth: ["staff:write"] }, { bearerAuth: ["write"] }]);
+    expect(doc.paths["/v2/payers"].post.security).toEqual([
+      { bearerAuth: ["payers:write"] },
+      { bearerAuth: ["admin"] },
+    ]);
+    expect(doc.paths["/healthz"].get.security).toEqual([]);
+    for (const [path, ops] of Object.entries<Record<string, { security: unknown[]; "x-required-scopes"?: string[] }>>(
+      doc.paths,
+    ))
+      for (const [method, op] of Object.entries(ops))
+        if (op["x-required-scopes"])
+          expect(op.security, `${method} ${path}`).toEqual(op["x-required-scopes"].map((s) => ({ bearerAuth: [s] })));
     // Every schema in the document compiles as JSON Schema 2020-12 (the dialect OpenAPI 3.1 uses).
     const ajv = new Ajv2020({ strict: false });
     ajv.addSchema({ $id: "doc", components: doc.components } as never);

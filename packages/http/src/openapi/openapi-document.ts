@@ -8,7 +8,12 @@ function clean(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
-const bearer = [{ bearerAuth: [] }];
+/**
+ * The security requirement of a route: a bearer token holding one of its scopes. OpenAPI 3.1 lets a requirement of
+ * an http scheme list role names; one requirement per accepted scope says "any one of them".
+ */
+const securityOf = (scopes: readonly string[] | undefined) =>
+  scopes && scopes.length > 0 ? scopes.map((scope) => ({ bearerAuth: [scope] })) : [{ bearerAuth: [] }];
 
 /**
  * The OpenAPI 3.1 document, built from the very schemas the routes validate
@@ -53,7 +58,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
       operationId: route.operationId,
       summary: route.summary,
       tags: route.tags,
-      ...(route.auth ? { security: bearer } : { security: [] }),
+      ...(route.auth ? { security: securityOf(route.scopes) } : { security: [] }),
       ...(route.scopes ? { "x-required-scopes": route.scopes } : {}),
       parameters: [...pathParams, ...queryParams],
       ...(route.requestBody
