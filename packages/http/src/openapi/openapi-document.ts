@@ -74,7 +74,10 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
       version: "0.1.0",
       description:
         "v1 (paths under /apis/...) answers in the envelope {code, data, message}; v2 (beta, /v2/...) answers with the resource itself and errors as {error, meta}.",
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
     },
+    // Relative: the paths are served where the host mounted the API (the document's own URL without /openapi.json).
+    servers: [{ url: "/", description: "This server" }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
