@@ -101,7 +101,25 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
         expect((await missing.json()).code).toBe(4040);
         const wrongMethod = await json("DELETE", "/v2/patients");
         expect(wrongMethod.status).toBe(405);
-        expect(wrongMethod.headers.get("allow")).toBe("GET, POST");
+        expect(wrongMethod.headers.get("allow")).toBe("GET, HEAD, POST");
+      });
+
+      it("answers HEAD on a GET route as GET without the body", async () => {
+        const health = await fetch(`${base()}/healthz`, { method: "HEAD" });
+        expect(health.status).toBe(200);
+        expect(health.headers.get("content-type")).toContain("application/json");
+        expect(await health.text()).toBe("");
+        const list = await fetch(`${base()}/v2/patients`, {
+          method: "HEAD",
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(list.status).toBe(200);
+        expect(list.headers.get("x-ratelimit-limit")).not.toBeNull();
+        expect(await list.text()).toBe("");
+        const anonymous = await fetch(`${base()}/v2/patients`, { method: "HEAD" });
+        expect(anonymous.status).toBe(401);
+        expect(anonymous.headers.get("www-authenticate")).toBe('Bearer realm="openpractice"');
+        expect(await anonymous.text()).toBe("");
       });
 
       it("answers 20 KB and 40 KB tokens with 401 in the contract's shape, not Node's bare 431", async () => {

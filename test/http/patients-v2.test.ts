@@ -395,7 +395,7 @@ for (const engine of availableEngines()) {
         expect((await route.json()).error.code).toBe("ROUTE_NOT_FOUND");
         const method = await rt.call("DELETE", "/v2/patients");
         expect(method.status).toBe(405);
-        expect(method.headers.get("allow")).toBe("GET, POST");
+        expect(method.headers.get("allow")).toBe("GET, HEAD, POST");
       });
     });
   });

@@ -113,7 +113,7 @@ describe("bad request bodies change nothing and name the problem", () => {
     expect(await res.json()).toMatchObject({ code: 4049, error_code: "ROUTE_NOT_FOUND" });
     const method = await rt.call("DELETE", "/apis/v1/patient/1");
     expect(method.status).toBe(405);
-    expect(method.headers.get("allow")).toBe("GET, POST");
+    expect(method.headers.get("allow")).toBe("GET, HEAD, POST");
   });
 
   it("a path with malformed percent-encoding is answered by the route, in the contract's shape", async () => {

@@ -162,7 +162,9 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     const url = new URL(request.url);
     const requestId = requestIdFor(request, practice.ids.uuid);
     const headers: Record<string, string> = { "x-request-id": requestId };
-    const match = findRoute(router, request.method, url.pathname);
+    // HEAD is GET without the body (RFC 9110 9.3.2), on every GET route.
+    const head = request.method === "HEAD";
+    const match = findRoute(router, head ? "GET" : request.method, url.pathname);
     const route = match?.data;
     // A wrong method answers in the contract of the routes at that path (the webhook and notification APIs are v2-like).
     const pathRoute =
@@ -177,6 +179,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     try {
       if (!route) {
         const allowed = ["GET", "POST", "PATCH", "PUT", "DELETE"].filter((m) => findRoute(router, m, url.pathname));
+        if (allowed.includes("GET")) allowed.splice(1, 0, "HEAD");
         if (allowed.length > 0) {
           headers.allow = allowed.join(", ");
           throw new DomainError(
@@ -238,6 +241,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         );
       }
     }
+    if (head) response = new Response(null, { status: response.status, headers: response.headers });
     callHook(
       () =>
         options.onRequestComplete?.({
