@@ -210,6 +210,11 @@ for (const engine of availableEngines()) {
         data: { organisation_id: 1 },
       });
       expect(tested.body.result).toMatchObject({ status: 200, response_excerpt: "thanks", error: null });
+      // The test delivery's data validates against the event's own published schema, like a real delivery's.
+      const catalog = (await json("GET", `${BASE}/event-types`)).body;
+      const published = catalog.event_types.find((t: { event_type: string }) => t.event_type === "appointment.updated");
+      const validate = new Ajv({ strict: false }).compile(published.data_schema);
+      expect(validate(tested.body.payload.data), JSON.stringify(validate.errors)).toBe(true);
       const got = receiver.received.find((r) => r.json.event_id === tested.body.payload.event_id)!;
       expect(JSON.parse(got.body)).toEqual(tested.body.payload);
       expect(got.headers).toMatchObject({

@@ -82,3 +82,19 @@ export function eventDataSchema(type: EventType): object {
     properties: Object.fromEntries(fields.map((f) => [f, FIELD_SCHEMAS[f] ?? { type: "integer" }])),
   };
 }
+
+/**
+ * Sample `data` of an event type for a test delivery: every field of the type, valid against its schema
+ * (eventDataSchema), with the caller's organisation and placeholder identifiers that name nothing (0, SAMPLE).
+ */
+export function sampleEventData(type: EventType, organisationId: number): Record<string, unknown> {
+  const sample = (field: string): unknown =>
+    field === "organisation_id"
+      ? organisationId
+      : field === "service_case_id"
+        ? "SERVICE_CASE_0"
+        : field === "soap_note_id"
+          ? "SAMPLE"
+          : 0;
+  return Object.fromEntries(eventPayloadFields()[type].map((f: string) => [f, sample(f)]));
+}

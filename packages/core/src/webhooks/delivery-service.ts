@@ -1,7 +1,7 @@
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
-import type { EventType } from "../events/event-catalog.js";
+import { type EventType, sampleEventData } from "../events/event-catalog.js";
 import type { Ids } from "../ids.js";
 import { toPageWindow } from "../paging.js";
 import type { Repositories, Storage } from "../ports/storage.js";
@@ -233,7 +233,8 @@ export class WebhookDeliveryService {
         eventId: `evt_${this.deps.ids.uuid()}`,
         eventType,
         apiVersion: s.apiVersion,
-        data: { organisation_id: principal.organisationId },
+        // Every field of the event's published schema, so receivers can validate the test like a real delivery.
+        data: sampleEventData(eventType, principal.organisationId),
       },
       true,
     );
