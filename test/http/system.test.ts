@@ -93,6 +93,21 @@ describe("health, readiness and the API reference", () => {
     expect(bundle.status).toBe(200);
     expect((await bundle.text()).length).toBeGreaterThan(100_000);
     expect((await rt.call("GET", "/docs/assets/reference-init.js", { token: null })).status).toBe(200);
+    // Strong ETags: a browser holding the file revalidates and gets 304 without it.
+    const etag = bundle.headers.get("etag");
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    const revalidated = await rt.call("GET", "/docs/assets/swagger-ui-bundle.js", {
+      token: null,
+      headers: { "if-none-match": etag! },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(await revalidated.text()).toBe("");
+    const stale = await rt.call("GET", "/docs/assets/swagger-ui-bundle.js", {
+      token: null,
+      headers: { "if-none-match": '"older"' },
+    });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get("etag")).toBe(etag);
     expect((await rt.call("GET", "/docs/assets/..%2Fpackage.json", { token: null })).status).toBe(404);
   });
 });

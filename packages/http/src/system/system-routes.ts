@@ -26,6 +26,18 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: new URL("openapi.json", do
 
 const route = routeGroup({ contract: "system", tags: ["System"], auth: false });
 
+/** Strong ETags of the reference page's files, by name: the files do not change while the process runs. */
+const etags = new Map<string, string>();
+async function etagOf(name: string, body: Uint8Array): Promise<string> {
+  let etag = etags.get(name);
+  if (!etag) {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body as Uint8Array<ArrayBuffer>));
+    etag = `"${Buffer.from(digest.subarray(0, 16)).toString("base64url")}"`;
+    etags.set(name, etag);
+  }
+  return etag;
+}
+
 /** Liveness, readiness, the OpenAPI document and the reference page. No authentication. */
 export function systemRoutes(deps: {
   practice: Practice;
@@ -80,13 +92,20 @@ export function systemRoutes(deps: {
       responses: { "200": { description: "File" }, "404": { description: "No such file" } },
       async handle(ctx) {
         const name = ctx.params.name;
-        if (name === "reference-init.js")
-          return new Response(DOCS_INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } });
-        const asset = deps.docsAssets ? await deps.docsAssets(name) : null;
+        const asset =
+          name === "reference-init.js"
+            ? { body: new TextEncoder().encode(DOCS_INIT), contentType: "text/javascript; charset=utf-8" }
+            : deps.docsAssets
+              ? await deps.docsAssets(name)
+              : null;
         if (!asset) throw new DomainError("ROUTE_NOT_FOUND", `No reference page file named ${name}`);
-        return new Response(asset.body as unknown as BodyInit, {
-          headers: { "content-type": asset.contentType, "cache-control": "public, max-age=3600" },
-        });
+        const etag = await etagOf(name, asset.body);
+        const headers = { "content-type": asset.contentType, "cache-control": "public, max-age=3600", etag };
+        // A browser holding this version revalidates with If-None-Match and gets 304 without the file.
+        const held = ctx.request.headers.get("if-none-match");
+        if (held && held.split(",").some((t) => t.trim() === etag || t.trim() === "*"))
+          return new Response(null, { status: 304, headers });
+        return new Response(asset.body as unknown as BodyInit, { headers });
       },
     }),
   ];
