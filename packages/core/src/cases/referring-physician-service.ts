@@ -1,3 +1,4 @@
+import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Patch } from "../patch.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
@@ -23,12 +24,7 @@ export class ReferringPhysicianService {
     assertValidReferringPhysician(draft, true);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
-      await tx.organisations.ensure({
-        id: principal.organisationId,
-        name: `Organisation ${principal.organisationId}`,
-        plan: "free",
-        now,
-      });
+      await ensureOrganisation(tx, principal.organisationId, now);
       const result = await tx.referringPhysicians.insert({
         ...draft,
         firstName: draft.firstName.trim(),

@@ -1,3 +1,4 @@
+import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
@@ -29,19 +30,9 @@ const duplicateReason = (existingId: number) =>
 export class CatalogAdminService {
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
 
-  private async ensureOrganisation(organisationId: number) {
-    const now = this.deps.clock.now();
-    await this.deps.storage.repositories.organisations.ensure({
-      id: organisationId,
-      name: `Organisation ${organisationId}`,
-      plan: "free",
-      now,
-    });
-  }
-
   async createAppointmentType(principal: Principal, draft: AppointmentTypeDraft): Promise<AppointmentCategory> {
     assertValidAppointmentType(draft, true);
-    await this.ensureOrganisation(principal.organisationId);
+    await ensureOrganisation(this.deps.storage.repositories, principal.organisationId, this.deps.clock.now());
     const result = await this.deps.storage.repositories.catalog.insertAppointmentCategory({
       organisationId: principal.organisationId,
       name: draft.name.trim(),
@@ -85,7 +76,7 @@ export class CatalogAdminService {
 
   async createCancellationReason(principal: Principal, draft: CancellationReasonDraft): Promise<CancellationReason> {
     assertValidCancellationReason(draft, true);
-    await this.ensureOrganisation(principal.organisationId);
+    await ensureOrganisation(this.deps.storage.repositories, principal.organisationId, this.deps.clock.now());
     const result = await this.deps.storage.repositories.catalog.insertCancellationReason({
       organisationId: principal.organisationId,
       reasonKey: draft.reasonKey,

@@ -1,3 +1,4 @@
+import { ensureOrganisation } from "./ensure-organisation.js";
 import type { Patch } from "../patch.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
@@ -46,7 +47,7 @@ export class ClinicService {
     const now = this.deps.clock.now();
     const organisationId = principal.organisationId;
     return this.deps.storage.transaction(async (tx) => {
-      await tx.organisations.ensure({ id: organisationId, name: `Organisation ${organisationId}`, plan: "free", now });
+      await ensureOrganisation(tx, organisationId, now);
       const result = await tx.organisations.insertClinic({
         organisationId,
         name: draft.name.trim(),

@@ -1,3 +1,4 @@
+import { ensureOrganisation } from "./ensure-organisation.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
@@ -35,7 +36,7 @@ export class ProviderService {
     const now = this.deps.clock.now();
     const organisationId = principal.organisationId;
     return this.deps.storage.transaction(async (tx) => {
-      await tx.organisations.ensure({ id: organisationId, name: `Organisation ${organisationId}`, plan: "free", now });
+      await ensureOrganisation(tx, organisationId, now);
       const provider: Omit<Provider, "id"> = {
         organisationId,
         userId: draft.userId,

@@ -1,3 +1,4 @@
+import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import { isDeepStrictEqual } from "node:util";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
@@ -69,7 +70,7 @@ export class PatientService {
     const now = this.deps.clock.now();
     const orgId = principal.organisationId;
     return this.deps.storage.transaction(async (tx) => {
-      await tx.organisations.ensure({ id: orgId, name: `Organisation ${orgId}`, plan: "free", now });
+      await ensureOrganisation(tx, orgId, now);
       await this.assertClinicInOrganisation(tx, orgId, draft.clinicId);
       const result = await tx.patients.insertIfAbsent(toPatientRecord(patientFromDraft(draft, orgId, now)));
       if (result.created) {

@@ -1,3 +1,4 @@
+import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
@@ -49,7 +50,7 @@ export class PayerService {
     const now = this.deps.clock.now();
     const organisationId = principal.organisationId;
     return this.deps.storage.transaction(async (tx) => {
-      await tx.organisations.ensure({ id: organisationId, name: `Organisation ${organisationId}`, plan: "free", now });
+      await ensureOrganisation(tx, organisationId, now);
       const result = await tx.payers.insert({
         organisationId,
         payerId: draft.payerId.toUpperCase(),

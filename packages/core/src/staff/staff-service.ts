@@ -1,3 +1,4 @@
+import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
@@ -32,7 +33,7 @@ export class StaffService {
     const organisationId = principal.organisationId;
     return this.deps.storage.transaction(async (tx) => {
       // Organisations appear with their first write (as for every other resource).
-      await tx.organisations.ensure({ id: organisationId, name: `Organisation ${organisationId}`, plan: "free", now });
+      await ensureOrganisation(tx, organisationId, now);
       const clinicIds = inIdOrder(draft.clinicIds ?? []);
       await assertClinicsExist(tx, organisationId, clinicIds);
       const result = await tx.staff.insert({
