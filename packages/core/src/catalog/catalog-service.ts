@@ -1,4 +1,5 @@
 import type { Principal } from "../auth/principal.js";
+import { toPageWindow } from "../paging.js";
 import type { Storage } from "../ports/storage.js";
 import type { AppointmentCategory, CancellationReason } from "./catalog.js";
 
@@ -14,7 +15,31 @@ export class CatalogService {
     return this.deps.storage.repositories.catalog.listCancellationReasons(principal.organisationId);
   }
 
+  /** A page of the appointment types, oldest first: active ones unless `status` says otherwise. */
+  async appointmentTypePage(principal: Principal, query: ReferencePageQuery) {
+    return pageByStatus(await this.appointmentCategories(principal), (c) => c.active, query);
+  }
+
+  /** A page of the cancellation reasons, oldest first: active ones unless `status` says otherwise. */
+  async cancellationReasonPage(principal: Principal, query: ReferencePageQuery) {
+    return pageByStatus(await this.cancellationReasons(principal), (r) => r.status === "ACTIVE", query);
+  }
+
   specializations(principal: Principal): Promise<string[]> {
     return this.deps.storage.repositories.catalog.listSpecializations(principal.organisationId);
   }
+}
+
+/** A list request of reference data (a short list, paged here). */
+export interface ReferencePageQuery {
+  page?: number | undefined;
+  perPage?: number | undefined;
+  status?: "active" | "inactive" | "all" | undefined;
+}
+
+function pageByStatus<T>(all: readonly T[], active: (t: T) => boolean, query: ReferencePageQuery) {
+  const { page, size, offset } = toPageWindow(query.page, query.perPage, { defaultSize: 50, maxSize: 100 });
+  const status = query.status ?? "active";
+  const matching = all.filter((t) => status === "all" || active(t) === (status === "active"));
+  return { page, perPage: size, total: matching.length, rows: matching.slice(offset, offset + size) };
 }

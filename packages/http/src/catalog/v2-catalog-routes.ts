@@ -3,7 +3,6 @@ import {
   type AppointmentCategory,
   CATALOG_LIMITS,
   type CancellationReason,
-  DomainError,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
@@ -105,20 +104,6 @@ const reasonView = (r: CancellationReason) => ({
 });
 const object = { type: "object" };
 
-/** The rows of `all` that are on `page` and match `status`, for the small lists of reference data. */
-function pageOf<T>(
-  all: readonly T[],
-  active: (t: T) => boolean,
-  q: { page?: number | undefined; per_page?: number | undefined; status?: string | undefined },
-) {
-  const status = q.status ?? "active";
-  const matching = all.filter((t) => status === "all" || active(t) === (status === "active"));
-  const page = q.page ?? 1;
-  const perPage = q.per_page ?? 50;
-  if (!Number.isSafeInteger(page) || page < 1) throw DomainError.invalidParameter("page", page, "must be at least 1");
-  return { page, perPage, total: matching.length, rows: matching.slice((page - 1) * perPage, page * perPage) };
-}
-
 /**
  * Spec 4.7 `GET /v2/appointment-types` (the organisation's appointment categories, read-only in the spec) and,
  * beyond it, an administrator's create and change of those types and of the cancellation reasons v1 and v2 use.
@@ -146,7 +131,11 @@ export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       responses: { "200": { description: "A page of appointment types", schema: v2ListSchema(object) } },
       async handle(ctx) {
         const q = ctx.query();
-        const page = pageOf(await practice.catalog.appointmentCategories(ctx.principal), (c) => c.active, q);
+        const page = await practice.catalog.appointmentTypePage(ctx.principal, {
+          page: q.page,
+          perPage: q.per_page,
+          status: q.status,
+        });
         return jsonResponse(200, v2ListBody(ctx, page, page.rows.map(typeView), undefined));
       },
     }),
@@ -225,7 +214,11 @@ export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       responses: { "200": { description: "A page of reasons", schema: v2ListSchema(object) } },
       async handle(ctx) {
         const q = ctx.query();
-        const page = pageOf(await practice.catalog.cancellationReasons(ctx.principal), (r) => r.status === "ACTIVE", q);
+        const page = await practice.catalog.cancellationReasonPage(ctx.principal, {
+          page: q.page,
+          perPage: q.per_page,
+          status: q.status,
+        });
         return jsonResponse(200, v2ListBody(ctx, page, page.rows.map(reasonView), undefined));
       },
     }),
