@@ -1,5 +1,7 @@
 import type { Repositories } from "@openpractice/core";
 import type { Kysely, Migration } from "kysely";
+import { accessKyselyModule } from "./modules/access.js";
+import { auditKyselyModule } from "./modules/audit.js";
 import { appointmentsKyselyModule } from "./modules/appointments.js";
 import { billingKyselyModule } from "./modules/billing.js";
 import { casesKyselyModule } from "./modules/cases.js";
@@ -31,6 +33,8 @@ export const kyselyModules = [
   billingKyselyModule,
   staffKyselyModule,
   payersKyselyModule,
+  accessKyselyModule,
+  auditKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;
@@ -49,7 +53,7 @@ export function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile)
  * The shared migrations of every module, plus the engine's own
  * (profile.extraMigrations: 003-<engine> search indexes, 013-postgres search
  * statistics), by name. Names carry a global number and Kysely applies them in
- * name order, whatever module declares them; the next shared number is 016.
+ * name order, whatever module declares them; the next shared number is 024.
  */
 export function moduleMigrations(profile: SqlDialectProfile): Record<string, Migration> {
   const all: Record<string, Migration> = { ...profile.extraMigrations };

@@ -1,5 +1,7 @@
 import type { Generated } from "kysely";
 import type { PayersTable } from "./modules/payers.js";
+import type { ApiClientsTable } from "./modules/access.js";
+import type { AuditEventsTable } from "./modules/audit.js";
 import type { StaffClinicsTable, StaffTable } from "./modules/staff.js";
 
 /**
@@ -22,6 +24,10 @@ export interface OrganisationsTable {
   auto_submit_billing: Generated<number>;
   /** Migration 014. */
   require_plan_section: Generated<number>;
+  /** Migration 021. */
+  time_zone: Generated<string>;
+  deactivated_at: string | null;
+  audit_reads: Generated<number>;
 }
 
 export interface ClinicsTable {
@@ -612,6 +618,8 @@ export interface Database {
   staff: StaffTable;
   staff_clinics: StaffClinicsTable;
   payers: PayersTable;
+  api_clients: ApiClientsTable;
+  audit_events: AuditEventsTable;
 }
 
 export const toDbTime = (d: Date): string => d.toISOString();

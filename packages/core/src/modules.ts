@@ -1,3 +1,5 @@
+import { accessModule } from "./access/module.js";
+import { auditModule } from "./audit/module.js";
 import { appointmentsModule } from "./appointments/module.js";
 import { billingModule } from "./billing/module.js";
 import { casesModule } from "./cases/module.js";
@@ -34,6 +36,8 @@ export const coreModules = [
   billingModule,
   staffModule,
   payersModule,
+  accessModule,
+  auditModule,
 ] as const;
 
 type CoreModules = typeof coreModules;

@@ -1,3 +1,4 @@
+import { auditedStorage } from "./audit/audited-storage.js";
 import { storedClaimsGateway } from "./billing/stored-claims-gateway.js";
 import { systemClock, type Clock } from "./clock.js";
 import { randomIds, type Ids } from "./ids.js";
@@ -108,9 +109,11 @@ export function createPractice(options: PracticeOptions): Practice {
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     allowHttpPushEndpoints: options.allowHttpPushEndpoints ?? false,
   });
+  const clock = options.clock ?? systemClock;
   return practiceFrom({
-    storage: options.storage,
-    clock: options.clock ?? systemClock,
+    // Writes of an audited operation (an API request) commit their audit entry with them.
+    storage: auditedStorage(options.storage, clock),
+    clock,
     ids: options.ids ?? randomIds,
     settings,
   });

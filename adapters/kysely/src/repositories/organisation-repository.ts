@@ -28,6 +28,9 @@ const toOrganisation = (r: Selectable<OrganisationsTable>): Organisation => ({
   name: r.name,
   plan: r.plan as Plan,
   isActive: Boolean(Number(r.is_active)),
+  timeZone: r.time_zone,
+  deactivatedAt: r.deactivated_at === null ? null : fromDbTime(r.deactivated_at),
+  auditReads: Boolean(Number(r.audit_reads)),
   documentation: {
     billingUnitRule: r.billing_unit_rule as BillingUnitRule,
     requireCosign: Boolean(Number(r.require_cosign)),
@@ -138,6 +141,61 @@ export class KyselyOrganisationRepository implements OrganisationRepository {
       { id: org.id, name: org.name, plan: org.plan, is_active: 1, created_at: at, updated_at: at },
       ["id"],
     );
+  }
+
+  async insertOrganisation(org: Omit<Organisation, "id">) {
+    const values = {
+      name: org.name,
+      plan: org.plan,
+      is_active: org.isActive ? 1 : 0,
+      time_zone: org.timeZone,
+      deactivated_at: org.deactivatedAt ? toDbTime(org.deactivatedAt) : null,
+      audit_reads: org.auditReads ? 1 : 0,
+      billing_unit_rule: org.documentation.billingUnitRule,
+      require_cosign: org.documentation.requireCosign ? 1 : 0,
+      auto_submit_billing: org.documentation.autoSubmitBilling ? 1 : 0,
+      require_plan_section: org.documentation.requirePlanSection ? 1 : 0,
+      created_at: toDbTime(org.createdAt),
+      updated_at: toDbTime(org.updatedAt),
+    };
+    // Ids are external (a token's organisation_id), so there is no sequence: the next one above the highest, and
+    // the primary key decides between concurrent creators (the loser takes the next).
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const top = await readLatest(
+        this.profile,
+        this.db.selectFrom("organisations").select((eb) => eb.fn.max("id").as("top")),
+      ).executeTakeFirst();
+      const id = Number(top?.top ?? 0) + 1 + attempt;
+      if (await insertIgnoringDuplicate(this.db, this.profile, "organisations", { id, ...values }, ["id"]))
+        return { ...org, id };
+    }
+    throw new Error("organisations: no free id after 50 attempts");
+  }
+
+  async listOrganisations(f: { deactivated?: boolean | undefined; limit: number; offset: number }) {
+    let q = this.db.selectFrom("organisations");
+    if (f.deactivated !== undefined)
+      q = f.deactivated ? q.where("deactivated_at", "is not", null) : q.where("deactivated_at", "is", null);
+    const [rows, counted] = await Promise.all([
+      q.selectAll().orderBy("id").limit(f.limit).offset(f.offset).execute(),
+      q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { organisations: rows.map(toOrganisation), total: Number(counted.n) };
+  }
+
+  async updateOrganisation(org: Organisation) {
+    await this.db
+      .updateTable("organisations")
+      .set({
+        name: org.name,
+        plan: org.plan,
+        time_zone: org.timeZone,
+        deactivated_at: org.deactivatedAt ? toDbTime(org.deactivatedAt) : null,
+        audit_reads: org.auditReads ? 1 : 0,
+        updated_at: toDbTime(org.updatedAt),
+      })
+      .where("id", "=", org.id)
+      .execute();
   }
 
   async updateProfile(id: number, changes: { name?: string; isActive?: boolean }, now: Date) {

@@ -36,6 +36,16 @@ export class KyselyRateLimitStore implements RateLimitStore {
     });
   }
 
+  async count(key: string, windowStart: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom("rate_limit_counters")
+      .select("hits")
+      .where("counter_key", "=", key)
+      .where("window_start", "=", toDbTime(windowStart))
+      .executeTakeFirst();
+    return Number(row?.hits ?? 0);
+  }
+
   async deleteWindowsBefore(before: Date): Promise<number> {
     const result = await this.db
       .deleteFrom("rate_limit_counters")

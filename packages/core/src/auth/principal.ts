@@ -9,6 +9,8 @@ export interface Principal {
   name: string | null;
   /** The organisation's name from the token (`organisation_name`), used when an organisation is first created from a token. */
   organisationName?: string | null;
+  /** The API client the token was issued to (claim client_id, POST /oauth/token), for the audit trail. */
+  clientId?: string | null;
   scopes: readonly string[];
   clinicIds: readonly number[];
   roles: readonly string[];
@@ -18,3 +20,14 @@ export interface Principal {
 export function hasAnyScope(principal: Principal, accepted: readonly string[]): boolean {
   return accepted.some((scope) => principal.scopes.includes(scope));
 }
+
+/** The scope of platform operators (vendors hosting many organisations); organisation tokens never carry it. */
+export const PLATFORM_SCOPE = "platform:admin";
+
+/**
+ * Platform principals act on organisations (/v2/organisations), never inside one: they belong to no
+ * organisation, which the id 0 stands for (no organisation has it).
+ */
+export const PLATFORM_ORGANISATION_ID = 0;
+
+export const isPlatformPrincipal = (principal: Principal) => principal.organisationId === PLATFORM_ORGANISATION_ID;

@@ -109,7 +109,8 @@ export class AuthorizationService {
     const deleted =
       Number.isSafeInteger(id) &&
       id > 0 &&
-      (await this.deps.storage.repositories.authorizations.delete(principal.organisationId, id));
+      // In a transaction: an audited delete commits its audit entry with it.
+      (await this.deps.storage.transaction((tx) => tx.authorizations.delete(principal.organisationId, id)));
     if (!deleted) throw notFound(id);
   }
 

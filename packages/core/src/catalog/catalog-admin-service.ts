@@ -32,17 +32,19 @@ export class CatalogAdminService {
 
   async createAppointmentType(principal: Principal, draft: AppointmentTypeDraft): Promise<AppointmentCategory> {
     assertValidAppointmentType(draft, true);
-    await ensureOrganisation(this.deps.storage.repositories, principal.organisationId, this.deps.clock.now());
-    const result = await this.deps.storage.repositories.catalog.insertAppointmentCategory({
-      organisationId: principal.organisationId,
-      name: draft.name.trim(),
-      type: draft.type,
-      durationMinutes: draft.durationMinutes,
-      colour: draft.colour ?? null,
-      active: true,
+    return this.deps.storage.transaction(async (tx) => {
+      await ensureOrganisation(tx, principal.organisationId, this.deps.clock.now());
+      const result = await tx.catalog.insertAppointmentCategory({
+        organisationId: principal.organisationId,
+        name: draft.name.trim(),
+        type: draft.type,
+        durationMinutes: draft.durationMinutes,
+        colour: draft.colour ?? null,
+        active: true,
+      });
+      if (!result.created) throw duplicateType(result.existingId);
+      return result.category;
     });
-    if (!result.created) throw duplicateType(result.existingId);
-    return result.category;
   }
 
   async appointmentType(principal: Principal, id: number): Promise<AppointmentCategory> {
@@ -76,16 +78,18 @@ export class CatalogAdminService {
 
   async createCancellationReason(principal: Principal, draft: CancellationReasonDraft): Promise<CancellationReason> {
     assertValidCancellationReason(draft, true);
-    await ensureOrganisation(this.deps.storage.repositories, principal.organisationId, this.deps.clock.now());
-    const result = await this.deps.storage.repositories.catalog.insertCancellationReason({
-      organisationId: principal.organisationId,
-      reasonKey: draft.reasonKey,
-      reasonLabel: draft.reasonLabel.trim(),
-      cancellationFee: draft.cancellationFee ?? 0,
-      status: "ACTIVE",
+    return this.deps.storage.transaction(async (tx) => {
+      await ensureOrganisation(tx, principal.organisationId, this.deps.clock.now());
+      const result = await tx.catalog.insertCancellationReason({
+        organisationId: principal.organisationId,
+        reasonKey: draft.reasonKey,
+        reasonLabel: draft.reasonLabel.trim(),
+        cancellationFee: draft.cancellationFee ?? 0,
+        status: "ACTIVE",
+      });
+      if (!result.created) throw duplicateReason(result.existingId);
+      return result.reason;
     });
-    if (!result.created) throw duplicateReason(result.existingId);
-    return result.reason;
   }
 
   /** Label, default fee and status; the key is what cancellations name, so it stays. */

@@ -21,16 +21,19 @@ export class DeviceService {
   async register(principal: Principal, draft: DeviceDraft): Promise<{ device: Device; created: boolean }> {
     const valid = assertValidDevice(draft, { allowHttp: this.deps.allowHttp });
     const now = this.deps.clock.now();
-    return this.deps.storage.repositories.notifications.upsertDevice({
-      id: `dev_${this.deps.ids.uuid()}`,
-      organisationId: principal.organisationId,
-      ...valid.recipient,
-      endpoint: valid.endpoint,
-      keys: valid.keys,
-      label: valid.label,
-      createdAt: now,
-      updatedAt: now,
-    });
+    // Writes run in transactions so an audited request commits its audit entry with them.
+    return this.deps.storage.transaction((tx) =>
+      tx.notifications.upsertDevice({
+        id: `dev_${this.deps.ids.uuid()}`,
+        organisationId: principal.organisationId,
+        ...valid.recipient,
+        endpoint: valid.endpoint,
+        keys: valid.keys,
+        label: valid.label,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
   }
 
   async list(principal: Principal, recipient: RecipientInput): Promise<Device[]> {
@@ -47,7 +50,7 @@ export class DeviceService {
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
-    if (!(await this.deps.storage.repositories.notifications.deleteDevice(principal.organisationId, id)))
+    if (!(await this.deps.storage.transaction((tx) => tx.notifications.deleteDevice(principal.organisationId, id))))
       throw deviceNotFound(id);
   }
 }

@@ -122,20 +122,18 @@ export class NotificationService {
 
   /** Marks one entry read; reading it again keeps the first read time. */
   async markRead(principal: Principal, id: string): Promise<Notification> {
-    const read = await this.deps.storage.repositories.notifications.markRead(
-      principal.organisationId,
-      id,
-      this.deps.clock.now(),
+    // Writes run in transactions so an audited request commits its audit entry with them.
+    const read = await this.deps.storage.transaction((tx) =>
+      tx.notifications.markRead(principal.organisationId, id, this.deps.clock.now()),
     );
     if (!read) throw notificationNotFound(id);
     return read;
   }
 
   async markAllRead(principal: Principal, recipient: RecipientInput): Promise<number> {
-    return this.deps.storage.repositories.notifications.markAllRead(
-      principal.organisationId,
-      assertRecipient(recipient),
-      this.deps.clock.now(),
+    const who = assertRecipient(recipient);
+    return this.deps.storage.transaction((tx) =>
+      tx.notifications.markAllRead(principal.organisationId, who, this.deps.clock.now()),
     );
   }
 

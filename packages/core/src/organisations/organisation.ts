@@ -28,7 +28,17 @@ export interface Organisation {
   id: number;
   name: string;
   plan: Plan;
+  /** Spec 4.8's webhook profile switch: an organisation with is_active false gets no webhook deliveries. */
   isActive: boolean;
+  /** IANA time zone of the practice; clinics created without one take it (default UTC). */
+  timeZone: string;
+  /**
+   * Set by the platform operator (`openpractice org deactivate`, PATCH /v2/organisations/{id}): every token of a
+   * deactivated organisation is refused and nothing is delivered. Unlike isActive the organisation cannot undo it.
+   */
+  deactivatedAt: Date | null;
+  /** Reads of patient records are written to the audit trail too (HIPAA access log); default false. */
+  auditReads: boolean;
   documentation: DocumentationSettings;
   createdAt: Date;
   updatedAt: Date;

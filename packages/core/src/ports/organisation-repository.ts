@@ -14,6 +14,22 @@ export interface OrganisationRepository {
    */
   ensure(org: { id: number; name: string; plan: Plan; now: Date }): Promise<void>;
 
+  /**
+   * Stores a new organisation under the next free id (one above the highest; ids of organisations created by a
+   * token's first write are taken as they come) and returns it. Concurrent inserts each get their own id.
+   */
+  insertOrganisation(org: Omit<Organisation, "id">): Promise<Organisation>;
+
+  /** Organisations by id, `deactivated` true: only deactivated ones, false: only the others. */
+  listOrganisations(filter: {
+    deactivated?: boolean | undefined;
+    limit: number;
+    offset: number;
+  }): Promise<{ organisations: Organisation[]; total: number }>;
+
+  /** Replaces name, plan, time zone, deactivation and read auditing of an existing organisation. */
+  updateOrganisation(org: Organisation): Promise<void>;
+
   /** Changes the profile of an existing organisation; omitted fields keep their values. */
   updateProfile(
     id: number,

@@ -10,6 +10,9 @@ export interface RateLimitStore {
    */
   hit(key: string, windowStart: Date): Promise<number>;
 
+  /** The counter's value without adding a hit (0 when it has none). */
+  count(key: string, windowStart: Date): Promise<number>;
+
   /** Deletes counters whose window started before `before`; returns how many. */
   deleteWindowsBefore(before: Date): Promise<number>;
 }

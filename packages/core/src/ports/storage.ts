@@ -22,6 +22,8 @@ import type { PatientRepository } from "./patient-repository.js";
 import type { RateLimitStore } from "./rate-limit-store.js";
 import type { PayerRepository } from "./payer-repository.js";
 import type { StaffRepository } from "./staff-repository.js";
+import type { ApiClientRepository } from "./api-client-repository.js";
+import type { AuditRepository } from "./audit-repository.js";
 
 /** The repositories a unit of work can touch. */
 export interface Repositories {
@@ -44,6 +46,8 @@ export interface Repositories {
   billingCodes: BillingCodeRepository;
   staff: StaffRepository;
   payers: PayerRepository;
+  apiClients: ApiClientRepository;
+  audit: AuditRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

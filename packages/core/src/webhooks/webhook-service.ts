@@ -189,7 +189,8 @@ export class WebhookService {
     const deleted =
       Number.isSafeInteger(id) &&
       id > 0 &&
-      (await this.deps.storage.repositories.webhooks.deleteSubscription(principal.organisationId, id));
+      // In a transaction: an audited delete commits its audit entry with it.
+      (await this.deps.storage.transaction((tx) => tx.webhooks.deleteSubscription(principal.organisationId, id)));
     if (!deleted) throw subscriptionNotFound(id);
   }
 

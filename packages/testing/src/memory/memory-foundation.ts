@@ -64,9 +64,34 @@ export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
             name: org.name,
             plan: org.plan,
             isActive: true,
+            timeZone: "UTC",
+            deactivatedAt: null,
+            auditReads: false,
             documentation: { ...DEFAULT_DOCUMENTATION_SETTINGS },
             createdAt: org.now,
             updatedAt: org.now,
+          });
+      },
+      async insertOrganisation(org) {
+        const id = Math.max(0, ...s().organisations.keys()) + 1;
+        const stored = { ...structuredClone(org), id };
+        s().organisations.set(id, stored);
+        return structuredClone(stored);
+      },
+      async listOrganisations(f) {
+        const rows = [...s().organisations.values()]
+          .filter((o) => f.deactivated === undefined || (o.deactivatedAt !== null) === f.deactivated)
+          .sort((a, b) => a.id - b.id);
+        return { organisations: structuredClone(rows.slice(f.offset, f.offset + f.limit)), total: rows.length };
+      },
+      async updateOrganisation(org) {
+        const current = s().organisations.get(org.id);
+        if (current)
+          s().organisations.set(org.id, {
+            ...current,
+            ...structuredClone(org),
+            isActive: current.isActive,
+            documentation: current.documentation,
           });
       },
       async updateProfile(id, changes, now) {
@@ -276,6 +301,7 @@ export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
         s().counters.set(k, n);
         return n;
       },
+      count: async (key, windowStart) => s().counters.get(`${key}|${windowStart.toISOString()}`) ?? 0,
       async deleteWindowsBefore(before) {
         let removed = 0;
         for (const k of [...s().counters.keys()]) {

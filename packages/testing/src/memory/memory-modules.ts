@@ -1,4 +1,5 @@
 import type { Repositories } from "@openpractice/core";
+import { memoryApiClients, memoryAudit } from "./memory-access.js";
 import { memoryAppointments } from "./memory-appointments.js";
 import { memoryBillingCodes } from "./memory-billing-codes.js";
 import { memoryCases } from "./memory-cases.js";
@@ -43,6 +44,8 @@ export const memoryModules = [
   { key: "billing", repositories: (s: () => MemoryState) => ({ billingCodes: memoryBillingCodes(s) }) },
   { key: "staff", repositories: memoryStaff },
   { key: "payers", repositories: memoryPayers },
+  { key: "access", repositories: memoryApiClients },
+  { key: "audit", repositories: memoryAudit },
 ] as const satisfies readonly MemoryModule[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

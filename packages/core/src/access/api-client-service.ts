@@ -1,0 +1,286 @@
+import type { Clock } from "../clock.js";
+import { isPlatformPrincipal, PLATFORM_ORGANISATION_ID, type Principal } from "../auth/principal.js";
+import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { noteAuditedResource } from "../audit/audit-scope.js";
+import { ensureOrganisation } from "../organisations/ensure-organisation.js";
+import { toPageWindow } from "../paging.js";
+import type { Repositories, Storage } from "../ports/storage.js";
+import {
+  API_CLIENT_LIMITS,
+  assertValidApiClient,
+  parseScopeParameter,
+  type ApiClient,
+  type ApiClientChanges,
+  type ApiClientDraft,
+  type ApiClientStatus,
+} from "./api-client.js";
+import { ClientAuthThrottle } from "./client-auth-throttle.js";
+import { hashClientSecret, newClientId, newClientSecret, verifyClientSecret } from "./client-secret.js";
+
+const notFound = (id: unknown) =>
+  new DomainError("API_CLIENT_NOT_FOUND", "API client not found", { api_client_id: id });
+const duplicateName = (existingId: number) =>
+  new DomainError("DUPLICATE_API_CLIENT", "The organisation already has an API client with this name", {
+    existing_api_client_id: existingId,
+  });
+const invalidClient = (reason: string) => new DomainError("INVALID_CLIENT", "Client authentication failed", { reason });
+
+/** A client with the secret it was just given: the only time the secret is seen. */
+export interface IssuedClientSecret {
+  client: ApiClient;
+  secret: string;
+}
+
+/** Compared against when the client id is unknown, so the answer takes as long as for a known one. */
+let decoyHash: Promise<string> | undefined;
+
+/** API clients of an organisation (POST /v2/api-clients) and the client authentication of POST /oauth/token. */
+export class ApiClientService {
+  private readonly throttle: ClientAuthThrottle;
+
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {
+    this.throttle = new ClientAuthThrottle(deps);
+  }
+
+  /**
+   * A new client of the principal's organisation. A principal restricted to clinics can only create clients
+   * restricted to (some of) the same clinics.
+   */
+  async create(principal: Principal, draft: ApiClientDraft): Promise<IssuedClientSecret> {
+    assertValidApiClient(draft, true);
+    if (principal.clinicIds.length > 0) assertWithinClinics(principal, draft.clinicIds ?? []);
+    return this.createFor(principal.organisationId, draft, false);
+  }
+
+  /** A client of the organisation without a caller (the `org create` command's first admin client). */
+  createForOrganisation(organisationId: number, draft: ApiClientDraft): Promise<IssuedClientSecret> {
+    assertValidApiClient(draft, true);
+    return this.createFor(organisationId, draft, false);
+  }
+
+  /** A platform client (scope platform:admin only), for vendors who host many organisations. */
+  createPlatformClient(name: string): Promise<IssuedClientSecret> {
+    const draft = { name, scopes: ["platform:admin"] };
+    assertValidApiClient(draft, true, true);
+    return this.createFor(PLATFORM_ORGANISATION_ID, draft, true);
+  }
+
+  private async createFor(organisationId: number, draft: ApiClientDraft, platform: boolean) {
+    const secret = newClientSecret();
+    const secretHash = await hashClientSecret(secret);
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      const clinicIds = inIdOrder(draft.clinicIds ?? []);
+      if (!platform) {
+        await ensureOrganisation(tx, organisationId, now);
+        await assertClinicsExist(tx, organisationId, clinicIds);
+      }
+      const result = await tx.apiClients.insert({
+        organisationId,
+        clientId: newClientId(),
+        name: draft.name.trim(),
+        scopes: parseScopeParameter(draft.scopes.join(" ")),
+        clinicIds,
+        userId: draft.userId ?? null,
+        status: "active",
+        secretHash,
+        previousSecretHash: null,
+        previousSecretExpiresAt: null,
+        secretRotatedAt: null,
+        lastTokenAt: null,
+        createdAt: now,
+        updatedAt: now,
+        revokedAt: null,
+      });
+      if (!result.created) throw duplicateName(result.existingId);
+      noteAuditedResource(result.client.id);
+      return { client: result.client, secret };
+    });
+  }
+
+  async get(principal: Principal, id: number): Promise<ApiClient> {
+    const found = await this.deps.storage.repositories.apiClients.findById(principal.organisationId, id);
+    if (!found) throw notFound(id);
+    return found;
+  }
+
+  async list(
+    principal: Principal,
+    query: { status?: ApiClientStatus | "all" | undefined; page?: number | undefined; perPage?: number | undefined },
+  ): Promise<{ clients: ApiClient[]; total: number; page: number; perPage: number }> {
+    const { page, size, limit, offset } = toPageWindow(query.page, query.perPage, {
+      defaultSize: API_CLIENT_LIMITS.defaultPerPage,
+      maxSize: API_CLIENT_LIMITS.maxPerPage,
+    });
+    const status = query.status ?? "active";
+    const found = await this.deps.storage.repositories.apiClients.list(principal.organisationId, {
+      status: status === "all" ? undefined : status,
+      limit,
+      offset,
+    });
+    return { ...found, page, perPage: size };
+  }
+
+  /** Name, scopes, clinics and user id; omitted fields keep their values. Tokens already issued keep their claims. */
+  async update(principal: Principal, id: number, changes: ApiClientChanges): Promise<ApiClient> {
+    assertValidApiClient(changes, false, isPlatformPrincipal(principal));
+    if (principal.clinicIds.length > 0 && changes.clinicIds !== undefined)
+      assertWithinClinics(principal, changes.clinicIds);
+    return this.change(principal, id, async (current, now, tx) => {
+      if (current.status === "revoked")
+        throw DomainError.validation([
+          { field: "status", reason: "a revoked client cannot be changed", value: "revoked" },
+        ]);
+      const clinicIds = changes.clinicIds ? inIdOrder(changes.clinicIds) : current.clinicIds;
+      if (changes.clinicIds) await assertClinicsExist(tx, principal.organisationId, clinicIds);
+      return {
+        ...current,
+        name: changes.name?.trim() ?? current.name,
+        scopes: changes.scopes ? parseScopeParameter(changes.scopes.join(" ")) : current.scopes,
+        clinicIds,
+        userId: changes.userId === undefined ? current.userId : changes.userId,
+        updatedAt: now,
+      };
+    });
+  }
+
+  /** DELETE: the client can no longer obtain tokens (those issued live out their short lifetime). Repeating it changes nothing. */
+  revoke(principal: Principal, id: number): Promise<ApiClient> {
+    return this.change(principal, id, async (current, now) =>
+      current.status === "revoked"
+        ? current
+        : {
+            ...current,
+            status: "revoked",
+            revokedAt: now,
+            previousSecretHash: null,
+            previousSecretExpiresAt: null,
+            updatedAt: now,
+          },
+    );
+  }
+
+  /**
+   * A new secret; the current one keeps working for `gracePeriodSeconds` (default 24 hours, 0: stops at once), so
+   * the software can be redeployed without downtime. A secret rotated out before is dropped.
+   */
+  async rotateSecret(
+    principal: Principal,
+    id: number,
+    options: { gracePeriodSeconds?: number | undefined } = {},
+  ): Promise<IssuedClientSecret> {
+    const grace = options.gracePeriodSeconds ?? API_CLIENT_LIMITS.defaultGraceSeconds;
+    if (!Number.isSafeInteger(grace) || grace < 0 || grace > API_CLIENT_LIMITS.maxGraceSeconds)
+      throw DomainError.validation([
+        {
+          field: "gracePeriodSeconds",
+          reason: `must be an integer from 0 to ${API_CLIENT_LIMITS.maxGraceSeconds}`,
+          value: options.gracePeriodSeconds,
+        },
+      ]);
+    const secret = newClientSecret();
+    const secretHash = await hashClientSecret(secret);
+    const client = await this.change(principal, id, async (current, now) => {
+      if (current.status === "revoked")
+        throw DomainError.validation([
+          { field: "status", reason: "a revoked client has no secret to rotate", value: "revoked" },
+        ]);
+      return {
+        ...current,
+        secretHash,
+        previousSecretHash: grace > 0 ? current.secretHash : null,
+        previousSecretExpiresAt: grace > 0 ? new Date(now.getTime() + grace * 1000) : null,
+        secretRotatedAt: now,
+        updatedAt: now,
+      };
+    });
+    return { client, secret };
+  }
+
+  /**
+   * Client authentication at the token endpoint: the active client whose current secret (or previous one, within
+   * its grace period) matches. Failures are counted per client id and per address and answer INVALID_CLIENT; over
+   * the limit, CLIENT_AUTH_THROTTLED without checking the secret.
+   */
+  async authenticate(clientId: string, secret: string, address?: string): Promise<ApiClient> {
+    await this.throttle.assertAllowed(clientId, address);
+    const client = await this.deps.storage.repositories.apiClients.findByClientId(clientId);
+    const now = this.deps.clock.now();
+    const matches = client
+      ? (await verifyClientSecret(secret, client.secretHash)) ||
+        (client.previousSecretHash !== null &&
+          client.previousSecretExpiresAt !== null &&
+          client.previousSecretExpiresAt > now &&
+          (await verifyClientSecret(secret, client.previousSecretHash)))
+      : await verifyClientSecret(secret, await (decoyHash ??= hashClientSecret(newClientSecret()))).then(() => false);
+    if (!client || !matches) {
+      await this.throttle.recordFailure(clientId, address);
+      throw invalidClient("unknown client or wrong secret");
+    }
+    if (client.status === "revoked") {
+      await this.throttle.recordFailure(clientId, address);
+      throw invalidClient("the client is revoked");
+    }
+    if (client.organisationId !== PLATFORM_ORGANISATION_ID) {
+      const org = await this.deps.storage.repositories.organisations.findById(client.organisationId);
+      if (org?.deactivatedAt) throw invalidClient("the client's organisation is deactivated");
+    }
+    return client;
+  }
+
+  /**
+   * The scopes a token for the client carries: all of the client's without a requested scope, else the requested
+   * ones, each of which the client must hold (RFC 6749 section 3.3). Records the time of the grant.
+   */
+  async grant(client: ApiClient, requestedScope: string | undefined): Promise<string[]> {
+    const requested = requestedScope === undefined ? client.scopes : parseScopeParameter(requestedScope);
+    const refused = requested.filter((s) => !client.scopes.includes(s));
+    if (requested.length === 0 || refused.length > 0)
+      throw new DomainError(
+        "INVALID_SCOPE",
+        refused.length > 0 ? `The client may not request: ${refused.join(" ")}` : "The scope parameter names no scope",
+        { refused_scopes: refused },
+      );
+    await this.deps.storage.repositories.apiClients.touchLastToken(client.id, this.deps.clock.now());
+    return requested;
+  }
+
+  private async change(
+    principal: Principal,
+    id: number,
+    next: (current: ApiClient, now: Date, tx: Repositories) => Promise<ApiClient>,
+  ): Promise<ApiClient> {
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      const current = await tx.apiClients.findById(principal.organisationId, id);
+      if (!current) throw notFound(id);
+      const updated = await next(current, now, tx);
+      if (updated === current) return current;
+      const result = await tx.apiClients.update(updated);
+      if (!result.updated) throw duplicateName(result.existingId);
+      return updated;
+    });
+  }
+}
+
+const inIdOrder = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
+
+function assertWithinClinics(principal: Principal, clinicIds: readonly number[]) {
+  const outside = clinicIds.filter((id) => !principal.clinicIds.includes(id));
+  if (clinicIds.length === 0 || outside.length > 0)
+    throw new DomainError(
+      "INSUFFICIENT_PERMISSIONS",
+      "A caller restricted to clinics can only create clients restricted to them",
+      {
+        allowed_clinic_ids: [...principal.clinicIds],
+      },
+    );
+}
+
+async function assertClinicsExist(tx: Repositories, organisationId: number, clinicIds: readonly number[]) {
+  const issues: ValidationIssue[] = [];
+  for (const [i, id] of clinicIds.entries())
+    if (!(await tx.organisations.findClinic(organisationId, id)))
+      issues.push({ field: `clinicIds.${i}`, reason: "names no clinic of the organisation", value: id });
+  if (issues.length > 0) throw DomainError.validation(issues);
+}

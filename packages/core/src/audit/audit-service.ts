@@ -1,0 +1,48 @@
+import type { Clock } from "../clock.js";
+import { DomainError } from "../errors/domain-error.js";
+import { toPageWindow } from "../paging.js";
+import type { Storage } from "../ports/storage.js";
+import { AUDIT_LIMITS, type AuditEntry, type AuditEvent, type AuditListFilter } from "./audit-event.js";
+import { runInAuditScope, type AuditScope } from "./audit-scope.js";
+import { auditRow } from "./audited-storage.js";
+
+/**
+ * The audit trail: every write through the API is recorded with its first transaction (runAudited); reads of
+ * patient records when the organisation asks for it (record). Entries are never changed or deleted.
+ */
+export class AuditService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+
+  /**
+   * Runs a write as an audited operation: its first transaction commits the entry with it. An operation that
+   * succeeds without a transaction (one that changed nothing, say) gets its entry on its own afterwards.
+   */
+  async runAudited<T>(organisationId: number, entry: AuditEntry, fn: () => Promise<T>): Promise<T> {
+    const scope: AuditScope = { organisationId, entry, resourceId: null, recorded: false };
+    const result = await runInAuditScope(scope, fn);
+    if (!scope.recorded) await this.deps.storage.repositories.audit.append([auditRow(scope, this.deps.clock.now())]);
+    return result;
+  }
+
+  /** Records an entry on its own (a read, a token issued). */
+  async record(organisationId: number, entry: AuditEntry): Promise<void> {
+    await this.deps.storage.repositories.audit.append([
+      { ...entry, organisationId, occurredAt: this.deps.clock.now() },
+    ]);
+  }
+
+  /** The organisation's entries, newest first. */
+  async list(
+    organisationId: number,
+    query: AuditListFilter & { page?: number | undefined; perPage?: number | undefined },
+  ): Promise<{ events: AuditEvent[]; total: number; page: number; perPage: number }> {
+    const { page, size, limit, offset } = toPageWindow(query.page, query.perPage, {
+      defaultSize: AUDIT_LIMITS.defaultPerPage,
+      maxSize: AUDIT_LIMITS.maxPerPage,
+    });
+    if (query.from && query.to && query.from >= query.to)
+      throw DomainError.invalidParameter("to", query.to.toISOString(), "must be after from");
+    const found = await this.deps.storage.repositories.audit.list(organisationId, { ...query, limit, offset });
+    return { ...found, page, perPage: size };
+  }
+}

@@ -1,0 +1,76 @@
+import type { Clock } from "../clock.js";
+import type { DomainEvent } from "../events/event-catalog.js";
+import type { Repositories, Storage } from "../ports/storage.js";
+import { currentAuditScope, type AuditScope } from "./audit-scope.js";
+
+/** The first id an event names besides the organisation (its record: patient_id of patient.created, …). */
+function recordIdOf(event: DomainEvent): string | null {
+  for (const [field, value] of Object.entries((event.data ?? {}) as Record<string, unknown>))
+    if (
+      field !== "organisation_id" &&
+      field.endsWith("_id") &&
+      (typeof value === "number" || typeof value === "string")
+    )
+      return String(value);
+  return null;
+}
+
+/** The id of the record a transaction returned (a created member, clinic, payer…), or null. */
+function idOf(result: unknown): string | null {
+  const id = (result as { id?: unknown } | null | undefined)?.id;
+  return typeof id === "number" || typeof id === "string" ? String(id) : null;
+}
+
+/**
+ * The storage every service of a Practice uses: transactions run unchanged, except that the first transaction of
+ * an audited operation (runInAuditScope) also appends the operation's audit entry before it commits, so the write
+ * and its audit entry are kept or lost together. The entry names the record the operation's path named, else the
+ * one the service noted, else the first record an event of the transaction names, else the id of what the
+ * transaction returned.
+ */
+export function auditedStorage(storage: Storage, clock: Clock): Storage {
+  const audited: Storage = {
+    get capabilities() {
+      return storage.capabilities;
+    },
+    get repositories() {
+      return storage.repositories;
+    },
+    ping: () => storage.ping(),
+    close: () => storage.close(),
+    transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+      const scope = currentAuditScope();
+      if (!scope || scope.recorded) return storage.transaction(fn);
+      return storage
+        .transaction(async (tx) => {
+          let eventRecord: string | null = null;
+          const outbox = tx.outbox;
+          const watched: Repositories = {
+            ...tx,
+            outbox: Object.assign(Object.create(outbox) as typeof outbox, {
+              append: (...args: Parameters<typeof outbox.append>) => {
+                eventRecord ??= recordIdOf(args[0]);
+                return outbox.append(...args);
+              },
+            }),
+          };
+          const result = await fn(watched);
+          await tx.audit.append([auditRow(scope, clock.now(), eventRecord ?? idOf(result))]);
+          return result;
+        })
+        .then((result) => {
+          scope.recorded = true;
+          return result;
+        });
+    },
+  };
+  if (storage.isUnavailable) audited.isUnavailable = (error) => storage.isUnavailable?.(error) ?? false;
+  return audited;
+}
+
+export const auditRow = (scope: AuditScope, now: Date, fallbackResourceId: string | null = null) => ({
+  ...scope.entry,
+  organisationId: scope.organisationId,
+  occurredAt: now,
+  resourceId: scope.entry.resourceId ?? scope.resourceId ?? fallbackResourceId,
+});
