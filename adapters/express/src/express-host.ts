@@ -53,7 +53,8 @@ export function openPracticeMiddleware(handler: FetchHandler): RequestHandler {
         new Error("OpenPractice must be mounted before body-parsing middleware: the request body was already read"),
       );
     }
-    handler(toWebRequest(req))
+    // The socket's peer: behind a proxy, the proxy (X-Forwarded-For is the client's word, so it is not trusted here).
+    handler(toWebRequest(req), { remoteAddress: req.socket.remoteAddress })
       .then((response) => sendWebResponse(response, res))
       .catch(next);
   };

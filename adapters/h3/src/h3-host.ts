@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { H3, type H3Event } from "h3";
+import { getRequestIP, H3, type H3Event } from "h3";
 import { toNodeHandler } from "h3/node";
 import type { FetchHandler } from "@openpractice/http";
 
@@ -49,7 +49,9 @@ export function createH3App(handler: FetchHandler, options: H3HostOptions = {}):
   // A path with malformed percent-encoding (e.g. /apis/v1/patient/%zz) goes to the handler like any other,
   // which answers it in the contract's shape; h3 alone would answer a bare {"status":400}.
   const app = new H3({ allowMalformedURL: true });
-  const forward = async (event: H3Event) => toH3Reply(event, await handler(withoutPrefix(event.req, prefix)));
+  // The socket's peer address (X-Forwarded-For is not trusted: any client can send it).
+  const forward = async (event: H3Event) =>
+    toH3Reply(event, await handler(withoutPrefix(event.req, prefix), { remoteAddress: getRequestIP(event) }));
   app.all(prefix || "/", forward);
   app.all(`${prefix}/**`, forward);
   return app;

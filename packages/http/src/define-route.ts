@@ -43,6 +43,8 @@ export interface RouteGroup {
   scopes?: ScopePair;
   fieldNames?: FieldNames;
   rateLimitBucket?: string;
+  /** Platform routes (RouteDefinition.platform). */
+  platform?: boolean;
 }
 
 type ResponseSpec = RouteDefinition["responses"][string];
@@ -67,6 +69,7 @@ export interface RouteSpec<P extends string, B, Q, I> {
   responses: Record<string, ResponseSpec>;
   v1ErrorStatus?: number;
   fieldNames?: FieldNames;
+  auditResource?: string;
   handle(
     ctx: RouteContext<BodyOf<B>, QueryOf<Q>, PathParams<P>, { readonly [K in keyof I]: number }>,
   ): Promise<Response>;
@@ -123,6 +126,7 @@ export function routeGroup(group: RouteGroup) {
       auth: group.auth,
       ...(group.fieldNames ? { fieldNames: group.fieldNames } : {}),
       ...(group.rateLimitBucket ? { rateLimitBucket: group.rateLimitBucket } : {}),
+      ...(group.platform ? { platform: true } : {}),
       ...(rest as Omit<typeof rest, "handle" | "requestBody" | "query" | "ids">),
       tags: spec.tags ?? group.tags,
       ...(scopes ? { scopes } : {}),

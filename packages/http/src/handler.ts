@@ -1,6 +1,8 @@
-import { DomainError, hasAnyScope, type Practice, type Principal } from "@openpractice/core";
+import { DomainError, hasAnyScope, isPlatformPrincipal, type Practice, type Principal } from "@openpractice/core";
+import { auditEntryOf, noteChangedFields } from "./audit-entry.js";
 import { addRoute, createRouter, findRoute } from "rou3";
 import type { Authenticator } from "./auth/authenticator.js";
+import type { TokenIssuer } from "./auth/token-issuer.js";
 import { bearerChallenge, carriesBearerToken } from "./auth/bearer-challenge.js";
 import { readPathId, type PathIdKind } from "./contracts/path-id.js";
 import { v1Error } from "./contracts/v1-contract.js";
@@ -29,6 +31,8 @@ export interface RequestLogEntry {
 export interface HttpHandlerOptions {
   practice: Practice;
   authenticator: Authenticator;
+  /** Signs tokens at POST /oauth/token and publishes /.well-known/jwks.json; without it neither is served. */
+  tokenIssuer?: TokenIssuer | undefined;
   /** Largest accepted request body; default 1 MiB. */
   bodyLimitBytes?: number;
   /** Serves the API reference page's static files (the runtime passes swagger-ui-dist). */
@@ -38,7 +42,32 @@ export interface HttpHandlerOptions {
   onUnexpectedError?: (error: unknown, entry: Omit<RequestLogEntry, "status" | "durationMs">) => void;
 }
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+/** What a host knows of the connection beyond the request (optional: the token endpoint's throttle uses the address). */
+export interface ConnectionInfo {
+  remoteAddress?: string | undefined;
+}
+
+export type FetchHandler = (request: Request, connection?: ConnectionInfo) => Promise<Response>;
+
+/** GET routes whose reads an organisation with audit_reads records: those of patient records. */
+const readsPatientRecords = (route: RouteDefinition) => route.method === "GET" && /\/patients?(\/|$)/.test(route.path);
+
+/** Platform tokens go to platform routes only, and only they do. */
+function assertPlatformFit(route: RouteDefinition, principal: Principal) {
+  const platform = isPlatformPrincipal(principal);
+  if (route.platform && !platform)
+    throw new DomainError("INSUFFICIENT_PERMISSIONS", "This operation needs a platform token (scope platform:admin)", {
+      required_scope: "platform:admin",
+      accepted_scopes: ["platform:admin"],
+      current_scopes: [...principal.scopes],
+    });
+  if (!route.platform && platform)
+    throw new DomainError(
+      "INSUFFICIENT_PERMISSIONS",
+      "A platform token acts on organisations only (/v2/organisations); use a token of the organisation",
+      { required_scope: route.scopes?.[0] ?? "read", accepted_scopes: [...(route.scopes ?? [])], current_scopes: [] },
+    );
+}
 
 const readPathIds = (kinds: Readonly<Record<string, PathIdKind>>, params: Readonly<Record<string, string>>) =>
   Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, readPathId(kind, params[name])]));
@@ -70,12 +99,14 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const bodyValidator = new SchemaValidator();
   const queryValidator = new SchemaValidator({ coerceTypes: true });
-  const deps = { practice, bodyValidator };
+  let knownScopes: ReadonlySet<string> = new Set();
+  const deps = { practice, bodyValidator, knownScopes: () => knownScopes, tokenIssuer: options.tokenIssuer };
   let openApi: object | undefined;
   const routes = [
     ...httpModules.flatMap((module) => module.routes(deps)),
     ...systemRoutes({ practice, openApi: () => openApi as object, docsAssets: options.docsAssets }),
   ];
+  knownScopes = new Set(routes.flatMap((r) => (r.platform ? [] : (r.scopes ?? []))));
   openApi = buildOpenApiDocument(routes.filter((r) => !r.path.startsWith("/docs/")));
 
   const router = createRouter<RouteDefinition>();
@@ -114,13 +145,38 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
       }
       ctx.query(); // validate the query before any work
       if (route.ids) ctx.ids = readPathIds(route.ids, ctx.params);
-      return route.handle(ctx);
+      if (!route.auth || isPlatformPrincipal(ctx.principal)) return route.handle(ctx);
+      const { organisationId } = ctx.principal;
+      if (route.method === "GET") {
+        const response = await route.handle(ctx);
+        if (
+          response.status < 300 &&
+          readsPatientRecords(route) &&
+          (await practice.organisationAccess.auditsReads(organisationId))
+        )
+          await practice.audit.record(
+            organisationId,
+            auditEntryOf(route, ctx, ctx.principal, `read:${route.operationId}`),
+          );
+        return response;
+      }
+      // A write commits its audit entry with its first transaction; the body's field names are added once read.
+      const entry = auditEntryOf(route, ctx, ctx.principal);
+      const readBody = ctx.body;
+      ctx.body = () =>
+        readBody().then((body) => {
+          noteChangedFields(entry, body);
+          return body;
+        });
+      return practice.audit.runAudited(organisationId, entry, () => route.handle(ctx));
     };
     let early: Promise<Response> | undefined;
     if (route.auth) {
       ctx.principal = await authenticator.authenticate(request);
       setPrincipal(ctx.principal);
-      if (route.rateLimitBucket) {
+      assertPlatformFit(route, ctx.principal);
+      await practice.organisationAccess.assertActive(ctx.principal);
+      if (route.rateLimitBucket && !isPlatformPrincipal(ctx.principal)) {
         const { organisationId } = ctx.principal;
         const counted = practice.rateLimiter.consume(organisationId, route.rateLimitBucket);
         // A read may run while its hit is counted: it saves a database round trip per request. An
@@ -157,7 +213,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     }
   };
 
-  async function respond(request: Request, seen: LastResortContext): Promise<Response> {
+  async function respond(request: Request, seen: LastResortContext, connection?: ConnectionInfo): Promise<Response> {
     const started = performance.now();
     const url = new URL(request.url);
     const requestId = requestIdFor(request, practice.ids.uuid);
@@ -199,6 +255,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         requestId,
         now: practice.clock.now(),
         basePath: mountPath(request.headers.get("x-forwarded-prefix")),
+        remoteAddress: connection?.remoteAddress,
         query: () => (parsedQuery ??= parseQuery(url, route.query, queryValidator)),
         ids: {},
         body: () =>
@@ -256,10 +313,10 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     return response;
   }
 
-  return async function handle(request: Request): Promise<Response> {
+  return async function handle(request: Request, connection?: ConnectionInfo): Promise<Response> {
     const seen: LastResortContext = {};
     try {
-      return await respond(request, seen);
+      return await respond(request, seen, connection);
     } catch (failure) {
       // Rendering the error itself failed (or anything around it): a fixed reply that cannot fail.
       return lastResortResponse(failure, request, seen, options);

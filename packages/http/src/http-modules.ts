@@ -1,4 +1,6 @@
 import type { ErrorCode } from "@openpractice/core";
+import { accessHttpModule } from "./access/module.js";
+import { auditHttpModule } from "./audit/module.js";
 import { appointmentsHttpModule } from "./appointments/module.js";
 import { billingHttpModule } from "./billing/module.js";
 import { clinicsHttpModule } from "./clinics/module.js";
@@ -33,6 +35,8 @@ export const httpModules = [
   providersHttpModule,
   catalogHttpModule,
   payersHttpModule,
+  accessHttpModule,
+  auditHttpModule,
   systemHttpModule,
 ] as const;
 

@@ -12,3 +12,6 @@ export type { DocsAssets } from "./system/system-routes.js";
 export { DEFAULT_BODY_LIMIT_BYTES } from "./request-body.js";
 export { describeThrown } from "./last-resort.js";
 export { v1SummaryPath } from "./soap/v1-soap-workflow-contract.js";
+export * from "./auth/token-issuer.js";
+export { v2OrganisationView, FIRST_CLIENT_SCOPES } from "./access/v2-organisation-routes.js";
+export { v2ApiClientView } from "./access/v2-api-client-routes.js";

@@ -1,4 +1,5 @@
 import type { Practice, Principal } from "@openpractice/core";
+import type { TokenIssuer } from "./auth/token-issuer.js";
 import type { FieldNames } from "./contracts/field-names.js";
 import type { PathIdKind } from "./contracts/path-id.js";
 import type { SchemaValidator } from "./validation/ajv-validator.js";
@@ -24,6 +25,8 @@ export interface RouteContext<
   principal: Principal;
   requestId: string;
   now: Date;
+  /** The caller's network address as the host saw it (FetchHandler's second argument), when the host passes it. */
+  remoteAddress?: string | undefined;
   /** The path the host mounted the API under ("" at the root), from X-Forwarded-Prefix; prefix Location headers with it. */
   basePath: string;
   /** The JSON body, validated against the route's requestBody schema. */
@@ -43,6 +46,13 @@ export interface RouteDefinition {
   summary: string;
   tags: string[];
   auth: boolean;
+  /**
+   * A platform operator's route (/v2/organisations): only platform tokens (scope platform:admin, no organisation)
+   * are let in, and platform tokens are let into no other route.
+   */
+  platform?: boolean;
+  /** The kind of record the audit trail names for this route's writes; default: read from the path. */
+  auditResource?: string;
   /** The principal must hold one of these scopes. */
   scopes?: readonly string[];
   /** Count the request against the organisation's plan budget in this bucket. */
@@ -53,6 +63,8 @@ export interface RouteDefinition {
    */
   readsOnly?: boolean;
   requestBody?: JsonSchema;
+  /** The media type the OpenAPI document gives requestBody; default application/json (which ctx.body() reads). */
+  requestContentType?: string;
   query?: JsonSchema;
   /** Path parameters read as ids: a text that names no id answers the kind's not-found error. */
   ids?: Readonly<Record<string, PathIdKind>>;
@@ -72,4 +84,8 @@ export interface RouteDefinition {
 export interface RouteDependencies {
   practice: Practice;
   bodyValidator: SchemaValidator;
+  /** Every scope some route accepts (read once the route table is built): API clients may only be granted these. */
+  knownScopes: () => ReadonlySet<string>;
+  /** Signs the tokens of POST /oauth/token; without it the token endpoint and the JWKS are not served. */
+  tokenIssuer?: TokenIssuer | undefined;
 }

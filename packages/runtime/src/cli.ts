@@ -11,6 +11,14 @@ import {
   tokenCommand,
   UsageError,
 } from "./cli/commands.js";
+import {
+  keysRotateCommand,
+  orgCreateCommand,
+  orgDeactivateCommand,
+  orgListCommand,
+  orgUpdateCommand,
+  platformClientCreateCommand,
+} from "./cli/org-commands.js";
 import { DatabaseUnavailableError } from "./storage-from-url.js";
 
 const USAGE = `usage: openpractice <command> [options]
@@ -29,8 +37,20 @@ commands:
   import payers <csv>
                              upsert the payer registry every organisation sees (columns: payer_id, name,
                              type, eligibility); a bad row is named by its line and nothing is written
+  org create --name S [--plan free|professional|enterprise] [--timezone ZONE] [--client-name S]
+                             create an organisation and its first API client (scopes admin read write);
+                             prints both as JSON, the client_secret only this once
+  org list [--status active|deactivated|all]
+  org update <id> [--name S] [--plan P] [--timezone ZONE] [--audit-reads true|false] [--active true|false]
+  org deactivate <id>        refuse every token of the organisation (within 30 seconds)
+  platform-client create --name S
+                             an API client whose tokens carry platform:admin (/v2/organisations)
+  keys rotate                a new ES256 key signs tokens of /oauth/token from the next start; older keys
+                             stay published until their tokens have expired
   token --org N [--user N] [--scope "read write"] [--name S] [--clinics 1,2] [--roles a,b] [--ttl SECONDS]
-                             print a bearer token signed with the configured secret`;
+                             print a bearer token signed with the configured secret
+  token --platform [--ttl SECONDS]
+                             print a platform token (scope platform:admin) for /v2/organisations`;
 
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -46,6 +66,13 @@ async function main(argv: string[]): Promise<void> {
       ttl: { type: "string" },
       patients: { type: "string" },
       year: { type: "string" },
+      plan: { type: "string" },
+      timezone: { type: "string" },
+      status: { type: "string" },
+      active: { type: "string" },
+      "audit-reads": { type: "string" },
+      "client-name": { type: "string" },
+      platform: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -67,9 +94,21 @@ async function main(argv: string[]): Promise<void> {
       if (positionals[1] === "catalog" && positionals[2]) return importCatalogCommand(positionals[2], flags);
       if (positionals[1] === "payers" && positionals[2]) return importPayersCommand(positionals[2]);
       throw new UsageError("import needs: icd10cm <file> | catalog <csv> | payers <csv>");
+    case "org":
+      if (positionals[1] === "create") return orgCreateCommand(flags);
+      if (positionals[1] === "list") return orgListCommand(flags);
+      if (positionals[1] === "update") return orgUpdateCommand(positionals[2], flags);
+      if (positionals[1] === "deactivate") return orgDeactivateCommand(positionals[2]);
+      throw new UsageError("org needs: create | list | update <id> | deactivate <id>");
+    case "platform-client":
+      if (positionals[1] === "create") return platformClientCreateCommand(flags);
+      throw new UsageError("platform-client needs: create --name S");
+    case "keys":
+      if (positionals[1] === "rotate") return keysRotateCommand();
+      throw new UsageError("keys needs: rotate");
     case "token":
-      if (!flags.org) throw new UsageError("token needs --org");
-      return tokenCommand(flags);
+      if (!flags.org && !values.platform) throw new UsageError("token needs --org (or --platform)");
+      return tokenCommand({ ...flags, platform: values.platform ? "true" : undefined });
     default:
       throw new UsageError(`unknown command '${command}'`);
   }

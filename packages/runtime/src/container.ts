@@ -10,6 +10,9 @@ import {
 import {
   createHttpHandler,
   createJwtAuthenticator,
+  createTokenIssuer,
+  type StoredSigningKey,
+  type TokenIssuer,
   describeThrown,
   type Authenticator,
   type FetchHandler,
@@ -28,6 +31,7 @@ export const TOKENS = Object.freeze({
   Storage: Symbol("Storage"),
   Practice: Symbol("Practice"),
   Authenticator: Symbol("Authenticator"),
+  TokenIssuer: Symbol("TokenIssuer"),
   HttpHandler: Symbol("HttpHandler"),
 });
 
@@ -39,6 +43,8 @@ export interface CompositionInput {
   jwtSecret: string | undefined;
   /** The practice's key material (resolveRuntimeKeys). */
   keys: PracticeKeys;
+  /** The ES256 keys of the token endpoint (resolveSigningKeys); the newest signs. */
+  signingKeys: readonly StoredSigningKey[];
   clock?: Clock | undefined;
 }
 
@@ -75,10 +81,17 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
       }),
     ),
   });
+  const tokenIssuer = createTokenIssuer({
+    keys: input.signingKeys,
+    lifetimeSeconds: config.accessTokenLifetimeSeconds,
+  });
+  c.register(TOKENS.TokenIssuer, { useValue: tokenIssuer });
   c.register(TOKENS.Authenticator, {
     useValue: createJwtAuthenticator({
       secret: input.jwtSecret,
       jwksUrl: config.jwksUrl,
+      // Tokens of our own /oauth/token verify against our own keys.
+      localJwks: tokenIssuer.jwks(),
       maxLifetimeSeconds: config.jwtMaxLifetimeSeconds,
     }),
   });
@@ -87,6 +100,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
       createHttpHandler({
         practice: d.resolve<Practice>(TOKENS.Practice),
         authenticator: d.resolve<Authenticator>(TOKENS.Authenticator),
+        tokenIssuer: d.resolve<TokenIssuer>(TOKENS.TokenIssuer),
         docsAssets: swaggerUiAssets(),
         onRequestComplete: (e) =>
           logger.info(

@@ -8,6 +8,7 @@ import type { DependencyContainer } from "tsyringe";
 import { DEFAULT_VAPID_SUBJECT, type RuntimeConfig } from "./config/config.js";
 import { resolveHs256Secret } from "./config/jwt-secret.js";
 import { resolveRuntimeKeys } from "./config/practice-keys.js";
+import { resolveSigningKeys } from "./config/signing-keys.js";
 import { composeContainer, TOKENS } from "./container.js";
 import { createLogger, type Logger } from "./logger.js";
 import { openStorage } from "./storage-from-url.js";
@@ -51,10 +52,24 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
     logger.warn(
       "OPENPRACTICE_VAPID_SUBJECT is not set: push services see a placeholder contact; set a mailto: address or https: URL of yours",
     );
+  const signing = await resolveSigningKeys(config.dataDir);
+  if (signing.source === "generated")
+    logger.info(
+      { file: `${config.dataDir}/token-signing-keys.json` },
+      "generated the ES256 key that signs tokens of /oauth/token; back it up with the database",
+    );
   const storage = await openStorage(config.databaseUrl, (error) =>
     logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"),
   );
-  const container = composeContainer({ config, logger, storage, jwtSecret: hs256?.secret, keys, clock: options.clock });
+  const container = composeContainer({
+    config,
+    logger,
+    storage,
+    jwtSecret: hs256?.secret,
+    keys,
+    signingKeys: signing.keys,
+    clock: options.clock,
+  });
   const practice = container.resolve<Practice>(TOKENS.Practice);
   // Room for a token of MAX_TOKEN_LENGTH; larger headers get the contract's 401 rather than Node's bare 431.
   const server = createH3NodeServer(container.resolve<FetchHandler>(TOKENS.HttpHandler), {

@@ -1,7 +1,10 @@
 import { SignJWT } from "jose";
 
 export interface TokenClaims {
+  /** Ignored for a platform token. */
   organisationId: number;
+  /** A platform token (claim platform: true, no organisation): scope platform:admin, for /v2/organisations. */
+  platform?: boolean | undefined;
   userId?: number | undefined;
   name?: string | undefined;
   /** The organisation's display name (claim organisation_name), used when the organisation is first created from a token. */
@@ -15,7 +18,9 @@ export interface TokenClaims {
 
 /** An HS256 token with the claims the API reads (docs/authentication.md). */
 export async function signAccessToken(secret: string, claims: TokenClaims): Promise<string> {
-  const payload: Record<string, unknown> = { organisation_id: claims.organisationId };
+  const payload: Record<string, unknown> = claims.platform
+    ? { platform: true }
+    : { organisation_id: claims.organisationId };
   if (claims.userId !== undefined) payload.user_id = claims.userId;
   if (claims.name) payload.name = claims.name;
   if (claims.organisationName) payload.organisation_name = claims.organisationName;

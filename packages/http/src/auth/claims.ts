@@ -1,4 +1,4 @@
-import { DomainError, type Principal } from "@openpractice/core";
+import { DomainError, PLATFORM_ORGANISATION_ID, PLATFORM_SCOPE, type Principal } from "@openpractice/core";
 
 const unauthorized = (reason: string) => new DomainError("UNAUTHORIZED", "Authentication required", { reason });
 
@@ -18,6 +18,8 @@ function stringList(value: unknown): string[] {
  * user_id, name or user_name, organisation_name, scope (space-separated), clinic_id_list, roles.
  */
 export function principalFromClaims(claims: Record<string, unknown>): Principal {
+  // A platform token (claim platform: true, no organisation) acts on organisations only, with platform:admin alone.
+  if (claims.platform === true && claims.organisation_id === undefined) return platformPrincipal(claims);
   const organisationId = positiveInteger(claims.organisation_id);
   if (organisationId === null) throw unauthorized("token has no valid organisation_id claim");
   const name =
@@ -33,8 +35,25 @@ export function principalFromClaims(claims: Record<string, unknown>): Principal 
       typeof claims.organisation_name === "string" && claims.organisation_name.trim() !== ""
         ? claims.organisation_name.trim().slice(0, 200)
         : null,
-    scopes: Object.freeze(stringList(claims.scope)),
+    clientId: typeof claims.client_id === "string" ? claims.client_id.slice(0, 40) : null,
+    // Organisation tokens never carry the platform scope, whoever signed them.
+    scopes: Object.freeze(stringList(claims.scope).filter((s) => s !== PLATFORM_SCOPE)),
     clinicIds: Object.freeze(clinicIds),
     roles: Object.freeze(stringList(claims.roles)),
+  });
+}
+
+function platformPrincipal(claims: Record<string, unknown>): Principal {
+  if (!stringList(claims.scope).includes(PLATFORM_SCOPE))
+    throw unauthorized(`platform token has no ${PLATFORM_SCOPE} scope`);
+  return Object.freeze({
+    organisationId: PLATFORM_ORGANISATION_ID,
+    userId: positiveInteger(claims.user_id),
+    name: typeof claims.name === "string" ? claims.name : null,
+    organisationName: null,
+    clientId: typeof claims.client_id === "string" ? claims.client_id.slice(0, 40) : null,
+    scopes: Object.freeze([PLATFORM_SCOPE]),
+    clinicIds: Object.freeze([]),
+    roles: Object.freeze([]),
   });
 }

@@ -1,6 +1,8 @@
 import { DomainError } from "@openpractice/core";
 import {
+  createLocalJWKSet,
   createRemoteJWKSet,
+  type JSONWebKeySet,
   decodeProtectedHeader,
   errors as joseErrors,
   jwtVerify,
@@ -15,6 +17,11 @@ export interface JwtAuthenticatorOptions {
   secret?: string | undefined;
   /** JWKS endpoint of an identity provider, for RS256/ES256 (and PS256, ES384, RS384...) tokens. */
   jwksUrl?: string | undefined;
+  /**
+   * Public keys of our own token endpoint (TokenIssuer.jwks()): tokens whose kid is among them are verified locally,
+   * without a shared secret or a network call.
+   */
+  localJwks?: JSONWebKeySet | undefined;
   /** Accepted clock skew in seconds for exp/nbf. Default 30. */
   clockToleranceSeconds?: number | undefined;
   /**
@@ -61,10 +68,22 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
         ["verify"],
       )
     : undefined;
-  const jwks: JWTVerifyGetKey | undefined = options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl)) : undefined;
+  const remote: JWTVerifyGetKey | undefined = options.jwksUrl
+    ? createRemoteJWKSet(new URL(options.jwksUrl))
+    : undefined;
+  const localKids = new Set((options.localJwks?.keys ?? []).map((k) => k.kid));
+  const local = options.localJwks && localKids.size > 0 ? createLocalJWKSet(options.localJwks) : undefined;
+  // Our own keys by kid; anything else goes to the identity provider's set, when one is configured.
+  const jwks: JWTVerifyGetKey | undefined =
+    local || remote
+      ? (header, token) =>
+          local && (localKids.has(header.kid) || !remote)
+            ? local(header, token)
+            : (remote as JWTVerifyGetKey)(header, token)
+      : undefined;
   const clockTolerance = options.clockToleranceSeconds ?? 30;
   const maxLifetime = options.maxLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
-  if (!secretKey && !jwks) throw new Error("createJwtAuthenticator needs a secret or a jwksUrl");
+  if (!secretKey && !jwks) throw new Error("createJwtAuthenticator needs a secret, a jwksUrl or localJwks");
   if (!(maxLifetime > 0)) throw new Error("createJwtAuthenticator: maxLifetimeSeconds must be positive");
 
   /** The principal of a verified payload whose lifetime is within the maximum. */

@@ -62,7 +62,12 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): object {
       ...(route.scopes ? { "x-required-scopes": route.scopes } : {}),
       parameters: [...pathParams, ...queryParams],
       ...(route.requestBody
-        ? { requestBody: { required: true, content: { "application/json": { schema: clean(route.requestBody) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { [route.requestContentType ?? "application/json"]: { schema: clean(route.requestBody) } },
+            },
+          }
         : {}),
       responses,
     };

@@ -10,6 +10,7 @@ import { startRuntime } from "../runtime.js";
 import { seedDemo } from "../seed/seed-demo.js";
 import { openStorage } from "../storage-from-url.js";
 import { signAccessToken } from "../tokens.js";
+import { UsageError } from "./usage-error.js";
 
 const positiveInt = (name: string, raw: string | undefined, fallback?: number): number => {
   if (raw === undefined && fallback !== undefined) return fallback;
@@ -19,9 +20,7 @@ const positiveInt = (name: string, raw: string | undefined, fallback?: number): 
   return n;
 };
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { UsageError };
 
 /** `openpractice serve`: runs until SIGTERM or SIGINT, then shuts down gracefully. */
 export async function serveCommand(): Promise<void> {
@@ -102,11 +101,13 @@ export async function tokenCommand(flags: Record<string, string | undefined>): P
       `--ttl must be at most ${config.jwtMaxLifetimeSeconds} seconds (OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS), or the server refuses the token`,
     );
   const secret = tokenSigningSecret(config);
+  const platform = flags.platform === "true";
   const token = await signAccessToken(secret, {
-    organisationId: positiveInt("org", flags.org),
+    platform,
+    organisationId: platform ? 0 : positiveInt("org", flags.org),
     userId: flags.user === undefined ? undefined : positiveInt("user", flags.user),
     name: flags.name,
-    scope: flags.scope ?? "read write",
+    scope: flags.scope ?? (platform ? "platform:admin" : "read write"),
     clinicIds: flags.clinics ? flags.clinics.split(",").map((c) => positiveInt("clinics", c)) : undefined,
     roles: flags.roles ? flags.roles.split(",").filter(Boolean) : undefined,
     ttlSeconds,

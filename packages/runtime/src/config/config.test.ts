@@ -12,6 +12,7 @@ describe("runtime configuration", () => {
       jwtSecret: undefined,
       jwksUrl: undefined,
       jwtMaxLifetimeSeconds: 86_400,
+      accessTokenLifetimeSeconds: 3_600,
       env: "production",
       logLevel: "info",
       planLimits: {},
@@ -114,5 +115,16 @@ describe("runtime configuration", () => {
   it("throws a ConfigError naming the variable", () => {
     expect(() => loadConfig({ OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: "-1" })).toThrow(ConfigError);
     expect(() => loadConfig({ OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: "-1" })).toThrow(/^OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: /);
+  });
+
+  it("keeps issued tokens within the accepted lifetime", () => {
+    expect(loadConfig({ OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: "600" }).accessTokenLifetimeSeconds).toBe(600);
+    expect(loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "300" }).accessTokenLifetimeSeconds).toBe(300);
+    expect(() =>
+      loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "300", OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: "600" }),
+    ).toThrow(/^OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: must be at most/);
+    expect(() => loadConfig({ OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: "30" })).toThrow(
+      /^OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: /,
+    );
   });
 });

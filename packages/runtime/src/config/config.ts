@@ -16,6 +16,8 @@ export interface RuntimeConfig {
   jwksUrl: string | undefined;
   /** The longest accepted token lifetime in seconds (exp − iat, and exp − now). */
   jwtMaxLifetimeSeconds: number;
+  /** Lifetime of the tokens POST /oauth/token issues (at most jwtMaxLifetimeSeconds). */
+  accessTokenLifetimeSeconds: number;
   env: "development" | "production";
   logLevel: (typeof LOG_LEVELS)[number];
   planLimits: Partial<Record<Plan, number>>;
@@ -64,6 +66,14 @@ const schema = {
     integer: true,
     min: 60,
     max: 31_536_000,
+    convert: true,
+    optional: true,
+  },
+  OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: {
+    type: "number",
+    integer: true,
+    min: 60,
+    max: 86_400,
     convert: true,
     optional: true,
   },
@@ -221,6 +231,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
   // The embedded database lives in the data directory unless DATABASE_URL says otherwise.
   const databaseUrl =
     (input.DATABASE_URL as string | undefined) ?? `sqlite:${dataDir.replace(/\/+$/, "")}/openpractice.db`;
+  const jwtMaxLifetimeSeconds =
+    (input.OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS as number | undefined) ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
+  const accessTokenLifetimeSeconds = Math.min(
+    (input.OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS as number | undefined) ?? 3600,
+    jwtMaxLifetimeSeconds,
+  );
+  if (((input.OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS as number | undefined) ?? 0) > jwtMaxLifetimeSeconds)
+    throw new ConfigError(
+      `OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: must be at most OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS (${jwtMaxLifetimeSeconds}), or the server would refuse its own tokens`,
+    );
   return Object.freeze({
     port: (input.PORT as number | undefined) ?? 8080,
     host: (input.HOST as string | undefined) ?? "127.0.0.1",
@@ -228,8 +248,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     dataDir,
     jwtSecret: input.OPENPRACTICE_JWT_SECRET as string | undefined,
     jwksUrl: input.OPENPRACTICE_JWKS_URL as string | undefined,
-    jwtMaxLifetimeSeconds:
-      (input.OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS as number | undefined) ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
+    jwtMaxLifetimeSeconds,
+    accessTokenLifetimeSeconds,
     env: (input.OPENPRACTICE_ENV as RuntimeConfig["env"] | undefined) ?? "production",
     logLevel: (input.LOG_LEVEL as RuntimeConfig["logLevel"] | undefined) ?? "info",
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),

@@ -1,0 +1,250 @@
+import { DomainError, PLATFORM_ORGANISATION_ID, type ApiClient } from "@openpractice/core";
+import type { TokenIssuer } from "../auth/token-issuer.js";
+import { BEARER_REALM } from "../auth/bearer-challenge.js";
+import { jsonResponse } from "../contracts/json-response.js";
+import { routeGroup } from "../define-route.js";
+import type { RouteContext, RouteDefinition, RouteDependencies } from "../route.js";
+
+/** The largest token request read; a client credentials request is a few hundred bytes. */
+const FORM_LIMIT_BYTES = 8 * 1024;
+
+/** RFC 6749 section 5.2: the error answer of the token endpoint, never cached. */
+function oauthError(
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): Response {
+  return jsonResponse(
+    status,
+    { error, error_description: description },
+    { "cache-control": "no-store", pragma: "no-cache", ...headers },
+  );
+}
+
+class OAuthRequestError extends Error {
+  constructor(
+    readonly error: string,
+    description: string,
+  ) {
+    super(description);
+  }
+}
+
+/** RFC 6749 2.3.1: client id and secret in Basic are form-urlencoded before base64. */
+const formDecode = (text: string) => decodeURIComponent(text.replace(/\+/g, " "));
+
+/** The client credentials of a token request: from the Basic header or the form (not both, RFC 6749 2.3). */
+function clientCredentials(request: Request, form: URLSearchParams) {
+  const header = request.headers.get("authorization");
+  const inBody = form.has("client_id") || form.has("client_secret");
+  if (header !== null) {
+    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+    if (!match)
+      throw new OAuthRequestError("invalid_client", "the Authorization header must be Basic client credentials");
+    if (inBody) throw new OAuthRequestError("invalid_request", "send client credentials in one way: Basic or the form");
+    const decoded = Buffer.from(match[1] as string, "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon < 0) throw new OAuthRequestError("invalid_client", "Basic credentials must be client_id:client_secret");
+    try {
+      return {
+        clientId: formDecode(decoded.slice(0, colon)),
+        secret: formDecode(decoded.slice(colon + 1)),
+        basic: true,
+      };
+    } catch {
+      throw new OAuthRequestError("invalid_client", "Basic credentials are not form-urlencoded");
+    }
+  }
+  const clientId = form.get("client_id");
+  const secret = form.get("client_secret");
+  if (!clientId || !secret) throw new OAuthRequestError("invalid_client", "client authentication is required");
+  return { clientId, secret, basic: false };
+}
+
+/** The form of a token request, refusing other media types, oversized bodies and repeated parameters. */
+async function readForm(request: Request): Promise<URLSearchParams> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type))
+    throw new OAuthRequestError("invalid_request", "the body must be application/x-www-form-urlencoded");
+  const text = await request.text();
+  if (Buffer.byteLength(text) > FORM_LIMIT_BYTES)
+    throw new OAuthRequestError("invalid_request", `the body exceeds ${FORM_LIMIT_BYTES} bytes`);
+  const form = new URLSearchParams(text);
+  const seen = new Set<string>();
+  for (const key of form.keys()) {
+    if (seen.has(key)) throw new OAuthRequestError("invalid_request", `parameter ${key} is repeated`);
+    seen.add(key);
+  }
+  return form;
+}
+
+/** The token answer's claims for a client: its organisation (or platform), user id, name, clinics, granted scopes. */
+async function issue(issuer: TokenIssuer, client: ApiClient, scopes: string[]) {
+  const platform = client.organisationId === PLATFORM_ORGANISATION_ID;
+  return issuer.sign({
+    platform,
+    organisationId: platform ? undefined : client.organisationId,
+    userId: client.userId,
+    name: client.name,
+    clientId: client.clientId,
+    scope: scopes.join(" "),
+    clinicIds: client.clinicIds,
+  });
+}
+
+/** POST /oauth/token (RFC 6749 4.4 client credentials), its metadata (RFC 8414) and GET /.well-known/jwks.json (RFC 7517). */
+export function oauthRoutes({ practice, tokenIssuer }: RouteDependencies): RouteDefinition[] {
+  if (!tokenIssuer) return [];
+  const issuer = tokenIssuer;
+  const route = routeGroup({ contract: "system", tags: ["OAuth"], auth: false });
+
+  async function token(ctx: RouteContext): Promise<Response> {
+    let basic = /^Basic\s/i.test(ctx.request.headers.get("authorization") ?? "");
+    const challenge = () => (basic ? { "www-authenticate": `Basic realm="${BEARER_REALM}"` } : undefined);
+    try {
+      const form = await readForm(ctx.request);
+      const grantType = form.get("grant_type");
+      if (!grantType) throw new OAuthRequestError("invalid_request", "grant_type is required");
+      const credentials = clientCredentials(ctx.request, form);
+      basic = credentials.basic;
+      if (grantType !== "client_credentials")
+        throw new OAuthRequestError("unsupported_grant_type", "only grant_type=client_credentials is supported");
+      const client = await practice.apiClients.authenticate(
+        credentials.clientId,
+        credentials.secret,
+        ctx.remoteAddress,
+      );
+      const scopes = await practice.apiClients.grant(client, form.get("scope") ?? undefined);
+      const accessToken = await issue(issuer, client, scopes);
+      if (client.organisationId !== PLATFORM_ORGANISATION_ID)
+        await practice.audit.record(client.organisationId, {
+          actorUserId: client.userId,
+          actorName: client.name,
+          clientId: client.clientId,
+          action: "oauthToken",
+          resourceType: "api_client",
+          resourceId: String(client.id),
+          requestId: ctx.requestId,
+          changedFields: [],
+        });
+      return jsonResponse(
+        200,
+        {
+          access_token: accessToken,
+          token_type: "Bearer",
+          expires_in: issuer.lifetimeSeconds,
+          scope: scopes.join(" "),
+        },
+        { "cache-control": "no-store", pragma: "no-cache" },
+      );
+    } catch (error) {
+      if (error instanceof OAuthRequestError)
+        return error.error === "invalid_client"
+          ? oauthError(401, "invalid_client", error.message, challenge())
+          : oauthError(400, error.error, error.message);
+      if (error instanceof DomainError) {
+        if (error.code === "INVALID_CLIENT")
+          return oauthError(401, "invalid_client", String(error.details.reason ?? error.message), challenge());
+        if (error.code === "INVALID_SCOPE") return oauthError(400, "invalid_scope", error.message);
+        if (error.code === "CLIENT_AUTH_THROTTLED")
+          return oauthError(429, "temporarily_unavailable", error.message, {
+            "retry-after": String(error.details.retry_after_seconds ?? 60),
+          });
+      }
+      throw error;
+    }
+  }
+
+  const oauthErrorSchema = {
+    type: "object",
+    required: ["error"],
+    properties: { error: { type: "string" }, error_description: { type: "string" } },
+  } as const;
+  return [
+    {
+      ...route({
+        method: "POST",
+        path: "/oauth/token",
+        operationId: "oauthToken",
+        summary:
+          "OAuth 2.0 client credentials grant (RFC 6749 4.4): client_secret_basic or client_secret_post; scope narrows the client's scopes.",
+        requestBody: {
+          type: "object",
+          required: ["grant_type"],
+          properties: {
+            grant_type: { type: "string", enum: ["client_credentials"] },
+            scope: { type: "string", description: "Space-separated; default: every scope of the client" },
+            client_id: { type: "string", description: "client_secret_post (or use HTTP Basic)" },
+            client_secret: { type: "string" },
+          },
+        },
+        responses: {
+          "200": {
+            description: "An access token (Cache-Control: no-store)",
+            schema: {
+              type: "object",
+              required: ["access_token", "token_type", "expires_in", "scope"],
+              properties: {
+                access_token: { type: "string" },
+                token_type: { type: "string", enum: ["Bearer"] },
+                expires_in: { type: "integer" },
+                scope: { type: "string" },
+              },
+            },
+          },
+          "400": {
+            description: "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2)",
+            schema: oauthErrorSchema,
+          },
+          "401": { description: "invalid_client: unknown client, wrong secret, or revoked", schema: oauthErrorSchema },
+          "429": {
+            description: "Too many failed client authentications from this client or address (Retry-After)",
+            schema: oauthErrorSchema,
+          },
+        },
+        handle: token,
+      }),
+      requestContentType: "application/x-www-form-urlencoded",
+    },
+    route({
+      method: "GET",
+      path: "/.well-known/oauth-authorization-server",
+      operationId: "oauthMetadata",
+      summary:
+        "Authorization server metadata (RFC 8414): the token endpoint, the JWKS and what they support, for OAuth client libraries.",
+      responses: { "200": { description: "The metadata", schema: { type: "object" } } },
+      async handle(ctx) {
+        // The issuer is this server as the caller reached it (its origin and mount path).
+        const issuerUrl = `${ctx.url.origin}${ctx.basePath}`;
+        return jsonResponse(
+          200,
+          {
+            issuer: issuerUrl,
+            token_endpoint: `${issuerUrl}/oauth/token`,
+            jwks_uri: `${issuerUrl}/.well-known/jwks.json`,
+            grant_types_supported: ["client_credentials"],
+            token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+            response_types_supported: [],
+          },
+          { "cache-control": "public, max-age=300" },
+        );
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/.well-known/jwks.json",
+      operationId: "jwks",
+      summary: "The public keys tokens of /oauth/token are signed with (RFC 7517), for services that verify them.",
+      responses: {
+        "200": {
+          description: "A JSON Web Key Set",
+          schema: { type: "object", properties: { keys: { type: "array" } } },
+        },
+      },
+      async handle() {
+        return jsonResponse(200, issuer.jwks(), { "cache-control": "public, max-age=300" });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,295 @@
+import { API_CLIENT_LIMITS, API_CLIENT_STATUSES, DomainError, type ApiClient } from "@openpractice/core";
+import type { FieldNames } from "../contracts/field-names.js";
+import { jsonResponse } from "../contracts/json-response.js";
+import { pathIdKind } from "../contracts/path-id.js";
+import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
+import { routeGroup } from "../define-route.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
+import { nullable } from "../validation/json-schema.js";
+
+const API_CLIENT_ID = pathIdKind("API_CLIENT_NOT_FOUND", "api_client_id");
+/** API clients are an administrator's business: a client able to make clients could grant itself anything. */
+const ADMIN = ["admin"] as const;
+const clinicId = { type: ["string", "integer"], pattern: "^[1-9][0-9]{0,14}$", minimum: 1 } as const;
+
+const clientProperties = {
+  name: {
+    type: "string",
+    minLength: 1,
+    maxLength: API_CLIENT_LIMITS.nameMax,
+    description: "Unique in the organisation, case-insensitively",
+  },
+  scopes: {
+    type: "array",
+    minItems: 1,
+    maxItems: API_CLIENT_LIMITS.maxScopes,
+    items: { type: "string", minLength: 1, maxLength: API_CLIENT_LIMITS.scopeMax },
+    description: "The scopes its tokens may carry (docs/authentication.md lists them); platform:admin is never granted",
+  },
+  clinic_ids: {
+    type: "array",
+    maxItems: API_CLIENT_LIMITS.maxClinics,
+    items: clinicId,
+    description: "Restrict its tokens to these clinics (claim clinic_id_list); empty: no restriction",
+  },
+  user_id: nullable({
+    type: ["string", "integer"],
+    pattern: "^[1-9][0-9]{0,14}$",
+    minimum: 1,
+    description: "The user id its tokens carry (claim user_id), e.g. of the staff member the software acts for",
+  }),
+} as const;
+
+export const v2ApiClientCreateSchema = {
+  $id: "V2ApiClientCreate",
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "scopes"],
+  properties: clientProperties,
+} as const;
+
+export const v2ApiClientUpdateSchema = {
+  $id: "V2ApiClientUpdate",
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: clientProperties,
+} as const;
+
+const rotateSchema = {
+  $id: "V2ApiClientRotateSecret",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    grace_period_seconds: {
+      type: "integer",
+      minimum: 0,
+      maximum: API_CLIENT_LIMITS.maxGraceSeconds,
+      default: API_CLIENT_LIMITS.defaultGraceSeconds,
+      description: "How long the current secret keeps working (default 86400: 24 hours; 0: stops at once)",
+    },
+  },
+} as const;
+
+const listQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    ...v2PageParameters(API_CLIENT_LIMITS.defaultPerPage, API_CLIENT_LIMITS.maxPerPage),
+    status: { type: "string", enum: [...API_CLIENT_STATUSES, "all"], default: "active" },
+  },
+} as const;
+
+const clientSchema = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    client_id: { type: "string", description: "Sent to POST /oauth/token" },
+    name: { type: "string" },
+    scopes: { type: "array", items: { type: "string" } },
+    clinic_ids: { type: "array", items: { type: "string" } },
+    user_id: { type: ["string", "null"] },
+    status: { type: "string", enum: [...API_CLIENT_STATUSES] },
+    previous_secret_expires_at: {
+      type: ["string", "null"],
+      format: "date-time",
+      description: "Until then the secret rotated out still works",
+    },
+    secret_rotated_at: { type: ["string", "null"], format: "date-time" },
+    last_token_at: { type: ["string", "null"], format: "date-time" },
+    created_at: { type: "string", format: "date-time" },
+    updated_at: { type: "string", format: "date-time" },
+    revoked_at: { type: ["string", "null"], format: "date-time" },
+  },
+} as const;
+const withSecret = {
+  type: "object",
+  properties: {
+    ...clientSchema.properties,
+    client_secret: { type: "string", description: "Shown this once; only its scrypt hash is kept" },
+  },
+} as const;
+
+const FIELDS: FieldNames = Object.freeze({
+  name: "name",
+  scopes: "scopes",
+  clinicIds: "clinic_ids",
+  userId: "user_id",
+  gracePeriodSeconds: "grace_period_seconds",
+  status: "status",
+});
+
+/** The client as the API shows it: never a secret or its hash. */
+export const v2ApiClientView = (c: ApiClient) => ({
+  id: String(c.id),
+  client_id: c.clientId,
+  name: c.name,
+  scopes: c.scopes,
+  clinic_ids: c.clinicIds.map(String),
+  user_id: c.userId === null ? null : String(c.userId),
+  status: c.status,
+  previous_secret_expires_at: c.previousSecretExpiresAt?.toISOString() ?? null,
+  secret_rotated_at: c.secretRotatedAt?.toISOString() ?? null,
+  last_token_at: c.lastTokenAt?.toISOString() ?? null,
+  created_at: c.createdAt.toISOString(),
+  updated_at: c.updatedAt.toISOString(),
+  revoked_at: c.revokedAt?.toISOString() ?? null,
+});
+
+const toId = (v: string | number | null | undefined) => (v === undefined ? undefined : v === null ? null : Number(v));
+
+/** Unknown scopes are refused by name: a typo would otherwise make a client whose tokens open nothing. */
+function unknownScopeIssues(scopes: readonly string[] | undefined, known: ReadonlySet<string>) {
+  return (scopes ?? [])
+    .map((scope, i) => ({ scope, i }))
+    .filter(({ scope }) => !known.has(scope))
+    .map(({ scope, i }) => ({
+      field: `scopes.${i}`,
+      reason: "is not a scope of this API (docs/authentication.md)",
+      value: scope,
+    }));
+}
+
+/** /v2/api-clients: credentials for software, managed by the organisation's administrators (scope admin). */
+export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies): RouteDefinition[] {
+  const route = routeGroup({
+    contract: "v2",
+    tags: ["API clients (v2 beta)"],
+    auth: true,
+    rateLimitBucket: "v2",
+    fieldNames: FIELDS,
+  });
+  const ids = { api_client_id: API_CLIENT_ID };
+  const conflict = {
+    description: "DUPLICATE_API_CLIENT: details.existing_api_client_id names the client with this name",
+    schema: { $ref: "#/components/schemas/V2Error" },
+  };
+  const assertKnownScopes = (scopes: readonly string[] | undefined) => {
+    const issues = unknownScopeIssues(scopes, knownScopes());
+    if (issues.length > 0) throw DomainError.validation(issues);
+  };
+  return [
+    route({
+      method: "POST",
+      path: "/v2/api-clients",
+      operationId: "v2CreateApiClient",
+      summary: "Create an API client; the answer carries its client_secret, shown this once.",
+      scopes: ADMIN,
+      requestBody: v2ApiClientCreateSchema,
+      responses: {
+        "201": { description: "The client and its secret (Location: its URL)", schema: withSecret },
+        "409": conflict,
+      },
+      async handle(ctx) {
+        const b = await ctx.body();
+        assertKnownScopes(b.scopes);
+        const { client, secret } = await practice.apiClients.create(ctx.principal, {
+          name: b.name,
+          scopes: b.scopes,
+          clinicIds: b.clinic_ids?.map(Number),
+          userId: toId(b.user_id),
+        });
+        return jsonResponse(
+          201,
+          { ...v2ApiClientView(client), client_secret: secret },
+          { location: `${ctx.basePath}/v2/api-clients/${client.id}`, "cache-control": "no-store" },
+        );
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/api-clients",
+      readsOnly: true,
+      operationId: "v2ListApiClients",
+      summary: "List the organisation's API clients by id: active ones unless status says otherwise.",
+      scopes: ADMIN,
+      query: listQuery,
+      responses: { "200": { description: "A page of clients", schema: v2ListSchema(clientSchema) } },
+      async handle(ctx) {
+        const q = ctx.query();
+        const page = await practice.apiClients.list(ctx.principal, {
+          page: q.page,
+          perPage: q.per_page,
+          status: q.status,
+        });
+        return jsonResponse(200, v2ListBody(ctx, page, page.clients.map(v2ApiClientView), undefined));
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/api-clients/:api_client_id",
+      ids,
+      readsOnly: true,
+      operationId: "v2GetApiClient",
+      summary: "Read an API client (never its secret).",
+      scopes: ADMIN,
+      responses: { "200": { description: "The client", schema: clientSchema } },
+      async handle(ctx) {
+        return jsonResponse(200, v2ApiClientView(await practice.apiClients.get(ctx.principal, ctx.ids.api_client_id)));
+      },
+    }),
+    route({
+      method: "PATCH",
+      path: "/v2/api-clients/:api_client_id",
+      ids,
+      operationId: "v2UpdateApiClient",
+      summary:
+        "Change name, scopes, clinics or user id; omitted fields keep their values. Tokens already issued keep theirs until they expire.",
+      scopes: ADMIN,
+      requestBody: v2ApiClientUpdateSchema,
+      responses: { "200": { description: "The client", schema: clientSchema }, "409": conflict },
+      async handle(ctx) {
+        const b = await ctx.body();
+        assertKnownScopes(b.scopes);
+        const client = await practice.apiClients.update(ctx.principal, ctx.ids.api_client_id, {
+          name: b.name,
+          scopes: b.scopes,
+          clinicIds: b.clinic_ids?.map(Number),
+          userId: toId(b.user_id),
+        });
+        return jsonResponse(200, v2ApiClientView(client));
+      },
+    }),
+    route({
+      method: "DELETE",
+      path: "/v2/api-clients/:api_client_id",
+      ids,
+      operationId: "v2RevokeApiClient",
+      summary:
+        "Revoke an API client: it obtains no more tokens (issued ones expire within their lifetime). The record stays.",
+      scopes: ADMIN,
+      responses: { "200": { description: "The revoked client", schema: clientSchema } },
+      async handle(ctx) {
+        return jsonResponse(
+          200,
+          v2ApiClientView(await practice.apiClients.revoke(ctx.principal, ctx.ids.api_client_id)),
+        );
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/v2/api-clients/:api_client_id/rotate-secret",
+      ids,
+      operationId: "v2RotateApiClientSecret",
+      summary:
+        "A new client_secret (shown once); the current one keeps working for grace_period_seconds (default 24 hours).",
+      scopes: ADMIN,
+      requestBody: rotateSchema,
+      responses: { "200": { description: "The client and its new secret", schema: withSecret } },
+      async handle(ctx) {
+        // The body is optional: a bare POST rotates with the default grace period.
+        const length = ctx.request.headers.get("content-length");
+        const sent = (length !== null && length !== "0") || ctx.request.headers.has("transfer-encoding");
+        const b = sent ? await ctx.body() : {};
+        const { client, secret } = await practice.apiClients.rotateSecret(ctx.principal, ctx.ids.api_client_id, {
+          gracePeriodSeconds: b.grace_period_seconds,
+        });
+        return jsonResponse(
+          200,
+          { ...v2ApiClientView(client), client_secret: secret },
+          { "cache-control": "no-store" },
+        );
+      },
+    }),
+  ];
+}
