@@ -46,6 +46,21 @@ export function errorShapeProblem(
   } catch {
     return "body is not JSON";
   }
+  // The token endpoint answers in RFC 6749 section 5.2's shape, as OAuth clients expect (docs/authentication.md).
+  if (/^\/oauth\/token\/?(\?|$)/.test(path) && typeof body?.error === "string") {
+    const rfc = [
+      "invalid_request",
+      "invalid_client",
+      "invalid_grant",
+      "unauthorized_client",
+      "unsupported_grant_type",
+      "invalid_scope",
+      "temporarily_unavailable",
+    ];
+    if (!rfc.includes(body.error)) return `token endpoint error ${body.error} is not an RFC 6749 code`;
+    if (![400, 401, 429].includes(status)) return `token endpoint answered ${status}`;
+    return undefined;
+  }
   const matched = !UNMATCHED.has(body?.error_code ?? body?.error?.code);
   if (contractOfPath(path, matched) === "v1") {
     if (
