@@ -275,6 +275,35 @@ for (const engine of availableEngines()) {
       expect((await tokenRequest(rt, org.admin)).status).toBe(200);
     });
 
+    it("keeps each organisation's clients its own: another organisation's admin gets 404 for every operation", async () => {
+      const made = await json(
+        await rt.call("POST", "/v2/api-clients", { token: adminToken, body: { name: "Private", scopes: ["read"] } }),
+      );
+      const other = await rt.token({ organisationId: 999, scope: "admin read write" });
+      for (const [method, path, body] of [
+        ["GET", `/v2/api-clients/${made.body.id}`, undefined],
+        ["PATCH", `/v2/api-clients/${made.body.id}`, { name: "Taken over" }],
+        ["DELETE", `/v2/api-clients/${made.body.id}`, undefined],
+        ["POST", `/v2/api-clients/${made.body.id}/rotate-secret`, {}],
+      ] as const) {
+        const res = await json(await rt.call(method, path, { token: other, ...(body ? { body } : {}) }));
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(res.body.error.code).toBe("API_CLIENT_NOT_FOUND");
+      }
+      const listed = await json(await rt.call("GET", "/v2/api-clients?status=all", { token: other }));
+      expect(listed.body.data).toEqual([]);
+      const still = await json(await rt.call("GET", `/v2/api-clients/${made.body.id}`, { token: adminToken }));
+      expect(still.body).toMatchObject({ name: "Private", status: "active" });
+      // Only administrators manage clients.
+      expect(
+        (
+          await rt.call("GET", "/v2/api-clients", {
+            token: await rt.token({ organisationId: Number(org.id), scope: "read write" }),
+          })
+        ).status,
+      ).toBe(403);
+    });
+
     it("deactivating an organisation refuses its tokens and its clients at once", async () => {
       const made = await json(
         await rt.call("POST", "/v2/organisations", { token: platformToken, body: { name: "Short lived" } }),
@@ -295,3 +324,29 @@ for (const engine of availableEngines()) {
     });
   });
 }
+
+describe("OAuth failures are also limited per caller address", () => {
+  let rt: TestRuntime;
+  beforeAll(async () => {
+    rt = await startTestRuntime();
+  });
+  afterAll(async () => {
+    await rt.stop();
+  });
+
+  it("after 30 failures from one address in a minute, a valid client from it is refused with 429 too", async () => {
+    const second = new Date().getSeconds();
+    if (second > 40) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    const org = await rt.runtime.practice.organisationAdmin.create({ name: "Address test" });
+    const { client, secret } = await rt.runtime.practice.apiClients.createForOrganisation(org.id, {
+      name: "Valid",
+      scopes: ["read"],
+    });
+    // Thirty different (unknown) client ids: no single client reaches its own limit of 10.
+    for (let i = 0; i < 30; i++)
+      expect((await tokenRequest(rt, { clientId: `opc_unknown${i}`, secret: "ops_nothing" })).status).toBe(401);
+    const blocked = await tokenRequest(rt, { clientId: client.clientId, secret });
+    expect(blocked.status).toBe(429);
+    expect(await blocked.json()).toMatchObject({ error: "temporarily_unavailable" });
+  });
+});
