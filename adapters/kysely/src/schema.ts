@@ -299,6 +299,10 @@ export interface WebhookSubscriptionsTable {
   is_active: number;
   /** AES-256-GCM sealed signature key (SecretCipher); never the key itself. */
   encrypted_key: string;
+  /** Migration 024: the key rotated out (encrypted) and when it stops signing; the signature format. */
+  previous_encrypted_key: string | null;
+  previous_key_expires_at: string | null;
+  signature_format: Generated<string>;
   created_at: string;
   updated_at: string;
 }

@@ -41,6 +41,11 @@ export interface PracticeOptions {
   webhookCipher?: SecretCipher;
   /** Where completed notes' claims go when the organisation auto-submits; default: recorded in the store (claims). */
   billingGateway?: BillingGateway;
+  /**
+   * How long a rotated-out webhook key keeps signing beside the new one when the rotation names no grace period
+   * (seconds, at most 7 days). Default 0: spec 4.4 rule 5, the old key is invalid at once.
+   */
+  webhookRotationGraceSeconds?: number;
   /** Accept http:// notification URLs (OPENPRACTICE_ENV=development); default false. */
   allowHttpWebhooks?: boolean;
   /** Accept http:// push endpoints (OPENPRACTICE_ENV=development, local push services); default false. */
@@ -107,6 +112,7 @@ export function createPractice(options: PracticeOptions): Practice {
     }),
     billingGateway: options.billingGateway ?? storedClaimsGateway,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
+    webhookRotationGraceSeconds: options.webhookRotationGraceSeconds ?? 0,
     allowHttpPushEndpoints: options.allowHttpPushEndpoints ?? false,
   });
   const clock = options.clock ?? systemClock;

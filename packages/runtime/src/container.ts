@@ -72,6 +72,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         planLimits: config.planLimits,
         searchCountLimit: config.searchCountLimit,
         allowHttpWebhooks: development,
+        webhookRotationGraceSeconds: config.webhookRotationGraceSeconds,
         allowHttpPushEndpoints: development,
         // Set before the server listens, so a /test delivery never meets an unset transport; background work keeps it.
         webhookTransport: createWebhookTransport({

@@ -61,6 +61,9 @@ describe("the webhook delivery handler", () => {
       apiVersion: "2026-06-11",
       isActive: true,
       encryptedKey: cipher.encrypt("k".repeat(128)),
+      previousEncryptedKey: null,
+      previousKeyExpiresAt: null,
+      signatureFormat: "service",
       createdAt: T0,
       updatedAt: T0,
     });

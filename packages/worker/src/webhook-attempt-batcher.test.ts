@@ -36,6 +36,9 @@ describe("WebhookAttemptBatcher (group commit of webhook attempts)", () => {
       apiVersion: "2026-06-11",
       isActive: true,
       encryptedKey: "v1.x",
+      previousEncryptedKey: null,
+      previousKeyExpiresAt: null,
+      signatureFormat: "service",
       createdAt: T0,
       updatedAt: T0,
     });

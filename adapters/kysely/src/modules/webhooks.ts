@@ -1,5 +1,6 @@
 import { defineKyselyModule } from "../kysely-module.js";
 import { webhooksMigration } from "../migrations/006-webhooks.js";
+import { webhookSigningMigration } from "../migrations/024-webhook-signing.js";
 import { KyselyWebhookRepository } from "../repositories/webhook-repository.js";
 
 /** Webhook subscriptions, deliveries and attempts. */
@@ -10,6 +11,7 @@ export const webhooksKyselyModule = defineKyselyModule({
   }),
   migrations: (profile) => ({
     "006-webhooks": webhooksMigration(profile),
+    "024-webhook-signing": webhookSigningMigration(),
   }),
   tables: ["webhook_subscriptions", "webhook_deliveries", "webhook_attempts"],
 });

@@ -2,6 +2,7 @@ import type {
   DeliveryForAttempt,
   DeliveryStatus,
   EventType,
+  SignatureFormat,
   StoredSubscription,
   SubscriptionRecord,
   WebhookAttempt,
@@ -29,6 +30,9 @@ const toSubscription = (r: Selectable<WebhookSubscriptionsTable>): StoredSubscri
   apiVersion: r.api_version,
   isActive: Boolean(Number(r.is_active)),
   encryptedKey: r.encrypted_key,
+  previousEncryptedKey: r.previous_encrypted_key,
+  previousKeyExpiresAt: r.previous_key_expires_at === null ? null : fromDbTime(r.previous_key_expires_at),
+  signatureFormat: r.signature_format as SignatureFormat,
   createdAt: fromDbTime(r.created_at),
   updatedAt: fromDbTime(r.updated_at),
 });
@@ -40,6 +44,9 @@ const subscriptionColumns = (s: Omit<StoredSubscription, "id">) => ({
   api_version: s.apiVersion,
   is_active: s.isActive ? 1 : 0,
   encrypted_key: s.encryptedKey,
+  previous_encrypted_key: s.previousEncryptedKey,
+  previous_key_expires_at: s.previousKeyExpiresAt ? toDbTime(s.previousKeyExpiresAt) : null,
+  signature_format: s.signatureFormat,
   updated_at: toDbTime(s.updatedAt),
 });
 
@@ -200,6 +207,9 @@ export class KyselyWebhookRepository implements WebhookRepository {
           "s.api_version as s_api_version",
           "s.is_active as s_is_active",
           "s.encrypted_key as s_encrypted_key",
+          "s.previous_encrypted_key as s_previous_encrypted_key",
+          "s.previous_key_expires_at as s_previous_key_expires_at",
+          "s.signature_format as s_signature_format",
           "s.created_at as s_created_at",
           "s.updated_at as s_updated_at",
         ])
@@ -218,6 +228,9 @@ export class KyselyWebhookRepository implements WebhookRepository {
                 api_version: row.s_api_version!,
                 is_active: row.s_is_active!,
                 encrypted_key: row.s_encrypted_key!,
+                previous_encrypted_key: row.s_previous_encrypted_key ?? null,
+                previous_key_expires_at: row.s_previous_key_expires_at ?? null,
+                signature_format: row.s_signature_format ?? "service",
                 created_at: row.s_created_at!,
                 updated_at: row.s_updated_at!,
               });

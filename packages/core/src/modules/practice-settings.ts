@@ -21,5 +21,7 @@ export interface PracticeSettings {
   readonly outbound: OutboundSlot;
   readonly billingGateway: BillingGateway;
   readonly allowHttpWebhooks: boolean;
+  /** Grace period of a webhook key rotation that names none (seconds; 0: the old key stops at once, spec rule 5). */
+  readonly webhookRotationGraceSeconds: number;
   readonly allowHttpPushEndpoints: boolean;
 }

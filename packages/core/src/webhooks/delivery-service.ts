@@ -17,7 +17,8 @@ import type {
   WebhookTransport,
 } from "./webhook-delivery.js";
 import { subscriptionNotFound } from "./webhook-service.js";
-import { signWebhook } from "./webhook-signature.js";
+import { signWebhook, standardWebhookHeaders } from "./webhook-signature.js";
+import { signingKeysOf } from "./webhook-service.js";
 import type { StoredSubscription } from "./webhook-subscription.js";
 
 /** The job queue deliveries run on; its payload is `{ deliveryId }`. */
@@ -120,11 +121,15 @@ export class WebhookDeliveryService {
     attemptId: string,
   ): Promise<{ result: TransportResult; body: string }> {
     const body = JSON.stringify(envelope);
-    const key = this.deps.cipher.decrypt(s.encryptedKey);
+    const keys = signingKeysOf(s, this.deps.cipher, this.deps.clock.now());
+    const signature =
+      s.signatureFormat === "standard"
+        ? standardWebhookHeaders(keys, envelope.event_id, envelope.timestamp, body)
+        : { "x-service-signature": signWebhook(keys, envelope.timestamp, body) };
     const headers = {
       "content-type": "application/json",
       "user-agent": WEBHOOK_USER_AGENT,
-      "x-service-signature": signWebhook(key, envelope.timestamp, body),
+      ...signature,
       "x-event-type": envelope.event_type,
       "x-event-id": envelope.event_id,
       "x-delivery-id": attemptId,

@@ -22,7 +22,13 @@ const noWebhookTransport: WebhookTransport = Object.freeze({
 export const webhooksModule = defineCoreModule({
   key: "webhooks",
   createServices: ({ storage, clock, ids, settings }) => ({
-    webhooks: new WebhookService({ storage, clock, cipher: settings.cipher, allowHttp: settings.allowHttpWebhooks }),
+    webhooks: new WebhookService({
+      storage,
+      clock,
+      cipher: settings.cipher,
+      allowHttp: settings.allowHttpWebhooks,
+      rotationGraceSeconds: settings.webhookRotationGraceSeconds,
+    }),
     webhookDeliveries: new WebhookDeliveryService({
       storage,
       clock,

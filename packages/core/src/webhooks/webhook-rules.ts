@@ -1,7 +1,7 @@
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { isEventType } from "../events/event-catalog.js";
 import { checkOutboundUrl } from "../outbound-url.js";
-import { WEBHOOK_API_VERSIONS, type SubscriptionChanges } from "./webhook-subscription.js";
+import { SIGNATURE_FORMATS, WEBHOOK_API_VERSIONS, type SubscriptionChanges } from "./webhook-subscription.js";
 
 export const WEBHOOK_LIMITS = Object.freeze({ nameMax: 200, urlMax: 2048 });
 
@@ -46,6 +46,12 @@ export function assertValidSubscription(
     );
   }
   const issues: ValidationIssue[] = [];
+  if (input.signatureFormat !== undefined && !(SIGNATURE_FORMATS as readonly string[]).includes(input.signatureFormat))
+    issues.push({
+      field: "signatureFormat",
+      reason: `must be one of ${SIGNATURE_FORMATS.join(", ")}`,
+      value: input.signatureFormat,
+    });
   if (
     (creating || input.name !== undefined) &&
     (typeof input.name !== "string" || input.name.trim() === "" || input.name.length > WEBHOOK_LIMITS.nameMax)

@@ -8,6 +8,7 @@ import { assertValidSubscription, checkEventTypes } from "./webhook-rules.js";
 import { newSignatureKey, type SecretCipher } from "./secret-cipher.js";
 import {
   LATEST_WEBHOOK_API_VERSION,
+  MAX_KEY_ROTATION_GRACE_SECONDS,
   type StoredSubscription,
   type SubscriptionChanges,
   type SubscriptionDraft,
@@ -20,8 +21,16 @@ export const subscriptionNotFound = (id: unknown) =>
 
 /** The public face of a stored subscription: never the key, not even encrypted. */
 export function publicSubscription(s: StoredSubscription): WebhookSubscription {
-  const { encryptedKey: _k, ...rest } = s;
+  const { encryptedKey: _k, previousEncryptedKey: _p, ...rest } = s;
   return rest;
+}
+
+/** The keys a delivery is signed with now: the current one, and the one rotated out while its grace period lasts. */
+export function signingKeysOf(s: StoredSubscription, cipher: SecretCipher, now: Date): string[] {
+  const keys = [cipher.decrypt(s.encryptedKey)];
+  if (s.previousEncryptedKey && s.previousKeyExpiresAt && s.previousKeyExpiresAt > now)
+    keys.push(cipher.decrypt(s.previousEncryptedKey));
+  return keys;
 }
 
 /**
@@ -30,7 +39,16 @@ export function publicSubscription(s: StoredSubscription): WebhookSubscription {
  * (one active subscription per event and URL) holds under concurrency.
  */
 export class WebhookService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; cipher: SecretCipher; allowHttp: boolean }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage;
+      clock: Clock;
+      cipher: SecretCipher;
+      allowHttp: boolean;
+      /** The grace period of a rotation that names none: 0 (spec 4.4 rule 5) unless the instance says otherwise. */
+      rotationGraceSeconds?: number | undefined;
+    },
+  ) {}
 
   /** Rule 4: refuses when another active subscription sends one of `s`'s events to its exact URL. */
   private async assertNoDuplicate(
@@ -82,6 +100,9 @@ export class WebhookService {
         notificationUrl: draft.notificationUrl,
         apiVersion: draft.apiVersion ?? LATEST_WEBHOOK_API_VERSION,
         isActive: true,
+        signatureFormat: draft.signatureFormat ?? "service",
+        previousKeyExpiresAt: null,
+        previousEncryptedKey: null,
         createdAt: now,
         updatedAt: now,
         encryptedKey: this.deps.cipher.encrypt(signatureKey),
@@ -194,12 +215,32 @@ export class WebhookService {
     if (!deleted) throw subscriptionNotFound(id);
   }
 
-  /** Rule 5: a new key at once; pending retries are signed with it on their next attempt. */
-  async rotateSecret(principal: Principal, id: number): Promise<SubscriptionWithKey> {
+  /**
+   * Rule 5: a new key, and by default the old one is invalid at once; pending retries are signed with the new key
+   * on their next attempt. With a grace period (`gracePeriodSeconds`, or the instance's default) the old key
+   * keeps signing beside the new one until it ends, as Svix and Stripe roll keys; a key rotated out before is dropped.
+   */
+  async rotateSecret(
+    principal: Principal,
+    id: number,
+    options: { gracePeriodSeconds?: number | undefined } = {},
+  ): Promise<SubscriptionWithKey> {
+    const grace = options.gracePeriodSeconds ?? this.deps.rotationGraceSeconds ?? 0;
+    if (!Number.isSafeInteger(grace) || grace < 0 || grace > MAX_KEY_ROTATION_GRACE_SECONDS)
+      throw DomainError.validation([
+        {
+          field: "gracePeriodSeconds",
+          reason: `must be an integer from 0 to ${MAX_KEY_ROTATION_GRACE_SECONDS}`,
+          value: options.gracePeriodSeconds,
+        },
+      ]);
     const signatureKey = newSignatureKey();
+    const now = this.deps.clock.now();
     const updated = await this.modify(principal, id, (s) => ({
       ...s,
       encryptedKey: this.deps.cipher.encrypt(signatureKey),
+      previousEncryptedKey: grace > 0 ? s.encryptedKey : null,
+      previousKeyExpiresAt: grace > 0 ? new Date(now.getTime() + grace * 1000) : null,
     }));
     return { subscription: publicSubscription(updated), signatureKey };
   }

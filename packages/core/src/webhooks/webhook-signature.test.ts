@@ -32,4 +32,14 @@ describe("webhook signatures", () => {
     expect(verifyWebhook(body, independent(t - 299, body), key, { now })).toBe(true);
     expect(verifyWebhook(body, independent(t - 600, body), key, { now, toleranceSeconds: 900 })).toBe(true);
   });
+
+  it("during a rotation's grace period the header carries one v1 per key, and either key verifies it", () => {
+    const other = "cd".repeat(64);
+    const header = signWebhook([key, other], t, body);
+    const [, second] = independent(t, body, other).split(",");
+    expect(header).toBe(`${independent(t, body)},${second}`);
+    expect(verifyWebhook(body, header, key, { now })).toBe(true);
+    expect(verifyWebhook(body, header, other, { now })).toBe(true);
+    expect(verifyWebhook(body, header, "ef".repeat(64), { now })).toBe(false);
+  });
 });

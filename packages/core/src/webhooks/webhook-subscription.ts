@@ -5,6 +5,16 @@ import type { EventType } from "../events/event-catalog.js";
 export const WEBHOOK_API_VERSIONS = ["2026-06-11"] as const;
 export const LATEST_WEBHOOK_API_VERSION = "2026-06-11";
 
+/**
+ * How deliveries are signed: `service` (the spec's X-Service-Signature, the default) or `standard` (the Standard
+ * Webhooks headers webhook-id, webhook-timestamp and webhook-signature, for receivers using its libraries).
+ */
+export const SIGNATURE_FORMATS = ["service", "standard"] as const;
+export type SignatureFormat = (typeof SIGNATURE_FORMATS)[number];
+
+/** The longest overlap of a rotated-out key with its successor: 7 days. */
+export const MAX_KEY_ROTATION_GRACE_SECONDS = 7 * 24 * 3600;
+
 export interface WebhookSubscription {
   id: number;
   organisationId: number;
@@ -13,6 +23,9 @@ export interface WebhookSubscription {
   notificationUrl: string;
   apiVersion: string;
   isActive: boolean;
+  signatureFormat: SignatureFormat;
+  /** Until then deliveries are also signed with the key rotated out (a rotation with a grace period); else null. */
+  previousKeyExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,6 +35,7 @@ export interface SubscriptionDraft {
   eventTypes: string[];
   notificationUrl: string;
   apiVersion?: string | undefined;
+  signatureFormat?: SignatureFormat | undefined;
 }
 
 export type SubscriptionChanges = Patch<SubscriptionDraft & { isActive: boolean }>;
@@ -29,6 +43,8 @@ export type SubscriptionChanges = Patch<SubscriptionDraft & { isActive: boolean 
 /** A subscription as stored: with its signature key encrypted (never the key itself). */
 export interface StoredSubscription extends WebhookSubscription {
   encryptedKey: string;
+  /** The key rotated out, encrypted, while previousKeyExpiresAt lies ahead; else null. */
+  previousEncryptedKey: string | null;
 }
 
 /** What create and rotate return once: the key in clear. */

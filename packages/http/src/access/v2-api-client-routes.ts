@@ -1,5 +1,7 @@
 import { API_CLIENT_LIMITS, API_CLIENT_STATUSES, DomainError, type ApiClient } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
+import { optionalBody } from "../contracts/optional-body.js";
+import { rotationBodySchema } from "../contracts/rotation-body.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
 import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
@@ -56,20 +58,11 @@ export const v2ApiClientUpdateSchema = {
   properties: clientProperties,
 } as const;
 
-const rotateSchema = {
-  $id: "V2ApiClientRotateSecret",
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    grace_period_seconds: {
-      type: "integer",
-      minimum: 0,
-      maximum: API_CLIENT_LIMITS.maxGraceSeconds,
-      default: API_CLIENT_LIMITS.defaultGraceSeconds,
-      description: "How long the current secret keeps working (default 86400: 24 hours; 0: stops at once)",
-    },
-  },
-} as const;
+const rotateSchema = rotationBodySchema(
+  "V2ApiClientRotateSecret",
+  API_CLIENT_LIMITS.maxGraceSeconds,
+  "How long the current secret keeps working (default 86400: 24 hours; 0: stops at once)",
+);
 
 const listQuery = {
   type: "object",
@@ -278,9 +271,7 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
       responses: { "200": { description: "The client and its new secret", schema: withSecret } },
       async handle(ctx) {
         // The body is optional: a bare POST rotates with the default grace period.
-        const length = ctx.request.headers.get("content-length");
-        const sent = (length !== null && length !== "0") || ctx.request.headers.has("transfer-encoding");
-        const b = sent ? await ctx.body() : {};
+        const b = await optionalBody(ctx);
         const { client, secret } = await practice.apiClients.rotateSecret(ctx.principal, ctx.ids.api_client_id, {
           gracePeriodSeconds: b.grace_period_seconds,
         });

@@ -3,16 +3,20 @@ import {
   eventDescriptions,
   eventPayloadFields,
   LATEST_WEBHOOK_API_VERSION,
+  MAX_KEY_ROTATION_GRACE_SECONDS,
+  SIGNATURE_FORMATS,
+  standardWebhooksSecret,
   WEBHOOK_API_VERSIONS,
   type EventType,
   type Organisation,
+  type SubscriptionWithKey,
   type TransportResult,
   type WebhookAttempt,
   type WebhookDelivery,
   type WebhookSubscription,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
-import type { JsonSchema } from "../validation/json-schema.js";
+import { rotationBodySchema } from "../contracts/rotation-body.js";
 
 const eventTypes = { type: "array", items: { type: "string", minLength: 1, maxLength: 64 }, maxItems: 50 } as const;
 
@@ -30,8 +34,20 @@ export const subscriptionCreateSchema = {
       maxLength: 20,
       description: `Pinned payload version; default and latest ${LATEST_WEBHOOK_API_VERSION}`,
     },
+    signature_format: {
+      type: "string",
+      enum: [...SIGNATURE_FORMATS],
+      description:
+        "service (default): X-Service-Signature; standard: the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature)",
+    },
   },
 } as const;
+
+export const rotateSecretSchema = rotationBodySchema(
+  "WebhookRotateSecret",
+  MAX_KEY_ROTATION_GRACE_SECONDS,
+  "How long the old key keeps signing beside the new one (every delivery carries both signatures meanwhile). Default 0: the old key is invalid at once (spec rule 5), unless the server sets another default",
+);
 
 export const subscriptionUpdateSchema = {
   $id: "WebhookSubscriptionUpdate",
@@ -62,6 +78,8 @@ export const WEBHOOK_FIELDS: FieldNames = Object.freeze({
   notificationUrl: "notification_url",
   apiVersion: "api_version",
   isActive: "is_active",
+  signatureFormat: "signature_format",
+  gracePeriodSeconds: "grace_period_seconds",
 });
 
 export const subscriptionView = (s: WebhookSubscription) => ({
@@ -72,12 +90,27 @@ export const subscriptionView = (s: WebhookSubscription) => ({
   notification_url: s.notificationUrl,
   api_version: s.apiVersion,
   is_active: s.isActive,
+  signature_format: s.signatureFormat,
+  previous_key_expires_at: s.previousKeyExpiresAt?.toISOString() ?? null,
   created_at: s.createdAt.toISOString(),
   updated_at: s.updatedAt.toISOString(),
 });
 
 export const KEY_SHOWN_ONCE =
   "Store the signature_key now: it is shown only once. It signs every delivery (X-Service-Signature).";
+
+/**
+ * What create and rotate answer besides the subscription: the key, and for Standard Webhooks subscriptions the
+ * same key in that format's `whsec_` form, which its libraries take.
+ */
+export const issuedKeyView = (issued: SubscriptionWithKey) => ({
+  subscription: subscriptionView(issued.subscription),
+  signature_key: issued.signatureKey,
+  ...(issued.subscription.signatureFormat === "standard"
+    ? { standard_webhooks_secret: standardWebhooksSecret(issued.signatureKey) }
+    : {}),
+  message: KEY_SHOWN_ONCE,
+});
 
 export const resultView = (r: TransportResult) => ({
   status: r.statusCode,

@@ -1,3 +1,4 @@
+import { optionalBody } from "../contracts/optional-body.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { v1CurrentPagePagination } from "../contracts/v1-contract.js";
 import { pathIdKind } from "../contracts/path-id.js";
@@ -7,13 +8,14 @@ import {
   deliveryView,
   eventCatalogView,
   eventListSchema,
-  KEY_SHOWN_ONCE,
   organisationUpdateSchema,
   organisationView,
   resultView,
   subscriptionCreateSchema,
   subscriptionUpdateSchema,
   subscriptionView,
+  issuedKeyView,
+  rotateSecretSchema,
   WEBHOOK_FIELDS,
 } from "./webhook-contract.js";
 
@@ -73,12 +75,9 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
           eventTypes: b.event_types,
           notificationUrl: b.notification_url,
           apiVersion: b.api_version,
+          signatureFormat: b.signature_format,
         });
-        return jsonResponse(201, {
-          subscription: subscriptionView(created.subscription),
-          signature_key: created.signatureKey,
-          message: KEY_SHOWN_ONCE,
-        });
+        return jsonResponse(201, issuedKeyView(created));
       },
     }),
     route({
@@ -127,6 +126,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
           eventTypes: b.event_types,
           notificationUrl: b.notification_url,
           apiVersion: b.api_version,
+          signatureFormat: b.signature_format,
           isActive: b.is_active,
         });
         return jsonResponse(200, subscriptionView(updated));
@@ -185,19 +185,20 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       ids: { id: SUBSCRIPTION_ID },
       operationId: "webhookRotateSecret",
       summary:
-        "A new signature_key, returned once; the old key stops signing at once, and pending retries are signed with the new one.",
+        "A new signature_key, returned once; pending retries are signed with it. The old key stops at once unless grace_period_seconds keeps it signing beside the new one.",
       access: "write",
+      requestBody: rotateSecretSchema,
       responses: {
         "200": { description: "{subscription, signature_key, message}", schema: object },
         "404": errors["404"],
       },
       async handle(ctx) {
-        const rotated = await practice.webhooks.rotateSecret(ctx.principal, ctx.ids.id);
-        return jsonResponse(200, {
-          subscription: subscriptionView(rotated.subscription),
-          signature_key: rotated.signatureKey,
-          message: KEY_SHOWN_ONCE,
+        // The body is optional (the spec's rotate takes none).
+        const b = await optionalBody(ctx);
+        const rotated = await practice.webhooks.rotateSecret(ctx.principal, ctx.ids.id, {
+          gracePeriodSeconds: b.grace_period_seconds,
         });
+        return jsonResponse(200, issuedKeyView(rotated));
       },
     }),
     route({

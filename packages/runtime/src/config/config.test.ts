@@ -22,6 +22,7 @@ describe("runtime configuration", () => {
       searchCountLimit: 1_000,
       webhookSecretKey: undefined,
       webhookAllowedHosts: [],
+      webhookRotationGraceSeconds: 0,
       vapidKeys: undefined,
       vapidSubject: "mailto:push@openpractice.invalid",
       pushAllowedHosts: [],

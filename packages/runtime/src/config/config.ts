@@ -30,6 +30,8 @@ export interface RuntimeConfig {
   searchCountLimit: number | null;
   /** 64 hex characters: the key that encrypts webhook signature keys (generated into the data directory when unset). */
   webhookSecretKey: string | undefined;
+  /** How long a rotated-out webhook key keeps signing when the rotation names no grace period (0: at once). */
+  webhookRotationGraceSeconds: number;
   /** Hosts webhooks may reach even when they resolve to private or loopback addresses. */
   webhookAllowedHosts: string[];
   /** The VAPID key pair from the environment; undefined: read or generated in the data directory. */
@@ -107,6 +109,14 @@ const schema = {
     optional: true,
   },
   OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: { type: "string", optional: true },
+  OPENPRACTICE_WEBHOOK_ROTATION_GRACE_SECONDS: {
+    type: "number",
+    integer: true,
+    min: 0,
+    max: 604_800,
+    convert: true,
+    optional: true,
+  },
   OPENPRACTICE_VAPID_PUBLIC_KEY: {
     type: "string",
     pattern: /^[A-Za-z0-9_-]{87}$/,
@@ -259,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     searchCountLimit: searchCountLimit(input.OPENPRACTICE_SEARCH_COUNT_LIMIT as number | undefined),
     webhookSecretKey: input.OPENPRACTICE_WEBHOOK_SECRET_KEY as string | undefined,
     webhookAllowedHosts: hostList(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS),
+    webhookRotationGraceSeconds: (input.OPENPRACTICE_WEBHOOK_ROTATION_GRACE_SECONDS as number | undefined) ?? 0,
     vapidKeys: vapidKeys(
       input.OPENPRACTICE_VAPID_PUBLIC_KEY as string | undefined,
       input.OPENPRACTICE_VAPID_PRIVATE_KEY as string | undefined,
