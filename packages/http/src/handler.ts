@@ -33,6 +33,11 @@ export interface HttpHandlerOptions {
   authenticator: Authenticator;
   /** Signs tokens at POST /oauth/token and publishes /.well-known/jwks.json; without it neither is served. */
   tokenIssuer?: TokenIssuer | undefined;
+  /**
+   * The URL clients reach the API at, when a proxy stands between (https://emr.example.org/openpractice): the OAuth
+   * metadata names it as the issuer. Default: the request's own origin and mount path.
+   */
+  publicUrl?: string | undefined;
   /** Largest accepted request body; default 1 MiB. */
   bodyLimitBytes?: number;
   /** Serves the API reference page's static files (the runtime passes swagger-ui-dist). */
@@ -100,7 +105,13 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const bodyValidator = new SchemaValidator();
   const queryValidator = new SchemaValidator({ coerceTypes: true });
   let knownScopes: ReadonlySet<string> = new Set();
-  const deps = { practice, bodyValidator, knownScopes: () => knownScopes, tokenIssuer: options.tokenIssuer };
+  const deps = {
+    practice,
+    bodyValidator,
+    knownScopes: () => knownScopes,
+    tokenIssuer: options.tokenIssuer,
+    publicUrl: options.publicUrl,
+  };
   let openApi: object | undefined;
   const routes = [
     ...httpModules.flatMap((module) => module.routes(deps)),

@@ -86,6 +86,8 @@ export interface RouteDependencies {
   bodyValidator: SchemaValidator;
   /** Every scope some route accepts (read once the route table is built): API clients may only be granted these. */
   knownScopes: () => ReadonlySet<string>;
+  /** The URL clients reach the API at (HttpHandlerOptions.publicUrl), or undefined. */
+  publicUrl?: string | undefined;
   /** Signs the tokens of POST /oauth/token; without it the token endpoint and the JWKS are not served. */
   tokenIssuer?: TokenIssuer | undefined;
 }

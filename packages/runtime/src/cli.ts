@@ -11,6 +11,7 @@ import {
   tokenCommand,
   UsageError,
 } from "./cli/commands.js";
+import { backupCommand, restoreCommand } from "./cli/backup-commands.js";
 import {
   keysRotateCommand,
   orgCreateCommand,
@@ -45,6 +46,10 @@ commands:
   org deactivate <id>        refuse every token of the organisation (within 30 seconds)
   platform-client create --name S
                              an API client whose tokens carry platform:admin (/v2/organisations)
+  backup <file>              a consistent copy of the SQLite database while the server runs, and the key
+                             files to keep with it (PostgreSQL, MySQL: pg_dump, mysqldump; docs/deployment.md)
+  restore <file>             check a backup and put it in place of the SQLite database (stop the server first;
+                             the old one is kept as <database>.before-restore), then migrate
   keys rotate                a new ES256 key signs tokens of /oauth/token from the next start; older keys
                              stay published until their tokens have expired
   token --org N [--user N] [--scope "read write"] [--name S] [--clinics 1,2] [--roles a,b] [--ttl SECONDS]
@@ -103,6 +108,10 @@ async function main(argv: string[]): Promise<void> {
     case "platform-client":
       if (positionals[1] === "create") return platformClientCreateCommand(flags);
       throw new UsageError("platform-client needs: create --name S");
+    case "backup":
+      return backupCommand(positionals[1]);
+    case "restore":
+      return restoreCommand(positionals[1]);
     case "keys":
       if (positionals[1] === "rotate") return keysRotateCommand();
       throw new UsageError("keys needs: rotate");

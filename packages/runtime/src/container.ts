@@ -85,6 +85,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
   const tokenIssuer = createTokenIssuer({
     keys: input.signingKeys,
     lifetimeSeconds: config.accessTokenLifetimeSeconds,
+    issuer: config.publicUrl,
   });
   c.register(TOKENS.TokenIssuer, { useValue: tokenIssuer });
   c.register(TOKENS.Authenticator, {
@@ -102,6 +103,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         practice: d.resolve<Practice>(TOKENS.Practice),
         authenticator: d.resolve<Authenticator>(TOKENS.Authenticator),
         tokenIssuer: d.resolve<TokenIssuer>(TOKENS.TokenIssuer),
+        publicUrl: config.publicUrl,
         docsAssets: swaggerUiAssets(),
         onRequestComplete: (e) =>
           logger.info(

@@ -94,7 +94,7 @@ async function issue(issuer: TokenIssuer, client: ApiClient, scopes: string[]) {
 }
 
 /** POST /oauth/token (RFC 6749 4.4 client credentials), its metadata (RFC 8414) and GET /.well-known/jwks.json (RFC 7517). */
-export function oauthRoutes({ practice, tokenIssuer }: RouteDependencies): RouteDefinition[] {
+export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependencies): RouteDefinition[] {
   if (!tokenIssuer) return [];
   const issuer = tokenIssuer;
   const route = routeGroup({ contract: "system", tags: ["OAuth"], auth: false });
@@ -215,8 +215,8 @@ export function oauthRoutes({ practice, tokenIssuer }: RouteDependencies): Route
         "Authorization server metadata (RFC 8414): the token endpoint, the JWKS and what they support, for OAuth client libraries.",
       responses: { "200": { description: "The metadata", schema: { type: "object" } } },
       async handle(ctx) {
-        // The issuer is this server as the caller reached it (its origin and mount path).
-        const issuerUrl = `${ctx.url.origin}${ctx.basePath}`;
+        // The issuer is the configured public URL, else this server as the caller reached it (origin and mount path).
+        const issuerUrl = publicUrl?.replace(/\/+$/, "") ?? `${ctx.url.origin}${ctx.basePath}`;
         return jsonResponse(
           200,
           {

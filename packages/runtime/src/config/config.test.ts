@@ -13,6 +13,7 @@ describe("runtime configuration", () => {
       jwksUrl: undefined,
       jwtMaxLifetimeSeconds: 86_400,
       accessTokenLifetimeSeconds: 3_600,
+      publicUrl: undefined,
       env: "production",
       logLevel: "info",
       planLimits: {},

@@ -16,6 +16,8 @@ export interface RuntimeConfig {
   jwksUrl: string | undefined;
   /** The longest accepted token lifetime in seconds (exp − iat, and exp − now). */
   jwtMaxLifetimeSeconds: number;
+  /** The URL clients reach the API at (behind a TLS proxy, say): the tokens' iss and the OAuth metadata use it. */
+  publicUrl: string | undefined;
   /** Lifetime of the tokens POST /oauth/token issues (at most jwtMaxLifetimeSeconds). */
   accessTokenLifetimeSeconds: number;
   env: "development" | "production";
@@ -71,6 +73,7 @@ const schema = {
     convert: true,
     optional: true,
   },
+  OPENPRACTICE_PUBLIC_URL: { type: "url", optional: true },
   OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: {
     type: "number",
     integer: true,
@@ -260,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     jwksUrl: input.OPENPRACTICE_JWKS_URL as string | undefined,
     jwtMaxLifetimeSeconds,
     accessTokenLifetimeSeconds,
+    publicUrl: (input.OPENPRACTICE_PUBLIC_URL as string | undefined)?.replace(/\/+$/, ""),
     env: (input.OPENPRACTICE_ENV as RuntimeConfig["env"] | undefined) ?? "production",
     logLevel: (input.LOG_LEVEL as RuntimeConfig["logLevel"] | undefined) ?? "info",
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),
