@@ -31,9 +31,21 @@ describeWithSharedFiles(import.meta.url, [SAMPLE])("openpractice import icd10cm"
       const r = runCli(["import", "icd10cm", file], env, temp.dir);
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual({ imported: "icd10cm", year: 2026, codes: 5, billable: 3 });
+      // Progress goes to stderr (JSON lines when not on a terminal), ending at 100%.
+      const progress = r.stderr
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(progress.at(-1)).toMatchObject({ progress: "import icd10cm", done: 5, total: 5, percent: 100 });
     }
     const db = new BetterSqlite3(join(temp.dir, "data", "openpractice.db"), { readonly: true });
-    expect(db.prepare("select count(*) n from icd_codes where year = 2026").get()).toEqual({ n: 5 });
+    // The year's rows live under the storage key icd_years names; the second import replaced the first's rows.
+    expect(
+      db
+        .prepare("select count(*) n from icd_codes c join icd_years y on c.year = y.storage_key where y.year = 2026")
+        .get(),
+    ).toEqual({ n: 5 });
+    expect(db.prepare("select count(*) n from icd_codes").get()).toEqual({ n: 5 });
     db.close();
 
     serve = await startServe({ PORT: "0", ...env }, temp.dir);

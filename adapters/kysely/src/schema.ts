@@ -534,6 +534,14 @@ export interface IcdCodesTable {
   description_length: number;
 }
 
+/** Which rows serve each code-set year (migration 025): icd_codes and icd_words rows under storage_key. */
+export interface IcdYearsTable {
+  year: number;
+  storage_key: number;
+  codes: number;
+  updated_at: string;
+}
+
 export interface IcdWordsTable {
   year: number;
   /** A folded word of the long description. */
@@ -618,6 +626,7 @@ export interface Database {
   soap_documents: SoapDocumentsTable;
   icd_codes: IcdCodesTable;
   icd_words: IcdWordsTable;
+  icd_years: IcdYearsTable;
   billing_codes: BillingCodesTable;
   staff: StaffTable;
   staff_clinics: StaffClinicsTable;

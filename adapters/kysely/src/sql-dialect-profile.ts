@@ -51,6 +51,12 @@ export interface SqlDialectProfile {
    */
   dropIndexNamesTable?: boolean;
   /**
+   * True when the database takes one writer at a time and the others wait by polling (SQLite's busy_timeout, whose
+   * sleeps grow to 100 ms): bulk work that commits in batches pauses between them for as long as a batch took, or
+   * a polling writer can miss every gap and wait for the whole job.
+   */
+  singleWriter?: boolean;
+  /**
    * True when a failed statement leaves the enclosing transaction unusable
    * (PostgreSQL: "current transaction is aborted"). The shared SQL then runs
    * statements that may fail on purpose (a unique key deciding a race) inside

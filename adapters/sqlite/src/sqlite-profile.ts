@@ -5,6 +5,7 @@ import type { ColumnDefinitionBuilder } from "kysely";
 /** SQLite: RETURNING and ON CONFLICT since 3.35; one writer at a time, so no SKIP LOCKED is needed. */
 export const sqliteProfile: SqlDialectProfile = Object.freeze({
   capabilities: Object.freeze({ engine: "sqlite", returning: true, skipLocked: false }),
+  singleWriter: true,
   autoIncrementColumnType: () => "integer",
   binaryColumnType: () => "blob",
   autoIncrement: (col: ColumnDefinitionBuilder) => col.autoIncrement(),

@@ -2,9 +2,13 @@ import { icdWords, type IcdCode10, type IcdRepository, type IcdSearch } from "@o
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { Database, IcdCodesTable } from "../schema.js";
 import { slices } from "../batches.js";
+import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+
+/** Rows are stored under a key: year*10 + generation (imports since migration 025), or the year itself (older ones). */
+const yearOfKey = (key: number) => (key > 9999 ? Math.floor(key / 10) : key);
 
 const toCode = (r: Selectable<IcdCodesTable>): IcdCode10 => ({
-  year: Number(r.year),
+  year: yearOfKey(Number(r.year)),
   orderNumber: Number(r.order_number),
   code: r.code,
   billable: Boolean(Number(r.billable)),
@@ -26,20 +30,49 @@ export class KyselyIcdRepository implements IcdRepository {
    * the year) could only pick a slower driving word, never change a result.
    */
   private readonly rarity = new Map<string, number>();
+  /** Each year's storage key as last read from icd_years (latestYear reads it on every search). */
+  private readonly keys = new Map<number, number>();
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly profile: Pick<SqlDialectProfile, "singleWriter">,
+  ) {}
 
-  async replaceYear(year: number, codes: IcdCode10[]) {
-    // The caller may already be in a transaction; otherwise this is one.
-    const write = async (db: Kysely<Database>) => {
-      await db.deleteFrom("icd_words").where("year", "=", year).execute();
-      await db.deleteFrom("icd_codes").where("year", "=", year).execute();
-      for (const batch of slices(codes, 500)) {
-        await db
+  /** Runs one batch of bulk work in its own transaction; on a single-writer engine, then leaves as long a gap. */
+  private async batch(work: (trx: Kysely<Database>) => Promise<void>) {
+    const started = performance.now();
+    await this.db.transaction().execute(work);
+    if (this.profile.singleWriter) {
+      const took = performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(took, 5), 100)));
+    }
+  }
+
+  /**
+   * Loads the year's codes under a fresh storage key in batches of 500 codes, each batch its own transaction, so
+   * API writes interleave with an import (SQLite has one writer); searches keep reading the year's previous key (or
+   * the previous year) until one small transaction switches icd_years to the new key; the old key's rows are then
+   * deleted in batches. A crash midway leaves rows under an unused key, which the next import of the year clears.
+   */
+  async replaceYear(
+    year: number,
+    codes: IcdCode10[],
+    onProgress?: (done: number, total: number) => void | Promise<void>,
+  ) {
+    const current = await this.db.selectFrom("icd_years").selectAll().where("year", "=", year).executeTakeFirst();
+    const previousKey = current ? Number(current.storage_key) : undefined;
+    // Generation keys year*10 + 0..9, never the live one; keys of old imports (the year itself) are left alone.
+    const generation = previousKey !== undefined && previousKey > 9999 ? ((previousKey % 10) + 1) % 10 : 0;
+    const key = year * 10 + generation;
+    await this.deleteKey(key);
+    let done = 0;
+    for (const batch of slices(codes, 500)) {
+      await this.batch(async (trx) => {
+        await trx
           .insertInto("icd_codes")
           .values(
             batch.map((c) => ({
-              year,
+              year: key,
               code: c.code,
               order_number: c.orderNumber,
               billable: c.billable ? 1 : 0,
@@ -51,26 +84,64 @@ export class KyselyIcdRepository implements IcdRepository {
           .execute();
         const words = batch.flatMap((c) =>
           icdWords(c.longDescription).map((word) => ({
-            year,
+            year: key,
             word: word.slice(0, 60),
             code: c.code,
             description_length: c.longDescription.length,
           })),
         );
-        for (const wordBatch of slices(words, 1000)) await db.insertInto("icd_words").values(wordBatch).execute();
-      }
-    };
-    if (this.db.isTransaction) await write(this.db);
-    else await this.db.transaction().execute(write);
-    this.rarity.clear();
+        for (const wordBatch of slices(words, 1000)) await trx.insertInto("icd_words").values(wordBatch).execute();
+      });
+      done += batch.length;
+      await onProgress?.(done, codes.length);
+    }
+    // The switch: searches read the new key from here on.
+    const row = { storage_key: key, codes: codes.length, updated_at: new Date().toISOString() };
+    const switched = await this.db.updateTable("icd_years").set(row).where("year", "=", year).executeTakeFirst();
+    if (Number(switched.numUpdatedRows) === 0)
+      await this.db
+        .insertInto("icd_years")
+        .values({ year, ...row })
+        .execute();
+    this.keys.set(year, key);
+    if (previousKey !== undefined && previousKey !== key) await this.deleteKey(previousKey);
+  }
+
+  /** Deletes every row stored under `key`, 1,000 codes (and their words) per statement. */
+  private async deleteKey(key: number) {
+    for (;;) {
+      const batch = (
+        await this.db.selectFrom("icd_codes").select("code").where("year", "=", key).limit(1000).execute()
+      ).map((r) => r.code);
+      if (batch.length === 0) break;
+      await this.batch(async (trx) => {
+        await trx.deleteFrom("icd_words").where("year", "=", key).where("code", "in", batch).execute();
+        await trx.deleteFrom("icd_codes").where("year", "=", key).where("code", "in", batch).execute();
+      });
+    }
+    // Words whose code row was never written (a crash between the statements of a batch cannot leave any, but a
+    // hand-edited table could): one last sweep.
+    await this.db.deleteFrom("icd_words").where("year", "=", key).execute();
   }
 
   async latestYear() {
     const row = await this.db
-      .selectFrom("icd_codes")
-      .select((eb) => eb.fn.max("year").as("year"))
+      .selectFrom("icd_years")
+      .select(["year", "storage_key"])
+      .orderBy("year", "desc")
+      .limit(1)
       .executeTakeFirst();
-    return row?.year == null ? undefined : Number(row.year);
+    if (!row) return undefined;
+    this.keys.set(Number(row.year), Number(row.storage_key));
+    return Number(row.year);
+  }
+
+  /** Where the year's rows are stored: its current key (read with latestYear, or now). */
+  private async keyOf(year: number): Promise<number> {
+    const known = this.keys.get(year);
+    if (known !== undefined) return known;
+    const row = await this.db.selectFrom("icd_years").select("storage_key").where("year", "=", year).executeTakeFirst();
+    return row ? Number(row.storage_key) : year;
   }
 
   private async rarestFirst(year: number, words: string[]): Promise<string[]> {
@@ -115,7 +186,9 @@ export class KyselyIcdRepository implements IcdRepository {
       .where("w.word", "<", prefixEnd(word));
   }
 
-  async search(s: IcdSearch) {
+  async search(search: IcdSearch) {
+    // The rows of the year live under its current storage key; every query below reads that key.
+    const s = { ...search, year: await this.keyOf(search.year) };
     let q = this.db.selectFrom("icd_codes").where("year", "=", s.year);
     if (s.codePrefix) {
       q = q.where("code", ">=", s.codePrefix).where("code", "<", prefixEnd(s.codePrefix));

@@ -26,10 +26,31 @@ export class BillingCatalogService {
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
 
   /** Inserts or replaces codes by their number; the whole upload is checked first and written in one transaction. */
-  async upsert(principal: Principal, sent: BillingCodeDraft[]): Promise<{ created: number; updated: number }> {
+  /**
+   * Upserts the organisation's codes by number after checking them all (a bad one: nothing written). The API sends
+   * one transaction; the CLI import passes `batchSize`, so a long import commits in parts and other writers
+   * interleave (running it again completes an import stopped midway). `onProgress` hears the codes written.
+   */
+  async upsert(
+    principal: Principal,
+    sent: BillingCodeDraft[],
+    options: { batchSize?: number | undefined; onProgress?: ((done: number, total: number) => void) | undefined } = {},
+  ): Promise<{ created: number; updated: number }> {
     const drafts = normaliseBillingCodes(sent);
     assertValidBillingCodes(drafts);
     const now = this.deps.clock.now();
+    const size = options.batchSize ?? Math.max(drafts.length, 1);
+    const total = { created: 0, updated: 0 };
+    for (let start = 0; start < Math.max(drafts.length, 1); start += size) {
+      const done = await this.upsertPart(principal, drafts.slice(start, start + size), now);
+      total.created += done.created;
+      total.updated += done.updated;
+      options.onProgress?.(Math.min(start + size, drafts.length), drafts.length);
+    }
+    return total;
+  }
+
+  private upsertPart(principal: Principal, drafts: BillingCodeDraft[], now: Date) {
     return this.deps.storage.transaction(async (tx) => {
       await tx.organisations.ensure({
         id: principal.organisationId,

@@ -32,7 +32,11 @@ export class IcdService {
    * year's set (idempotent). Every line is parsed before anything is written,
    * so a bad line changes nothing; the error names its line number.
    */
-  async importOrderFile(lines: string[], year: number): Promise<{ year: number; codes: number; billable: number }> {
+  async importOrderFile(
+    lines: string[],
+    year: number,
+    options: { onProgress?: ((done: number, total: number) => void | Promise<void>) | undefined } = {},
+  ): Promise<{ year: number; codes: number; billable: number }> {
     if (!Number.isInteger(year) || year < 2000 || year > 2100)
       throw new Error(`year must be a 4-digit code set year, got ${year}`);
     const codes: IcdCode10[] = [];
@@ -45,7 +49,7 @@ export class IcdService {
       }
     });
     if (codes.length === 0) throw new Error("the file has no code lines");
-    await this.deps.storage.repositories.icd.replaceYear(year, codes);
+    await this.deps.storage.repositories.icd.replaceYear(year, codes, options.onProgress);
     return { year, codes: codes.length, billable: codes.filter((c) => c.billable).length };
   }
 

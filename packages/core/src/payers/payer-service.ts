@@ -77,7 +77,15 @@ export class PayerService {
    * The registry import (`openpractice import payers`): every row is checked first and each bad one named
    * (rows.<i>.<field>); then all are upserted by payer id in one transaction, or none.
    */
-  async importRegistry(rows: readonly PayerDraft[]): Promise<{ created: number; updated: number }> {
+  /**
+   * Upserts the registry by payer id after checking every row (a bad row: nothing written). With `batchSize` the
+   * rows commit in transactions of that many, so other writers interleave with a long import; an import stopped
+   * midway is completed by running it again (the upsert is idempotent). `onProgress` hears the rows written.
+   */
+  async importRegistry(
+    rows: readonly PayerDraft[],
+    options: { batchSize?: number | undefined; onProgress?: ((done: number, total: number) => void) | undefined } = {},
+  ): Promise<{ created: number; updated: number }> {
     const issues = rows.flatMap((row, i) => payerIssues(row, `rows.${i}.`));
     const seen = new Map<string, number>();
     rows.forEach((row, i) => {
@@ -92,18 +100,25 @@ export class PayerService {
     });
     if (issues.length) throw DomainError.validation(issues);
     const now = this.deps.clock.now();
-    return this.deps.storage.transaction((tx) =>
-      tx.payers.upsertRegistry(
-        rows.map((row) => ({
-          payerId: row.payerId.toUpperCase(),
-          name: row.name.trim(),
-          type: row.type as PayerType,
-          eligibility: row.eligibility ?? false,
-          active: true,
-          createdAt: now,
-          updatedAt: now,
-        })),
-      ),
-    );
+    const records = rows.map((row) => ({
+      payerId: row.payerId.toUpperCase(),
+      name: row.name.trim(),
+      type: row.type as PayerType,
+      eligibility: row.eligibility ?? false,
+      active: true,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    const size = options.batchSize ?? Math.max(records.length, 1);
+    const total = { created: 0, updated: 0 };
+    for (let start = 0; start < records.length; start += size) {
+      const done = await this.deps.storage.transaction((tx) =>
+        tx.payers.upsertRegistry(records.slice(start, start + size)),
+      );
+      total.created += done.created;
+      total.updated += done.updated;
+      options.onProgress?.(Math.min(start + size, records.length), records.length);
+    }
+    return total;
   }
 }

@@ -12,8 +12,16 @@ export interface IcdSearch {
 
 /** Yearly ICD-10-CM code sets (shared by every organisation: public reference data). */
 export interface IcdRepository {
-  /** Replaces the year's code set with `codes` in one transaction (running it twice gives the same state). */
-  replaceYear(year: number, codes: IcdCode10[]): Promise<void>;
+  /**
+   * Replaces the year's code set with `codes` (running it twice gives the same state). Searches see the previous
+   * set until the new one is whole, then the new one; writes may commit in batches so other writers interleave.
+   * `onProgress` hears how many codes are written so far (between batches: the next waits for it).
+   */
+  replaceYear(
+    year: number,
+    codes: IcdCode10[],
+    onProgress?: (done: number, total: number) => void | Promise<void>,
+  ): Promise<void>;
   /** The newest year loaded, or undefined when none is. */
   latestYear(): Promise<number | undefined>;
   /**

@@ -10,7 +10,11 @@ import { startRuntime } from "../runtime.js";
 import { seedDemo } from "../seed/seed-demo.js";
 import { openStorage } from "../storage-from-url.js";
 import { signAccessToken } from "../tokens.js";
+import { progressReporter } from "./progress.js";
 import { UsageError } from "./usage-error.js";
+
+/** Rows an import commits at a time: API writes wait for at most one such transaction. */
+const IMPORT_BATCH_ROWS = 500;
 
 const positiveInt = (name: string, raw: string | undefined, fallback?: number): number => {
   if (raw === undefined && fallback !== undefined) return fallback;
@@ -130,7 +134,8 @@ export async function importIcdCommand(file: string, flags: Record<string, strin
   const storage = await openStorage(config.databaseUrl);
   try {
     const practice = createPractice({ storage, keys: resolveRuntimeKeys(config).keys });
-    const summary = await practice.icd.importOrderFile(text.split("\n"), year).catch((error: Error) => {
+    const onProgress = progressReporter("import icd10cm", "codes");
+    const summary = await practice.icd.importOrderFile(text.split("\n"), year, { onProgress }).catch((error: Error) => {
       throw new UsageError(`import icd10cm: ${error.message}`);
     });
     process.stdout.write(`${JSON.stringify({ imported: "icd10cm", ...summary })}\n`);
@@ -186,7 +191,10 @@ export async function importCatalogCommand(file: string, flags: Record<string, s
       roles: [],
     };
     const result = await practice.billingCatalog
-      .upsert(principal, codes)
+      .upsert(principal, codes, {
+        batchSize: IMPORT_BATCH_ROWS,
+        onProgress: progressReporter("import catalog", "codes"),
+      })
       .catch((error: Error & { details?: { issues?: Array<{ field: string; reason: string }> } }) => {
         const issues = error.details?.issues
           ?.map((i) => `${i.field.replace(/^codes\.(\d+)/, (_m, n) => `row ${Number(n) + 2}`)}: ${i.reason}`)
@@ -223,7 +231,7 @@ export async function importPayersCommand(file: string): Promise<void> {
   try {
     const practice = createPractice({ storage, keys: resolveRuntimeKeys(config).keys });
     const result = await practice.payers
-      .importRegistry(payers)
+      .importRegistry(payers, { batchSize: IMPORT_BATCH_ROWS, onProgress: progressReporter("import payers", "payers") })
       .catch((error: Error & { details?: { issues?: Array<{ field: string; reason: string }> } }) => {
         // rows.<i> is the data row i: line i + 2 of the file (after the header).
         const issues = error.details?.issues

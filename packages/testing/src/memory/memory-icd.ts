@@ -4,10 +4,11 @@ import type { MemoryState } from "./memory-state.js";
 /** ICD-10-CM code sets in memory: the same ordering as the SQL adapters. */
 export function memoryIcd(s: () => MemoryState): IcdRepository {
   return {
-    async replaceYear(year, codes) {
+    async replaceYear(year, codes, onProgress) {
       s().icd = s()
         .icd.filter((c) => c.year !== year)
         .concat(structuredClone(codes));
+      await onProgress?.(codes.length, codes.length);
     },
     latestYear: async () => (s().icd.length ? Math.max(...s().icd.map((c) => c.year)) : undefined),
     async search(q) {
