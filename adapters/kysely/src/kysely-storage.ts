@@ -1,4 +1,4 @@
-import type { Repositories, Storage } from "@openpractice/core";
+import type { PoolStats, Repositories, Storage } from "@openpractice/core";
 import { sql, type Kysely } from "kysely";
 import { migrateToLatest } from "./migrations/migrate.js";
 import { repositoriesOn } from "./kysely-modules.js";
@@ -13,6 +13,8 @@ export interface KyselyStorageOptions {
   profile: SqlDialectProfile;
   /** Whether close() destroys the Kysely instance (false when the caller owns the client). */
   ownsConnection: boolean;
+  /** The driver pool's counters (monitoring), when the engine has a pool. */
+  poolStats?: (() => PoolStats | undefined) | undefined;
 }
 
 /** The storage port over any Kysely dialect; the engine adapters only build the Kysely instance and the profile. */
@@ -23,6 +25,10 @@ export class KyselyStorage implements Storage {
   constructor(private readonly options: KyselyStorageOptions) {
     this.capabilities = Object.freeze({ ...options.profile.capabilities });
     this.repositories = repositoriesOn(options.db, options.profile);
+  }
+
+  poolStats(): PoolStats | undefined {
+    return this.options.poolStats?.();
   }
 
   /** The Kysely instance, for adapter-specific probes and tests. */

@@ -29,7 +29,32 @@ export async function createMysqlStorage(options: MysqlStorageOptions): Promise<
       bigNumberStrings: false,
     });
   const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
-  const storage = new KyselyStorage({ db, profile: mysqlProfile, ownsConnection: !options.pool });
+  const storage = new KyselyStorage({
+    db,
+    profile: mysqlProfile,
+    ownsConnection: !options.pool,
+    poolStats: () => mysqlPoolStats(pool, options.maxConnections ?? 10),
+  });
   if (options.migrate !== false) await storage.migrate();
   return storage;
+}
+
+/**
+ * mysql2's pool has no public counters: these are its long-standing internal lists (connections, free ones,
+ * waiting callers). When a release changes them, the stats are absent rather than wrong.
+ */
+function mysqlPoolStats(pool: Pool, max: number) {
+  const inner = pool as unknown as {
+    _allConnections?: { length: number };
+    _freeConnections?: { length: number };
+    _connectionQueue?: { length: number };
+    config?: { connectionLimit?: number };
+  };
+  if (!inner._allConnections || !inner._freeConnections || !inner._connectionQueue) return undefined;
+  return {
+    total: inner._allConnections.length,
+    idle: inner._freeConnections.length,
+    waiting: inner._connectionQueue.length,
+    max: inner.config?.connectionLimit ?? max,
+  };
 }

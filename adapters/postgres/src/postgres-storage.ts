@@ -43,7 +43,18 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
   }
   guardCheckedOutClients(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const storage = new KyselyStorage({ db, profile: postgresProfile, ownsConnection: !options.pool });
+  const counted = pool;
+  const storage = new KyselyStorage({
+    db,
+    profile: postgresProfile,
+    ownsConnection: !options.pool,
+    poolStats: () => ({
+      total: counted.totalCount,
+      idle: counted.idleCount,
+      waiting: counted.waitingCount,
+      max: counted.options.max ?? 10,
+    }),
+  });
   if (options.migrate !== false) await storage.migrate();
   return storage;
 }

@@ -16,6 +16,7 @@ import {
   describeThrown,
   type Authenticator,
   type FetchHandler,
+  type RequestLogEntry,
 } from "@openpractice/http";
 import { createWebhookTransport } from "@openpractice/worker";
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
@@ -46,6 +47,8 @@ export interface CompositionInput {
   /** The ES256 keys of the token endpoint (resolveSigningKeys); the newest signs. */
   signingKeys: readonly StoredSigningKey[];
   clock?: Clock | undefined;
+  /** Hears every finished request besides the log (the runtime's metrics). */
+  onRequest?: ((entry: RequestLogEntry) => void) | undefined;
 }
 
 /**
@@ -105,7 +108,8 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         tokenIssuer: d.resolve<TokenIssuer>(TOKENS.TokenIssuer),
         publicUrl: config.publicUrl,
         docsAssets: swaggerUiAssets(),
-        onRequestComplete: (e) =>
+        onRequestComplete: (e) => {
+          input.onRequest?.(e);
           logger.info(
             {
               request_id: e.requestId,
@@ -117,7 +121,8 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
               error_code: e.errorCode,
             },
             "request",
-          ),
+          );
+        },
         // One JSON line, the stack inside it; describeThrown reads values that throw when touched.
         onUnexpectedError: (error, e) =>
           logger.error({ request_id: e.requestId, route: e.route, err: describeThrown(error) }, "unexpected error"),

@@ -10,3 +10,4 @@ export * from "./seed/seed-demo.js";
 export * from "./config/webhook-key.js";
 export * from "./config/vapid-keys.js";
 export * from "./config/practice-keys.js";
+export * from "./metrics/practice-metrics.js";

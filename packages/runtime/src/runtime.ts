@@ -13,11 +13,15 @@ import { composeContainer, TOKENS } from "./container.js";
 import { createLogger, type Logger } from "./logger.js";
 import { openStorage } from "./storage-from-url.js";
 import { startBackgroundWork } from "@openpractice/worker";
+import { startMetricsServer } from "./metrics/metrics-server.js";
+import { createPracticeMetrics, type PracticeMetrics } from "./metrics/practice-metrics.js";
 
 export interface RuntimeHandle {
   /** Base URL the server listens on, e.g. http://127.0.0.1:8080 */
   url: string;
   port: number;
+  /** Where GET /metrics answers (OPENPRACTICE_METRICS_PORT), or undefined when metrics are off. */
+  metricsUrl: string | undefined;
   container: DependencyContainer;
   practice: Practice;
   /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), stops workers, closes the database. */
@@ -61,7 +65,10 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
   const storage = await openStorage(config.databaseUrl, (error) =>
     logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"),
   );
+  // Created once the practice exists (below); requests answered before that are not counted.
+  let metrics: PracticeMetrics | undefined;
   const container = composeContainer({
+    onRequest: (entry) => metrics?.onRequest(entry),
     config,
     logger,
     storage,
@@ -71,6 +78,7 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
     clock: options.clock,
   });
   const practice = container.resolve<Practice>(TOKENS.Practice);
+  if (config.metricsPort !== undefined) metrics = createPracticeMetrics(practice);
   // Room for a token of MAX_TOKEN_LENGTH; larger headers get the contract's 401 rather than Node's bare 431.
   const server = createH3NodeServer(container.resolve<FetchHandler>(TOKENS.HttpHandler), {
     maxHeaderSize: RECOMMENDED_MAX_HEADER_BYTES,
@@ -98,7 +106,12 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
     pushRetry: { retries: config.pushRetries, baseDelayMs: config.pushRetryBaseMs },
     webhookPolicy: { allowPrivate: config.env === "development", allowedHosts: config.webhookAllowedHosts },
     pushPolicy: { allowPrivate: config.env === "development", allowedHosts: config.pushAllowedHosts },
+    observer: metrics?.observer,
   });
+  const metricsServer = metrics
+    ? await startMetricsServer(metrics, config.metricsHost, config.metricsPort ?? 0)
+    : undefined;
+  if (metricsServer) logger.info({ url: metricsServer.url }, "metrics listening");
   logger.info({ url, engine: storage.capabilities.engine, env: config.env }, "openpractice listening");
 
   let stopping: Promise<void> | undefined;
@@ -114,9 +127,10 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
       await closed;
       clearTimeout(timer);
       await workers.stop();
+      await metricsServer?.close();
       await container.resolve<Storage>(TOKENS.Storage).close();
       logger.info("shutdown complete");
     })());
 
-  return { url, port, container, practice, stop };
+  return { url, port, metricsUrl: metricsServer?.url, container, practice, stop };
 }

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { tell, type WorkObserver } from "./work-observer.js";
 import { randomBytes } from "node:crypto";
 import {
   NOTIFICATION_DELIVERY_QUEUE,
@@ -47,6 +48,8 @@ export interface BackgroundWorkOptions {
    * PDF summaries with @openpractice/pdf-lib.
    */
   outbound?: Partial<OutboundAdapters> | undefined;
+  /** Hears jobs, webhook attempts and pushes as they finish (the runtime's /metrics); default none. */
+  observer?: WorkObserver | undefined;
 }
 
 export interface BackgroundWork {
@@ -67,9 +70,9 @@ const PURGE_TASK = "purge-rate-limit-windows";
  */
 export function builtInJobHandlers(
   practice?: Practice,
-  options: { workerId?: string; pushRetry?: PushRetryPolicy } = {},
+  options: { workerId?: string; pushRetry?: PushRetryPolicy; observer?: WorkObserver | undefined } = {},
 ): Map<string, JobHandler> {
-  const { workerId = "worker", pushRetry = DEFAULT_PUSH_RETRY } = options;
+  const { workerId = "worker", pushRetry = DEFAULT_PUSH_RETRY, observer } = options;
   const handlers = new Map<string, JobHandler>([["system.noop", async () => undefined]]);
   if (!practice) return handlers;
   for (const [queue, handler] of practice.moduleJobHandlers()) handlers.set(queue, handler);
@@ -89,9 +92,16 @@ export function builtInJobHandlers(
     const outcome = await practice.webhookDeliveries.sendAttempt(deliveryId, (id) => deliveries.load(id));
     if (outcome === "skipped") return undefined;
     await attempts.record(outcome, job);
+    const code = outcome.result.statusCode;
+    const kind = !outcome.subscriptionLive
+      ? "not_sent"
+      : code !== null && code >= 200 && code < 300
+        ? "delivered"
+        : "failed";
+    tell(() => observer?.webhookAttempt?.(kind, code));
     return "completed";
   });
-  handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry));
+  handlers.set(NOTIFICATION_DELIVERY_QUEUE, pushDeliveryHandler(practice, pushRetry, observer));
   return handlers;
 }
 
@@ -164,8 +174,13 @@ export function startBackgroundWork(practice: Practice, options: BackgroundWorkO
         : undefined),
     summaryRenderer: options.outbound?.summaryRenderer ?? current.summaryRenderer ?? new PdfLibSummaryRenderer(),
   }));
-  const handlers = builtInJobHandlers(practice, { workerId, pushRetry: options.pushRetry ?? DEFAULT_PUSH_RETRY });
+  const handlers = builtInJobHandlers(practice, {
+    workerId,
+    pushRetry: options.pushRetry ?? DEFAULT_PUSH_RETRY,
+    observer: options.observer,
+  });
   const jobs = new JobRunner({
+    observer: options.observer,
     storage: practice.storage,
     clock: practice.clock,
     ids: practice.ids,

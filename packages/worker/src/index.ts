@@ -9,3 +9,4 @@ export * from "./webhook-transport.js";
 export * from "./push-transport.js";
 export * from "./push-delivery-job.js";
 export * from "./webhook-attempt-batcher.js";
+export type { WorkObserver } from "./work-observer.js";

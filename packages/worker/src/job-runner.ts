@@ -9,6 +9,7 @@ import {
   type Storage,
 } from "@openpractice/core";
 import type { WorkerLogger as Logger } from "./logger.js";
+import { tell, type WorkObserver } from "./work-observer.js";
 import { startHeartbeat, type Heartbeat } from "./heartbeat.js";
 
 export type { JobContext, JobHandler } from "@openpractice/core";
@@ -30,6 +31,8 @@ export interface JobRunnerOptions {
   /** How long a claim holds a job; renewed every third of it while the job runs, so a crashed worker's jobs return after one lease. */
   leaseMs?: number;
   maxAttempts?: number;
+  /** Hears each job's outcome (metrics). */
+  observer?: WorkObserver | undefined;
 }
 
 /**
@@ -160,18 +163,23 @@ export class JobRunner {
   private async run(job: ClaimedJob, handler: JobHandler): Promise<void> {
     const jobs = this.o.storage.repositories.jobs;
     const maxAttempts = this.o.maxAttempts ?? 10;
+    const started = performance.now();
+    const finished = (outcome: "completed" | "retried" | "failed") =>
+      tell(() => this.o.observer?.jobFinished?.(job.queue, outcome, (performance.now() - started) / 1000));
     try {
       const context: JobContext = {
         complete: (r) => r.jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId),
         finalAttempt: job.attempts >= maxAttempts,
       };
-      if ((await handler(job, context)) === "completed") return;
+      if ((await handler(job, context)) === "completed") return finished("completed");
       const done = await jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId);
+      finished("completed");
       if (!done) this.o.logger.warn({ job_id: job.id, queue: job.queue }, "job finished after its lease was lost");
     } catch (error) {
       const message = (error as Error)?.message ?? String(error);
       if (job.attempts >= maxAttempts || error instanceof PermanentJobFailure) {
         await jobs.fail(job.id, job.leaseToken, this.o.clock.now(), message);
+        finished("failed");
         this.o.logger.error(
           { job_id: job.id, queue: job.queue, attempts: job.attempts, reason: message },
           "job failed for good",
@@ -183,6 +191,7 @@ export class JobRunner {
           new Date(this.o.clock.now().getTime() + retryDelayMs(job.attempts)),
           message,
         );
+        finished("retried");
       }
     }
   }

@@ -1,4 +1,5 @@
 import type { Practice } from "@openpractice/core";
+import { tell, type WorkObserver } from "./work-observer.js";
 import pRetry from "p-retry";
 import type { JobHandler } from "@openpractice/core";
 import { PUSH_TIMEOUT_MS } from "./push-transport.js";
@@ -49,6 +50,7 @@ async function pushWithRetries(
   policy: WindowedPolicy,
   notificationId: string,
   deviceId: string,
+  observer?: WorkObserver | undefined,
 ): Promise<void> {
   const deliveries = practice.notificationDeliveries;
   const started = performance.now();
@@ -57,6 +59,7 @@ async function pushWithRetries(
     await pRetry(
       async () => {
         const report = await deliveries.attempt(notificationId, deviceId);
+        tell(() => observer?.pushAttempt?.(report.outcome));
         if (report.outcome === "retry") throw new RetryablePush(report.retryAfterSeconds, report.error ?? "no answer");
       },
       {
@@ -94,14 +97,18 @@ async function pushWithRetries(
  * side by side, then the notification's status, committed together with the
  * job's completion (a finished notification is never sent again).
  */
-export function pushDeliveryHandler(practice: Practice, retry: PushRetryPolicy): JobHandler {
+export function pushDeliveryHandler(
+  practice: Practice,
+  retry: PushRetryPolicy,
+  observer?: WorkObserver | undefined,
+): JobHandler {
   const policy: WindowedPolicy = { ...retry, windowMs: PUSH_RETRY_WINDOW_MS };
   return async (job, context) => {
     const notificationId = String((job.payload as { notificationId: string }).notificationId);
     const deviceIds = await practice.notificationDeliveries.prepare(notificationId);
     // Every device's push ends before the job ends or fails: a job retried while a push is still going would send it twice.
     const settled = await Promise.allSettled(
-      deviceIds.map((deviceId) => pushWithRetries(practice, policy, notificationId, deviceId)),
+      deviceIds.map((deviceId) => pushWithRetries(practice, policy, notificationId, deviceId, observer)),
     );
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (failure) throw failure.reason;

@@ -1,4 +1,4 @@
-import type { ClaimedJob, JobLease, JobQueue, NewJob } from "@openpractice/core";
+import type { ClaimedJob, JobLease, JobQueue, NewJob, QueueStats } from "@openpractice/core";
 import { sql, type Kysely, type Selectable } from "kysely";
 import { fromDbTime, toDbTime, type Database, type JobsTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -29,6 +29,40 @@ export class KyselyJobQueue implements JobQueue {
     private readonly db: Kysely<Database>,
     private readonly profile: SqlDialectProfile,
   ) {}
+
+  async stats(queues: readonly string[], now: Date): Promise<QueueStats[]> {
+    const out = new Map(
+      queues.map((queue) => [queue, { queue, due: 0, scheduled: 0, failed: 0, oldestDueAt: null as Date | null }]),
+    );
+    if (queues.length === 0) return [];
+    const at = toDbTime(now);
+    // One pass over the (queue, status, run_at) index range of the unfinished and failed jobs.
+    const rows = await this.db
+      .selectFrom("jobs")
+      .select((eb) => [
+        "queue",
+        "status",
+        eb.case().when("run_at", "<=", at).then(1).else(0).end().as("is_due"),
+        eb.fn.countAll().as("n"),
+        eb.fn.min("run_at").as("oldest"),
+      ])
+      .where("queue", "in", [...queues])
+      .where("status", "in", ["pending", "failed"])
+      // By position: the due flag's expression carries a parameter, which PostgreSQL would not match by text.
+      .groupBy([sql`1`, sql`2`, sql`3`])
+      .execute();
+    for (const r of rows) {
+      const entry = out.get(r.queue);
+      if (!entry) continue;
+      const n = Number(r.n);
+      if (r.status === "failed") entry.failed += n;
+      else if (Number(r.is_due) === 1) {
+        entry.due += n;
+        entry.oldestDueAt = r.oldest ? fromDbTime(String(r.oldest)) : null;
+      } else entry.scheduled += n;
+    }
+    return [...out.values()];
+  }
 
   async enqueue(job: NewJob): Promise<number> {
     return insertReturningId(this.db, this.profile, "jobs", jobColumns(job, new Date()));

@@ -65,6 +65,7 @@ export function auditedStorage(storage: Storage, clock: Clock): Storage {
     },
   };
   if (storage.isUnavailable) audited.isUnavailable = (error) => storage.isUnavailable?.(error) ?? false;
+  if (storage.poolStats) audited.poolStats = () => storage.poolStats?.();
   return audited;
 }
 

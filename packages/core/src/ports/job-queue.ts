@@ -62,6 +62,19 @@ export interface JobQueue {
   reschedule(jobId: number, leaseToken: string, runAt: Date, lastError: string | null): Promise<boolean>;
   /** Gives up: the job is failed and never claimed again. */
   fail(jobId: number, leaseToken: string, now: Date, lastError: string): Promise<boolean>;
+  /**
+   * The queues' backlog for monitoring: pending jobs due by `now` (and when the oldest of them was due), pending
+   * jobs scheduled later, and failed jobs. Queues without such jobs answer zeros.
+   */
+  stats(queues: readonly string[], now: Date): Promise<QueueStats[]>;
+}
+
+export interface QueueStats {
+  queue: string;
+  due: number;
+  scheduled: number;
+  failed: number;
+  oldestDueAt: Date | null;
 }
 
 /**

@@ -94,4 +94,16 @@ export interface Storage {
    * to retry and the host answers 503 SERVICE_UNAVAILABLE instead of 500.
    */
   isUnavailable?(error: unknown): boolean;
+  /** The connection pool's use right now, for monitoring; absent where there is no pool (SQLite's one connection). */
+  poolStats?(): PoolStats | undefined;
+}
+
+export interface PoolStats {
+  /** Connections open (idle and in use). */
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+  /** The pool's size limit. */
+  max: number;
 }

@@ -14,6 +14,8 @@ describe("runtime configuration", () => {
       jwtMaxLifetimeSeconds: 86_400,
       accessTokenLifetimeSeconds: 3_600,
       publicUrl: undefined,
+      metricsPort: undefined,
+      metricsHost: "127.0.0.1",
       env: "production",
       logLevel: "info",
       planLimits: {},

@@ -16,6 +16,9 @@ export interface RuntimeConfig {
   jwksUrl: string | undefined;
   /** The longest accepted token lifetime in seconds (exp − iat, and exp − now). */
   jwtMaxLifetimeSeconds: number;
+  /** Where GET /metrics is served (a listener of its own, never the API's port); undefined: no metrics. */
+  metricsPort: number | undefined;
+  metricsHost: string;
   /** The URL clients reach the API at (behind a TLS proxy, say): the tokens' iss and the OAuth metadata use it. */
   publicUrl: string | undefined;
   /** Lifetime of the tokens POST /oauth/token issues (at most jwtMaxLifetimeSeconds). */
@@ -74,6 +77,8 @@ const schema = {
     optional: true,
   },
   OPENPRACTICE_PUBLIC_URL: { type: "url", optional: true },
+  OPENPRACTICE_METRICS_PORT: { type: "number", integer: true, min: 0, max: 65535, convert: true, optional: true },
+  OPENPRACTICE_METRICS_HOST: { type: "string", empty: false, optional: true },
   OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: {
     type: "number",
     integer: true,
@@ -263,6 +268,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     jwksUrl: input.OPENPRACTICE_JWKS_URL as string | undefined,
     jwtMaxLifetimeSeconds,
     accessTokenLifetimeSeconds,
+    metricsPort: input.OPENPRACTICE_METRICS_PORT as number | undefined,
+    metricsHost: (input.OPENPRACTICE_METRICS_HOST as string | undefined) ?? "127.0.0.1",
     publicUrl: (input.OPENPRACTICE_PUBLIC_URL as string | undefined)?.replace(/\/+$/, ""),
     env: (input.OPENPRACTICE_ENV as RuntimeConfig["env"] | undefined) ?? "production",
     logLevel: (input.LOG_LEVEL as RuntimeConfig["logLevel"] | undefined) ?? "info",

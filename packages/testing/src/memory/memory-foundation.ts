@@ -312,6 +312,19 @@ export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
     },
     jobs: {
       enqueue: async (job) => enqueueJob(job),
+      async stats(queues, now) {
+        return queues.map((queue) => {
+          const own = [...s().jobs.values()].filter((j) => j.queue === queue);
+          const due = own.filter((j) => j.status === "pending" && j.runAt <= now.getTime());
+          return {
+            queue,
+            due: due.length,
+            scheduled: own.filter((j) => j.status === "pending" && j.runAt > now.getTime()).length,
+            failed: own.filter((j) => j.status === "failed").length,
+            oldestDueAt: due.length ? new Date(Math.min(...due.map((j) => j.runAt))) : null,
+          };
+        });
+      },
       enqueueMany: async (jobs) => void jobs.forEach(enqueueJob),
       async claim(queue, o) {
         const now = o.now.getTime();
