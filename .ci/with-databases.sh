@@ -16,6 +16,8 @@ command -v pg_ctlcluster >/dev/null 2>&1 || [ -d /usr/lib/postgresql/15/bin ] ||
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need_install+=(mariadb-server)
 # pdftotext reads the SOAP summary PDFs back in the tests (an independent reader of what pdf-lib wrote).
 command -v pdftotext >/dev/null 2>&1 || need_install+=(poppler-utils)
+# jq reads ids out of replies in the documented examples (test/docs).
+command -v jq >/dev/null 2>&1 || need_install+=(jq)
 if [ ${#need_install[@]} -gt 0 ]; then
   echo "installing ${need_install[*]} from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { compareShape, documentedReplies, examplesOf } from "./doc-examples.js";
+
+const fence = "```";
+
+describe("reading a page's examples", () => {
+  const page = [
+    "Intro",
+    `${fence}sh`,
+    "npm install && npm start   # not run",
+    "# a comment line",
+    'ID=$(curl -s "$B/x" \\',
+    "  -H 'a: b' | jq .id)",
+    "curl -s $B/y -d '{",
+    '  "k": 1}\'   # 404',
+    fence,
+    "",
+    `${fence}json`,
+    '{"a": 1}',
+    fence,
+    `${fence}sh`,
+    "npx openpractice import icd10cm ./codes.txt",
+    "echo done",
+    fence,
+    `${fence}json`,
+    '{"not": "a reply: no curl in the block before"}',
+    fence,
+  ].join("\n");
+
+  it("joins continued lines and open quotes, leaves out comments and what it does not run, and reads `# NNN`", () => {
+    const { script, curls } = examplesOf(page);
+    expect(curls.map((c) => [c.index, c.expected])).toEqual([
+      [0, undefined],
+      [1, 404],
+    ]);
+    expect(curls[1]?.text).toBe("curl -s $B/y -d '{\n  \"k\": 1}'   # 404");
+    expect(script).not.toContain("npm install");
+    expect(script).not.toContain("icd10cm");
+    expect(script).toContain("__example=2\necho done");
+  });
+
+  it("takes the json block right after a block of curls as the reply of its last curl, and nothing else", () => {
+    expect(documentedReplies(page)).toEqual([{ line: 11, example: 1, reply: { a: 1 } }]);
+  });
+});
+
+describe("comparing a documented reply's shape with a real one", () => {
+  it("names keys missing on either side and values of another type, by path", () => {
+    expect(compareShape({ a: 1, b: { c: "x" } }, { a: "1", b: { d: "y" } })).toEqual([
+      "$.a: documented number, got string",
+      "$.b.c: documented, not returned",
+      "$.b.d: returned, not documented",
+    ]);
+  });
+
+  it("reads the first element of arrays, a `…` key as an open object, and a documented null as any value", () => {
+    expect(
+      compareShape({ list: [{ id: 1 }], "…": "…", gone: null }, { list: [{ id: 2 }], extra: true, gone: 5 }),
+    ).toEqual([]);
+    expect(compareShape({ list: [{ id: 1 }] }, { list: [{ id: "2" }] })).toEqual([
+      "$.list[0].id: documented number, got string",
+    ]);
+  });
+});
