@@ -152,6 +152,11 @@ export function runHostSuite(hostName: string, startHost: StartHost): void {
         expect((await json("GET", "/v2/patients")).status).toBe(200);
       });
 
+      it("serves the OpenAPI document with the mount path as its server", async () => {
+        const doc = await (await fetch(`${base()}/openapi.json`)).json();
+        expect(doc.servers.map((s: { url: string }) => s.url)).toEqual([prefix || "/"]);
+      });
+
       it("answers malformed JSON with 400 MALFORMED_JSON", async () => {
         const res = await json("POST", "/v2/patients", '{"first_name":');
         expect(res.status).toBe(400);

@@ -88,18 +88,20 @@ const ERROR_BODY = {
 function commonResponses(route: RouteDefinition): Record<string, ResponseSpec> {
   const schema = route.contract === "v1" ? ERROR_BODY.v1 : ERROR_BODY.v2;
   const out: Record<string, ResponseSpec> = {};
+  // A route whose v1 client errors come with another status (v1ErrorStatus) answers none of 400, 403 and 404.
+  const ownStatus = route.v1ErrorStatus === undefined;
   const invalid = [
     route.requestBody ? "VALIDATION_FAILED naming the field" : undefined,
     route.query ? "INVALID_PARAMETER naming the parameter" : undefined,
   ].filter(Boolean);
-  if (invalid.length > 0 && route.v1ErrorStatus === undefined) out["400"] = { description: invalid.join("; "), schema };
-  if (route.scopes)
+  if (invalid.length > 0 && ownStatus) out["400"] = { description: invalid.join("; "), schema };
+  if (route.scopes && ownStatus)
     out["403"] = {
       description: `INSUFFICIENT_PERMISSIONS: the token holds none of ${route.scopes.join(", ")}`,
       schema,
     };
   const notFound = [...new Set(Object.values(route.ids ?? {}).map((kind) => kind.notFound))];
-  if (notFound.length > 0) out["404"] = { description: notFound.join(" or "), schema };
+  if (notFound.length > 0 && ownStatus) out["404"] = { description: notFound.join(" or "), schema };
   if (route.rateLimitBucket)
     out["429"] = { description: "RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After)", schema };
   return out;

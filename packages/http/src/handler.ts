@@ -4,11 +4,12 @@ import { addRoute, createRouter, findRoute } from "rou3";
 import type { Authenticator } from "./auth/authenticator.js";
 import type { TokenIssuer } from "./auth/token-issuer.js";
 import { bearerChallenge, carriesBearerToken } from "./auth/bearer-challenge.js";
+import { contractOfPath } from "./contracts/path-contract.js";
 import { readPathId, type PathIdKind } from "./contracts/path-id.js";
 import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
 import { httpModules, V1_ERROR_MAP, V2_STATUS_MAP } from "./http-modules.js";
-import { buildOpenApiDocument } from "./openapi/openapi-document.js";
+import { buildOpenApiDocument, openApiDocumentAt, type OpenApiDocument } from "./openapi/openapi-document.js";
 import { lastResortReport, lastResortResponse, type LastResortContext } from "./last-resort.js";
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from "./request-body.js";
 import { parseQuery, requestIdFor } from "./request-context.js";
@@ -77,7 +78,7 @@ function assertPlatformFit(route: RouteDefinition, principal: Principal) {
 const readPathIds = (kinds: Readonly<Record<string, PathIdKind>>, params: Readonly<Record<string, string>>) =>
   Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, readPathId(kind, params[name])]));
 
-export const contractOfPath = (path: string): Contract => (path.startsWith("/v2/") || path === "/v2" ? "v2" : "v1");
+export { contractOfPath };
 
 /** RFC 6750 section 3: the realm for a request without a bearer token, an error code for a bad token or a missing scope. */
 function challengeFor(error: DomainError, request: Request): string | undefined {
@@ -112,10 +113,14 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     tokenIssuer: options.tokenIssuer,
     publicUrl: options.publicUrl,
   };
-  let openApi: object | undefined;
+  let openApi: OpenApiDocument | undefined;
   const routes = [
     ...httpModules.flatMap((module) => module.routes(deps)),
-    ...systemRoutes({ practice, openApi: () => openApi as object, docsAssets: options.docsAssets }),
+    ...systemRoutes({
+      practice,
+      openApi: (basePath) => openApiDocumentAt(openApi as OpenApiDocument, basePath),
+      docsAssets: options.docsAssets,
+    }),
   ];
   knownScopes = new Set(routes.flatMap((r) => (r.platform ? [] : (r.scopes ?? []))));
   openApi = buildOpenApiDocument(routes.filter((r) => !r.path.startsWith("/docs/")));

@@ -3,7 +3,7 @@ import { bearerChallenge } from "./auth/bearer-challenge.js";
 import { MAX_TOKEN_LENGTH } from "./auth/jwt-authenticator.js";
 import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
-import { contractOfPath } from "./handler.js";
+import { contractOfPath } from "./contracts/path-contract.js";
 import { V1_ERROR_MAP, V2_STATUS_MAP } from "./http-modules.js";
 
 /**

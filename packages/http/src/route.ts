@@ -68,8 +68,14 @@ export interface RouteDefinition {
   query?: JsonSchema;
   /** Path parameters read as ids: a text that names no id answers the kind's not-found error. */
   ids?: Readonly<Record<string, PathIdKind>>;
-  /** OpenAPI responses: status → schema of the body (JSON), or the media type of a binary body (e.g. application/pdf). */
-  responses: Record<string, { description: string; schema?: JsonSchema; binaryContentType?: string }>;
+  /**
+   * OpenAPI responses: status → schema of the body (JSON unless `contentType` names another media type), or the
+   * media type of a binary body (e.g. application/pdf). A reply schema with a `title` is a named component.
+   */
+  responses: Record<
+    string,
+    { description: string; schema?: JsonSchema; contentType?: string; binaryContentType?: string }
+  >;
   /**
    * v1 client errors of this route use this HTTP status instead of their own
    * (the code in the body still says which error): spec 7.1 delivers SOAP note

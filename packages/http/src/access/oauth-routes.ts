@@ -3,6 +3,7 @@ import type { TokenIssuer } from "../auth/token-issuer.js";
 import { BEARER_REALM } from "../auth/bearer-challenge.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { routeGroup } from "../define-route.js";
+import { arrayOf, described, integer, oneOfStrings, replyObject, plainText } from "../openapi/reply-schemas.js";
 import type { RouteContext, RouteDefinition, RouteDependencies } from "../route.js";
 
 /** The largest token request read; a client credentials request is a few hundred bytes. */
@@ -156,11 +157,16 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
     }
   }
 
-  const oauthErrorSchema = {
-    type: "object",
-    required: ["error"],
-    properties: { error: { type: "string" }, error_description: { type: "string" } },
-  } as const;
+  const oauthErrorSchema = replyObject(
+    {
+      error: oneOfStrings(
+        ["invalid_request", "invalid_client", "unsupported_grant_type", "invalid_scope", "temporarily_unavailable"],
+        "RFC 6749 5.2",
+      ),
+      error_description: plainText,
+    },
+    { title: "OAuthError" },
+  );
   return [
     {
       ...route({
@@ -182,16 +188,15 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
         responses: {
           "200": {
             description: "An access token (Cache-Control: no-store)",
-            schema: {
-              type: "object",
-              required: ["access_token", "token_type", "expires_in", "scope"],
-              properties: {
-                access_token: { type: "string" },
-                token_type: { type: "string", enum: ["Bearer"] },
-                expires_in: { type: "integer" },
-                scope: { type: "string" },
+            schema: replyObject(
+              {
+                access_token: described(plainText, "An ES256 JWT (typ at+jwt)"),
+                token_type: oneOfStrings(["Bearer"]),
+                expires_in: described(integer, "Seconds"),
+                scope: described(plainText, "The scopes granted, space-separated"),
               },
-            },
+              { title: "OAuthToken" },
+            ),
           },
           "400": {
             description: "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2)",
@@ -213,7 +218,22 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
       operationId: "oauthMetadata",
       summary:
         "Authorization server metadata (RFC 8414): the token endpoint, the JWKS and what they support, for OAuth client libraries.",
-      responses: { "200": { description: "The metadata", schema: { type: "object" } } },
+      responses: {
+        "200": {
+          description: "The metadata",
+          schema: replyObject(
+            {
+              issuer: plainText,
+              token_endpoint: plainText,
+              jwks_uri: plainText,
+              grant_types_supported: arrayOf(plainText),
+              token_endpoint_auth_methods_supported: arrayOf(plainText),
+              response_types_supported: arrayOf(plainText),
+            },
+            { title: "OAuthServerMetadata" },
+          ),
+        },
+      },
       async handle(ctx) {
         // The issuer is the configured public URL, else this server as the caller reached it (origin and mount path).
         const issuerUrl = publicUrl?.replace(/\/+$/, "") ?? `${ctx.url.origin}${ctx.basePath}`;
@@ -239,7 +259,28 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
       responses: {
         "200": {
           description: "A JSON Web Key Set",
-          schema: { type: "object", properties: { keys: { type: "array" } } },
+          schema: replyObject(
+            {
+              keys: arrayOf(
+                {
+                  type: "object",
+                  description: "A public EC P-256 key (RFC 7517)",
+                  required: ["kty", "crv", "x", "y", "kid", "alg", "use"],
+                  properties: {
+                    kty: { type: "string", const: "EC" },
+                    crv: { type: "string", const: "P-256" },
+                    x: plainText,
+                    y: plainText,
+                    kid: plainText,
+                    alg: { type: "string", const: "ES256" },
+                    use: { type: "string", const: "sig" },
+                  },
+                },
+                "Every stored key: the newest signs, older ones verify tokens still alive",
+              ),
+            },
+            { title: "JsonWebKeySet" },
+          ),
         },
       },
       async handle() {

@@ -7,6 +7,17 @@ import { pathIdKind } from "../contracts/path-id.js";
 import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
+import {
+  arrayOf,
+  dateTime,
+  dateTimeOrNull,
+  described,
+  idText,
+  idTextOrNull,
+  oneOfStrings,
+  replyObject,
+  plainText,
+} from "../openapi/reply-schemas.js";
 import { nullable } from "../validation/json-schema.js";
 
 const API_CLIENT_ID = pathIdKind("API_CLIENT_NOT_FOUND", "api_client_id");
@@ -73,35 +84,32 @@ const listQuery = {
   },
 } as const;
 
-const clientSchema = {
-  type: "object",
-  properties: {
-    id: { type: "string" },
-    client_id: { type: "string", description: "Sent to POST /oauth/token" },
-    name: { type: "string" },
-    scopes: { type: "array", items: { type: "string" } },
-    clinic_ids: { type: "array", items: { type: "string" } },
-    user_id: { type: ["string", "null"] },
-    status: { type: "string", enum: [...API_CLIENT_STATUSES] },
-    previous_secret_expires_at: {
-      type: ["string", "null"],
-      format: "date-time",
-      description: "Until then the secret rotated out still works",
-    },
-    secret_rotated_at: { type: ["string", "null"], format: "date-time" },
-    last_token_at: { type: ["string", "null"], format: "date-time" },
-    created_at: { type: "string", format: "date-time" },
-    updated_at: { type: "string", format: "date-time" },
-    revoked_at: { type: ["string", "null"], format: "date-time" },
-  },
+const CLIENT_PROPERTIES = {
+  id: idText,
+  client_id: described(plainText, "Sent to POST /oauth/token"),
+  name: plainText,
+  scopes: arrayOf(plainText),
+  clinic_ids: arrayOf(idText),
+  user_id: idTextOrNull,
+  status: oneOfStrings(API_CLIENT_STATUSES),
+  previous_secret_expires_at: described(dateTimeOrNull, "Until then the secret rotated out still works"),
+  secret_rotated_at: dateTimeOrNull,
+  last_token_at: dateTimeOrNull,
+  created_at: dateTime,
+  updated_at: dateTime,
+  revoked_at: dateTimeOrNull,
 } as const;
-const withSecret = {
-  type: "object",
-  properties: {
-    ...clientSchema.properties,
-    client_secret: { type: "string", description: "Shown this once; only its scrypt hash is kept" },
+/** An API client as the API shows it (v2ApiClientView): never its secret. */
+const clientSchema = replyObject(CLIENT_PROPERTIES, { title: "ApiClient" });
+/** A client with its new secret: the answer of create and rotate-secret, shown once. */
+export const apiClientWithSecretSchema = replyObject(
+  {
+    ...CLIENT_PROPERTIES,
+    client_secret: described(plainText, "Shown this once; only its scrypt hash is kept"),
   },
-} as const;
+  { title: "ApiClientWithSecret" },
+);
+const withSecret = apiClientWithSecretSchema;
 
 const FIELDS: FieldNames = Object.freeze({
   name: "name",

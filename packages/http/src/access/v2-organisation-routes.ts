@@ -5,7 +5,17 @@ import { pathIdKind } from "../contracts/path-id.js";
 import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
-import { v2ApiClientView } from "./v2-api-client-routes.js";
+import {
+  boolean,
+  dateTime,
+  dateTimeOrNull,
+  described,
+  idText,
+  oneOfStrings,
+  replyObject,
+  plainText,
+} from "../openapi/reply-schemas.js";
+import { apiClientWithSecretSchema, v2ApiClientView } from "./v2-api-client-routes.js";
 
 const ORGANISATION_ID = pathIdKind("ORGANISATION_NOT_FOUND", "organisation_id");
 const PLATFORM = ["platform:admin"] as const;
@@ -58,21 +68,20 @@ const listQuery = {
   },
 } as const;
 
-const organisationSchema = {
-  type: "object",
-  properties: {
-    id: { type: "string" },
-    name: { type: "string" },
-    plan: { type: "string", enum: [...PLANS] },
-    time_zone: { type: "string" },
-    active: { type: "boolean", description: "false once the platform operator deactivated it" },
-    deactivated_at: { type: ["string", "null"], format: "date-time" },
-    audit_reads: { type: "boolean" },
-    webhooks_active: { type: "boolean", description: "The webhook profile's is_active (spec 4.8)" },
-    created_at: { type: "string", format: "date-time" },
-    updated_at: { type: "string", format: "date-time" },
-  },
+const ORGANISATION_PROPERTIES = {
+  id: idText,
+  name: plainText,
+  plan: oneOfStrings(PLANS),
+  time_zone: described(plainText, "IANA time zone"),
+  active: described(boolean, "false once the platform operator deactivated it"),
+  deactivated_at: dateTimeOrNull,
+  audit_reads: described(boolean, "Reads of patient records are recorded in the audit trail"),
+  webhooks_active: described(boolean, "The webhook profile's is_active (spec 4.8)"),
+  created_at: dateTime,
+  updated_at: dateTime,
 } as const;
+/** An organisation (v2OrganisationView). */
+const organisationSchema = replyObject(ORGANISATION_PROPERTIES, { title: "Organisation" });
 
 const FIELDS: FieldNames = Object.freeze({
   name: "name",
@@ -154,10 +163,10 @@ export function v2OrganisationRoutes({ practice }: RouteDependencies): RouteDefi
       responses: {
         "201": {
           description: "The organisation and admin_client (with client_secret)",
-          schema: {
-            type: "object",
-            properties: { ...organisationSchema.properties, admin_client: { type: "object" } },
-          },
+          schema: replyObject(
+            { ...ORGANISATION_PROPERTIES, admin_client: apiClientWithSecretSchema },
+            { title: "OrganisationWithAdminClient" },
+          ),
         },
       },
       async handle(ctx) {

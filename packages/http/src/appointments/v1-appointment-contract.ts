@@ -2,7 +2,6 @@ import {
   APPOINTMENT_LIMITS,
   APPOINTMENT_LIST_LIMITS,
   APPOINTMENT_STATUSES,
-  DomainError,
   PAYMENT_MODES,
   serviceCaseId,
   requireServiceCaseId,
@@ -20,6 +19,23 @@ import type { FieldNames } from "../contracts/field-names.js";
 import { pathIdKind } from "../contracts/path-id.js";
 import type { Static } from "../define-route.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
+import {
+  anyObject,
+  arrayOf,
+  described,
+  idOrNull,
+  integer,
+  number,
+  numberOrNull,
+  oneOfStrings,
+  orNull,
+  replyObject,
+  serviceCaseIdOrNull,
+  plainText,
+  textOrNull,
+  zonelessTime,
+  zonelessTimeOrNull,
+} from "../openapi/reply-schemas.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 
 const id = { type: "integer", minimum: 1 } as const;
@@ -286,45 +302,115 @@ export const v1CancellationReasonView = (r: CancellationReason) => ({
   status: r.status,
 });
 
-const nullableString = { type: ["string", "null"] };
-export const v1AppointmentSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    appointment_id: { type: "integer" },
-    organisation_id: { type: "integer" },
-    patient_id: { type: "integer" },
-    doctor_id: { type: "integer" },
-    clinic_id: { type: "integer" },
-    appointment_category: { type: "array", items: { type: "integer" } },
-    timestamp: { type: "integer", description: "Start, Unix seconds" },
-    end_timestamp: { type: "integer", description: "End, Unix seconds" },
-    start_time: { type: "string", description: "Start, zoneless ISO 8601 in UTC" },
-    end_time: { type: "string", description: "End, zoneless ISO 8601 in UTC" },
-    payment_mode: { type: "string", enum: [...PAYMENT_MODES] },
-    service_case_id: { ...nullableString, description: "SERVICE_CASE_<id>" },
-    tele_health_url: nullableString,
-    comments: nullableString,
-    appointment_notes: nullableString,
-    status: { type: "string", enum: [...APPOINTMENT_STATUSES] },
-    cancellation_reason_key: nullableString,
-    cancellation_reason_label: nullableString,
-    cancellation_reason_comment: nullableString,
-    cancellation_fee: { type: ["number", "null"] },
-    cancelled_at: nullableString,
-    created_at: { type: "string" },
-    updated_at: { type: "string" },
-    warnings: {
-      type: "array",
-      description:
-        "Booking and action replies only: visit-limit problems accepted because the clinic warns instead of refusing (visit_limit_warning_only)",
-      items: {
-        type: "object",
-        properties: {
-          code: { type: "string", enum: ["VISIT_LIMIT_REACHED", "NO_VALID_AUTHORIZATION"] },
-          message: { type: "string" },
-          details: { type: "object" },
-        },
-      },
-    },
-  },
+const APPOINTMENT_PROPERTIES = {
+  appointment_id: id,
+  organisation_id: id,
+  patient_id: id,
+  doctor_id: described(id, "The provider's user id"),
+  clinic_id: id,
+  appointment_category: arrayOf(id, "Category ids"),
+  timestamp: described(integer, "Start, Unix seconds"),
+  end_timestamp: described(integer, "End, Unix seconds"),
+  start_time: described(zonelessTime, "Start, zonelessTime ISO 8601 in UTC"),
+  end_time: described(zonelessTime, "End, zonelessTime ISO 8601 in UTC"),
+  payment_mode: oneOfStrings(PAYMENT_MODES),
+  service_case_id: described(serviceCaseIdOrNull, "The case the visit counts against, SERVICE_CASE_<id>"),
+  tele_health_url: textOrNull,
+  comments: textOrNull,
+  appointment_notes: textOrNull,
+  status: oneOfStrings(APPOINTMENT_STATUSES),
+  cancellation_reason_key: textOrNull,
+  cancellation_reason_label: textOrNull,
+  cancellation_reason_comment: textOrNull,
+  cancellation_fee: described(numberOrNull, "Set once cancelled"),
+  cancelled_at: zonelessTimeOrNull,
+  created_at: zonelessTime,
+  updated_at: zonelessTime,
+} as const;
+
+const APPOINTMENT_EXAMPLE = {
+  appointment_id: 5120,
+  organisation_id: 1,
+  patient_id: 1042,
+  doctor_id: 9001,
+  clinic_id: 3,
+  appointment_category: [2],
+  timestamp: 1742050800,
+  end_timestamp: 1742053500,
+  start_time: "2025-03-15T15:00:00",
+  end_time: "2025-03-15T15:45:00",
+  payment_mode: "INSURANCE_PAY",
+  service_case_id: "SERVICE_CASE_77",
+  tele_health_url: null,
+  comments: "Prefers afternoon slots",
+  appointment_notes: null,
+  status: "SCHEDULED",
+  cancellation_reason_key: null,
+  cancellation_reason_label: null,
+  cancellation_reason_comment: null,
+  cancellation_fee: null,
+  cancelled_at: null,
+  created_at: "2025-03-10T09:12:44",
+  updated_at: "2025-03-10T09:12:44",
 };
+
+/** An appointment as v1 reads and lists it (v1AppointmentView). */
+export const v1AppointmentSchema: JsonSchema = replyObject(APPOINTMENT_PROPERTIES, {
+  title: "V1Appointment",
+  examples: [APPOINTMENT_EXAMPLE],
+});
+
+/** A booking or action reply (v1OutcomeView): the appointment and the visit-limit warnings accepted. */
+export const v1AppointmentOutcomeSchema: JsonSchema = replyObject(
+  {
+    ...APPOINTMENT_PROPERTIES,
+    warnings: arrayOf(
+      replyObject(
+        {
+          code: oneOfStrings(["VISIT_LIMIT_REACHED", "NO_VALID_AUTHORIZATION"]),
+          message: plainText,
+          details: anyObject,
+        },
+        { title: "V1AppointmentWarning" },
+      ),
+      "Visit-limit problems accepted because the clinic warns instead of refusing (visit_limit_warning_only); empty otherwise",
+    ),
+  },
+  {
+    title: "V1AppointmentOutcome",
+    description: "The appointment after a booking or an action, with the warnings the booking was accepted with",
+    examples: [{ ...APPOINTMENT_EXAMPLE, warnings: [] }],
+  },
+);
+
+/** One entry of an appointment's history (v1HistoryView). */
+export const v1AppointmentHistorySchema: JsonSchema = replyObject(
+  {
+    action: described(plainText, "BOOK, CHECK_IN, START, CHECK_OUT, NO_SHOW, CANCEL or RESCHEDULE"),
+    from_status: orNull(oneOfStrings(APPOINTMENT_STATUSES)),
+    to_status: oneOfStrings(APPOINTMENT_STATUSES),
+    timestamp: described(integer, "Start after the change, Unix seconds"),
+    end_timestamp: described(integer, "End after the change, Unix seconds"),
+    by_user_id: idOrNull,
+    at: zonelessTime,
+  },
+  { title: "V1AppointmentHistoryEntry" },
+);
+
+/** An appointment category (v1CategoryView). */
+export const v1CategorySchema: JsonSchema = replyObject(
+  { id, name: plainText, type: plainText, duration_minutes: integer },
+  { title: "V1AppointmentCategory" },
+);
+
+/** A cancellation reason (v1CancellationReasonView). */
+export const v1CancellationReasonSchema: JsonSchema = replyObject(
+  {
+    id,
+    reason_key: plainText,
+    reason_label: plainText,
+    cancellation_fee: number,
+    status: oneOfStrings(["ACTIVE", "INACTIVE"]),
+  },
+  { title: "V1CancellationReason" },
+);

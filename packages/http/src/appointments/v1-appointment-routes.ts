@@ -1,5 +1,6 @@
 import type { ActionInput } from "@openpractice/core";
-import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import { V1_PAGINATION_SCHEMA, v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import { arrayOf, replyObject } from "../openapi/reply-schemas.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
@@ -7,7 +8,9 @@ import {
   V1_APPOINTMENT_FIELDS,
   v1AppointmentCancelSchema,
   v1AppointmentCreateSchema,
+  v1AppointmentHistorySchema,
   v1AppointmentListQuerySchema,
+  v1AppointmentOutcomeSchema,
   v1AppointmentRescheduleSchema,
   v1AppointmentSchema,
   v1AppointmentView,
@@ -50,6 +53,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
   });
   const ids = { appointment_id: APPOINTMENT_ID };
   const one = envelope(v1AppointmentSchema);
+  const outcome = envelope(v1AppointmentOutcomeSchema);
   return [
     route({
       method: "POST",
@@ -59,7 +63,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
         "Book an appointment (status SCHEDULED). A doctor's overlapping booking is refused with SCHEDULE_CONFLICT unless the clinic allows double booking.",
       access: "write",
       requestBody: v1AppointmentCreateSchema,
-      responses: { "200": { description: "The new appointment", schema: one }, ...errors },
+      responses: { "200": { description: "The new appointment", schema: outcome }, ...errors },
       async handle(ctx) {
         return v1Success(
           v1OutcomeView(await practice.appointments.book(ctx.principal, v1DraftFromBody(await ctx.body()))),
@@ -76,22 +80,9 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       responses: {
         "200": {
           description: "A page of appointments",
-          schema: envelope({
-            type: "object",
-            properties: {
-              appointments: { type: "array", items: v1AppointmentSchema },
-              pagination: {
-                type: "object",
-                properties: {
-                  page: { type: "integer" },
-                  size: { type: "integer" },
-                  total_count: { type: "integer" },
-                  total_pages: { type: "integer" },
-                  has_next: { type: "boolean" },
-                },
-              },
-            },
-          }),
+          schema: envelope(
+            replyObject({ appointments: arrayOf(v1AppointmentSchema), pagination: V1_PAGINATION_SCHEMA }),
+          ),
         },
         "400": errors["400"],
       },
@@ -120,7 +111,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       summary: "The appointment's audit trail: every booking, status change and reschedule, with who and when.",
       access: "read",
       responses: {
-        "200": { description: "History entries, oldest first", schema: envelope({ type: "array" }) },
+        "200": { description: "History entries, oldest first", schema: envelope(arrayOf(v1AppointmentHistorySchema)) },
       },
       async handle(ctx) {
         return v1Success(
@@ -137,7 +128,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
         "Cancel with one of the organisation's reasons and a fee (default: the reason's fee). Refused when already cancelled, in progress or checked out.",
       access: "write",
       requestBody: v1AppointmentCancelSchema,
-      responses: { "200": { description: "The cancelled appointment", schema: one }, ...errors },
+      responses: { "200": { description: "The cancelled appointment", schema: outcome }, ...errors },
       async handle(ctx) {
         const id = ctx.ids.appointment_id;
         const input: ActionInput = { action: "CANCEL", cancellation: v1CancellationFromBody(await ctx.body()) };
@@ -152,7 +143,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
       summary: "Move a SCHEDULED or NO_SHOW appointment to new times (status SCHEDULED); the new slot must be free.",
       access: "write",
       requestBody: v1AppointmentRescheduleSchema,
-      responses: { "200": { description: "The rescheduled appointment", schema: one }, ...errors },
+      responses: { "200": { description: "The rescheduled appointment", schema: outcome }, ...errors },
       async handle(ctx) {
         const id = ctx.ids.appointment_id;
         const input: ActionInput = { action: "RESCHEDULE", ...v1RescheduleFromBody(await ctx.body()) };
@@ -167,7 +158,7 @@ export function v1AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
         operationId: `v1Appointment${action.toLowerCase().replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
         summary: `${summary} No request body.`,
         access: "write",
-        responses: { "200": { description: "The appointment in its new status", schema: one }, ...errors },
+        responses: { "200": { description: "The appointment in its new status", schema: outcome }, ...errors },
         async handle(ctx) {
           return v1Success(
             v1OutcomeView(await practice.appointments.act(ctx.principal, ctx.ids.appointment_id, { action })),

@@ -4,7 +4,19 @@ import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
+  arrayOf,
+  boolean,
+  described,
+  id,
+  idOrNull,
+  replyObject,
+  plainText,
+  textOrNull,
+} from "../openapi/reply-schemas.js";
+import {
+  v1CancellationReasonSchema,
   v1CancellationReasonView,
+  v1CategorySchema,
   v1CategoryView,
   V1_APPOINTMENT_FIELDS,
   v1ClinicSettingsSchema,
@@ -13,6 +25,54 @@ import {
 const CLINIC_ID = pathIdKind("CLINIC_NOT_FOUND", "clinic_id");
 
 const envelope = v1EnvelopeSchema;
+
+/** A clinic as v1 lists it, with its booking settings. */
+const V1_CLINIC_SCHEMA = replyObject(
+  {
+    clinic_id: id,
+    name: plainText,
+    time_zone: described(plainText, "IANA time zone"),
+    allow_double_booking: boolean,
+    visit_limit_warning_only: boolean,
+  },
+  {
+    title: "V1Clinic",
+    examples: [
+      {
+        clinic_id: 3,
+        name: "Lakeview Physical Therapy",
+        time_zone: "America/Chicago",
+        allow_double_booking: false,
+        visit_limit_warning_only: false,
+      },
+    ],
+  },
+);
+
+/** A provider as v1 lists it: doctor_id is the user id. */
+const V1_PROVIDER_SCHEMA = replyObject(
+  {
+    doctor_id: described(id, "The provider's user id"),
+    first_name: plainText,
+    last_name: plainText,
+    npi: textOrNull,
+    supervising_physician_id: described(idOrNull, "The supervising physician's user id"),
+    clinic_ids: arrayOf(id),
+  },
+  {
+    title: "V1Provider",
+    examples: [
+      {
+        doctor_id: 9001,
+        first_name: "Priya",
+        last_name: "Raman",
+        npi: "1234567893",
+        supervising_physician_id: null,
+        clinic_ids: [3, 4],
+      },
+    ],
+  },
+);
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
 
 /** Reference data appointments use, and the organisation's clinics and providers. */
@@ -41,18 +101,7 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       responses: {
         "200": {
           description: "Categories",
-          schema: envelope({
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                id: { type: "integer" },
-                name: { type: "string" },
-                type: { type: "string" },
-                duration_minutes: { type: "integer" },
-              },
-            },
-          }),
+          schema: envelope(arrayOf(v1CategorySchema)),
         },
       },
       async handle(ctx) {
@@ -68,19 +117,7 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       responses: {
         "200": {
           description: "Reasons",
-          schema: envelope({
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                id: { type: "integer" },
-                reason_key: { type: "string" },
-                reason_label: { type: "string" },
-                cancellation_fee: { type: "number" },
-                status: { type: "string", enum: ["ACTIVE", "INACTIVE"] },
-              },
-            },
-          }),
+          schema: envelope(arrayOf(v1CancellationReasonSchema)),
         },
       },
       async handle(ctx) {
@@ -94,7 +131,7 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       operationId: "v1ListClinics",
       summary: "The organisation's clinics with their settings.",
       access: "read",
-      responses: { "200": { description: "Clinics", schema: envelope({ type: "array" }) } },
+      responses: { "200": { description: "Clinics", schema: envelope(arrayOf(V1_CLINIC_SCHEMA)) } },
       async handle(ctx) {
         return v1Success((await practice.directory.listClinics(ctx.principal)).map(clinicView));
       },
@@ -111,7 +148,7 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       fieldNames: V1_APPOINTMENT_FIELDS,
       requestBody: v1ClinicSettingsSchema,
       responses: {
-        "200": { description: "The clinic", schema: envelope({ type: "object" }) },
+        "200": { description: "The clinic", schema: envelope(V1_CLINIC_SCHEMA) },
         "400": { description: "Validation error or CLINIC_NOT_FOUND", schema: v1ErrorBody },
       },
       async handle(ctx) {
@@ -132,7 +169,7 @@ export function v1CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       operationId: "v1ListProviders",
       summary: "The organisation's providers (doctor_id is the user id) with their clinics and supervising physician.",
       access: "read",
-      responses: { "200": { description: "Providers", schema: envelope({ type: "array" }) } },
+      responses: { "200": { description: "Providers", schema: envelope(arrayOf(V1_PROVIDER_SCHEMA)) } },
       async handle(ctx) {
         return v1Success(
           (await practice.directory.listProviders(ctx.principal)).map((p) => ({

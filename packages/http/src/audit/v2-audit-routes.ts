@@ -2,9 +2,19 @@ import { AUDIT_LIMITS, type AuditEvent } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup } from "../define-route.js";
+import {
+  arrayOf,
+  dateTime,
+  described,
+  idText,
+  idTextOrNull,
+  replyObject,
+  plainText,
+  textOrNull,
+} from "../openapi/reply-schemas.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 
-const idText = { type: "string", minLength: 1, maxLength: 64 } as const;
+const idFilter = { type: "string", minLength: 1, maxLength: 64 } as const;
 
 const listQuery = {
   type: "object",
@@ -19,33 +29,34 @@ const listQuery = {
       description: "Entries made with this API client's tokens",
     },
     resource_type: { type: "string", minLength: 1, maxLength: 50, description: "e.g. patient, staff, api_client" },
-    resource_id: idText,
+    resource_id: idFilter,
     action: { type: "string", minLength: 1, maxLength: 100, description: "The operation id, e.g. v2CreateStaff" },
     from: { type: "string", format: "date-time", description: "Entries at or after this time" },
     to: { type: "string", format: "date-time", description: "Entries before this time" },
   },
 } as const;
 
-const eventSchema = {
-  type: "object",
-  properties: {
-    id: { type: "string" },
-    occurred_at: { type: "string", format: "date-time" },
-    actor: {
-      type: "object",
-      properties: {
-        user_id: { type: ["string", "null"] },
-        name: { type: ["string", "null"] },
-        client_id: { type: ["string", "null"] },
+/** An audit trail entry (view). */
+const eventSchema = replyObject(
+  {
+    id: idText,
+    occurred_at: dateTime,
+    actor: replyObject(
+      {
+        user_id: described(idTextOrNull, "The token's user_id claim"),
+        name: textOrNull,
+        client_id: described(textOrNull, "The API client whose token was used"),
       },
-    },
-    action: { type: "string" },
-    resource_type: { type: "string" },
-    resource_id: { type: ["string", "null"] },
-    request_id: { type: ["string", "null"] },
-    changed_fields: { type: "array", items: { type: "string" }, description: "Names only; never values" },
+      { title: "AuditActor" },
+    ),
+    action: described(plainText, "The operation id (read:<operation id> for reads), oauthToken or cli.org.*"),
+    resource_type: plainText,
+    resource_id: textOrNull,
+    request_id: textOrNull,
+    changed_fields: arrayOf(plainText, "Names only; never values"),
   },
-} as const;
+  { title: "AuditEvent" },
+);
 
 const view = (e: AuditEvent) => ({
   id: String(e.id),

@@ -3,7 +3,8 @@ import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import { routeGroup, type Static } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { NOTE_SCOPES } from "../soap/v1-soap-routes.js";
-import { nullable } from "../validation/json-schema.js";
+import { arrayOf, boolean, described, id, integer, replyObject, plainText } from "../openapi/reply-schemas.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
 
 const strings = { type: "array", maxItems: 50, items: { type: "string", minLength: 1, maxLength: 40 } } as const;
 const modifier = {
@@ -48,6 +49,28 @@ const uploadSchema = {
 } as const;
 
 /** A modifier as v1 shows it, in the catalog and on a treatment sheet's lines. */
+export const v1ModifierSchema: JsonSchema = replyObject(
+  { cpt_modifier_id: id, cpt_modifier_code: plainText, class_name: plainText, description: plainText, filter: boolean },
+  { title: "V1CptModifier" },
+);
+
+/** A billing code of the catalog (codeView). */
+const V1_BILLING_CODE_SCHEMA: JsonSchema = replyObject(
+  {
+    treatment_class_id: described(id, "What treatment sheet lines name"),
+    code: described(plainText, "CPT or HCPCS number"),
+    description: plainText,
+    timed: described(boolean, "Billed in 15-minute units"),
+    unit_minutes: described({ type: ["integer", "null"] }, "15 for timed codes, else null"),
+    modifiers: arrayOf(v1ModifierSchema),
+    specialities: arrayOf(plainText, "Empty: every speciality"),
+    note_types: arrayOf(plainText, "Empty: every note type"),
+    payer_ids: arrayOf(plainText, "Empty: every payer"),
+    active: boolean,
+  },
+  { title: "V1BillingCode" },
+);
+
 export const v1ModifierView = (m: CptModifier) => ({
   cpt_modifier_id: m.cptModifierId,
   cpt_modifier_code: m.cptModifierCode,
@@ -115,7 +138,10 @@ export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinitio
       scopes: Object.freeze(["catalog:write", "admin"]),
       requestBody: uploadSchema,
       responses: {
-        "200": { description: "{created, updated}", schema: v1EnvelopeSchema({ type: "object" }) },
+        "200": {
+          description: "How many codes were created and updated",
+          schema: v1EnvelopeSchema(replyObject({ created: integer, updated: integer })),
+        },
         "400": { description: "VALIDATION_FAILED naming codes.N.field", schema: errorBody },
       },
       async handle(ctx) {
@@ -130,7 +156,7 @@ export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinitio
       operationId: "v1ListTreatmentCatalog",
       summary: "The organisation's whole billing-code catalog, in code order.",
       access: "read",
-      responses: { "200": { description: "Codes", schema: v1EnvelopeSchema({ type: "array" }) } },
+      responses: { "200": { description: "Codes", schema: v1EnvelopeSchema(arrayOf(V1_BILLING_CODE_SCHEMA)) } },
       async handle(ctx) {
         return v1Success((await practice.billingCatalog.applicableAll(ctx.principal)).map(codeView));
       },
@@ -162,7 +188,10 @@ export function v1BillingRoutes({ practice }: RouteDependencies): RouteDefinitio
         },
       },
       responses: {
-        "200": { description: "{codes}", schema: v1EnvelopeSchema({ type: "object" }) },
+        "200": {
+          description: "The codes that apply",
+          schema: v1EnvelopeSchema(replyObject({ codes: arrayOf(V1_BILLING_CODE_SCHEMA) })),
+        },
         "404": { description: "APPOINTMENT_NOT_FOUND (4004)", schema: errorBody },
       },
       async handle(ctx) {

@@ -13,8 +13,23 @@ import { caseIdBodySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import type { Static } from "../define-route.js";
-import { nullable } from "../validation/json-schema.js";
-import { icdCodeSchema } from "./v1-case-contract.js";
+import {
+  arrayOf,
+  boolean,
+  date as dateReply,
+  dateOrNull,
+  described,
+  id,
+  integer,
+  oneOfStrings,
+  replyObject,
+  serviceCaseIdText,
+  plainText,
+  textOrNull,
+  zonelessTime,
+} from "../openapi/reply-schemas.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
+import { icdCodeSchema, v1IcdCodeReplySchema } from "./v1-case-contract.js";
 
 const text = (max: number) => nullable({ type: "string", maxLength: max });
 const date = { type: "string", format: "date", description: "YYYY-MM-DD" } as const;
@@ -241,3 +256,59 @@ export function v1AuthorizationView(v: AuthorizationView) {
     updated_at: zonelessUtc(a.updatedAt),
   };
 }
+
+/** A referring physician of the registry (v1PhysicianView). */
+export const v1PhysicianSchema: JsonSchema = replyObject(
+  {
+    ref_physician_id: id,
+    first_name: plainText,
+    last_name: plainText,
+    npi: described(textOrNull, "10 digits"),
+    phone_number: textOrNull,
+    fax_number: textOrNull,
+    address1: textOrNull,
+    address2: textOrNull,
+    city: textOrNull,
+    state: textOrNull,
+    zip: textOrNull,
+    created_at: zonelessTime,
+    updated_at: zonelessTime,
+  },
+  { title: "V1ReferringPhysician" },
+);
+
+/** An authorization with its visits counted (v1AuthorizationView). */
+export const v1AuthorizationSchema: JsonSchema = replyObject(
+  {
+    authorization_id: id,
+    service_case_id: serviceCaseIdText,
+    patient_id: id,
+    organisation_id: id,
+    reference_number: plainText,
+    payer_name: plainText,
+    payer_id: textOrNull,
+    plan_start_date: dateOrNull,
+    plan_end_date: dateOrNull,
+    effective_start_date: dateReply,
+    effective_end_date: dateReply,
+    authorized_visits: integer,
+    previously_consumed_visits: integer,
+    current_visits: described(integer, "Completed visits in the window, including those consumed before tracking"),
+    booked_visits: described(integer, "Visits booked in the window and not yet completed"),
+    remaining_visits: described(integer, "Authorized visits neither completed nor booked"),
+    status: described(oneOfStrings(AUTHORIZATION_STATUSES), "EXPIRED once the effective end date has passed"),
+    icd_codes: arrayOf(v1IcdCodeReplySchema),
+    cpt_code_authorization_details: arrayOf(
+      replyObject({ cpt_code: plainText, authorized_units: integer }, { title: "V1CptAuthorization" }),
+    ),
+    created_at: zonelessTime,
+    updated_at: zonelessTime,
+  },
+  { title: "V1Authorization" },
+);
+
+/** The answer to DELETE of an authorization. */
+export const v1AuthorizationDeletedSchema: JsonSchema = replyObject({
+  authorization_id: id,
+  deleted: { ...boolean, const: true },
+});

@@ -1,7 +1,9 @@
 import { requireServiceCaseId } from "@openpractice/core";
 import { caseIdQuerySchema } from "../contracts/case-id.js";
 import { pathIdKind, readPathId } from "../contracts/path-id.js";
-import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import { V1_PAGINATION_SCHEMA, v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import { arrayOf, replyObject } from "../openapi/reply-schemas.js";
+import type { JsonSchema } from "../validation/json-schema.js";
 import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
@@ -9,12 +11,15 @@ import {
   V1_PHYSICIAN_FIELDS,
   v1AuthorizationChangesFromBody,
   v1AuthorizationCreateSchema,
+  v1AuthorizationDeletedSchema,
   v1AuthorizationDraftFromBody,
+  v1AuthorizationSchema,
   v1AuthorizationUpdateSchema,
   v1AuthorizationView,
   v1PhysicianChangesFromBody,
   v1PhysicianDraftFromBody,
   v1PhysicianCreateSchema,
+  v1PhysicianSchema,
   v1PhysicianUpdateSchema,
   v1PhysicianView,
 } from "./v1-authorization-contract.js";
@@ -22,9 +27,10 @@ import { CASE_ID, CASE_SCOPES } from "./v1-case-routes.js";
 
 const BASE = "/apis/soap-enrichment/v1";
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
-const one = v1EnvelopeSchema({ type: "object" });
-const page = (items: string) =>
-  v1EnvelopeSchema({ type: "object", properties: { [items]: { type: "array" }, pagination: { type: "object" } } });
+const page = (items: string, item: JsonSchema) =>
+  v1EnvelopeSchema(replyObject({ [items]: arrayOf(item), pagination: V1_PAGINATION_SCHEMA }));
+const physician = v1EnvelopeSchema(v1PhysicianSchema);
+const authorization = v1EnvelopeSchema(v1AuthorizationSchema);
 const pageQuery = {
   page: { type: "integer", minimum: 1, default: 1 },
   size: { type: "integer", minimum: 1, maximum: 100, default: 20 },
@@ -63,7 +69,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       access: "write",
       requestBody: v1PhysicianCreateSchema,
       responses: {
-        "200": { description: "The physician", schema: one },
+        "200": { description: "The physician", schema: physician },
         "400": errors["400"],
         "409": { description: "DUPLICATE_REFERRING_PHYSICIAN", schema: v1ErrorBody },
       },
@@ -86,7 +92,9 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
         additionalProperties: false,
         properties: { q: { type: "string", maxLength: 100 }, ...pageQuery },
       },
-      responses: { "200": { description: "A page of physicians", schema: page("referring_physicians") } },
+      responses: {
+        "200": { description: "A page of physicians", schema: page("referring_physicians", v1PhysicianSchema) },
+      },
       async handle(ctx) {
         const q = ctx.query();
         const found = await practice.referringPhysicians.search(ctx.principal, { q: q.q, page: q.page, size: q.size });
@@ -103,7 +111,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       operationId: "v1GetReferringPhysician",
       summary: "Read a referring physician.",
       access: "read",
-      responses: { "200": { description: "The physician", schema: one }, "404": errors["404"] },
+      responses: { "200": { description: "The physician", schema: physician }, "404": errors["404"] },
       async handle(ctx) {
         return v1Success(v1PhysicianView(await practice.referringPhysicians.get(ctx.principal, ctx.ids.id)));
       },
@@ -117,7 +125,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       access: "write",
       requestBody: v1PhysicianUpdateSchema,
       responses: {
-        "200": { description: "The physician", schema: one },
+        "200": { description: "The physician", schema: physician },
         ...errors,
         "409": { description: "DUPLICATE_REFERRING_PHYSICIAN", schema: v1ErrorBody },
       },
@@ -137,7 +145,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       summary: "Record a payer's authorization of visits on a case.",
       access: "write",
       requestBody: v1AuthorizationCreateSchema,
-      responses: { "200": { description: "The authorization", schema: one }, ...errors },
+      responses: { "200": { description: "The authorization", schema: authorization }, ...errors },
       async handle(ctx) {
         return v1Success(
           v1AuthorizationView(
@@ -159,7 +167,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
         properties: { service_case_id: caseIdQuerySchema },
       },
       responses: {
-        "200": { description: "Authorizations", schema: v1EnvelopeSchema({ type: "array" }) },
+        "200": { description: "Authorizations", schema: v1EnvelopeSchema(arrayOf(v1AuthorizationSchema)) },
         "404": errors["404"],
       },
       async handle(ctx) {
@@ -187,7 +195,9 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
           ...pageQuery,
         },
       },
-      responses: { "200": { description: "A page of authorizations", schema: page("authorizations") } },
+      responses: {
+        "200": { description: "A page of authorizations", schema: page("authorizations", v1AuthorizationSchema) },
+      },
       async handle(ctx) {
         const q = ctx.query();
         const found = await practice.authorizations.search(ctx.principal, {
@@ -211,7 +221,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       operationId: "v1GetAuthorization",
       summary: "Read an authorization with its visits counted (current, booked, remaining).",
       access: "read",
-      responses: { "200": { description: "The authorization", schema: one }, "404": errors["404"] },
+      responses: { "200": { description: "The authorization", schema: authorization }, "404": errors["404"] },
       async handle(ctx) {
         return v1Success(v1AuthorizationView(await practice.authorizations.get(ctx.principal, ctx.ids.id)));
       },
@@ -224,7 +234,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       summary: "Partial update; icd_codes and cpt_code_authorization_details replace the whole list.",
       access: "write",
       requestBody: v1AuthorizationUpdateSchema,
-      responses: { "200": { description: "The authorization", schema: one }, ...errors },
+      responses: { "200": { description: "The authorization", schema: authorization }, ...errors },
       async handle(ctx) {
         const id = ctx.ids.id;
         return v1Success(
@@ -242,7 +252,7 @@ export function v1AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       summary: "Delete an authorization. Its visits stay on the case; later bookings need another authorization.",
       access: "write",
       responses: {
-        "200": { description: "Deleted", schema: v1EnvelopeSchema({ type: "object" }) },
+        "200": { description: "Deleted", schema: v1EnvelopeSchema(v1AuthorizationDeletedSchema) },
         "404": errors["404"],
       },
       async handle(ctx) {

@@ -13,7 +13,23 @@ import {
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import type { Static } from "../define-route.js";
-import { nullable } from "../validation/json-schema.js";
+import {
+  arrayOf,
+  boolean,
+  dateOrNull,
+  described,
+  id as idReply,
+  idOrNull,
+  integer,
+  oneOfStrings,
+  orNull,
+  replyObject,
+  serviceCaseIdText,
+  plainText,
+  textOrNull,
+  zonelessTime,
+} from "../openapi/reply-schemas.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
 
 const id = { type: "integer", minimum: 1 } as const;
 const date = nullable({ type: "string", format: "date", description: "YYYY-MM-DD" });
@@ -287,3 +303,171 @@ export const V1_CARD_FIELDS: FieldNames = Object.freeze({
   planStartDate: "plan_start_date",
   planEndDate: "plan_end_date",
 });
+
+/** An ICD-10 code on a case or an authorization, as sent. */
+export const v1IcdCodeReplySchema: JsonSchema = replyObject(
+  { id: idReply, code: plainText, description: textOrNull, revision: oneOfStrings(["ICD10"]) },
+  { title: "V1IcdCode" },
+);
+
+/** A referring physician as a case names it (v1ReferralView): resolved from the registry. */
+const V1_CASE_PHYSICIAN_SCHEMA = replyObject(
+  {
+    ref_physician_id: idReply,
+    first_name: plainText,
+    last_name: plainText,
+    npi: textOrNull,
+    fax_number: textOrNull,
+    phone_number: textOrNull,
+    address1: textOrNull,
+    address2: textOrNull,
+    city: textOrNull,
+    state: textOrNull,
+    zip: textOrNull,
+  },
+  { title: "V1CaseReferringPhysician" },
+);
+
+const V1_INSURANCE_CARD_PROPERTIES = {
+  insurance_card_id: idReply,
+  insurance_payer: replyObject(
+    {
+      payer_reg_id: described(idOrNull, "The payer registry's id (GET /v2/payers), when known"),
+      name: plainText,
+      payer_id: described(textOrNull, "The clearinghouse payer id"),
+    },
+    { title: "V1InsurancePayer" },
+  ),
+  insurance_number: plainText,
+  plan_start_date: dateOrNull,
+  plan_end_date: dateOrNull,
+} as const;
+
+/** A patient's insurance card (v1InsuranceCardView). */
+export const v1InsuranceCardSchema: JsonSchema = replyObject(V1_INSURANCE_CARD_PROPERTIES, {
+  title: "V1InsuranceCard",
+});
+
+/** A case as v1 shows it (v1CaseView, spec 2.4). Its `id` is a string, as the spec sends it. */
+export const v1CaseSchema: JsonSchema = replyObject(
+  {
+    id: described({ type: "string", pattern: "^[1-9][0-9]*$" }, "The case id, as a string (spec 2.4)"),
+    service_case_id: described(serviceCaseIdText, "SERVICE_CASE_<id>: what appointments and notes name"),
+    case_title: plainText,
+    patient_id: idReply,
+    specialization: plainText,
+    affected_body_part_details: arrayOf(plainText),
+    patient_case_identifier: replyObject({
+      patient_id: idReply,
+      case_title: plainText,
+      treatment_status: oneOfStrings(TREATMENT_STATUSES),
+    }),
+    referring_physician_details: orNull(V1_CASE_PHYSICIAN_SCHEMA),
+    secondary_referring_physician_details: orNull(V1_CASE_PHYSICIAN_SCHEMA),
+    tertiary_referring_physician_details: orNull(V1_CASE_PHYSICIAN_SCHEMA),
+    icd_codes: arrayOf(v1IcdCodeReplySchema),
+    treating_icd_codes: arrayOf(v1IcdCodeReplySchema),
+    insurance_card_list: arrayOf(
+      replyObject(
+        { ...V1_INSURANCE_CARD_PROPERTIES, insurance_card_type: oneOfStrings(INSURANCE_CARD_TYPES) },
+        { title: "V1CaseInsuranceCard" },
+      ),
+    ),
+    number_of_past_visits_for_this_case: integer,
+    treatment_status: oneOfStrings(TREATMENT_STATUSES),
+    treatment_start_date: dateOrNull,
+    date_of_injury: dateOrNull,
+    date_of_surgery: dateOrNull,
+    direct_access: boolean,
+    authorization_required: described(boolean, "The same as visit_track_required"),
+    auth_required_status: oneOfStrings(["AUTH_REQUIRED", "AUTH_NOT_REQUIRED", "AUTH_EXPIRED", "NA"]),
+    payment_mode: orNull(oneOfStrings(PAYMENT_MODES)),
+    frequency_and_duration: textOrNull,
+    visit_track_required: boolean,
+    case_visit_limit: described(integer, "0 means no limit"),
+    visits_used: integer,
+    visits_booked: integer,
+    body_pain_notes: textOrNull,
+    organisation_id: idReply,
+    clinic_id: idOrNull,
+    therapist_ids: arrayOf(idReply),
+    created_date: { type: "string", format: "date" },
+    updated_date: { type: "string", format: "date" },
+    created_at: zonelessTime,
+    updated_at: zonelessTime,
+  },
+  {
+    title: "V1Case",
+    examples: [
+      {
+        id: "77",
+        service_case_id: "SERVICE_CASE_77",
+        case_title: "Left knee post ACL reconstruction",
+        patient_id: 1042,
+        specialization: "PT",
+        affected_body_part_details: ["left knee"],
+        patient_case_identifier: {
+          patient_id: 1042,
+          case_title: "Left knee post ACL reconstruction",
+          treatment_status: "ACTIVE",
+        },
+        referring_physician_details: {
+          ref_physician_id: 12,
+          first_name: "Alan",
+          last_name: "Chen",
+          npi: "1245319599",
+          fax_number: "3125550177",
+          phone_number: "3125550176",
+          address1: "251 E Huron St",
+          address2: null,
+          city: "Chicago",
+          state: "IL",
+          zip: "60611",
+        },
+        secondary_referring_physician_details: null,
+        tertiary_referring_physician_details: null,
+        icd_codes: [
+          {
+            id: 52231,
+            code: "S83.512D",
+            description: "Sprain of anterior cruciate ligament of left knee, subsequent encounter",
+            revision: "ICD10",
+          },
+        ],
+        treating_icd_codes: [],
+        insurance_card_list: [
+          {
+            insurance_card_id: 301,
+            insurance_payer: { payer_reg_id: 18, name: "Blue Cross Blue Shield of Illinois", payer_id: "00621" },
+            insurance_number: "XOF123456789",
+            plan_start_date: "2025-01-01",
+            plan_end_date: "2025-12-31",
+            insurance_card_type: "PRIMARY",
+          },
+        ],
+        number_of_past_visits_for_this_case: 0,
+        treatment_status: "ACTIVE",
+        treatment_start_date: "2025-03-15",
+        date_of_injury: "2025-01-04",
+        date_of_surgery: "2025-02-10",
+        direct_access: false,
+        authorization_required: true,
+        auth_required_status: "AUTH_REQUIRED",
+        payment_mode: "INSURANCE_PAY",
+        frequency_and_duration: "2x/week for 6 weeks",
+        visit_track_required: true,
+        case_visit_limit: 12,
+        visits_used: 0,
+        visits_booked: 1,
+        body_pain_notes: null,
+        organisation_id: 1,
+        clinic_id: 3,
+        therapist_ids: [9001],
+        created_date: "2025-03-14",
+        updated_date: "2025-03-14",
+        created_at: "2025-03-14T15:20:03",
+        updated_at: "2025-03-14T15:20:03",
+      },
+    ],
+  },
+);

@@ -10,16 +10,19 @@ import {
   v1CaseChangesFromBody,
   v1CaseCreateSchema,
   v1CaseDraftFromBody,
+  v1CaseSchema,
   v1CaseUpdateSchema,
   v1CaseView,
   v1InsuranceCardCreateSchema,
+  v1InsuranceCardSchema,
   v1InsuranceCardView,
 } from "./v1-case-contract.js";
+import { arrayOf, plainText } from "../openapi/reply-schemas.js";
 
 export const CASE_SCOPES = scopePair("cases");
 const BASE = "/apis/soap-enrichment/v1";
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
-const caseBody = v1EnvelopeSchema({ type: "object", description: "The case of spec 2.4" });
+const caseBody = v1EnvelopeSchema(v1CaseSchema);
 
 /** A case id in a path (or a query): 12 or SERVICE_CASE_12; anything else is a case that does not exist. */
 export const CASE_ID = pathIdKind("CASE_NOT_FOUND", "service_case_id", parseServiceCaseId);
@@ -69,7 +72,10 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
         required: ["patient_id"],
         properties: { patient_id: { type: "integer", minimum: 1 } },
       },
-      responses: { "200": { description: "Cases", schema: v1EnvelopeSchema({ type: "array" }) }, "404": errors["404"] },
+      responses: {
+        "200": { description: "Cases", schema: v1EnvelopeSchema(arrayOf(v1CaseSchema)) },
+        "404": errors["404"],
+      },
       async handle(ctx) {
         return v1Success((await practice.cases.listByPatient(ctx.principal, ctx.query().patient_id)).map(v1CaseView));
       },
@@ -112,7 +118,7 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       responses: {
         "200": {
           description: "Specialization codes",
-          schema: v1EnvelopeSchema({ type: "array", items: { type: "string" } }),
+          schema: v1EnvelopeSchema(arrayOf(plainText)),
         },
       },
       async handle(ctx) {
@@ -129,7 +135,7 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       summary: "Get Insurance Cards: the patient's cards, oldest first; a case copies the ones it names.",
       access: "read",
       responses: {
-        "200": { description: "Cards", schema: v1EnvelopeSchema({ type: "array" }) },
+        "200": { description: "Cards", schema: v1EnvelopeSchema(arrayOf(v1InsuranceCardSchema)) },
         "404": { description: "PATIENT_NOT_FOUND", schema: v1ErrorBody },
       },
       async handle(ctx) {
@@ -147,7 +153,7 @@ export function v1CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       access: "write",
       requestBody: v1InsuranceCardCreateSchema,
       responses: {
-        "200": { description: "The card", schema: v1EnvelopeSchema({ type: "object" }) },
+        "200": { description: "The card", schema: v1EnvelopeSchema(v1InsuranceCardSchema) },
         "400": errors["400"],
         "404": { description: "PATIENT_NOT_FOUND", schema: v1ErrorBody },
       },

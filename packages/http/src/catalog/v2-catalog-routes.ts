@@ -10,6 +10,17 @@ import { pathIdKind } from "../contracts/path-id.js";
 import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
+import {
+  boolean,
+  described,
+  idText,
+  integer,
+  number,
+  oneOfStrings,
+  replyObject,
+  plainText,
+  textOrNull,
+} from "../openapi/reply-schemas.js";
 import { nullable } from "../validation/json-schema.js";
 
 const TYPE_ID = pathIdKind("APPOINTMENT_TYPE_NOT_FOUND", "appointment_type_id");
@@ -102,7 +113,29 @@ const reasonView = (r: CancellationReason) => ({
   cancellation_fee: r.cancellationFee,
   status: r.status,
 });
-const object = { type: "object" };
+/** An appointment type (typeView): v1's appointment category. */
+const typeSchema = replyObject(
+  {
+    id: idText,
+    name: plainText,
+    type: described(plainText, "e.g. IN_PERSON or TELEHEALTH"),
+    duration_minutes: integer,
+    colour: described(textOrNull, "#RRGGBB, or null for the calendar's own"),
+    active: boolean,
+  },
+  { title: "AppointmentType" },
+);
+/** A cancellation reason (reasonView). */
+const reasonSchema = replyObject(
+  {
+    id: idText,
+    reason_key: described(plainText, "What cancellations name (v1 cancellation_reason_key)"),
+    reason_label: plainText,
+    cancellation_fee: described(number, "The default fee of a cancellation with this reason"),
+    status: oneOfStrings(["ACTIVE", "INACTIVE"]),
+  },
+  { title: "CancellationReason" },
+);
 
 /**
  * Spec 4.7 `GET /v2/appointment-types` (the organisation's appointment categories, read-only in the spec) and,
@@ -128,7 +161,7 @@ export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
         "The organisation's appointment types (v1 appointment categories) with duration and colour; active ones unless status says otherwise.",
       access: "read",
       query: listQuery,
-      responses: { "200": { description: "A page of appointment types", schema: v2ListSchema(object) } },
+      responses: { "200": { description: "A page of appointment types", schema: v2ListSchema(typeSchema) } },
       async handle(ctx) {
         const q = ctx.query();
         const page = await practice.catalog.appointmentTypePage(ctx.principal, {
@@ -147,7 +180,7 @@ export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       scopes: ADMIN_SCOPES,
       requestBody: typeCreateSchema,
       responses: {
-        "201": { description: "The new type", schema: object },
+        "201": { description: "The new type", schema: typeSchema },
         "409": conflict("DUPLICATE_APPOINTMENT_TYPE"),
       },
       async handle(ctx) {
@@ -169,7 +202,7 @@ export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       operationId: "v2GetAppointmentType",
       summary: "Read an appointment type, active or not.",
       access: "read",
-      responses: { "200": { description: "The type", schema: object } },
+      responses: { "200": { description: "The type", schema: typeSchema } },
       async handle(ctx) {
         return jsonResponse(
           200,
@@ -187,7 +220,7 @@ export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       scopes: ADMIN_SCOPES,
       requestBody: typeUpdateSchema,
       responses: {
-        "200": { description: "The type after the change", schema: object },
+        "200": { description: "The type after the change", schema: typeSchema },
         "409": conflict("DUPLICATE_APPOINTMENT_TYPE"),
       },
       async handle(ctx) {
@@ -211,7 +244,7 @@ export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
         "The organisation's cancellation reasons with their default fees; active ones unless status says otherwise.",
       access: "read",
       query: listQuery,
-      responses: { "200": { description: "A page of reasons", schema: v2ListSchema(object) } },
+      responses: { "200": { description: "A page of reasons", schema: v2ListSchema(reasonSchema) } },
       async handle(ctx) {
         const q = ctx.query();
         const page = await practice.catalog.cancellationReasonPage(ctx.principal, {
@@ -230,7 +263,7 @@ export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
       scopes: ADMIN_SCOPES,
       requestBody: reasonCreateSchema,
       responses: {
-        "201": { description: "The new reason", schema: object },
+        "201": { description: "The new reason", schema: reasonSchema },
         "409": conflict("DUPLICATE_CANCELLATION_REASON"),
       },
       async handle(ctx) {
@@ -254,7 +287,7 @@ export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
         "Admin: change a reason's label, default fee or status; INACTIVE reasons can no longer be named by a cancellation.",
       scopes: ADMIN_SCOPES,
       requestBody: reasonUpdateSchema,
-      responses: { "200": { description: "The reason after the change", schema: object } },
+      responses: { "200": { description: "The reason after the change", schema: reasonSchema } },
       async handle(ctx) {
         const b = await ctx.body();
         const changed = await practice.catalogAdmin.updateCancellationReason(

@@ -12,6 +12,16 @@ import {
 } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
+import {
+  boolean,
+  dateTime,
+  described,
+  fieldSelection,
+  idText,
+  replyObject,
+  plainText,
+  textOrNull,
+} from "../openapi/reply-schemas.js";
 import { nullable } from "../validation/json-schema.js";
 
 export const CLINIC_ID = pathIdKind("CLINIC_NOT_FOUND", "clinic_id");
@@ -99,7 +109,62 @@ const v2ClinicListQuerySchema = {
   },
 } as const;
 
-const v2ClinicSchema = { type: "object", description: "A clinic (docs/clinics.md)" };
+/** A clinic as v2 shows it (v2ClinicView, docs/clinics.md). */
+const v2ClinicSchema = replyObject(
+  {
+    id: idText,
+    name: plainText,
+    time_zone: described(plainText, "IANA time zone"),
+    address: replyObject(
+      {
+        street: textOrNull,
+        street2: textOrNull,
+        city: textOrNull,
+        state: textOrNull,
+        zip_code: textOrNull,
+        country: textOrNull,
+      },
+      { title: "ClinicAddress" },
+    ),
+    phone: textOrNull,
+    place_of_service: described(plainText, "CMS place-of-service code, two digits"),
+    npi: textOrNull,
+    tax_id: described(textOrNull, "EIN as 12-3456789"),
+    allow_double_booking: boolean,
+    visit_limit_warning_only: boolean,
+    active: boolean,
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  {
+    title: "Clinic",
+    examples: [
+      {
+        id: "3",
+        name: "Lakeview Physical Therapy",
+        time_zone: "America/Chicago",
+        address: {
+          street: "3030 N Broadway",
+          street2: "Suite 200",
+          city: "Chicago",
+          state: "IL",
+          zip_code: "60657",
+          country: "US",
+        },
+        phone: "+1-773-555-0110",
+        place_of_service: "11",
+        npi: "1234567893",
+        tax_id: "36-1234567",
+        allow_double_booking: false,
+        visit_limit_warning_only: false,
+        active: true,
+        created_at: "2025-01-06T14:00:00.000Z",
+        updated_at: "2025-02-11T09:30:00.000Z",
+      },
+    ],
+  },
+);
+const v2ClinicFieldsSchema = fieldSelection(v2ClinicSchema, "ClinicFields");
 
 const V2_CLINIC_FIELDS: FieldNames = Object.freeze({
   name: "name",
@@ -210,7 +275,7 @@ export function v2ClinicRoutes({ practice }: RouteDependencies): RouteDefinition
       access: "read",
       query: v2ClinicListQuerySchema,
       responses: {
-        "200": { description: "A page of clinics", schema: v2ListSchema(v2ClinicSchema) },
+        "200": { description: "A page of clinics", schema: v2ListSchema(v2ClinicFieldsSchema) },
       },
       async handle(ctx) {
         const q = ctx.query();
@@ -234,7 +299,7 @@ export function v2ClinicRoutes({ practice }: RouteDependencies): RouteDefinition
       summary: "Read a clinic, active or not.",
       access: "read",
       query: { type: "object", additionalProperties: false, properties: { fields: fieldsSchema } },
-      responses: { "200": { description: "The clinic", schema: v2ClinicSchema } },
+      responses: { "200": { description: "The clinic", schema: v2ClinicFieldsSchema } },
       async handle(ctx) {
         const clinic = await practice.clinics.get(ctx.principal, ctx.ids.clinic_id);
         return jsonResponse(200, v2Project(v2ClinicView(clinic), v2FieldList(ctx.query().fields)));

@@ -1,6 +1,17 @@
-import type { DomainError } from "@openpractice/core";
+import { errorCodes, type DomainError } from "@openpractice/core";
+import {
+  anyObject,
+  boolean,
+  dateTime,
+  integer,
+  integerOrNull,
+  replyObject,
+  plainText,
+} from "../openapi/reply-schemas.js";
+import type { JsonSchema } from "../validation/json-schema.js";
 import { describeForWire, type FieldNames } from "./field-names.js";
 import { jsonResponse } from "./json-response.js";
+import { FIELD_ISSUE_SCHEMA } from "./v1-contract.js";
 
 /** Version string reported in v2 `meta.api_version`. */
 export const V2_API_VERSION = "2.0-beta";
@@ -20,6 +31,64 @@ export function v2Meta(ctx: V2RequestContext, withVersion = true): Record<string
 function v2Detail(key: string, value: unknown): unknown {
   return (key.endsWith("_id") || key.endsWith("_ref")) && typeof value === "number" ? String(value) : value;
 }
+
+/** The v2 error body (v2Error). */
+export const V2_ERROR_SCHEMA = replyObject(
+  {
+    error: replyObject({
+      code: { type: "string", enum: [...errorCodes()], description: "The stable error code (docs/errors.md)" },
+      message: plainText,
+      details: {
+        ...anyObject,
+        description: "What the error names (ids as strings); `errors` lists field issues",
+        properties: { errors: { type: "array", items: FIELD_ISSUE_SCHEMA } },
+      },
+    }),
+    meta: replyObject({ timestamp: dateTime, request_id: plainText }, { title: "V2ErrorMeta" }),
+  },
+  {
+    title: "V2Error",
+    examples: [
+      {
+        error: {
+          code: "PATIENT_NOT_FOUND",
+          message: "Patient 999 not found",
+          details: { patient_id: "999" },
+        },
+        meta: { timestamp: "2025-03-14T15:00:00.000Z", request_id: "req_3f9a2c1e-5b7d-4e8a-9c0f-1a2b3c4d5e6f" },
+      },
+    ],
+  },
+);
+
+/** The v2 `meta` of lists: when, which request, which API version. */
+export const V2_META_SCHEMA = replyObject(
+  { timestamp: dateTime, request_id: plainText, api_version: { type: "string", enum: [V2_API_VERSION] } },
+  { title: "V2Meta" },
+);
+
+/** The v2 `pagination` object (v2Pagination). */
+export const V2_PAGINATION_SCHEMA = replyObject(
+  {
+    current_page: integer,
+    total_pages: integer,
+    total_count: {
+      type: "integer",
+      description:
+        "Matches in all pages. For a `search`, exact up to the search count limit (default 1,000); above it, the limit, with total_count_exact false.",
+    },
+    total_count_exact: {
+      type: "boolean",
+      description: "False when total_count is a lower bound (a search with more matches than the count limit).",
+    },
+    per_page: integer,
+    has_next: boolean,
+    has_previous: boolean,
+    next_page: integerOrNull,
+    previous_page: integerOrNull,
+  },
+  { title: "V2Pagination" },
+);
 
 /**
  * `{error: {code, message, details}, meta: {timestamp, request_id}}` (spec 7.5). Field issues appear as details.errors.
@@ -101,15 +170,9 @@ export function v2ListBody(
   };
 }
 
-/** The OpenAPI schema of a v2 list of `item`. */
-export const v2ListSchema = (item: Record<string, unknown>) => ({
-  type: "object",
-  properties: {
-    data: { type: "array", items: item },
-    pagination: { $ref: "#/components/schemas/V2Pagination" },
-    meta: { $ref: "#/components/schemas/V2Meta" },
-  },
-});
+/** The OpenAPI schema of a v2 list of `item`: data, pagination and meta are always sent. */
+export const v2ListSchema = (item: JsonSchema): JsonSchema =>
+  replyObject({ data: { type: "array", items: item }, pagination: V2_PAGINATION_SCHEMA, meta: V2_META_SCHEMA });
 
 /** The `fields` query parameter of a resource whose fields are `names`: a comma-separated list of them. */
 export const v2FieldsParameter = <const N extends readonly string[]>(names: N) =>

@@ -1,5 +1,15 @@
 import { dottedIcdCode, type IcdCode10 } from "@openpractice/core";
-import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import { V1_PAGINATION_SCHEMA, v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import {
+  arrayOf,
+  described,
+  id,
+  integer,
+  integerOrNull,
+  oneOfStrings,
+  replyObject,
+  plainText,
+} from "../openapi/reply-schemas.js";
 import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 
@@ -12,6 +22,19 @@ const view = (c: IcdCode10) => ({
   billing_type: c.billable ? "BILLABLE" : "NON_BILLABLE",
   code_set_year: c.year,
 });
+
+const ICD_CODE_SCHEMA = replyObject(
+  {
+    id: described(id, "The CMS order number: stable within the code set year"),
+    code: described(plainText, "With the dot, e.g. M54.50"),
+    description: plainText,
+    short_description: plainText,
+    revision: oneOfStrings(["ICD10"]),
+    billing_type: oneOfStrings(["BILLABLE", "NON_BILLABLE"]),
+    code_set_year: integer,
+  },
+  { title: "V1Icd10CmCode" },
+);
 
 export function v1IcdRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   const route = routeGroup({ contract: "v1", tags: ["ICD-10-CM (v1)"], auth: true });
@@ -40,7 +63,16 @@ export function v1IcdRoutes({ practice }: RouteDependencies): RouteDefinition[] 
         },
       },
       responses: {
-        "200": { description: "{codes, pagination, code_set_year}", schema: v1EnvelopeSchema({ type: "object" }) },
+        "200": {
+          description: "A page of codes, with the code set year searched (null before any import)",
+          schema: v1EnvelopeSchema(
+            replyObject({
+              codes: arrayOf(ICD_CODE_SCHEMA),
+              code_set_year: integerOrNull,
+              pagination: V1_PAGINATION_SCHEMA,
+            }),
+          ),
+        },
         "400": { description: "INVALID_PARAMETER", schema: { $ref: "#/components/schemas/V1Error" } },
       },
       async handle(ctx) {

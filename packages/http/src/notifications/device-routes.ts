@@ -1,5 +1,6 @@
 import { assertRecipientQuery } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
+import { arrayOf, replyObject } from "../openapi/reply-schemas.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   deviceRegisterSchema,
@@ -8,7 +9,7 @@ import {
   ERROR_BODY,
   NOTIFICATIONS_PATH,
   notificationRoute,
-  OBJECT_BODY,
+  DEVICE_SCHEMA,
 } from "./notification-contract.js";
 
 const BASE = `${NOTIFICATIONS_PATH}/devices`;
@@ -26,8 +27,8 @@ export function deviceRoutes({ practice }: RouteDependencies): RouteDefinition[]
       access: "write",
       requestBody: deviceRegisterSchema,
       responses: {
-        "201": { description: "The new device", schema: OBJECT_BODY },
-        "200": { description: "The device, re-registered", schema: OBJECT_BODY },
+        "201": { description: "The new device", schema: DEVICE_SCHEMA },
+        "200": { description: "The device, re-registered", schema: DEVICE_SCHEMA },
         "400": { description: "VALIDATION_FAILED naming the field", schema: ERROR_BODY },
       },
       async handle(ctx) {
@@ -54,7 +55,7 @@ export function deviceRoutes({ practice }: RouteDependencies): RouteDefinition[]
       access: "read",
       query: devicesQuery,
       responses: {
-        "200": { description: "{devices}", schema: OBJECT_BODY },
+        "200": { description: "The user's devices", schema: replyObject({ devices: arrayOf(DEVICE_SCHEMA) }) },
         "400": { description: "INVALID_PARAMETER", schema: ERROR_BODY },
       },
       async handle(ctx) {
@@ -72,7 +73,7 @@ export function deviceRoutes({ practice }: RouteDependencies): RouteDefinition[]
       operationId: "getPushDevice",
       summary: "One device.",
       access: "read",
-      responses: { "200": { description: "The device", schema: OBJECT_BODY }, ...notFound },
+      responses: { "200": { description: "The device", schema: DEVICE_SCHEMA }, ...notFound },
       async handle(ctx) {
         return jsonResponse(200, deviceView(await practice.pushDevices.get(ctx.principal, ctx.params.device_id)));
       },

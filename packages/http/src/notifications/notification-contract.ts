@@ -1,5 +1,6 @@
 import {
   NOTIFICATION_LIMITS,
+  USER_TYPES,
   type Device,
   type DevicePush,
   type Notification,
@@ -7,6 +8,19 @@ import {
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { routeGroup, scopePair } from "../define-route.js";
+import {
+  arrayOf,
+  boolean,
+  dateTime,
+  dateTimeOrNull,
+  described,
+  integer,
+  integerOrNull,
+  oneOfStrings,
+  replyObject,
+  plainText,
+  textOrNull,
+} from "../openapi/reply-schemas.js";
 import type { JsonSchema } from "../validation/json-schema.js";
 
 const userId = {
@@ -130,7 +144,88 @@ export const notificationRoute = routeGroup({
 
 /** OpenAPI schemas of the replies. */
 export const ERROR_BODY: JsonSchema = { $ref: "#/components/schemas/V2Error" };
-export const OBJECT_BODY: JsonSchema = { type: "object" };
+
+const recipientReply = replyObject(
+  { user_id: described(plainText, "Your id of the user"), user_type: oneOfStrings(USER_TYPES) },
+  { title: "NotificationRecipient" },
+);
+
+/** A push device (deviceView); its keys are never shown. */
+export const DEVICE_SCHEMA: JsonSchema = replyObject(
+  {
+    device_id: described(plainText, "dev_<uuid>"),
+    user_id: plainText,
+    user_type: oneOfStrings(USER_TYPES),
+    endpoint: described(plainText, "The push service URL the browser handed out"),
+    label: textOrNull,
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  { title: "PushDevice" },
+);
+
+/** An entry of a user's inbox (inboxEntryView). */
+export const INBOX_ENTRY_SCHEMA: JsonSchema = replyObject(
+  {
+    notification_id: described(plainText, "ntf_<uuid>"),
+    title: plainText,
+    body: textOrNull,
+    link: textOrNull,
+    is_read: boolean,
+    read_at: dateTimeOrNull,
+    created_at: dateTime,
+  },
+  { title: "InboxEntry" },
+);
+
+/** A notification with each device's delivery and its attempt log (notificationView). */
+export const NOTIFICATION_SCHEMA: JsonSchema = replyObject(
+  {
+    notification_id: described(plainText, "ntf_<uuid>"),
+    recipient: recipientReply,
+    notification: replyObject({ title: plainText, body: textOrNull, link: textOrNull }),
+    idempotency_key: textOrNull,
+    delivery_status: oneOfStrings(["queued", "delivered", "partially_delivered", "failed", "no_devices"]),
+    read_at: dateTimeOrNull,
+    created_at: dateTime,
+    updated_at: dateTime,
+    deliveries: arrayOf(
+      replyObject(
+        {
+          device_id: plainText,
+          push_service: described(plainText, "The push service's origin, never the full endpoint"),
+          status: oneOfStrings(["pending", "delivered", "failed", "expired"]),
+          attempts: integer,
+          last_status: integerOrNull,
+          error: textOrNull,
+          updated_at: dateTime,
+          attempt_log: arrayOf(
+            replyObject(
+              {
+                attempt: integer,
+                attempted_at: dateTime,
+                status: integerOrNull,
+                outcome: oneOfStrings(["delivered", "retry", "expired", "rejected"]),
+                retry_after_seconds: integerOrNull,
+                duration_ms: integer,
+                error: textOrNull,
+              },
+              { title: "PushAttempt" },
+            ),
+          ),
+        },
+        { title: "PushDelivery" },
+      ),
+    ),
+  },
+  { title: "Notification" },
+);
+
+/** The answer of deliver: accepted, delivered in the background. */
+export const ACCEPTED_SCHEMA: JsonSchema = replyObject(
+  { notification_id: described(plainText, "ntf_<uuid>"), status: { type: "string", const: "accepted" } },
+  { title: "NotificationAccepted" },
+);
 
 export const deviceView = (d: Device) => ({
   device_id: d.id,

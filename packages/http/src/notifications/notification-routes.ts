@@ -1,6 +1,7 @@
 import { assertRecipientQuery } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
-import { v1CurrentPagePagination } from "../contracts/v1-contract.js";
+import { V1_CURRENT_PAGE_PAGINATION_SCHEMA, v1CurrentPagePagination } from "../contracts/v1-contract.js";
+import { arrayOf, described, integer, replyObject, plainText } from "../openapi/reply-schemas.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   deliverSchema,
@@ -9,7 +10,9 @@ import {
   ERROR_BODY,
   NOTIFICATIONS_PATH,
   notificationRoute,
-  OBJECT_BODY,
+  ACCEPTED_SCHEMA,
+  INBOX_ENTRY_SCHEMA,
+  NOTIFICATION_SCHEMA,
   notificationView,
   recipientSchema,
 } from "./notification-contract.js";
@@ -39,7 +42,7 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
         "202": {
           description:
             "{notification_id, status: accepted}; a repeat of an idempotency_key answers the first notification's id with Idempotent-Replayed: true",
-          schema: OBJECT_BODY,
+          schema: ACCEPTED_SCHEMA,
         },
         "400": {
           description:
@@ -73,7 +76,13 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       summary:
         "The VAPID public key (base64url) browsers pass to PushManager.subscribe as applicationServerKey. No token needed: it is public.",
       responses: {
-        "200": { description: "{public_key}", schema: OBJECT_BODY },
+        "200": {
+          description: "The VAPID public key",
+          schema: replyObject(
+            { public_key: described(plainText, "base64url: PushManager.subscribe's applicationServerKey") },
+            { title: "VapidPublicKey" },
+          ),
+        },
         "503": { description: "PUSH_NOT_CONFIGURED", schema: ERROR_BODY },
       },
       async handle() {
@@ -93,7 +102,14 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       access: "read",
       query: inboxQuery,
       responses: {
-        "200": { description: "{entries, unread_count, pagination}", schema: OBJECT_BODY },
+        "200": {
+          description: "A page of the inbox and the count of all unread entries",
+          schema: replyObject({
+            entries: arrayOf(INBOX_ENTRY_SCHEMA),
+            unread_count: integer,
+            pagination: V1_CURRENT_PAGE_PAGINATION_SCHEMA,
+          }),
+        },
         "400": { description: "INVALID_PARAMETER", schema: ERROR_BODY },
       },
       async handle(ctx) {
@@ -118,7 +134,10 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       access: "write",
       requestBody: recipientSchema,
       responses: {
-        "200": { description: "{marked_read}", schema: OBJECT_BODY },
+        "200": {
+          description: "How many entries were marked read",
+          schema: replyObject({ marked_read: integer }),
+        },
         "400": { description: "VALIDATION_FAILED", schema: ERROR_BODY },
       },
       async handle(ctx) {
@@ -138,7 +157,7 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       summary:
         "One notification: its content, delivery_status (queued, delivered, partially_delivered, failed, no_devices), read state, and each device's delivery with every attempt.",
       access: "read",
-      responses: { "200": { description: "The notification", schema: OBJECT_BODY }, ...notFound },
+      responses: { "200": { description: "The notification", schema: NOTIFICATION_SCHEMA }, ...notFound },
       async handle(ctx) {
         const found = await practice.notifications.get(ctx.principal, ctx.params.notification_id);
         return jsonResponse(200, notificationView(found.notification, found.pushes));
@@ -150,7 +169,7 @@ export function notificationRoutes({ practice }: RouteDependencies): RouteDefini
       operationId: "markNotificationRead",
       summary: "Mark an inbox entry read (again: no change, the first read time stays).",
       access: "write",
-      responses: { "200": { description: "The inbox entry", schema: OBJECT_BODY }, ...notFound },
+      responses: { "200": { description: "The inbox entry", schema: INBOX_ENTRY_SCHEMA }, ...notFound },
       async handle(ctx) {
         return jsonResponse(
           200,

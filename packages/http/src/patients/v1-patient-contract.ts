@@ -1,6 +1,17 @@
 import { SEXES, type Patient, type PatientChanges, type PatientDraft } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import type { Static } from "../define-route.js";
+import {
+  date,
+  described,
+  id,
+  idOrNull,
+  oneOfStrings,
+  replyObject,
+  plainText,
+  textOrNull,
+  zonelessTime,
+} from "../openapi/reply-schemas.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 import { fieldHints } from "./patient-field-counterparts.js";
 
@@ -58,25 +69,65 @@ export const v1PatientUpdateSchema = {
   properties: { ...v1Properties, status: { type: "string", enum: ["ACTIVE", "INACTIVE"] } },
 } as const;
 
-export const v1PatientSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    patient_id: { type: "integer" },
-    organisation_id: { type: "integer" },
-    clinic_id: { type: ["integer", "null"] },
-    first_name: { type: "string" },
-    middle_name: { type: ["string", "null"] },
-    last_name: { type: "string" },
-    date_of_birth: { type: "string", format: "date" },
-    sex: { type: "string", enum: [...SEXES] },
-    mobile: { type: ["string", "null"] },
-    email_address: { type: ["string", "null"] },
-    address: { type: "object" },
-    status: { type: "string", enum: ["ACTIVE", "INACTIVE"] },
-    created_at: { type: "string", description: "Zoneless ISO 8601 date-time in UTC" },
-    updated_at: { type: "string", description: "Zoneless ISO 8601 date-time in UTC" },
+const V1_PATIENT_ADDRESS_SCHEMA = replyObject(
+  {
+    line1: textOrNull,
+    line2: textOrNull,
+    city: textOrNull,
+    state: described(textOrNull, "2-letter state code"),
+    postal_code: textOrNull,
+    country: described(textOrNull, "ISO 3166-1 alpha-2 code"),
   },
-};
+  { title: "V1PatientAddress" },
+);
+
+/** A patient as v1 shows it (v1PatientView): ids are numbers, every field is sent, null when empty. */
+export const v1PatientSchema: JsonSchema = replyObject(
+  {
+    patient_id: id,
+    organisation_id: id,
+    clinic_id: idOrNull,
+    first_name: plainText,
+    middle_name: textOrNull,
+    last_name: plainText,
+    date_of_birth: date,
+    sex: oneOfStrings(SEXES),
+    mobile: textOrNull,
+    email_address: textOrNull,
+    address: V1_PATIENT_ADDRESS_SCHEMA,
+    status: oneOfStrings(["ACTIVE", "INACTIVE"]),
+    created_at: zonelessTime,
+    updated_at: zonelessTime,
+  },
+  {
+    title: "V1Patient",
+    examples: [
+      {
+        patient_id: 1042,
+        organisation_id: 1,
+        clinic_id: 3,
+        first_name: "Maria",
+        middle_name: null,
+        last_name: "Lopez",
+        date_of_birth: "1984-07-21",
+        sex: "FEMALE",
+        mobile: "+1-312-555-0142",
+        email_address: "maria.lopez@example.com",
+        address: {
+          line1: "1200 W Harrison St",
+          line2: "Apt 4B",
+          city: "Chicago",
+          state: "IL",
+          postal_code: "60607",
+          country: "US",
+        },
+        status: "ACTIVE",
+        created_at: "2025-03-14T15:02:11",
+        updated_at: "2025-03-14T15:02:11",
+      },
+    ],
+  },
+);
 
 /** Domain field → v1 wire field, for error messages. */
 export const V1_PATIENT_FIELDS: FieldNames = Object.freeze({

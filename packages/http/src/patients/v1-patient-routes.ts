@@ -1,5 +1,5 @@
 import { pathIdKind } from "../contracts/path-id.js";
-import { V1_PATIENT_EXISTS_CODE, v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
+import { V1_PATIENT_EXISTS_CODE, V1_SUCCESS_CODE, v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
@@ -39,7 +39,7 @@ export function v1PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       responses: {
         "200": {
           description: "code 2000 with the new patient, or code 2301 with the existing one",
-          schema: envelope(v1PatientSchema),
+          schema: envelope(v1PatientSchema, [V1_SUCCESS_CODE, V1_PATIENT_EXISTS_CODE]),
         },
         "400": { description: "Validation error naming each field", schema: v1ErrorBody },
       },

@@ -1,4 +1,5 @@
 import {
+  APPOINTMENT_STATUSES,
   MEDICAL_RECORDS_PER_PATIENT,
   PATIENT_LIST_LIMITS,
   PATIENT_LIST_ORDERS,
@@ -14,6 +15,18 @@ import {
 import type { FieldNames } from "../contracts/field-names.js";
 import { v2Project } from "../contracts/v2-contract.js";
 import type { Static } from "../define-route.js";
+import {
+  arrayOf,
+  date,
+  dateTime,
+  described,
+  fieldSelection,
+  idText,
+  oneOfStrings,
+  replyObject,
+  plainText,
+  textOrNull,
+} from "../openapi/reply-schemas.js";
 import { nullable, type JsonSchema } from "../validation/json-schema.js";
 import { fieldHints } from "./patient-field-counterparts.js";
 
@@ -94,57 +107,111 @@ export const v2PatientUpdateSchema = {
   properties: v2Properties,
 } as const;
 
-const str = { type: "string" };
-const strOrNull = { type: ["string", "null"] };
-export const v2PatientSchema: JsonSchema = {
-  type: "object",
-  properties: {
-    id: str,
-    first_name: str,
-    last_name: str,
-    middle_name: strOrNull,
-    email: strOrNull,
-    phone: strOrNull,
-    date_of_birth: { type: "string", format: "date" },
-    gender: { type: "string", enum: Object.keys(GENDER_TO_SEX) },
-    status: { type: "string", enum: ["active", "inactive"] },
-    address: {
-      type: "object",
-      properties: { street: strOrNull, city: strOrNull, state: strOrNull, zip_code: strOrNull, country: strOrNull },
-    },
-    emergency_contact: { type: "object", properties: { name: strOrNull, relationship: strOrNull, phone: strOrNull } },
-    insurance: { description: "Object; an array of coverages when expand=insurance" },
-    medical_records: {
-      type: "array",
-      description: `Only with expand=medical_records: the patient's completed SOAP notes, newest service date first, at most ${MEDICAL_RECORDS_PER_PATIENT}`,
-      items: {
-        type: "object",
-        properties: {
-          id: { type: "string", description: "The note's context_id" },
-          date: { type: "string", format: "date", description: "Service date in the clinic's time zone" },
-          diagnosis: {
-            type: ["string", "null"],
-            description:
-              "ICD-10 code and description of the Assessment's primary diagnosis; else its treating diagnosis text; null when it has neither",
-          },
-          provider_id: { type: "string", description: "The rendering physician's user id" },
-        },
+const V2_PATIENT_INSURANCE_SCHEMA = replyObject(
+  { provider: textOrNull, policy_number: textOrNull, group_number: textOrNull },
+  { title: "V2PatientInsurance" },
+);
+
+/** A patient as v2 shows it (v2PatientView): every field is sent, null when empty. */
+export const v2PatientSchema: JsonSchema = replyObject(
+  {
+    id: idText,
+    first_name: plainText,
+    last_name: plainText,
+    middle_name: textOrNull,
+    email: textOrNull,
+    phone: textOrNull,
+    date_of_birth: date,
+    gender: oneOfStrings(Object.keys(GENDER_TO_SEX)),
+    status: oneOfStrings(["active", "inactive"]),
+    address: replyObject(
+      {
+        street: textOrNull,
+        city: textOrNull,
+        state: textOrNull,
+        zip_code: textOrNull,
+        country: described(textOrNull, "ISO 3166-1 alpha-2 code"),
       },
-    },
-    appointments: {
-      type: "array",
-      description: "Only with expand=appointments",
-      items: { type: "object", properties: { id: str, date: str, status: str, provider_id: str } },
-    },
-    created_at: { type: "string", format: "date-time" },
-    updated_at: { type: "string", format: "date-time" },
+      { title: "V2PatientAddress" },
+    ),
+    emergency_contact: replyObject(
+      { name: textOrNull, relationship: textOrNull, phone: textOrNull },
+      { title: "V2EmergencyContact" },
+    ),
+    insurance: V2_PATIENT_INSURANCE_SCHEMA,
+    created_at: dateTime,
+    updated_at: dateTime,
   },
-};
+  {
+    title: "V2Patient",
+    examples: [
+      {
+        id: "1042",
+        first_name: "Maria",
+        last_name: "Lopez",
+        middle_name: null,
+        email: "maria.lopez@example.com",
+        phone: "+1-312-555-0142",
+        date_of_birth: "1984-07-21",
+        gender: "female",
+        status: "active",
+        address: { street: "1200 W Harrison St", city: "Chicago", state: "IL", zip_code: "60607", country: "US" },
+        emergency_contact: { name: "Carlos Lopez", relationship: "spouse", phone: "+1-312-555-0199" },
+        insurance: {
+          provider: "Blue Cross Blue Shield of Illinois",
+          policy_number: "XOF123456789",
+          group_number: "G-2210",
+        },
+        created_at: "2025-03-14T15:02:11.000Z",
+        updated_at: "2025-03-14T15:02:11.000Z",
+      },
+    ],
+  },
+);
+
+/**
+ * A patient as GET /v2/patients and GET /v2/patients/{id} send it: `fields` keeps id and the fields named, and
+ * `expand` adds medical_records and appointments and turns insurance into a list of coverages.
+ */
+export const v2PatientReadSchema: JsonSchema = fieldSelection(v2PatientSchema, "V2PatientFields", {
+  insurance: {
+    description: "The insurance object; with expand=insurance, the list of the patient's coverages (empty or one)",
+    anyOf: [V2_PATIENT_INSURANCE_SCHEMA, arrayOf(V2_PATIENT_INSURANCE_SCHEMA)],
+  },
+  medical_records: arrayOf(
+    replyObject(
+      {
+        id: described(plainText, "The note's context_id"),
+        date: described(date, "Service date in the clinic's time zone"),
+        diagnosis: described(
+          textOrNull,
+          "ICD-10 code and description of the Assessment's primary diagnosis; else its treating diagnosis text; null when it has neither",
+        ),
+        provider_id: described(idText, "The rendering physician's user id"),
+      },
+      { title: "V2MedicalRecord" },
+    ),
+    `Only with expand=medical_records: the patient's completed SOAP notes, newest service date first, at most ${MEDICAL_RECORDS_PER_PATIENT}`,
+  ),
+  appointments: arrayOf(
+    replyObject(
+      {
+        id: idText,
+        date: described(dateTime, "Start time"),
+        status: oneOfStrings(
+          APPOINTMENT_STATUSES.map((st) => st.toLowerCase()),
+          "The appointment's status, lower case",
+        ),
+        provider_id: described(idText, "The provider's user id (v1 doctor_id)"),
+      },
+      { title: "V2PatientAppointment" },
+    ),
+    "Only with expand=appointments: the patient's appointments by start time, at most 100",
+  ),
+});
 
 /** Field names `fields=` may select (id is always included). */
-export const V2_PATIENT_FIELDS_SELECTABLE = Object.keys(v2PatientSchema.properties as object).filter(
-  (f) => !["medical_records", "appointments"].includes(f),
-);
+export const V2_PATIENT_FIELDS_SELECTABLE = Object.keys(v2PatientSchema.properties as object);
 
 const commaList = (allowed: readonly string[], description: string) =>
   ({

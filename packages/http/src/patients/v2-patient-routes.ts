@@ -1,6 +1,6 @@
 import { DomainError, hasAnyScope, type Patient, type Principal } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
-import { v2Meta, v2Pagination } from "../contracts/v2-contract.js";
+import { v2ListSchema, v2Meta, v2Pagination } from "../contracts/v2-contract.js";
 import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { NOTE_SCOPES } from "../soap/v1-soap-routes.js";
@@ -13,6 +13,7 @@ import {
   v2PatientCreateSchema,
   v2PatientListQuerySchema,
   v2PatientReadQuerySchema,
+  v2PatientReadSchema,
   v2PatientSchema,
   v2PatientUpdateSchema,
   v2PatientView,
@@ -94,14 +95,7 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       responses: {
         "200": {
           description: "A page of patients",
-          schema: {
-            type: "object",
-            properties: {
-              data: { type: "array", items: v2PatientSchema },
-              pagination: { $ref: "#/components/schemas/V2Pagination" },
-              meta: { $ref: "#/components/schemas/V2Meta" },
-            },
-          },
+          schema: v2ListSchema(v2PatientReadSchema),
         },
         ...errors,
       },
@@ -166,7 +160,7 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       access: "read",
       query: v2PatientReadQuerySchema,
       responses: {
-        "200": { description: "The patient", schema: v2PatientSchema },
+        "200": { description: "The patient", schema: v2PatientReadSchema },
         "404": { description: "PATIENT_NOT_FOUND", schema: v2ErrorBody },
         ...errors,
       },

@@ -4,6 +4,7 @@ import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
 import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
+import { boolean, described, idText, oneOfStrings, replyObject, plainText } from "../openapi/reply-schemas.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 
 const PAYER_REF = pathIdKind("PAYER_NOT_FOUND", "payer_ref");
@@ -48,7 +49,19 @@ const payerView = (p: Payer) => ({
   source: p.organisationId === null ? "registry" : "organisation",
   active: p.active,
 });
-const object = { type: "object", description: "A payer (docs/payers.md)" };
+/** A payer as v2 shows it (payerView, docs/payers.md). */
+const object = replyObject(
+  {
+    id: described(idText, "What GET /v2/payers/{payer_ref} takes"),
+    payer_id: described(plainText, "The clearinghouse payer id"),
+    name: plainText,
+    type: oneOfStrings(PAYER_TYPES),
+    eligibility: described(boolean, "Whether it answers real-time eligibility checks"),
+    source: oneOfStrings(["registry", "organisation"], "The shared registry, or the organisation's own payer"),
+    active: boolean,
+  },
+  { title: "Payer" },
+);
 
 /** Spec 4.7 `GET /v2/payers` (the registry, searchable and paged), a payer, and an organisation's own payers. */
 export function v2PayerRoutes({ practice }: RouteDependencies): RouteDefinition[] {

@@ -12,6 +12,18 @@ import {
 } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
+import {
+  arrayOf,
+  boolean,
+  dateTime,
+  described,
+  fieldSelection,
+  idText,
+  idTextOrNull,
+  replyObject,
+  plainText,
+  textOrNull,
+} from "../openapi/reply-schemas.js";
 import { nullable } from "../validation/json-schema.js";
 
 const PROVIDER_ID = pathIdKind("PROVIDER_NOT_FOUND", "provider_id");
@@ -114,7 +126,49 @@ const v2ProviderListQuerySchema = {
   },
 } as const;
 
-const v2ProviderSchema = { type: "object", description: "A provider (docs/providers.md)" };
+/** A provider as v2 shows it (v2ProviderView, docs/providers.md). */
+const v2ProviderSchema = replyObject(
+  {
+    id: idText,
+    user_id: described(idText, "Their user id in your identity provider: v1's doctor_id"),
+    first_name: plainText,
+    last_name: plainText,
+    npi: textOrNull,
+    credentials: arrayOf(plainText),
+    licence_number: textOrNull,
+    licence_state: textOrNull,
+    specialities: arrayOf(plainText),
+    clinic_ids: arrayOf(idText),
+    supervising_user_id: described(idTextOrNull, "The user id of the provider who co-signs their notes"),
+    requires_cosign: boolean,
+    active: boolean,
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  {
+    title: "Provider",
+    examples: [
+      {
+        id: "7",
+        user_id: "9001",
+        first_name: "Priya",
+        last_name: "Raman",
+        npi: "1234567893",
+        credentials: ["DPT"],
+        licence_number: "070-012345",
+        licence_state: "IL",
+        specialities: ["PT"],
+        clinic_ids: ["3", "4"],
+        supervising_user_id: null,
+        requires_cosign: false,
+        active: true,
+        created_at: "2025-01-06T14:05:00.000Z",
+        updated_at: "2025-01-06T14:05:00.000Z",
+      },
+    ],
+  },
+);
+const v2ProviderFieldsSchema = fieldSelection(v2ProviderSchema, "ProviderFields");
 
 const V2_PROVIDER_FIELDS: FieldNames = Object.freeze({
   userId: "user_id",
@@ -213,7 +267,7 @@ export function v2ProviderRoutes({ practice }: RouteDependencies): RouteDefiniti
       summary: "The organisation's providers: active ones by last name unless status, sort or order say otherwise.",
       access: "read",
       query: v2ProviderListQuerySchema,
-      responses: { "200": { description: "A page of providers", schema: v2ListSchema(v2ProviderSchema) } },
+      responses: { "200": { description: "A page of providers", schema: v2ListSchema(v2ProviderFieldsSchema) } },
       async handle(ctx) {
         const q = ctx.query();
         const page = await practice.providers.list(ctx.principal, {
@@ -237,7 +291,7 @@ export function v2ProviderRoutes({ practice }: RouteDependencies): RouteDefiniti
       summary: "Read a provider, active or not.",
       access: "read",
       query: { type: "object", additionalProperties: false, properties: { fields: fieldsSchema } },
-      responses: { "200": { description: "The provider", schema: v2ProviderSchema } },
+      responses: { "200": { description: "The provider", schema: v2ProviderFieldsSchema } },
       async handle(ctx) {
         const provider = await practice.providers.get(ctx.principal, ctx.ids.provider_id);
         return jsonResponse(200, v2Project(v2ProviderView(provider), v2FieldList(ctx.query().fields)));

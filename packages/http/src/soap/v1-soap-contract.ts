@@ -1,4 +1,6 @@
 import {
+  SOAP_SECTIONS,
+  SUMMARY_STATUSES,
   isNoteEditable,
   requireServiceCaseId,
   serviceCaseId,
@@ -14,7 +16,23 @@ import { caseIdBodySchema, caseIdQuerySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import type { Static } from "../define-route.js";
-import { nullable } from "../validation/json-schema.js";
+import {
+  anyObject,
+  boolean,
+  described,
+  id,
+  idOrNull,
+  integer,
+  oneOfStrings,
+  orNull,
+  replyObject,
+  serviceCaseIdOrNull,
+  plainText,
+  textOrNull,
+  zonelessTime,
+  zonelessTimeOrNull,
+} from "../openapi/reply-schemas.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
 
 const fromSession = { not: {}, description: "it comes from the authenticated session (spec 4.1 rule 2)" } as const;
 const contextRef = nullable({ type: "string", minLength: 1, maxLength: 40 });
@@ -176,3 +194,57 @@ export function v1NoteSearch(q: V1NoteSearchQuery): NoteSearch {
     size: q.size,
   };
 }
+
+/** A SOAP note as v1 shows it (v1NoteView, spec 2.1). */
+export const v1NoteSchema: JsonSchema = replyObject(
+  {
+    context_id: described(plainText, "The note's public id, used in every later call"),
+    patient_id: id,
+    organisation_id: id,
+    clinic_id: id,
+    service_case_id: serviceCaseIdOrNull,
+    case_title: textOrNull,
+    appointment_id: idOrNull,
+    type: oneOfStrings(SOAP_NOTE_TYPES),
+    category: textOrNull,
+    service_date_time: zonelessTime,
+    entry_date_time: zonelessTime,
+    status: oneOfStrings(SOAP_NOTE_STATUSES),
+    completed: boolean,
+    completed_at: zonelessTimeOrNull,
+    rendering_physician: described(id, "The rendering physician's user id"),
+    supervising_physician: described(idOrNull, "The supervising physician's user id"),
+    subjective_submission_id: plainText,
+    objective_submission_id: plainText,
+    assessment_submission_id: plainText,
+    plan_submission_id: plainText,
+    treatment_sheet_id: described(integer, "0 until the note has a treatment sheet"),
+    plan_of_care_id: idOrNull,
+    submit_for_billing: boolean,
+    summary_doc_url: described(textOrNull, "The PDF summary, once the completed note is rendered"),
+    short_summary_url: described(textOrNull, "The one-page PDF summary, once rendered"),
+    summary_status: described(orNull(oneOfStrings(SUMMARY_STATUSES)), "null until the note is completed"),
+    summary_failure: described(textOrNull, "Why the summary is FAILED; null otherwise"),
+    is_soap_note_editable: boolean,
+    billing_status: described(textOrNull, "null until completion; then SUBMITTED or NOT_SUBMITTED (or the gateway's)"),
+    soap_without_appointment: boolean,
+    parent: textOrNull,
+    data_carry_forward_from: textOrNull,
+    created_at: zonelessTime,
+    updated_at: zonelessTime,
+  },
+  { title: "V1SoapNote" },
+);
+
+/** A section's form submission (v1FormView). */
+export const v1FormSchema: JsonSchema = replyObject(
+  {
+    submission_id: plainText,
+    soap_context_id: plainText,
+    section: oneOfStrings(SOAP_SECTIONS),
+    version: integer,
+    response: described(anyObject, "The section's answers"),
+    updated_at: zonelessTime,
+  },
+  { title: "V1FormSubmission" },
+);

@@ -1,10 +1,19 @@
 import type { Principal } from "@openpractice/core";
-import { v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
+import {
+  V1_ERROR_SCHEMA,
+  V1_PAGINATION_SCHEMA,
+  v1EnvelopeSchema,
+  v1Pagination,
+  v1Success,
+} from "../contracts/v1-contract.js";
+import { arrayOf, replyObject } from "../openapi/reply-schemas.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   V1_SOAP_FIELDS,
   v1FormPartialSchema,
+  v1FormSchema,
+  v1NoteSchema,
   v1FormView,
   v1NoteDraftFromBody,
   v1NoteSearch,
@@ -16,11 +25,8 @@ import {
 
 export const NOTE_SCOPES = scopePair("notes");
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
-const one = v1EnvelopeSchema({ type: "object", description: "The SOAP note of spec 2.1" });
-const page = v1EnvelopeSchema({
-  type: "object",
-  properties: { notes: { type: "array" }, pagination: { type: "object" } },
-});
+const one = v1EnvelopeSchema(v1NoteSchema);
+const page = v1EnvelopeSchema(replyObject({ notes: arrayOf(v1NoteSchema), pagination: V1_PAGINATION_SCHEMA }));
 
 export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   const route = routeGroup({
@@ -44,7 +50,13 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       access: "write",
       requestBody: v1SoapCreateSchema,
       v1ErrorStatus: 200,
-      responses: { "200": { description: "code 2000 with the note, or an error code with data null", schema: one } },
+      responses: {
+        "200": {
+          description:
+            "code 2000 with the note, or an error code with data null (every client error but 401 and 429 comes with HTTP 200 here)",
+          schema: { anyOf: [one, V1_ERROR_SCHEMA] },
+        },
+      },
       async handle(ctx) {
         return v1Success(
           v1NoteView(await practice.soapNotes.create(ctx.principal, v1NoteDraftFromBody(await ctx.body()))),
@@ -99,7 +111,7 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       summary: "A section's form submission with its current version.",
       access: "read",
       responses: {
-        "200": { description: "The submission", schema: v1EnvelopeSchema({ type: "object" }) },
+        "200": { description: "The submission", schema: v1EnvelopeSchema(v1FormSchema) },
         "404": { description: "FORM_SUBMISSION_NOT_FOUND", schema: v1ErrorBody },
       },
       async handle(ctx) {
@@ -115,7 +127,7 @@ export function v1SoapRoutes({ practice }: RouteDependencies): RouteDefinition[]
       access: "write",
       requestBody: v1FormPartialSchema,
       responses: {
-        "200": { description: "The submission at its new version", schema: v1EnvelopeSchema({ type: "object" }) },
+        "200": { description: "The submission at its new version", schema: v1EnvelopeSchema(v1FormSchema) },
         "400": { description: "VALIDATION_FAILED (diagnosis entries of spec 2.2, paths)", schema: v1ErrorBody },
         "409": {
           description: "VERSION_CONFLICT (details.current_version) or INVALID_TRANSITION (the note is COMPLETED)",

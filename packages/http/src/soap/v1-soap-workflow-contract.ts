@@ -3,7 +3,6 @@ import {
   RETURN_REASON_MAX_LENGTH,
   serviceCaseId,
   TREATMENT_LIMITS,
-  type SummaryVariant,
   type AssessedTreatmentSheet,
   type Claim,
   type DocumentationSettings,
@@ -13,10 +12,27 @@ import {
   type TreatmentLineInput,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
-import { v1ModifierView } from "../billing/v1-billing-routes.js";
+import { v1ModifierSchema, v1ModifierView } from "../billing/v1-billing-routes.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import type { Static } from "../define-route.js";
-import { nullable } from "../validation/json-schema.js";
+import {
+  anyObject,
+  arrayOf,
+  boolean,
+  date,
+  described,
+  id,
+  idOrNull,
+  integer,
+  oneOfStrings,
+  replyObject,
+  serviceCaseIdOrNull,
+  plainText,
+  textOrNull,
+  zonelessTime,
+  zonelessTimeOrNull,
+} from "../openapi/reply-schemas.js";
+import { nullable, type JsonSchema } from "../validation/json-schema.js";
 
 const modifierSchema = {
   type: "object",
@@ -248,3 +264,117 @@ export const v1SettingsView = (s: DocumentationSettings) => ({
   auto_submit_billing: s.autoSubmitBilling,
   require_plan_section: s.requirePlanSection,
 });
+
+/** A treatment sheet with what the catalog and the billing rule say of each line (v1TreatmentSheetView). */
+export const v1TreatmentSheetSchema: JsonSchema = replyObject(
+  {
+    id,
+    soap_context_id: plainText,
+    patient_id: described({ type: "string", pattern: "^[1-9][0-9]*$" }, "The patient's id as a string (spec 4.1)"),
+    billing_rule: oneOfStrings(BILLING_UNIT_RULES),
+    total_timed_minutes: integer,
+    total_units: integer,
+    total_supported_units: integer,
+    over_billed: described(boolean, "Some line bills more units than the rule supports: completion is refused"),
+    treatments: arrayOf(
+      replyObject(
+        {
+          treatment_class_id: id,
+          code: plainText,
+          description: plainText,
+          timed: boolean,
+          duration: described(integer, "minutes"),
+          units: integer,
+          supported_units: described(integer, "The units the organisation's billing rule supports for this line"),
+          over_billed: boolean,
+          modifiers: arrayOf(v1ModifierSchema),
+        },
+        { title: "V1TreatmentLine" },
+      ),
+    ),
+    created_at: zonelessTime,
+    updated_at: zonelessTime,
+  },
+  { title: "V1TreatmentSheet" },
+);
+
+/** A signature of a note (v1SignatureView). */
+export const v1SignatureSchema: JsonSchema = replyObject(
+  {
+    role: oneOfStrings(["AUTHOR", "COSIGNER"]),
+    user_id: id,
+    content_hash: described(plainText, "sha256:<hex> of the note's content at signing"),
+    signed_at: zonelessTime,
+    revoked_at: zonelessTimeOrNull,
+    revoked_reason: textOrNull,
+  },
+  { title: "V1SoapSignature" },
+);
+
+/** An entry of a note's history (v1HistoryView). */
+export const v1NoteHistorySchema: JsonSchema = replyObject(
+  {
+    action: plainText,
+    from_status: textOrNull,
+    to_status: plainText,
+    actor_user_id: idOrNull,
+    at: zonelessTime,
+    details: anyObject,
+  },
+  { title: "V1SoapNoteHistoryEntry" },
+);
+
+/** A plan of care (v1PlanOfCareView). */
+export const v1PlanOfCareSchema: JsonSchema = replyObject(
+  {
+    plan_of_care_id: id,
+    patient_id: id,
+    service_case_id: serviceCaseIdOrNull,
+    source_context_id: described(plainText, "The INITIAL_SOAP note that last set the plan"),
+    diagnoses: arrayOf(
+      replyObject({ code: plainText, description: plainText, is_primary: { type: ["boolean", "null"] } }),
+    ),
+    goals: arrayOf(plainText),
+    frequency_and_duration: textOrNull,
+    certification_start_date: date,
+    certification_end_date: date,
+    version: integer,
+    created_at: zonelessTime,
+    updated_at: zonelessTime,
+  },
+  { title: "V1PlanOfCare" },
+);
+
+/** The claim the default billing gateway recorded (v1ClaimView). */
+export const v1ClaimSchema: JsonSchema = replyObject(
+  {
+    claim_id: id,
+    reference: plainText,
+    status: plainText,
+    soap_context_id: plainText,
+    patient_id: id,
+    service_case_id: serviceCaseIdOrNull,
+    service_date: date,
+    rendering_physician: id,
+    diagnosis_codes: arrayOf(plainText, "ICD-10 codes of the Assessment, primary first"),
+    lines: arrayOf(
+      replyObject(
+        { code: plainText, modifiers: arrayOf(plainText), units: integer, minutes: integer },
+        { title: "V1ClaimLine" },
+      ),
+    ),
+    created_at: zonelessTime,
+  },
+  { title: "V1Claim" },
+);
+
+/** The organisation's documentation settings (v1SettingsView). */
+export const v1SettingsSchema: JsonSchema = replyObject(
+  {
+    billing_unit_rule: oneOfStrings(BILLING_UNIT_RULES),
+    require_cosign: boolean,
+    auto_submit_billing: boolean,
+    require_plan_section: boolean,
+  },
+  { title: "V1DocumentationSettings" },
+);

@@ -4,18 +4,25 @@ import { pathIdKind } from "../contracts/path-id.js";
 import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { NOTE_SCOPES } from "./v1-soap-routes.js";
-import { V1_SOAP_FIELDS, v1NoteView } from "./v1-soap-contract.js";
+import { V1_SOAP_FIELDS, v1NoteSchema, v1NoteView } from "./v1-soap-contract.js";
+import { arrayOf, replyObject } from "../openapi/reply-schemas.js";
 import {
   treatmentsFromBody,
+  v1ClaimSchema,
   v1ClaimView,
   v1CompleteNoteSchema,
   v1DocumentationSettingsSchema,
   v1HistoryView,
+  v1NoteHistorySchema,
+  v1PlanOfCareSchema,
   v1PlanOfCareView,
   v1ReturnNoteSchema,
+  v1SettingsSchema,
   v1SettingsView,
+  v1SignatureSchema,
   v1SignatureView,
   v1TreatmentSheetCreateSchema,
+  v1TreatmentSheetSchema,
   v1TreatmentSheetUpdateSchema,
   v1TreatmentSheetView,
   V1_SUMMARY_FILES,
@@ -23,8 +30,8 @@ import {
 } from "./v1-soap-workflow-contract.js";
 
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
-const noteBody = v1EnvelopeSchema({ type: "object", description: "The SOAP note of spec 2.1" });
-const anyBody = v1EnvelopeSchema({ type: "object" });
+const noteBody = v1EnvelopeSchema(v1NoteSchema);
+const sheetBody = v1EnvelopeSchema(v1TreatmentSheetSchema);
 const errors = (statuses: Record<string, string>) =>
   Object.fromEntries(
     Object.entries(statuses).map(([status, description]) => [status, { description, schema: v1ErrorBody }]),
@@ -104,7 +111,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       access: "write",
       requestBody: v1TreatmentSheetCreateSchema,
       responses: {
-        "200": { description: "The sheet with its id and per-line supported_units", schema: anyBody },
+        "200": { description: "The sheet with its id and per-line supported_units", schema: sheetBody },
         ...errors({
           "400": "VALIDATION_FAILED naming treatments.<i>.<field>",
           "404": "SOAP_NOTE_NOT_FOUND",
@@ -134,7 +141,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       access: "write",
       requestBody: v1TreatmentSheetUpdateSchema,
       responses: {
-        "200": { description: "The sheet", schema: anyBody },
+        "200": { description: "The sheet", schema: sheetBody },
         ...errors({
           "400": "VALIDATION_FAILED",
           "404": "TREATMENT_SHEET_NOT_FOUND",
@@ -161,7 +168,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       operationId: "v1GetTreatmentSheet",
       summary: "Read a treatment sheet with the units its lines support.",
       access: "read",
-      responses: { "200": { description: "The sheet", schema: anyBody } },
+      responses: { "200": { description: "The sheet", schema: sheetBody } },
       async handle(ctx) {
         return v1Success(v1TreatmentSheetView(await practice.treatmentSheets.get(ctx.principal, ctx.ids.sheet_id)));
       },
@@ -226,7 +233,10 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       summary: "The note's signatures, revoked ones included, with the content hash each covers.",
       access: "read",
       responses: {
-        "200": { description: "The signatures, oldest first", schema: anyBody },
+        "200": {
+          description: "The signatures, oldest first",
+          schema: v1EnvelopeSchema(replyObject({ signatures: arrayOf(v1SignatureSchema) })),
+        },
         ...errors({ "404": "SOAP_NOTE_NOT_FOUND" }),
       },
       async handle(ctx) {
@@ -244,7 +254,10 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       summary: "The note's audit trail: treatment-sheet writes and every status action, with who and when.",
       access: "read",
       responses: {
-        "200": { description: "Entries, oldest first", schema: anyBody },
+        "200": {
+          description: "Entries, oldest first",
+          schema: v1EnvelopeSchema(replyObject({ history: arrayOf(v1NoteHistorySchema) })),
+        },
         ...errors({ "404": "SOAP_NOTE_NOT_FOUND" }),
       },
       async handle(ctx) {
@@ -281,7 +294,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       summary: "The claim the default billing gateway recorded when the note was completed.",
       access: "read",
       responses: {
-        "200": { description: "The claim with its lines", schema: anyBody },
+        "200": { description: "The claim with its lines", schema: v1EnvelopeSchema(v1ClaimSchema) },
         ...errors({ "404": "SOAP_NOTE_NOT_FOUND or CLAIM_NOT_FOUND" }),
       },
       async handle(ctx) {
@@ -296,7 +309,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       summary:
         "A plan of care (plan_of_care_id of a completed INITIAL_SOAP note): diagnoses, goals, frequency and duration, 90-day certification period.",
       access: "read",
-      responses: { "200": { description: "The plan of care", schema: anyBody } },
+      responses: { "200": { description: "The plan of care", schema: v1EnvelopeSchema(v1PlanOfCareSchema) } },
       async handle(ctx) {
         return v1Success(
           v1PlanOfCareView(await practice.soapWorkflow.planOfCare(ctx.principal, ctx.ids.plan_of_care_id)),
@@ -310,7 +323,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       summary:
         "How the organisation documents and bills visits: billing_unit_rule, require_cosign, auto_submit_billing, require_plan_section.",
       access: "read",
-      responses: { "200": { description: "The settings", schema: anyBody } },
+      responses: { "200": { description: "The settings", schema: v1EnvelopeSchema(v1SettingsSchema) } },
       async handle(ctx) {
         return v1Success(v1SettingsView(await practice.documentationSettings.get(ctx.principal)));
       },
@@ -322,7 +335,9 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       summary: "Change the documentation settings (admin); omitted ones keep their values.",
       scopes: Object.freeze(["settings:write", "admin"]),
       requestBody: v1DocumentationSettingsSchema,
-      responses: { "200": { description: "The settings after the change", schema: anyBody } },
+      responses: {
+        "200": { description: "The settings after the change", schema: v1EnvelopeSchema(v1SettingsSchema) },
+      },
       async handle(ctx) {
         const b = await ctx.body();
         return v1Success(

@@ -19,6 +19,17 @@ import {
 } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
+import {
+  arrayOf,
+  dateTime,
+  dateTimeOrNull,
+  fieldSelection,
+  idText,
+  oneOfStrings,
+  replyObject,
+  plainText,
+  textOrNull,
+} from "../openapi/reply-schemas.js";
 import { nullable } from "../validation/json-schema.js";
 
 const STAFF_ID = pathIdKind("STAFF_NOT_FOUND", "staff_id");
@@ -105,22 +116,41 @@ const v2StaffReadQuerySchema = {
   properties: { fields: v2StaffListQuerySchema.properties.fields },
 } as const;
 
-const v2StaffSchema = {
-  type: "object",
-  properties: {
-    id: { type: "string" },
-    first_name: { type: "string" },
-    last_name: { type: "string" },
-    email: { type: "string" },
-    phone: { type: ["string", "null"] },
-    roles: { type: "array", items: { type: "string", enum: [...STAFF_ROLES] } },
-    clinic_ids: { type: "array", items: { type: "string" } },
-    status: { type: "string", enum: [...STAFF_STATUSES] },
-    created_at: { type: "string", format: "date-time" },
-    updated_at: { type: "string", format: "date-time" },
-    deactivated_at: { type: ["string", "null"], format: "date-time" },
+/** A staff member as v2 shows them (v2StaffView). */
+const v2StaffSchema = replyObject(
+  {
+    id: idText,
+    first_name: plainText,
+    last_name: plainText,
+    email: plainText,
+    phone: textOrNull,
+    roles: arrayOf(oneOfStrings(STAFF_ROLES)),
+    clinic_ids: arrayOf(idText, "The clinics they work at; empty: none in particular"),
+    status: oneOfStrings(STAFF_STATUSES),
+    created_at: dateTime,
+    updated_at: dateTime,
+    deactivated_at: dateTimeOrNull,
   },
-};
+  {
+    title: "Staff",
+    examples: [
+      {
+        id: "15",
+        first_name: "Dana",
+        last_name: "Whitfield",
+        email: "dana.whitfield@lakeviewpt.example",
+        phone: "+1-773-555-0123",
+        roles: ["front_desk", "scheduler"],
+        clinic_ids: ["3"],
+        status: "active",
+        created_at: "2025-02-03T16:45:00.000Z",
+        updated_at: "2025-02-03T16:45:00.000Z",
+        deactivated_at: null,
+      },
+    ],
+  },
+);
+const v2StaffFieldsSchema = fieldSelection(v2StaffSchema, "StaffFields");
 
 /** Domain field → v2 wire field, for error messages. */
 const V2_STAFF_FIELDS: FieldNames = Object.freeze({
@@ -209,7 +239,7 @@ export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[
       access: "read",
       query: v2StaffListQuerySchema,
       responses: {
-        "200": { description: "A page of staff", schema: v2ListSchema(v2StaffSchema) },
+        "200": { description: "A page of staff", schema: v2ListSchema(v2StaffFieldsSchema) },
       },
       async handle(ctx) {
         const q = ctx.query();
@@ -235,7 +265,7 @@ export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[
       summary: "Read a staff member, active or not.",
       access: "read",
       query: v2StaffReadQuerySchema,
-      responses: { "200": one("The member") },
+      responses: { "200": { description: "The member", schema: v2StaffFieldsSchema } },
       async handle(ctx) {
         const member = await practice.staff.get(ctx.principal, ctx.ids.staff_id);
         return jsonResponse(200, v2Project(v2StaffView(member), v2FieldList(ctx.query().fields)));

@@ -1,6 +1,7 @@
 import { DomainError, type Practice } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import { routeGroup } from "../define-route.js";
+import { replyObject, plainText } from "../openapi/reply-schemas.js";
 import type { RouteDefinition } from "../route.js";
 
 /** Static files of the reference page: name → bytes and content type, or null when absent. */
@@ -26,6 +27,23 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: new URL("openapi.json", do
 
 const route = routeGroup({ contract: "system", tags: ["System"], auth: false });
 
+const HEALTH_SCHEMA = replyObject(
+  { status: { type: "string", const: "ok" } },
+  { title: "HealthStatus", examples: [{ status: "ok" }] },
+);
+const READY_SCHEMA = replyObject(
+  { status: { type: "string", const: "ready" } },
+  { title: "ReadyStatus", examples: [{ status: "ready" }] },
+);
+const NOT_READY_SCHEMA = replyObject(
+  { status: { type: "string", const: "unavailable" }, reason: plainText },
+  {
+    title: "NotReadyStatus",
+    description: "The database did not answer the readiness check",
+    examples: [{ status: "unavailable", reason: "database unreachable" }],
+  },
+);
+
 /** Strong ETags of the reference page's files, by name: the files do not change while the process runs. */
 const etags = new Map<string, string>();
 async function etagOf(name: string, body: Uint8Array): Promise<string> {
@@ -41,7 +59,8 @@ async function etagOf(name: string, body: Uint8Array): Promise<string> {
 /** Liveness, readiness, the OpenAPI document and the reference page. No authentication. */
 export function systemRoutes(deps: {
   practice: Practice;
-  openApi: () => object;
+  /** The OpenAPI document as served under the mount path ("" at the root). */
+  openApi: (basePath: string) => object;
   docsAssets?: DocsAssets | undefined;
 }): RouteDefinition[] {
   return [
@@ -50,7 +69,7 @@ export function systemRoutes(deps: {
       path: "/healthz",
       operationId: "healthz",
       summary: "Liveness: the process is up.",
-      responses: { "200": { description: "Up" } },
+      responses: { "200": { description: "Up", schema: HEALTH_SCHEMA } },
       handle: async () => jsonResponse(200, { status: "ok" }),
     }),
     route({
@@ -58,7 +77,10 @@ export function systemRoutes(deps: {
       path: "/readyz",
       operationId: "readyz",
       summary: "Readiness: the database answers.",
-      responses: { "200": { description: "Ready" }, "503": { description: "Database unreachable" } },
+      responses: {
+        "200": { description: "Ready: the database answers", schema: READY_SCHEMA },
+        "503": { description: "Not ready: the database does not answer", schema: NOT_READY_SCHEMA },
+      },
       async handle() {
         try {
           await deps.practice.checkReady();
@@ -73,15 +95,38 @@ export function systemRoutes(deps: {
       path: "/openapi.json",
       operationId: "openapi",
       summary: "This API's OpenAPI 3.1 document.",
-      responses: { "200": { description: "OpenAPI document" } },
-      handle: async () => jsonResponse(200, deps.openApi()),
+      responses: {
+        "200": {
+          description:
+            "The OpenAPI 3.1 document; its servers name the path the host mounted the API under (X-Forwarded-Prefix), or /",
+          schema: {
+            type: "object",
+            required: ["openapi", "info", "servers", "paths", "components"],
+            properties: {
+              openapi: { type: "string", const: "3.1.0" },
+              info: { type: "object" },
+              servers: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["url"],
+                  properties: { url: { type: "string" }, description: { type: "string" } },
+                },
+              },
+              paths: { type: "object" },
+              components: { type: "object" },
+            },
+          },
+        },
+      },
+      handle: async (ctx) => jsonResponse(200, deps.openApi(ctx.basePath)),
     }),
     route({
       method: "GET",
       path: "/docs",
       operationId: "docs",
       summary: "Browsable API reference.",
-      responses: { "200": { description: "HTML page" } },
+      responses: { "200": { description: "HTML page", contentType: "text/html", schema: { type: "string" } } },
       handle: async () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
     }),
     route({
@@ -103,7 +148,7 @@ export function systemRoutes(deps: {
         const headers = { "content-type": asset.contentType, "cache-control": "public, max-age=3600", etag };
         // A browser holding this version revalidates with If-None-Match and gets 304 without the file.
         const held = ctx.request.headers.get("if-none-match");
-        if (held && held.split(",").some((t) => t.trim() === etag || t.trim() === "*"))
+        if (held?.split(",").some((t) => t.trim() === etag || t.trim() === "*"))
           return new Response(null, { status: 304, headers });
         return new Response(asset.body as unknown as BodyInit, { headers });
       },

@@ -17,6 +17,23 @@ import {
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { rotationBodySchema } from "../contracts/rotation-body.js";
+import { V1_CURRENT_PAGE_PAGINATION_SCHEMA } from "../contracts/v1-contract.js";
+import {
+  anyObject,
+  arrayOf,
+  boolean,
+  dateTime,
+  dateTimeOrNull,
+  described,
+  idText,
+  integer,
+  integerOrNull,
+  oneOfStrings,
+  replyObject,
+  plainText,
+  textOrNull,
+} from "../openapi/reply-schemas.js";
+import type { JsonSchema } from "../validation/json-schema.js";
 
 const eventTypes = { type: "array", items: { type: "string", minLength: 1, maxLength: 64 }, maxItems: 50 } as const;
 
@@ -165,3 +182,123 @@ export function eventCatalogView() {
     })),
   };
 }
+
+/** A subscription as the API shows it (subscriptionView): never its key. */
+export const subscriptionSchema: JsonSchema = replyObject(
+  {
+    id: idText,
+    organisation_id: idText,
+    name: plainText,
+    event_types: arrayOf(plainText),
+    notification_url: plainText,
+    api_version: described(plainText, "The pinned payload version"),
+    is_active: boolean,
+    signature_format: oneOfStrings(SIGNATURE_FORMATS),
+    previous_key_expires_at: described(
+      dateTimeOrNull,
+      "Until then deliveries are signed with the key rotated out too; else null",
+    ),
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  { title: "WebhookSubscription" },
+);
+
+/** What create and rotate-secret answer (issuedKeyView): the subscription and its key, shown once. */
+export const issuedKeySchema: JsonSchema = replyObject(
+  {
+    subscription: subscriptionSchema,
+    signature_key: described(plainText, "Signs every delivery; shown only once"),
+    standard_webhooks_secret: described(
+      plainText,
+      "signature_format standard only: the same key in the Standard Webhooks whsec_ form its libraries take",
+    ),
+    message: plainText,
+  },
+  { title: "WebhookSubscriptionKey", optional: ["standard_webhooks_secret"] },
+);
+
+const RESULT_PROPERTIES = {
+  status: described(integerOrNull, "The receiver's HTTP status; null when it gave none"),
+  duration_ms: integer,
+  error: textOrNull,
+  response_excerpt: textOrNull,
+} as const;
+
+/** A delivery with its attempts (deliveryView). */
+export const deliverySchema: JsonSchema = replyObject(
+  {
+    id: idText,
+    subscription_id: idText,
+    event_id: described(plainText, "evt_<uuid>: the receiver's idempotency key, the same on every attempt"),
+    event_type: plainText,
+    api_version: plainText,
+    data: described(anyObject, "The event's data"),
+    status: oneOfStrings(["pending", "delivered", "failed"]),
+    attempts: integer,
+    next_attempt_at: dateTimeOrNull,
+    last_status: integerOrNull,
+    created_at: dateTime,
+    updated_at: dateTime,
+    attempt_log: arrayOf(
+      replyObject(
+        {
+          attempt: integer,
+          delivery_attempt_id: described(plainText, "X-Delivery-Id of this attempt"),
+          attempted_at: dateTime,
+          ...RESULT_PROPERTIES,
+        },
+        { title: "WebhookAttempt" },
+      ),
+    ),
+  },
+  { title: "WebhookDelivery" },
+);
+
+/** The answer of the test delivery: the payload sent and what the receiver said. */
+export const testDeliverySchema: JsonSchema = replyObject({
+  payload: replyObject(
+    {
+      event_id: plainText,
+      event_type: plainText,
+      api_version: plainText,
+      timestamp: described(integer, "Unix seconds"),
+      data: anyObject,
+      test: boolean,
+    },
+    { title: "WebhookEnvelope" },
+  ),
+  delivery_id: plainText,
+  result: replyObject(RESULT_PROPERTIES, { title: "WebhookTransportResult" }),
+});
+
+/** The deliveries page. */
+export const deliveriesPageSchema: JsonSchema = replyObject({
+  deliveries: arrayOf(deliverySchema),
+  pagination: V1_CURRENT_PAGE_PAGINATION_SCHEMA,
+});
+
+/** The organisation profile of the webhook API (organisationView). */
+export const webhookOrganisationSchema: JsonSchema = replyObject(
+  { organisation_id: idText, name: plainText, is_active: boolean, created_at: dateTime, updated_at: dateTime },
+  { title: "WebhookOrganisation" },
+);
+
+/** The event catalog (eventCatalogView). */
+export const eventCatalogSchema: JsonSchema = replyObject(
+  {
+    api_versions: arrayOf(plainText),
+    latest_api_version: plainText,
+    event_types: arrayOf(
+      replyObject(
+        {
+          event_type: plainText,
+          description: plainText,
+          data_schema: described(anyObject, "The JSON Schema of the event's data"),
+        },
+        { title: "WebhookEventType" },
+      ),
+    ),
+  },
+  { title: "WebhookEventCatalog" },
+);

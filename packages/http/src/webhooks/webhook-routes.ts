@@ -4,8 +4,12 @@ import { v1CurrentPagePagination } from "../contracts/v1-contract.js";
 import { pathIdKind } from "../contracts/path-id.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
+import { arrayOf, replyObject } from "../openapi/reply-schemas.js";
 import {
+  deliveriesPageSchema,
+  deliverySchema,
   deliveryView,
+  eventCatalogSchema,
   eventCatalogView,
   eventListSchema,
   organisationUpdateSchema,
@@ -14,7 +18,11 @@ import {
   subscriptionCreateSchema,
   subscriptionUpdateSchema,
   subscriptionView,
+  issuedKeySchema,
   issuedKeyView,
+  subscriptionSchema,
+  testDeliverySchema,
+  webhookOrganisationSchema,
   rotateSecretSchema,
   WEBHOOK_FIELDS,
 } from "./webhook-contract.js";
@@ -22,7 +30,6 @@ import {
 export const WEBHOOK_SCOPES = scopePair("webhooks");
 const BASE = "/apis/v1/webhooks";
 const errorBody = { $ref: "#/components/schemas/V2Error" };
-const object = { type: "object" };
 
 const SUBSCRIPTION_ID = pathIdKind("SUBSCRIPTION_NOT_FOUND", "subscription_id");
 const DELIVERY_ID = pathIdKind("DELIVERY_NOT_FOUND", "delivery_id");
@@ -54,7 +61,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       operationId: "webhookEventTypes",
       summary: "The event catalog: each event type with a description and the JSON Schema of its data.",
       access: "read",
-      responses: { "200": { description: "The catalog", schema: object } },
+      responses: { "200": { description: "The catalog", schema: eventCatalogSchema } },
       async handle() {
         return jsonResponse(200, eventCatalogView());
       },
@@ -67,7 +74,10 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
         "Create a subscription; the signature_key is returned once. The first create of a new organisation creates it from the token's claims.",
       access: "write",
       requestBody: subscriptionCreateSchema,
-      responses: { "201": { description: "{subscription, signature_key, message}", schema: object }, ...errors },
+      responses: {
+        "201": { description: "The subscription and its signature_key", schema: issuedKeySchema },
+        ...errors,
+      },
       async handle(ctx) {
         const b = await ctx.body();
         const created = await practice.webhooks.create(ctx.principal, {
@@ -87,7 +97,12 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       summary: "The organisation's subscriptions (keys hidden); `is_active=true|false` filters.",
       access: "read",
       query: { type: "object", additionalProperties: false, properties: { is_active: { type: "boolean" } } },
-      responses: { "200": { description: "{subscriptions}", schema: object } },
+      responses: {
+        "200": {
+          description: "The subscriptions",
+          schema: replyObject({ subscriptions: arrayOf(subscriptionSchema) }),
+        },
+      },
       async handle(ctx) {
         return jsonResponse(200, {
           subscriptions: (await practice.webhooks.list(ctx.principal, { isActive: ctx.query().is_active })).map(
@@ -103,7 +118,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       operationId: "webhookGetSubscription",
       summary: "One subscription; signature_key hidden.",
       access: "read",
-      responses: { "200": { description: "The subscription", schema: object }, "404": errors["404"] },
+      responses: { "200": { description: "The subscription", schema: subscriptionSchema }, "404": errors["404"] },
       async handle(ctx) {
         return jsonResponse(200, subscriptionView(await practice.webhooks.get(ctx.principal, ctx.ids.id)));
       },
@@ -117,7 +132,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
         "Update name, event_types (replaces the array), notification_url, api_version or is_active. The duplicate rule runs when the URL or events change or on reactivation.",
       access: "write",
       requestBody: subscriptionUpdateSchema,
-      responses: { "200": { description: "The subscription", schema: object }, ...errors },
+      responses: { "200": { description: "The subscription", schema: subscriptionSchema }, ...errors },
       async handle(ctx) {
         const b = await ctx.body();
         const id = ctx.ids.id;
@@ -140,7 +155,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       summary: "Add event types, keeping the existing ones (already present: no change).",
       access: "write",
       requestBody: eventListSchema,
-      responses: { "200": { description: "The subscription", schema: object }, ...errors },
+      responses: { "200": { description: "The subscription", schema: subscriptionSchema }, ...errors },
       async handle(ctx) {
         const id = ctx.ids.id;
         return jsonResponse(
@@ -157,7 +172,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       summary: "Remove event types (unknown ones ignored); removing every event is 400 CANNOT_REMOVE_ALL_EVENTS.",
       access: "write",
       requestBody: eventListSchema,
-      responses: { "200": { description: "The subscription", schema: object }, ...errors },
+      responses: { "200": { description: "The subscription", schema: subscriptionSchema }, ...errors },
       async handle(ctx) {
         const id = ctx.ids.id;
         return jsonResponse(
@@ -189,7 +204,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       access: "write",
       requestBody: rotateSecretSchema,
       responses: {
-        "200": { description: "{subscription, signature_key, message}", schema: object },
+        "200": { description: "The subscription and its new signature_key", schema: issuedKeySchema },
         "404": errors["404"],
       },
       async handle(ctx) {
@@ -209,7 +224,10 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       summary:
         "Send a synthetic delivery (test: true) signed with the current key; the reply holds the payload and the HTTP result.",
       access: "write",
-      responses: { "200": { description: "{payload, result, delivery_id}", schema: object }, "404": errors["404"] },
+      responses: {
+        "200": { description: "The payload sent and the receiver's answer", schema: testDeliverySchema },
+        "404": errors["404"],
+      },
       async handle(ctx) {
         const sent = await practice.webhookDeliveries.test(ctx.principal, ctx.ids.id);
         return jsonResponse(200, {
@@ -236,7 +254,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
           size: { type: "integer", minimum: 1, maximum: 100, default: 20 },
         },
       },
-      responses: { "200": { description: "{deliveries, pagination}", schema: object }, "404": errors["404"] },
+      responses: { "200": { description: "A page of deliveries", schema: deliveriesPageSchema }, "404": errors["404"] },
       async handle(ctx) {
         const q = ctx.query();
         const found = await practice.webhookDeliveries.list(ctx.principal, ctx.ids.id, {
@@ -258,7 +276,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       summary: "Re-send a failed delivery with its original event_id, on a fresh retry schedule.",
       access: "write",
       responses: {
-        "200": { description: "The delivery", schema: object },
+        "200": { description: "The delivery", schema: deliverySchema },
         "404": { description: "SUBSCRIPTION_NOT_FOUND or DELIVERY_NOT_FOUND", schema: errorBody },
         "409": { description: "INVALID_TRANSITION: not failed", schema: errorBody },
       },
@@ -273,7 +291,7 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       operationId: "webhookGetOrganisation",
       summary: "The organisation profile (name, is_active).",
       access: "read",
-      responses: { "200": { description: "The organisation", schema: object } },
+      responses: { "200": { description: "The organisation", schema: webhookOrganisationSchema } },
       async handle(ctx) {
         return jsonResponse(200, organisationView(await practice.webhooks.organisation(ctx.principal)));
       },
@@ -285,7 +303,10 @@ export function webhookRoutes({ practice }: RouteDependencies): RouteDefinition[
       summary: "Update the organisation's name or is_active; an inactive organisation gets no deliveries.",
       access: "write",
       requestBody: organisationUpdateSchema,
-      responses: { "200": { description: "The organisation", schema: object }, "400": errors["400"] },
+      responses: {
+        "200": { description: "The organisation", schema: webhookOrganisationSchema },
+        "400": errors["400"],
+      },
       async handle(ctx) {
         const b = await ctx.body();
         return jsonResponse(
