@@ -142,6 +142,7 @@ import { createHttpHandler, createJwtAuthenticator, createTokenIssuer, generateS
 import { openPracticeMiddleware } from "@openpractice/express";
 import { createSqliteStorage } from "@openpractice/sqlite";
 import { startBackgroundWork } from "@openpractice/worker";
+import { createOpenPracticeClient, verifyWebhook } from "@openpractice/client";
 
 const storage = await createSqliteStorage({ filename: ":memory:" });
 const practice: Practice = createPractice({ storage, keys: { webhookSecretKey: "0".repeat(64), vapid: null } });
@@ -159,7 +160,19 @@ const count: number = (await practice.patients.list(
 )).patients.length;
 await work.stop();
 await storage.close();
-export { app, count };
+
+// The typed client, against the packed declarations: v1 data and v2 errors typed from the document.
+const op = createOpenPracticeClient({ baseUrl: "http://127.0.0.1:8080/emr", token: "token" });
+const patientId = async (): Promise<number | null> => {
+  const read = await op.v1.GET("/apis/v1/patient/{id}", { params: { path: { id: "1" } } });
+  return read.ok ? read.data.patient_id : null;
+};
+const errorCode = async (): Promise<string | null> => {
+  const read = await op.v2.GET("/v2/patients/{id}", { params: { path: { id: "1" } } });
+  return read.ok ? null : (read.error?.error.code ?? null);
+};
+const signed = (body: string, headers: Headers) => verifyWebhook({ body, headers, signatureKey: "0".repeat(128) });
+export { app, count, errorCode, patientId, signed };
 `,
   );
   writeFileSync(
