@@ -30,6 +30,7 @@ const PAGES = [
   "docs/setup.md",
   "docs/authentication.md",
   "docs/audit-trail.md",
+  "docs/scheduling.md",
 ];
 
 function runBash(

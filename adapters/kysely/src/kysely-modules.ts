@@ -11,6 +11,7 @@ import { notificationsKyselyModule } from "./modules/notifications.js";
 import { patientsKyselyModule } from "./modules/patients.js";
 import { payersKyselyModule } from "./modules/payers.js";
 import { soapKyselyModule } from "./modules/soap.js";
+import { schedulingKyselyModule } from "./modules/scheduling.js";
 import { staffKyselyModule } from "./modules/staff.js";
 import { webhooksKyselyModule } from "./modules/webhooks.js";
 import type { Database } from "./schema.js";
@@ -35,6 +36,7 @@ export const kyselyModules = [
   payersKyselyModule,
   accessKyselyModule,
   auditKyselyModule,
+  schedulingKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;
@@ -53,7 +55,7 @@ export function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile)
  * The shared migrations of every module, plus the engine's own
  * (profile.extraMigrations: 003-<engine> search indexes, 013-postgres search
  * statistics), by name. Names carry a global number and Kysely applies them in
- * name order, whatever module declares them; the next shared number is 026.
+ * name order, whatever module declares them; the next shared number is 027.
  */
 export function moduleMigrations(profile: SqlDialectProfile): Record<string, Migration> {
   const all: Record<string, Migration> = { ...profile.extraMigrations };

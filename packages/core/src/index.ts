@@ -131,3 +131,6 @@ export * from "./audit/audit-event.js";
 export * from "./audit/audit-scope.js";
 export * from "./audit/audit-service.js";
 export * from "./ports/audit-repository.js";
+// Scheduling rules (working hours, bookable slots): pure functions over time zones and recurrence rules.
+export * from "./scheduling/index.js";
+export * from "./ports/schedule-repository.js";

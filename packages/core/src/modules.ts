@@ -11,6 +11,7 @@ import { patientsModule } from "./patients/module.js";
 import { payersModule } from "./payers/module.js";
 import { rateLimitsModule } from "./rate-limits/module.js";
 import { soapModule } from "./soap/module.js";
+import { schedulingModule } from "./scheduling/module.js";
 import { staffModule } from "./staff/module.js";
 import { systemModule } from "./system/module.js";
 import { webhooksModule } from "./webhooks/module.js";
@@ -38,6 +39,7 @@ export const coreModules = [
   payersModule,
   accessModule,
   auditModule,
+  schedulingModule,
 ] as const;
 
 type CoreModules = typeof coreModules;

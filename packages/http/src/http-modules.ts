@@ -1,3 +1,4 @@
+import { schedulingHttpModule } from "./scheduling/module.js";
 import type { ErrorCode } from "@openpractice/core";
 import { accessHttpModule } from "./access/module.js";
 import { auditHttpModule } from "./audit/module.js";
@@ -37,6 +38,7 @@ export const httpModules = [
   payersHttpModule,
   accessHttpModule,
   auditHttpModule,
+  schedulingHttpModule,
   systemHttpModule,
 ] as const;
 

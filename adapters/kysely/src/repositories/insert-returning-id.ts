@@ -15,7 +15,8 @@ type TableWithId =
   | "claims"
   | "plans_of_care"
   | "jobs"
-  | "providers";
+  | "providers"
+  | "provider_schedules";
 
 /** INSERT and the generated id: RETURNING where the engine has it, the driver's insert id elsewhere (MySQL). */
 export async function insertReturningId<T extends TableWithId>(

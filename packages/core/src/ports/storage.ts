@@ -22,6 +22,7 @@ import type { PatientRepository } from "./patient-repository.js";
 import type { RateLimitStore } from "./rate-limit-store.js";
 import type { PayerRepository } from "./payer-repository.js";
 import type { StaffRepository } from "./staff-repository.js";
+import type { ScheduleRepository } from "./schedule-repository.js";
 import type { ApiClientRepository } from "./api-client-repository.js";
 import type { AuditRepository } from "./audit-repository.js";
 
@@ -48,6 +49,7 @@ export interface Repositories {
   payers: PayerRepository;
   apiClients: ApiClientRepository;
   audit: AuditRepository;
+  schedules: ScheduleRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

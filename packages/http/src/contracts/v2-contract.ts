@@ -16,6 +16,9 @@ import { FIELD_ISSUE_SCHEMA } from "./v1-contract.js";
 /** Version string reported in v2 `meta.api_version`. */
 export const V2_API_VERSION = "2.0-beta";
 
+/** An id in a v2 request body: v2 ids are strings (spec 2.5); numbers are accepted too. */
+export const V2_ID_INPUT = { type: ["string", "integer"], pattern: "^[1-9][0-9]{0,14}$", minimum: 1 } as const;
+
 export interface V2RequestContext {
   requestId: string;
   now: Date;

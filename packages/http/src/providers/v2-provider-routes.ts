@@ -3,6 +3,7 @@ import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
 import {
+  V2_ID_INPUT,
   v2FieldList,
   v2FieldsParameter,
   v2ListBody,
@@ -27,8 +28,7 @@ import {
 import { nullable } from "../validation/json-schema.js";
 
 const PROVIDER_ID = pathIdKind("PROVIDER_NOT_FOUND", "provider_id");
-/** v2 ids are strings (spec 2.5); numbers are accepted too. */
-const idRef = { type: ["string", "integer"], pattern: "^[1-9][0-9]{0,14}$", minimum: 1 } as const;
+const idRef = V2_ID_INPUT;
 const name = { type: "string", minLength: 1, maxLength: PROVIDER_LIMITS.nameMax } as const;
 
 const providerProperties = {

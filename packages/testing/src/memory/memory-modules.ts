@@ -16,6 +16,7 @@ import {
 import { memorySoapNotes } from "./memory-soap-notes.js";
 import { memoryPayers } from "./memory-payers.js";
 import { memoryStaff } from "./memory-staff.js";
+import { memorySchedules } from "./memory-scheduling.js";
 import type { MemoryState } from "./memory-state.js";
 import { memoryWebhooks } from "./memory-webhooks.js";
 
@@ -46,6 +47,7 @@ export const memoryModules = [
   { key: "payers", repositories: memoryPayers },
   { key: "access", repositories: memoryApiClients },
   { key: "audit", repositories: memoryAudit },
+  { key: "scheduling", repositories: memorySchedules },
 ] as const satisfies readonly MemoryModule[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -1,0 +1,18 @@
+import { defineCoreModule } from "../modules/core-module.js";
+import { ScheduleService } from "./schedule-service.js";
+
+/** Providers' working hours (spec 4.7 /v2/providers/{id}/schedules), the base of bookable slots. */
+export const schedulingModule = defineCoreModule({
+  key: "scheduling",
+  createServices: ({ storage, clock }) => ({ schedules: new ScheduleService({ storage, clock }) }),
+  // Codes are public: never renamed or reused.
+  errorCodes: [
+    /** The schedule does not exist in the caller's organisation, or is another provider's. */
+    "SCHEDULE_NOT_FOUND",
+    /** The shift would overlap another shift of the provider (details.conflicting_schedule_id, overlap_start). */
+    "SCHEDULE_OVERLAP",
+    /** A new version names a schedule that another version replaced already (details.replaced_by_schedule_id). */
+    "SCHEDULE_ALREADY_REPLACED",
+  ] as const,
+  events: {} as const,
+});

@@ -1,0 +1,99 @@
+import type { ProviderSchedule, Storage } from "@openpractice/core";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { StorageFixture } from "./storage-conformance.js";
+
+const T0 = new Date("2026-09-01T09:00:00.000Z");
+
+/** The schedules part of the storage contract: round trips, scoping, in-force and list filters, order, ending. */
+export function describeScheduleConformance(engine: string, current: () => { s: Storage; fx: StorageFixture }): void {
+  describe("provider schedules", () => {
+    let s: Storage;
+    let clinic: number;
+    let provider: number;
+    const draft = (over: Partial<ProviderSchedule> = {}): Omit<ProviderSchedule, "id"> => ({
+      organisationId: 1,
+      providerId: provider,
+      clinicId: clinic,
+      weekdays: ["MO", "WE"],
+      startTime: "09:00",
+      endTime: "17:00",
+      effectiveFrom: "2027-01-04",
+      effectiveUntil: null,
+      rrule: null,
+      replacesId: null,
+      replacedById: null,
+      createdAt: T0,
+      updatedAt: T0,
+      ...over,
+    });
+
+    beforeEach(async () => {
+      s = current().s;
+      for (const id of [1, 2])
+        await s.repositories.organisations.ensure({ id, name: `Org ${id}`, plan: "free", now: T0 });
+      clinic = (await s.repositories.organisations.ensureClinic({ organisationId: 1, name: "Main", timeZone: "UTC" }))
+        .id;
+      provider = (
+        await s.repositories.organisations.upsertProvider({
+          organisationId: 1,
+          userId: 7001,
+          firstName: "Sam",
+          lastName: "Hours",
+          npi: null,
+          supervisingUserId: null,
+          clinicIds: [clinic],
+        })
+      ).id;
+    });
+
+    it(`[${engine}] round-trips a schedule (weekdays, rrule, dates, links); another organisation sees nothing`, async () => {
+      const weekly = await s.repositories.schedules.insert(draft());
+      expect(await s.repositories.schedules.findById(1, weekly.id)).toEqual(weekly);
+      expect(await s.repositories.schedules.findById(2, weekly.id)).toBeUndefined();
+      const ruled = await s.repositories.schedules.insert(
+        draft({
+          weekdays: [],
+          rrule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU",
+          effectiveUntil: "2027-12-31",
+          replacesId: weekly.id,
+        }),
+      );
+      expect(await s.repositories.schedules.findById(1, ruled.id)).toEqual(ruled);
+    });
+
+    it(`[${engine}] ends a schedule, and lists in force from a date and by page, newest first`, async () => {
+      const a = await s.repositories.schedules.insert(draft({ effectiveFrom: "2027-01-04" }));
+      const b = await s.repositories.schedules.insert(draft({ effectiveFrom: "2027-03-01", replacesId: a.id }));
+      const later = new Date(T0.getTime() + 60_000);
+      await s.repositories.schedules.end(1, a.id, "2027-02-28", b.id, later);
+      await s.repositories.schedules.end(2, b.id, "2027-01-01", null, later); // another organisation: no effect
+      expect(await s.repositories.schedules.findById(1, a.id)).toEqual({
+        ...a,
+        effectiveUntil: "2027-02-28",
+        replacedById: b.id,
+        updatedAt: later,
+      });
+      expect((await s.repositories.schedules.findById(1, b.id))?.effectiveUntil).toBeNull();
+      expect((await s.repositories.schedules.listInForce(1, provider, "2027-02-28")).map((x) => x.id)).toEqual([
+        a.id,
+        b.id,
+      ]);
+      expect((await s.repositories.schedules.listInForce(1, provider, "2027-03-01")).map((x) => x.id)).toEqual([b.id]);
+      expect(await s.repositories.schedules.listInForce(2, provider, "2027-01-01")).toEqual([]);
+      const page = await s.repositories.schedules.list(1, provider, { limit: 1, offset: 0 });
+      expect([page.total, page.schedules.map((x) => x.id)]).toEqual([2, [b.id]]);
+      const current = await s.repositories.schedules.list(1, provider, {
+        endingOnOrAfter: "2027-03-01",
+        limit: 10,
+        offset: 0,
+      });
+      expect(current.schedules.map((x) => x.id)).toEqual([b.id]);
+      const atOther = await s.repositories.schedules.list(1, provider, {
+        clinicId: clinic + 1000,
+        limit: 10,
+        offset: 0,
+      });
+      expect(atOther).toEqual({ schedules: [], total: 0 });
+    });
+  });
+}

@@ -1,0 +1,46 @@
+import type { ProviderSchedule, Repositories } from "@openpractice/core";
+import { type MemoryState, moduleState } from "./memory-state.js";
+
+/** Providers' schedules in memory, in the domain's own slice of the state. */
+export function memorySchedules(s: () => MemoryState): Pick<Repositories, "schedules"> {
+  const rows = () => moduleState(s(), "schedules", () => new Map<number, ProviderSchedule>());
+  const ofProvider = (organisationId: number, providerId: number) =>
+    [...rows().values()].filter((r) => r.organisationId === organisationId && r.providerId === providerId);
+  const endsOnOrAfter = (r: ProviderSchedule, date: string) => r.effectiveUntil === null || r.effectiveUntil >= date;
+  return {
+    schedules: {
+      async insert(schedule) {
+        const stored = { ...structuredClone(schedule), id: s().nextId++ };
+        rows().set(stored.id, stored);
+        return structuredClone(stored);
+      },
+      findById: async (organisationId, id) =>
+        structuredClone([rows().get(id)].find((r) => r?.organisationId === organisationId)),
+      listInForce: async (organisationId, providerId, from) =>
+        structuredClone(
+          ofProvider(organisationId, providerId)
+            .filter((r) => endsOnOrAfter(r, from))
+            .sort((a, b) =>
+              a.effectiveFrom < b.effectiveFrom ? -1 : a.effectiveFrom > b.effectiveFrom ? 1 : a.id - b.id,
+            ),
+        ),
+      async list(organisationId, providerId, f) {
+        const found = ofProvider(organisationId, providerId)
+          .filter(
+            (r) =>
+              (f.clinicId === undefined || r.clinicId === f.clinicId) &&
+              (f.endingOnOrAfter === undefined || endsOnOrAfter(r, f.endingOnOrAfter)),
+          )
+          .sort((a, b) =>
+            a.effectiveFrom < b.effectiveFrom ? 1 : a.effectiveFrom > b.effectiveFrom ? -1 : b.id - a.id,
+          );
+        return { schedules: structuredClone(found.slice(f.offset, f.offset + f.limit)), total: found.length };
+      },
+      async end(organisationId, id, effectiveUntil, replacedById, now) {
+        const row = rows().get(id);
+        if (row?.organisationId === organisationId)
+          rows().set(id, { ...row, effectiveUntil, replacedById, updatedAt: now });
+      },
+    },
+  };
+}
