@@ -653,6 +653,21 @@ describe("replies of the running server match /openapi.json", () => {
     });
     await call("GET /v2/providers/{provider_id}/schedules", `/v2/providers/${provider.id}/schedules?status=all`, 200);
     await call("GET /v2/schedules/{schedule_id}", `/v2/schedules/${shift.id}`, 200);
+    const block = await call("POST /v2/providers/{provider_id}/blocks", `/v2/providers/${provider.id}/blocks`, 201, {
+      body: { start: "2027-01-04T16:00:00Z", end: "2027-01-04T17:00:00Z", reason: "Team meeting" },
+    });
+    await call(
+      "GET /v2/providers/{provider_id}/blocks",
+      `/v2/providers/${provider.id}/blocks?from=2027-01-01T00:00:00Z`,
+      200,
+    );
+    await call(
+      "GET /v2/slots",
+      `/v2/slots?provider_id=${provider.id}&clinic_id=${clinic.id}&slot_length=30&start_date=2027-01-04&days=3`,
+      200,
+    );
+    await call("DELETE /v2/blocks/{block_id}", `/v2/blocks/${block.id}`, 200);
+    await call("DELETE /v2/blocks/{block_id}", `/v2/blocks/${block.id}`, 404);
 
     const staff = await call("POST /v2/staff", "/v2/staff", 201, {
       body: { first_name: "Dana", last_name: "Whitfield", email: "dana@lakeview.example", roles: ["front_desk"] },

@@ -3,7 +3,7 @@ import type { PayersTable } from "./modules/payers.js";
 import type { ApiClientsTable } from "./modules/access.js";
 import type { AuditEventsTable } from "./modules/audit.js";
 import type { StaffClinicsTable, StaffTable } from "./modules/staff.js";
-import type { ProviderSchedulesTable } from "./modules/scheduling.js";
+import type { ProviderBlocksTable, ProviderSchedulesTable } from "./modules/scheduling.js";
 
 /**
  * Table shapes shared by every engine. Timestamps are ISO 8601 UTC strings of
@@ -632,6 +632,7 @@ export interface Database {
   staff: StaffTable;
   staff_clinics: StaffClinicsTable;
   provider_schedules: ProviderSchedulesTable;
+  provider_blocks: ProviderBlocksTable;
   payers: PayersTable;
   api_clients: ApiClientsTable;
   audit_events: AuditEventsTable;

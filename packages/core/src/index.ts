@@ -134,3 +134,4 @@ export * from "./ports/audit-repository.js";
 // Scheduling rules (working hours, bookable slots): pure functions over time zones and recurrence rules.
 export * from "./scheduling/index.js";
 export * from "./ports/schedule-repository.js";
+export * from "./ports/block-repository.js";

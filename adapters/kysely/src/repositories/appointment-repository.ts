@@ -146,6 +146,31 @@ export class KyselyAppointmentRepository implements AppointmentRepository {
     };
   }
 
+  async listHeldTimes(q: {
+    organisationId: number;
+    doctorIds: readonly number[];
+    startsFrom: Date;
+    startsBefore: Date;
+    statuses: readonly AppointmentStatus[];
+  }) {
+    if (q.doctorIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom("appointments")
+      .select(["doctor_id", "clinic_id", "starts_at", "ends_at"])
+      .where("organisation_id", "=", q.organisationId)
+      .where("doctor_id", "in", [...q.doctorIds])
+      .where("status", "in", [...q.statuses])
+      .where("starts_at", ">=", toDbTime(q.startsFrom))
+      .where("starts_at", "<", toDbTime(q.startsBefore))
+      .execute();
+    return rows.map((r) => ({
+      doctorId: Number(r.doctor_id),
+      clinicId: Number(r.clinic_id),
+      startsAt: fromDbTime(r.starts_at),
+      endsAt: fromDbTime(r.ends_at),
+    }));
+  }
+
   async appendHistory(e: AppointmentHistoryEntry) {
     await this.db
       .insertInto("appointment_history")

@@ -16,7 +16,8 @@ type TableWithId =
   | "plans_of_care"
   | "jobs"
   | "providers"
-  | "provider_schedules";
+  | "provider_schedules"
+  | "provider_blocks";
 
 /** INSERT and the generated id: RETURNING where the engine has it, the driver's insert id elsewhere (MySQL). */
 export async function insertReturningId<T extends TableWithId>(

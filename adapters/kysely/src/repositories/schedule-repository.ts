@@ -57,12 +57,12 @@ export class KyselyScheduleRepository implements ScheduleRepository {
     return row ? toSchedule(row) : undefined;
   }
 
-  async listInForce(organisationId: number, providerId: number, from: string): Promise<ProviderSchedule[]> {
+  async listInForce(organisationId: number, providerIds: readonly number[], from: string): Promise<ProviderSchedule[]> {
     const rows = await this.db
       .selectFrom("provider_schedules")
       .selectAll()
       .where("organisation_id", "=", organisationId)
-      .where("provider_id", "=", providerId)
+      .where("provider_id", "in", providerIds.length > 0 ? [...providerIds] : [0])
       .where((eb) => eb.or([eb("effective_until", "is", null), eb("effective_until", ">=", from)]))
       .orderBy("effective_from")
       .orderBy("id")

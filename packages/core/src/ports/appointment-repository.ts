@@ -3,6 +3,14 @@ import type { Appointment, AppointmentHistoryEntry, AppointmentStatus } from "..
 /** An appointment as stored: everything but the generated id. */
 export type AppointmentRecord = Omit<Appointment, "id">;
 
+/** Time an appointment holds in a doctor's day. */
+export interface HeldTime {
+  doctorId: number;
+  clinicId: number;
+  startsAt: Date;
+  endsAt: Date;
+}
+
 export interface AppointmentListCriteria {
   organisationId: number;
   /** Inclusive lower and exclusive upper bounds on the start time. */
@@ -58,6 +66,18 @@ export interface AppointmentRepository {
 
   /** Sorted by start time, then id, ascending; total counts every match. */
   list(criteria: AppointmentListCriteria): Promise<{ appointments: Appointment[]; total: number }>;
+
+  /**
+   * The times held by the doctors' appointments in `statuses` that start in [startsFrom, startsBefore): just the
+   * times and the clinic, for slot searches (no count, no categories), in no particular order.
+   */
+  listHeldTimes(query: {
+    organisationId: number;
+    doctorIds: readonly number[];
+    startsFrom: Date;
+    startsBefore: Date;
+    statuses: readonly AppointmentStatus[];
+  }): Promise<HeldTime[]>;
 
   appendHistory(entry: AppointmentHistoryEntry): Promise<void>;
 

@@ -8,8 +8,8 @@ import type { ProviderSchedule } from "../scheduling/provider-schedule.js";
 export interface ScheduleRepository {
   insert(schedule: Omit<ProviderSchedule, "id">): Promise<ProviderSchedule>;
   findById(organisationId: number, id: number): Promise<ProviderSchedule | undefined>;
-  /** The provider's schedules in force on or after `from` (no end, or an end on or after it), oldest first. */
-  listInForce(organisationId: number, providerId: number, from: string): Promise<ProviderSchedule[]>;
+  /** The providers' schedules in force on or after `from` (no end, or an end on or after it), oldest first. */
+  listInForce(organisationId: number, providerIds: readonly number[], from: string): Promise<ProviderSchedule[]>;
   /** A page of the provider's schedules by effective_from then id, newest first, and the count of all matches. */
   list(
     organisationId: number,

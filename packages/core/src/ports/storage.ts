@@ -23,6 +23,7 @@ import type { RateLimitStore } from "./rate-limit-store.js";
 import type { PayerRepository } from "./payer-repository.js";
 import type { StaffRepository } from "./staff-repository.js";
 import type { ScheduleRepository } from "./schedule-repository.js";
+import type { BlockRepository } from "./block-repository.js";
 import type { ApiClientRepository } from "./api-client-repository.js";
 import type { AuditRepository } from "./audit-repository.js";
 
@@ -50,6 +51,7 @@ export interface Repositories {
   apiClients: ApiClientRepository;
   audit: AuditRepository;
   schedules: ScheduleRepository;
+  blocks: BlockRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

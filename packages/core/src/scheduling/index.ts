@@ -10,3 +10,6 @@ export {
 } from "./shift.js";
 export * from "./provider-schedule.js";
 export { ScheduleService } from "./schedule-service.js";
+export * from "./provider-block.js";
+export { BlockService } from "./block-service.js";
+export { type ProviderSlots, SLOT_LIMITS, type SlotQuery as SlotSearch, SlotService } from "./slot-service.js";

@@ -169,7 +169,7 @@ async function assertNoOverlap(
   replacedId: number | undefined,
 ) {
   const zones = new Map<number, string>();
-  for (const other of await tx.schedules.listInForce(organisationId, providerId, shift.effectiveFrom)) {
+  for (const other of await tx.schedules.listInForce(organisationId, [providerId], shift.effectiveFrom)) {
     if (other.id === replacedId) continue;
     if (!zones.has(other.clinicId))
       zones.set(other.clinicId, (await tx.organisations.findClinic(organisationId, other.clinicId))?.timeZone ?? "UTC");

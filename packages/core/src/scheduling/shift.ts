@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import type { ValidationIssue } from "../errors/domain-error.js";
 import { isTimeZone } from "../organisations/clinic-rules.js";
 import { RRule, type RRuleInstance, rrulestr } from "./rrule-interop.js";
+import { floatingDate, zonedInstant } from "./zone-cache.js";
 
 /** Days as RFC 5545 names them (BYDAY). */
 export const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const;
@@ -41,8 +42,24 @@ const isDate = (text: string) => DATE.test(text) && DateTime.fromISO(text, { zon
  * weekdays. Dates in and out are "floating": UTC instants whose calendar fields are the local date, as rrule
  * advises, so no time zone arithmetic happens inside rrule.
  */
-function ruleOf(shift: Shift): RRuleInstance {
+function ruleOf(shift: Shift, near?: Date): RRuleInstance {
+  // A plain weekly rule lists the same days whatever its first day, so it starts near the range asked about
+  // instead of iterating from the effective start (months back, on every cold call).
   const from = DateTime.fromISO(shift.effectiveFrom, { zone: "UTC" }).toJSDate();
+  const start = !shift.rrule && near && near > from ? near : from;
+  // Building a rule (its year masks) costs far more than reading it: one instance per distinct rule is kept.
+  const key = `${shift.weekdays.join(",")}|${start.getTime()}|${shift.effectiveUntil}|${shift.rrule}`;
+  const known = rules.get(key);
+  if (known) return known;
+  if (rules.size >= 10_000) rules.clear();
+  const rule = buildRule(shift, start);
+  rules.set(key, rule);
+  return rule;
+}
+
+const rules = new Map<string, RRuleInstance>();
+
+function buildRule(shift: Shift, from: Date): RRuleInstance {
   const until = shift.effectiveUntil
     ? DateTime.fromISO(shift.effectiveUntil, { zone: "UTC" }).endOf("day").toJSDate()
     : null;
@@ -126,18 +143,17 @@ function ruleIssues(shift: Shift): ValidationIssue[] {
  */
 export function occurrences(shift: Shift, from: Date, to: Date): Interval[] {
   const zone = shift.timeZone;
-  // The local calendar days that can hold an occurrence in range (a day either side for zones far from UTC).
-  const firstDay = DateTime.fromJSDate(from, { zone }).startOf("day").minus({ days: 1 });
-  const lastDay = DateTime.fromJSDate(to, { zone }).startOf("day").plus({ days: 1 });
-  const floating = (d: DateTime) => new Date(Date.UTC(d.year, d.month - 1, d.day));
-  const days = ruleOf(shift).between(floating(firstDay), floating(lastDay), true);
+  // The local calendar days that can hold an occurrence in range (a day either side, to be safe at the edges).
+  const firstDay = new Date(floatingDate(zone, from).getTime() - 86_400_000);
+  const lastDay = new Date(floatingDate(zone, to).getTime() + 86_400_000);
+  const days = ruleOf(shift, firstDay).between(firstDay, lastDay, true);
   const [startHour, startMinute] = shift.start.split(":").map(Number) as [number, number];
   const [endHour, endMinute] = shift.end.split(":").map(Number) as [number, number];
   const out: Interval[] = [];
   for (const day of days) {
     const date = { year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate() };
-    const start = DateTime.fromObject({ ...date, hour: startHour, minute: startMinute }, { zone }).toJSDate();
-    const end = DateTime.fromObject({ ...date, hour: endHour, minute: endMinute }, { zone }).toJSDate();
+    const start = zonedInstant(zone, { ...date, hour: startHour, minute: startMinute });
+    const end = zonedInstant(zone, { ...date, hour: endHour, minute: endMinute });
     if (start < to && end > from) out.push({ start, end });
   }
   return out;

@@ -1,5 +1,5 @@
-import { DateTime } from "luxon";
 import { type Interval, occurrences, type Shift } from "./shift.js";
+import { dayStart, isoInZone } from "./zone-cache.js";
 
 export interface SlotQuery {
   /** The provider's shifts at the clinic. */
@@ -26,9 +26,8 @@ export interface SlotQuery {
 export function bookableSlots(query: SlotQuery): Date[] {
   const lengthMs = query.slotLength * 60_000;
   const stepMs = (query.slotInterval ?? query.slotLength) * 60_000;
-  const first = DateTime.fromISO(query.startDate, { zone: query.timeZone }).startOf("day");
-  const from = first.toJSDate();
-  const to = first.plus({ days: query.days }).toJSDate();
+  const from = dayStart(query.timeZone, query.startDate);
+  const to = dayStart(query.timeZone, query.startDate, query.days);
   const busy = mergeIntervals(query.busy);
   const starts = new Set<number>();
   for (const shift of query.shifts)
@@ -68,5 +67,4 @@ function overlapsAny(busy: readonly Interval[], start: number, end: number): boo
 }
 
 /** A slot start as ISO 8601 with the clinic's offset on that day (2026-03-08T09:00:00-04:00). */
-export const slotText = (start: Date, timeZone: string) =>
-  DateTime.fromJSDate(start, { zone: timeZone }).toISO({ suppressMilliseconds: true }) as string;
+export const slotText = (start: Date, timeZone: string) => isoInZone(start, timeZone);

@@ -74,12 +74,14 @@ export function describeScheduleConformance(engine: string, current: () => { s: 
         updatedAt: later,
       });
       expect((await s.repositories.schedules.findById(1, b.id))?.effectiveUntil).toBeNull();
-      expect((await s.repositories.schedules.listInForce(1, provider, "2027-02-28")).map((x) => x.id)).toEqual([
+      expect((await s.repositories.schedules.listInForce(1, [provider], "2027-02-28")).map((x) => x.id)).toEqual([
         a.id,
         b.id,
       ]);
-      expect((await s.repositories.schedules.listInForce(1, provider, "2027-03-01")).map((x) => x.id)).toEqual([b.id]);
-      expect(await s.repositories.schedules.listInForce(2, provider, "2027-01-01")).toEqual([]);
+      expect((await s.repositories.schedules.listInForce(1, [provider], "2027-03-01")).map((x) => x.id)).toEqual([
+        b.id,
+      ]);
+      expect(await s.repositories.schedules.listInForce(2, [provider], "2027-01-01")).toEqual([]);
       const page = await s.repositories.schedules.list(1, provider, { limit: 1, offset: 0 });
       expect([page.total, page.schedules.map((x) => x.id)]).toEqual([2, [b.id]]);
       const current = await s.repositories.schedules.list(1, provider, {
@@ -94,6 +96,46 @@ export function describeScheduleConformance(engine: string, current: () => { s: 
         offset: 0,
       });
       expect(atOther).toEqual({ schedules: [], total: 0 });
+    });
+
+    it(`[${engine}] stores blocks, finds them by their whole span, and removes them once`, async () => {
+      const at = (iso: string) => new Date(iso);
+      const oneOff = await s.repositories.blocks.insert({
+        organisationId: 1,
+        providerId: provider,
+        startsAt: at("2027-01-04T15:00:00.000Z"),
+        endsAt: at("2027-01-04T16:00:00.000Z"),
+        lastEndsAt: at("2027-01-04T16:00:00.000Z"),
+        reason: "Team meeting",
+        timeZone: null,
+        rrule: null,
+        createdAt: T0,
+        removedAt: null,
+      });
+      const lunch = await s.repositories.blocks.insert({
+        ...oneOff,
+        startsAt: at("2027-01-04T18:00:00.000Z"),
+        endsAt: at("2027-01-04T19:00:00.000Z"),
+        lastEndsAt: at("2027-02-01T19:00:00.000Z"),
+        reason: "Lunch",
+        timeZone: "America/Chicago",
+        rrule: "FREQ=DAILY;COUNT=29",
+      });
+      expect(await s.repositories.blocks.findById(1, lunch.id)).toEqual(lunch);
+      expect(await s.repositories.blocks.findById(2, lunch.id)).toBeUndefined();
+      const ids = async (from: string, to: string) =>
+        (await s.repositories.blocks.listBetween(1, [provider], at(from), at(to))).map((b) => b.id);
+      expect(await ids("2027-01-04T00:00:00Z", "2027-01-05T00:00:00Z")).toEqual([oneOff.id, lunch.id]);
+      // A recurring block is found within its span, after its first occurrence.
+      expect(await ids("2027-01-20T00:00:00Z", "2027-01-21T00:00:00Z")).toEqual([lunch.id]);
+      expect(await ids("2027-02-02T00:00:00Z", "2027-02-03T00:00:00Z")).toEqual([]);
+      // Touching is not meeting: the one-off ends at 16:00.
+      expect(await ids("2027-01-04T16:00:00Z", "2027-01-04T17:00:00Z")).toEqual([]);
+      expect(await s.repositories.blocks.remove(2, oneOff.id, T0)).toBe(false);
+      expect(await s.repositories.blocks.remove(1, oneOff.id, T0)).toBe(true);
+      expect(await s.repositories.blocks.remove(1, oneOff.id, T0)).toBe(false);
+      expect((await s.repositories.blocks.findById(1, oneOff.id))?.removedAt).toEqual(T0);
+      expect(await ids("2027-01-04T00:00:00Z", "2027-01-05T00:00:00Z")).toEqual([lunch.id]);
     });
   });
 }

@@ -73,6 +73,17 @@ export function memoryAppointments(s: () => MemoryState): AppointmentRepository 
         .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || a.id - b.id);
       return { appointments: structuredClone(rows.slice(c.offset, c.offset + c.limit)), total: rows.length };
     },
+    listHeldTimes: async (q) =>
+      [...s().appointments.values()]
+        .filter(
+          (a) =>
+            a.organisationId === q.organisationId &&
+            q.doctorIds.includes(a.doctorId) &&
+            q.statuses.includes(a.status) &&
+            a.startsAt >= q.startsFrom &&
+            a.startsAt < q.startsBefore,
+        )
+        .map((a) => ({ doctorId: a.doctorId, clinicId: a.clinicId, startsAt: a.startsAt, endsAt: a.endsAt })),
     appendHistory: async (entry) => void s().appointmentHistory.push(structuredClone(entry)),
     history: async (orgId, id) =>
       structuredClone(s().appointmentHistory.filter((e) => e.organisationId === orgId && e.appointmentId === id)),

@@ -1,8 +1,9 @@
-import type { ProviderSchedule, Repositories } from "@openpractice/core";
+import type { ProviderBlock, ProviderSchedule, Repositories } from "@openpractice/core";
 import { type MemoryState, moduleState } from "./memory-state.js";
 
-/** Providers' schedules in memory, in the domain's own slice of the state. */
-export function memorySchedules(s: () => MemoryState): Pick<Repositories, "schedules"> {
+/** Providers' schedules and blocks in memory, in the domain's own slices of the state. */
+export function memorySchedules(s: () => MemoryState): Pick<Repositories, "schedules" | "blocks"> {
+  const blocks = () => moduleState(s(), "blocks", () => new Map<number, ProviderBlock>());
   const rows = () => moduleState(s(), "schedules", () => new Map<number, ProviderSchedule>());
   const ofProvider = (organisationId: number, providerId: number) =>
     [...rows().values()].filter((r) => r.organisationId === organisationId && r.providerId === providerId);
@@ -16,9 +17,10 @@ export function memorySchedules(s: () => MemoryState): Pick<Repositories, "sched
       },
       findById: async (organisationId, id) =>
         structuredClone([rows().get(id)].find((r) => r?.organisationId === organisationId)),
-      listInForce: async (organisationId, providerId, from) =>
+      listInForce: async (organisationId, providerIds, from) =>
         structuredClone(
-          ofProvider(organisationId, providerId)
+          [...rows().values()]
+            .filter((r) => r.organisationId === organisationId && providerIds.includes(r.providerId))
             .filter((r) => endsOnOrAfter(r, from))
             .sort((a, b) =>
               a.effectiveFrom < b.effectiveFrom ? -1 : a.effectiveFrom > b.effectiveFrom ? 1 : a.id - b.id,
@@ -40,6 +42,34 @@ export function memorySchedules(s: () => MemoryState): Pick<Repositories, "sched
         const row = rows().get(id);
         if (row?.organisationId === organisationId)
           rows().set(id, { ...row, effectiveUntil, replacedById, updatedAt: now });
+      },
+    },
+    blocks: {
+      async insert(block) {
+        const stored = { ...structuredClone(block), id: s().nextId++ };
+        blocks().set(stored.id, stored);
+        return structuredClone(stored);
+      },
+      findById: async (organisationId, id) =>
+        structuredClone([blocks().get(id)].find((b) => b?.organisationId === organisationId)),
+      listBetween: async (organisationId, providerIds, from, to) =>
+        structuredClone(
+          [...blocks().values()]
+            .filter(
+              (b) =>
+                b.organisationId === organisationId &&
+                providerIds.includes(b.providerId) &&
+                b.removedAt === null &&
+                b.lastEndsAt > from &&
+                b.startsAt < to,
+            )
+            .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || a.id - b.id),
+        ),
+      async remove(organisationId, id, now) {
+        const b = blocks().get(id);
+        if (b?.organisationId !== organisationId || b.removedAt !== null) return false;
+        blocks().set(id, { ...b, removedAt: now });
+        return true;
       },
     },
   };

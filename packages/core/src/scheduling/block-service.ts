@@ -1,0 +1,80 @@
+import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
+import type { Appointment } from "../appointments/appointment.js";
+import type { Principal } from "../auth/principal.js";
+import type { Clock } from "../clock.js";
+import { DomainError } from "../errors/domain-error.js";
+import type { Storage } from "../ports/storage.js";
+import { type BlockDraft, blockIssues, blockOccurrences, lastEnd, type ProviderBlock } from "./provider-block.js";
+
+const providerNotFound = (id: number) =>
+  new DomainError("PROVIDER_NOT_FOUND", "Provider not found", { provider_id: id });
+const blockNotFound = (id: number) => new DomainError("BLOCK_NOT_FOUND", "Block not found", { block_id: id });
+
+/** The most appointments a block's answer lists as overlapped (more are counted, not listed). */
+const LISTED_OVERLAPS = 100;
+
+/** Time providers are not bookable. A block over booked appointments is stored and says which: none is cancelled. */
+export class BlockService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+
+  async create(
+    principal: Principal,
+    providerId: number,
+    draft: BlockDraft,
+  ): Promise<{ block: ProviderBlock; overlapping: Appointment[]; overlappingCount: number }> {
+    const issues = blockIssues(draft);
+    if (issues.length > 0) throw DomainError.validation(issues);
+    const organisationId = principal.organisationId;
+    const repositories = this.deps.storage.repositories;
+    const provider = await repositories.organisations.findProviderById(organisationId, providerId);
+    if (!provider) throw providerNotFound(providerId);
+    const rrule = draft.rrule?.trim() || null;
+    const shape = {
+      startsAt: draft.startsAt,
+      endsAt: draft.endsAt,
+      timeZone: rrule ? (draft.timeZone ?? null) : null,
+      rrule,
+    };
+    const now = this.deps.clock.now();
+    const block = await repositories.blocks.insert({
+      organisationId,
+      providerId,
+      ...shape,
+      reason: draft.reason.trim(),
+      lastEndsAt: lastEnd(shape),
+      createdAt: now,
+      removedAt: null,
+    });
+    // The appointments it overlaps, as a warning: booked visits are the front desk's to move, not ours to cancel.
+    const { appointments } = await repositories.appointments.list({
+      organisationId,
+      doctorId: provider.userId,
+      startsFrom: new Date(block.startsAt.getTime() - 86_400_000),
+      startsBefore: block.lastEndsAt,
+      statuses: [...SLOT_HOLDING_STATUSES],
+      limit: 10_000,
+      offset: 0,
+    });
+    const overlapping = appointments.filter((a) => blockOccurrences(block, a.startsAt, a.endsAt).length > 0);
+    return { block, overlapping: overlapping.slice(0, LISTED_OVERLAPS), overlappingCount: overlapping.length };
+  }
+
+  async list(principal: Principal, providerId: number, range: { from: Date; to: Date }): Promise<ProviderBlock[]> {
+    const repositories = this.deps.storage.repositories;
+    if (!(await repositories.organisations.findProviderById(principal.organisationId, providerId)))
+      throw providerNotFound(providerId);
+    if (!(range.to > range.from))
+      throw DomainError.invalidParameter("to", range.to.toISOString(), "must be after from");
+    return repositories.blocks.listBetween(principal.organisationId, [providerId], range.from, range.to);
+  }
+
+  /** Removes a block: its time is bookable again. Removing it again is 404. */
+  async remove(principal: Principal, id: number): Promise<ProviderBlock> {
+    const repositories = this.deps.storage.repositories;
+    const found = await repositories.blocks.findById(principal.organisationId, id);
+    if (!found || found.removedAt !== null) throw blockNotFound(id);
+    const now = this.deps.clock.now();
+    if (!(await repositories.blocks.remove(principal.organisationId, id, now))) throw blockNotFound(id);
+    return { ...found, removedAt: now };
+  }
+}

@@ -1,0 +1,64 @@
+import { DateTime, FixedOffsetZone, IANAZone } from "luxon";
+
+/**
+ * Luxon reads a zone's offset through Intl for every DateTime it builds in that zone, which made slot searches
+ * spend most of their time there. Offsets change only at transitions (on whole quarter hours in every zone), so
+ * both the instant of a wall-clock time and a zone's offset at an instant are remembered. Bounded: a full cache
+ * starts again empty.
+ */
+const LIMIT = 100_000;
+const instants = new Map<string, number>();
+const offsets = new Map<string, number>();
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
+  if (map.size >= LIMIT) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+/** The instant a wall-clock time in `zone` names (a skipped time moves forward by the gap, as Luxon does). */
+export function zonedInstant(
+  zone: string,
+  t: { year: number; month: number; day: number; hour: number; minute: number; second?: number },
+): Date {
+  const key = `${zone}|${t.year}|${t.month}|${t.day}|${t.hour}|${t.minute}|${t.second ?? 0}`;
+  const known = instants.get(key);
+  if (known !== undefined) return new Date(known);
+  return new Date(remember(instants, key, DateTime.fromObject(t, { zone }).toMillis()));
+}
+
+const QUARTER_HOUR = 15 * 60_000;
+
+/** The zone's offset from UTC in minutes at `at`. */
+export function offsetAt(zone: string, at: Date): number {
+  const key = `${zone}|${Math.floor(at.getTime() / QUARTER_HOUR)}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  return remember(offsets, key, IANAZone.create(zone).offset(at.getTime()));
+}
+
+/** ISO 8601 with the zone's offset at that instant, e.g. 2027-03-14T09:00:00-04:00. */
+export const isoInZone = (at: Date, zone: string) =>
+  DateTime.fromJSDate(at, { zone: FixedOffsetZone.instance(offsetAt(zone, at)) }).toISO({
+    suppressMilliseconds: true,
+  }) as string;
+
+/** The instant a local day (YYYY-MM-DD, plus `days`) starts in `zone`. */
+export function dayStart(zone: string, date: string, days = 0): Date {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  // Date.UTC normalises the day count across months and years; only the calendar date is read from it.
+  const d = new Date(Date.UTC(year, month - 1, day + days));
+  return zonedInstant(zone, {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: 0,
+    minute: 0,
+  });
+}
+
+/** The local calendar date at `at` in `zone`, as a UTC midnight ("floating", as rrule reads dates). */
+export function floatingDate(zone: string, at: Date): Date {
+  const local = new Date(at.getTime() + offsetAt(zone, at) * 60_000);
+  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()));
+}
