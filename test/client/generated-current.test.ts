@@ -1,16 +1,14 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: plain ES modules of the build scripts, without declarations
 import { clientSources } from "../../scripts/client-sources.mjs";
-// @ts-expect-error: as above
 import { currentOpenApiDocument } from "../../scripts/openapi-document.mjs";
 
 const GENERATED = new URL("../../packages/client/src/generated/", import.meta.url);
 
 describe("@openpractice/client's generated files", () => {
   it("match what the current routes generate (run `npm run generate:client` after changing a route)", async () => {
-    const sources: Record<string, string> = await clientSources(await currentOpenApiDocument());
+    const sources = await clientSources(await currentOpenApiDocument());
     expect(Object.keys(sources).sort()).toEqual(["idempotent-operations.ts", "openapi.ts"]);
     for (const [name, contents] of Object.entries(sources)) {
       const committed = readFileSync(fileURLToPath(new URL(name, GENERATED)), "utf8");

@@ -1,21 +1,10 @@
-import { createPractice } from "@openpractice/core";
-import { createHttpHandler } from "@openpractice/http";
-import { MemoryStorage, testPracticeKeys } from "@openpractice/testing";
+import { currentOpenApiDocument } from "../../scripts/openapi-document.mjs";
 import { describe, expect, it } from "vitest";
 import { DOC_ID, documentAjv } from "../support/openapi-check.js";
 
-/** The document as served at the root, built in process. */
-async function openApiDocument(): Promise<any> {
-  const handler = createHttpHandler({
-    practice: createPractice({ storage: new MemoryStorage(), keys: testPracticeKeys() }),
-    authenticator: { authenticate: async () => Promise.reject(new Error("no token needed")) },
-  });
-  return (await handler(new Request("http://127.0.0.1/openapi.json"))).json();
-}
-
 describe("the OpenAPI document's named schemas", () => {
   it("give the main resources and the error shapes an example, and every example is valid against its schema", async () => {
-    const doc = await openApiDocument();
+    const doc = await currentOpenApiDocument();
     const schemas: Record<string, { examples?: unknown[] }> = doc.components.schemas;
     for (const name of ["V2Patient", "V1Patient", "V1Appointment", "V1Case", "Clinic", "Provider", "Staff"])
       expect(schemas[name]?.examples, name).toHaveLength(1);
@@ -40,7 +29,7 @@ describe("the OpenAPI document's named schemas", () => {
   });
 
   it("are referred to from the operations, and the fields-selectable reads require only id", async () => {
-    const doc = await openApiDocument();
+    const doc = await currentOpenApiDocument();
     const json = (path: string, method: string, status: string) =>
       doc.paths[path][method].responses[status].content["application/json"].schema;
     expect(json("/v2/patients", "post", "201")).toEqual({ $ref: "#/components/schemas/V2Patient" });

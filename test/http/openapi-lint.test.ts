@@ -1,8 +1,5 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createPractice } from "@openpractice/core";
-import { createHttpHandler, createTokenIssuer, generateSigningKey } from "@openpractice/http";
-import { MemoryStorage, testPracticeKeys } from "@openpractice/testing";
 import {
   BaseResolver,
   createConfig,
@@ -12,6 +9,7 @@ import {
   parseYaml,
 } from "@redocly/openapi-core";
 import { describe, expect, it } from "vitest";
+import { currentOpenApiDocument } from "../../scripts/openapi-document.mjs";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -25,18 +23,8 @@ const ROOT = join(import.meta.dirname, "../..");
  */
 describe("the OpenAPI document, linted by @redocly/openapi-core", () => {
   it("has no errors and no warnings beyond the ambiguous v1 paths the lint-ignore file accepts", async () => {
-    const practice = createPractice({ storage: new MemoryStorage(), keys: testPracticeKeys() });
-    const handler = createHttpHandler({
-      practice,
-      // With a token issuer, so the token endpoint and the key set are in the document too.
-      tokenIssuer: createTokenIssuer({ keys: [await generateSigningKey()] }),
-      authenticator: {
-        authenticate: async () => {
-          throw new Error("no token needed for /openapi.json");
-        },
-      },
-    });
-    const source = await (await handler(new Request("http://127.0.0.1/openapi.json"))).text();
+    // With the token endpoint and the key set, as a server with a token issuer serves it.
+    const source = JSON.stringify(await currentOpenApiDocument());
     // As the CLI loads it: the ignore file beside the configuration (none here: the repository root).
     const configPath = join(ROOT, "redocly.yaml");
     const ignore = await loadIgnoreConfig(configPath, new BaseResolver());

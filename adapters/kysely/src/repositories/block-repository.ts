@@ -57,11 +57,12 @@ export class KyselyBlockRepository implements BlockRepository {
     from: Date,
     to: Date,
   ): Promise<ProviderBlock[]> {
+    if (providerIds.length === 0) return [];
     const rows = await this.db
       .selectFrom("provider_blocks")
       .selectAll()
       .where("organisation_id", "=", organisationId)
-      .where("provider_id", "in", providerIds.length > 0 ? [...providerIds] : [0])
+      .where("provider_id", "in", [...providerIds])
       .where("removed_at", "is", null)
       .where("last_ends_at", ">", toDbTime(from))
       .where("starts_at", "<", toDbTime(to))

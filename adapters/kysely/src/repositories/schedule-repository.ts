@@ -58,11 +58,12 @@ export class KyselyScheduleRepository implements ScheduleRepository {
   }
 
   async listInForce(organisationId: number, providerIds: readonly number[], from: string): Promise<ProviderSchedule[]> {
+    if (providerIds.length === 0) return [];
     const rows = await this.db
       .selectFrom("provider_schedules")
       .selectAll()
       .where("organisation_id", "=", organisationId)
-      .where("provider_id", "in", providerIds.length > 0 ? [...providerIds] : [0])
+      .where("provider_id", "in", [...providerIds])
       .where((eb) => eb.or([eb("effective_until", "is", null), eb("effective_until", ">=", from)]))
       .orderBy("effective_from")
       .orderBy("id")

@@ -13,8 +13,10 @@ import {
   type CancellationReasonDraft,
 } from "./catalog-rules.js";
 
-const typeNotFound = (id: unknown) =>
+/** The organisation has no such appointment type (category). */
+export const appointmentTypeNotFound = (id: unknown) =>
   new DomainError("APPOINTMENT_TYPE_NOT_FOUND", "Appointment type not found", { appointment_type_id: id });
+const typeNotFound = appointmentTypeNotFound;
 const duplicateType = (existingId: number) =>
   new DomainError("DUPLICATE_APPOINTMENT_TYPE", "The organisation already has an appointment type with this name", {
     existing_appointment_type_id: existingId,

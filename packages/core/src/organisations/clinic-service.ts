@@ -17,9 +17,9 @@ import {
   taxIdDigits,
 } from "./clinic-rules.js";
 import { type Clinic, type ClinicAddress, EMPTY_CLINIC_ADDRESS } from "./organisation.js";
+import { clinicNotFound } from "./organisation-errors.js";
 
-const notFound = (id: unknown) =>
-  new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", { clinic_id: id });
+const notFound = clinicNotFound;
 const duplicateName = (existingId: number) =>
   new DomainError("DUPLICATE_CLINIC", "The organisation already has a clinic with this name", {
     existing_clinic_id: existingId,

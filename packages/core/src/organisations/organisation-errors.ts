@@ -1,3 +1,5 @@
+import { DomainError } from "../errors/domain-error.js";
+
 /** Errors of the organisation directory (clinics, doctors). Codes are public: never renamed or reused. */
 export const ORGANISATION_ERROR_CODES = [
   /** The clinic does not exist in the caller's organisation. */
@@ -9,3 +11,11 @@ export const ORGANISATION_ERROR_CODES = [
   /** Another provider of the organisation has this NPI or user id (details.existing_provider_id, details.field). */
   "DUPLICATE_PROVIDER",
 ] as const;
+
+/** The organisation has no such clinic (other organisations' included). */
+export const clinicNotFound = (id: unknown) =>
+  new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", { clinic_id: id });
+
+/** The organisation has no such provider (other organisations' included). */
+export const providerNotFound = (id: unknown) =>
+  new DomainError("PROVIDER_NOT_FOUND", "Provider not found", { provider_id: id });

@@ -7,6 +7,7 @@ import { sortedPage, toPageWindow } from "../paging.js";
 import { foldForMatch, searchTerms } from "../patients/patient-normalisation.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { Provider } from "./organisation.js";
+import { providerNotFound } from "./organisation-errors.js";
 import {
   assertValidProvider,
   PROVIDER_LIMITS,
@@ -15,7 +16,7 @@ import {
   type ProviderListQuery,
 } from "./provider-rules.js";
 
-const notFound = (id: unknown) => new DomainError("PROVIDER_NOT_FOUND", "Provider not found", { provider_id: id });
+const notFound = providerNotFound;
 const duplicate = (field: "userId" | "npi", existingId: number) =>
   new DomainError(
     "DUPLICATE_PROVIDER",

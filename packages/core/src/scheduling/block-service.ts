@@ -3,11 +3,19 @@ import type { Appointment } from "../appointments/appointment.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
+import { providerNotFound } from "../organisations/organisation-errors.js";
 import type { Storage } from "../ports/storage.js";
-import { type BlockDraft, blockIssues, blockOccurrences, lastEnd, type ProviderBlock } from "./provider-block.js";
+import {
+  BLOCK_LIMITS,
+  type BlockDraft,
+  blockIssues,
+  blockOccurrences,
+  lastEnd,
+  type ProviderBlock,
+} from "./provider-block.js";
 
-const providerNotFound = (id: number) =>
-  new DomainError("PROVIDER_NOT_FOUND", "Provider not found", { provider_id: id });
+const DAY_MS = 86_400_000;
+
 const blockNotFound = (id: number) => new DomainError("BLOCK_NOT_FOUND", "Block not found", { block_id: id });
 
 /** The most appointments a block's answer lists as overlapped (more are counted, not listed). */
@@ -59,13 +67,21 @@ export class BlockService {
     return { block, overlapping: overlapping.slice(0, LISTED_OVERLAPS), overlappingCount: overlapping.length };
   }
 
-  async list(principal: Principal, providerId: number, range: { from: Date; to: Date }): Promise<ProviderBlock[]> {
+  /** The provider's blocks that meet [from, to): from now and a year on unless said, never more than 366 days. */
+  async list(principal: Principal, providerId: number, range: { from?: Date; to?: Date }): Promise<ProviderBlock[]> {
     const repositories = this.deps.storage.repositories;
     if (!(await repositories.organisations.findProviderById(principal.organisationId, providerId)))
       throw providerNotFound(providerId);
-    if (!(range.to > range.from))
-      throw DomainError.invalidParameter("to", range.to.toISOString(), "must be after from");
-    return repositories.blocks.listBetween(principal.organisationId, [providerId], range.from, range.to);
+    const from = range.from ?? this.deps.clock.now();
+    const to = range.to ?? new Date(from.getTime() + BLOCK_LIMITS.maxListDays * DAY_MS);
+    if (!(to > from)) throw DomainError.invalidParameter("to", to.toISOString(), "must be after from");
+    if (to.getTime() - from.getTime() > BLOCK_LIMITS.maxListDays * DAY_MS)
+      throw DomainError.invalidParameter(
+        "to",
+        to.toISOString(),
+        `must be at most ${BLOCK_LIMITS.maxListDays} days after from`,
+      );
+    return repositories.blocks.listBetween(principal.organisationId, [providerId], from, to);
   }
 
   /** Removes a block: its time is bookable again. Removing it again is 404. */

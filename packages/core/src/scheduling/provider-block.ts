@@ -1,7 +1,8 @@
 import { DateTime } from "luxon";
 import type { ValidationIssue } from "../errors/domain-error.js";
 import { isTimeZone } from "../organisations/clinic-rules.js";
-import { RRule, type RRuleInstance, rrulestr } from "./rrule-interop.js";
+import { cachedRule, RRULE_MAX_LENGTH, ruleOptions, ruleTextIssues } from "./recurrence.js";
+import { RRule, type RRuleInstance } from "./rrule-interop.js";
 import type { Interval } from "./shift.js";
 import { offsetAt, zonedInstant } from "./zone-cache.js";
 
@@ -34,7 +35,13 @@ export interface BlockDraft {
   rrule?: string | null | undefined;
 }
 
-export const BLOCK_LIMITS = { reasonMax: 200, maxOneOffDays: 366, maxOccurrences: 1000, maxRruleLength: 500 } as const;
+export const BLOCK_LIMITS = {
+  reasonMax: 200,
+  maxOneOffDays: 366,
+  maxOccurrences: 1000,
+  maxRruleLength: RRULE_MAX_LENGTH,
+  maxListDays: 366,
+} as const;
 
 /** An instant's wall-clock time in the zone, as milliseconds of a UTC date with those fields ("floating"). */
 const wallClock = (zone: string, at: Date) => at.getTime() + offsetAt(zone, at) * 60_000;
@@ -52,25 +59,12 @@ const fromFloating = (f: Date, zone: string) =>
   });
 
 /** The recurrence with its DTSTART at the block's wall-clock start (floating, as rrule advises). */
-const rules = new Map<string, RRuleInstance>();
-
+/** The recurrence with its DTSTART at the block's wall-clock start (floating, as rrule advises). */
 function ruleOf(block: Pick<ProviderBlock, "startsAt" | "timeZone" | "rrule">): RRuleInstance {
-  // As for shifts: building a rule costs far more than reading it, so one instance per distinct rule is kept.
-  const key = `${block.startsAt.getTime()}|${block.timeZone}|${block.rrule}`;
-  const known = rules.get(key);
-  if (known) return known;
-  if (rules.size >= 10_000) rules.clear();
-  const rule = buildRule(block);
-  rules.set(key, rule);
-  return rule;
-}
-
-function buildRule(block: Pick<ProviderBlock, "startsAt" | "timeZone" | "rrule">): RRuleInstance {
-  const start = DateTime.fromJSDate(block.startsAt, { zone: block.timeZone as string });
-  const parsed = rrulestr((block.rrule as string).replace(/^RRULE:/i, ""), {
-    dtstart: floating(start),
-  }) as RRuleInstance;
-  return new RRule({ ...parsed.origOptions, dtstart: floating(start) });
+  return cachedRule(`block|${block.startsAt.getTime()}|${block.timeZone}|${block.rrule}`, () => {
+    const start = floating(DateTime.fromJSDate(block.startsAt, { zone: block.timeZone as string }));
+    return new RRule(ruleOptions(block.rrule as string, start));
+  });
 }
 
 /** Every occurrence's [start, end) that overlaps [from, to). */
@@ -125,24 +119,14 @@ export function blockIssues(draft: BlockDraft): ValidationIssue[] {
     issues.push({ field: "timeZone", reason: "is required with an RRULE: an IANA time zone", value: zone });
   if (draft.endsAt.getTime() - draft.startsAt.getTime() > 86_400_000)
     issues.push({ field: "endsAt", reason: "must be at most 24 hours after the start when the block recurs" });
-  if (rrule.length > BLOCK_LIMITS.maxRruleLength)
-    return [...issues, { field: "rrule", reason: `must be at most ${BLOCK_LIMITS.maxRruleLength} characters` }];
-  let options: RRuleInstance["origOptions"];
-  try {
-    options = (rrulestr(rrule.replace(/^RRULE:/i, "")) as RRuleInstance).origOptions;
-  } catch (error) {
-    return [
-      ...issues,
-      { field: "rrule", reason: `is not an RFC 5545 RRULE (${(error as Error).message})`, value: rrule },
-    ];
-  }
-  if (/DTSTART|\n/i.test(rrule))
-    issues.push({ field: "rrule", reason: "must be one RRULE line without DTSTART: the start sets it", value: rrule });
-  else if (options.freq === undefined || ![RRule.DAILY, RRule.WEEKLY, RRule.MONTHLY].includes(options.freq))
-    issues.push({ field: "rrule", reason: "FREQ must be DAILY, WEEKLY or MONTHLY", value: rrule });
-  else if (options.until === undefined && options.count === undefined)
-    issues.push({ field: "rrule", reason: "is unbounded: give UNTIL or COUNT", value: rrule });
-  else if (
+  const ruleProblems = ruleTextIssues(rrule, {
+    startName: "the start",
+    timesSetElsewhere: false,
+    boundedElsewhere: false,
+    boundHint: "UNTIL or COUNT",
+  });
+  if (ruleProblems.length > 0) return [...issues, ...ruleProblems];
+  if (
     issues.length === 0 &&
     ruleOf({ startsAt: draft.startsAt, timeZone: zone, rrule }).all((_, i) => i <= BLOCK_LIMITS.maxOccurrences).length >
       BLOCK_LIMITS.maxOccurrences

@@ -1,3 +1,4 @@
+import { RRULE_MAX_LENGTH } from "./recurrence.js";
 import type { Shift, Weekday } from "./shift.js";
 
 /**
@@ -46,7 +47,7 @@ export interface ScheduleListQuery {
   perPage?: number | undefined;
 }
 
-export const SCHEDULE_LIMITS = { defaultPerPage: 20, maxPerPage: 100, maxRruleLength: 500 } as const;
+export const SCHEDULE_LIMITS = { defaultPerPage: 20, maxPerPage: 100, maxRruleLength: RRULE_MAX_LENGTH } as const;
 
 /** The schedule as the scheduling rules read it, in its clinic's zone. */
 export const shiftOf = (schedule: ProviderSchedule, timeZone: string): Shift => ({

@@ -1,7 +1,9 @@
+import { DateTime } from "luxon";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import type { Provider } from "../organisations/organisation.js";
+import { clinicNotFound, providerNotFound } from "../organisations/organisation-errors.js";
 import { toPageWindow } from "../paging.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import {
@@ -13,13 +15,11 @@ import {
 } from "./provider-schedule.js";
 import { firstOverlap, type Shift, shiftIssues } from "./shift.js";
 
-const providerNotFound = (id: number) =>
-  new DomainError("PROVIDER_NOT_FOUND", "Provider not found", { provider_id: id });
 const scheduleNotFound = (id: number) =>
   new DomainError("SCHEDULE_NOT_FOUND", "Schedule not found", { schedule_id: id });
 
 /** The day before a date (YYYY-MM-DD), by calendar: the replaced schedule's last day. */
-const dayBefore = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const dayBefore = (date: string) => DateTime.fromISO(date, { zone: "UTC" }).minus({ days: 1 }).toISODate() as string;
 
 /** Providers' working hours: recurring shifts per clinic, replaced rather than edited, never overlapping. */
 export class ScheduleService {
@@ -31,21 +31,18 @@ export class ScheduleService {
    */
   async create(principal: Principal, providerId: number, draft: ScheduleDraft): Promise<ProviderSchedule> {
     const organisationId = principal.organisationId;
-    const weekdays = [...(draft.weekdays ?? [])];
-    const rrule = draft.rrule?.trim() || null;
-    // The shape first (the clinic's zone, checked when the clinic was saved, stands in until it is read).
-    const shape = shiftIssues({
+    // The shape first; the clinic's zone (checked when the clinic was saved) stands in until the clinic is read.
+    const shape: Shift = {
       timeZone: "UTC",
-      weekdays,
+      weekdays: [...(draft.weekdays ?? [])],
       start: draft.startTime,
       end: draft.endTime,
       effectiveFrom: draft.effectiveFrom,
       effectiveUntil: draft.effectiveUntil ?? null,
-      rrule,
-    });
-    if (rrule && rrule.length > SCHEDULE_LIMITS.maxRruleLength)
-      shape.push({ field: "rrule", reason: `must be at most ${SCHEDULE_LIMITS.maxRruleLength} characters` });
-    if (shape.length > 0) throw DomainError.validation(shape);
+      rrule: draft.rrule?.trim() || null,
+    };
+    const issues = shiftIssues(shape);
+    if (issues.length > 0) throw DomainError.validation(issues);
 
     const provider = await this.deps.storage.repositories.organisations.findProviderById(organisationId, providerId);
     if (!provider) throw providerNotFound(providerId);
@@ -55,18 +52,10 @@ export class ScheduleService {
       if (!(await tx.appointments.lockDoctorSchedule(organisationId, provider.userId)))
         throw providerNotFound(providerId);
       const clinic = await tx.organisations.findClinic(organisationId, draft.clinicId);
-      if (!clinic) throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found", { clinic_id: draft.clinicId });
+      if (!clinic) throw clinicNotFound(draft.clinicId);
       assertWorksAt(provider, draft.clinicId);
       const replaced = draft.replacesId ? await this.replaceable(tx, organisationId, providerId, draft) : null;
-      const shift: Shift = {
-        timeZone: clinic.timeZone,
-        weekdays: rrule ? [] : weekdays,
-        start: draft.startTime,
-        end: draft.endTime,
-        effectiveFrom: draft.effectiveFrom,
-        effectiveUntil: draft.effectiveUntil ?? null,
-        rrule,
-      };
+      const shift: Shift = { ...shape, timeZone: clinic.timeZone };
       await assertNoOverlap(tx, organisationId, providerId, shift, replaced?.id);
       const created = await tx.schedules.insert({
         organisationId,
@@ -76,8 +65,8 @@ export class ScheduleService {
         startTime: draft.startTime,
         endTime: draft.endTime,
         effectiveFrom: draft.effectiveFrom,
-        effectiveUntil: draft.effectiveUntil ?? null,
-        rrule,
+        effectiveUntil: shift.effectiveUntil,
+        rrule: shift.rrule,
         replacesId: replaced?.id ?? null,
         replacedById: null,
         createdAt: now,

@@ -1,7 +1,8 @@
 import { DateTime } from "luxon";
 import type { ValidationIssue } from "../errors/domain-error.js";
 import { isTimeZone } from "../organisations/clinic-rules.js";
-import { RRule, type RRuleInstance, rrulestr } from "./rrule-interop.js";
+import { cachedRule, ruleOptions, ruleTextIssues } from "./recurrence.js";
+import { RRule, type RRuleInstance } from "./rrule-interop.js";
 import { floatingDate, zonedInstant } from "./zone-cache.js";
 
 /** Days as RFC 5545 names them (BYDAY). */
@@ -47,25 +48,16 @@ function ruleOf(shift: Shift, near?: Date): RRuleInstance {
   // instead of iterating from the effective start (months back, on every cold call).
   const from = DateTime.fromISO(shift.effectiveFrom, { zone: "UTC" }).toJSDate();
   const start = !shift.rrule && near && near > from ? near : from;
-  // Building a rule (its year masks) costs far more than reading it: one instance per distinct rule is kept.
-  const key = `${shift.weekdays.join(",")}|${start.getTime()}|${shift.effectiveUntil}|${shift.rrule}`;
-  const known = rules.get(key);
-  if (known) return known;
-  if (rules.size >= 10_000) rules.clear();
-  const rule = buildRule(shift, start);
-  rules.set(key, rule);
-  return rule;
+  const key = `shift|${shift.weekdays.join(",")}|${start.getTime()}|${shift.effectiveUntil}|${shift.rrule}`;
+  return cachedRule(key, () => buildRule(shift, start));
 }
-
-const rules = new Map<string, RRuleInstance>();
 
 function buildRule(shift: Shift, from: Date): RRuleInstance {
   const until = shift.effectiveUntil
     ? DateTime.fromISO(shift.effectiveUntil, { zone: "UTC" }).endOf("day").toJSDate()
     : null;
   if (shift.rrule) {
-    const parsed = rrulestr(shift.rrule.replace(/^RRULE:/i, ""), { dtstart: from }) as RRuleInstance;
-    const options = { ...parsed.origOptions, dtstart: from };
+    const options = ruleOptions(shift.rrule, from);
     // The effective end bounds the rule too: the earlier of the two ends wins.
     if (until && (!options.until || options.until > until)) options.until = until;
     return new RRule(options);
@@ -108,32 +100,16 @@ export function shiftIssues(shift: Shift): ValidationIssue[] {
   } else {
     if (shift.weekdays.length > 0)
       issues.push({ field: "weekdays", reason: "must be left out with an RRULE (its BYDAY names the days)" });
-    issues.push(...ruleIssues(shift));
+    issues.push(
+      ...ruleTextIssues(shift.rrule, {
+        startName: "the effective start",
+        timesSetElsewhere: true,
+        boundedElsewhere: shift.effectiveUntil !== null,
+        boundHint: "UNTIL or COUNT, or an effective end date",
+      }),
+    );
   }
   return issues;
-}
-
-function ruleIssues(shift: Shift): ValidationIssue[] {
-  const text = shift.rrule as string;
-  let options: RRuleInstance["origOptions"];
-  try {
-    options = (rrulestr(text.replace(/^RRULE:/i, "")) as RRuleInstance).origOptions;
-  } catch (error) {
-    return [{ field: "rrule", reason: `is not an RFC 5545 RRULE (${(error as Error).message})`, value: text }];
-  }
-  if (/DTSTART|\n/i.test(text))
-    return [
-      { field: "rrule", reason: "must be one RRULE line without DTSTART: the effective start sets it", value: text },
-    ];
-  if (options.freq === undefined || ![RRule.DAILY, RRule.WEEKLY, RRule.MONTHLY].includes(options.freq))
-    return [{ field: "rrule", reason: "FREQ must be DAILY, WEEKLY or MONTHLY", value: text }];
-  if (options.byhour !== undefined || options.byminute !== undefined || options.bysecond !== undefined)
-    return [
-      { field: "rrule", reason: "must not set BYHOUR, BYMINUTE or BYSECOND: the start and end times do", value: text },
-    ];
-  if (options.until === undefined && options.count === undefined && shift.effectiveUntil === null)
-    return [{ field: "rrule", reason: "is unbounded: give UNTIL or COUNT, or an effective end date", value: text }];
-  return [];
 }
 
 /**

@@ -3,7 +3,9 @@ import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { appointmentTypeNotFound } from "../catalog/catalog-admin-service.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";
+import { clinicNotFound, providerNotFound } from "../organisations/organisation-errors.js";
 import type { Storage } from "../ports/storage.js";
 import { blockOccurrences } from "./provider-block.js";
 import { shiftOf } from "./provider-schedule.js";
@@ -57,14 +59,11 @@ export class SlotService {
     if (issues.length > 0) throw DomainError.validation(issues);
 
     const clinic = await r.organisations.findClinic(organisationId, query.clinicId);
-    if (!clinic) throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found", { clinic_id: query.clinicId });
+    if (!clinic) throw clinicNotFound(query.clinicId);
     let length = query.slotLength as number;
     if (query.appointmentTypeId !== undefined) {
       const type = await r.catalog.findAppointmentCategory(organisationId, query.appointmentTypeId);
-      if (!type)
-        throw new DomainError("APPOINTMENT_TYPE_NOT_FOUND", "Appointment type not found", {
-          appointment_type_id: query.appointmentTypeId,
-        });
+      if (!type) throw appointmentTypeNotFound(query.appointmentTypeId);
       length = type.durationMinutes;
     }
     const interval = query.slotInterval ?? length;
@@ -76,7 +75,7 @@ export class SlotService {
     const providers: Provider[] = [];
     for (const providerId of query.providerIds) {
       const provider = await r.organisations.findProviderById(organisationId, providerId);
-      if (!provider) throw new DomainError("PROVIDER_NOT_FOUND", "Provider not found", { provider_id: providerId });
+      if (!provider) throw providerNotFound(providerId);
       providers.push(provider);
     }
     const window = { length, interval };

@@ -1,4 +1,4 @@
-import { type Appointment, BLOCK_LIMITS, DomainError, type ProviderBlock } from "@openpractice/core";
+import { type Appointment, BLOCK_LIMITS, type ProviderBlock } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
@@ -131,8 +131,6 @@ const overlappedView = (a: Appointment) => ({
   clinic_id: String(a.clinicId),
 });
 
-const YEAR_MS = 366 * 86_400_000;
-
 /** Blocks (spec 4.7): POST, GET /v2/providers/{provider_id}/blocks; DELETE /v2/blocks/{block_id}. */
 export function v2BlockRoutes({ practice }: RouteDependencies): RouteDefinition[] {
   const route = routeGroup({
@@ -192,11 +190,10 @@ export function v2BlockRoutes({ practice }: RouteDependencies): RouteDefinition[
       },
       async handle(ctx) {
         const q = ctx.query();
-        const from = q.from ? new Date(q.from) : ctx.now;
-        const to = q.to ? new Date(q.to) : new Date(from.getTime() + YEAR_MS);
-        if (to.getTime() - from.getTime() > YEAR_MS)
-          throw DomainError.invalidParameter("to", q.to, "must be at most 366 days after from");
-        const blocks = await practice.blocks.list(ctx.principal, ctx.ids.provider_id, { from, to });
+        const blocks = await practice.blocks.list(ctx.principal, ctx.ids.provider_id, {
+          ...(q.from ? { from: new Date(q.from) } : {}),
+          ...(q.to ? { to: new Date(q.to) } : {}),
+        });
         return jsonResponse(200, { data: blocks.map(v2BlockView), meta: v2Meta(ctx) });
       },
     }),
