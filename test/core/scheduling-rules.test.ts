@@ -1,3 +1,4 @@
+import { DateTime, FixedOffsetZone, IANAZone } from "luxon";
 import { bookableSlots, firstOverlap, occurrences, type Shift, shiftIssues, slotText } from "@openpractice/core";
 import { describe, expect, it } from "vitest";
 
@@ -196,5 +197,32 @@ describe("overlapping shifts of one provider", () => {
       firstOverlap({ ...a, effectiveUntil: "2026-06-30" }, shift({ weekdays: ["MO"], effectiveFrom: "2026-07-01" })),
     ).toBeNull();
     expect(firstOverlap(a, shift({ weekdays: ["MO"], start: "13:00", end: "15:00" }))).toBeNull();
+  });
+});
+
+describe("slot text", () => {
+  it("writes what Luxon's toISO writes (suppressMilliseconds), offsets with quarter and half hours, Z for UTC, across transitions", () => {
+    const zones = [
+      "America/New_York",
+      "UTC",
+      "Asia/Kolkata",
+      "America/St_Johns",
+      "Australia/Lord_Howe",
+      "Asia/Kathmandu",
+      "Europe/London",
+    ];
+    const from = Date.parse("2027-01-01T00:00:00Z");
+    for (const zone of zones)
+      for (let t = from; t < from + 2 * 365 * 86_400_000; t += 37 * 60_000 + 17) {
+        const at = new Date(t);
+        const luxon = DateTime.fromJSDate(at, {
+          zone: FixedOffsetZone.instance(IANAZone.create(zone).offset(t)),
+        }).toISO({
+          suppressMilliseconds: true,
+        });
+        if (slotText(at, zone) !== luxon) expect(`${zone} ${at.toISOString()} ${slotText(at, zone)}`).toBe(luxon);
+      }
+    expect(slotText(new Date("2027-03-14T13:00:00Z"), "America/New_York")).toBe("2027-03-14T09:00:00-04:00");
+    expect(slotText(new Date("2027-06-01T09:00:00Z"), "UTC")).toBe("2027-06-01T09:00:00Z");
   });
 });

@@ -713,6 +713,88 @@ describe("replies of the running server match /openapi.json", () => {
         token: admin,
       },
     );
+
+    const visit = await call("POST /v2/appointment-types", "/v2/appointment-types", 201, {
+      body: { name: "Follow-up visit", type: "IN_PERSON", duration_minutes: 30 },
+      token: admin,
+    });
+    const patient = await call("POST /v2/patients", "/v2/patients", 201, {
+      body: { first_name: "Rosa", last_name: "Okafor", date_of_birth: "1979-04-02" },
+    });
+    const booking = {
+      patient_id: patient.id,
+      provider_id: provider.id,
+      clinic_id: clinic.id,
+      appointment_type_id: visit.id,
+      payment_mode: "SELF_PAY",
+    };
+    const booked = await call("POST /v2/appointments", "/v2/appointments", 201, {
+      body: { ...booking, slot_start: "2027-01-04T09:00:00-06:00" },
+    });
+    await call("POST /v2/appointments", "/v2/appointments", 409, {
+      body: { ...booking, slot_start: "2027-01-04T09:00:00-06:00" },
+    });
+    await call("POST /v2/appointments", "/v2/appointments", 400, { body: { ...booking } });
+    await call("GET /v2/appointments", `/v2/appointments?provider_id=${provider.id}&expand=patient,provider`, 200);
+    await call("GET /v2/appointments", "/v2/appointments?provider_id=999999", 404);
+    await call("GET /v2/appointments/{appointment_id}", `/v2/appointments/${booked.id}?fields=status`, 200);
+    await call("GET /v2/appointments/{appointment_id}", "/v2/appointments/999999", 404);
+    await call("POST /v2/appointments/{appointment_id}/check-out", `/v2/appointments/${booked.id}/check-out`, 409);
+    await call("POST /v2/appointments/{appointment_id}/check-in", `/v2/appointments/${booked.id}/check-in`, 200);
+    await call("POST /v2/appointments/{appointment_id}/check-out", `/v2/appointments/${booked.id}/check-out`, 200);
+    const second = await call("POST /v2/appointments", "/v2/appointments", 201, {
+      body: { ...booking, start: "2027-01-06T10:00:00-06:00" },
+    });
+    const waiting = await call("POST /v2/waitlist-requests", "/v2/waitlist-requests", 201, {
+      body: {
+        patient_id: patient.id,
+        appointment_type_id: visit.id,
+        payment_mode: "SELF_PAY",
+        provider_ids: [provider.id],
+        preferred_days: ["WE"],
+        time_windows: [{ start: "08:00", end: "12:00" }],
+      },
+    });
+    await call("POST /v2/waitlist-requests", "/v2/waitlist-requests", 400, {
+      body: { patient_id: patient.id, appointment_type_id: visit.id },
+    });
+    await call("GET /v2/waitlist-requests", "/v2/waitlist-requests?status=waiting,offered", 200);
+    await call("GET /v2/waitlist-requests/{waitlist_request_id}", "/v2/waitlist-requests/999999", 404);
+    await call("PATCH /v2/waitlist-requests/{waitlist_request_id}", `/v2/waitlist-requests/${waiting.id}`, 200, {
+      body: { priority: "high" },
+    });
+    await call(
+      "POST /v2/waitlist-requests/{waitlist_request_id}/accept-offer",
+      `/v2/waitlist-requests/${waiting.id}/accept-offer`,
+      409,
+    );
+    await call("POST /v2/appointments/{appointment_id}/cancel", `/v2/appointments/${second.id}/cancel`, 200, {
+      body: { reason_key: "WEATHER" },
+    });
+    // The freed slot becomes an offer (a background job); then it is accepted.
+    for (let tries = 0; tries < 200; tries++) {
+      const read = await call(
+        "GET /v2/waitlist-requests/{waitlist_request_id}",
+        `/v2/waitlist-requests/${waiting.id}`,
+        200,
+      );
+      if (read.status === "offered") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await call(
+      "POST /v2/waitlist-requests/{waitlist_request_id}/accept-offer",
+      `/v2/waitlist-requests/${waiting.id}/accept-offer`,
+      201,
+    );
+    const other = await call("POST /v2/waitlist-requests", "/v2/waitlist-requests", 201, {
+      body: { patient_id: patient.id, appointment_type_id: visit.id, payment_mode: "CASH" },
+    });
+    await call("DELETE /v2/waitlist-requests/{waitlist_request_id}", `/v2/waitlist-requests/${other.id}`, 200);
+    await call("DELETE /v2/waitlist-requests/{waitlist_request_id}", `/v2/waitlist-requests/${other.id}`, 409);
+    await call("POST /v2/appointments/{appointment_id}/cancel", `/v2/appointments/${second.id}/cancel`, 409, {
+      body: { reason_key: "WEATHER" },
+    });
+    await call("POST /v2/appointments/{appointment_id}/check-in", "/v2/appointments/999999/check-in", 404);
     expect(problems).toEqual([]);
   });
 

@@ -13,6 +13,7 @@ import { payersKyselyModule } from "./modules/payers.js";
 import { soapKyselyModule } from "./modules/soap.js";
 import { schedulingKyselyModule } from "./modules/scheduling.js";
 import { staffKyselyModule } from "./modules/staff.js";
+import { waitlistKyselyModule } from "./modules/waitlist.js";
 import { webhooksKyselyModule } from "./modules/webhooks.js";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
@@ -37,6 +38,7 @@ export const kyselyModules = [
   accessKyselyModule,
   auditKyselyModule,
   schedulingKyselyModule,
+  waitlistKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;
@@ -55,7 +57,7 @@ export function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile)
  * The shared migrations of every module, plus the engine's own
  * (profile.extraMigrations: 003-<engine> search indexes, 013-postgres search
  * statistics), by name. Names carry a global number and Kysely applies them in
- * name order, whatever module declares them; the next shared number is 028.
+ * name order, whatever module declares them; the next shared number is 029.
  */
 export function moduleMigrations(profile: SqlDialectProfile): Record<string, Migration> {
   const all: Record<string, Migration> = { ...profile.extraMigrations };

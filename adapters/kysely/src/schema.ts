@@ -4,6 +4,7 @@ import type { ApiClientsTable } from "./modules/access.js";
 import type { AuditEventsTable } from "./modules/audit.js";
 import type { StaffClinicsTable, StaffTable } from "./modules/staff.js";
 import type { ProviderBlocksTable, ProviderSchedulesTable } from "./modules/scheduling.js";
+import type { WaitlistOffersTable, WaitlistRequestsTable } from "./modules/waitlist.js";
 
 /**
  * Table shapes shared by every engine. Timestamps are ISO 8601 UTC strings of
@@ -633,6 +634,8 @@ export interface Database {
   staff_clinics: StaffClinicsTable;
   provider_schedules: ProviderSchedulesTable;
   provider_blocks: ProviderBlocksTable;
+  waitlist_requests: WaitlistRequestsTable;
+  waitlist_offers: WaitlistOffersTable;
   payers: PayersTable;
   api_clients: ApiClientsTable;
   audit_events: AuditEventsTable;

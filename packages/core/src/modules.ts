@@ -14,6 +14,7 @@ import { soapModule } from "./soap/module.js";
 import { schedulingModule } from "./scheduling/module.js";
 import { staffModule } from "./staff/module.js";
 import { systemModule } from "./system/module.js";
+import { waitlistModule } from "./waitlist/module.js";
 import { webhooksModule } from "./webhooks/module.js";
 
 /**
@@ -40,6 +41,7 @@ export const coreModules = [
   accessModule,
   auditModule,
   schedulingModule,
+  waitlistModule,
 ] as const;
 
 type CoreModules = typeof coreModules;

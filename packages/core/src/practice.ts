@@ -4,7 +4,13 @@ import { systemClock, type Clock } from "./clock.js";
 import { randomIds, type Ids } from "./ids.js";
 import type { JobHandler } from "./jobs/job-handler.js";
 import type { ModuleDependencies } from "./modules/core-module.js";
-import { checkVapidKeys, webhookCipherFromKey, type PracticeKeys } from "./modules/practice-keys.js";
+import {
+  checkVapidKeys,
+  PracticeConfigurationError,
+  webhookCipherFromKey,
+  type PracticeKeys,
+} from "./modules/practice-keys.js";
+import { WAITLIST_LIMITS } from "./waitlist/waitlist.js";
 import type { PracticeSettings } from "./modules/practice-settings.js";
 import type { OutboundAdapters, OutboundSlot } from "./modules/outbound-slot.js";
 import { coreModules, type PracticeServices } from "./modules.js";
@@ -50,6 +56,8 @@ export interface PracticeOptions {
   allowHttpWebhooks?: boolean;
   /** Accept http:// push endpoints (OPENPRACTICE_ENV=development, local push services); default false. */
   allowHttpPushEndpoints?: boolean;
+  /** How long a waitlist offer holds its slot, in minutes (1 to 1440; default 30). */
+  waitlistOfferMinutes?: number;
   /**
    * What sends and renders. Usually left out: startBackgroundWork
    * (@openpractice/worker) sets the shipped adapters for what these leave out.
@@ -100,6 +108,11 @@ export function createPractice(options: PracticeOptions): Practice {
   const keys = options.keys ?? ({} as Partial<PracticeKeys>);
   const cipher = options.webhookCipher ?? webhookCipherFromKey(keys.webhookSecretKey);
   const vapid = checkVapidKeys(keys.vapid);
+  const offerMinutes = options.waitlistOfferMinutes;
+  if (offerMinutes !== undefined && (!Number.isInteger(offerMinutes) || offerMinutes < 1 || offerMinutes > 1440))
+    throw new PracticeConfigurationError(
+      `waitlistOfferMinutes must be an integer from 1 to 1440 (got ${offerMinutes})`,
+    );
   const settings: PracticeSettings = Object.freeze({
     planLimits: resolvePlanLimits({ ...options.planLimits }),
     searchCountLimit: options.searchCountLimit === undefined ? DEFAULT_SEARCH_COUNT_LIMIT : options.searchCountLimit,
@@ -114,6 +127,7 @@ export function createPractice(options: PracticeOptions): Practice {
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     webhookRotationGraceSeconds: options.webhookRotationGraceSeconds ?? 0,
     allowHttpPushEndpoints: options.allowHttpPushEndpoints ?? false,
+    waitlistOfferMinutes: options.waitlistOfferMinutes ?? WAITLIST_LIMITS.defaultOfferMinutes,
   });
   const clock = options.clock ?? systemClock;
   return practiceFrom({

@@ -1,4 +1,5 @@
 import { schedulingHttpModule } from "./scheduling/module.js";
+import { waitlistHttpModule } from "./waitlist/module.js";
 import type { ErrorCode } from "@openpractice/core";
 import { accessHttpModule } from "./access/module.js";
 import { auditHttpModule } from "./audit/module.js";
@@ -39,6 +40,7 @@ export const httpModules = [
   accessHttpModule,
   auditHttpModule,
   schedulingHttpModule,
+  waitlistHttpModule,
   systemHttpModule,
 ] as const;
 

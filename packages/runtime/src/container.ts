@@ -76,6 +76,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         searchCountLimit: config.searchCountLimit,
         allowHttpWebhooks: development,
         webhookRotationGraceSeconds: config.webhookRotationGraceSeconds,
+        waitlistOfferMinutes: config.waitlistOfferMinutes,
         allowHttpPushEndpoints: development,
         // Set before the server listens, so a /test delivery never meets an unset transport; background work keeps it.
         webhookTransport: createWebhookTransport({

@@ -35,6 +35,12 @@ function applyFilters<O>(q: SelectQueryBuilder<Database, "appointments", O>, c: 
   return out;
 }
 
+const SORT_COLUMNS = {
+  start: "appointments.starts_at",
+  created_at: "appointments.created_at",
+  updated_at: "appointments.updated_at",
+} as const;
+
 export class KyselyAppointmentRepository implements AppointmentRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -115,9 +121,10 @@ export class KyselyAppointmentRepository implements AppointmentRepository {
 
   async list(c: AppointmentListCriteria) {
     const base = this.db.selectFrom("appointments");
+    const direction = c.descending ? "desc" : "asc";
     const pageQuery = applyFilters(base.selectAll("appointments"), c)
-      .orderBy("appointments.starts_at")
-      .orderBy("appointments.id")
+      .orderBy(SORT_COLUMNS[c.sort ?? "start"], direction)
+      .orderBy("appointments.id", direction)
       .limit(c.limit)
       .offset(c.offset);
     const countQuery = applyFilters(

@@ -17,7 +17,8 @@ type TableWithId =
   | "jobs"
   | "providers"
   | "provider_schedules"
-  | "provider_blocks";
+  | "provider_blocks"
+  | "waitlist_requests";
 
 /** INSERT and the generated id: RETURNING where the engine has it, the driver's insert id elsewhere (MySQL). */
 export async function insertReturningId<T extends TableWithId>(

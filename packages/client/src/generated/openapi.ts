@@ -1368,6 +1368,92 @@ export interface paths {
         patch: operations["v2UpdateAppointmentType"];
         trace?: never;
     };
+    "/v2/appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search appointments by provider, clinic, patient, case, status and start time; paginated, sorted (start, created_at, updated_at), with fields and expand. */
+        get: operations["v2ListAppointments"];
+        put?: never;
+        /** Book: at a slot GET /v2/slots offered (slot_start; 409 SLOT_UNAVAILABLE when taken in between) or at a start inside working hours (409 OUTSIDE_WORKING_HOURS unless the token may override). payment_mode is required. */
+        post: operations["v2CreateAppointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/appointments/{appointment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an appointment, booked on v1 or v2; fields and expand as on the list. */
+        get: operations["v2GetAppointment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/appointments/{appointment_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel with an active cancellation reason's key (spec section 9); the label and, unless given, the fee come from the reason. */
+        post: operations["v2CancelAppointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/appointments/{appointment_id}/check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the patient in (scheduled → checked_in). No request body. */
+        post: operations["v2CheckInAppointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/appointments/{appointment_id}/check-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the patient out (checked_in or in_progress → checked_out). No request body. */
+        post: operations["v2CheckOutAppointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/audit-events": {
         parameters: {
             query?: never;
@@ -1738,6 +1824,60 @@ export interface paths {
         head?: never;
         /** Change a staff member: omitted fields keep their values, roles and clinic_ids given replace the list; status active reactivates. */
         patch: operations["v2UpdateStaff"];
+        trace?: never;
+    };
+    "/v2/waitlist-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The waitlist, in the order offers go: priority (high first), then the oldest request. */
+        get: operations["v2ListWaitlistRequests"];
+        put?: never;
+        /** Put a patient on the waitlist: the type of visit, who and where is acceptable, which days and times, between which dates. Freed slots that fit are offered to it. */
+        post: operations["v2CreateWaitlistRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/waitlist-requests/{waitlist_request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a request with its latest offer. */
+        get: operations["v2GetWaitlistRequest"];
+        put?: never;
+        post?: never;
+        /** Take a request off the waitlist (status cancelled; the record stays). A pending offer is withdrawn and its slot offered to the next request. */
+        delete: operations["v2CancelWaitlistRequest"];
+        options?: never;
+        head?: never;
+        /** Change a waiting or offered request: omitted fields keep their values, lists given replace the list. */
+        patch: operations["v2UpdateWaitlistRequest"];
+        trace?: never;
+    };
+    "/v2/waitlist-requests/{waitlist_request_id}/accept-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Book the pending offer's slot: the appointment, the offer accepted and the request booked, in one transaction. 409 WAITLIST_OFFER_EXPIRED once its hold ran out. */
+        post: operations["v2AcceptWaitlistOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -3012,7 +3152,7 @@ export interface components {
              * @description The stable error code (docs/errors.md)
              * @enum {string}
              */
-            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND";
+            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED";
             errors?: components["schemas"]["FieldIssue"][];
             message: string;
         };
@@ -3317,6 +3457,167 @@ export interface components {
             /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
             updated_at: string;
         };
+        /**
+         * V2Appointment
+         * @example {
+         *       "id": "812",
+         *       "patient_id": "41",
+         *       "provider_id": "7",
+         *       "clinic_id": "3",
+         *       "service_case_id": "SERVICE_CASE_12",
+         *       "appointment_type_id": "5",
+         *       "start": "2027-03-09T14:00:00.000Z",
+         *       "end": "2027-03-09T14:30:00.000Z",
+         *       "status": "scheduled",
+         *       "payment_mode": "INSURANCE_PAY",
+         *       "telehealth_url": null,
+         *       "comments": null,
+         *       "notes": null,
+         *       "cancellation": null,
+         *       "created_at": "2027-03-01T16:20:00.000Z",
+         *       "updated_at": "2027-03-01T16:20:00.000Z"
+         *     }
+         */
+        V2Appointment: {
+            /** @description The appointment type (the first one, for a v1 booking with several) */
+            appointment_type_id: string;
+            cancellation: components["schemas"]["V2AppointmentCancellation"] | null;
+            clinic_id: string;
+            comments: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            end: string;
+            id: string;
+            notes: string | null;
+            patient_id: string;
+            payment_mode: string;
+            /** @description The provider's v2 id */
+            provider_id: string | null;
+            service_case_id: string | null;
+            /** Format: date-time */
+            start: string;
+            /** @enum {string} */
+            status: "scheduled" | "checked_in" | "in_progress" | "checked_out" | "cancelled" | "no_show";
+            telehealth_url: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * V2AppointmentBooked
+         * @example {
+         *       "id": "812",
+         *       "patient_id": "41",
+         *       "provider_id": "7",
+         *       "clinic_id": "3",
+         *       "service_case_id": "SERVICE_CASE_12",
+         *       "appointment_type_id": "5",
+         *       "start": "2027-03-09T14:00:00.000Z",
+         *       "end": "2027-03-09T14:30:00.000Z",
+         *       "status": "scheduled",
+         *       "payment_mode": "INSURANCE_PAY",
+         *       "telehealth_url": null,
+         *       "comments": null,
+         *       "notes": null,
+         *       "cancellation": null,
+         *       "created_at": "2027-03-01T16:20:00.000Z",
+         *       "updated_at": "2027-03-01T16:20:00.000Z",
+         *       "warnings": []
+         *     }
+         */
+        V2AppointmentBooked: {
+            /** @description The appointment type (the first one, for a v1 booking with several) */
+            appointment_type_id: string;
+            cancellation: components["schemas"]["V2AppointmentCancellation"] | null;
+            clinic_id: string;
+            comments: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            end: string;
+            id: string;
+            notes: string | null;
+            patient_id: string;
+            payment_mode: string;
+            /** @description The provider's v2 id */
+            provider_id: string | null;
+            service_case_id: string | null;
+            /** Format: date-time */
+            start: string;
+            /** @enum {string} */
+            status: "scheduled" | "checked_in" | "in_progress" | "checked_out" | "cancelled" | "no_show";
+            telehealth_url: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Visit-limit problems of a clinic that warns instead of refusing */
+            warnings: components["schemas"]["V2BookingWarning"][];
+        };
+        /** V2AppointmentCancellation */
+        V2AppointmentCancellation: {
+            /** Format: date-time */
+            cancelled_at: string;
+            comment: string | null;
+            fee: number;
+            reason_key: string;
+            reason_label: string;
+        };
+        /**
+         * V2AppointmentFields
+         * @description V2Appointment as read with `fields`: id and the fields named are sent (every field of V2Appointment without `fields`).
+         * @example {
+         *       "id": "812",
+         *       "patient_id": "41",
+         *       "provider_id": "7",
+         *       "clinic_id": "3",
+         *       "service_case_id": "SERVICE_CASE_12",
+         *       "appointment_type_id": "5",
+         *       "start": "2027-03-09T14:00:00.000Z",
+         *       "end": "2027-03-09T14:30:00.000Z",
+         *       "status": "scheduled",
+         *       "payment_mode": "INSURANCE_PAY",
+         *       "telehealth_url": null,
+         *       "comments": null,
+         *       "notes": null,
+         *       "cancellation": null,
+         *       "created_at": "2027-03-01T16:20:00.000Z",
+         *       "updated_at": "2027-03-01T16:20:00.000Z"
+         *     }
+         */
+        V2AppointmentFields: {
+            /** @description The appointment type (the first one, for a v1 booking with several) */
+            appointment_type_id?: string;
+            cancellation?: components["schemas"]["V2AppointmentCancellation"] | null;
+            clinic_id?: string;
+            comments?: string | null;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: date-time */
+            end?: string;
+            id: string;
+            notes?: string | null;
+            patient?: components["schemas"]["V2Patient"];
+            patient_id?: string;
+            payment_mode?: string;
+            provider?: components["schemas"]["Provider"];
+            /** @description The provider's v2 id */
+            provider_id?: string | null;
+            service_case_id?: string | null;
+            /** Format: date-time */
+            start?: string;
+            /** @enum {string} */
+            status?: "scheduled" | "checked_in" | "in_progress" | "checked_out" | "cancelled" | "no_show";
+            telehealth_url?: string | null;
+            /** Format: date-time */
+            updated_at?: string;
+        };
+        /** V2BookingWarning */
+        V2BookingWarning: {
+            code: string;
+            details: {
+                [key: string]: unknown;
+            };
+            message: string;
+        };
         /** V2EmergencyContact */
         V2EmergencyContact: {
             name: string | null;
@@ -3345,7 +3646,7 @@ export interface components {
                  * @description The stable error code (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND";
+                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED";
                 /** @description What the error names (ids as strings); `errors` lists field issues */
                 details: {
                     errors?: components["schemas"]["FieldIssue"][];
@@ -3547,6 +3848,110 @@ export interface components {
         VapidPublicKey: {
             /** @description base64url: PushManager.subscribe's applicationServerKey */
             public_key: string;
+        };
+        /** WaitlistOffer */
+        WaitlistOffer: {
+            appointment_id: string | null;
+            clinic_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            end: string;
+            /** Format: date-time */
+            expires_at: string;
+            id: string;
+            provider_id: string;
+            /** Format: date-time */
+            start: string;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "expired" | "withdrawn";
+        };
+        /** WaitlistOfferAccepted */
+        WaitlistOfferAccepted: {
+            appointment: components["schemas"]["V2Appointment"];
+            waitlist_request: components["schemas"]["WaitlistRequest"];
+        };
+        /**
+         * WaitlistRequest
+         * @example {
+         *       "id": "14",
+         *       "patient_id": "41",
+         *       "service_case_id": null,
+         *       "provider_ids": [
+         *         "7"
+         *       ],
+         *       "clinic_ids": [],
+         *       "appointment_type_id": "5",
+         *       "preferred_days": [
+         *         "MO",
+         *         "WE"
+         *       ],
+         *       "time_windows": [
+         *         {
+         *           "start": "08:00",
+         *           "end": "12:00"
+         *         }
+         *       ],
+         *       "earliest_date": null,
+         *       "latest_date": "2027-04-30",
+         *       "priority": "normal",
+         *       "payment_mode": "INSURANCE_PAY",
+         *       "notes": null,
+         *       "status": "offered",
+         *       "appointment_id": null,
+         *       "offer": {
+         *         "id": "3",
+         *         "provider_id": "7",
+         *         "clinic_id": "3",
+         *         "start": "2027-03-08T15:00:00.000Z",
+         *         "end": "2027-03-08T15:30:00.000Z",
+         *         "status": "pending",
+         *         "expires_at": "2027-03-05T16:30:00.000Z",
+         *         "created_at": "2027-03-05T16:00:00.000Z",
+         *         "decided_at": null,
+         *         "appointment_id": null
+         *       },
+         *       "offers_made": 1,
+         *       "created_at": "2027-02-20T10:00:00.000Z",
+         *       "updated_at": "2027-03-05T16:00:00.000Z"
+         *     }
+         */
+        WaitlistRequest: {
+            /** @description The appointment an accepted offer booked */
+            appointment_id: string | null;
+            appointment_type_id: string;
+            clinic_ids: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date */
+            earliest_date: string | null;
+            id: string;
+            /** Format: date */
+            latest_date: string | null;
+            notes: string | null;
+            /** @description The latest offer (pending while the status is offered) */
+            offer: components["schemas"]["WaitlistOffer"] | null;
+            /** @description How many offers this request had */
+            offers_made: number;
+            patient_id: string;
+            payment_mode: string;
+            preferred_days: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+            /** @enum {string} */
+            priority: "high" | "normal" | "low";
+            provider_ids: string[];
+            service_case_id: string | null;
+            /** @enum {string} */
+            status: "waiting" | "offered" | "booked" | "expired" | "cancelled";
+            time_windows: components["schemas"]["WaitlistTimeWindow"][];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** WaitlistTimeWindow */
+        WaitlistTimeWindow: {
+            end: string;
+            start: string;
         };
         /** WebhookAttempt */
         WebhookAttempt: {
@@ -10257,6 +10662,487 @@ export interface operations {
             };
         };
     };
+    v2ListAppointments: {
+        parameters: {
+            query?: {
+                /** @description 404 when the organisation has no such clinic */
+                clinic_id?: number;
+                /** @description patient and/or provider: adds the object (needs patients:read or providers:read as well, or read) */
+                expand?: string;
+                /** @description A comma-separated list of fields to return (id is always included) */
+                fields?: string;
+                /** @description Appointments starting at or after this */
+                from?: string;
+                order?: "asc" | "desc";
+                /** @description 1-based page number */
+                page?: number;
+                patient_id?: number;
+                per_page?: number;
+                /** @description 404 when the organisation has no such provider */
+                provider_id?: number;
+                /** @description a case id or SERVICE_CASE_<id> */
+                service_case_id?: string;
+                sort?: "start" | "created_at" | "updated_at";
+                /** @description One or more statuses, comma-separated */
+                status?: string;
+                /** @description Appointments starting before this */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of appointments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["V2AppointmentFields"][];
+                        meta: components["schemas"]["V2Meta"];
+                        pagination: components["schemas"]["V2Pagination"];
+                    };
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of appointments:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description PROVIDER_NOT_FOUND or CLINIC_NOT_FOUND (a filter names nothing) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2CreateAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Its duration sets the end unless end is given */
+                    appointment_type_id: string | number;
+                    clinic_id: string | number;
+                    comments?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description With start only; default start plus the appointment type's duration
+                     */
+                    end?: string;
+                    notes?: string | null;
+                    patient_id: string | number;
+                    /** @enum {string} */
+                    payment_mode: "INSURANCE_PAY" | "SELF_PAY" | "CASH" | "CARD" | "UPI" | "WALLET";
+                    /** @description The provider's v2 id (GET /v2/providers) */
+                    provider_id: string | number;
+                    service_case_id?: (number | string) | null;
+                    /**
+                     * Format: date-time
+                     * @description A start GET /v2/slots offered; 409 SLOT_UNAVAILABLE when it is no longer bookable. Give this or start.
+                     */
+                    slot_start?: string;
+                    /**
+                     * Format: date-time
+                     * @description A start of your choosing; 409 OUTSIDE_WORKING_HOURS outside working hours or inside a block, unless the token has appointments:override or admin
+                     */
+                    start?: string;
+                    telehealth_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The booked appointment and any visit-limit warnings */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2AppointmentBooked"];
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of appointments:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description SLOT_UNAVAILABLE, OUTSIDE_WORKING_HOURS or SCHEDULE_CONFLICT (details.reason and the times) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2GetAppointment: {
+        parameters: {
+            query?: {
+                /** @description patient and/or provider: adds the object (needs patients:read or providers:read as well, or read) */
+                expand?: string;
+                /** @description A comma-separated list of fields to return (id is always included) */
+                fields?: string;
+            };
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The appointment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2AppointmentFields"];
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of appointments:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description APPOINTMENT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2CancelAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string | null;
+                    /** @description Default: the reason's fee */
+                    fee?: number;
+                    /** @description An active cancellation reason of the organisation (v1 GET /apis/v1/appointment/cancellation-reasons) */
+                    reason_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The cancelled appointment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2AppointmentBooked"];
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of appointments:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description APPOINTMENT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: details name the current status and the allowed actions */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2CheckInAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The appointment in its new status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2AppointmentBooked"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of appointments:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description APPOINTMENT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: details name the current status and the allowed actions */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2CheckOutAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The appointment in its new status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2AppointmentBooked"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of appointments:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description APPOINTMENT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: details name the current status and the allowed actions */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
     v2ListAuditEvents: {
         parameters: {
             query?: {
@@ -12981,6 +13867,472 @@ export interface operations {
                 };
             };
             /** @description DUPLICATE_STAFF_EMAIL: details.existing_staff_id names the member with this email */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2ListWaitlistRequests: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                patient_id?: number;
+                per_page?: number;
+                /** @description One or more statuses, comma-separated (default: every status) */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WaitlistRequest"][];
+                        meta: components["schemas"]["V2Meta"];
+                        pagination: components["schemas"]["V2Pagination"];
+                    };
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of waitlist:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2CreateWaitlistRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Its duration is the length of the slot offered */
+                    appointment_type_id: string | number;
+                    /** @description Acceptable clinics; empty or left out: any */
+                    clinic_ids?: (string | number)[];
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD, the clinic's calendar
+                     */
+                    earliest_date?: string | null;
+                    /**
+                     * Format: date
+                     * @description After it the request expires
+                     */
+                    latest_date?: string | null;
+                    notes?: string | null;
+                    patient_id: string | number;
+                    /** @enum {string} */
+                    payment_mode: "INSURANCE_PAY" | "SELF_PAY" | "CASH" | "CARD" | "UPI" | "WALLET";
+                    /** @description Days of the week the patient can come; empty: any */
+                    preferred_days?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                    /**
+                     * @description high first, then the oldest request
+                     * @enum {string}
+                     */
+                    priority?: "high" | "normal" | "low";
+                    /** @description Acceptable providers; empty or left out: any */
+                    provider_ids?: (string | number)[];
+                    service_case_id?: (number | string) | null;
+                    /** @description Times of day (the clinic's wall clock) the whole appointment must fit in; empty: any */
+                    time_windows?: {
+                        end: string;
+                        start: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The request (status waiting) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistRequest"];
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of waitlist:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2GetWaitlistRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                waitlist_request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistRequest"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of waitlist:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description WAITLIST_REQUEST_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2CancelWaitlistRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                waitlist_request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistRequest"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of waitlist:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description WAITLIST_REQUEST_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: details name the current status */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2UpdateWaitlistRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                waitlist_request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Its duration is the length of the slot offered */
+                    appointment_type_id?: string | number;
+                    /** @description Acceptable clinics; empty or left out: any */
+                    clinic_ids?: (string | number)[];
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD, the clinic's calendar
+                     */
+                    earliest_date?: string | null;
+                    /**
+                     * Format: date
+                     * @description After it the request expires
+                     */
+                    latest_date?: string | null;
+                    notes?: string | null;
+                    /** @enum {string} */
+                    payment_mode?: "INSURANCE_PAY" | "SELF_PAY" | "CASH" | "CARD" | "UPI" | "WALLET";
+                    /** @description Days of the week the patient can come; empty: any */
+                    preferred_days?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                    /**
+                     * @description high first, then the oldest request
+                     * @enum {string}
+                     */
+                    priority?: "high" | "normal" | "low";
+                    /** @description Acceptable providers; empty or left out: any */
+                    provider_ids?: (string | number)[];
+                    service_case_id?: (number | string) | null;
+                    /** @description Times of day (the clinic's wall clock) the whole appointment must fit in; empty: any */
+                    time_windows?: {
+                        end: string;
+                        start: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The request after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistRequest"];
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of waitlist:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description WAITLIST_REQUEST_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: details name the current status */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2AcceptWaitlistOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                waitlist_request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request (booked) and the appointment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistOfferAccepted"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of waitlist:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description WAITLIST_REQUEST_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION (no pending offer), WAITLIST_OFFER_EXPIRED or SLOT_UNAVAILABLE */
             409: {
                 headers: {
                     [name: string]: unknown;

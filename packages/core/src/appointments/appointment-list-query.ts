@@ -3,6 +3,10 @@ import { toPageWindow } from "../paging.js";
 import type { AppointmentListCriteria } from "../ports/appointment-repository.js";
 import { APPOINTMENT_STATUSES, type AppointmentStatus } from "./appointment.js";
 
+/** What a list can be sorted by (then by id, in the same direction). */
+export const APPOINTMENT_SORT_FIELDS = ["start", "created_at", "updated_at"] as const;
+export type AppointmentSortField = (typeof APPOINTMENT_SORT_FIELDS)[number];
+
 /** Bounds of GET /apis/v1/appointments. */
 export const APPOINTMENT_LIST_LIMITS = Object.freeze({ defaultSize: 20, maxSize: 100 });
 
@@ -17,6 +21,10 @@ export interface AppointmentListQuery {
   patientId?: number | undefined;
   statuses?: string[] | undefined;
   categoryId?: number | undefined;
+  serviceCaseId?: number | undefined;
+  /** Default: by start, ascending. */
+  sort?: AppointmentSortField | undefined;
+  order?: "asc" | "desc" | undefined;
 }
 
 const invalid = DomainError.invalidParameter;
@@ -31,6 +39,7 @@ export function toAppointmentListCriteria(organisationId: number, q: Appointment
     ["clinic_id", q.clinicId],
     ["patient_id", q.patientId],
     ["category_id", q.categoryId],
+    ["case_id", q.serviceCaseId],
   ] as const) {
     if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw invalid(name, v, "must be a positive integer");
   }
@@ -38,6 +47,10 @@ export function toAppointmentListCriteria(organisationId: number, q: Appointment
   const unknown = statuses?.find((s) => !APPOINTMENT_STATUSES.includes(s as AppointmentStatus));
   if (unknown !== undefined)
     throw invalid("status", unknown, `must be one or more of ${APPOINTMENT_STATUSES.join(", ")} (comma-separated)`);
+  if (q.sort !== undefined && !APPOINTMENT_SORT_FIELDS.includes(q.sort))
+    throw invalid("sort", q.sort, `must be one of ${APPOINTMENT_SORT_FIELDS.join(", ")}`);
+  if (q.order !== undefined && q.order !== "asc" && q.order !== "desc")
+    throw invalid("order", q.order, "must be asc or desc");
   return {
     organisationId,
     startsFrom: q.from,
@@ -47,6 +60,9 @@ export function toAppointmentListCriteria(organisationId: number, q: Appointment
     patientId: q.patientId,
     statuses: statuses as AppointmentStatus[] | undefined,
     categoryId: q.categoryId,
+    serviceCaseId: q.serviceCaseId,
+    sort: q.sort ?? "start",
+    descending: q.order === "desc",
     limit,
     offset,
   };

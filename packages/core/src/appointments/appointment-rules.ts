@@ -82,7 +82,7 @@ export function assertValidCancellation(c: CancellationRequest): void {
   const issues: ValidationIssue[] = [];
   if (typeof c.reasonKey !== "string" || c.reasonKey.trim() === "")
     issues.push({ field: "reasonKey", reason: "must not be empty" });
-  if (typeof c.reasonLabel !== "string" || c.reasonLabel.trim() === "")
+  if (c.reasonLabel !== undefined && (typeof c.reasonLabel !== "string" || c.reasonLabel.trim() === ""))
     issues.push({ field: "reasonLabel", reason: "must not be empty" });
   if (c.comment != null && c.comment.length > APPOINTMENT_LIMITS.maxTextLength)
     issues.push({ field: "comment", reason: `must be at most ${APPOINTMENT_LIMITS.maxTextLength} characters` });

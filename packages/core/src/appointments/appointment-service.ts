@@ -11,11 +11,12 @@ import {
   assertValidCancellation,
 } from "./appointment-rules.js";
 import { caseNotFound } from "../cases/case-service.js";
+import { queueFreedTime } from "./freed-time.js";
 import { caseVisitReader } from "../cases/case-visits.js";
 import { serviceCaseId } from "../cases/patient-case.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { localDate, visitProblems, type VisitProblem } from "../cases/visit-tracking.js";
-import type { Clinic } from "../organisations/organisation.js";
+import type { Clinic, Provider } from "../organisations/organisation.js";
 import {
   allowedActions,
   findTransition,
@@ -37,6 +38,28 @@ export interface AppointmentPage {
   size: number;
 }
 
+/** Where a booking lands: the provider and clinic it names and its times (for a PlacementCheck). */
+export interface Placement {
+  organisationId: number;
+  provider: Provider;
+  clinic: Clinic;
+  startsAt: Date;
+  endsAt: Date;
+}
+
+/**
+ * A rule on where an appointment may be booked, checked inside the booking's transaction once the doctor's
+ * schedule is locked and the references are known, before the double-booking check (v2 checks working hours
+ * and named slots with one: scheduling/placement.ts). It throws to refuse.
+ */
+export type PlacementCheck = (tx: Repositories, placement: Placement) => Promise<void>;
+
+export interface BookOptions {
+  placement?: PlacementCheck | undefined;
+  /** Runs in the booking's transaction after the appointment is stored (the waitlist marks its offer accepted). */
+  onBooked?: ((tx: Repositories, appointment: Appointment) => Promise<void>) | undefined;
+}
+
 /** What an action needs besides the appointment: new times for RESCHEDULE, the reason for CANCEL. */
 export type ActionInput =
   | { action: "CHECK_IN" | "START" | "CHECK_OUT" | "NO_SHOW" }
@@ -46,12 +69,7 @@ export type ActionInput =
 const notFound = (id: unknown) =>
   new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: id });
 
-const unknownReference = (issues: ValidationIssue[]) =>
-  new DomainError(
-    "UNKNOWN_REFERENCE",
-    `Unknown reference: ${issues.map((i) => `${i.field}: ${i.reason}`).join("; ")}`,
-    { issues },
-  );
+const unknownReference = DomainError.unknownReference;
 
 /** Another writer changed the appointment between our read and our write; the whole unit of work is retried. */
 class LostUpdate extends Error {}
@@ -112,7 +130,6 @@ export class AppointmentService {
     }
   }
 
-  /** Books an appointment (status SCHEDULED) and emits appointment.created. */
   /**
    * On a case that tracks visits, refuses (or, when the clinic says so, warns
    * about) a visit over the case's limit or its authorization's, or outside
@@ -145,7 +162,8 @@ export class AppointmentService {
     return problems;
   }
 
-  async book(principal: Principal, draft: AppointmentDraft): Promise<AppointmentOutcome> {
+  /** Books an appointment (status SCHEDULED) and emits appointment.created. */
+  async book(principal: Principal, draft: AppointmentDraft, options: BookOptions = {}): Promise<AppointmentOutcome> {
     assertValidAppointmentDraft(draft);
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
@@ -194,6 +212,14 @@ export class AppointmentService {
         throw DomainError.validation([
           { field: "serviceCaseId", reason: "the case is DISCHARGED", value: draft.serviceCaseId },
         ]);
+      if (options.placement)
+        await options.placement(tx, {
+          organisationId: orgId,
+          provider: provider!,
+          clinic: clinic!,
+          startsAt: draft.startsAt,
+          endsAt: draft.endsAt,
+        });
       await this.assertSlotFree(tx, { organisationId: orgId, ...draft });
       const warnings = await this.checkVisits(tx, clinic!, patientCase, draft.startsAt);
       const appointment = await tx.appointments.insert({
@@ -218,6 +244,7 @@ export class AppointmentService {
       });
       await tx.appointments.appendHistory(historyEntry(appointment, "BOOK", null, principal.userId, now));
       await tx.outbox.append(domainEvent("appointment.created", eventData(appointment), now));
+      if (options.onBooked) await options.onBooked(tx, appointment);
       return { appointment, warnings };
     });
   }
@@ -238,6 +265,14 @@ export class AppointmentService {
     const criteria = toAppointmentListCriteria(principal.organisationId, query);
     const { appointments, total } = await this.deps.storage.repositories.appointments.list(criteria);
     return { appointments, total, page: criteria.offset / criteria.limit + 1, size: criteria.limit };
+  }
+
+  /** The providers of the appointments, by the doctor (user) id appointments hold: v2 shows provider ids. */
+  async providersOf(principal: Principal, appointments: readonly Appointment[]): Promise<Map<number, Provider>> {
+    if (appointments.length === 0) return new Map();
+    const all = await this.deps.storage.repositories.organisations.listProviders(principal.organisationId);
+    const wanted = new Set(appointments.map((a) => a.doctorId));
+    return new Map(all.filter((p) => wanted.has(p.userId)).map((p) => [p.userId, p]));
   }
 
   /**
@@ -282,6 +317,19 @@ export class AppointmentService {
     const stored = { ...next, version: current.version + 1 };
     await tx.appointments.appendHistory(historyEntry(stored, input.action, current.status, principal.userId, now));
     await tx.outbox.append(domainEvent(transition.event, eventData(stored), now));
+    // A cancelled visit gives its time back (a reschedule gives back the old time too): the waitlist may fill it.
+    if (transition.to === "CANCELLED" || (input.action === "RESCHEDULE" && current.status === "SCHEDULED"))
+      await queueFreedTime(
+        tx,
+        {
+          organisationId: orgId,
+          doctorId: current.doctorId,
+          clinicId: current.clinicId,
+          startsAt: current.startsAt,
+          endsAt: current.endsAt,
+        },
+        now,
+      );
     return { appointment: stored, warnings };
   }
 
@@ -344,7 +392,7 @@ export class AppointmentService {
           ...next,
           cancellation: {
             reasonKey: reason.reasonKey,
-            reasonLabel: c.reasonLabel,
+            reasonLabel: c.reasonLabel ?? reason.reasonLabel,
             comment: c.comment ?? null,
             fee: c.fee ?? reason.cancellationFee,
             cancelledAt: now,

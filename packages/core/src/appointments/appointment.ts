@@ -56,7 +56,8 @@ export type AppointmentDraft = Pick<
 
 export interface CancellationRequest {
   reasonKey: string;
-  reasonLabel: string;
+  /** What the patient was told; defaults to the reason's label (v2 sends only the key). */
+  reasonLabel?: string | undefined;
   comment?: string | null;
   /** Defaults to the reason's configured fee. */
   fee?: number;

@@ -106,12 +106,7 @@ export class CaseService {
           }
         : undefined;
     });
-    if (issues.length)
-      throw new DomainError(
-        "UNKNOWN_REFERENCE",
-        `Unknown reference: ${issues.map((i) => `${i.field}: ${i.reason}`).join("; ")}`,
-        { issues },
-      );
+    if (issues.length) throw DomainError.unknownReference(issues);
     return { cards: cards as CaseInsuranceCard[] };
   }
 

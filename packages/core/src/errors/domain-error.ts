@@ -37,6 +37,12 @@ export class DomainError extends Error {
     });
   }
 
+  /** UNKNOWN_REFERENCE: ids in the input that name nothing in the organisation, one issue each. */
+  static unknownReference(issues: ValidationIssue[]): DomainError {
+    const summary = issues.map((i) => `${i.field}: ${i.reason}`).join("; ");
+    return new DomainError("UNKNOWN_REFERENCE", `Unknown reference: ${summary}`, { issues });
+  }
+
   /** A VALIDATION_FAILED error listing every issue at once. */
   static validation(issues: ValidationIssue[], message?: string): DomainError {
     const summary = issues.map((i) => `${i.field}: ${i.reason}`).join("; ");

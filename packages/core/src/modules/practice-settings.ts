@@ -24,4 +24,6 @@ export interface PracticeSettings {
   /** Grace period of a webhook key rotation that names none (seconds; 0: the old key stops at once, spec rule 5). */
   readonly webhookRotationGraceSeconds: number;
   readonly allowHttpPushEndpoints: boolean;
+  /** How long a waitlist offer holds its slot (minutes, default 30). */
+  readonly waitlistOfferMinutes: number;
 }

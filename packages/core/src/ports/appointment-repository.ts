@@ -23,6 +23,9 @@ export interface AppointmentListCriteria {
   statuses?: AppointmentStatus[] | undefined;
   /** Appointments that include this category. */
   categoryId?: number | undefined;
+  /** Default: start; ties are broken by id, in the same direction. */
+  sort?: "start" | "created_at" | "updated_at" | undefined;
+  descending?: boolean | undefined;
   limit: number;
   offset: number;
 }
@@ -64,7 +67,7 @@ export interface AppointmentRepository {
    */
   update(appointment: Appointment): Promise<boolean>;
 
-  /** Sorted by start time, then id, ascending; total counts every match. */
+  /** Sorted by `sort` (default start time), then id, ascending unless `descending`; total counts every match. */
   list(criteria: AppointmentListCriteria): Promise<{ appointments: Appointment[]; total: number }>;
 
   /**

@@ -24,6 +24,7 @@ import type { PayerRepository } from "./payer-repository.js";
 import type { StaffRepository } from "./staff-repository.js";
 import type { ScheduleRepository } from "./schedule-repository.js";
 import type { BlockRepository } from "./block-repository.js";
+import type { WaitlistRepository } from "./waitlist-repository.js";
 import type { ApiClientRepository } from "./api-client-repository.js";
 import type { AuditRepository } from "./audit-repository.js";
 
@@ -52,6 +53,7 @@ export interface Repositories {
   audit: AuditRepository;
   schedules: ScheduleRepository;
   blocks: BlockRepository;
+  waitlist: WaitlistRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

@@ -1,4 +1,5 @@
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
+import { queueFreedTime } from "../appointments/freed-time.js";
 import type { Appointment } from "../appointments/appointment.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
@@ -90,7 +91,25 @@ export class BlockService {
     const found = await repositories.blocks.findById(principal.organisationId, id);
     if (!found || found.removedAt !== null) throw blockNotFound(id);
     const now = this.deps.clock.now();
-    if (!(await repositories.blocks.remove(principal.organisationId, id, now))) throw blockNotFound(id);
+    const removed = await this.deps.storage.transaction(async (tx) => {
+      if (!(await tx.blocks.remove(principal.organisationId, id, now))) return false;
+      // Its coming occurrences (the next 31 days, at most 62) are bookable again: the waitlist may fill them.
+      const ahead = blockOccurrences(found, now, new Date(now.getTime() + 31 * DAY_MS)).slice(0, 62);
+      for (const o of ahead)
+        await queueFreedTime(
+          tx,
+          {
+            organisationId: principal.organisationId,
+            providerId: found.providerId,
+            clinicId: null,
+            startsAt: o.start,
+            endsAt: o.end,
+          },
+          now,
+        );
+      return true;
+    });
+    if (!removed) throw blockNotFound(id);
     return { ...found, removedAt: now };
   }
 }

@@ -13,3 +13,16 @@ export { ScheduleService } from "./schedule-service.js";
 export * from "./provider-block.js";
 export { BlockService } from "./block-service.js";
 export { type ProviderSlots, SLOT_LIMITS, type SlotQuery as SlotSearch, SlotService } from "./slot-service.js";
+export {
+  SchedulingBookingService,
+  type SchedulingBookingRequest,
+  WORKING_HOURS_OVERRIDE_SCOPES,
+} from "./booking-service.js";
+export {
+  heldProblem,
+  insideWorkingHours,
+  type PlacementProblem,
+  slotProblem,
+  slotStillFree,
+  workingHoursProblem,
+} from "./placement.js";

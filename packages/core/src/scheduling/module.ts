@@ -1,5 +1,6 @@
 import { defineCoreModule } from "../modules/core-module.js";
 import { BlockService } from "./block-service.js";
+import { SchedulingBookingService } from "./booking-service.js";
 import { ScheduleService } from "./schedule-service.js";
 import { SlotService } from "./slot-service.js";
 
@@ -10,6 +11,7 @@ export const schedulingModule = defineCoreModule({
     schedules: new ScheduleService({ storage, clock }),
     blocks: new BlockService({ storage, clock }),
     slots: new SlotService({ storage, clock }),
+    bookings: new SchedulingBookingService({ storage, clock }),
   }),
   // Codes are public: never renamed or reused.
   errorCodes: [
@@ -21,6 +23,10 @@ export const schedulingModule = defineCoreModule({
     "SCHEDULE_ALREADY_REPLACED",
     /** The block does not exist in the caller's organisation, or was removed. */
     "BLOCK_NOT_FOUND",
+    /** A booking named a slot that is no longer bookable (details.reason: taken, blocked, outside_working_hours, no_working_hours, past). */
+    "SLOT_UNAVAILABLE",
+    /** A booking at a time outside the provider's working hours or inside a block, by a caller without an override scope (details.reason). */
+    "OUTSIDE_WORKING_HOURS",
   ] as const,
   events: {} as const,
 });

@@ -122,6 +122,8 @@ export class SlotService {
     const ids = providers.map((p) => p.id);
     const schedules = await r.schedules.listInForce(organisationId, ids, q.startDate);
     const blocks = await r.blocks.listBetween(organisationId, ids, from, to);
+    // Time a pending waitlist offer holds is not bookable either, until the offer is accepted or expires.
+    const holds = await r.waitlist.listHolds(organisationId, ids, from, to, this.deps.clock.now());
     const out = new Map<number, Date[]>();
     for (const provider of providers) {
       const shifts = schedules
@@ -133,6 +135,7 @@ export class SlotService {
       }
       const busy: Interval[] = [];
       for (const block of blocks) if (block.providerId === provider.id) busy.push(...blockOccurrences(block, from, to));
+      for (const h of holds) if (h.providerId === provider.id) busy.push({ start: h.startsAt, end: h.endsAt });
       for (const a of held)
         if (a.doctorId === provider.userId && !(clinic.allowDoubleBooking && a.clinicId === clinic.id))
           busy.push({ start: a.startsAt, end: a.endsAt });

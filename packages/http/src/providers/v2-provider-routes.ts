@@ -127,7 +127,7 @@ const v2ProviderListQuerySchema = {
 } as const;
 
 /** A provider as v2 shows it (v2ProviderView, docs/providers.md). */
-const v2ProviderSchema = replyObject(
+export const v2ProviderSchema = replyObject(
   {
     id: idText,
     user_id: described(idText, "Their user id in your identity provider: v1's doctor_id"),

@@ -13,6 +13,15 @@ export const schedulingHttpModule = defineHttpModule({
     SCHEDULE_OVERLAP: { code: 4089, status: 409 },
     SCHEDULE_ALREADY_REPLACED: { code: 4081, status: 409 },
     BLOCK_NOT_FOUND: { code: 4066, status: 404 },
+    SLOT_UNAVAILABLE: { code: 4079, status: 409 },
+    OUTSIDE_WORKING_HOURS: { code: 4078, status: 409 },
   },
-  v2Status: { SCHEDULE_NOT_FOUND: 404, SCHEDULE_OVERLAP: 409, SCHEDULE_ALREADY_REPLACED: 409, BLOCK_NOT_FOUND: 404 },
+  v2Status: {
+    SCHEDULE_NOT_FOUND: 404,
+    SCHEDULE_OVERLAP: 409,
+    SCHEDULE_ALREADY_REPLACED: 409,
+    BLOCK_NOT_FOUND: 404,
+    SLOT_UNAVAILABLE: 409,
+    OUTSIDE_WORKING_HOURS: 409,
+  },
 });

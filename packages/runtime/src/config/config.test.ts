@@ -26,6 +26,7 @@ describe("runtime configuration", () => {
       webhookSecretKey: undefined,
       webhookAllowedHosts: [],
       webhookRotationGraceSeconds: 0,
+      waitlistOfferMinutes: 30,
       vapidKeys: undefined,
       vapidSubject: "mailto:push@openpractice.invalid",
       pushAllowedHosts: [],

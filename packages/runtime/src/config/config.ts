@@ -37,6 +37,8 @@ export interface RuntimeConfig {
   webhookSecretKey: string | undefined;
   /** How long a rotated-out webhook key keeps signing when the rotation names no grace period (0: at once). */
   webhookRotationGraceSeconds: number;
+  /** How long a waitlist offer holds its slot (minutes). */
+  waitlistOfferMinutes: number;
   /** Hosts webhooks may reach even when they resolve to private or loopback addresses. */
   webhookAllowedHosts: string[];
   /** The VAPID key pair from the environment; undefined: read or generated in the data directory. */
@@ -117,6 +119,14 @@ const schema = {
     optional: true,
   },
   OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: { type: "string", optional: true },
+  OPENPRACTICE_WAITLIST_OFFER_MINUTES: {
+    type: "number",
+    integer: true,
+    min: 1,
+    max: 1440,
+    convert: true,
+    optional: true,
+  },
   OPENPRACTICE_WEBHOOK_ROTATION_GRACE_SECONDS: {
     type: "number",
     integer: true,
@@ -281,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     webhookSecretKey: input.OPENPRACTICE_WEBHOOK_SECRET_KEY as string | undefined,
     webhookAllowedHosts: hostList(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS),
     webhookRotationGraceSeconds: (input.OPENPRACTICE_WEBHOOK_ROTATION_GRACE_SECONDS as number | undefined) ?? 0,
+    waitlistOfferMinutes: (input.OPENPRACTICE_WAITLIST_OFFER_MINUTES as number | undefined) ?? 30,
     vapidKeys: vapidKeys(
       input.OPENPRACTICE_VAPID_PUBLIC_KEY as string | undefined,
       input.OPENPRACTICE_VAPID_PRIVATE_KEY as string | undefined,

@@ -204,7 +204,7 @@ export function describeAppointmentConformance(
       ).toBeUndefined();
     });
 
-    it(`[${engine}] list filters, sorts by start then id, pages and counts`, async () => {
+    it(`[${engine}] list filters, sorts by start (or created_at, updated_at, either way) then id, pages and counts`, async () => {
       const a3 = await s.repositories.appointments.insert(
         recordAt(120, 150, { doctorId: 102, clinicId: ids.otherClinic, categoryIds: [ids.otherCategory] }),
       );
@@ -223,6 +223,10 @@ export function describeAppointmentConformance(
       expect(await list({ categoryId: ids.otherCategory })).toEqual([a3.id]);
       expect(await list({ startsFrom: at(0), startsBefore: at(120) })).toEqual([a1.id, a2.id]);
       expect(await list({ organisationId: 2 })).toEqual([]);
+      // Other orders (v2): descending start then id; created_at ties (one T0) fall back to id.
+      expect(await list({ descending: true })).toEqual([a3.id, a2.id, a1.id]);
+      expect(await list({ sort: "created_at" })).toEqual([a3.id, a1.id, a2.id].sort((x, y) => x - y));
+      expect(await list({ sort: "updated_at", descending: true })).toEqual([a3.id, a1.id, a2.id].sort((x, y) => y - x));
       const paged = await s.repositories.appointments.list({ ...base, limit: 2, offset: 2 });
       expect(paged.appointments.map((a) => a.id)).toEqual([a3.id]);
       expect(paged.total).toBe(3);

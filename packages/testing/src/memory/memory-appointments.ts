@@ -70,7 +70,12 @@ export function memoryAppointments(s: () => MemoryState): AppointmentRepository 
             (!c.statuses?.length || c.statuses.includes(a.status)) &&
             (c.categoryId === undefined || a.categoryIds.includes(c.categoryId)),
         )
-        .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || a.id - b.id);
+        .sort((a, b) => {
+          const key = { start: "startsAt", created_at: "createdAt", updated_at: "updatedAt" } as const;
+          const field = key[c.sort ?? "start"];
+          const ascending = a[field].getTime() - b[field].getTime() || a.id - b.id;
+          return c.descending ? -ascending : ascending;
+        });
       return { appointments: structuredClone(rows.slice(c.offset, c.offset + c.limit)), total: rows.length };
     },
     listHeldTimes: async (q) =>

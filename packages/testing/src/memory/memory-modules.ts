@@ -1,3 +1,4 @@
+import { memoryWaitlist } from "./memory-waitlist.js";
 import type { Repositories } from "@openpractice/core";
 import { memoryApiClients, memoryAudit } from "./memory-access.js";
 import { memoryAppointments } from "./memory-appointments.js";
@@ -48,6 +49,7 @@ export const memoryModules = [
   { key: "access", repositories: memoryApiClients },
   { key: "audit", repositories: memoryAudit },
   { key: "scheduling", repositories: memorySchedules },
+  { key: "waitlist", repositories: memoryWaitlist },
 ] as const satisfies readonly MemoryModule[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -1,0 +1,180 @@
+import { requireServiceCaseId, type WaitlistRequestDraft } from "@openpractice/core";
+import { jsonResponse } from "../contracts/json-response.js";
+import { pathIdKind } from "../contracts/path-id.js";
+import { v2ListSchema, v2Meta, v2Pagination } from "../contracts/v2-contract.js";
+import { routeGroup, scopePair } from "../define-route.js";
+import { replyObject } from "../openapi/reply-schemas.js";
+import type { RouteDefinition, RouteDependencies } from "../route.js";
+import { v2AppointmentSchema, v2AppointmentView } from "../appointments/v2-appointment-contract.js";
+import {
+  V2_WAITLIST_FIELDS,
+  v2WaitlistCreateSchema,
+  v2WaitlistListQuerySchema,
+  v2WaitlistSchema,
+  v2WaitlistUpdateSchema,
+  v2WaitlistView,
+  waitlistChangesFromBody,
+} from "./v2-waitlist-contract.js";
+
+const REQUEST_ID = pathIdKind("WAITLIST_REQUEST_NOT_FOUND", "waitlist_request_id");
+const v2ErrorBody = { $ref: "#/components/schemas/V2Error" };
+const parseCaseId = (v: unknown) => requireServiceCaseId(v, "serviceCaseId");
+
+/** The waitlist (spec 4.7): POST, GET /v2/waitlist-requests; GET, PATCH, DELETE …/{id}; POST …/{id}/accept-offer. */
+export function v2WaitlistRoutes({ practice }: RouteDependencies): RouteDefinition[] {
+  const route = routeGroup({
+    contract: "v2",
+    tags: ["Waitlist (v2 beta)"],
+    auth: true,
+    scopes: scopePair("waitlist"),
+    rateLimitBucket: "v2",
+    fieldNames: V2_WAITLIST_FIELDS,
+  });
+  const ids = { waitlist_request_id: REQUEST_ID };
+  const notFound = { description: "WAITLIST_REQUEST_NOT_FOUND", schema: v2ErrorBody };
+  const refused = { description: "INVALID_TRANSITION: details name the current status", schema: v2ErrorBody };
+  return [
+    route({
+      method: "POST",
+      path: "/v2/waitlist-requests",
+      auditResource: "waitlist_request",
+      operationId: "v2CreateWaitlistRequest",
+      summary:
+        "Put a patient on the waitlist: the type of visit, who and where is acceptable, which days and times, between which dates. Freed slots that fit are offered to it.",
+      access: "write",
+      requestBody: v2WaitlistCreateSchema,
+      responses: { "201": { description: "The request (status waiting)", schema: v2WaitlistSchema } },
+      async handle(ctx) {
+        const b = await ctx.body();
+        const draft = {
+          ...waitlistChangesFromBody(b, parseCaseId),
+          patientId: Number(b.patient_id),
+          appointmentTypeId: Number(b.appointment_type_id),
+          paymentMode: b.payment_mode,
+        } as WaitlistRequestDraft;
+        const view = await practice.waitlist.create(ctx.principal, draft);
+        return jsonResponse(201, v2WaitlistView(view), {
+          location: `${ctx.basePath}/v2/waitlist-requests/${view.request.id}`,
+        });
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/waitlist-requests",
+      readsOnly: true,
+      operationId: "v2ListWaitlistRequests",
+      summary: "The waitlist, in the order offers go: priority (high first), then the oldest request.",
+      access: "read",
+      query: v2WaitlistListQuerySchema,
+      responses: { "200": { description: "A page of requests", schema: v2ListSchema(v2WaitlistSchema) } },
+      async handle(ctx) {
+        const q = ctx.query();
+        const page = await practice.waitlist.list(ctx.principal, {
+          statuses: q.status?.split(","),
+          patientId: q.patient_id,
+          ...(q.page === undefined ? {} : { page: q.page }),
+          ...(q.per_page === undefined ? {} : { perPage: q.per_page }),
+        });
+        return jsonResponse(200, {
+          data: page.requests.map(v2WaitlistView),
+          pagination: v2Pagination({
+            page: page.page,
+            perPage: page.perPage,
+            total: page.total,
+            totalExact: true,
+            hasNext: page.page * page.perPage < page.total,
+            returned: page.requests.length,
+          }),
+          meta: v2Meta(ctx),
+        });
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/v2/waitlist-requests/:waitlist_request_id",
+      ids,
+      readsOnly: true,
+      operationId: "v2GetWaitlistRequest",
+      summary: "Read a request with its latest offer.",
+      access: "read",
+      responses: { "200": { description: "The request", schema: v2WaitlistSchema }, "404": notFound },
+      async handle(ctx) {
+        return jsonResponse(
+          200,
+          v2WaitlistView(await practice.waitlist.get(ctx.principal, ctx.ids.waitlist_request_id)),
+        );
+      },
+    }),
+    route({
+      method: "PATCH",
+      path: "/v2/waitlist-requests/:waitlist_request_id",
+      ids,
+      operationId: "v2UpdateWaitlistRequest",
+      summary: "Change a waiting or offered request: omitted fields keep their values, lists given replace the list.",
+      access: "write",
+      requestBody: v2WaitlistUpdateSchema,
+      responses: {
+        "200": { description: "The request after the change", schema: v2WaitlistSchema },
+        "404": notFound,
+        "409": refused,
+      },
+      async handle(ctx) {
+        const changes = waitlistChangesFromBody(await ctx.body(), parseCaseId);
+        const view = await practice.waitlist.update(ctx.principal, ctx.ids.waitlist_request_id, changes);
+        return jsonResponse(200, v2WaitlistView(view));
+      },
+    }),
+    route({
+      method: "DELETE",
+      path: "/v2/waitlist-requests/:waitlist_request_id",
+      ids,
+      operationId: "v2CancelWaitlistRequest",
+      summary:
+        "Take a request off the waitlist (status cancelled; the record stays). A pending offer is withdrawn and its slot offered to the next request.",
+      access: "write",
+      responses: {
+        "200": { description: "The cancelled request", schema: v2WaitlistSchema },
+        "404": notFound,
+        "409": refused,
+      },
+      async handle(ctx) {
+        return jsonResponse(
+          200,
+          v2WaitlistView(await practice.waitlist.cancel(ctx.principal, ctx.ids.waitlist_request_id)),
+        );
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/v2/waitlist-requests/:waitlist_request_id/accept-offer",
+      ids,
+      operationId: "v2AcceptWaitlistOffer",
+      summary:
+        "Book the pending offer's slot: the appointment, the offer accepted and the request booked, in one transaction. 409 WAITLIST_OFFER_EXPIRED once its hold ran out.",
+      access: "write",
+      responses: {
+        "201": {
+          description: "The request (booked) and the appointment",
+          schema: replyObject(
+            { waitlist_request: v2WaitlistSchema, appointment: v2AppointmentSchema },
+            { title: "WaitlistOfferAccepted" },
+          ),
+        },
+        "404": notFound,
+        "409": {
+          description: "INVALID_TRANSITION (no pending offer), WAITLIST_OFFER_EXPIRED or SLOT_UNAVAILABLE",
+          schema: v2ErrorBody,
+        },
+      },
+      async handle(ctx) {
+        const { view, outcome } = await practice.waitlist.acceptOffer(ctx.principal, ctx.ids.waitlist_request_id);
+        const providers = await practice.appointments.providersOf(ctx.principal, [outcome.appointment]);
+        return jsonResponse(
+          201,
+          { waitlist_request: v2WaitlistView(view), appointment: v2AppointmentView(outcome.appointment, providers) },
+          { location: `${ctx.basePath}/v2/appointments/${outcome.appointment.id}` },
+        );
+      },
+    }),
+  ];
+}
