@@ -9,7 +9,7 @@ import { clinicNotFound, providerNotFound } from "../organisations/organisation-
 import type { Storage } from "../ports/storage.js";
 import { blockOccurrences } from "./provider-block.js";
 import { shiftOf } from "./provider-schedule.js";
-import type { Interval } from "./shift.js";
+import { type Interval, occurrences, type Shift } from "./shift.js";
 import { bookableSlots } from "./slots.js";
 import { dayStart } from "./zone-cache.js";
 
@@ -72,9 +72,13 @@ export class SlotService {
     if (!DateTime.fromISO(startDate, { zone: clinic.timeZone }).isValid)
       throw DomainError.validation([{ field: "startDate", reason: "must be a date (YYYY-MM-DD)", value: startDate }]);
 
+    // One query for the organisation's providers rather than one per provider asked for.
+    const known = new Map(
+      (query.providerIds.length > 1 ? await r.organisations.listProviders(organisationId) : []).map((p) => [p.id, p]),
+    );
     const providers: Provider[] = [];
     for (const providerId of query.providerIds) {
-      const provider = await r.organisations.findProviderById(organisationId, providerId);
+      const provider = known.get(providerId) ?? (await r.organisations.findProviderById(organisationId, providerId));
       if (!provider) throw providerNotFound(providerId);
       providers.push(provider);
     }
@@ -110,20 +114,49 @@ export class SlotService {
     const r = this.deps.storage.repositories;
     const from = dayStart(clinic.timeZone, q.startDate);
     const to = dayStart(clinic.timeZone, q.startDate, q.days);
-    const held = await r.appointments.listHeldTimes({
-      organisationId,
-      doctorIds: providers.map((p) => p.userId),
-      // An appointment lasts at most 24 hours: one that started the day before may still hold time.
-      startsFrom: new Date(from.getTime() - 86_400_000),
-      startsBefore: to,
-      statuses: SLOT_HOLDING_STATUSES,
-    });
-    // Everyone's schedules and blocks in one query each, too.
     const ids = providers.map((p) => p.id);
-    const schedules = await r.schedules.listInForce(organisationId, ids, q.startDate);
-    const blocks = await r.blocks.listBetween(organisationId, ids, from, to);
-    // Time a pending waitlist offer holds is not bookable either, until the offer is accepted or expires.
-    const holds = await r.waitlist.listHolds(organisationId, ids, from, to, this.deps.clock.now());
+    // Everyone's appointments, schedules, blocks and waitlist holds: one query each, sent together.
+    const [held, schedules, blocks, holds] = await Promise.all([
+      r.appointments.listHeldTimes({
+        organisationId,
+        doctorIds: providers.map((p) => p.userId),
+        // An appointment lasts at most 24 hours: one that started the day before may still hold time.
+        startsFrom: new Date(from.getTime() - 86_400_000),
+        startsBefore: to,
+        statuses: SLOT_HOLDING_STATUSES,
+      }),
+      r.schedules.listInForce(organisationId, ids, q.startDate),
+      r.blocks.listBetween(organisationId, ids, from, to),
+      // Time a pending waitlist offer holds is not bookable either, until the offer is accepted or expires.
+      r.waitlist.listHolds(organisationId, ids, from, to, this.deps.clock.now()),
+    ]);
+    // Each provider's busy time, grouped once (by v2 id; appointments carry the doctor's user id).
+    const busyOf = new Map<number, Interval[]>(providers.map((p) => [p.id, []]));
+    const byUser = new Map(providers.map((p) => [p.userId, busyOf.get(p.id) as Interval[]]));
+    // Providers often share hours and recurring blocks: each distinct one is expanded once per search.
+    const expanded = new Map<string, Interval[]>();
+    const once = (key: string, expand: () => Interval[]) => {
+      let found = expanded.get(key);
+      if (!found) expanded.set(key, (found = expand()));
+      return found;
+    };
+    const occurrencesOf = (s: Shift, a: Date, b: Date) =>
+      once(
+        `s|${s.weekdays}|${s.start}|${s.end}|${s.effectiveFrom}|${s.effectiveUntil}|${s.rrule}|${a.getTime()}|${b.getTime()}`,
+        () => occurrences(s, a, b),
+      );
+    for (const block of blocks)
+      busyOf
+        .get(block.providerId)
+        ?.push(
+          ...once(`b|${block.startsAt.getTime()}|${block.endsAt.getTime()}|${block.timeZone}|${block.rrule}`, () =>
+            blockOccurrences(block, from, to),
+          ),
+        );
+    for (const h of holds) busyOf.get(h.providerId)?.push({ start: h.startsAt, end: h.endsAt });
+    for (const a of held)
+      if (!(clinic.allowDoubleBooking && a.clinicId === clinic.id))
+        byUser.get(a.doctorId)?.push({ start: a.startsAt, end: a.endsAt });
     const out = new Map<number, Date[]>();
     for (const provider of providers) {
       const shifts = schedules
@@ -133,12 +166,7 @@ export class SlotService {
         out.set(provider.id, []);
         continue;
       }
-      const busy: Interval[] = [];
-      for (const block of blocks) if (block.providerId === provider.id) busy.push(...blockOccurrences(block, from, to));
-      for (const h of holds) if (h.providerId === provider.id) busy.push({ start: h.startsAt, end: h.endsAt });
-      for (const a of held)
-        if (a.doctorId === provider.userId && !(clinic.allowDoubleBooking && a.clinicId === clinic.id))
-          busy.push({ start: a.startsAt, end: a.endsAt });
+      const busy = busyOf.get(provider.id) as Interval[];
       out.set(
         provider.id,
         bookableSlots({
@@ -150,6 +178,7 @@ export class SlotService {
           slotLength: q.length,
           slotInterval: q.interval,
           notBefore: this.deps.clock.now(),
+          occurrencesOf,
         }),
       );
     }

@@ -16,6 +16,8 @@ export interface SlotQuery {
   slotInterval?: number;
   /** Slots starting before this are not offered (now, usually). */
   notBefore?: Date;
+  /** The shift's occurrences over the days (default: expanded here); a search over many providers shares them. */
+  occurrencesOf?: (shift: Shift, from: Date, to: Date) => Interval[];
 }
 
 /**
@@ -30,8 +32,9 @@ export function bookableSlots(query: SlotQuery): Date[] {
   const to = dayStart(query.timeZone, query.startDate, query.days);
   const busy = mergeIntervals(query.busy);
   const starts = new Set<number>();
+  const expand = query.occurrencesOf ?? occurrences;
   for (const shift of query.shifts)
-    for (const occurrence of occurrences(shift, from, to)) {
+    for (const occurrence of expand(shift, from, to)) {
       for (let t = occurrence.start.getTime(); t + lengthMs <= occurrence.end.getTime(); t += stepMs) {
         if (t < from.getTime() || t >= to.getTime()) continue;
         if (query.notBefore && t < query.notBefore.getTime()) continue;

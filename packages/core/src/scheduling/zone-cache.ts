@@ -28,9 +28,24 @@ export function zonedInstant(
 }
 
 const QUARTER_HOUR = 15 * 60_000;
+const DAY = 86_400_000;
+/** Per zone and UTC day: the offset when it is the same at both ends of the day, else null (a transition day). */
+const dayOffsets = new Map<string, number | null>();
 
-/** The zone's offset from UTC in minutes at `at`. */
+/**
+ * The zone's offset from UTC in minutes at `at`. A UTC day whose two ends have one offset has it throughout (zones
+ * change offset at most once a day), so most days cost two lookups; transition days are read per quarter hour.
+ */
 export function offsetAt(zone: string, at: Date): number {
+  const day = Math.floor(at.getTime() / DAY);
+  const dayKey = `${zone}|${day}`;
+  let whole = dayOffsets.get(dayKey);
+  if (whole === undefined) {
+    const iana = IANAZone.create(zone);
+    const first = iana.offset(day * DAY);
+    whole = remember(dayOffsets, dayKey, first === iana.offset((day + 1) * DAY - 1) ? first : null);
+  }
+  if (whole !== null) return whole;
   const key = `${zone}|${Math.floor(at.getTime() / QUARTER_HOUR)}`;
   const known = offsets.get(key);
   if (known !== undefined) return known;
