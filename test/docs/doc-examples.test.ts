@@ -31,6 +31,7 @@ const PAGES = [
   "docs/authentication.md",
   "docs/audit-trail.md",
   "docs/scheduling.md",
+  "docs/insurance.md",
 ];
 
 function runBash(

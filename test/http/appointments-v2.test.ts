@@ -361,6 +361,10 @@ for (const engine of availableEngines()) {
       expect(badStatus.status).toBe(400);
       expect(badStatus.body.error).toMatchObject({ code: "INVALID_PARAMETER", details: { parameter: "status" } });
       expect((await call("GET", "/v2/appointments?per_page=101")).status).toBe(400);
+      expect((await call("GET", "/v2/appointments?service_case_id=SERVICE_CASE_999999")).body.data).toEqual([]);
+      const beyond = await call("GET", "/v2/appointments?service_case_id=SERVICE_CASE_99999999999");
+      expect(beyond.status).toBe(400);
+      expect(beyond.body.error.details.parameter).toBe("service_case_id");
       // Another organisation sees none of it.
       const foreign = await rt.token({ organisationId: 2, scope: "read write" });
       expect((await call("GET", `/v2/appointments/${slim.body.data[0].id}`, undefined, foreign)).status).toBe(404);

@@ -689,6 +689,29 @@ describe("replies of the running server match /openapi.json", () => {
     await call("GET /v2/payers", "/v2/payers", 200);
     await call("GET /v2/payers/{payer_ref}", `/v2/payers/${payer.id}`, 200);
 
+    const insured = await call("POST /v2/patients", "/v2/patients", 201, {
+      body: { first_name: "Ines", last_name: "Coverdale", date_of_birth: "1984-09-09" },
+    });
+    const coverages = `/v2/patients/${insured.id}/coverages`;
+    const coverage = await call("POST /v2/patients/{patient_id}/coverages", coverages, 201, {
+      body: {
+        payer_ref: payer.id,
+        member_id: "LKV-1001",
+        group_number: "G-77",
+        priority: "primary",
+        subscriber: { relationship: "child", first_name: "Ana", last_name: "Coverdale", date_of_birth: "2012-01-01" },
+      },
+    });
+    await call("POST /v2/patients/{patient_id}/coverages", coverages, 400, { body: { member_id: "x" } });
+    await call("GET /v2/patients/{patient_id}/coverages", coverages, 200);
+    await call("GET /v2/patients/{patient_id}/coverages/{coverage_id}", `${coverages}/${coverage.id}`, 200);
+    await call("GET /v2/patients/{patient_id}/coverages/{coverage_id}", `${coverages}/999999`, 404);
+    await call("PATCH /v2/patients/{patient_id}/coverages/{coverage_id}", `${coverages}/${coverage.id}`, 200, {
+      body: { plan_name: "Lakeview Gold" },
+    });
+    await call("DELETE /v2/patients/{patient_id}/coverages/{coverage_id}", `${coverages}/${coverage.id}`, 204);
+    await call("DELETE /v2/patients/{patient_id}/coverages/{coverage_id}", `${coverages}/${coverage.id}`, 404);
+
     const types = await call("GET /v2/appointment-types", "/v2/appointment-types", 200);
     await call("GET /v2/appointment-types/{appointment_type_id}", `/v2/appointment-types/${types.data[0].id}`, 200);
     const type = await call("POST /v2/appointment-types", "/v2/appointment-types", 201, {

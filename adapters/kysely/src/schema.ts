@@ -234,6 +234,17 @@ export interface InsuranceCardsTable {
   plan_start_date: string | null;
   plan_end_date: string | null;
   created_at: string;
+  /** Migration 029 (v2 coverages). */
+  group_number: string | null;
+  plan_name: string | null;
+  subscriber_relationship: Generated<string>;
+  subscriber_first_name: string | null;
+  subscriber_last_name: string | null;
+  subscriber_date_of_birth: string | null;
+  coverage_priority: string | null;
+  active: Generated<number>;
+  updated_at: string | null;
+  deleted_at: string | null;
 }
 
 export interface CasesTable {

@@ -142,3 +142,5 @@ export * from "./waitlist/waitlist-state-machine.js";
 export * from "./waitlist/waitlist-service.js";
 export { WAITLIST_OFFER_EXPIRY_QUEUE, WaitlistMatcher } from "./waitlist/waitlist-matcher.js";
 export * from "./ports/waitlist-repository.js";
+export * from "./coverages/coverage-rules.js";
+export * from "./coverages/coverage-service.js";

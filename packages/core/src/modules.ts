@@ -3,6 +3,7 @@ import { auditModule } from "./audit/module.js";
 import { appointmentsModule } from "./appointments/module.js";
 import { billingModule } from "./billing/module.js";
 import { casesModule } from "./cases/module.js";
+import { coveragesModule } from "./coverages/module.js";
 import { catalogModule } from "./catalog/module.js";
 import { icdModule } from "./icd/module.js";
 import { notificationsModule } from "./notifications/module.js";
@@ -42,6 +43,7 @@ export const coreModules = [
   auditModule,
   schedulingModule,
   waitlistModule,
+  coveragesModule,
 ] as const;
 
 type CoreModules = typeof coreModules;

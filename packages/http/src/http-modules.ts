@@ -1,5 +1,6 @@
 import { schedulingHttpModule } from "./scheduling/module.js";
 import { waitlistHttpModule } from "./waitlist/module.js";
+import { coveragesHttpModule } from "./coverages/module.js";
 import type { ErrorCode } from "@openpractice/core";
 import { accessHttpModule } from "./access/module.js";
 import { auditHttpModule } from "./audit/module.js";
@@ -41,6 +42,7 @@ export const httpModules = [
   auditHttpModule,
   schedulingHttpModule,
   waitlistHttpModule,
+  coveragesHttpModule,
   systemHttpModule,
 ] as const;
 

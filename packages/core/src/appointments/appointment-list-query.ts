@@ -39,7 +39,7 @@ export function toAppointmentListCriteria(organisationId: number, q: Appointment
     ["clinic_id", q.clinicId],
     ["patient_id", q.patientId],
     ["category_id", q.categoryId],
-    ["case_id", q.serviceCaseId],
+    ["service_case_id", q.serviceCaseId],
   ] as const) {
     if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw invalid(name, v, "must be a positive integer");
   }

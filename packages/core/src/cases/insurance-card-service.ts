@@ -2,8 +2,17 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import type { Storage } from "../ports/storage.js";
+import { domainEvent } from "../events/event-catalog.js";
 import { checkDate } from "./case-rules.js";
-import type { InsuranceCard, InsurancePayer } from "./patient-case.js";
+import type { InsuranceCard, InsurancePayer, Subscriber } from "./patient-case.js";
+
+/** The subscriber of a card the patient holds. */
+export const SELF_SUBSCRIBER: Subscriber = Object.freeze({
+  relationship: "self",
+  firstName: null,
+  lastName: null,
+  dateOfBirth: null,
+});
 
 export interface InsuranceCardDraft {
   payer: InsurancePayer;
@@ -33,9 +42,10 @@ export class InsuranceCardService {
     if (draft.planStartDate && draft.planEndDate && draft.planEndDate < draft.planStartDate)
       issues.push({ field: "planEndDate", reason: "must not be before planStartDate", value: draft.planEndDate });
     if (issues.length) throw DomainError.validation(issues);
+    const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       if (!(await tx.patients.findById(principal.organisationId, patientId))) throw patientNotFound(patientId);
-      return tx.insuranceCards.insert({
+      const card = await tx.insuranceCards.insert({
         organisationId: principal.organisationId,
         patientId,
         payer: {
@@ -46,8 +56,24 @@ export class InsuranceCardService {
         insuranceNumber: draft.insuranceNumber.trim(),
         planStartDate: draft.planStartDate ?? null,
         planEndDate: draft.planEndDate ?? null,
-        createdAt: this.deps.clock.now(),
+        // v1 sends none of v2's coverage fields: the patient is the subscriber, no rank until a case gives one.
+        groupNumber: null,
+        planName: null,
+        subscriber: SELF_SUBSCRIBER,
+        priority: null,
+        active: true,
+        createdAt: now,
+        updatedAt: now,
       });
+      // The same record is a v2 coverage: its event is written here too.
+      await tx.outbox.append(
+        domainEvent(
+          "coverage.created",
+          { organisation_id: card.organisationId, patient_id: patientId, coverage_id: card.id },
+          now,
+        ),
+      );
+      return card;
     });
   }
 

@@ -27,20 +27,47 @@ export interface InsurancePayer {
   payerId: string | null;
 }
 
-/** One of a patient's insurance cards. */
+export const SUBSCRIBER_RELATIONSHIPS = ["self", "spouse", "child", "other"] as const;
+export type SubscriberRelationship = (typeof SUBSCRIBER_RELATIONSHIPS)[number];
+
+/** Who holds the policy: the patient (self), or another person named here. */
+export interface Subscriber {
+  relationship: SubscriberRelationship;
+  /** null for self (the patient's own name and date of birth apply). */
+  firstName: string | null;
+  lastName: string | null;
+  dateOfBirth: string | null;
+}
+
+export const COVERAGE_PRIORITIES = ["primary", "secondary", "tertiary"] as const;
+export type CoveragePriority = (typeof COVERAGE_PRIORITIES)[number];
+
+/**
+ * One of a patient's insurance cards: v1's insurance card and v2's coverage are two views of this record (v1 shows
+ * the payer, number and plan dates; v2 every field).
+ */
 export interface InsuranceCard {
   id: number;
   organisationId: number;
   patientId: number;
   payer: InsurancePayer;
+  /** The member id (v1: insurance_number). */
   insuranceNumber: string;
   planStartDate: string | null;
   planEndDate: string | null;
+  groupNumber: string | null;
+  planName: string | null;
+  subscriber: Subscriber;
+  /** The patient's order of the coverage; null for a v1 card (a v1 case gives each copy its rank). */
+  priority: CoveragePriority | null;
+  active: boolean;
   createdAt: Date;
+  updatedAt: Date;
 }
 
 /** A card as copied onto a case (spec 9: v1 cases hold copies), with its rank on the case. */
-export interface CaseInsuranceCard extends Omit<InsuranceCard, "organisationId" | "patientId" | "createdAt"> {
+export interface CaseInsuranceCard
+  extends Pick<InsuranceCard, "id" | "payer" | "insuranceNumber" | "planStartDate" | "planEndDate"> {
   insuranceCardType: InsuranceCardType;
 }
 

@@ -168,6 +168,9 @@ export function v2AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
           q.provider_id === undefined ? undefined : await practice.providers.get(ctx.principal, q.provider_id);
         if (q.clinic_id !== undefined) await practice.clinics.get(ctx.principal, q.clinic_id);
         const caseId = q.service_case_id === undefined ? undefined : parseServiceCaseId(q.service_case_id);
+        // The pattern passed but the id is beyond any stored one: no case has it, so nothing matches.
+        if (q.service_case_id !== undefined && caseId === undefined)
+          throw DomainError.invalidParameter("service_case_id", q.service_case_id, "names no case");
         const page = await practice.appointments.list(ctx.principal, {
           page: q.page,
           size: q.per_page,

@@ -1,10 +1,12 @@
 import { foldForMatch, type Authorization, type Repositories } from "@openpractice/core";
-import type { MemoryState } from "./memory-state.js";
+import { type MemoryState, moduleState } from "./memory-state.js";
 
 type CaseRepositories = Pick<Repositories, "cases" | "referringPhysicians" | "insuranceCards" | "authorizations">;
 
 /** Cases, the physician registry, insurance cards and authorizations in memory. Transactions run one at a time, so the case lock only checks existence. */
 export function memoryCases(s: () => MemoryState): CaseRepositories {
+  // Deleted cards stay (cases copied them); reads leave them out.
+  const deletedCards = () => moduleState(s(), "deletedCards", () => new Set<number>());
   const physicianText = (p: { firstName: string; lastName: string; npi: string | null }) =>
     foldForMatch([p.firstName, p.lastName, p.npi ?? ""].join(" "));
   const npiHolder = (orgId: number, npi: string | null, exceptId?: number) =>
@@ -65,9 +67,25 @@ export function memoryCases(s: () => MemoryState): CaseRepositories {
       listByPatient: async (orgId, patientId) =>
         structuredClone(
           [...s().cards.values()]
-            .filter((c) => c.organisationId === orgId && c.patientId === patientId)
+            .filter((c) => c.organisationId === orgId && c.patientId === patientId && !deletedCards().has(c.id))
             .sort((a, b) => a.id - b.id),
         ),
+      findById: async (orgId, id) =>
+        structuredClone([s().cards.get(id)].find((c) => c?.organisationId === orgId && !deletedCards().has(id))),
+      async update(card) {
+        const stored = s().cards.get(card.id);
+        if (stored?.organisationId === card.organisationId)
+          s().cards.set(card.id, {
+            ...structuredClone(card),
+            patientId: stored.patientId,
+            createdAt: stored.createdAt,
+          });
+      },
+      async delete(orgId, id) {
+        if (s().cards.get(id)?.organisationId !== orgId || deletedCards().has(id)) return false;
+        deletedCards().add(id);
+        return true;
+      },
     },
     authorizations: {
       async insert(record) {
