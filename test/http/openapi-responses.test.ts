@@ -689,6 +689,33 @@ describe("replies of the running server match /openapi.json", () => {
     await call("GET /v2/payers", "/v2/payers", 200);
     await call("GET /v2/payers/{payer_ref}", `/v2/payers/${payer.id}`, 200);
 
+    const physician = await call("POST /v2/referring-physicians", "/v2/referring-physicians", 201, {
+      body: {
+        first_name: "Maya",
+        last_name: "Lindqvist",
+        address1: "201 E Huron St",
+        city: "Chicago",
+        state: "IL",
+        zip: "60611",
+      },
+    });
+    await call("POST /v2/referring-physicians", "/v2/referring-physicians", 400, { body: { first_name: "X" } });
+    await call("GET /v2/referring-physicians", "/v2/referring-physicians?query=lindq", 200);
+    await call(
+      "GET /v2/referring-physicians/{referring_physician_id}",
+      `/v2/referring-physicians/${physician.id}`,
+      200,
+    );
+    await call("GET /v2/referring-physicians/{referring_physician_id}", "/v2/referring-physicians/999999", 404);
+    await call(
+      "PATCH /v2/referring-physicians/{referring_physician_id}",
+      `/v2/referring-physicians/${physician.id}`,
+      200,
+      {
+        body: { fax_number: "312-555-0100" },
+      },
+    );
+
     const insured = await call("POST /v2/patients", "/v2/patients", 201, {
       body: { first_name: "Ines", last_name: "Coverdale", date_of_birth: "1984-09-09" },
     });

@@ -1792,6 +1792,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/referring-physicians": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The registry, or the physicians `query` finds by name or NPI. */
+        get: operations["v2ListReferringPhysicians"];
+        put?: never;
+        /** Add a referring physician to the registry; NPI unique in the organisation. */
+        post: operations["v2CreateReferringPhysician"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/referring-physicians/{referring_physician_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a referring physician. */
+        get: operations["v2GetReferringPhysician"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a physician (omitted fields keep their values). One without a whole address (address1, city, state, zip) cannot be updated until the change supplies it (spec 7.5): 400 naming the missing fields. */
+        patch: operations["v2UpdateReferringPhysician"];
+        trace?: never;
+    };
     "/v2/schedules/{schedule_id}": {
         parameters: {
             query?: never;
@@ -2684,6 +2720,41 @@ export interface components {
         ReadyStatus: {
             /** @constant */
             status: "ready";
+        };
+        /**
+         * ReferringPhysician
+         * @example {
+         *       "id": "4",
+         *       "first_name": "Maya",
+         *       "last_name": "Lindqvist",
+         *       "npi": "1234567893",
+         *       "phone_number": "312-555-0199",
+         *       "fax_number": null,
+         *       "address1": "201 E Huron St",
+         *       "address2": null,
+         *       "city": "Chicago",
+         *       "state": "IL",
+         *       "zip": "60611",
+         *       "created_at": "2027-01-05T15:00:00.000Z",
+         *       "updated_at": "2027-01-05T15:00:00.000Z"
+         *     }
+         */
+        ReferringPhysician: {
+            address1: string | null;
+            address2: string | null;
+            city: string | null;
+            /** Format: date-time */
+            created_at: string;
+            fax_number: string | null;
+            first_name: string;
+            id: string;
+            last_name: string;
+            npi: string | null;
+            phone_number: string | null;
+            state: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            zip: string | null;
         };
         /**
          * Staff
@@ -13837,6 +13908,305 @@ export interface operations {
                 };
             };
             /** @description SCHEDULE_OVERLAP (details.conflicting_schedule_id, clinic_id, overlap_start, overlap_end) or SCHEDULE_ALREADY_REPLACED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2ListReferringPhysicians: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                per_page?: number;
+                /** @description Words that must all occur in the name or NPI (case- and accent-insensitive) */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of physicians */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReferringPhysician"][];
+                        meta: components["schemas"]["V2Meta"];
+                        pagination: components["schemas"]["V2Pagination"];
+                    };
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2CreateReferringPhysician: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    address1?: string | null;
+                    address2?: string | null;
+                    city?: string | null;
+                    fax_number?: string | null;
+                    first_name: string;
+                    last_name: string;
+                    /** @description 10 digits with a valid check digit */
+                    npi?: string | null;
+                    phone_number?: string | null;
+                    /** @description 2-letter state code */
+                    state?: string | null;
+                    zip?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The physician */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferringPhysician"];
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description DUPLICATE_REFERRING_PHYSICIAN: details.existing_referring_physician_id has the NPI */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2GetReferringPhysician: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                referring_physician_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The physician */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferringPhysician"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description REFERRING_PHYSICIAN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2UpdateReferringPhysician: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                referring_physician_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    address1?: string | null;
+                    address2?: string | null;
+                    city?: string | null;
+                    fax_number?: string | null;
+                    first_name?: string;
+                    last_name?: string;
+                    /** @description 10 digits with a valid check digit */
+                    npi?: string | null;
+                    phone_number?: string | null;
+                    /** @description 2-letter state code */
+                    state?: string | null;
+                    zip?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The physician after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferringPhysician"];
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description REFERRING_PHYSICIAN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description DUPLICATE_REFERRING_PHYSICIAN: details.existing_referring_physician_id has the NPI */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -47,14 +47,33 @@ export class ReferringPhysicianService {
     return found;
   }
 
-  /** Partial update: omitted fields keep their values, null clears an optional one. */
-  async update(principal: Principal, id: number, changes: ReferringPhysicianChanges): Promise<ReferringPhysician> {
+  /**
+   * Partial update: omitted fields keep their values, null clears an optional one. With `requireAddress` (v2, spec
+   * 7.5: "a referring physician created without an address cannot be updated until one is supplied") the physician
+   * must have a whole address (address1, city, state, zip) once the change is applied.
+   */
+  async update(
+    principal: Principal,
+    id: number,
+    changes: ReferringPhysicianChanges,
+    options: { requireAddress?: boolean } = {},
+  ): Promise<ReferringPhysician> {
     assertValidReferringPhysician(changes, false);
     return this.deps.storage.transaction(async (tx) => {
       const current = await tx.referringPhysicians.findById(principal.organisationId, id);
       if (!current) throw notFound(id);
       const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       const next = { ...current, ...defined, updatedAt: this.deps.clock.now() };
+      if (options.requireAddress) {
+        const missing = (["address1", "city", "state", "zip"] as const).filter((f) => next[f] == null);
+        if (missing.length > 0)
+          throw DomainError.validation(
+            missing.map((field) => ({
+              field,
+              reason: "is required: a physician without a whole address cannot be updated until one is supplied",
+            })),
+          );
+      }
       const result = await tx.referringPhysicians.update(next);
       if (!result.updated) throw duplicate(result.existingId);
       return next;

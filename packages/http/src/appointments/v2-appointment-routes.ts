@@ -9,7 +9,7 @@ import {
   requireServiceCaseId,
 } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
-import { v2FieldList, v2ListSchema, v2Meta, v2Pagination, v2Project } from "../contracts/v2-contract.js";
+import { v2FieldList, v2ListBody, v2ListSchema, v2Project } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import { v2PatientView } from "../patients/v2-patient-contract.js";
 import { PATIENT_SCOPES } from "../patients/v1-patient-routes.js";
@@ -184,18 +184,11 @@ export function v2AppointmentRoutes({ practice }: RouteDependencies): RouteDefin
           sort: q.sort as AppointmentSortField | undefined,
           order: q.order,
         });
-        return jsonResponse(200, {
-          data: await render(ctx.principal, q, page.appointments),
-          pagination: v2Pagination({
-            page: page.page,
-            perPage: page.size,
-            total: page.total,
-            totalExact: true,
-            hasNext: page.page * page.size < page.total,
-            returned: page.appointments.length,
-          }),
-          meta: v2Meta(ctx),
-        });
+        const views = await render(ctx.principal, q, page.appointments);
+        return jsonResponse(
+          200,
+          v2ListBody(ctx, { page: page.page, perPage: page.size, total: page.total }, views, undefined),
+        );
       },
     }),
     route({

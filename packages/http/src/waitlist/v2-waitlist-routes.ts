@@ -1,7 +1,7 @@
 import { requireServiceCaseId, type WaitlistRequestDraft } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2ListSchema, v2Meta, v2Pagination } from "../contracts/v2-contract.js";
+import { v2ListBody, v2ListSchema } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import { replyObject } from "../openapi/reply-schemas.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
@@ -75,18 +75,7 @@ export function v2WaitlistRoutes({ practice }: RouteDependencies): RouteDefiniti
           ...(q.page === undefined ? {} : { page: q.page }),
           ...(q.per_page === undefined ? {} : { perPage: q.per_page }),
         });
-        return jsonResponse(200, {
-          data: page.requests.map(v2WaitlistView),
-          pagination: v2Pagination({
-            page: page.page,
-            perPage: page.perPage,
-            total: page.total,
-            totalExact: true,
-            hasNext: page.page * page.perPage < page.total,
-            returned: page.requests.length,
-          }),
-          meta: v2Meta(ctx),
-        });
+        return jsonResponse(200, v2ListBody(ctx, page, page.requests.map(v2WaitlistView), undefined));
       },
     }),
     route({
