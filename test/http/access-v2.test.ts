@@ -348,5 +348,7 @@ describe("OAuth failures are also limited per caller address", () => {
     const blocked = await tokenRequest(rt, { clientId: client.clientId, secret });
     expect(blocked.status).toBe(429);
     expect(await blocked.json()).toMatchObject({ error: "temporarily_unavailable" });
-  });
+    // Up to 20 s of waiting for a fresh minute, then 31 scrypt-checked requests: more than the default 30 s when the
+    // machine is busy (it timed out once in CI that way, with every request answered correctly).
+  }, 90_000);
 });
