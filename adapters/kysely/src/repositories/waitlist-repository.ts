@@ -178,12 +178,13 @@ export class KyselyWaitlistRepository implements WaitlistRepository {
     return row ? toOffer(row) : undefined;
   }
 
-  async listOffers(organisationId: number, requestId: number): Promise<WaitlistOffer[]> {
+  async listOffers(organisationId: number, requestIds: readonly number[]): Promise<WaitlistOffer[]> {
+    if (requestIds.length === 0) return [];
     const rows = await this.db
       .selectFrom("waitlist_offers")
       .selectAll()
       .where("organisation_id", "=", organisationId)
-      .where("request_id", "=", requestId)
+      .where("request_id", "in", [...requestIds])
       .orderBy("id", "desc")
       .execute();
     return rows.map(toOffer);

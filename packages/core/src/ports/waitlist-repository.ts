@@ -28,8 +28,8 @@ export interface WaitlistRepository {
   /** The new offer, or undefined when this request was offered this provider's slot at this start before. */
   insertOffer(offer: Omit<WaitlistOffer, "id">): Promise<WaitlistOffer | undefined>;
   findOffer(organisationId: number, id: number): Promise<WaitlistOffer | undefined>;
-  /** The request's offers, newest first. */
-  listOffers(organisationId: number, requestId: number): Promise<WaitlistOffer[]>;
+  /** The offers of the requests (one, or a page of them: one query), newest first. */
+  listOffers(organisationId: number, requestIds: readonly number[]): Promise<WaitlistOffer[]>;
   /** Ids of the requests offered the provider's slot starting at `startsAt` (any outcome). */
   requestsOfferedSlot(organisationId: number, providerId: number, startsAt: Date): Promise<number[]>;
   /** Writes status, decidedAt and appointmentId. */

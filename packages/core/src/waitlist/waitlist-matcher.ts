@@ -90,13 +90,9 @@ export class WaitlistMatcher {
     startsAt: Date,
   ): Promise<Clinic | undefined> {
     if (clinicId !== null) return tx.organisations.findClinic(provider.organisationId, clinicId);
-    const day = startsAt.toISOString().slice(0, 10);
-    const before = new Date(startsAt.getTime() - 86_400_000).toISOString().slice(0, 10);
-    for (const s of await tx.schedules.listInForce(
-      provider.organisationId,
-      [provider.id],
-      before < day ? before : day,
-    )) {
+    // From the UTC day before: whatever the clinic's zone, that covers the local day of the start.
+    const dayBefore = new Date(startsAt.getTime() - 86_400_000).toISOString().slice(0, 10);
+    for (const s of await tx.schedules.listInForce(provider.organisationId, [provider.id], dayBefore)) {
       const clinic = await tx.organisations.findClinic(provider.organisationId, s.clinicId);
       if (!clinic) continue;
       const within = occurrences(shiftOf(s, clinic.timeZone), startsAt, new Date(startsAt.getTime() + 1));

@@ -125,7 +125,7 @@ export class WaitlistService {
 
   async get(principal: Principal, id: number): Promise<WaitlistRequestView> {
     const request = await this.find(principal, id);
-    return { request, offers: await this.deps.storage.repositories.waitlist.listOffers(request.organisationId, id) };
+    return { request, offers: await this.deps.storage.repositories.waitlist.listOffers(request.organisationId, [id]) };
   }
 
   async list(
@@ -146,33 +146,47 @@ export class WaitlistService {
       limit,
       offset,
     });
-    const views = await Promise.all(
-      requests.map(async (request) => ({ request, offers: await r.listOffers(request.organisationId, request.id) })),
+    // Every offer of the page in one query, then each request's, newest first as the query returns them.
+    const offers = await r.listOffers(
+      principal.organisationId,
+      requests.map((request) => request.id),
     );
+    const views = requests.map((request) => ({ request, offers: offers.filter((o) => o.requestId === request.id) }));
     return { requests: views, total, page: offset / limit + 1, perPage: limit };
   }
 
-  /** Changes a waiting or offered request (UPDATE); omitted fields keep their values. */
-  async update(principal: Principal, id: number, changes: WaitlistRequestChanges): Promise<WaitlistRequestView> {
-    const now = this.deps.clock.now();
+  /**
+   * Reads the request, and runs `write` on it in a transaction; when another writer changed the request in between
+   * (updateRequest found another version), decides again on the new state, at most five times.
+   */
+  private async onCurrent(
+    principal: Principal,
+    id: number,
+    write: (current: WaitlistRequest, tx: Repositories) => Promise<void>,
+  ): Promise<WaitlistRequestView> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.find(principal, id);
-      const transition = waitlistTransitions(current.status, "UPDATE")[0];
-      if (!transition) throw refusedTrigger(current, "UPDATE");
-      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-      const next: WaitlistRequest = { ...current, ...defined, updatedAt: now };
-      const issues = waitlistRequestIssues(next);
-      if (issues.length > 0) throw DomainError.validation(issues);
       try {
-        await this.deps.storage.transaction(async (tx) => {
-          await this.checkReferences(tx, principal.organisationId, next);
-          if (!(await tx.waitlist.updateRequest(next))) throw new LostUpdate();
-        });
+        await this.deps.storage.transaction((tx) => write(current, tx));
         return this.get(principal, id);
       } catch (error) {
         if (!(error instanceof LostUpdate) || attempt >= 5) throw error;
       }
     }
+  }
+
+  /** Changes a waiting or offered request (UPDATE); omitted fields keep their values. */
+  async update(principal: Principal, id: number, changes: WaitlistRequestChanges): Promise<WaitlistRequestView> {
+    const now = this.deps.clock.now();
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    return this.onCurrent(principal, id, async (current, tx) => {
+      if (waitlistTransitions(current.status, "UPDATE").length === 0) throw refusedTrigger(current, "UPDATE");
+      const next: WaitlistRequest = { ...current, ...defined, updatedAt: now };
+      const issues = waitlistRequestIssues(next);
+      if (issues.length > 0) throw DomainError.validation(issues);
+      await this.checkReferences(tx, principal.organisationId, next);
+      if (!(await tx.waitlist.updateRequest(next))) throw new LostUpdate();
+    });
   }
 
   /**
@@ -181,35 +195,27 @@ export class WaitlistService {
    */
   async cancel(principal: Principal, id: number): Promise<WaitlistRequestView> {
     const now = this.deps.clock.now();
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.find(principal, id);
+    return this.onCurrent(principal, id, async (current, tx) => {
       const transition = waitlistTransitions(current.status, "CANCEL")[0];
       if (!transition) throw refusedTrigger(current, "CANCEL");
-      try {
-        await this.deps.storage.transaction(async (tx) => {
-          if (!(await tx.waitlist.updateRequest({ ...current, status: transition.to, updatedAt: now })))
-            throw new LostUpdate();
-          if (!transition.effects.includes("withdraw_offer")) return;
-          const offer = (await tx.waitlist.listOffers(current.organisationId, id)).find((o) => o.status === "pending");
-          if (!offer) return;
-          await tx.waitlist.updateOffer({ ...offer, status: "withdrawn", decidedAt: now });
-          await queueFreedTime(
-            tx,
-            {
-              organisationId: offer.organisationId,
-              providerId: offer.providerId,
-              clinicId: offer.clinicId,
-              startsAt: offer.startsAt,
-              endsAt: offer.endsAt,
-            },
-            now,
-          );
-        });
-        return this.get(principal, id);
-      } catch (error) {
-        if (!(error instanceof LostUpdate) || attempt >= 5) throw error;
-      }
-    }
+      if (!(await tx.waitlist.updateRequest({ ...current, status: transition.to, updatedAt: now })))
+        throw new LostUpdate();
+      if (!transition.effects.includes("withdraw_offer")) return;
+      const offer = (await tx.waitlist.listOffers(current.organisationId, [id])).find((o) => o.status === "pending");
+      if (!offer) return;
+      await tx.waitlist.updateOffer({ ...offer, status: "withdrawn", decidedAt: now });
+      await queueFreedTime(
+        tx,
+        {
+          organisationId: offer.organisationId,
+          providerId: offer.providerId,
+          clinicId: offer.clinicId,
+          startsAt: offer.startsAt,
+          endsAt: offer.endsAt,
+        },
+        now,
+      );
+    });
   }
 
   /**
@@ -224,7 +230,7 @@ export class WaitlistService {
     const request = await this.find(principal, id);
     if (waitlistTransitions(request.status, "ACCEPT").length === 0) throw refusedTrigger(request, "ACCEPT");
     const r = this.deps.storage.repositories;
-    const offer = (await r.waitlist.listOffers(request.organisationId, id)).find((o) => o.status === "pending");
+    const offer = (await r.waitlist.listOffers(request.organisationId, [id])).find((o) => o.status === "pending");
     if (!offer) throw refusedTrigger(request, "ACCEPT");
     const now = this.deps.clock.now();
     if (offer.expiresAt.getTime() <= now.getTime())

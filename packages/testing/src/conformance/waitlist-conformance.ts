@@ -94,7 +94,10 @@ export function describeWaitlistConformance(engine: string, current: () => { s: 
       expect((await w.requestsOfferedSlot(1, 3, at(60))).sort((a, b) => a - b)).toEqual([r1.id, r2.id]);
       expect(await w.requestsOfferedSlot(1, 3, at(61))).toEqual([]);
       const later = await w.insertOffer(offer(r1.id, { startsAt: at(120), endsAt: at(150), expiresAt: at(200) }));
-      expect((await w.listOffers(1, r1.id)).map((o) => o.id)).toEqual([later!.id, first!.id]);
+      expect((await w.listOffers(1, [r1.id])).map((o) => o.id)).toEqual([later!.id, first!.id]);
+      expect((await w.listOffers(1, [r1.id, r2.id])).map((o) => o.id)).toEqual([later!.id, second!.id, first!.id]);
+      expect(await w.listOffers(2, [r1.id])).toEqual([]);
+      expect(await w.listOffers(1, [])).toEqual([]);
 
       const holds = (now: Date, from = at(0), to = at(1000)) =>
         w.listHolds(1, [3], from, to, now).then((h) => h.map((o) => o.id).sort((a, b) => a - b));

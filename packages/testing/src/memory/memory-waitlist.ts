@@ -58,10 +58,10 @@ export function memoryWaitlist(s: () => MemoryState): Pick<Repositories, "waitli
       },
       findOffer: async (organisationId, id) =>
         structuredClone([offers().get(id)].find((o) => o?.organisationId === organisationId)),
-      listOffers: async (organisationId, requestId) =>
+      listOffers: async (organisationId, requestIds) =>
         structuredClone(
           ofOrganisation(offers().values(), organisationId)
-            .filter((o) => o.requestId === requestId)
+            .filter((o) => requestIds.includes(o.requestId))
             .sort((a, b) => b.id - a.id),
         ),
       requestsOfferedSlot: async (organisationId, providerId, startsAt) =>
