@@ -180,6 +180,14 @@ for (const engine of availableEngines()) {
       expect(unknown.status).toBe(400);
       expect(unknown.body.error).toMatchObject({ code: "UNKNOWN_REFERENCE" });
       expect(unknown.body.error.details.errors[0].field).toBe("payer_ref");
+      // Past the largest stored id, as a string or a number: named, not an out-of-range 500 from PostgreSQL.
+      for (const beyond of ["2147483648", 2147483648, "999999999999999", 9007199254740991]) {
+        const tooLarge = await call("POST", coverages(), { payer_ref: beyond, member_id: "X", priority: "primary" });
+        expect(tooLarge.status, String(beyond)).toBe(400);
+        expect(tooLarge.body.error.details.errors[0].field).toBe("payer_ref");
+      }
+      const largest = await call("POST", coverages(), { payer_ref: "2147483647", member_id: "X", priority: "primary" });
+      expect(largest.body.error).toMatchObject({ code: "UNKNOWN_REFERENCE" });
       expect(
         (
           await call("POST", "/v2/patients/999999/coverages", {

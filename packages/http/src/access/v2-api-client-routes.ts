@@ -4,7 +4,7 @@ import { optionalBody } from "../contracts/optional-body.js";
 import { rotationBodySchema } from "../contracts/rotation-body.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
+import { V2_ID_INPUT, v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
@@ -23,7 +23,7 @@ import { nullable } from "../validation/json-schema.js";
 const API_CLIENT_ID = pathIdKind("API_CLIENT_NOT_FOUND", "api_client_id");
 /** API clients are an administrator's business: a client able to make clients could grant itself anything. */
 const ADMIN = ["admin"] as const;
-const clinicId = { type: ["string", "integer"], pattern: "^[1-9][0-9]{0,14}$", minimum: 1 } as const;
+const clinicId = V2_ID_INPUT;
 
 const clientProperties = {
   name: {

@@ -1,4 +1,4 @@
-import { errorCodes, type DomainError } from "@openpractice/core";
+import { errorCodes, type DomainError, MAX_STORED_ID } from "@openpractice/core";
 import {
   anyObject,
   boolean,
@@ -16,8 +16,22 @@ import { FIELD_ISSUE_SCHEMA } from "./v1-contract.js";
 /** Version string reported in v2 `meta.api_version`. */
 export const V2_API_VERSION = "2.0-beta";
 
-/** An id in a v2 request body: v2 ids are strings (spec 2.5); numbers are accepted too. */
-export const V2_ID_INPUT = { type: ["string", "integer"], pattern: "^[1-9][0-9]{0,14}$", minimum: 1 } as const;
+/**
+ * The decimal numbers 1 to MAX_STORED_ID (2147483647) and nothing else, as a regular expression without anchors.
+ * A v2 id is a string; a longer one names nothing, and PostgreSQL refuses it as out of range for integer (a 500
+ * where the field should be named), so the schema itself says where ids end.
+ */
+export const STORED_ID_DIGITS =
+  "(?:[1-9][0-9]{0,8}|1[0-9]{9}|20[0-9]{8}|21[0-3][0-9]{7}|214[0-6][0-9]{6}|2147[0-3][0-9]{5}|21474[0-7][0-9]{4}" +
+  "|214748[0-2][0-9]{3}|2147483[0-5][0-9]{2}|21474836[0-3][0-9]|214748364[0-7])";
+
+/** An id in a v2 request: v2 ids are strings (spec 2.5); numbers are accepted too; both end at MAX_STORED_ID. */
+export const V2_ID_INPUT = {
+  type: ["string", "integer"],
+  pattern: `^${STORED_ID_DIGITS}$`,
+  minimum: 1,
+  maximum: MAX_STORED_ID,
+} as const;
 
 export interface V2RequestContext {
   requestId: string;

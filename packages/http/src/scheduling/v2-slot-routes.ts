@@ -1,7 +1,7 @@
 import { SLOT_LIMITS, slotText } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
-import { V2_META_SCHEMA, v2Meta } from "../contracts/v2-contract.js";
+import { STORED_ID_DIGITS, V2_META_SCHEMA, v2Meta } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import { arrayOf, described, idText, plainText, replyObject, textOrNull } from "../openapi/reply-schemas.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
@@ -13,7 +13,7 @@ const v2SlotQuerySchema = {
   properties: {
     provider_id: {
       type: "string",
-      pattern: "^[1-9][0-9]{0,14}(,[1-9][0-9]{0,14}){0,19}$",
+      pattern: `^${STORED_ID_DIGITS}(,${STORED_ID_DIGITS}){0,19}$`,
       description: "One provider id, or up to 20 separated by commas",
     },
     clinic_id: { type: "integer", minimum: 1 },

@@ -10,6 +10,7 @@ import type { FieldNames } from "../contracts/field-names.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
 import {
+  V2_ID_INPUT,
   v2FieldList,
   v2FieldsParameter,
   v2ListBody,
@@ -34,7 +35,7 @@ import { nullable } from "../validation/json-schema.js";
 
 const STAFF_ID = pathIdKind("STAFF_NOT_FOUND", "staff_id");
 /** v2 ids are strings (spec 2.5); a clinic id is accepted as a number too. */
-const clinicId = { type: ["string", "integer"], pattern: "^[1-9][0-9]{0,14}$", minimum: 1 } as const;
+const clinicId = V2_ID_INPUT;
 const name = { type: "string", minLength: 1, maxLength: STAFF_LIMITS.nameMax } as const;
 
 const staffProperties = {
