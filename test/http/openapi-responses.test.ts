@@ -736,6 +736,57 @@ describe("replies of the running server match /openapi.json", () => {
     await call("PATCH /v2/patients/{patient_id}/coverages/{coverage_id}", `${coverages}/${coverage.id}`, 200, {
       body: { plan_name: "Lakeview Gold" },
     });
+    const pointed = await call("POST /v2/patients/{patient_id}/coverages", coverages, 201, {
+      body: { payer_ref: payer.id, member_id: "LKV-2002", priority: "secondary" },
+    });
+    const opened = await call("POST /v2/cases", "/v2/cases", 201, {
+      body: {
+        patient_id: insured.id,
+        case_title: "Knee",
+        specialization: seed.specializations[0],
+        primary_coverage_id: pointed.id,
+        primary_referring_physician_id: physician.id,
+      },
+    });
+    await call("POST /v2/cases", "/v2/cases", 400, { body: { patient_id: insured.id, case_title: "" } });
+    await call("GET /v2/cases/{service_case_id}", `/v2/cases/${opened.id}`, 200);
+    await call("GET /v2/cases/{service_case_id}", "/v2/cases/SERVICE_CASE_999999", 404);
+    await call("PATCH /v2/cases/{service_case_id}", `/v2/cases/${opened.id}`, 200, {
+      body: { secondary_coverage_id: coverage.id, case_visit_limit: 12 },
+    });
+    await call("PATCH /v2/cases/{service_case_id}", `/v2/cases/${opened.id}`, 400, {
+      body: { secondary_coverage_id: pointed.id },
+    });
+    await call("DELETE /v2/patients/{patient_id}/coverages/{coverage_id}", `${coverages}/${pointed.id}`, 409);
+    const auths = `/v2/cases/${opened.id}/coverages/${pointed.id}/authorizations`;
+    const auth = await call("POST /v2/cases/{service_case_id}/coverages/{coverage_id}/authorizations", auths, 201, {
+      body: {
+        reference_number: "LKV-A-1",
+        effective_start_date: "2031-01-01",
+        effective_end_date: "2031-12-31",
+        authorized_visits: 12,
+        cpt_codes: [{ code: "97110", authorized_units: 24 }],
+      },
+    });
+    await call("POST /v2/cases/{service_case_id}/coverages/{coverage_id}/authorizations", auths, 400, {
+      body: {
+        reference_number: "x",
+        effective_start_date: "2031-02-01",
+        effective_end_date: "2031-01-01",
+        authorized_visits: 1,
+      },
+    });
+    await call("GET /v2/cases/{service_case_id}/coverages/{coverage_id}/authorizations", auths, 200);
+    await call("GET /v2/cases/{service_case_id}/authorizations", `/v2/cases/${opened.id}/authorizations`, 200);
+    const oneAuth = "/v2/cases/{service_case_id}/coverages/{coverage_id}/authorizations/{authorization_id}";
+    await call(`GET ${oneAuth}`, `${auths}/${auth.id}`, 200);
+    await call(`GET ${oneAuth}`, `${auths}/999999`, 404);
+    await call(`PATCH ${oneAuth}`, `${auths}/${auth.id}`, 200, { body: { authorized_visits: 10 } });
+    await call(`DELETE ${oneAuth}`, `${auths}/${auth.id}`, 204);
+    await call(`DELETE ${oneAuth}`, `${auths}/${auth.id}`, 404);
+    await call("PATCH /v2/cases/{service_case_id}", `/v2/cases/${opened.id}`, 200, {
+      body: { secondary_coverage_id: null },
+    });
     await call("DELETE /v2/patients/{patient_id}/coverages/{coverage_id}", `${coverages}/${coverage.id}`, 204);
     await call("DELETE /v2/patients/{patient_id}/coverages/{coverage_id}", `${coverages}/${coverage.id}`, 404);
 

@@ -285,6 +285,7 @@ export interface AuthorizationsTable {
   organisation_id: number;
   case_id: number;
   patient_id: number;
+  coverage_id: number | null;
   reference_number: string;
   payer_name: string;
   payer_id: string | null;

@@ -35,6 +35,7 @@ export * from "./cases/referring-physician-rules.js";
 export * from "./cases/authorization-rules.js";
 export * from "./cases/visit-tracking.js";
 export * from "./cases/case-service.js";
+export * from "./cases/coverage-case-service.js";
 export * from "./cases/referring-physician-service.js";
 export * from "./cases/insurance-card-service.js";
 export * from "./cases/authorization-service.js";

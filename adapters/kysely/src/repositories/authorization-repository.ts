@@ -15,6 +15,7 @@ function columns(
   a: AuthorizationRecord,
 ): Omit<Insertable<AuthorizationsTable>, "organisation_id" | "case_id" | "patient_id" | "created_at"> {
   return {
+    coverage_id: a.coverageId,
     reference_number: a.referenceNumber,
     payer_name: a.payerName,
     payer_id: a.payerId,
@@ -36,6 +37,7 @@ const toAuthorization = (r: Selectable<AuthorizationsTable>): Authorization => (
   organisationId: Number(r.organisation_id),
   caseId: Number(r.case_id),
   patientId: Number(r.patient_id),
+  coverageId: r.coverage_id === null ? null : Number(r.coverage_id),
   referenceNumber: r.reference_number,
   payerName: r.payer_name,
   payerId: r.payer_id,

@@ -1523,6 +1523,95 @@ export interface paths {
         patch: operations["v2UpdateCancellationReason"];
         trace?: never;
     };
+    "/v2/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open a case for a patient, pointing at the patient's coverages. Emits case.created. */
+        post: operations["v2CreateCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cases/{service_case_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a case, with its visit counts and authorization status. */
+        get: operations["v2GetCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a case: omitted fields keep their values, lists replace the whole list, null clears; primary_coverage_id and secondary_coverage_id point into the patient's coverages. Emits case.updated, or case.discharged. */
+        patch: operations["v2UpdateCase"];
+        trace?: never;
+    };
+    "/v2/cases/{service_case_id}/authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every authorization of the case (v1's included, coverage_id null), by effective start date. */
+        get: operations["v2ListCaseAuthorizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cases/{service_case_id}/coverages/{coverage_id}/authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The case's authorizations granted under this coverage, by effective start date. */
+        get: operations["v2ListCoverageAuthorizations"];
+        put?: never;
+        /** Add a payer's authorization of visits under a coverage of the case's patient; the payer and plan dates default to the coverage's. Emits authorization.created. */
+        post: operations["v2CreateAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cases/{service_case_id}/coverages/{coverage_id}/authorizations/{authorization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an authorization with its visits used, booked and remaining. */
+        get: operations["v2GetAuthorization"];
+        put?: never;
+        post?: never;
+        /** Delete an authorization. Emits authorization.deleted. 204. */
+        delete: operations["v2DeleteAuthorization"];
+        options?: never;
+        head?: never;
+        /** Change an authorization: omitted fields keep their values, lists replace the whole list. Emits authorization.updated. */
+        patch: operations["v2UpdateAuthorization"];
+        trace?: never;
+    };
     "/v2/clinics": {
         parameters: {
             query?: never;
@@ -2046,6 +2135,92 @@ export interface components {
             resource_id: string | null;
             resource_type: string;
         };
+        /**
+         * Authorization
+         * @example {
+         *       "id": "8",
+         *       "service_case_id": "SERVICE_CASE_12",
+         *       "patient_id": "41",
+         *       "coverage_id": "21",
+         *       "reference_number": "AUTH-2027-0042",
+         *       "payer": {
+         *         "name": "Aetna",
+         *         "payer_id": "60054"
+         *       },
+         *       "plan_start_date": "2027-01-01",
+         *       "plan_end_date": null,
+         *       "effective_start_date": "2027-01-06",
+         *       "effective_end_date": "2027-03-31",
+         *       "authorized_visits": 12,
+         *       "previously_consumed_visits": 0,
+         *       "visits_used": 3,
+         *       "visits_booked": 2,
+         *       "visits_remaining": 7,
+         *       "status": "active",
+         *       "icd_codes": [
+         *         {
+         *           "code": "M54.50",
+         *           "description": "Low back pain, unspecified"
+         *         }
+         *       ],
+         *       "cpt_codes": [
+         *         {
+         *           "code": "97110",
+         *           "authorized_units": 24
+         *         }
+         *       ],
+         *       "created_at": "2027-01-05T15:00:00.000Z",
+         *       "updated_at": "2027-01-05T15:00:00.000Z"
+         *     }
+         */
+        Authorization: {
+            authorized_visits: number;
+            /** @description null for one written on v1 (a v2 change under a coverage records it) */
+            coverage_id: string | null;
+            cpt_codes: components["schemas"]["AuthorizedCptCode"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date */
+            effective_end_date: string;
+            /** Format: date */
+            effective_start_date: string;
+            icd_codes: components["schemas"]["AuthorizationIcdCode"][];
+            id: string;
+            patient_id: string;
+            payer: components["schemas"]["AuthorizationPayer"];
+            /** Format: date */
+            plan_end_date: string | null;
+            /** Format: date */
+            plan_start_date: string | null;
+            previously_consumed_visits: number;
+            reference_number: string;
+            service_case_id: string;
+            /** @enum {string} */
+            status: "active" | "inactive" | "expired";
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Booked in the window, not yet completed */
+            visits_booked: number;
+            /** @description Authorized, neither used nor booked (never below 0) */
+            visits_remaining: number;
+            /** @description Completed in the window, previously consumed ones included */
+            visits_used: number;
+        };
+        /** AuthorizationIcdCode */
+        AuthorizationIcdCode: {
+            code: string;
+            description: string | null;
+        };
+        /** AuthorizationPayer */
+        AuthorizationPayer: {
+            name: string;
+            payer_id: string | null;
+        };
+        /** AuthorizedCptCode */
+        AuthorizedCptCode: {
+            authorized_units: number;
+            code: string;
+        };
         /** CancellationReason */
         CancellationReason: {
             /** @description The default fee of a cancellation with this reason */
@@ -2056,6 +2231,98 @@ export interface components {
             reason_label: string;
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE";
+        };
+        /**
+         * Case
+         * @example {
+         *       "id": "SERVICE_CASE_12",
+         *       "patient_id": "41",
+         *       "clinic_id": "3",
+         *       "case_title": "Low back pain",
+         *       "specialization": "PT",
+         *       "direct_access": false,
+         *       "primary_referring_physician_id": "5",
+         *       "secondary_referring_physician_id": null,
+         *       "tertiary_referring_physician_id": null,
+         *       "icd_codes": [
+         *         {
+         *           "code": "M54.50",
+         *           "description": "Low back pain, unspecified"
+         *         }
+         *       ],
+         *       "treating_icd_codes": [],
+         *       "primary_coverage_id": "21",
+         *       "secondary_coverage_id": null,
+         *       "treatment_status": "active",
+         *       "treatment_start_date": "2027-01-06",
+         *       "date_of_injury": null,
+         *       "date_of_surgery": null,
+         *       "payment_mode": "INSURANCE",
+         *       "frequency_and_duration": "2x/week for 6 weeks",
+         *       "visit_track_required": true,
+         *       "case_visit_limit": 12,
+         *       "number_of_past_visits": 0,
+         *       "visits_used": 3,
+         *       "visits_booked": 2,
+         *       "auth_required_status": "auth_not_required",
+         *       "body_pain_notes": null,
+         *       "affected_body_parts": [
+         *         "lumbar spine"
+         *       ],
+         *       "therapist_ids": [
+         *         "2"
+         *       ],
+         *       "created_at": "2027-01-05T15:00:00.000Z",
+         *       "updated_at": "2027-01-05T15:00:00.000Z"
+         *     }
+         */
+        Case: {
+            affected_body_parts: string[];
+            /** @enum {string} */
+            auth_required_status: "auth_required" | "auth_not_required" | "auth_expired" | "na";
+            body_pain_notes: string | null;
+            case_title: string;
+            case_visit_limit: number;
+            clinic_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date */
+            date_of_injury: string | null;
+            /** Format: date */
+            date_of_surgery: string | null;
+            direct_access: boolean;
+            frequency_and_duration: string | null;
+            icd_codes: components["schemas"]["CaseIcdCode"][];
+            /** @description The service case id: also the id in paths (12 is taken too) */
+            id: string;
+            number_of_past_visits: number;
+            patient_id: string;
+            /** @enum {string|null} */
+            payment_mode: "INSURANCE_PAY" | "SELF_PAY" | "CASH" | "CARD" | "UPI" | "WALLET" | null;
+            primary_coverage_id: string | null;
+            primary_referring_physician_id: string | null;
+            secondary_coverage_id: string | null;
+            secondary_referring_physician_id: string | null;
+            specialization: string;
+            tertiary_referring_physician_id: string | null;
+            therapist_ids: string[];
+            treating_icd_codes: components["schemas"]["CaseIcdCode"][];
+            /** Format: date */
+            treatment_start_date: string | null;
+            /** @enum {string} */
+            treatment_status: "active" | "discharged";
+            /** Format: date-time */
+            updated_at: string;
+            visit_track_required: boolean;
+            /** @description Booked and not yet completed */
+            visits_booked: number;
+            /** @description Completed visits, past ones included */
+            visits_used: number;
+        };
+        /** CaseIcdCode */
+        CaseIcdCode: {
+            code: string;
+            description: string | null;
         };
         /**
          * Clinic
@@ -11652,6 +11919,739 @@ export interface operations {
                 };
             };
             /** @description CANCELLATION_REASON_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2CreateCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    affected_body_parts?: string[];
+                    body_pain_notes?: string | null;
+                    case_title: string;
+                    /** @description 0: no limit */
+                    case_visit_limit?: number;
+                    clinic_id?: (string | number) | null;
+                    /** Format: date */
+                    date_of_injury?: string | null;
+                    /** Format: date */
+                    date_of_surgery?: string | null;
+                    direct_access?: boolean;
+                    frequency_and_duration?: string | null;
+                    /** @description ICD-10-CM codes (M54.50 or M5450) of the loaded code set; descriptions come from it */
+                    icd_codes?: string[];
+                    /** @description Visits before this system tracked the case */
+                    number_of_past_visits?: number;
+                    patient_id: string | number;
+                    /** @enum {string|null} */
+                    payment_mode?: "INSURANCE_PAY" | "SELF_PAY" | "CASH" | "CARD" | "UPI" | "WALLET" | null;
+                    /** @description One of the patient's coverages; null takes it off */
+                    primary_coverage_id?: (string | number) | null;
+                    primary_referring_physician_id?: (string | number) | null;
+                    /** @description Another of the patient's coverages; null takes it off */
+                    secondary_coverage_id?: (string | number) | null;
+                    secondary_referring_physician_id?: (string | number) | null;
+                    /** @description One the organisation enabled */
+                    specialization: string;
+                    tertiary_referring_physician_id?: (string | number) | null;
+                    /** @description User ids of the treating therapists */
+                    therapist_ids?: (string | number)[];
+                    /** @description ICD-10-CM codes (M54.50 or M5450) of the loaded code set; descriptions come from it */
+                    treating_icd_codes?: string[];
+                    /** Format: date */
+                    treatment_start_date?: string | null;
+                    /** @enum {string} */
+                    treatment_status?: "active" | "discharged";
+                    visit_track_required?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The case */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Case"];
+                };
+            };
+            /** @description VALIDATION_FAILED (field named: an ICD code outside the loaded code set, a specialization not enabled), UNKNOWN_REFERENCE (a coverage not of the patient), CLINIC_NOT_FOUND */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description CASE_NOT_FOUND, PATIENT_NOT_FOUND or REFERRING_PHYSICIAN_NOT_FOUND (another organisation's included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2GetCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Case"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description CASE_NOT_FOUND, PATIENT_NOT_FOUND or REFERRING_PHYSICIAN_NOT_FOUND (another organisation's included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2UpdateCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    affected_body_parts?: string[];
+                    body_pain_notes?: string | null;
+                    case_title?: string;
+                    /** @description 0: no limit */
+                    case_visit_limit?: number;
+                    clinic_id?: (string | number) | null;
+                    /** Format: date */
+                    date_of_injury?: string | null;
+                    /** Format: date */
+                    date_of_surgery?: string | null;
+                    direct_access?: boolean;
+                    frequency_and_duration?: string | null;
+                    /** @description ICD-10-CM codes (M54.50 or M5450) of the loaded code set; descriptions come from it */
+                    icd_codes?: string[];
+                    /** @description Visits before this system tracked the case */
+                    number_of_past_visits?: number;
+                    /** @enum {string|null} */
+                    payment_mode?: "INSURANCE_PAY" | "SELF_PAY" | "CASH" | "CARD" | "UPI" | "WALLET" | null;
+                    /** @description One of the patient's coverages; null takes it off */
+                    primary_coverage_id?: (string | number) | null;
+                    primary_referring_physician_id?: (string | number) | null;
+                    /** @description Another of the patient's coverages; null takes it off */
+                    secondary_coverage_id?: (string | number) | null;
+                    secondary_referring_physician_id?: (string | number) | null;
+                    /** @description One the organisation enabled */
+                    specialization?: string;
+                    tertiary_referring_physician_id?: (string | number) | null;
+                    /** @description User ids of the treating therapists */
+                    therapist_ids?: (string | number)[];
+                    /** @description ICD-10-CM codes (M54.50 or M5450) of the loaded code set; descriptions come from it */
+                    treating_icd_codes?: string[];
+                    /** Format: date */
+                    treatment_start_date?: string | null;
+                    /** @enum {string} */
+                    treatment_status?: "active" | "discharged";
+                    visit_track_required?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The case after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Case"];
+                };
+            };
+            /** @description VALIDATION_FAILED (field named: an ICD code outside the loaded code set, a specialization not enabled), UNKNOWN_REFERENCE (a coverage not of the patient), CLINIC_NOT_FOUND */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description CASE_NOT_FOUND, PATIENT_NOT_FOUND or REFERRING_PHYSICIAN_NOT_FOUND (another organisation's included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2ListCaseAuthorizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authorizations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Authorization"][];
+                        meta: components["schemas"]["V2Meta"];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description CASE_NOT_FOUND, COVERAGE_NOT_FOUND (not the case's patient's) or AUTHORIZATION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2ListCoverageAuthorizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coverage_id: string;
+                service_case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authorizations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Authorization"][];
+                        meta: components["schemas"]["V2Meta"];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description CASE_NOT_FOUND, COVERAGE_NOT_FOUND (not the case's patient's) or AUTHORIZATION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2CreateAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coverage_id: string;
+                service_case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    authorized_visits: number;
+                    cpt_codes?: {
+                        authorized_units: number;
+                        /** @description CPT or HCPCS */
+                        code: string;
+                    }[];
+                    /**
+                     * Format: date
+                     * @description Inclusive
+                     */
+                    effective_end_date: string;
+                    /** Format: date */
+                    effective_start_date: string;
+                    /** @description ICD-10-CM codes of the loaded code set */
+                    icd_codes?: string[];
+                    /** @description Default: the coverage's payer */
+                    payer_name?: string;
+                    /**
+                     * Format: date
+                     * @description Default: the coverage's
+                     */
+                    plan_end_date?: string | null;
+                    /**
+                     * Format: date
+                     * @description Default: the coverage's
+                     */
+                    plan_start_date?: string | null;
+                    /** @description Visits used before this system tracked it */
+                    previously_consumed_visits?: number;
+                    /** @description The payer's authorization number */
+                    reference_number: string;
+                    /**
+                     * @description expired is reported once the window ends
+                     * @enum {string}
+                     */
+                    status?: "active" | "inactive";
+                };
+            };
+        };
+        responses: {
+            /** @description The authorization */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Authorization"];
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description CASE_NOT_FOUND, COVERAGE_NOT_FOUND (not the case's patient's) or AUTHORIZATION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2GetAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                authorization_id: string;
+                coverage_id: string;
+                service_case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authorization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Authorization"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description CASE_NOT_FOUND, COVERAGE_NOT_FOUND (not the case's patient's) or AUTHORIZATION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2DeleteAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                authorization_id: string;
+                coverage_id: string;
+                service_case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description CASE_NOT_FOUND, COVERAGE_NOT_FOUND (not the case's patient's) or AUTHORIZATION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2UpdateAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                authorization_id: string;
+                coverage_id: string;
+                service_case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    authorized_visits?: number;
+                    cpt_codes?: {
+                        authorized_units: number;
+                        /** @description CPT or HCPCS */
+                        code: string;
+                    }[];
+                    /**
+                     * Format: date
+                     * @description Inclusive
+                     */
+                    effective_end_date?: string;
+                    /** Format: date */
+                    effective_start_date?: string;
+                    /** @description ICD-10-CM codes of the loaded code set */
+                    icd_codes?: string[];
+                    /** @description Default: the coverage's payer */
+                    payer_name?: string;
+                    /**
+                     * Format: date
+                     * @description Default: the coverage's
+                     */
+                    plan_end_date?: string | null;
+                    /**
+                     * Format: date
+                     * @description Default: the coverage's
+                     */
+                    plan_start_date?: string | null;
+                    /** @description Visits used before this system tracked it */
+                    previously_consumed_visits?: number;
+                    /** @description The payer's authorization number */
+                    reference_number?: string;
+                    /**
+                     * @description expired is reported once the window ends
+                     * @enum {string}
+                     */
+                    status?: "active" | "inactive";
+                };
+            };
+        };
+        responses: {
+            /** @description The authorization after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Authorization"];
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description CASE_NOT_FOUND, COVERAGE_NOT_FOUND (not the case's patient's) or AUTHORIZATION_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;

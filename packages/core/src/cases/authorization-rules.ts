@@ -26,9 +26,13 @@ export function assertValidAuthorizationInput(
     issues.push({ field: "caseId", reason: "must be a case id", value: input.caseId });
   for (const f of ["referenceNumber", "payerName"] as const) {
     const v = input[f];
-    if ((creating || v !== undefined) && (typeof v !== "string" || v.trim() === "" || v.length > 100))
+    // Granted under a coverage, the payer is the coverage's unless one is named.
+    const required = creating && (f === "referenceNumber" || input.coverageId == null);
+    if ((required || v !== undefined) && (typeof v !== "string" || v.trim() === "" || v.length > 100))
       issues.push({ field: f, reason: "must be 1 to 100 characters" });
   }
+  if (input.coverageId != null && !isPositiveId(input.coverageId))
+    issues.push({ field: "coverageId", reason: "must be a coverage id", value: input.coverageId });
   for (const f of ["effectiveStartDate", "effectiveEndDate"] as const) {
     if (creating && input[f] == null) issues.push({ field: f, reason: "is required" });
     checkDate(issues, f, input[f]);

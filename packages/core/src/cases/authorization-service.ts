@@ -2,6 +2,7 @@ import type { Patch } from "../patch.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
+import { domainEvent } from "../events/event-catalog.js";
 import { searchTerms } from "../patients/patient-normalisation.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { toPageWindow } from "../paging.js";
@@ -31,6 +32,23 @@ export interface AuthorizationView {
 const notFound = (id: unknown) =>
   new DomainError("AUTHORIZATION_NOT_FOUND", "Authorization not found", { authorization_id: id });
 
+const eventData = (a: Authorization) => ({
+  organisation_id: a.organisationId,
+  service_case_id: serviceCaseId(a.caseId),
+  patient_id: a.patientId,
+  authorization_id: a.id,
+});
+
+/** The coverage an authorization is granted under: one of the case's patient's (undeleted) coverages. */
+async function coverageOf(tx: Repositories, orgId: number, patientId: number, coverageId: number) {
+  const card = await tx.insuranceCards.findById(orgId, coverageId);
+  if (!card || card.patientId !== patientId)
+    throw new DomainError("COVERAGE_NOT_FOUND", "Coverage not found for the case's patient", {
+      coverage_id: coverageId,
+    });
+  return card;
+}
+
 /** Payer authorizations of visits on a case (create, read, update, delete, list by case, search). */
 export class AuthorizationService {
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
@@ -49,15 +67,18 @@ export class AuthorizationService {
       if (!(await tx.cases.lockForVisits(orgId, draft.caseId))) throw caseNotFound(serviceCaseId(draft.caseId));
       const c = await tx.cases.findById(orgId, draft.caseId);
       if (!c) throw caseNotFound(serviceCaseId(draft.caseId));
+      const coverage =
+        draft.coverageId == null ? undefined : await coverageOf(tx, orgId, c.patientId, draft.coverageId);
       const record = {
         organisationId: orgId,
         caseId: c.id,
         patientId: c.patientId,
+        coverageId: coverage?.id ?? null,
         referenceNumber: draft.referenceNumber.trim(),
-        payerName: draft.payerName.trim(),
-        payerId: draft.payerId ?? null,
-        planStartDate: draft.planStartDate ?? null,
-        planEndDate: draft.planEndDate ?? null,
+        payerName: draft.payerName?.trim() || (coverage?.payer.name ?? ""),
+        payerId: draft.payerId ?? coverage?.payer.payerId ?? null,
+        planStartDate: draft.planStartDate ?? coverage?.planStartDate ?? null,
+        planEndDate: draft.planEndDate ?? coverage?.planEndDate ?? null,
         effectiveStartDate: draft.effectiveStartDate,
         effectiveEndDate: draft.effectiveEndDate,
         authorizedVisits: draft.authorizedVisits,
@@ -69,7 +90,9 @@ export class AuthorizationService {
         updatedAt: now,
       };
       assertConsistentAuthorization(record);
-      return this.view(tx, await tx.authorizations.insert(record));
+      const created = await tx.authorizations.insert(record);
+      await tx.outbox.append(domainEvent("authorization.created", eventData(created), now));
+      return this.view(tx, created);
     });
   }
 
@@ -87,6 +110,39 @@ export class AuthorizationService {
     return this.views(r, await r.authorizations.listByCase(principal.organisationId, caseId));
   }
 
+  /**
+   * The case's authorizations granted under one of its patient's coverages (v2's path). CASE_NOT_FOUND or
+   * COVERAGE_NOT_FOUND when the pair does not exist in the caller's organisation.
+   */
+  async listByCoverage(principal: Principal, caseId: number, coverageId: number): Promise<AuthorizationView[]> {
+    const r = this.deps.storage.repositories;
+    await this.caseAndCoverage(r, principal.organisationId, caseId, coverageId);
+    const all = await r.authorizations.listByCase(principal.organisationId, caseId);
+    return this.views(
+      r,
+      all.filter((a) => a.coverageId === coverageId),
+    );
+  }
+
+  /**
+   * One authorization of the case as v2 addresses it, under a coverage: granted under that coverage, or written on
+   * v1 under none (a v2 change under the path then records the coverage). AUTHORIZATION_NOT_FOUND otherwise.
+   */
+  async getUnder(principal: Principal, caseId: number, coverageId: number, id: number): Promise<AuthorizationView> {
+    const r = this.deps.storage.repositories;
+    await this.caseAndCoverage(r, principal.organisationId, caseId, coverageId);
+    const found = await r.authorizations.findById(principal.organisationId, id);
+    if (!found || found.caseId !== caseId || (found.coverageId !== null && found.coverageId !== coverageId))
+      throw notFound(id);
+    return this.view(r, found);
+  }
+
+  private async caseAndCoverage(r: Repositories, orgId: number, caseId: number, coverageId: number) {
+    const c = await r.cases.findById(orgId, caseId);
+    if (!c) throw caseNotFound(serviceCaseId(caseId));
+    await coverageOf(r, orgId, c.patientId, coverageId);
+  }
+
   /** Partial update; icdCodes and cptCodeAuthorizationDetails replace the whole list. */
   async update(principal: Principal, id: number, sent: AuthorizationChanges): Promise<AuthorizationView> {
     const changes = normaliseAuthorizationInput(sent);
@@ -98,20 +154,28 @@ export class AuthorizationService {
       await tx.cases.lockForVisits(orgId, existing.caseId);
       const current = (await tx.authorizations.findById(orgId, id)) ?? existing;
       const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-      const next: Authorization = { ...current, ...defined, updatedAt: this.deps.clock.now() };
+      if (changes.coverageId != null) await coverageOf(tx, orgId, current.patientId, changes.coverageId);
+      const now = this.deps.clock.now();
+      const next: Authorization = { ...current, ...defined, updatedAt: now };
       assertConsistentAuthorization(next);
+      const { updatedAt: _a, ...before } = current;
+      const { updatedAt: _b, ...after } = next;
+      // A change that changes nothing writes nothing and raises nothing (as a case's).
+      if (JSON.stringify(before) === JSON.stringify(after)) return this.view(tx, current);
       await tx.authorizations.update(next);
+      await tx.outbox.append(domainEvent("authorization.updated", eventData(next), now));
       return this.view(tx, next);
     });
   }
 
   async delete(principal: Principal, id: number): Promise<void> {
-    const deleted =
-      Number.isSafeInteger(id) &&
-      id > 0 &&
-      // In a transaction: an audited delete commits its audit entry with it.
-      (await this.deps.storage.transaction((tx) => tx.authorizations.delete(principal.organisationId, id)));
-    if (!deleted) throw notFound(id);
+    if (!Number.isSafeInteger(id) || id < 1) throw notFound(id);
+    // In a transaction: the event and an audited delete's audit entry commit with it.
+    await this.deps.storage.transaction(async (tx) => {
+      const found = await tx.authorizations.findById(principal.organisationId, id);
+      if (!found || !(await tx.authorizations.delete(principal.organisationId, id))) throw notFound(id);
+      await tx.outbox.append(domainEvent("authorization.deleted", eventData(found), this.deps.clock.now()));
+    });
   }
 
   /** By patient name (every word), reference number (substring) and case, newest first; always within the caller's organisation. */

@@ -16,6 +16,8 @@ export interface Authorization {
   organisationId: number;
   caseId: number;
   patientId: number;
+  /** The patient's coverage it was granted under (v2 writes one); null for one written on v1. */
+  coverageId: number | null;
   referenceNumber: string;
   payerName: string;
   payerId: string | null;
@@ -48,10 +50,14 @@ export type AuthorizationDraft = Omit<
   | "payerId"
   | "planStartDate"
   | "planEndDate"
+  | "coverageId"
+  | "payerName"
 > &
   Partial<
     Pick<
       Authorization,
+      | "coverageId"
+      | "payerName"
       | "status"
       | "previouslyConsumedVisits"
       | "icdCodes"

@@ -6,3 +6,12 @@ export const CASE_EVENTS = {
   "case.updated": { fields: CASE_FIELDS, description: "A case changed (other than a discharge)." },
   "case.discharged": { fields: CASE_FIELDS, description: "A case's treatment_status became DISCHARGED." },
 } as const;
+
+const AUTHORIZATION_FIELDS = ["organisation_id", "service_case_id", "patient_id", "authorization_id"] as const;
+
+/** Authorization events (v1 and v2 writes alike), identifiers only. */
+export const AUTHORIZATION_EVENTS = {
+  "authorization.created": { fields: AUTHORIZATION_FIELDS, description: "An authorization was added to a case." },
+  "authorization.updated": { fields: AUTHORIZATION_FIELDS, description: "An authorization changed." },
+  "authorization.deleted": { fields: AUTHORIZATION_FIELDS, description: "An authorization was deleted." },
+} as const;

@@ -1,20 +1,27 @@
 import { defineCoreModule } from "../modules/core-module.js";
 import { AuthorizationService } from "./authorization-service.js";
 import { CASE_ERROR_CODES } from "./case-errors.js";
-import { CASE_EVENTS } from "./case-events.js";
+import { AUTHORIZATION_EVENTS, CASE_EVENTS } from "./case-events.js";
 import { CaseService } from "./case-service.js";
+import { CoverageCaseService } from "./coverage-case-service.js";
+import { IcdService } from "../icd/icd-search-service.js";
 import { InsuranceCardService } from "./insurance-card-service.js";
 import { ReferringPhysicianService } from "./referring-physician-service.js";
 
 /** Cases with their insurance cards, referring physicians and authorizations. */
 export const casesModule = defineCoreModule({
   key: "cases",
-  createServices: ({ storage, clock }) => ({
-    cases: new CaseService({ storage, clock }),
-    referringPhysicians: new ReferringPhysicianService({ storage, clock }),
-    insuranceCards: new InsuranceCardService({ storage, clock }),
-    authorizations: new AuthorizationService({ storage, clock }),
-  }),
+  createServices: ({ storage, clock }) => {
+    const cases = new CaseService({ storage, clock });
+    return {
+      cases,
+      // The code set is shared reference data: its own service over the same storage.
+      coverageCases: new CoverageCaseService({ storage, cases, icd: new IcdService({ storage }) }),
+      referringPhysicians: new ReferringPhysicianService({ storage, clock }),
+      insuranceCards: new InsuranceCardService({ storage, clock }),
+      authorizations: new AuthorizationService({ storage, clock }),
+    };
+  },
   errorCodes: CASE_ERROR_CODES,
-  events: CASE_EVENTS,
+  events: { ...CASE_EVENTS, ...AUTHORIZATION_EVENTS },
 });

@@ -53,6 +53,25 @@ export class IcdService {
     return { year, codes: codes.length, billable: codes.filter((c) => c.billable).length };
   }
 
+  /**
+   * The codes of the newest loaded code set among `codes` (dotted or not, any case), keyed by the code as sent;
+   * `year` is null when no code set is loaded. One exact-code lookup per distinct code.
+   */
+  async findCodes(codes: readonly string[]): Promise<{ year: number | null; found: Map<string, IcdCode10> }> {
+    const found = new Map<string, IcdCode10>();
+    const icd = this.deps.storage.repositories.icd;
+    const year = await icd.latestYear();
+    if (year === undefined) return { year: null, found };
+    await Promise.all(
+      [...new Set(codes)].map(async (sent) => {
+        const code = sent.replace(".", "").toUpperCase();
+        const { codes: hits } = await icd.search({ year, codePrefix: code, words: [], limit: 1, offset: 0 });
+        if (hits[0]?.code === code) found.set(sent, hits[0]);
+      }),
+    );
+    return { year, found };
+  }
+
   async search(
     query: IcdSearchQuery,
   ): Promise<{ codes: IcdCode10[]; total: number; page: number; size: number; year: number | null }> {

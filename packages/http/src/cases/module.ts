@@ -1,12 +1,20 @@
 import { defineHttpModule } from "../http-module.js";
 import { v1CaseRoutes } from "./v1-case-routes.js";
 import { v1AuthorizationRoutes } from "./v1-authorization-routes.js";
+import { v2AuthorizationRoutes } from "./v2-authorization-routes.js";
+import { v2CaseRoutes } from "./v2-case-routes.js";
 import { v2ReferringPhysicianRoutes } from "./v2-referring-physician-routes.js";
 
-/** Cases, referring physicians and authorizations (v1); referring physicians on v2. */
+/** Cases, referring physicians and authorizations, on v1 and v2. */
 export const casesHttpModule = defineHttpModule({
   key: "cases",
-  routes: (deps) => [...v1CaseRoutes(deps), ...v1AuthorizationRoutes(deps), ...v2ReferringPhysicianRoutes(deps)],
+  routes: (deps) => [
+    ...v1CaseRoutes(deps),
+    ...v1AuthorizationRoutes(deps),
+    ...v2CaseRoutes(deps),
+    ...v2AuthorizationRoutes(deps),
+    ...v2ReferringPhysicianRoutes(deps),
+  ],
   v1Codes: {
     CASE_NOT_FOUND: { code: 4043, status: 404 },
     REFERRING_PHYSICIAN_NOT_FOUND: { code: 4044, status: 404 },
