@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines } from "../support/engines.js";
+import { bookV1Visit } from "../support/v1-visit.js";
 import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
 
 const V1 = "/apis/soap-enrichment/v1";
@@ -198,34 +199,7 @@ for (const engine of availableEngines()) {
     });
 
     it("counts a visit booked on v1 against the v2 authorization and the case", async () => {
-      const r = rt.runtime.practice.storage.repositories;
-      const clinic = await r.organisations.ensureClinic({ organisationId: 1, name: "Main", timeZone: "UTC" });
-      await r.organisations.upsertProvider({
-        organisationId: 1,
-        userId: 101,
-        firstName: "Doc",
-        lastName: "One",
-        npi: null,
-        supervisingUserId: null,
-        clinicIds: [clinic.id],
-      });
-      const type = await r.catalog.ensureAppointmentCategory({
-        organisationId: 1,
-        name: "Visit",
-        type: "IN_PERSON",
-        durationMinutes: 45,
-      });
-      const start = Math.floor(Date.now() / 1000) + 86_400 * 3;
-      const booked = await call("POST", "/apis/v1/appointment", {
-        doctor_id: 101,
-        patient_id: Number(ids.patient),
-        clinic_id: clinic.id,
-        appointment_category: [type.id],
-        timestamp: start,
-        end_timestamp: start + 45 * 60,
-        payment_mode: "INSURANCE_PAY",
-        service_case_id: caseId,
-      });
+      const booked = await bookV1Visit(rt, Number(ids.patient), caseId);
       expect(booked.status, JSON.stringify(booked.body)).toBe(200);
       const auth = (await call("GET", `/v2/cases/${caseId}/coverages/${ids.primary}/authorizations/${authId}`)).body;
       expect(auth).toMatchObject({ visits_booked: 1, visits_remaining: 7 });

@@ -758,6 +758,19 @@ describe("replies of the running server match /openapi.json", () => {
       body: { secondary_coverage_id: pointed.id },
     });
     await call("DELETE /v2/patients/{patient_id}/coverages/{coverage_id}", `${coverages}/${pointed.id}`, 409);
+    // This runtime has no clearinghouse: the real-time check is refused; results are recorded by hand on v1.
+    await call(
+      "POST /v2/patients/{patient_id}/coverages/{coverage_id}/eligibility-checks",
+      `${coverages}/${pointed.id}/eligibility-checks`,
+      409,
+    );
+    const manual = `/apis/v1/patient/${insured.id}/insurance-cards/${pointed.id}/eligibility-checks`;
+    const v1Eligibility = "/apis/v1/patient/{patient_id}/insurance-cards/{coverage_id}/eligibility-checks";
+    await call(`POST ${v1Eligibility}`, manual, 200, {
+      body: { active: true, benefits: { PT: { copay: 20, visits: { limit: 12, used: 0, remaining: 12 } } } },
+    });
+    await call(`POST ${v1Eligibility}`, manual, 400, { body: { active: "yes" } });
+    await call(`GET ${v1Eligibility}`, manual, 200);
     const auths = `/v2/cases/${opened.id}/coverages/${pointed.id}/authorizations`;
     const auth = await call("POST /v2/cases/{service_case_id}/coverages/{coverage_id}/authorizations", auths, 201, {
       body: {

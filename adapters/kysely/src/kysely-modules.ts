@@ -14,6 +14,7 @@ import { soapKyselyModule } from "./modules/soap.js";
 import { schedulingKyselyModule } from "./modules/scheduling.js";
 import { staffKyselyModule } from "./modules/staff.js";
 import { waitlistKyselyModule } from "./modules/waitlist.js";
+import { eligibilityKyselyModule } from "./modules/eligibility.js";
 import { webhooksKyselyModule } from "./modules/webhooks.js";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
@@ -39,6 +40,7 @@ export const kyselyModules = [
   auditKyselyModule,
   schedulingKyselyModule,
   waitlistKyselyModule,
+  eligibilityKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;
@@ -57,7 +59,7 @@ export function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile)
  * The shared migrations of every module, plus the engine's own
  * (profile.extraMigrations: 003-<engine> search indexes, 013-postgres search
  * statistics), by name. Names carry a global number and Kysely applies them in
- * name order, whatever module declares them; the next shared number is 030.
+ * name order, whatever module declares them; the next shared number is 032.
  */
 export function moduleMigrations(profile: SqlDialectProfile): Record<string, Migration> {
   const all: Record<string, Migration> = { ...profile.extraMigrations };

@@ -5,6 +5,7 @@ import type { AuditEventsTable } from "./modules/audit.js";
 import type { StaffClinicsTable, StaffTable } from "./modules/staff.js";
 import type { ProviderBlocksTable, ProviderSchedulesTable } from "./modules/scheduling.js";
 import type { WaitlistOffersTable, WaitlistRequestsTable } from "./modules/waitlist.js";
+import type { EligibilityChecksTable } from "./modules/eligibility.js";
 
 /**
  * Table shapes shared by every engine. Timestamps are ISO 8601 UTC strings of
@@ -647,6 +648,7 @@ export interface Database {
   provider_schedules: ProviderSchedulesTable;
   provider_blocks: ProviderBlocksTable;
   waitlist_requests: WaitlistRequestsTable;
+  eligibility_checks: EligibilityChecksTable;
   waitlist_offers: WaitlistOffersTable;
   payers: PayersTable;
   api_clients: ApiClientsTable;

@@ -4,6 +4,7 @@ import { appointmentsModule } from "./appointments/module.js";
 import { billingModule } from "./billing/module.js";
 import { casesModule } from "./cases/module.js";
 import { coveragesModule } from "./coverages/module.js";
+import { eligibilityModule } from "./eligibility/module.js";
 import { catalogModule } from "./catalog/module.js";
 import { icdModule } from "./icd/module.js";
 import { notificationsModule } from "./notifications/module.js";
@@ -44,6 +45,7 @@ export const coreModules = [
   schedulingModule,
   waitlistModule,
   coveragesModule,
+  eligibilityModule,
 ] as const;
 
 type CoreModules = typeof coreModules;

@@ -19,6 +19,7 @@ import type { Plan } from "./organisations/organisation.js";
 import { resolvePlanLimits } from "./organisations/plan-limits.js";
 import { DEFAULT_SEARCH_COUNT_LIMIT } from "./patients/patient-service.js";
 import type { BillingGateway } from "./ports/billing-gateway.js";
+import type { EligibilityGateway } from "./ports/eligibility-gateway.js";
 import type { Storage } from "./ports/storage.js";
 import type { Patch } from "./patch.js";
 import type { SoapSummaryRenderer } from "./soap/soap-summary.js";
@@ -47,6 +48,11 @@ export interface PracticeOptions {
   webhookCipher?: SecretCipher;
   /** Where completed notes' claims go when the organisation auto-submits; default: recorded in the store (claims). */
   billingGateway?: BillingGateway;
+  /**
+   * Real-time eligibility checks (e.g. @openpractice/x12's X12 270/271 gateway); without one a check is refused
+   * with ELIGIBILITY_NOT_CONFIGURED and results can still be recorded by hand.
+   */
+  eligibilityGateway?: EligibilityGateway;
   /**
    * How long a rotated-out webhook key keeps signing beside the new one when the rotation names no grace period
    * (seconds, at most 7 days). Default 0: spec 4.4 rule 5, the old key is invalid at once.
@@ -124,6 +130,7 @@ export function createPractice(options: PracticeOptions): Practice {
       summaryRenderer: options.summaryRenderer,
     }),
     billingGateway: options.billingGateway ?? storedClaimsGateway,
+    eligibilityGateway: options.eligibilityGateway ?? null,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     webhookRotationGraceSeconds: options.webhookRotationGraceSeconds ?? 0,
     allowHttpPushEndpoints: options.allowHttpPushEndpoints ?? false,

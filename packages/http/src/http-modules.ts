@@ -1,5 +1,6 @@
 import { schedulingHttpModule } from "./scheduling/module.js";
 import { waitlistHttpModule } from "./waitlist/module.js";
+import { eligibilityHttpModule } from "./eligibility/module.js";
 import { coveragesHttpModule } from "./coverages/module.js";
 import type { ErrorCode } from "@openpractice/core";
 import { accessHttpModule } from "./access/module.js";
@@ -43,6 +44,7 @@ export const httpModules = [
   schedulingHttpModule,
   waitlistHttpModule,
   coveragesHttpModule,
+  eligibilityHttpModule,
   systemHttpModule,
 ] as const;
 

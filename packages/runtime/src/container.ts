@@ -1,3 +1,4 @@
+import { X12EligibilityGateway } from "@openpractice/x12";
 import "reflect-metadata";
 import {
   createPractice,
@@ -77,6 +78,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         allowHttpWebhooks: development,
         webhookRotationGraceSeconds: config.webhookRotationGraceSeconds,
         waitlistOfferMinutes: config.waitlistOfferMinutes,
+        eligibilityGateway: new X12EligibilityGateway({ clearinghouseFor: (id) => config.clearinghouses.get(id) }),
         allowHttpPushEndpoints: development,
         // Set before the server listens, so a /test delivery never meets an unset transport; background work keeps it.
         webhookTransport: createWebhookTransport({

@@ -18,7 +18,8 @@ type TableWithId =
   | "providers"
   | "provider_schedules"
   | "provider_blocks"
-  | "waitlist_requests";
+  | "waitlist_requests"
+  | "eligibility_checks";
 
 /** INSERT and the generated id: RETURNING where the engine has it, the driver's insert id elsewhere (MySQL). */
 export async function insertReturningId<T extends TableWithId>(

@@ -710,6 +710,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apis/v1/patient/{patient_id}/insurance-cards/{coverage_id}/eligibility-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A coverage's (insurance card's) eligibility checks, newest first, real-time and manual, with the X12 documents. */
+        get: operations["v1ListEligibilityChecks"];
+        put?: never;
+        /** Record a result taken by phone or from a payer portal (source manual); it counts as the newest answer. */
+        post: operations["v1RecordEligibility"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apis/v1/plan-of-care/{plan_of_care_id}": {
         parameters: {
             query?: never;
@@ -1774,6 +1792,23 @@ export interface paths {
         patch: operations["v2UpdateCoverage"];
         trace?: never;
     };
+    "/v2/patients/{patient_id}/coverages/{coverage_id}/eligibility-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the payer now (X12 270/271 through the organisation's clearinghouse): active or not, plan dates, and per service type the copay, coinsurance, deductible, out-of-pocket, visits and prior authorization. Every check is kept, with the documents. */
+        post: operations["v2CheckEligibility"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/payers": {
         parameters: {
             query?: never;
@@ -2257,7 +2292,7 @@ export interface components {
          *       "treatment_start_date": "2027-01-06",
          *       "date_of_injury": null,
          *       "date_of_surgery": null,
-         *       "payment_mode": "INSURANCE",
+         *       "payment_mode": "INSURANCE_PAY",
          *       "frequency_and_duration": "2x/week for 6 weeks",
          *       "visit_track_required": true,
          *       "case_visit_limit": 12,
@@ -2272,6 +2307,7 @@ export interface components {
          *       "therapist_ids": [
          *         "2"
          *       ],
+         *       "warnings": [],
          *       "created_at": "2027-01-05T15:00:00.000Z",
          *       "updated_at": "2027-01-05T15:00:00.000Z"
          *     }
@@ -2318,6 +2354,8 @@ export interface components {
             visits_booked: number;
             /** @description Completed visits, past ones included */
             visits_used: number;
+            /** @description From the newest eligibility check of each coverage: prior authorization required, fewer visits remaining than planned, coverage inactive */
+            warnings: components["schemas"]["EligibilityWarning"][];
         };
         /** CaseIcdCode */
         CaseIcdCode: {
@@ -2497,6 +2535,90 @@ export interface components {
             per_page: number;
             total_count: number;
             total_pages: number;
+        };
+        /** EligibilityAmount */
+        EligibilityAmount: {
+            remaining: number | null;
+            total: number | null;
+        };
+        /** EligibilityCheck */
+        EligibilityCheck: {
+            checked_at: string;
+            coverage_id: string;
+            /** @description Why a failed check got no answer */
+            error_code: string | null;
+            error_message: string | null;
+            id: string;
+            notes: string | null;
+            patient_id: string;
+            reference: string | null;
+            rejections: components["schemas"]["EligibilityRejection"][];
+            result: components["schemas"]["EligibilityResult"] | null;
+            /** Format: date */
+            service_date: string;
+            /** @enum {string} */
+            source: "realtime" | "manual";
+            /** @enum {string} */
+            status: "active" | "inactive" | "rejected" | "failed";
+        };
+        /** EligibilityCheckWithDocuments */
+        EligibilityCheckWithDocuments: {
+            checked_at: string;
+            coverage_id: number;
+            /** @description Why a failed check got no answer */
+            error_code: string | null;
+            error_message: string | null;
+            id: number;
+            notes: string | null;
+            patient_id: number;
+            reference: string | null;
+            rejections: components["schemas"]["EligibilityRejection"][];
+            /** @description The 270 sent (audit) */
+            request_x12: string | null;
+            /** @description The 271 received (audit) */
+            response_x12: string | null;
+            result: components["schemas"]["EligibilityResult"] | null;
+            /** Format: date */
+            service_date: string;
+            /** @enum {string} */
+            source: "realtime" | "manual";
+            /** @enum {string} */
+            status: "active" | "inactive" | "rejected" | "failed";
+        };
+        /** EligibilityRejection */
+        EligibilityRejection: {
+            code: string;
+            follow_up: string | null;
+            reason: string;
+        };
+        /** EligibilityResult */
+        EligibilityResult: {
+            active: boolean;
+            /** @description By X12 service type code: those the payer reported */
+            benefits: {
+                30?: components["schemas"]["ServiceBenefits"];
+                33?: components["schemas"]["ServiceBenefits"];
+                AD?: components["schemas"]["ServiceBenefits"];
+                PT?: components["schemas"]["ServiceBenefits"];
+            };
+            /** Format: date */
+            plan_end_date: string | null;
+            /** Format: date */
+            plan_start_date: string | null;
+        };
+        /** EligibilityVisits */
+        EligibilityVisits: {
+            limit: number | null;
+            remaining: number | null;
+            used: number | null;
+        };
+        /** EligibilityWarning */
+        EligibilityWarning: {
+            /** @enum {string} */
+            code: "PRIOR_AUTHORIZATION_REQUIRED" | "VISITS_REMAINING_BELOW_PLAN" | "COVERAGE_INACTIVE";
+            coverage_id: string;
+            eligibility_check_id: string;
+            message: string;
         };
         /** FieldIssue */
         FieldIssue: {
@@ -3022,6 +3144,15 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             zip: string | null;
+        };
+        /** ServiceBenefits */
+        ServiceBenefits: {
+            coinsurance_percent: number | null;
+            copay: number | null;
+            deductible: components["schemas"]["EligibilityAmount"];
+            out_of_pocket: components["schemas"]["EligibilityAmount"];
+            prior_authorization_required: boolean | null;
+            visits: components["schemas"]["EligibilityVisits"];
         };
         /**
          * Staff
@@ -3593,7 +3724,7 @@ export interface components {
              * @description The stable error code (docs/errors.md)
              * @enum {string}
              */
-            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE";
+            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE";
             errors?: components["schemas"]["FieldIssue"][];
             message: string;
         };
@@ -4087,7 +4218,7 @@ export interface components {
                  * @description The stable error code (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE";
+                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE";
                 /** @description What the error names (ids as strings); `errors` lists field issues */
                 details: {
                     errors?: components["schemas"]["FieldIssue"][];
@@ -7968,6 +8099,233 @@ export interface operations {
                 };
             };
             /** @description PATIENT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1ListEligibilityChecks: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                coverage_id: string;
+                patient_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Checks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: {
+                            checks: components["schemas"]["EligibilityCheckWithDocuments"][];
+                            pagination: components["schemas"]["V1Pagination"];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of eligibility:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description PATIENT_NOT_FOUND or COVERAGE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1RecordEligibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coverage_id: string;
+                patient_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active: boolean;
+                    /** @description By X12 service type code */
+                    benefits?: {
+                        30?: {
+                            coinsurance_percent?: number | null;
+                            copay?: number | null;
+                            deductible?: {
+                                remaining?: number | null;
+                                total?: number | null;
+                            };
+                            out_of_pocket?: {
+                                remaining?: number | null;
+                                total?: number | null;
+                            };
+                            prior_authorization_required?: boolean | null;
+                            visits?: {
+                                limit?: number | null;
+                                remaining?: number | null;
+                                used?: number | null;
+                            };
+                        };
+                        33?: {
+                            coinsurance_percent?: number | null;
+                            copay?: number | null;
+                            deductible?: {
+                                remaining?: number | null;
+                                total?: number | null;
+                            };
+                            out_of_pocket?: {
+                                remaining?: number | null;
+                                total?: number | null;
+                            };
+                            prior_authorization_required?: boolean | null;
+                            visits?: {
+                                limit?: number | null;
+                                remaining?: number | null;
+                                used?: number | null;
+                            };
+                        };
+                        AD?: {
+                            coinsurance_percent?: number | null;
+                            copay?: number | null;
+                            deductible?: {
+                                remaining?: number | null;
+                                total?: number | null;
+                            };
+                            out_of_pocket?: {
+                                remaining?: number | null;
+                                total?: number | null;
+                            };
+                            prior_authorization_required?: boolean | null;
+                            visits?: {
+                                limit?: number | null;
+                                remaining?: number | null;
+                                used?: number | null;
+                            };
+                        };
+                        PT?: {
+                            coinsurance_percent?: number | null;
+                            copay?: number | null;
+                            deductible?: {
+                                remaining?: number | null;
+                                total?: number | null;
+                            };
+                            out_of_pocket?: {
+                                remaining?: number | null;
+                                total?: number | null;
+                            };
+                            prior_authorization_required?: boolean | null;
+                            visits?: {
+                                limit?: number | null;
+                                remaining?: number | null;
+                                used?: number | null;
+                            };
+                        };
+                    };
+                    notes?: string | null;
+                    /** Format: date */
+                    plan_end_date?: string | null;
+                    /** Format: date */
+                    plan_start_date?: string | null;
+                    /** @description The payer's call reference */
+                    reference?: string | null;
+                    /**
+                     * Format: date
+                     * @description Default: today (UTC)
+                     */
+                    service_date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The recorded check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["EligibilityCheckWithDocuments"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of eligibility:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description PATIENT_NOT_FOUND or COVERAGE_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14044,6 +14402,122 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+        };
+    };
+    v2CheckEligibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coverage_id: string;
+                patient_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description Default: today (UTC)
+                     */
+                    service_date?: string;
+                    /** @description X12 service type codes; default all four: 30, PT, AD, 33 */
+                    service_types?: ("30" | "PT" | "AD" | "33")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The payer's answer */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EligibilityCheck"];
+                };
+            };
+            /** @description VALIDATION_FAILED (a coverage without a payer id) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of eligibility:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description PATIENT_NOT_FOUND or COVERAGE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description ELIGIBILITY_NOT_CONFIGURED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description ELIGIBILITY_REJECTED: details.rejections (AAA code, reason, follow_up) and details.check_id */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description ELIGIBILITY_UNAVAILABLE or ELIGIBILITY_INVALID_RESPONSE (details.check_id) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2Error"];
+                };
+            };
+            /** @description ELIGIBILITY_TIMEOUT (details.check_id) */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

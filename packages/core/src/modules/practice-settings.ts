@@ -1,3 +1,4 @@
+import type { EligibilityGateway } from "../ports/eligibility-gateway.js";
 import type { BillingGateway } from "../ports/billing-gateway.js";
 import type { Plan } from "../organisations/organisation.js";
 import type { SecretCipher } from "../webhooks/secret-cipher.js";
@@ -20,6 +21,8 @@ export interface PracticeSettings {
    */
   readonly outbound: OutboundSlot;
   readonly billingGateway: BillingGateway;
+  /** null: real-time checks are refused (ELIGIBILITY_NOT_CONFIGURED). */
+  readonly eligibilityGateway: EligibilityGateway | null;
   readonly allowHttpWebhooks: boolean;
   /** Grace period of a webhook key rotation that names none (seconds; 0: the old key stops at once, spec rule 5). */
   readonly webhookRotationGraceSeconds: number;

@@ -25,6 +25,7 @@ import type { StaffRepository } from "./staff-repository.js";
 import type { ScheduleRepository } from "./schedule-repository.js";
 import type { BlockRepository } from "./block-repository.js";
 import type { WaitlistRepository } from "./waitlist-repository.js";
+import type { EligibilityCheckRepository } from "./eligibility-gateway.js";
 import type { ApiClientRepository } from "./api-client-repository.js";
 import type { AuditRepository } from "./audit-repository.js";
 
@@ -54,6 +55,7 @@ export interface Repositories {
   schedules: ScheduleRepository;
   blocks: BlockRepository;
   waitlist: WaitlistRepository;
+  eligibilityChecks: EligibilityCheckRepository;
   outbox: OutboxRepository;
   rateLimits: RateLimitStore;
   jobs: JobQueue;

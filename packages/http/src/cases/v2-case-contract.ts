@@ -2,6 +2,7 @@ import {
   CASE_LIMITS,
   type CaseView,
   type CoverageCaseChanges,
+  type EligibilityWarning,
   coveragePointer,
   type IcdCode,
   PAYMENT_MODES,
@@ -27,6 +28,7 @@ import {
   textOrNull,
 } from "../openapi/reply-schemas.js";
 import { nullable } from "../validation/json-schema.js";
+import { eligibilityWarningSchema, eligibilityWarningView } from "../eligibility/eligibility-contract.js";
 
 const date = nullable({ type: "string", format: "date" });
 const text = (max: number) => nullable({ type: "string", maxLength: max });
@@ -124,6 +126,10 @@ export const v2CaseSchema = replyObject(
     body_pain_notes: textOrNull,
     affected_body_parts: arrayOf(plainText),
     therapist_ids: arrayOf(idText),
+    warnings: described(
+      arrayOf(eligibilityWarningSchema),
+      "From the newest eligibility check of each coverage: prior authorization required, fewer visits remaining than planned, coverage inactive",
+    ),
     created_at: dateTime,
     updated_at: dateTime,
   },
@@ -148,7 +154,7 @@ export const v2CaseSchema = replyObject(
         treatment_start_date: "2027-01-06",
         date_of_injury: null,
         date_of_surgery: null,
-        payment_mode: "INSURANCE",
+        payment_mode: "INSURANCE_PAY",
         frequency_and_duration: "2x/week for 6 weeks",
         visit_track_required: true,
         case_visit_limit: 12,
@@ -159,6 +165,7 @@ export const v2CaseSchema = replyObject(
         body_pain_notes: null,
         affected_body_parts: ["lumbar spine"],
         therapist_ids: ["2"],
+        warnings: [],
         created_at: "2027-01-05T15:00:00.000Z",
         updated_at: "2027-01-05T15:00:00.000Z",
       },
@@ -197,7 +204,7 @@ export const V2_CASE_FIELDS: FieldNames = Object.freeze({
 const idOrNullText = (id: number | null) => (id === null ? null : String(id));
 const icdView = (c: IcdCode) => ({ code: c.code, description: c.description });
 
-export function v2CaseView(v: CaseView) {
+export function v2CaseView(v: CaseView, warnings: readonly EligibilityWarning[]) {
   const c = v.patientCase;
   return {
     id: serviceCaseId(c.id),
@@ -228,6 +235,7 @@ export function v2CaseView(v: CaseView) {
     body_pain_notes: c.bodyPainNotes,
     affected_body_parts: c.affectedBodyParts,
     therapist_ids: c.therapistIds.map(String),
+    warnings: warnings.map(eligibilityWarningView),
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
   };

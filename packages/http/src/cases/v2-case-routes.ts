@@ -1,4 +1,4 @@
-import type { CoverageCaseDraft } from "@openpractice/core";
+import type { CaseView, CoverageCaseDraft } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import { routeGroup } from "../define-route.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
@@ -27,6 +27,7 @@ export function v2CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
     rateLimitBucket: "v2",
     fieldNames: V2_CASE_FIELDS,
   });
+  const withWarnings = async (view: CaseView) => v2CaseView(view, await practice.eligibility.caseWarnings(view));
   const errors = {
     "400": {
       description:
@@ -53,7 +54,7 @@ export function v2CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
         const b = await ctx.body();
         const draft = { ...caseChangesFromBody(b), patientId: Number(b.patient_id) } as CoverageCaseDraft;
         const view = await practice.coverageCases.create(ctx.principal, draft);
-        const body = v2CaseView(view);
+        const body = await withWarnings(view);
         return jsonResponse(201, body, { location: `${ctx.basePath}/v2/cases/${body.id}` });
       },
     }),
@@ -67,7 +68,10 @@ export function v2CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       access: "read",
       responses: { "200": { description: "The case", schema: v2CaseSchema }, "404": errors["404"] },
       async handle(ctx) {
-        return jsonResponse(200, v2CaseView(await practice.coverageCases.get(ctx.principal, ctx.ids.service_case_id)));
+        return jsonResponse(
+          200,
+          await withWarnings(await practice.coverageCases.get(ctx.principal, ctx.ids.service_case_id)),
+        );
       },
     }),
     route({
@@ -83,7 +87,7 @@ export function v2CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       async handle(ctx) {
         const changes = caseChangesFromBody(await ctx.body());
         const view = await practice.coverageCases.update(ctx.principal, ctx.ids.service_case_id, changes);
-        return jsonResponse(200, v2CaseView(view));
+        return jsonResponse(200, await withWarnings(view));
       },
     }),
   ];

@@ -27,6 +27,7 @@ describe("runtime configuration", () => {
       webhookAllowedHosts: [],
       webhookRotationGraceSeconds: 0,
       waitlistOfferMinutes: 30,
+      clearinghouses: new Map(),
       vapidKeys: undefined,
       vapidSubject: "mailto:push@openpractice.invalid",
       pushAllowedHosts: [],

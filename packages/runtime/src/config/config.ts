@@ -1,3 +1,5 @@
+import type { Clearinghouse } from "@openpractice/x12";
+import { parseClearinghouses } from "./clearinghouses.js";
 import Validator from "fastest-validator";
 import { DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
 import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from "@openpractice/http";
@@ -39,6 +41,8 @@ export interface RuntimeConfig {
   webhookRotationGraceSeconds: number;
   /** How long a waitlist offer holds its slot (minutes). */
   waitlistOfferMinutes: number;
+  /** Each organisation's clearinghouse for real-time eligibility (OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES). */
+  clearinghouses: ReadonlyMap<number, Clearinghouse>;
   /** Hosts webhooks may reach even when they resolve to private or loopback addresses. */
   webhookAllowedHosts: string[];
   /** The VAPID key pair from the environment; undefined: read or generated in the data directory. */
@@ -102,6 +106,7 @@ const schema = {
     optional: true,
   },
   OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
+  OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES: { type: "string", optional: true },
   OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: {
     type: "number",
     integer: true,
@@ -292,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     webhookAllowedHosts: hostList(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS),
     webhookRotationGraceSeconds: (input.OPENPRACTICE_WEBHOOK_ROTATION_GRACE_SECONDS as number | undefined) ?? 0,
     waitlistOfferMinutes: (input.OPENPRACTICE_WAITLIST_OFFER_MINUTES as number | undefined) ?? 30,
+    clearinghouses: parseClearinghouses(input.OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES as string | undefined),
     vapidKeys: vapidKeys(
       input.OPENPRACTICE_VAPID_PUBLIC_KEY as string | undefined,
       input.OPENPRACTICE_VAPID_PRIVATE_KEY as string | undefined,

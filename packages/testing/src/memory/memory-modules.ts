@@ -1,4 +1,5 @@
 import { memoryWaitlist } from "./memory-waitlist.js";
+import { memoryEligibility } from "./memory-eligibility.js";
 import type { Repositories } from "@openpractice/core";
 import { memoryApiClients, memoryAudit } from "./memory-access.js";
 import { memoryAppointments } from "./memory-appointments.js";
@@ -50,6 +51,7 @@ export const memoryModules = [
   { key: "audit", repositories: memoryAudit },
   { key: "scheduling", repositories: memorySchedules },
   { key: "waitlist", repositories: memoryWaitlist },
+  { key: "eligibility", repositories: memoryEligibility },
 ] as const satisfies readonly MemoryModule[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -1,0 +1,235 @@
+import type { Principal } from "../auth/principal.js";
+import type { InsuranceCard } from "../cases/patient-case.js";
+import type { Clock } from "../clock.js";
+import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { domainEvent } from "../events/event-catalog.js";
+import { isCalendarDate } from "../patients/patient-rules.js";
+import { toPageWindow } from "../paging.js";
+import { type EligibilityGateway, EligibilityGatewayError } from "../ports/eligibility-gateway.js";
+import type { Repositories, Storage } from "../ports/storage.js";
+import {
+  ELIGIBILITY_SERVICE_TYPES,
+  type EligibilityCheck,
+  type EligibilityCheckRecord,
+  type EligibilityResult,
+  type EligibilityServiceType,
+} from "./eligibility.js";
+import { type EligibilityWarning, eligibilityResultIssues, eligibilityWarnings } from "./eligibility-rules.js";
+import type { CaseView } from "../cases/case-service.js";
+
+/** A result taken by phone or from a portal, recorded by hand (v1, spec 9). */
+export interface ManualEligibility {
+  serviceDate?: string | undefined;
+  result: EligibilityResult;
+  reference?: string | null | undefined;
+  notes?: string | null | undefined;
+}
+
+const FAILURE_CODES = {
+  timeout: "ELIGIBILITY_TIMEOUT",
+  unavailable: "ELIGIBILITY_UNAVAILABLE",
+  invalid_response: "ELIGIBILITY_INVALID_RESPONSE",
+} as const;
+
+/**
+ * Eligibility of a patient's coverage: real-time checks through the configured gateway (every one kept, with the
+ * documents exchanged, whatever the outcome), history, and results recorded by hand. Each check writes
+ * coverage.eligibility_checked in the transaction that records it.
+ */
+export class EligibilityService {
+  constructor(private readonly deps: { storage: Storage; clock: Clock; gateway: EligibilityGateway | null }) {}
+
+  private async coverageOf(r: Repositories, principal: Principal, patientId: number, coverageId: number) {
+    const patient = Number.isSafeInteger(patientId)
+      ? await r.patients.findById(principal.organisationId, patientId)
+      : undefined;
+    if (!patient) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
+    const coverage = await r.insuranceCards.findById(principal.organisationId, coverageId);
+    if (!coverage || coverage.patientId !== patientId)
+      throw new DomainError("COVERAGE_NOT_FOUND", "Coverage not found", { coverage_id: coverageId });
+    return { patient, coverage };
+  }
+
+  private today(): string {
+    return this.deps.clock.now().toISOString().slice(0, 10);
+  }
+
+  /**
+   * Asks the payer now. Resolves with the check when the payer answered with benefits; a payer's AAA rejection is
+   * kept and thrown as ELIGIBILITY_REJECTED (details: check_id, rejections); no answer is kept and thrown as
+   * ELIGIBILITY_TIMEOUT, ELIGIBILITY_UNAVAILABLE or ELIGIBILITY_INVALID_RESPONSE.
+   */
+  async check(
+    principal: Principal,
+    patientId: number,
+    coverageId: number,
+    options: { serviceDate?: string | undefined; serviceTypes?: readonly EligibilityServiceType[] | undefined } = {},
+  ): Promise<EligibilityCheck> {
+    const serviceDate = options.serviceDate ?? this.today();
+    const issues: ValidationIssue[] = [];
+    if (!isCalendarDate(serviceDate))
+      issues.push({ field: "serviceDate", reason: "must be a date as YYYY-MM-DD", value: serviceDate });
+    const serviceTypes = options.serviceTypes ?? ELIGIBILITY_SERVICE_TYPES;
+    if (serviceTypes.length === 0 || serviceTypes.some((t) => !ELIGIBILITY_SERVICE_TYPES.includes(t)))
+      issues.push({ field: "serviceTypes", reason: `must list some of ${ELIGIBILITY_SERVICE_TYPES.join(", ")}` });
+    if (issues.length > 0) throw DomainError.validation(issues);
+    const { patient, coverage } = await this.coverageOf(
+      this.deps.storage.repositories,
+      principal,
+      patientId,
+      coverageId,
+    );
+    if (!coverage.payer.payerId)
+      throw DomainError.validation([
+        {
+          field: "payerRef",
+          reason: "the coverage's payer has no payer id to address a 270 to: give the coverage a payer of the registry",
+        },
+      ]);
+    const gateway = this.deps.gateway;
+    if (!gateway)
+      throw new DomainError(
+        "ELIGIBILITY_NOT_CONFIGURED",
+        "Real-time eligibility is not configured for this organisation; record results by hand on v1",
+        {},
+      );
+    const base = this.record(principal, coverage, serviceDate);
+    const inquiry = {
+      traceNumber: `${coverage.id}-${this.deps.clock.now().getTime()}`,
+      serviceDate,
+      serviceTypes: [...serviceTypes],
+      coverage,
+      patient: { firstName: patient.firstName, lastName: patient.lastName, dateOfBirth: patient.dateOfBirth },
+    };
+    try {
+      const exchange = await gateway.check(principal.organisationId, inquiry);
+      const status = exchange.result ? (exchange.result.active ? "active" : "inactive") : "rejected";
+      const saved = await this.save({
+        ...base,
+        status,
+        result: exchange.result,
+        rejections: exchange.rejections,
+        request: exchange.request,
+        response: exchange.response,
+      });
+      if (status === "rejected") {
+        const first = exchange.rejections[0];
+        throw new DomainError(
+          "ELIGIBILITY_REJECTED",
+          `The payer rejected the inquiry: ${exchange.rejections.map((r) => `${r.code} ${r.reason}`).join("; ")}`,
+          {
+            check_id: saved.id,
+            rejections: exchange.rejections.map((r) => ({ code: r.code, reason: r.reason, follow_up: r.followUp })),
+            ...(first ? { code: first.code } : {}),
+          },
+        );
+      }
+      return saved;
+    } catch (error) {
+      if (!(error instanceof EligibilityGatewayError)) throw error;
+      if (error.kind === "not_configured") throw new DomainError("ELIGIBILITY_NOT_CONFIGURED", error.message, {});
+      const code = FAILURE_CODES[error.kind];
+      const saved = await this.save({
+        ...base,
+        status: "failed",
+        errorCode: code,
+        errorMessage: error.message,
+        request: error.request,
+        response: error.response,
+      });
+      throw new DomainError(code, error.message, { check_id: saved.id });
+    }
+  }
+
+  /** A result taken outside the system (a phone call, a payer portal). */
+  async recordManual(
+    principal: Principal,
+    patientId: number,
+    coverageId: number,
+    sent: ManualEligibility,
+  ): Promise<EligibilityCheck> {
+    const serviceDate = sent.serviceDate ?? this.today();
+    const issues = eligibilityResultIssues(sent.result);
+    if (!isCalendarDate(serviceDate))
+      issues.push({ field: "serviceDate", reason: "must be a date as YYYY-MM-DD", value: serviceDate });
+    for (const f of ["reference", "notes"] as const) {
+      const v = sent[f];
+      if (v != null && (typeof v !== "string" || v.length > (f === "notes" ? 2000 : 100)))
+        issues.push({ field: f, reason: `must be at most ${f === "notes" ? 2000 : 100} characters` });
+    }
+    if (issues.length > 0) throw DomainError.validation(issues);
+    const { coverage } = await this.coverageOf(this.deps.storage.repositories, principal, patientId, coverageId);
+    return this.save({
+      ...this.record(principal, coverage, serviceDate),
+      source: "manual",
+      status: sent.result.active ? "active" : "inactive",
+      result: sent.result,
+      reference: sent.reference?.trim() || null,
+      notes: sent.notes?.trim() || null,
+    });
+  }
+
+  /** A coverage's checks, newest first, a page at a time. */
+  async history(
+    principal: Principal,
+    patientId: number,
+    coverageId: number,
+    q: { page?: number | undefined; size?: number | undefined },
+  ) {
+    const r = this.deps.storage.repositories;
+    await this.coverageOf(r, principal, patientId, coverageId);
+    const { page, size, limit, offset } = toPageWindow(q.page, q.size);
+    const found = await r.eligibilityChecks.listByCoverage(principal.organisationId, coverageId, { limit, offset });
+    return { ...found, page, size };
+  }
+
+  /** Warnings on a case from the newest answered check of each coverage it points to (eligibilityWarnings). */
+  async caseWarnings(view: CaseView): Promise<EligibilityWarning[]> {
+    const c = view.patientCase;
+    const checks = await this.deps.storage.repositories.eligibilityChecks.latestAnswered(
+      c.organisationId,
+      c.insuranceCards.map((card) => card.id),
+    );
+    return eligibilityWarnings(c, view.visits, checks);
+  }
+
+  private record(principal: Principal, coverage: InsuranceCard, serviceDate: string): EligibilityCheckRecord {
+    return {
+      organisationId: principal.organisationId,
+      patientId: coverage.patientId,
+      coverageId: coverage.id,
+      source: "realtime",
+      status: "failed",
+      serviceDate,
+      result: null,
+      rejections: [],
+      errorCode: null,
+      errorMessage: null,
+      request: null,
+      response: null,
+      reference: null,
+      notes: null,
+      checkedBy: principal.userId,
+      checkedAt: this.deps.clock.now(),
+    };
+  }
+
+  private async save(record: EligibilityCheckRecord): Promise<EligibilityCheck> {
+    return this.deps.storage.transaction(async (tx) => {
+      const id = await tx.eligibilityChecks.insert(record);
+      await tx.outbox.append(
+        domainEvent(
+          "coverage.eligibility_checked",
+          {
+            organisation_id: record.organisationId,
+            patient_id: record.patientId,
+            coverage_id: record.coverageId,
+            eligibility_check_id: id,
+          },
+          record.checkedAt,
+        ),
+      );
+      return { ...record, id };
+    });
+  }
+}

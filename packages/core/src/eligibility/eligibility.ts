@@ -1,0 +1,90 @@
+import type { InsuranceCard } from "../cases/patient-case.js";
+
+/**
+ * The X12 service type codes a therapy clinic asks about: health benefit plan coverage (30), physical therapy (PT),
+ * occupational therapy (AD) and chiropractic (33).
+ */
+export const ELIGIBILITY_SERVICE_TYPES = ["30", "PT", "AD", "33"] as const;
+export type EligibilityServiceType = (typeof ELIGIBILITY_SERVICE_TYPES)[number];
+
+/** An amount with what is left of it this period (either may be unknown). */
+export interface RemainingAmount {
+  total: number | null;
+  remaining: number | null;
+}
+
+/** What the payer says about one service type, in-network where it tells networks apart. */
+export interface ServiceBenefits {
+  /** Per visit, in dollars. */
+  copay: number | null;
+  /** The patient's share, 0 to 100. */
+  coinsurancePercent: number | null;
+  deductible: RemainingAmount;
+  outOfPocket: RemainingAmount;
+  visits: { limit: number | null; used: number | null; remaining: number | null };
+  priorAuthorizationRequired: boolean | null;
+}
+
+/** A payer's refusal to answer (X12 AAA segment): the reject reason code and what to do next. */
+export interface EligibilityRejection {
+  code: string;
+  reason: string;
+  followUp: string | null;
+}
+
+/** The structured answer of a check, real-time or taken by phone. */
+export interface EligibilityResult {
+  active: boolean;
+  planStartDate: string | null;
+  planEndDate: string | null;
+  benefits: Partial<Record<EligibilityServiceType, ServiceBenefits>>;
+}
+
+export const ELIGIBILITY_CHECK_STATUSES = ["active", "inactive", "rejected", "failed"] as const;
+export type EligibilityCheckStatus = (typeof ELIGIBILITY_CHECK_STATUSES)[number];
+
+/** One check of a coverage, kept for audit with the raw documents exchanged. */
+export interface EligibilityCheck {
+  id: number;
+  organisationId: number;
+  patientId: number;
+  coverageId: number;
+  /** realtime: a 270/271 exchange; manual: a result recorded by hand (e.g. from a phone call). */
+  source: "realtime" | "manual";
+  status: EligibilityCheckStatus;
+  serviceDate: string;
+  result: EligibilityResult | null;
+  rejections: EligibilityRejection[];
+  /** For a failed check: why (ELIGIBILITY_TIMEOUT, ELIGIBILITY_INVALID_RESPONSE, ELIGIBILITY_UNAVAILABLE). */
+  errorCode: string | null;
+  errorMessage: string | null;
+  /** The X12 270 sent and 271 received; null for a manual check (and the 271 when none came). */
+  request: string | null;
+  response: string | null;
+  /** A manual check's reference (the payer's call reference) and notes. */
+  reference: string | null;
+  notes: string | null;
+  /** The user who checked; null for an API client acting for no user. */
+  checkedBy: number | null;
+  checkedAt: Date;
+}
+
+export type EligibilityCheckRecord = Omit<EligibilityCheck, "id">;
+
+/** What a gateway is asked: who, under which coverage, for which service types on which date. */
+export interface EligibilityInquiry {
+  /** Ours, echoed back in the 271's TRN: ties the answer to the question. */
+  traceNumber: string;
+  serviceDate: string;
+  serviceTypes: readonly EligibilityServiceType[];
+  coverage: InsuranceCard;
+  patient: { firstName: string; lastName: string; dateOfBirth: string | null };
+}
+
+/** A gateway's answer: the documents exchanged and what the payer said (a result, or its rejections). */
+export interface EligibilityExchange {
+  request: string;
+  response: string;
+  result: EligibilityResult | null;
+  rejections: EligibilityRejection[];
+}

@@ -1,0 +1,30 @@
+import type { EligibilityCheck, Repositories } from "@openpractice/core";
+import { type MemoryState, moduleState } from "./memory-state.js";
+
+/** Eligibility checks in memory, newest first by id. */
+export function memoryEligibility(s: () => MemoryState): Pick<Repositories, "eligibilityChecks"> {
+  const checks = () => moduleState(s(), "eligibilityChecks", () => new Map<number, EligibilityCheck>());
+  const newestFirst = (organisationId: number, coverageId: number) =>
+    [...checks().values()]
+      .filter((c) => c.organisationId === organisationId && c.coverageId === coverageId)
+      .sort((a, b) => b.id - a.id);
+  return {
+    eligibilityChecks: {
+      async insert(record) {
+        const id = s().nextId++;
+        checks().set(id, { ...structuredClone(record), id });
+        return id;
+      },
+      async listByCoverage(organisationId, coverageId, page) {
+        const all = newestFirst(organisationId, coverageId);
+        return { checks: structuredClone(all.slice(page.offset, page.offset + page.limit)), total: all.length };
+      },
+      latestAnswered: async (organisationId, coverageIds) =>
+        structuredClone(
+          coverageIds.flatMap(
+            (id) => newestFirst(organisationId, id).find((c) => c.status === "active" || c.status === "inactive") ?? [],
+          ),
+        ),
+    },
+  };
+}
