@@ -141,8 +141,9 @@ export function v2AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       },
       async handle(ctx) {
         const { service_case_id, coverage_id, authorization_id } = ctx.ids;
-        await practice.authorizations.getUnder(ctx.principal, service_case_id, coverage_id, authorization_id);
+        // The body first: a request that cannot be read is 400 whatever the path names.
         const b = await ctx.body();
+        await practice.authorizations.getUnder(ctx.principal, service_case_id, coverage_id, authorization_id);
         const changes = {
           ...authorizationChangesFromBody(b),
           ...(b.icd_codes === undefined ? {} : { icdCodes: await codes(b.icd_codes) }),
