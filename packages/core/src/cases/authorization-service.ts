@@ -3,6 +3,7 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
+import { coverageOfPatient } from "../coverages/patient-coverage.js";
 import { searchTerms } from "../patients/patient-normalisation.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { toPageWindow } from "../paging.js";
@@ -39,16 +40,6 @@ const eventData = (a: Authorization) => ({
   authorization_id: a.id,
 });
 
-/** The coverage an authorization is granted under: one of the case's patient's (undeleted) coverages. */
-async function coverageOf(tx: Repositories, orgId: number, patientId: number, coverageId: number) {
-  const card = await tx.insuranceCards.findById(orgId, coverageId);
-  if (!card || card.patientId !== patientId)
-    throw new DomainError("COVERAGE_NOT_FOUND", "Coverage not found for the case's patient", {
-      coverage_id: coverageId,
-    });
-  return card;
-}
-
 /** Payer authorizations of visits on a case (create, read, update, delete, list by case, search). */
 export class AuthorizationService {
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
@@ -68,7 +59,7 @@ export class AuthorizationService {
       const c = await tx.cases.findById(orgId, draft.caseId);
       if (!c) throw caseNotFound(serviceCaseId(draft.caseId));
       const coverage =
-        draft.coverageId == null ? undefined : await coverageOf(tx, orgId, c.patientId, draft.coverageId);
+        draft.coverageId == null ? undefined : await coverageOfPatient(tx, orgId, c.patientId, draft.coverageId);
       const record = {
         organisationId: orgId,
         caseId: c.id,
@@ -140,7 +131,7 @@ export class AuthorizationService {
   private async caseAndCoverage(r: Repositories, orgId: number, caseId: number, coverageId: number) {
     const c = await r.cases.findById(orgId, caseId);
     if (!c) throw caseNotFound(serviceCaseId(caseId));
-    await coverageOf(r, orgId, c.patientId, coverageId);
+    await coverageOfPatient(r, orgId, c.patientId, coverageId);
   }
 
   /** Partial update; icdCodes and cptCodeAuthorizationDetails replace the whole list. */
@@ -154,7 +145,7 @@ export class AuthorizationService {
       await tx.cases.lockForVisits(orgId, existing.caseId);
       const current = (await tx.authorizations.findById(orgId, id)) ?? existing;
       const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-      if (changes.coverageId != null) await coverageOf(tx, orgId, current.patientId, changes.coverageId);
+      if (changes.coverageId != null) await coverageOfPatient(tx, orgId, current.patientId, changes.coverageId);
       const now = this.deps.clock.now();
       const next: Authorization = { ...current, ...defined, updatedAt: now };
       assertConsistentAuthorization(next);

@@ -5,11 +5,10 @@ import { type InsuranceCard, serviceCaseId, type Subscriber } from "../cases/pat
 import { DomainError } from "../errors/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import type { Repositories, Storage } from "../ports/storage.js";
+import { coverageNotFound, coverageOfPatient } from "./patient-coverage.js";
 import { type CoverageChanges, type CoverageDraft, coverageIssues, type SubscriberInput } from "./coverage-rules.js";
 
 const patientNotFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
-export const coverageNotFound = (id: unknown) =>
-  new DomainError("COVERAGE_NOT_FOUND", "Coverage not found", { coverage_id: id });
 
 const subscriberOf = (s: SubscriberInput | null | undefined): Subscriber =>
   !s || s.relationship === "self"
@@ -84,9 +83,7 @@ export class CoverageService {
   async get(principal: Principal, patientId: number, id: number): Promise<InsuranceCard> {
     const r = this.deps.storage.repositories;
     await this.patientOf(r, principal, patientId);
-    const card = await r.insuranceCards.findById(principal.organisationId, id);
-    if (!card || card.patientId !== patientId) throw coverageNotFound(id);
-    return card;
+    return coverageOfPatient(r, principal.organisationId, patientId, id);
   }
 
   async update(principal: Principal, patientId: number, id: number, changes: CoverageChanges): Promise<InsuranceCard> {

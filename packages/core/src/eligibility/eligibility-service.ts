@@ -3,6 +3,7 @@ import type { InsuranceCard } from "../cases/patient-case.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
+import { coverageOfPatient } from "../coverages/patient-coverage.js";
 import { isCalendarDate } from "../patients/patient-rules.js";
 import { toPageWindow } from "../paging.js";
 import { type EligibilityGateway, EligibilityGatewayError } from "../ports/eligibility-gateway.js";
@@ -11,10 +12,13 @@ import {
   ELIGIBILITY_SERVICE_TYPES,
   type EligibilityCheck,
   type EligibilityCheckRecord,
+  type EligibilityExchange,
+  type EligibilityInquiry,
   type EligibilityResult,
   type EligibilityServiceType,
 } from "./eligibility.js";
-import { type EligibilityWarning, eligibilityResultIssues, eligibilityWarnings } from "./eligibility-rules.js";
+import { eligibilityResultIssues } from "./eligibility-rules.js";
+import { type EligibilityWarning, eligibilityWarnings } from "./eligibility-warnings.js";
 import type { CaseView } from "../cases/case-service.js";
 
 /** A result taken by phone or from a portal, recorded by hand (v1, spec 9). */
@@ -44,10 +48,7 @@ export class EligibilityService {
       ? await r.patients.findById(principal.organisationId, patientId)
       : undefined;
     if (!patient) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
-    const coverage = await r.insuranceCards.findById(principal.organisationId, coverageId);
-    if (!coverage || coverage.patientId !== patientId)
-      throw new DomainError("COVERAGE_NOT_FOUND", "Coverage not found", { coverage_id: coverageId });
-    return { patient, coverage };
+    return { patient, coverage: await coverageOfPatient(r, principal.organisationId, patientId, coverageId) };
   }
 
   private today(): string {
@@ -94,37 +95,45 @@ export class EligibilityService {
         {},
       );
     const base = this.record(principal, coverage, serviceDate);
-    const inquiry = {
+    const inquiry: EligibilityInquiry = {
       traceNumber: `${coverage.id}-${this.deps.clock.now().getTime()}`,
       serviceDate,
       serviceTypes: [...serviceTypes],
       coverage,
       patient: { firstName: patient.firstName, lastName: patient.lastName, dateOfBirth: patient.dateOfBirth },
     };
+    const exchange = await this.ask(gateway, principal.organisationId, inquiry, base);
+    const status = exchange.result ? (exchange.result.active ? "active" : "inactive") : "rejected";
+    const saved = await this.save({
+      ...base,
+      status,
+      result: exchange.result,
+      rejections: exchange.rejections,
+      request: exchange.request,
+      response: exchange.response,
+    });
+    if (status !== "rejected") return saved;
+    const first = exchange.rejections[0];
+    throw new DomainError(
+      "ELIGIBILITY_REJECTED",
+      `The payer rejected the inquiry: ${exchange.rejections.map((r) => `${r.code} ${r.reason}`).join("; ")}`,
+      {
+        check_id: saved.id,
+        rejections: exchange.rejections.map((r) => ({ code: r.code, reason: r.reason, follow_up: r.followUp })),
+        ...(first ? { code: first.code } : {}),
+      },
+    );
+  }
+
+  /** The gateway's answer; no answer is kept as a failed check and thrown as its code. */
+  private async ask(
+    gateway: EligibilityGateway,
+    organisationId: number,
+    inquiry: EligibilityInquiry,
+    base: EligibilityCheckRecord,
+  ): Promise<EligibilityExchange> {
     try {
-      const exchange = await gateway.check(principal.organisationId, inquiry);
-      const status = exchange.result ? (exchange.result.active ? "active" : "inactive") : "rejected";
-      const saved = await this.save({
-        ...base,
-        status,
-        result: exchange.result,
-        rejections: exchange.rejections,
-        request: exchange.request,
-        response: exchange.response,
-      });
-      if (status === "rejected") {
-        const first = exchange.rejections[0];
-        throw new DomainError(
-          "ELIGIBILITY_REJECTED",
-          `The payer rejected the inquiry: ${exchange.rejections.map((r) => `${r.code} ${r.reason}`).join("; ")}`,
-          {
-            check_id: saved.id,
-            rejections: exchange.rejections.map((r) => ({ code: r.code, reason: r.reason, follow_up: r.followUp })),
-            ...(first ? { code: first.code } : {}),
-          },
-        );
-      }
-      return saved;
+      return await gateway.check(organisationId, inquiry);
     } catch (error) {
       if (!(error instanceof EligibilityGatewayError)) throw error;
       if (error.kind === "not_configured") throw new DomainError("ELIGIBILITY_NOT_CONFIGURED", error.message, {});

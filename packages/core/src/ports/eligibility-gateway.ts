@@ -1,9 +1,4 @@
-import type {
-  EligibilityCheck,
-  EligibilityCheckRecord,
-  EligibilityExchange,
-  EligibilityInquiry,
-} from "../eligibility/eligibility.js";
+import type { EligibilityExchange, EligibilityInquiry } from "../eligibility/eligibility.js";
 
 export type EligibilityFailureKind = "not_configured" | "timeout" | "unavailable" | "invalid_response";
 
@@ -30,17 +25,4 @@ export class EligibilityGatewayError extends Error {
  */
 export interface EligibilityGateway {
   check(organisationId: number, inquiry: EligibilityInquiry): Promise<EligibilityExchange>;
-}
-
-/** Storage of checks. */
-export interface EligibilityCheckRepository {
-  insert(record: EligibilityCheckRecord): Promise<number>;
-  /** A coverage's checks, newest first. */
-  listByCoverage(
-    organisationId: number,
-    coverageId: number,
-    page: { limit: number; offset: number },
-  ): Promise<{ checks: EligibilityCheck[]; total: number }>;
-  /** The newest active or inactive check of each coverage among `coverageIds`. */
-  latestAnswered(organisationId: number, coverageIds: readonly number[]): Promise<EligibilityCheck[]>;
 }

@@ -25,7 +25,7 @@ import type { StaffRepository } from "./staff-repository.js";
 import type { ScheduleRepository } from "./schedule-repository.js";
 import type { BlockRepository } from "./block-repository.js";
 import type { WaitlistRepository } from "./waitlist-repository.js";
-import type { EligibilityCheckRepository } from "./eligibility-gateway.js";
+import type { EligibilityCheckRepository } from "./eligibility-check-repository.js";
 import type { ApiClientRepository } from "./api-client-repository.js";
 import type { AuditRepository } from "./audit-repository.js";
 

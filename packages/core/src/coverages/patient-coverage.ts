@@ -1,0 +1,21 @@
+import type { InsuranceCard } from "../cases/patient-case.js";
+import { DomainError } from "../errors/domain-error.js";
+import type { Repositories } from "../ports/storage.js";
+
+export const coverageNotFound = (id: unknown) =>
+  new DomainError("COVERAGE_NOT_FOUND", "Coverage not found", { coverage_id: id });
+
+/**
+ * One of the patient's (undeleted) coverages in the organisation: what every path naming a patient's coverage reads
+ * (coverages, eligibility checks, authorizations under a coverage). COVERAGE_NOT_FOUND otherwise.
+ */
+export async function coverageOfPatient(
+  r: Repositories,
+  organisationId: number,
+  patientId: number,
+  coverageId: number,
+): Promise<InsuranceCard> {
+  const card = await r.insuranceCards.findById(organisationId, coverageId);
+  if (!card || card.patientId !== patientId) throw coverageNotFound(coverageId);
+  return card;
+}
