@@ -137,6 +137,18 @@ export class KyselyIcdRepository implements IcdRepository {
   }
 
   /** Where the year's rows are stored: its current key (read with latestYear, or now). */
+  async findCodes(year: number, codes: readonly string[]) {
+    if (codes.length === 0) return [];
+    const key = await this.keyOf(year);
+    const rows = await this.db
+      .selectFrom("icd_codes")
+      .selectAll()
+      .where("year", "=", key)
+      .where("code", "in", [...codes])
+      .execute();
+    return rows.map(toCode);
+  }
+
   private async keyOf(year: number): Promise<number> {
     const known = this.keys.get(year);
     if (known !== undefined) return known;

@@ -55,20 +55,19 @@ export class IcdService {
 
   /**
    * The codes of the newest loaded code set among `codes` (dotted or not, any case), keyed by the code as sent;
-   * `year` is null when no code set is loaded. One exact-code lookup per distinct code.
+   * `year` is null when no code set is loaded.
    */
   async findCodes(codes: readonly string[]): Promise<{ year: number | null; found: Map<string, IcdCode10> }> {
-    const found = new Map<string, IcdCode10>();
     const icd = this.deps.storage.repositories.icd;
     const year = await icd.latestYear();
-    if (year === undefined) return { year: null, found };
-    await Promise.all(
-      [...new Set(codes)].map(async (sent) => {
-        const code = sent.replace(".", "").toUpperCase();
-        const { codes: hits } = await icd.search({ year, codePrefix: code, words: [], limit: 1, offset: 0 });
-        if (hits[0]?.code === code) found.set(sent, hits[0]);
-      }),
-    );
+    if (year === undefined) return { year: null, found: new Map() };
+    const bare = (sent: string) => sent.replace(".", "").toUpperCase();
+    const byCode = new Map((await icd.findCodes(year, [...new Set(codes.map(bare))])).map((c) => [c.code, c]));
+    const found = new Map<string, IcdCode10>();
+    for (const sent of codes) {
+      const hit = byCode.get(bare(sent));
+      if (hit) found.set(sent, hit);
+    }
     return { year, found };
   }
 

@@ -30,4 +30,6 @@ export interface IcdRepository {
    * description first (then code). `total` counts every match.
    */
   search(query: IcdSearch): Promise<{ codes: IcdCode10[]; total: number }>;
+  /** The codes of `year` among `codes` (without the dot, upper case), in one read; those it lacks are left out. */
+  findCodes(year: number, codes: readonly string[]): Promise<IcdCode10[]>;
 }

@@ -45,6 +45,14 @@ export function describeIcdConformance(engine: string, current: () => { s: Stora
       expect(r.codes[1]).toEqual(code(2025, 3, "M5450", true, "Low back pain, unspecified"));
     });
 
+    it(`[${engine}] findCodes reads exact codes of one year, leaving out those it lacks`, async () => {
+      await s.repositories.icd.replaceYear(2026, [code(2026, 1, "M5450", true, "Low back pain, 2026")]);
+      const found = await s.repositories.icd.findCodes(2025, ["M5450", "S8351", "M545", "Z9999", "M54"]);
+      expect(found.map((c) => c.code).sort()).toEqual(["M54", "M545", "M5450", "S8351"]);
+      expect(found.find((c) => c.code === "M5450")).toEqual(code(2025, 3, "M5450", true, "Low back pain, unspecified"));
+      expect(await s.repositories.icd.findCodes(2025, [])).toEqual([]);
+    });
+
     it(`[${engine}] words match word starts in any order, shortest description first, paged with a total`, async () => {
       const r = await s.repositories.icd.search({ year: 2025, words: ["pain", "back", "low"], limit: 2, offset: 0 });
       expect(r.codes.map((c) => c.code)).toEqual(["M545", "M5459"]);

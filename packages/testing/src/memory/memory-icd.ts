@@ -10,6 +10,7 @@ export function memoryIcd(s: () => MemoryState): IcdRepository {
         .concat(structuredClone(codes));
       await onProgress?.(codes.length, codes.length);
     },
+    findCodes: async (year, codes) => structuredClone(s().icd.filter((c) => c.year === year && codes.includes(c.code))),
     latestYear: async () => (s().icd.length ? Math.max(...s().icd.map((c) => c.year)) : undefined),
     async search(q) {
       if (!q.codePrefix && q.words.length === 0) return { codes: [], total: 0 };
