@@ -30,6 +30,12 @@ export interface AuthorizationView {
   remainingVisits: number;
 }
 
+/** v2's path to an authorization: the case and the coverage it is granted under. */
+export interface CoveragePath {
+  caseId: number;
+  coverageId: number;
+}
+
 const notFound = (id: unknown) =>
   new DomainError("AUTHORIZATION_NOT_FOUND", "Authorization not found", { authorization_id: id });
 
@@ -119,13 +125,9 @@ export class AuthorizationService {
    * One authorization of the case as v2 addresses it, under a coverage: granted under that coverage, or written on
    * v1 under none (a v2 change under the path then records the coverage). AUTHORIZATION_NOT_FOUND otherwise.
    */
-  async getUnder(principal: Principal, caseId: number, coverageId: number, id: number): Promise<AuthorizationView> {
+  async getUnder(principal: Principal, under: CoveragePath, id: number): Promise<AuthorizationView> {
     const r = this.deps.storage.repositories;
-    await this.caseAndCoverage(r, principal.organisationId, caseId, coverageId);
-    const found = await r.authorizations.findById(principal.organisationId, id);
-    if (!found || found.caseId !== caseId || (found.coverageId !== null && found.coverageId !== coverageId))
-      throw notFound(id);
-    return this.view(r, found);
+    return this.view(r, await this.findUnder(r, principal.organisationId, under, id));
   }
 
   private async caseAndCoverage(r: Repositories, orgId: number, caseId: number, coverageId: number) {
@@ -134,13 +136,30 @@ export class AuthorizationService {
     await coverageOfPatient(r, orgId, c.patientId, coverageId);
   }
 
-  /** Partial update; icdCodes and cptCodeAuthorizationDetails replace the whole list. */
-  async update(principal: Principal, id: number, sent: AuthorizationChanges): Promise<AuthorizationView> {
-    const changes = normaliseAuthorizationInput(sent);
+  /** The authorization `id` as the path under a case and coverage names it (getUnder's rule). */
+  private async findUnder(r: Repositories, orgId: number, under: CoveragePath, id: number): Promise<Authorization> {
+    await this.caseAndCoverage(r, orgId, under.caseId, under.coverageId);
+    const found = Number.isSafeInteger(id) && id > 0 ? await r.authorizations.findById(orgId, id) : undefined;
+    if (!found || found.caseId !== under.caseId || (found.coverageId !== null && found.coverageId !== under.coverageId))
+      throw notFound(id);
+    return found;
+  }
+
+  /**
+   * Partial update; icdCodes and cptCodeAuthorizationDetails replace the whole list. Named `under` a case and
+   * coverage (v2's path), it must be found there (getUnder's rule) and is recorded as granted under that coverage.
+   */
+  async update(
+    principal: Principal,
+    id: number,
+    sent: AuthorizationChanges,
+    under?: CoveragePath,
+  ): Promise<AuthorizationView> {
+    const changes = normaliseAuthorizationInput(under ? { ...sent, coverageId: under.coverageId } : sent);
     assertValidAuthorizationInput(changes, false);
     const orgId = principal.organisationId;
     return this.deps.storage.transaction(async (tx) => {
-      const existing = await tx.authorizations.findById(orgId, id);
+      const existing = under ? await this.findUnder(tx, orgId, under, id) : await tx.authorizations.findById(orgId, id);
       if (!existing) throw notFound(id);
       await tx.cases.lockForVisits(orgId, existing.caseId);
       const current = (await tx.authorizations.findById(orgId, id)) ?? existing;
@@ -159,11 +178,13 @@ export class AuthorizationService {
     });
   }
 
-  async delete(principal: Principal, id: number): Promise<void> {
+  /** Deletes it; named `under` a case and coverage (v2's path), it must be found there (getUnder's rule). */
+  async delete(principal: Principal, id: number, under?: CoveragePath): Promise<void> {
     if (!Number.isSafeInteger(id) || id < 1) throw notFound(id);
     // In a transaction: the event and an audited delete's audit entry commit with it.
     await this.deps.storage.transaction(async (tx) => {
-      const found = await tx.authorizations.findById(principal.organisationId, id);
+      const orgId = principal.organisationId;
+      const found = under ? await this.findUnder(tx, orgId, under, id) : await tx.authorizations.findById(orgId, id);
       if (!found || !(await tx.authorizations.delete(principal.organisationId, id))) throw notFound(id);
       await tx.outbox.append(domainEvent("authorization.deleted", eventData(found), this.deps.clock.now()));
     });

@@ -3,8 +3,15 @@ import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { dottedIcdCode } from "../icd/icd-code.js";
 import type { IcdService } from "../icd/icd-search-service.js";
 import type { Storage } from "../ports/storage.js";
-import type { CaseService, CaseView } from "./case-service.js";
-import type { CaseChanges, CaseDraft, CaseInsuranceCard, IcdCode, InsuranceCardType } from "./patient-case.js";
+import { type CaseService, type CaseView, caseNotFound } from "./case-service.js";
+import {
+  type CaseChanges,
+  type CaseDraft,
+  type CaseInsuranceCard,
+  type IcdCode,
+  type InsuranceCardType,
+  serviceCaseId,
+} from "./patient-case.js";
 
 /**
  * What a case names by reference where v1 sends copies (spec 9): diagnoses by ICD-10-CM code, insurance by pointers
@@ -46,13 +53,11 @@ export class CoverageCaseService {
     return this.deps.cases.create(principal, { ...plain, ...resolved });
   }
 
-  async get(principal: Principal, id: number): Promise<CaseView> {
-    return this.deps.cases.get(principal, id);
-  }
-
   async update(principal: Principal, id: number, sent: CoverageCaseChanges): Promise<CaseView> {
     const { icdCodes, treatingIcdCodes, primaryCoverageId, secondaryCoverageId, ...plain } = sent;
-    const current = (await this.deps.cases.get(principal, id)).patientCase;
+    // The row, not the case's view: only its patient and card copies are needed before the case service's update.
+    const current = await this.deps.storage.repositories.cases.findById(principal.organisationId, id);
+    if (!current) throw caseNotFound(serviceCaseId(id));
     const refs = { icdCodes, treatingIcdCodes, primaryCoverageId, secondaryCoverageId };
     const resolved = await this.resolve(principal, current.patientId, refs, current.insuranceCards);
     return this.deps.cases.update(principal, id, { ...plain, ...resolved });

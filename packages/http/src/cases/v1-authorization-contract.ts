@@ -109,19 +109,24 @@ export function v1PhysicianDraftFromBody(b: V1PhysicianCreate): ReferringPhysici
   };
 }
 
+/** A physician's own fields as both contracts name them (ids and times differ: each contract writes its own). */
+export const physicianWireFields = (p: ReferringPhysician) => ({
+  first_name: p.firstName,
+  last_name: p.lastName,
+  npi: p.npi,
+  phone_number: p.phoneNumber,
+  fax_number: p.faxNumber,
+  address1: p.address1,
+  address2: p.address2,
+  city: p.city,
+  state: p.state,
+  zip: p.zip,
+});
+
 export function v1PhysicianView(p: ReferringPhysician) {
   return {
     ref_physician_id: p.id,
-    first_name: p.firstName,
-    last_name: p.lastName,
-    npi: p.npi,
-    phone_number: p.phoneNumber,
-    fax_number: p.faxNumber,
-    address1: p.address1,
-    address2: p.address2,
-    city: p.city,
-    state: p.state,
-    zip: p.zip,
+    ...physicianWireFields(p),
     created_at: zonelessUtc(p.createdAt),
     updated_at: zonelessUtc(p.updatedAt),
   };

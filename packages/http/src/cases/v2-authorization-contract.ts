@@ -1,5 +1,6 @@
 import { type AuthorizationChanges, type AuthorizationView, serviceCaseId } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
+import { V1_AUTHORIZATION_FIELDS } from "./v1-authorization-contract.js";
 import type { Static } from "../define-route.js";
 import {
   arrayOf,
@@ -121,22 +122,12 @@ export const v2AuthorizationSchema = replyObject(
   },
 );
 
+/** v1's names, but for the CPT list, which v2 calls `cpt_codes` of `{code, authorized_units}`. */
 export const V2_AUTHORIZATION_FIELDS: FieldNames = Object.freeze({
-  caseId: "service_case_id",
+  ...V1_AUTHORIZATION_FIELDS,
   coverageId: "coverage_id",
-  referenceNumber: "reference_number",
-  payerName: "payer_name",
-  planStartDate: "plan_start_date",
-  planEndDate: "plan_end_date",
-  effectiveStartDate: "effective_start_date",
-  effectiveEndDate: "effective_end_date",
-  authorizedVisits: "authorized_visits",
-  previouslyConsumedVisits: "previously_consumed_visits",
-  status: "status",
-  icdCodes: "icd_codes",
   cptCodeAuthorizationDetails: "cpt_codes",
   cptCode: "code",
-  authorizedUnits: "authorized_units",
 });
 
 export function v2AuthorizationView(v: AuthorizationView) {

@@ -115,13 +115,8 @@ export function v2AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       access: "read",
       responses: { "200": { description: "The authorization", schema: v2AuthorizationSchema }, "404": notFound },
       async handle(ctx) {
-        const { service_case_id, coverage_id, authorization_id } = ctx.ids;
-        const view = await practice.authorizations.getUnder(
-          ctx.principal,
-          service_case_id,
-          coverage_id,
-          authorization_id,
-        );
+        const { service_case_id: caseId, coverage_id: coverageId, authorization_id } = ctx.ids;
+        const view = await practice.authorizations.getUnder(ctx.principal, { caseId, coverageId }, authorization_id);
         return jsonResponse(200, v2AuthorizationView(view));
       },
     }),
@@ -140,16 +135,17 @@ export function v2AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
         "404": notFound,
       },
       async handle(ctx) {
-        const { service_case_id, coverage_id, authorization_id } = ctx.ids;
+        const { service_case_id: caseId, coverage_id: coverageId, authorization_id } = ctx.ids;
         // The body first: a request that cannot be read is 400 whatever the path names.
         const b = await ctx.body();
-        await practice.authorizations.getUnder(ctx.principal, service_case_id, coverage_id, authorization_id);
         const changes = {
           ...authorizationChangesFromBody(b),
           ...(b.icd_codes === undefined ? {} : { icdCodes: await codes(b.icd_codes) }),
-          coverageId: coverage_id,
         };
-        const view = await practice.authorizations.update(ctx.principal, authorization_id, changes);
+        const view = await practice.authorizations.update(ctx.principal, authorization_id, changes, {
+          caseId,
+          coverageId,
+        });
         return jsonResponse(200, v2AuthorizationView(view));
       },
     }),
@@ -162,9 +158,8 @@ export function v2AuthorizationRoutes({ practice }: RouteDependencies): RouteDef
       access: "write",
       responses: { "204": { description: "Deleted" }, "404": notFound },
       async handle(ctx) {
-        const { service_case_id, coverage_id, authorization_id } = ctx.ids;
-        await practice.authorizations.getUnder(ctx.principal, service_case_id, coverage_id, authorization_id);
-        await practice.authorizations.delete(ctx.principal, authorization_id);
+        const { service_case_id: caseId, coverage_id: coverageId, authorization_id } = ctx.ids;
+        await practice.authorizations.delete(ctx.principal, authorization_id, { caseId, coverageId });
         return new Response(null, { status: 204 });
       },
     }),

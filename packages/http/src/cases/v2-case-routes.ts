@@ -68,10 +68,7 @@ export function v2CaseRoutes({ practice }: RouteDependencies): RouteDefinition[]
       access: "read",
       responses: { "200": { description: "The case", schema: v2CaseSchema }, "404": errors["404"] },
       async handle(ctx) {
-        return jsonResponse(
-          200,
-          await withWarnings(await practice.coverageCases.get(ctx.principal, ctx.ids.service_case_id)),
-        );
+        return jsonResponse(200, await withWarnings(await practice.cases.get(ctx.principal, ctx.ids.service_case_id)));
       },
     }),
     route({

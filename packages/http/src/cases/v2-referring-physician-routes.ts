@@ -7,6 +7,7 @@ import { dateTime, idText, plainText, replyObject, textOrNull } from "../openapi
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { nullable } from "../validation/json-schema.js";
 import {
+  physicianWireFields,
   V1_PHYSICIAN_FIELDS,
   v1PhysicianChangesFromBody,
   v1PhysicianDraftFromBody,
@@ -98,16 +99,7 @@ const physicianSchema = replyObject(
 
 const view = (p: ReferringPhysician) => ({
   id: String(p.id),
-  first_name: p.firstName,
-  last_name: p.lastName,
-  npi: p.npi,
-  phone_number: p.phoneNumber,
-  fax_number: p.faxNumber,
-  address1: p.address1,
-  address2: p.address2,
-  city: p.city,
-  state: p.state,
-  zip: p.zip,
+  ...physicianWireFields(p),
   created_at: p.createdAt.toISOString(),
   updated_at: p.updatedAt.toISOString(),
 });
