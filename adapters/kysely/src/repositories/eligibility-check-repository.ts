@@ -72,19 +72,23 @@ export class KyselyEligibilityCheckRepository implements EligibilityCheckReposit
 
   async latestAnswered(organisationId: number, coverageIds: readonly number[]) {
     if (coverageIds.length === 0) return [];
-    const rows = await Promise.all(
-      coverageIds.map((coverageId) =>
-        this.db
-          .selectFrom("eligibility_checks")
-          .selectAll()
-          .where("organisation_id", "=", organisationId)
-          .where("coverage_id", "=", coverageId)
-          .where("status", "in", ["active", "inactive"])
-          .orderBy("id", "desc")
-          .limit(1)
-          .executeTakeFirst(),
-      ),
-    );
-    return rows.flatMap((r) => (r ? [toCheck(r)] : []));
+    const answered = (db: Kysely<Database>) =>
+      db
+        .selectFrom("eligibility_checks")
+        .where("organisation_id", "=", organisationId)
+        .where("coverage_id", "in", [...coverageIds])
+        .where("status", "in", ["active", "inactive"]);
+    // One statement for every coverage of a case: the newest answered check of each (its largest id).
+    const rows = await answered(this.db)
+      .selectAll()
+      .where(
+        "id",
+        "in",
+        answered(this.db)
+          .select((eb) => eb.fn.max("id").as("id"))
+          .groupBy("coverage_id"),
+      )
+      .execute();
+    return rows.map(toCheck);
   }
 }

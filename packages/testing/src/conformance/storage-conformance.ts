@@ -16,6 +16,7 @@ import { describeStaffConformance } from "./staff-conformance.js";
 import { describeScheduleConformance } from "./schedule-conformance.js";
 import { describeWaitlistConformance } from "./waitlist-conformance.js";
 import { describeCoverageConformance } from "./coverage-conformance.js";
+import { describeEligibilityConformance } from "./eligibility-conformance.js";
 import type { StorageProbe } from "./storage-probe.js";
 
 /** Raw reads of what an adapter persisted, made with the engine's own driver, not through our repositories. */
@@ -496,6 +497,7 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
     describeScheduleConformance(engine, () => ({ s, fx }));
     describeWaitlistConformance(engine, () => ({ s, fx }));
     describeCoverageConformance(engine, () => ({ s, fx }));
+    describeEligibilityConformance(engine, () => ({ s, fx }));
 
     describe("transactions and the outbox", () => {
       it(`[${engine}] a transaction commits the row and its event together`, async () => {
