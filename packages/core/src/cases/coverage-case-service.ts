@@ -33,6 +33,12 @@ const POINTERS = [
   ["secondaryCoverageId", "SECONDARY"],
 ] as const satisfies ReadonlyArray<readonly [keyof CaseReferences, InsuranceCardType]>;
 
+/** The input without what `resolve` turns into the case service's terms. */
+function withoutReferences<T extends CaseReferences>(input: T): Omit<T, keyof CaseReferences> {
+  const { icdCodes: _a, treatingIcdCodes: _b, primaryCoverageId: _c, secondaryCoverageId: _d, ...plain } = input;
+  return plain;
+}
+
 /** The coverage a case points to at a rank: its copy of that rank's card (v1's view of the same pointer). */
 export function coveragePointer(cards: readonly CaseInsuranceCard[], rank: InsuranceCardType): number | null {
   return cards.find((c) => c.insuranceCardType === rank)?.id ?? null;
@@ -47,20 +53,16 @@ export class CoverageCaseService {
   constructor(private readonly deps: { storage: Storage; cases: CaseService; icd: IcdService }) {}
 
   async create(principal: Principal, sent: CoverageCaseDraft): Promise<CaseView> {
-    const { icdCodes, treatingIcdCodes, primaryCoverageId, secondaryCoverageId, ...plain } = sent;
-    const refs = { icdCodes, treatingIcdCodes, primaryCoverageId, secondaryCoverageId };
-    const resolved = await this.resolve(principal, sent.patientId, refs, []);
-    return this.deps.cases.create(principal, { ...plain, ...resolved });
+    const resolved = await this.resolve(principal, sent.patientId, sent, []);
+    return this.deps.cases.create(principal, { ...withoutReferences(sent), ...resolved });
   }
 
   async update(principal: Principal, id: number, sent: CoverageCaseChanges): Promise<CaseView> {
-    const { icdCodes, treatingIcdCodes, primaryCoverageId, secondaryCoverageId, ...plain } = sent;
     // The row, not the case's view: only its patient and card copies are needed before the case service's update.
     const current = await this.deps.storage.repositories.cases.findById(principal.organisationId, id);
     if (!current) throw caseNotFound(serviceCaseId(id));
-    const refs = { icdCodes, treatingIcdCodes, primaryCoverageId, secondaryCoverageId };
-    const resolved = await this.resolve(principal, current.patientId, refs, current.insuranceCards);
-    return this.deps.cases.update(principal, id, { ...plain, ...resolved });
+    const resolved = await this.resolve(principal, current.patientId, sent, current.insuranceCards);
+    return this.deps.cases.update(principal, id, { ...withoutReferences(sent), ...resolved });
   }
 
   /** Codes and pointers as the case service takes them; VALIDATION_FAILED or UNKNOWN_REFERENCE naming the field. */
