@@ -1,5 +1,7 @@
 import type { PoolStats, Repositories, Storage } from "@openpractice/core";
 import { sql, type Kysely } from "kysely";
+import { GroupCommit } from "./group-commit.js";
+import { KnownOrganisations } from "./known-organisations.js";
 import { migrateToLatest } from "./migrations/migrate.js";
 import { repositoriesOn } from "./kysely-modules.js";
 import type { Database } from "./schema.js";
@@ -15,16 +17,39 @@ export interface KyselyStorageOptions {
   ownsConnection: boolean;
   /** The driver pool's counters (monitoring), when the engine has a pool. */
   poolStats?: (() => PoolStats | undefined) | undefined;
+  /**
+   * Share commits between concurrent transactions (GroupCommit). Default: on for engines with one writer at a time
+   * (`profile.singleWriter`, SQLite), off for the server engines, where each connection commits on its own.
+   */
+  groupCommit?: boolean | undefined;
 }
 
 /** The storage port over any Kysely dialect; the engine adapters only build the Kysely instance and the profile. */
 export class KyselyStorage implements Storage {
   readonly capabilities;
   readonly repositories: Repositories;
+  private readonly knownOrganisations = new KnownOrganisations();
+  private readonly group: GroupCommit | undefined;
 
   constructor(private readonly options: KyselyStorageOptions) {
     this.capabilities = Object.freeze({ ...options.profile.capabilities });
-    this.repositories = repositoriesOn(options.db, options.profile);
+    const { db, profile } = options;
+    if (options.groupCommit ?? profile.singleWriter === true)
+      this.group = new GroupCommit(
+        (body) => this.retryingConflicts(() => db.transaction().execute(body)),
+        async (fn, trx) => {
+          const tracked = this.knownOrganisations.track(repositoriesOn(trx, profile));
+          try {
+            return { ok: true, value: await fn(tracked.repositories), committed: tracked.committed };
+          } catch (error) {
+            return { ok: false, error };
+          }
+        },
+        profile,
+      );
+    this.repositories = this.group
+      ? this.group.joiningCommits(repositoriesOn(db, profile))
+      : repositoriesOn(db, profile);
   }
 
   poolStats(): PoolStats | undefined {
@@ -41,10 +66,25 @@ export class KyselyStorage implements Storage {
   }
 
   async transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    if (this.group) return this.group.run(fn);
     const { db, profile } = this.options;
+    let committed = () => {};
+    const value = await this.retryingConflicts(() =>
+      db.transaction().execute((trx) => {
+        const tracked = this.knownOrganisations.track(repositoriesOn(trx, profile));
+        committed = tracked.committed;
+        return fn(tracked.repositories);
+      }),
+    );
+    committed();
+    return value;
+  }
+
+  private async retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
+    const { profile } = this.options;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await db.transaction().execute((trx) => fn(repositoriesOn(trx, profile)));
+        return await run();
       } catch (error) {
         // The engine rolled the whole transaction back to break a deadlock: nothing of it stays, so it runs again,
         // after a random pause that doubles per attempt so that the contenders spread out.
