@@ -50,7 +50,7 @@ async function withConnection(url, fn) {
 }
 
 /** Creates database `opbench_<run>_<suffix>` on the server of `baseUrl` (optionally as a copy of `template`); returns its URL. */
-async function createDatabase(baseUrl, suffix, template) {
+export async function createDatabase(baseUrl, suffix, template) {
   const name = `opbench_${runTag}_${suffix}`;
   await withConnection(baseUrl, (q) =>
     engineOf(baseUrl) === "postgres"

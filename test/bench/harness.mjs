@@ -75,17 +75,23 @@ export async function startServer(name, args, env) {
   throw new Error(`${name} did not start:\n${readFileSync(logFile, "utf8").slice(-2000)}`);
 }
 
-/** The runtime as deployed: `openpractice serve` configured from the environment, on a SQLite file or a postgres:// / mysql:// URL. */
-export function startRuntime(name, database, logLevel, cli = RUNTIME_CLI) {
+/**
+ * The runtime as deployed: `openpractice serve` configured from the environment, on a SQLite file or a
+ * postgres:// / mysql:// URL; `env` overrides the defaults below, `serveArgs` follow `serve`.
+ */
+export function startRuntime(name, database, logLevel, cli = RUNTIME_CLI, env = {}, serveArgs = []) {
   // BENCH_CPU_PROF=<dir>: the runtime writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return startServer(name, [...profile, cli, "serve"], {
+  return startServer(name, [...profile, cli, "serve", ...serveArgs], {
     DATABASE_URL: database.includes("://") ? database : `sqlite:${database}`,
     OPENPRACTICE_DATA_DIR: temp,
     OPENPRACTICE_JWT_SECRET: SECRET,
     OPENPRACTICE_PLAN_LIMITS: PLAN_LIMITS,
     OPENPRACTICE_ENV: "production",
     LOG_LEVEL: logLevel,
+    // One process, as the figures in docs/performance.md were measured; workers.bench.mjs asks for more.
+    OPENPRACTICE_WORKERS: "1",
+    ...env,
   });
 }
 
@@ -104,7 +110,7 @@ export async function stopServer(server) {
 let created = 0;
 const runTag = Date.now().toString(36);
 /** A registration no one made before (unique last name), as the v2 contract spells it. */
-const newPatientBody = () => {
+export const newPatientBody = () => {
   const n = created++;
   return JSON.stringify({
     first_name: "Bench",
@@ -122,10 +128,13 @@ const SCENARIOS = {
   create: { method: "POST", next: () => ({ path: "/v2/patients", body: newPatientBody() }) },
 };
 
-/** Closed-loop load for `duration` seconds over `connections` keep-alive connections. */
+/**
+ * Closed-loop load for `duration` seconds over `connections` keep-alive connections. `scenario` names one above, or
+ * is `{ method, next(i) }` whose `next` may also set the method and body of request i (a mix).
+ */
 export async function load(server, scenario, headers, { duration, connections }) {
   let i = 0;
-  const { method, next } = SCENARIOS[scenario];
+  const { method, next } = typeof scenario === "string" ? SCENARIOS[scenario] : scenario;
   const r = await autocannon({
     url: server.url,
     connections,
