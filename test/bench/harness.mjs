@@ -179,6 +179,34 @@ export async function searchLatency(server, headers, samples) {
 }
 
 /**
+ * One request at a time to each server in turn, the same term for both in each round and which goes first
+ * alternating, so the machine's drift within the run (another process waking, the CPU's clock) falls on both
+ * alike: the ratio of the p95s is then a figure of our layers, not of the minute it was taken in.
+ */
+export async function pairedSearchLatency(servers, headers, rounds) {
+  const samples = new Map(servers.map((s) => [s.name, { all: [], byTerm: new Map(SEARCH_TERMS.map((t) => [t, []])) }]));
+  for (let i = 0; i < rounds; i++) {
+    const order = i % 2 === 0 ? servers : [...servers].reverse();
+    for (const server of order) {
+      const started = performance.now();
+      const res = await fetch(server.url + searchPath(i), { headers });
+      await res.arrayBuffer();
+      const ms = performance.now() - started;
+      if (!res.ok) throw new Error(`${server.name}: search answered ${res.status}`);
+      const mine = samples.get(server.name);
+      mine.all.push(ms);
+      mine.byTerm.get(SEARCH_TERMS[i % SEARCH_TERMS.length]).push(ms);
+    }
+  }
+  return Object.fromEntries(
+    [...samples].map(([name, x]) => [
+      name,
+      { ...stats(x.all), byTerm: Object.fromEntries([...x.byTerm].map(([t, xs]) => [t, stats(xs)])) },
+    ]),
+  );
+}
+
+/**
  * In process, the repository call PatientService.list makes for `?search=<term>` (organisation 1): one row
  * past the page, and the count bounded at `countLimit` (undefined: exact).
  */
