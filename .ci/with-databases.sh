@@ -8,6 +8,9 @@
 # services), creates the databases, exports their URLs as
 # OPENPRACTICE_TEST_POSTGRES_URL and OPENPRACTICE_TEST_MYSQL_URL, runs the
 # command, and stops both servers on exit, whether the command passed or not.
+# A second PostgreSQL runs as a hot standby of the first (streaming replication from
+# pg_basebackup -R), its URL in OPENPRACTICE_TEST_POSTGRES_REPLICA_URL, for the read
+# replica tests.
 # OPENPRACTICE_TEST_PG_OPTIONS adds server settings, e.g. "-c shared_buffers=1GB".
 set -euo pipefail
 
@@ -33,6 +36,7 @@ free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1
 
 stop_all() {
   set +e
+  [ -f "$work/pg-replica/postmaster.pid" ] && runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$work/pg-replica" -m immediate stop >/dev/null 2>&1
   [ -f "$work/pg/postmaster.pid" ] && runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1
   [ -f "$work/mariadb.pid" ] && kill "$(cat "$work/mariadb.pid")" 2>/dev/null && sleep 1
   rm -rf "$work"
@@ -47,6 +51,25 @@ runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$work/pg" -w -l "$work/pg/server.log
   -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 ${OPENPRACTICE_TEST_PG_OPTIONS:-}" start >/dev/null
 runuser -u postgres -- "$PG_BIN/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "create database openpractice_test" >/dev/null
 export OPENPRACTICE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$pg_port/openpractice_test"
+
+# The standby: a copy of the primary taken over the replication protocol (initdb's pg_hba already trusts
+# replication from 127.0.0.1, and PostgreSQL 15's defaults are wal_level=replica and 10 WAL senders), with
+# standby.signal and primary_conninfo written by -R. --checkpoint=fast: no wait for a spread checkpoint. A hot
+# standby needs max_connections at least the primary's. It starts in the background while MariaDB starts. (The
+# primary's socket sits in its data directory; pg_basebackup warns that it skips it, which is left out.)
+replica_port=$(free_port)
+start_replica() {
+  mkdir -p "$work/pg-replica" && chown postgres:postgres "$work/pg-replica" && chmod 700 "$work/pg-replica"
+  runuser -u postgres -- "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$pg_port" -U postgres -D "$work/pg-replica" \
+    -R -X stream --checkpoint=fast 2>&1 >/dev/null | { grep -v 'skipping special file' >&2 || true; }
+  rm -f "$work/pg-replica/server.log"
+  runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$work/pg-replica" -w -l "$work/pg-replica/server.log" \
+    -o "-p $replica_port -k $work/pg-replica -c listen_addresses=127.0.0.1 -c hot_standby=on -c fsync=off -c max_connections=200 ${OPENPRACTICE_TEST_PG_OPTIONS:-}" \
+    start >/dev/null
+}
+start_replica &
+replica_job=$!
+export OPENPRACTICE_TEST_POSTGRES_REPLICA_URL="postgres://postgres@127.0.0.1:$replica_port/openpractice_test"
 
 my_port=$(free_port)
 mkdir -p "$work/mariadb"
@@ -63,8 +86,9 @@ mariadb --no-defaults -S "$work/mariadb.sock" -u root -e "
   create user 'openpractice'@'127.0.0.1' identified by 'openpractice';
   grant all privileges on *.* to 'openpractice'@'127.0.0.1';"
 export OPENPRACTICE_TEST_MYSQL_URL="mysql://openpractice:openpractice@127.0.0.1:$my_port/openpractice_test"
+wait "$replica_job"
 
-echo "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port, MariaDB $(/usr/sbin/mariadbd --version | awk '{print $3}') on 127.0.0.1:$my_port"
+echo "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port (hot standby on 127.0.0.1:$replica_port), MariaDB $(/usr/sbin/mariadbd --version | awk '{print $3}') on 127.0.0.1:$my_port"
 status=0
 "$@" || status=$?
 exit "$status"

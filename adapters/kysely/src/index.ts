@@ -2,6 +2,7 @@ export * from "./schema.js";
 export * from "./sql-dialect-profile.js";
 export * from "./insert-styles.js";
 export * from "./kysely-storage.js";
+export * from "./read-routing.js";
 export * from "./kysely-module.js";
 export * from "./kysely-modules.js";
 export * from "./insert-ignoring-duplicate.js";

@@ -1,4 +1,4 @@
-import type { StorageEngine } from "@openpractice/core";
+import type { StorageEngine, StorageEngineOptions } from "@openpractice/core";
 import { serverAddressOf } from "@openpractice/kysely";
 import { createMysqlStorage } from "./mysql-storage.js";
 
@@ -8,6 +8,12 @@ export const mysqlEngine: StorageEngine = Object.freeze({
   displayName: "MySQL/MariaDB",
   kind: "server",
   schemes: ["mysql://"],
-  open: (url: string) => createMysqlStorage({ url }),
+  open: (url: string, options?: StorageEngineOptions) =>
+    createMysqlStorage({
+      url,
+      readUrls: options?.readUrls,
+      readYourWritesMs: options?.readYourWritesMs,
+      onReplicaDown: options?.onReplicaDown,
+    }),
   describeLocation: (url: string) => serverAddressOf(url, 3306),
 });

@@ -1,6 +1,6 @@
-import { KyselyStorage, type Database } from "@openpractice/kysely";
+import { kyselyStorageWithReplicas, serverAddressOf, type Database, type KyselyStorage } from "@openpractice/kysely";
 import { Kysely, MysqlDialect } from "kysely";
-import { createPool, type Pool } from "mysql2";
+import { createPool, type Pool, type PoolOptions } from "mysql2";
 import { mysqlProfile } from "./mysql-profile.js";
 
 export interface MysqlStorageOptions {
@@ -12,29 +12,53 @@ export interface MysqlStorageOptions {
   maxConnections?: number | undefined;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean | undefined;
+  /** Read replicas of the primary for list and search reads; never migrated. */
+  readUrls?: readonly string[] | undefined;
+  /** Read-your-writes window in milliseconds (default 5,000). */
+  readYourWritesMs?: number | undefined;
+  /** Told when a replica fails and its reads go to the primary. */
+  onReplicaDown?: ((replica: string, error: unknown) => void) | undefined;
 }
+
+/** The driver settings of every pool this adapter builds. */
+const POOL_SETTINGS: PoolOptions = {
+  charset: "utf8mb4",
+  timezone: "Z",
+  supportBigNumbers: true,
+  bigNumberStrings: false,
+};
 
 /** The storage port on MySQL 8 or MariaDB 10.6+ (mysql2 + Kysely). Tables use utf8mb4. */
 export async function createMysqlStorage(options: MysqlStorageOptions): Promise<KyselyStorage> {
   const url = options.url;
   if (!options.pool && !url) throw new Error("createMysqlStorage needs a url or a pool");
   const pool =
-    options.pool ??
-    createPool({
-      uri: url as string,
-      connectionLimit: options.maxConnections ?? 10,
-      charset: "utf8mb4",
-      timezone: "Z",
-      supportBigNumbers: true,
-      bigNumberStrings: false,
-    });
-  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
-  const storage = new KyselyStorage({
+    options.pool ?? createPool({ ...POOL_SETTINGS, uri: url as string, connectionLimit: options.maxConnections ?? 10 });
+  const dialect = new MysqlDialect({ pool });
+  const db = new Kysely<Database>({ dialect });
+  const primary = {
     db,
     profile: mysqlProfile,
     ownsConnection: !options.pool,
     poolStats: () => mysqlPoolStats(pool, options.maxConnections ?? 10),
-  });
+  };
+  const replicas = (options.readUrls ?? []).map((readUrl) => ({
+    name: `${serverAddressOf(readUrl, 3306)}${new URL(readUrl).pathname}`,
+    db: new Kysely<Database>({
+      dialect: new MysqlDialect({
+        // A replica that does not answer within 3 s is passed over (its reads go to the primary).
+        pool: createPool({
+          ...POOL_SETTINGS,
+          uri: readUrl,
+          connectionLimit: options.maxConnections ?? 10,
+          connectTimeout: 3_000,
+        }),
+      }),
+    }),
+    ownsConnection: true,
+  }));
+  const { readYourWritesMs, onReplicaDown } = options;
+  const storage = kyselyStorageWithReplicas({ ...primary, replicas, dialect, readYourWritesMs, onReplicaDown });
   if (options.migrate !== false) await storage.migrate();
   return storage;
 }

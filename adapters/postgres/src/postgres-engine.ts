@@ -8,7 +8,6 @@ export const postgresEngine: StorageEngine = Object.freeze({
   displayName: "PostgreSQL",
   kind: "server",
   schemes: ["postgres://", "postgresql://"],
-  open: (url: string, options?: StorageEngineOptions) =>
-    createPostgresStorage({ url, onIdleConnectionError: options?.onIdleConnectionError }),
+  open: (url: string, options?: StorageEngineOptions) => createPostgresStorage({ ...options, url }),
   describeLocation: (url: string) => serverAddressOf(url, 5432),
 });

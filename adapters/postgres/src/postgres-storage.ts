@@ -1,4 +1,4 @@
-import { KyselyStorage, type Database } from "@openpractice/kysely";
+import { kyselyStorageWithReplicas, serverAddressOf, type Database, type KyselyStorage } from "@openpractice/kysely";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { postgresProfile } from "./postgres-profile.js";
@@ -14,6 +14,38 @@ export interface PostgresStorageOptions {
   migrate?: boolean | undefined;
   /** Told when an idle pooled connection fails (server restart, network drop); the pool replaces it. */
   onIdleConnectionError?: ((error: Error) => void) | undefined;
+  /** Read replicas (hot standbys of the primary) for list and search reads; never migrated. */
+  readUrls?: readonly string[] | undefined;
+  /** Already-built replica pools instead of `readUrls`; the caller keeps ownership. */
+  readPools?: readonly pg.Pool[] | undefined;
+  /** Read-your-writes window in milliseconds (default 5,000). */
+  readYourWritesMs?: number | undefined;
+  /** Told when a replica fails and its reads go to the primary. */
+  onReplicaDown?: ((replica: string, error: unknown) => void) | undefined;
+}
+
+/** A replica that does not accept a connection within this long is passed over (pg waits forever by default). */
+const REPLICA_CONNECT_TIMEOUT_MS = 3_000;
+
+/** The replica pools, named host:port/database; the adapter owns those it built from URLs. */
+function replicaPools(options: PostgresStorageOptions) {
+  const given = (options.readPools ?? []).map((pool, i) => ({
+    name: `${pool.options.host ?? "replica"}:${pool.options.port ?? 5432}/${pool.options.database ?? i}`,
+    pool,
+    owned: false,
+  }));
+  const built = (options.readUrls ?? []).map((url) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
+      // Names the replica's sessions in pg_stat_activity, apart from the primary's.
+      application_name: "openpractice-replica",
+    });
+    pool.on("error", (error) => options.onIdleConnectionError?.(error));
+    return { name: `${serverAddressOf(url, 5432)}${new URL(url).pathname}`, pool, owned: true };
+  });
+  return [...given, ...built];
 }
 
 const guarded = new WeakSet<pg.PoolClient>();
@@ -42,9 +74,10 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     pool.on("error", (error) => options.onIdleConnectionError?.(error));
   }
   guardCheckedOutClients(pool);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const dialect = new PostgresDialect({ pool });
+  const db = new Kysely<Database>({ dialect });
   const counted = pool;
-  const storage = new KyselyStorage({
+  const primary = {
     db,
     profile: postgresProfile,
     ownsConnection: !options.pool,
@@ -54,7 +87,17 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
       waiting: counted.waitingCount,
       max: counted.options.max ?? 10,
     }),
+  };
+  const replicas = replicaPools(options).map(({ name, pool: replica, owned }) => {
+    guardCheckedOutClients(replica);
+    return {
+      name,
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: replica }) }),
+      ownsConnection: owned,
+    };
   });
+  const { readYourWritesMs, onReplicaDown } = options;
+  const storage = kyselyStorageWithReplicas({ ...primary, replicas, dialect, readYourWritesMs, onReplicaDown });
   if (options.migrate !== false) await storage.migrate();
   return storage;
 }

@@ -1,4 +1,4 @@
-import type { StorageEngine } from "@openpractice/core";
+import type { StorageEngine, StorageEngineOptions } from "@openpractice/core";
 import { createSqliteStorage, sqliteFilenameFromUrl } from "./sqlite-storage.js";
 
 /** The embedded default: `sqlite:./data/x.db` (relative) or `sqlite:/srv/x.db` (absolute). */
@@ -7,6 +7,10 @@ export const sqliteEngine: StorageEngine = Object.freeze({
   displayName: "SQLite",
   kind: "file",
   schemes: ["sqlite:"],
-  open: (url: string) => createSqliteStorage({ filename: sqliteFilenameFromUrl(url) }),
+  open: async (url: string, options?: StorageEngineOptions) => {
+    // One file, one writer: there is nothing a replica could stream from.
+    if (options?.readUrls?.length) throw new Error("SQLite has no read replicas: unset DATABASE_READ_URL");
+    return createSqliteStorage({ filename: sqliteFilenameFromUrl(url) });
+  },
   describeLocation: (url: string) => sqliteFilenameFromUrl(url),
 });

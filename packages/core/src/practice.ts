@@ -20,7 +20,7 @@ import { resolvePlanLimits } from "./organisations/plan-limits.js";
 import { DEFAULT_SEARCH_COUNT_LIMIT } from "./patients/patient-service.js";
 import type { BillingGateway } from "./ports/billing-gateway.js";
 import type { EligibilityGateway } from "./ports/eligibility-gateway.js";
-import type { Storage } from "./ports/storage.js";
+import type { ReplicaHealth, Storage } from "./ports/storage.js";
 import type { Patch } from "./patch.js";
 import type { SoapSummaryRenderer } from "./soap/soap-summary.js";
 import type { SecretCipher } from "./webhooks/secret-cipher.js";
@@ -91,8 +91,12 @@ export type Practice = Readonly<PracticeServices> & {
   readonly storage: Storage;
   readonly clock: Clock;
   readonly ids: Ids;
-  /** Resolves when the store answers; rejects otherwise (readiness). */
-  checkReady(): Promise<void>;
+  /**
+   * Resolves when the store answers, with each read replica's state (a replica
+   * down leaves the instance ready: its reads go to the primary); rejects when
+   * the primary does not answer (readiness).
+   */
+  checkReady(): Promise<{ replicas: ReplicaHealth[] }>;
   /**
    * Sets the instance's outbound adapters (those `build` leaves out stay as
    * they are); `build` sees the adapters set so far and the VAPID pair a push
@@ -154,7 +158,10 @@ function practiceFrom(deps: ModuleDependencies): Practice {
     storage: deps.storage,
     clock: deps.clock,
     ids: deps.ids,
-    checkReady: () => deps.storage.ping(),
+    checkReady: async () => {
+      await deps.storage.ping();
+      return { replicas: (await deps.storage.replicaHealth?.()) ?? [] };
+    },
     useOutbound: (build) => {
       const slot = deps.settings.outbound;
       Object.assign(slot, definedOnly(build({ vapid: deps.settings.vapid, ...slot })));

@@ -62,8 +62,18 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
       { file: `${config.dataDir}/token-signing-keys.json` },
       "generated the ES256 key that signs tokens of /oauth/token; back it up with the database",
     );
-  const storage = await openStorage(config.databaseUrl, (error) =>
-    logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"),
+  const storage = await openStorage(
+    config.databaseUrl,
+    (error) => logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"),
+    {
+      readUrls: config.databaseReadUrls,
+      readYourWritesMs: config.readYourWritesMs,
+      onReplicaDown: (replica, error) =>
+        logger.warn(
+          { replica, err: { message: error instanceof Error ? error.message : String(error) } },
+          "read replica failed; its reads go to the primary for now",
+        ),
+    },
   );
   // Created once the practice exists (below); requests answered before that are not counted.
   let metrics: PracticeMetrics | undefined;

@@ -1,4 +1,4 @@
-import type { Storage, StorageEngine } from "@openpractice/core";
+import type { Storage, StorageEngine, StorageEngineOptions } from "@openpractice/core";
 import { ENGINES, engineForUrl } from "./engines.js";
 
 /**
@@ -17,6 +17,8 @@ export class DatabaseUnavailableError extends Error {
 export async function openStorage(
   databaseUrl: string,
   onIdleConnectionError?: (error: Error) => void,
+  /** DATABASE_READ_URL's replicas and the read-your-writes window (the server only; CLI commands use the primary). */
+  reads?: Pick<StorageEngineOptions, "readUrls" | "readYourWritesMs" | "onReplicaDown">,
 ): Promise<Storage> {
   const entry = engineForUrl(databaseUrl);
   if (!entry) {
@@ -25,7 +27,7 @@ export async function openStorage(
   }
   const engine = await entry.load();
   try {
-    return await engine.open(databaseUrl, { onIdleConnectionError });
+    return await engine.open(databaseUrl, { onIdleConnectionError, ...reads });
   } catch (error) {
     throw explainOpenFailure(engine, databaseUrl, error) ?? error;
   }

@@ -3105,8 +3105,19 @@ export interface components {
          * @example {
          *       "status": "ready"
          *     }
+         * @example {
+         *       "status": "ready",
+         *       "replicas": [
+         *         {
+         *           "name": "10.0.0.12:5432/openpractice",
+         *           "status": "down"
+         *         }
+         *       ]
+         *     }
          */
         ReadyStatus: {
+            /** @description Each read replica's state, present when DATABASE_READ_URL names replicas. A replica down leaves the service ready: its reads go to the primary. */
+            replicas?: components["schemas"]["ReplicaStatus"][];
             /** @constant */
             status: "ready";
         };
@@ -3144,6 +3155,13 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             zip: string | null;
+        };
+        /** ReplicaStatus */
+        ReplicaStatus: {
+            /** @description host:port/database of the replica (DATABASE_READ_URL) */
+            name: string;
+            /** @enum {string} */
+            status: "up" | "down";
         };
         /** ServiceBenefits */
         ServiceBenefits: {

@@ -2,7 +2,7 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import { readsFor, type Repositories, type Storage } from "../ports/storage.js";
 import type { Appointment, AppointmentDraft, AppointmentHistoryEntry, CancellationRequest } from "./appointment.js";
 import { toAppointmentListCriteria, type AppointmentListQuery } from "./appointment-list-query.js";
 import {
@@ -263,7 +263,10 @@ export class AppointmentService {
 
   async list(principal: Principal, query: AppointmentListQuery): Promise<AppointmentPage> {
     const criteria = toAppointmentListCriteria(principal.organisationId, query);
-    const { appointments, total } = await this.deps.storage.repositories.appointments.list(criteria);
+    // Like the patient list, a page may come from a read replica (PatientService.list).
+    const { appointments, total } = await readsFor(this.deps.storage, principal.organisationId).appointments.list(
+      criteria,
+    );
     return { appointments, total, page: criteria.offset / criteria.limit + 1, size: criteria.limit };
   }
 

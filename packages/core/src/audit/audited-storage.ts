@@ -66,6 +66,10 @@ export function auditedStorage(storage: Storage, clock: Clock): Storage {
   };
   if (storage.isUnavailable) audited.isUnavailable = (error) => storage.isUnavailable?.(error) ?? false;
   if (storage.poolStats) audited.poolStats = () => storage.poolStats?.();
+  // Replica reads write nothing, so there is nothing to audit: they pass through.
+  if (storage.readRepositories)
+    audited.readRepositories = (organisationId) => storage.readRepositories?.(organisationId) ?? storage.repositories;
+  if (storage.replicaHealth) audited.replicaHealth = () => storage.replicaHealth?.() ?? Promise.resolve([]);
   return audited;
 }
 

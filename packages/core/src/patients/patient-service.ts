@@ -4,7 +4,7 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import { readsFor, type Repositories, type Storage } from "../ports/storage.js";
 import type { Patient, PatientChanges, PatientDraft } from "./patient.js";
 import { toPatientListCriteria, type PatientListQuery } from "./patient-list-query.js";
 import { toPatientRecord } from "./patient-normalisation.js";
@@ -126,7 +126,8 @@ export class PatientService {
     const criteria = toPatientListCriteria(principal.organisationId, query);
     const limit = criteria.searchTerms.length > 0 ? (this.deps.searchCountLimit ?? undefined) : undefined;
     const perPage = criteria.limit;
-    const found = await this.deps.storage.repositories.patients.list({
+    // A list may see a replica's state a few seconds old; the organisation's own recent writes read the primary.
+    const found = await readsFor(this.deps.storage, principal.organisationId).patients.list({
       ...criteria,
       limit: perPage + 1,
       countLimit: limit,

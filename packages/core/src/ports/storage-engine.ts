@@ -1,9 +1,21 @@
 import type { Storage } from "./storage.js";
 
+/**
+ * How long after an organisation's write its list reads stay on the primary when the host names no window
+ * (OPENPRACTICE_READ_YOUR_WRITES_MS): longer than a healthy replica's usual lag.
+ */
+export const DEFAULT_READ_YOUR_WRITES_MS = 5_000;
+
 /** What the host passes when it opens a store by URL. */
 export interface StorageEngineOptions {
   /** A pooled connection failed while idle (the pool replaces it); hosts log it. */
   onIdleConnectionError?: ((error: Error) => void) | undefined;
+  /** Read replicas of the same engine for list and search reads (DATABASE_READ_URL); engines without them refuse. */
+  readUrls?: readonly string[] | undefined;
+  /** How long after an organisation's write its reads stay on the primary (milliseconds). */
+  readYourWritesMs?: number | undefined;
+  /** A replica failed and its reads go to the primary for now; hosts log it. */
+  onReplicaDown?: ((replica: string, error: unknown) => void) | undefined;
 }
 
 /**

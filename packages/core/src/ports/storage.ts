@@ -104,6 +104,32 @@ export interface Storage {
   isUnavailable?(error: unknown): boolean;
   /** The connection pool's use right now, for monitoring; absent where there is no pool (SQLite's one connection). */
   poolStats?(): PoolStats | undefined;
+  /**
+   * Repositories for one organisation's reads that may see a state a few
+   * seconds old (lists and searches): an adapter with read replicas answers
+   * them from a replica, unless the organisation wrote through this store
+   * recently (read-your-writes), and from the primary when no replica
+   * answers. Never for reads that decide a write: those belong in
+   * `transaction`. Absent: `repositories` serves (see `readsFor`).
+   */
+  readRepositories?(organisationId: number): Repositories;
+  /** Whether each read replica answers a trivial query now; absent or empty without replicas. */
+  replicaHealth?(): Promise<ReplicaHealth[]>;
+}
+
+/** One read replica's state, as readiness reports it. */
+export interface ReplicaHealth {
+  /** host:port/database, never the password. */
+  name: string;
+  up: boolean;
+}
+
+/**
+ * The repositories for a list or search of one organisation: a replica's when
+ * the store has them (Storage.readRepositories), else the primary's.
+ */
+export function readsFor(storage: Storage, organisationId: number): Repositories {
+  return storage.readRepositories?.(organisationId) ?? storage.repositories;
 }
 
 export interface PoolStats {

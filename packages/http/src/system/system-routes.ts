@@ -31,9 +31,31 @@ const HEALTH_SCHEMA = replyObject(
   { status: { type: "string", const: "ok" } },
   { title: "HealthStatus", examples: [{ status: "ok" }] },
 );
+const REPLICA_SCHEMA = replyObject(
+  {
+    name: { ...plainText, description: "host:port/database of the replica (DATABASE_READ_URL)" },
+    status: { type: "string", enum: ["up", "down"] },
+  },
+  { title: "ReplicaStatus" },
+);
 const READY_SCHEMA = replyObject(
-  { status: { type: "string", const: "ready" } },
-  { title: "ReadyStatus", examples: [{ status: "ready" }] },
+  {
+    status: { type: "string", const: "ready" },
+    replicas: {
+      type: "array",
+      items: REPLICA_SCHEMA,
+      description:
+        "Each read replica's state, present when DATABASE_READ_URL names replicas. A replica down leaves the service ready: its reads go to the primary.",
+    },
+  },
+  {
+    title: "ReadyStatus",
+    optional: ["replicas"],
+    examples: [
+      { status: "ready" },
+      { status: "ready", replicas: [{ name: "10.0.0.12:5432/openpractice", status: "down" }] },
+    ],
+  },
 );
 const NOT_READY_SCHEMA = replyObject(
   { status: { type: "string", const: "unavailable" }, reason: plainText },
@@ -83,8 +105,12 @@ export function systemRoutes(deps: {
       },
       async handle() {
         try {
-          await deps.practice.checkReady();
-          return jsonResponse(200, { status: "ready" });
+          const { replicas } = await deps.practice.checkReady();
+          if (replicas.length === 0) return jsonResponse(200, { status: "ready" });
+          return jsonResponse(200, {
+            status: "ready",
+            replicas: replicas.map((r) => ({ name: r.name, status: r.up ? "up" : "down" })),
+          });
         } catch {
           return jsonResponse(503, { status: "unavailable", reason: "database unreachable" });
         }

@@ -8,6 +8,8 @@ describe("runtime configuration", () => {
       port: 8080,
       host: "127.0.0.1",
       databaseUrl: "sqlite:./data/openpractice.db",
+      databaseReadUrls: [],
+      readYourWritesMs: 5000,
       dataDir: "./data",
       jwtSecret: undefined,
       jwksUrl: undefined,

@@ -1,7 +1,7 @@
 import type { Clearinghouse } from "@openpractice/x12";
 import { parseClearinghouses } from "./clearinghouses.js";
 import Validator from "fastest-validator";
-import { DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
+import { DEFAULT_READ_YOUR_WRITES_MS, DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
 import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from "@openpractice/http";
 import { vapidPairMatches, type VapidKeys } from "./vapid-keys.js";
 import { DEFAULT_LEASE_MS, DEFAULT_PUSH_RETRY } from "@openpractice/worker";
@@ -13,6 +13,10 @@ export interface RuntimeConfig {
   port: number;
   host: string;
   databaseUrl: string;
+  /** Read replicas of the DATABASE_URL server for list and search reads (DATABASE_READ_URL); empty: none. */
+  databaseReadUrls: readonly string[];
+  /** How long after an organisation's write its list reads stay on the primary (milliseconds, per process). */
+  readYourWritesMs: number;
   dataDir: string;
   jwtSecret: string | undefined;
   jwksUrl: string | undefined;
@@ -64,6 +68,15 @@ const schema = {
     type: "string",
     pattern: /^(sqlite:|postgres(ql)?:\/\/|mysql:\/\/)/,
     messages: { stringPattern: "must start with sqlite:, postgres:// or mysql://" },
+    optional: true,
+  },
+  DATABASE_READ_URL: { type: "string", optional: true },
+  OPENPRACTICE_READ_YOUR_WRITES_MS: {
+    type: "number",
+    integer: true,
+    min: 0,
+    max: 600_000,
+    convert: true,
     optional: true,
   },
   OPENPRACTICE_DATA_DIR: { type: "string", empty: false, optional: true },
@@ -247,6 +260,31 @@ function searchCountLimit(value: number | undefined): number | null {
   return value === 0 ? null : value;
 }
 
+/**
+ * DATABASE_READ_URL: comma-separated URLs of the DATABASE_URL engine. SQLite is one file with one writer, so it
+ * has no replicas to read from.
+ */
+function readUrls(raw: string | undefined, databaseUrl: string): string[] {
+  if (raw === undefined) return [];
+  const urls = raw
+    .split(",")
+    .map((u) => u.trim())
+    .filter((u) => u !== "");
+  if (urls.length === 0) return [];
+  if (databaseUrl.startsWith("sqlite:"))
+    throw new ConfigError(
+      `DATABASE_READ_URL: read replicas need a PostgreSQL or MySQL DATABASE_URL; SQLite has none (got '${printable("DATABASE_READ_URL", raw)}')`,
+    );
+  const engine = (url: string) =>
+    url.startsWith("mysql://") ? "mysql" : /^postgres(ql)?:\/\//.test(url) ? "postgres" : "";
+  for (const url of urls)
+    if (engine(url) !== engine(databaseUrl))
+      throw new ConfigError(
+        `DATABASE_READ_URL: every URL must name a replica of the DATABASE_URL engine (${engine(databaseUrl) === "mysql" ? "mysql://" : "postgres://"}) (got '${printable("DATABASE_READ_URL", url)}')`,
+      );
+  return urls;
+}
+
 /** Reads and validates the environment; throws ConfigError with one line on the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
   const input: Record<string, unknown> = {};
@@ -278,6 +316,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     port: (input.PORT as number | undefined) ?? 8080,
     host: (input.HOST as string | undefined) ?? "127.0.0.1",
     databaseUrl,
+    databaseReadUrls: Object.freeze(readUrls(input.DATABASE_READ_URL as string | undefined, databaseUrl)),
+    readYourWritesMs: (input.OPENPRACTICE_READ_YOUR_WRITES_MS as number | undefined) ?? DEFAULT_READ_YOUR_WRITES_MS,
     dataDir,
     jwtSecret: input.OPENPRACTICE_JWT_SECRET as string | undefined,
     jwksUrl: input.OPENPRACTICE_JWKS_URL as string | undefined,
