@@ -8,7 +8,13 @@ export * from "./kysely-modules.js";
 export * from "./insert-ignoring-duplicate.js";
 export * from "./contention.js";
 export * from "./migrations/migrate.js";
-export { applyPatientFilters, containsPattern, PATIENT_SORT_COLUMNS } from "./repositories/patient-repository.js";
+export {
+  applyPatientFilters,
+  containsPattern,
+  PATIENT_SORT_COLUMNS,
+  patientListQueries,
+  type PatientQueryNarrowing,
+} from "./repositories/patient-repository.js";
 export { patientToRow, rowToPatient } from "./repositories/patient-rows.js";
 
 /** Node socket errors that mean the server was not reachable or the connection dropped (any engine). */

@@ -6,6 +6,7 @@ import {
   type SqlDialectProfile,
 } from "@openpractice/kysely";
 import { sql, type ColumnDefinitionBuilder } from "kysely";
+import { patientSearchTrigramsMigration, trigramPatientSearch } from "./patient-search-trigrams.js";
 
 /**
  * MySQL 8 and MariaDB 10.6+: SKIP LOCKED, no RETURNING (MariaDB has it for
@@ -41,4 +42,8 @@ export const mysqlProfile: SqlDialectProfile = Object.freeze({
       [1040, 1053, 1205].includes(Number(e?.errno))
     );
   },
+  // A trigram side table kept by triggers (patient-search-trigrams.ts). MySQL 8's ngram FULLTEXT parser could back
+  // another PatientSearchIndex chosen here by server version; MariaDB has no ngram parser.
+  extraMigrations: Object.freeze({ "032-mysql-patients-search-trigrams": patientSearchTrigramsMigration }),
+  patientSearch: trigramPatientSearch,
 });

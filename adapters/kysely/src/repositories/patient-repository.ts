@@ -36,6 +36,42 @@ export const PATIENT_SORT_COLUMNS = {
   first_name: "first_name_sort",
 } as const;
 
+/** Narrows a patients query further (an engine's search index restricts it to its candidates). */
+export type PatientQueryNarrowing = <O>(
+  q: SelectQueryBuilder<Database, "patients", O>,
+) => SelectQueryBuilder<Database, "patients", O>;
+
+/**
+ * The list's page (filters, sort, id tiebreak, limit/offset) and its count,
+ * bounded by `countLimit` as the list reports it; `narrow` adds conditions to
+ * both, so an engine's search index answers with exactly the shared list's rows.
+ */
+export function patientListQueries(
+  db: Kysely<Database>,
+  c: PatientListCriteria,
+  narrow: PatientQueryNarrowing = (q) => q,
+) {
+  const base = db.selectFrom("patients");
+  const filtered = <O>(q: SelectQueryBuilder<Database, "patients", O>) => narrow(applyPatientFilters(q, c));
+  const page = filtered(base.selectAll())
+    .orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order)
+    .orderBy("id", c.order)
+    .limit(c.limit)
+    .offset(c.offset);
+  // A bounded count stops reading matches after countLimit + 1 of them.
+  const count =
+    c.countLimit === undefined
+      ? filtered(base.select((eb) => eb.fn.countAll().as("n")))
+      : db
+          .selectFrom(
+            filtered(base.select(sql.lit(1).as("one")))
+              .limit(c.countLimit + 1)
+              .as("m"),
+          )
+          .select((eb) => eb.fn.countAll().as("n"));
+  return { page, count };
+}
+
 export class KyselyPatientRepository implements PatientRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -112,26 +148,7 @@ export class KyselyPatientRepository implements PatientRepository {
   async list(c: PatientListCriteria) {
     const indexed = c.searchTerms.length > 0 ? await this.profile.patientSearch?.list(this.db, c) : undefined;
     if (indexed) return { patients: indexed.rows.map(rowToPatient), total: indexed.total };
-    const base = this.db.selectFrom("patients");
-    const pageQuery = applyPatientFilters(base.selectAll(), c)
-      .orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order)
-      .orderBy("id", c.order)
-      .limit(c.limit)
-      .offset(c.offset);
-    // A bounded count stops reading matches after countLimit + 1 of them.
-    const countQuery =
-      c.countLimit === undefined
-        ? applyPatientFilters(
-            base.select((eb) => eb.fn.countAll().as("n")),
-            c,
-          )
-        : this.db
-            .selectFrom(
-              applyPatientFilters(base.select(sql.lit(1).as("one")), c)
-                .limit(c.countLimit + 1)
-                .as("m"),
-            )
-            .select((eb) => eb.fn.countAll().as("n"));
+    const { page: pageQuery, count: countQuery } = patientListQueries(this.db, c);
     // Page and count at the same time: on a pooled engine they run on two connections.
     const [page, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
     return { patients: page.map(rowToPatient), total: Number(counted.n) };
