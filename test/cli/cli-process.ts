@@ -6,9 +6,12 @@ export const CLI = fileURLToPath(new URL("../../packages/runtime/dist/cli.js", i
 
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does it first)`);
 
-/** Environment for a CLI run: the parent's PATH only, plus the given variables. */
+/**
+ * Environment for a CLI run: the parent's PATH only, plus the given variables. `serve` runs as one process unless a
+ * test asks for workers (on PostgreSQL and MySQL it would otherwise fork one per core).
+ */
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, LOG_LEVEL: "info", ...extra };
+  return { PATH: process.env.PATH, LOG_LEVEL: "info", OPENPRACTICE_WORKERS: "1", ...extra };
 }
 
 export function runCli(args: string[], env: Record<string, string>, cwd: string) {
@@ -24,13 +27,16 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `openpractice serve` (under the given umask, e.g. "000", and with Node options such as --expose-gc, when asked) and resolves once it logs its URL. */
+/**
+ * Starts `openpractice serve` (under the given umask, e.g. "000", with Node options such as --expose-gc, and with
+ * more arguments such as --workers, when asked) and resolves once it logs its URL (with workers: the first's).
+ */
 export async function startServe(
   env: Record<string, string>,
   cwd: string,
-  options: { umask?: string; nodeOptions?: string[] } = {},
+  options: { umask?: string; nodeOptions?: string[]; args?: string[] } = {},
 ): Promise<ServeProcess> {
-  const node = [...(options.nodeOptions ?? []), CLI, "serve"];
+  const node = [...(options.nodeOptions ?? []), CLI, "serve", ...(options.args ?? [])];
   const [command, args] =
     options.umask === undefined
       ? [process.execPath, node]

@@ -25,7 +25,8 @@ import { DatabaseUnavailableError } from "./storage-from-url.js";
 const USAGE = `usage: openpractice <command> [options]
 
 commands:
-  serve                      start the HTTP server (configuration from the environment)
+  serve [--workers N]        start the HTTP server (configuration from the environment); N processes share the
+                             port (default: one per core on PostgreSQL and MySQL, 1 on SQLite; OPENPRACTICE_WORKERS)
   migrate [up]               apply pending database migrations (there is no "down": restore a backup instead)
   seed [--org N] [--patients N]
                              create the demo organisation, clinics, doctors and patients (idempotent)
@@ -77,6 +78,7 @@ async function main(argv: string[]): Promise<void> {
       active: { type: "string" },
       "audit-reads": { type: "string" },
       "client-name": { type: "string" },
+      workers: { type: "string" },
       platform: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -89,7 +91,7 @@ async function main(argv: string[]): Promise<void> {
   const flags = values as Record<string, string | undefined>;
   switch (command) {
     case "serve":
-      return serveCommand();
+      return serveCommand(flags.workers);
     case "migrate":
       return migrateCommand(positionals[1]);
     case "seed":

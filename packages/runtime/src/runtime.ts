@@ -13,7 +13,7 @@ import { composeContainer, TOKENS } from "./container.js";
 import { createLogger, type Logger } from "./logger.js";
 import { openStorage } from "./storage-from-url.js";
 import { startBackgroundWork } from "@openpractice/worker";
-import { startMetricsServer } from "./metrics/metrics-server.js";
+import { shareMetricsWithPrimary, startMetricsServer } from "./metrics/metrics-server.js";
 import { createPracticeMetrics, type PracticeMetrics } from "./metrics/practice-metrics.js";
 
 export interface RuntimeHandle {
@@ -32,12 +32,18 @@ export interface StartOptions {
   config: RuntimeConfig;
   logger?: Logger;
   clock?: Clock;
+  /**
+   * This process is one of `serve --workers`' workers: the primary serves /metrics for all of them (summed), so the
+   * worker hands it its registry instead of listening on OPENPRACTICE_METRICS_PORT itself.
+   */
+  clusterWorker?: boolean;
 }
 
-/** Opens the store (migrating it), composes the instance and starts the HTTP server and workers. */
-export async function startRuntime(options: StartOptions): Promise<RuntimeHandle> {
-  const { config } = options;
-  const logger = options.logger ?? createLogger(config.logLevel);
+/**
+ * The keys of the data directory (or the environment), generated on first start and logged when they are: run once
+ * by `serve --workers`' primary before it forks, so its workers all read the same files instead of racing to write them.
+ */
+export async function resolveStartupKeys(config: RuntimeConfig, logger: Logger) {
   const hs256 = resolveHs256Secret(config);
   if (hs256?.source === "generated")
     logger.info({ file: `${config.dataDir}/jwt-secret` }, "generated a JWT signing secret");
@@ -62,6 +68,14 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
       { file: `${config.dataDir}/token-signing-keys.json` },
       "generated the ES256 key that signs tokens of /oauth/token; back it up with the database",
     );
+  return { hs256, keys, signing };
+}
+
+/** Opens the store (migrating it), composes the instance and starts the HTTP server and workers. */
+export async function startRuntime(options: StartOptions): Promise<RuntimeHandle> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const { hs256, keys, signing } = await resolveStartupKeys(config, logger);
   const storage = await openStorage(
     config.databaseUrl,
     (error) => logger.warn({ err: { message: error.message } }, "database connection dropped; the pool replaces it"),
@@ -118,9 +132,11 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
     pushPolicy: { allowPrivate: config.env === "development", allowedHosts: config.pushAllowedHosts },
     observer: metrics?.observer,
   });
-  const metricsServer = metrics
-    ? await startMetricsServer(metrics, config.metricsHost, config.metricsPort ?? 0)
-    : undefined;
+  if (metrics && options.clusterWorker) shareMetricsWithPrimary(metrics);
+  const metricsServer =
+    metrics && !options.clusterWorker
+      ? await startMetricsServer(metrics, config.metricsHost, config.metricsPort ?? 0)
+      : undefined;
   if (metricsServer) logger.info({ url: metricsServer.url }, "metrics listening");
   logger.info({ url, engine: storage.capabilities.engine, env: config.env }, "openpractice listening");
 

@@ -11,6 +11,7 @@ import { seedDemo } from "../seed/seed-demo.js";
 import { openStorage } from "../storage-from-url.js";
 import { signAccessToken } from "../tokens.js";
 import { progressReporter } from "./progress.js";
+import { isClusterWorker, parseWorkersFlag, runPrimary, workerCount, workerLogger } from "./serve-workers.js";
 import { UsageError } from "./usage-error.js";
 
 /** Rows an import commits at a time: API writes wait for at most one such transaction. */
@@ -26,11 +27,21 @@ const positiveInt = (name: string, raw: string | undefined, fallback?: number): 
 
 export { UsageError };
 
-/** `openpractice serve`: runs until SIGTERM or SIGINT, then shuts down gracefully. */
-export async function serveCommand(): Promise<void> {
+/**
+ * `openpractice serve [--workers N]`: runs until SIGTERM or SIGINT, then shuts down gracefully. With more than one
+ * worker this process is the primary of a cluster (serve-workers.ts) and each worker, a fork of it, runs the
+ * runtime below; with one, the runtime runs right here.
+ */
+export async function serveCommand(workersFlag?: string): Promise<void> {
+  const flag = workersFlag === undefined ? undefined : parseWorkersFlag(workersFlag);
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime({ config, logger });
+  const clusterWorker = isClusterWorker();
+  if (!clusterWorker) {
+    const count = workerCount(flag, config);
+    if (count > 1) return runPrimary(config, count, createLogger(config.logLevel));
+  }
+  const logger = clusterWorker ? workerLogger(createLogger(config.logLevel)) : createLogger(config.logLevel);
+  const runtime = await startRuntime({ config, logger, clusterWorker });
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, "signal received");
     runtime.stop().then(
@@ -41,8 +52,11 @@ export async function serveCommand(): Promise<void> {
       },
     );
   };
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
+  // A worker may get the signal twice, from its primary and from whoever signals the whole process group (systemd,
+  // a terminal's Ctrl-C): the second must not kill it mid-request. A single process keeps "a second one forces".
+  const subscribe = clusterWorker ? "on" : "once";
+  process[subscribe]("SIGTERM", onSignal);
+  process[subscribe]("SIGINT", onSignal);
 }
 
 /**

@@ -35,6 +35,7 @@ describe("runtime configuration", () => {
       pushAllowedHosts: [],
       pushRetries: 4,
       pushRetryBaseMs: 1_000,
+      workers: undefined,
     });
   });
 
@@ -118,6 +119,15 @@ describe("runtime configuration", () => {
       }),
     ).toMatchObject({ pushRetries: 0, pushRetryBaseMs: 250, pushAllowedHosts: ["push.internal"] });
     expect(() => loadConfig({ OPENPRACTICE_PUSH_RETRIES: "11" })).toThrow(/^OPENPRACTICE_PUSH_RETRIES: /);
+  });
+
+  it("reads OPENPRACTICE_WORKERS as a whole number of processes from 1 to 256", () => {
+    expect(loadConfig({}).workers).toBeUndefined();
+    expect(loadConfig({ OPENPRACTICE_WORKERS: "4" }).workers).toBe(4);
+    for (const bad of ["0", "-1", "1.5", "two", "257"])
+      expect(() => loadConfig({ OPENPRACTICE_WORKERS: bad })).toThrow(
+        new RegExp(`^OPENPRACTICE_WORKERS: .*\\(got '${bad.replace(".", "\\.")}'\\)$`),
+      );
   });
 
   it("throws a ConfigError naming the variable", () => {

@@ -58,6 +58,8 @@ export interface RuntimeConfig {
   /** Retries of one device's push after a 429, 5xx or no answer, and the first backoff delay. */
   pushRetries: number;
   pushRetryBaseMs: number;
+  /** Processes `serve` runs (OPENPRACTICE_WORKERS); undefined: the default for the engine (serve-workers.ts). */
+  workers: number | undefined;
 }
 
 /** One variable, its meaning and default: the source of docs/configuration.md's table. */
@@ -178,6 +180,14 @@ const schema = {
     integer: true,
     min: 10,
     max: 60000,
+    convert: true,
+    optional: true,
+  },
+  OPENPRACTICE_WORKERS: {
+    type: "number",
+    integer: true,
+    min: 1,
+    max: 256,
     convert: true,
     optional: true,
   },
@@ -346,5 +356,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     pushAllowedHosts: hostList(input.OPENPRACTICE_PUSH_ALLOWED_HOSTS),
     pushRetries: (input.OPENPRACTICE_PUSH_RETRIES as number | undefined) ?? DEFAULT_PUSH_RETRY.retries,
     pushRetryBaseMs: (input.OPENPRACTICE_PUSH_RETRY_BASE_MS as number | undefined) ?? DEFAULT_PUSH_RETRY.baseDelayMs,
+    workers: input.OPENPRACTICE_WORKERS as number | undefined,
   });
 }

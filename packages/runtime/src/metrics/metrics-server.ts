@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AggregatorRegistry } from "prom-client";
 import type { PracticeMetrics } from "./practice-metrics.js";
 
 /**
@@ -7,7 +8,7 @@ import type { PracticeMetrics } from "./practice-metrics.js";
  * serves it, so it needs no token and is reachable only where the operator binds it.
  */
 export async function startMetricsServer(
-  metrics: PracticeMetrics,
+  metrics: Pick<PracticeMetrics, "render">,
   host: string,
   port: number,
 ): Promise<{ url: string; close(): Promise<void> }> {
@@ -33,4 +34,22 @@ export async function startMetricsServer(
     url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}/metrics`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * In a worker of `serve --workers`: answer the primary's requests for this process's metrics (prom-client's cluster
+ * messages over the IPC channel). The constructor is what installs prom-client's listener.
+ */
+export function shareMetricsWithPrimary(metrics: PracticeMetrics): void {
+  AggregatorRegistry.setRegistries([metrics.registry]);
+  new AggregatorRegistry();
+}
+
+/**
+ * In the primary of `serve --workers`: the workers' metrics in one exposition. Counters and histograms are summed
+ * over the workers; gauges read from the database say how they combine (`aggregator` in practice-metrics.ts).
+ */
+export function clusterMetrics(): Pick<PracticeMetrics, "render"> {
+  const registry = new AggregatorRegistry();
+  return { render: async () => ({ contentType: registry.contentType, body: await registry.clusterMetrics() }) };
 }

@@ -69,6 +69,8 @@ export function createPracticeMetrics(practice: Practice, options: { defaultMetr
     help: "Jobs in the store by queue and state: due (pending, run_at passed), scheduled (pending, later), failed",
     labelNames: ["queue", "state"] as const,
     registers: [registry],
+    // Read from the shared database: every worker of `serve --workers` sees the same backlog, so not a sum.
+    aggregator: "max",
     async collect() {
       const now = practice.clock.now();
       for (const s of await practice.storage.repositories.jobs.stats(queues, now)) {
@@ -87,6 +89,7 @@ export function createPracticeMetrics(practice: Practice, options: { defaultMetr
     help: "How long the oldest due job of each queue has waited (0: none waiting)",
     labelNames: ["queue"] as const,
     registers: [registry],
+    aggregator: "max",
   });
   new Gauge({
     name: "openpractice_db_pool_connections",
