@@ -1,5 +1,6 @@
 import type { PoolStats, Repositories, Storage } from "@openpractice/core";
 import { sql, type Kysely } from "kysely";
+import { deferringAppends } from "./deferred-appends.js";
 import { GroupCommit } from "./group-commit.js";
 import { KnownOrganisations } from "./known-organisations.js";
 import { migrateToLatest } from "./migrations/migrate.js";
@@ -70,10 +71,14 @@ export class KyselyStorage implements Storage {
     const { db, profile } = this.options;
     let committed = () => {};
     const value = await this.retryingConflicts(() =>
-      db.transaction().execute((trx) => {
+      db.transaction().execute(async (trx) => {
         const tracked = this.knownOrganisations.track(repositoriesOn(trx, profile));
         committed = tracked.committed;
-        return fn(tracked.repositories);
+        if (!profile.dataModifyingCte) return fn(tracked.repositories);
+        const appends = deferringAppends(tracked.repositories, trx);
+        const value = await fn(appends.repositories);
+        await appends.flush();
+        return value;
       }),
     );
     committed();

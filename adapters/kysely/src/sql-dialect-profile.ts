@@ -81,6 +81,11 @@ export interface SqlDialectProfile {
    * succeeds (Storage.transaction does, a few times).
    */
   isTransactionConflict?(error: unknown): boolean;
+  /**
+   * True when INSERTs may run inside WITH (PostgreSQL's data-modifying CTEs): a transaction's outbox events and
+   * audit entries are then written with one statement at its end (deferred-appends.ts) instead of one each.
+   */
+  dataModifyingCte?: boolean;
   /** Storage.isUnavailable for this engine's driver errors. */
   isUnavailable?(error: unknown): boolean;
   /** The engine's own migrations, applied with the shared ones in name order (e.g. a search index). */

@@ -18,6 +18,7 @@ export const postgresProfile: SqlDialectProfile = Object.freeze({
   incrementOnDuplicate: onConflictIncrement,
   isUniqueViolation: (error: unknown) => (error as { code?: unknown } | null)?.code === "23505",
   statementErrorAbortsTransaction: true,
+  dataModifyingCte: true,
   // READ COMMITTED: every statement sees what was committed before it started; only read-modify-write needs a lock.
   lockedRead: ((query, mode) => (mode === "update" ? query.forUpdate() : query)) as LockedRead,
   // 40P01 deadlock_detected, 40001 serialization_failure.

@@ -17,29 +17,27 @@ const toEvent = (r: Selectable<AuditEventsTable>): AuditEvent => ({
   changedFields: JSON.parse(r.changed_fields) as string[],
 });
 
+/** The row of an audit entry, its texts cut to their columns' lengths. */
+export const auditEventRow = (e: Omit<AuditEvent, "id">) => ({
+  organisation_id: e.organisationId,
+  occurred_at: toDbTime(e.occurredAt),
+  actor_user_id: e.actorUserId,
+  actor_name: e.actorName?.slice(0, 200) ?? null,
+  client_id: e.clientId,
+  action: e.action.slice(0, 100),
+  resource_type: e.resourceType.slice(0, 50),
+  resource_id: e.resourceId?.slice(0, 64) ?? null,
+  request_id: e.requestId?.slice(0, 128) ?? null,
+  changed_fields: JSON.stringify(e.changedFields),
+});
+
 /** Append and read only: this class has no statement that updates or deletes an entry. */
 export class KyselyAuditRepository implements AuditRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async append(events: ReadonlyArray<Omit<AuditEvent, "id">>) {
     if (events.length === 0) return;
-    await this.db
-      .insertInto("audit_events")
-      .values(
-        events.map((e) => ({
-          organisation_id: e.organisationId,
-          occurred_at: toDbTime(e.occurredAt),
-          actor_user_id: e.actorUserId,
-          actor_name: e.actorName?.slice(0, 200) ?? null,
-          client_id: e.clientId,
-          action: e.action.slice(0, 100),
-          resource_type: e.resourceType.slice(0, 50),
-          resource_id: e.resourceId?.slice(0, 64) ?? null,
-          request_id: e.requestId?.slice(0, 128) ?? null,
-          changed_fields: JSON.stringify(e.changedFields),
-        })),
-      )
-      .execute();
+    await this.db.insertInto("audit_events").values(events.map(auditEventRow)).execute();
   }
 
   async list(organisationId: number, f: AuditListFilter & { limit: number; offset: number }) {

@@ -2,20 +2,20 @@ import type { DomainEvent, EventType, OutboxEntry, OutboxRepository } from "@ope
 import type { Kysely } from "kysely";
 import { fromDbTime, toDbTime, type Database } from "../schema.js";
 
+/** The outbox row of an event, not yet dispatched. */
+export const outboxRow = (event: DomainEvent) => ({
+  organisation_id: event.organisationId,
+  event_type: event.eventType,
+  data: JSON.stringify(event.data),
+  occurred_at: toDbTime(event.occurredAt),
+  dispatched_at: null,
+});
+
 export class KyselyOutboxRepository implements OutboxRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async append(event: DomainEvent) {
-    await this.db
-      .insertInto("outbox")
-      .values({
-        organisation_id: event.organisationId,
-        event_type: event.eventType,
-        data: JSON.stringify(event.data),
-        occurred_at: toDbTime(event.occurredAt),
-        dispatched_at: null,
-      })
-      .execute();
+    await this.db.insertInto("outbox").values(outboxRow(event)).execute();
   }
 
   async markDispatched(ids: number[], at: Date) {

@@ -1,0 +1,44 @@
+import type { AuditEvent, DomainEvent, Repositories } from "@openpractice/core";
+import type { Kysely } from "kysely";
+import { auditEventRow } from "./repositories/audit-repository.js";
+import { outboxRow } from "./repositories/outbox-repository.js";
+import type { Database } from "./schema.js";
+
+/**
+ * A transaction's outbox events and audit entries, kept until its work is done and then written by one statement
+ * before it commits: on a server engine every statement is a network round trip, and a write usually appends one
+ * event and one audit entry (two round trips of the five or six a create makes). Used where the engine runs INSERTs
+ * inside WITH (`SqlDialectProfile.dataModifyingCte`, PostgreSQL). Nothing in a transaction reads back the
+ * events or entries it appended, so writing them at its end changes no answer; they still commit with the change
+ * or not at all.
+ */
+export function deferringAppends(tx: Repositories, trx: Kysely<Database>) {
+  const events: DomainEvent[] = [];
+  const entries: Array<Omit<AuditEvent, "id">> = [];
+  const repositories: Repositories = {
+    ...tx,
+    outbox: Object.assign(Object.create(tx.outbox) as typeof tx.outbox, {
+      append: async (event: DomainEvent) => {
+        events.push(event);
+      },
+    }),
+    audit: Object.assign(Object.create(tx.audit) as typeof tx.audit, {
+      append: async (rows: ReadonlyArray<Omit<AuditEvent, "id">>) => {
+        entries.push(...rows);
+      },
+    }),
+  };
+  const flush = async () => {
+    const outbox = events.splice(0).map(outboxRow);
+    const audit = entries.splice(0).map(auditEventRow);
+    if (outbox.length > 0 && audit.length > 0)
+      await trx
+        .with("appended_events", (db) => db.insertInto("outbox").values(outbox))
+        .insertInto("audit_events")
+        .values(audit)
+        .execute();
+    else if (outbox.length > 0) await trx.insertInto("outbox").values(outbox).execute();
+    else if (audit.length > 0) await trx.insertInto("audit_events").values(audit).execute();
+  };
+  return { repositories, flush };
+}
