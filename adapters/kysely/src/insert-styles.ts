@@ -39,6 +39,10 @@ export const onConflictIncrement: IncrementOnDuplicate = (insert, table, conflic
     oc.columns(conflictColumns as never).doUpdateSet({ [column]: sql`${sql.ref(`${table}.${column}`)} + 1` } as never),
   );
 
-/** ON DUPLICATE KEY UPDATE column = column + 1: MySQL, MariaDB. */
+/**
+ * ON DUPLICATE KEY UPDATE column = LAST_INSERT_ID(column + 1): MySQL, MariaDB. Without RETURNING, the new value
+ * comes back as the statement's insert id (LAST_INSERT_ID(expr) sets it; the table has no AUTO_INCREMENT column),
+ * so the count needs no second statement and no transaction; a fresh row (one affected row) holds its inserted value.
+ */
 export const onDuplicateKeyIncrement: IncrementOnDuplicate = (insert, _table, _conflictColumns, column) =>
-  insert.onDuplicateKeyUpdate({ [column]: sql`${sql.ref(column)} + 1` } as never);
+  insert.onDuplicateKeyUpdate({ [column]: sql`last_insert_id(${sql.ref(column)} + 1)` } as never);

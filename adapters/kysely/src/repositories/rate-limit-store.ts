@@ -23,17 +23,10 @@ export class KyselyRateLimitStore implements RateLimitStore {
       const row = await upsert(this.db).returning("hits").executeTakeFirstOrThrow();
       return Number(row.hits);
     }
-    // Engines without RETURNING: the upsert's row lock is held until commit, so the read in the same transaction sees this hit's count.
-    return this.db.transaction().execute(async (trx) => {
-      await upsert(trx).execute();
-      const row = await trx
-        .selectFrom("rate_limit_counters")
-        .select("hits")
-        .where("counter_key", "=", key)
-        .where("window_start", "=", values.window_start)
-        .executeTakeFirstOrThrow();
-      return Number(row.hits);
-    });
+    // Engines without RETURNING: the increment sets the statement's insert id to the new count
+    // (onDuplicateKeyIncrement); one inserted row is a new counter at 1. One statement, as above.
+    const result = await upsert(this.db).executeTakeFirstOrThrow();
+    return Number(result.numInsertedOrUpdatedRows) === 1 ? 1 : Number(result.insertId);
   }
 
   async count(key: string, windowStart: Date): Promise<number> {
