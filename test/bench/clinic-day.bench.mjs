@@ -130,10 +130,11 @@ const samples = new Map(OPS.map((op) => [op, []]));
 /**
  * A session's pace: one operation every `interval` ms. One that is late goes at once, but a session keeps at most
  * one interval of backlog (after a slow answer it does not catch up in a burst), so the rate reached is never above
- * the one offered, and falls below it when the server cannot keep up.
+ * the one offered, and falls below it when the server cannot keep up. `offset` staggers the sessions' first
+ * operations evenly over an interval: started together, they would send their requests in bursts.
  */
-function pacer(interval) {
-  let due = performance.now();
+function pacer(interval, offset) {
+  let due = performance.now() + offset;
   return async () => {
     if (interval === 0) return;
     const now = performance.now();
@@ -333,8 +334,9 @@ async function trackSummary(base, token, contextId, completedAt) {
   }
 }
 
-async function session(base, clinic, provider, stop, failures) {
-  const pace = pacer(RATE > 0 ? (1000 * CLINICS * SESSIONS) / RATE : 0);
+async function session(base, clinic, provider, index, stop, failures) {
+  const interval = RATE > 0 ? (1000 * CLINICS * SESSIONS) / RATE : 0;
+  const pace = pacer(interval, (interval * index) / (CLINICS * SESSIONS));
   // The visit's requests, each at its due time.
   const call = async (...args) => {
     await pace();
@@ -501,7 +503,7 @@ function serveTakesWorkers() {
 }
 
 // --- one run ---------------------------------------------------------------------------------------------------------
-async function run(workers, receivers) {
+async function run(workers, receivers, workersFlag) {
   for (const m of [webhooks, pushes]) {
     m.received = m.expected = 0;
     m.receipts.clear();
@@ -522,9 +524,10 @@ async function run(workers, receivers) {
     databaseUrl,
     "warn",
     undefined,
-    // development: the receivers are plain http on loopback, which production refuses.
-    { OPENPRACTICE_ENV: "development" },
-    workers > 1 ? ["--workers", String(workers)] : [],
+    // development: the receivers are plain http on loopback, which production refuses. The worker count is explicit:
+    // serve's default is one per core on PostgreSQL and MySQL.
+    { OPENPRACTICE_ENV: "development", OPENPRACTICE_WORKERS: String(workers) },
+    workersFlag ? ["--workers", String(workers)] : [],
   );
   const failures = [];
   const stop = { now: false };
@@ -532,8 +535,8 @@ async function run(workers, receivers) {
   try {
     for (const clinic of clinics) await connect(server.url, clinic, receivers.webhookUrl, receivers.pushUrl);
     sessions = clinics.flatMap((clinic) =>
-      clinic.providers.map((p) =>
-        session(server.url, clinic, p, stop, failures).catch((e) => {
+      clinic.providers.map((p, s) =>
+        session(server.url, clinic, p, (clinic.id - 1) * SESSIONS + s, stop, failures).catch((e) => {
           failures.push(e);
           stop.now = true;
         }),
@@ -631,11 +634,12 @@ async function main() {
   const receivers = { webhookUrl: await listen(webhookReceiver), pushUrl: await listen(pushService) };
   try {
     const counts = WORKERS > 1 ? [1, WORKERS] : [1];
-    if (WORKERS > 1 && !serveTakesWorkers())
+    const workersFlag = serveTakesWorkers();
+    if (WORKERS > 1 && !workersFlag)
       throw new BenchError("BENCH_WORKERS > 1, but this build's `openpractice serve` has no --workers option");
     const results = [];
     for (const w of counts) {
-      const r = await run(w, receivers);
+      const r = await run(w, receivers, workersFlag);
       report(r);
       results.push(r);
       const missing =
