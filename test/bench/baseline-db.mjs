@@ -93,8 +93,30 @@ async function openMysql(url) {
     bigNumberStrings: false,
   });
   const db = new Kysely({ dialect: new MysqlDialect({ pool }) });
+  // Our MySQL adapter answers searches of 3+ characters from its trigram side table
+  // (adapters/mysql/src/patient-search-trigrams.ts); the baseline sends those same statements.
+  const { trigramPatientSearch, TRIGRAM_TABLE } = await import("@openpractice/mysql");
+  const [tables] = await pool
+    .promise()
+    .query("select 1 from information_schema.tables where table_schema = database() and table_name = ?", [
+      TRIGRAM_TABLE,
+    ]);
+  async function indexedSearch(term) {
+    const criteria = {
+      organisationId: ORG,
+      searchTerms: [term],
+      status: "active",
+      sort: "created_at",
+      order: "desc",
+      limit: 26,
+      offset: 0,
+      countLimit: COUNT_LIMIT ?? undefined,
+    };
+    const { rows, total } = await trigramPatientSearch.list(db, criteria);
+    return { data: rows.slice(0, 25), total: reported(total) };
+  }
   return {
-    search: (term) => likeSearch(db, term),
+    search: (term) => (tables.length > 0 && [...term].length >= 3 ? indexedSearch(term) : likeSearch(db, term)),
     // insertIfAbsent without RETURNING: INSERT IGNORE, then the row read back by identity key.
     async insert(row) {
       const result = await db.insertInto("patients").ignore().values(row).executeTakeFirst();
