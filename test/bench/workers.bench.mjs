@@ -8,7 +8,8 @@
 //   DATABASE_URL=postgres://… node test/bench/workers.bench.mjs      any PostgreSQL or MySQL server (after npm run build)
 //
 // Env: BENCH_WORKERS (1,2: the counts to run, the first is the ratio's base), BENCH_PATIENTS (20000),
-// BENCH_DURATION_SECONDS (15), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (20),
+// BENCH_DURATION_SECONDS (15), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (20), BENCH_READS (search,get: the reads
+// taking turns; "get" alone leaves the database little to do, so the runtime's own CPU is what limits),
 // BENCH_PIN (a CPU list such as "0": pin this process, the load generator, there with taskset and report that too).
 // Exits 1 when any response was not 2xx (the figures would then be meaningless).
 import { execFileSync } from "node:child_process";
@@ -41,6 +42,8 @@ const WARMUP = intEnv("BENCH_WARMUP_SECONDS", 3);
 const COUNTS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
 if (COUNTS.some((n) => !Number.isSafeInteger(n) || n < 1)) throw new Error("BENCH_WORKERS: counts such as 1,2");
 const PIN = process.env.BENCH_PIN || undefined;
+const READS = (process.env.BENCH_READS ?? "search,get").split(",").filter(Boolean);
+if (READS.some((r) => !["search", "get"].includes(r))) throw new Error("BENCH_READS: search and/or get (by id)");
 
 const f1 = (n) => n.toFixed(1);
 const TICKS_PER_SECOND = 100; // USER_HZ of /proc/<pid>/stat on Linux
@@ -76,14 +79,19 @@ function machineBusySeconds() {
   return os.cpus().reduce((acc, c) => acc + (c.times.user + c.times.nice + c.times.sys + c.times.irq) / 1000, 0);
 }
 
-/** 8 reads for 2 registrations in every 10 requests; the reads alternate a search and a patient by id. */
-function mixedScenario(ids) {
+/**
+ * 8 reads for 2 registrations in every 10 requests; the reads take turns among READS (a search, a patient by id).
+ * Each request gets headers of its own: autocannon writes a POST's Content-Length into the headers object it is
+ * given, and a GET sharing it would announce a body it never sends.
+ */
+function mixedScenario(ids, headers) {
   return {
     method: "GET",
     next: (i) => {
-      if (i % 10 >= 8) return { method: "POST", path: "/v2/patients", body: newPatientBody() };
-      if (i % 2 === 0) return { method: "GET", path: searchPath(i >> 1), body: undefined };
-      return { method: "GET", path: `/v2/patients/${ids[(i >> 1) % ids.length]}`, body: undefined };
+      if (i % 10 >= 8) return { method: "POST", path: "/v2/patients", body: newPatientBody(), headers: { ...headers } };
+      const read = READS[(i >> 1) % READS.length];
+      const path = read === "search" ? searchPath(i >> 1) : `/v2/patients/${ids[(i >> 3) % ids.length]}`;
+      return { method: "GET", path, body: undefined, headers: { ...headers } };
     },
   };
 }
@@ -110,7 +118,7 @@ async function runWith(workers, database, headers) {
     for (let waited = 0; workers > 1 && processes() < workers && waited < 30_000; waited += 100)
       await new Promise((r) => setTimeout(r, 100));
     const ids = await patientIds(server.url, headers);
-    const scenario = mixedScenario(ids);
+    const scenario = mixedScenario(ids, headers);
     if (WARMUP > 0) await load(server, scenario, headers, { ...RUN, duration: WARMUP });
     const pids = processTree(server.child.pid);
     const before = { runtime: cpuSeconds(pids), bench: process.cpuUsage(), machine: machineBusySeconds() };
@@ -150,7 +158,7 @@ async function main() {
   console.log(`CPU busy before the run: ${(busy * 100).toFixed(0)}%`);
   if (busy > 0.1) console.warn("warning: other work is using the CPU: figures will be low and noisy");
   console.log(
-    `patients ${PATIENTS}, mixed load (40% search, 40% get by id, 20% create), ${RUN.connections} connections, ${RUN.duration} s per run after ${WARMUP} s warm-up; the load generator runs in this process on the same ${os.cpus().length} cores as the runtime and the database server`,
+    `patients ${PATIENTS}, mixed load (80% reads taking turns among ${READS.join(", ")}; 20% create), ${RUN.connections} connections, ${RUN.duration} s per run after ${WARMUP} s warm-up; the load generator runs in this process on the same ${os.cpus().length} cores as the runtime and the database server`,
   );
   const fixture = await buildServerFixture(DATABASE_URL, PATIENTS);
   const token = await signAccessToken(SECRET, {
