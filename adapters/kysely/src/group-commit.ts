@@ -1,11 +1,18 @@
 import type { Repositories } from "@openpractice/core";
-import { sql, type Kysely } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
+
+// Compiled once: every member of every group sends them.
+const SAVEPOINT = CompiledQuery.raw("savepoint group_member");
+const RELEASE = CompiledQuery.raw("release savepoint group_member");
+const ROLLBACK_TO = CompiledQuery.raw("rollback to savepoint group_member");
 
 /** One transaction waiting for the next shared commit. */
 interface Waiting {
   fn: (tx: Repositories) => Promise<unknown>;
+  /** The member runs one statement, which the engine applies whole or not at all: it needs no savepoint. */
+  oneStatement: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -44,9 +51,9 @@ export class GroupCommit {
     private readonly maxGroup = 64,
   ) {}
 
-  run<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+  run<T>(fn: (tx: Repositories) => Promise<T>, oneStatement = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      this.waiting.push({ fn, oneStatement, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
   }
@@ -60,10 +67,10 @@ export class GroupCommit {
     return {
       ...repositories,
       rateLimits: Object.assign(Object.create(rateLimits) as typeof rateLimits, {
-        hit: (key: string, windowStart: Date) => this.run((tx) => tx.rateLimits.hit(key, windowStart)),
+        hit: (key: string, windowStart: Date) => this.run((tx) => tx.rateLimits.hit(key, windowStart), true),
       }),
       audit: Object.assign(Object.create(audit) as typeof audit, {
-        append: (events: Parameters<typeof audit.append>[0]) => this.run((tx) => tx.audit.append(events)),
+        append: (events: Parameters<typeof audit.append>[0]) => this.run((tx) => tx.audit.append(events), true),
       }),
     };
   }
@@ -97,7 +104,7 @@ export class GroupCommit {
     try {
       await this.runGroup(async (trx) => {
         outcomes = [];
-        for (const waiting of group) outcomes.push(await this.inSavepoint(waiting, trx));
+        for (const waiting of group) outcomes.push(await this.runMember(waiting, trx));
       });
     } catch (error) {
       // The shared transaction failed as a whole (its COMMIT, or a conflict that outlasted the retries): nothing of
@@ -114,18 +121,25 @@ export class GroupCommit {
     });
   }
 
-  private async inSavepoint(waiting: Waiting, trx: Kysely<Database>): Promise<Outcome> {
+  private async runMember(waiting: Waiting, trx: Kysely<Database>): Promise<Outcome> {
+    // A single statement is atomic on its own (SQLite rolls back a failed statement, not the transaction):
+    // the rate-limit hit and an audit append skip the two savepoint statements.
+    if (waiting.oneStatement) {
+      const outcome = await this.runOne(waiting.fn, trx);
+      if (!outcome.ok && this.profile.isTransactionConflict?.(outcome.error)) throw outcome.error;
+      return outcome;
+    }
     // One name serves every member: each savepoint is released or rolled back before the next is taken.
-    await sql`savepoint group_member`.execute(trx);
+    await trx.executeQuery(SAVEPOINT);
     const outcome = await this.runOne(waiting.fn, trx);
     if (outcome.ok) {
-      await sql`release savepoint group_member`.execute(trx);
+      await trx.executeQuery(RELEASE);
       return outcome;
     }
     // A conflict ends the shared transaction for everyone: the whole group runs again.
     if (this.profile.isTransactionConflict?.(outcome.error)) throw outcome.error;
-    await sql`rollback to savepoint group_member`.execute(trx);
-    await sql`release savepoint group_member`.execute(trx);
+    await trx.executeQuery(ROLLBACK_TO);
+    await trx.executeQuery(RELEASE);
     return outcome;
   }
 }
