@@ -67,9 +67,13 @@ start_replica() {
     -o "-p $replica_port -k $work/pg-replica -c listen_addresses=127.0.0.1 -c hot_standby=on -c fsync=off -c max_connections=200 ${OPENPRACTICE_TEST_PG_OPTIONS:-}" \
     start >/dev/null
 }
-start_replica &
-replica_job=$!
-export OPENPRACTICE_TEST_POSTGRES_REPLICA_URL="postgres://postgres@127.0.0.1:$replica_port/openpractice_test"
+# OPENPRACTICE_TEST_REPLICA=0 leaves the standby out (benchmarks: it replays every write on the same cores).
+replica_job=""
+if [ "${OPENPRACTICE_TEST_REPLICA:-1}" != 0 ]; then
+  start_replica &
+  replica_job=$!
+  export OPENPRACTICE_TEST_POSTGRES_REPLICA_URL="postgres://postgres@127.0.0.1:$replica_port/openpractice_test"
+fi
 
 my_port=$(free_port)
 mkdir -p "$work/mariadb"
@@ -86,9 +90,9 @@ mariadb --no-defaults -S "$work/mariadb.sock" -u root -e "
   create user 'openpractice'@'127.0.0.1' identified by 'openpractice';
   grant all privileges on *.* to 'openpractice'@'127.0.0.1';"
 export OPENPRACTICE_TEST_MYSQL_URL="mysql://openpractice:openpractice@127.0.0.1:$my_port/openpractice_test"
-wait "$replica_job"
+[ -n "$replica_job" ] && wait "$replica_job"
 
-echo "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port (hot standby on 127.0.0.1:$replica_port), MariaDB $(/usr/sbin/mariadbd --version | awk '{print $3}') on 127.0.0.1:$my_port"
+echo "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port${replica_job:+ (hot standby on 127.0.0.1:$replica_port)}, MariaDB $(/usr/sbin/mariadbd --version | awk '{print $3}') on 127.0.0.1:$my_port"
 status=0
 "$@" || status=$?
 exit "$status"
