@@ -41,22 +41,27 @@ export async function serveCommand(workersFlag?: string): Promise<void> {
     if (count > 1) return runPrimary(config, count, createLogger(config.logLevel));
   }
   const logger = clusterWorker ? workerLogger(createLogger(config.logLevel)) : createLogger(config.logLevel);
-  const runtime = await startRuntime({ config, logger, clusterWorker });
+  // The handlers go in before the runtime starts: its listener is open (and a cluster primary told "listening")
+  // before startRuntime resolves, and a signal in that gap must still end in the graceful stop, not the default kill.
+  const started = startRuntime({ config, logger, clusterWorker });
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, "signal received");
-    runtime.stop().then(
-      () => process.exit(0),
-      (error) => {
-        logger.error({ err: { message: (error as Error).message } }, "shutdown failed");
-        process.exit(1);
-      },
-    );
+    started
+      .then((runtime) => runtime.stop())
+      .then(
+        () => process.exit(0),
+        (error) => {
+          logger.error({ err: { message: (error as Error).message } }, "shutdown failed");
+          process.exit(1);
+        },
+      );
   };
   // A worker may get the signal twice, from its primary and from whoever signals the whole process group (systemd,
   // a terminal's Ctrl-C): the second must not kill it mid-request. A single process keeps "a second one forces".
   const subscribe = clusterWorker ? "on" : "once";
   process[subscribe]("SIGTERM", onSignal);
   process[subscribe]("SIGINT", onSignal);
+  await started;
 }
 
 /**
