@@ -39,7 +39,7 @@ export class KyselyStorage implements Storage {
       this.group = new GroupCommit(
         (body) => this.retryingConflicts(() => db.transaction().execute(body)),
         async (fn, trx) => {
-          const tracked = this.knownOrganisations.track(repositoriesOn(trx, profile));
+          const tracked = this.trackedRepositories(trx);
           try {
             return { ok: true, value: await fn(tracked.repositories), committed: tracked.committed };
           } catch (error) {
@@ -72,7 +72,7 @@ export class KyselyStorage implements Storage {
     let committed = () => {};
     const value = await this.retryingConflicts(() =>
       db.transaction().execute(async (trx) => {
-        const tracked = this.knownOrganisations.track(repositoriesOn(trx, profile));
+        const tracked = this.trackedRepositories(trx);
         committed = tracked.committed;
         if (!profile.dataModifyingCte) return fn(tracked.repositories);
         const appends = deferringAppends(tracked.repositories, trx);
@@ -83,6 +83,11 @@ export class KyselyStorage implements Storage {
     );
     committed();
     return value;
+  }
+
+  /** A transaction's repositories, its organisation ensures remembered once `committed` is called. */
+  private trackedRepositories(trx: Kysely<Database>) {
+    return this.knownOrganisations.track(repositoriesOn(trx, this.options.profile));
   }
 
   private async retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
