@@ -149,7 +149,7 @@ const SEXES = ["FEMALE", "MALE", "OTHER", "UNDEFINED"];
 const DAY_MS = 86_400_000;
 
 /** Small deterministic PRNG (mulberry32): the same N gives the same data on every run. */
-function prng(seed) {
+export function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,0 +1,225 @@
+// Vendor scale on PostgreSQL: patient search and lists of one organisation in a
+// database shared by many (tenant-fixture.mjs), timed through PatientService.list
+// in process and over HTTP, for the largest organisation and the one nearest
+// 2,000 patients; the plans (EXPLAIN ANALYZE, BUFFERS) of every statement; index
+// sizes; create throughput against the same shape at 100,000 patients.
+//
+//   npm run bench:scale                                   (throw-away server, 100 × 1,000,000)
+//   DATABASE_URL=postgres://… SCALE_ORGANISATIONS=1000 SCALE_PATIENTS=10000000 \
+//     node test/bench/tenant-scale.bench.mjs                (your server; the fixture is kept and reused)
+//
+// Env: the fixture's SCALE_* (tenant-fixture.mjs), BENCH_RUNS (200 timed calls per case after 20 warm-up),
+// BENCH_CREATE_SECONDS (5 per round, 2 rounds per database; 0 leaves creates out), BENCH_PLANS (1: print plans).
+import { createPractice } from "@openpractice/core";
+import { createH3NodeServer } from "@openpractice/h3";
+import { createHttpHandler, createJwtAuthenticator } from "@openpractice/http";
+import { createPostgresStorage } from "@openpractice/postgres";
+import { signAccessToken } from "@openpractice/runtime";
+import pg from "pg";
+import { prng } from "./fixture.mjs";
+import { serverVersion } from "./fixture-server.mjs";
+import { SECRET, busyShare, intEnv, machineLine } from "./harness.mjs";
+import { buildTenantFixture, shapeFromEnv, tenantDraft, verifyTenantFixture } from "./tenant-fixture.mjs";
+import { COMMON_LAST_NAMES } from "./tenant-names.mjs";
+
+const RUNS = intEnv("BENCH_RUNS", 200);
+const CREATE_SECONDS = Number(process.env.BENCH_CREATE_SECONDS ?? 5);
+const GOAL_MS = 20;
+const f1 = (n) => n.toFixed(1);
+const f2 = (n) => n.toFixed(2);
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const keys = { webhookSecretKey: "0".repeat(64), vapid: null };
+
+const baseUrl = process.env.DATABASE_URL;
+if (!baseUrl?.startsWith("postgres"))
+  throw new Error("DATABASE_URL must be a postgres:// URL (npm run bench:scale sets one)");
+const shape = shapeFromEnv();
+console.log(`${machineLine()}, ${await serverVersion(baseUrl)}`);
+console.log(
+  `shape: ${shape.organisations} organisations, ${shape.patients} patients, ${shape.large} large, seed ${shape.seed}`,
+);
+const fixture = await buildTenantFixture(baseUrl, shape, (line) => console.log(line));
+console.log(fixture.reused ? "fixture: reused" : `fixture: loaded in ${f1(fixture.seconds)} s`);
+const verified = await verifyTenantFixture(fixture.url, shape, 300);
+console.log(
+  `fixture verified: ${verified.registered} drafts through PatientService.register stored as generated, ${verified.rechecked} rows re-derived`,
+);
+
+// Every statement the adapter sends goes through pg.Client#query: record them while `capture` is set.
+let capture;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function (text, values, ...rest) {
+  if (capture && typeof text === "string") capture.push({ text, values });
+  return query.call(this, text, values, ...rest);
+};
+
+const raw = new pg.Client({ connectionString: fixture.url });
+await raw.connect();
+const storage = await createPostgresStorage({ url: fixture.url });
+const practice = createPractice({ storage, planLimits: { enterprise: 1e12 }, keys });
+const handler = createHttpHandler({ practice, authenticator: createJwtAuthenticator({ secret: SECRET }) });
+const server = createH3NodeServer(handler);
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+try {
+  const sizes = fixture.sizes.map((n, i) => ({ id: i + 1, n }));
+  const largest = sizes.reduce((a, b) => (b.n > a.n ? b : a));
+  const small = sizes.reduce((a, b) => (Math.abs(b.n - 2000) < Math.abs(a.n - 2000) ? b : a));
+  const sorted = [...fixture.sizes].sort((a, b) => a - b);
+  console.log(
+    `organisation sizes: largest ${sorted.at(-1)}, median ${sorted[sorted.length >> 1]}, smallest ${sorted[0]}; measured: #${largest.id} (${largest.n}) and #${small.id} (${small.n})`,
+  );
+  const relations = (
+    await raw.query(
+      `select c.relname, pg_relation_size(c.oid) as b from pg_class c
+        where c.relname = 'patients' or c.oid in (select indexrelid from pg_index where indrelid = 'patients'::regclass)
+        order by 1`,
+    )
+  ).rows;
+  console.log(`sizes: ${relations.map((r) => `${r.relname} ${f1(Number(r.b) / 2 ** 20)} MiB`).join(", ")}`);
+  console.log(`load before the cases: ${Math.round((await busyShare()) * 100)}% of the cores busy`);
+
+  const casesFor = async (org) => {
+    const common = COMMON_LAST_NAMES.map((n) => n.toLowerCase());
+    // A rare full name: a patient of this organisation whose last name is from the tail.
+    const rare = (
+      await raw.query(
+        `select first_name, last_name from patients where organisation_id = $1 and status = 'active'
+           and last_name_sort <> all($2::text[]) order by id limit 1`,
+        [org.id, common],
+      )
+    ).rows[0];
+    return [
+      { label: "common last name (smith)", query: { search: "smith" } },
+      {
+        label: `rare full name (${rare.first_name} ${rare.last_name})`,
+        query: { search: `${rare.first_name} ${rare.last_name}` },
+      },
+      { label: "email prefix (james.smith)", query: { search: "james.smith" } },
+      { label: "phone fragment (0142)", query: { search: "0142" } },
+      { label: "list, page 1", query: {} },
+      { label: "list, page 200", query: { page: 200 } },
+    ];
+  };
+  const httpPath = (q) =>
+    `/v2/patients?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)])).toString()}`;
+
+  const results = [];
+  const plans = [];
+  for (const org of [largest, small]) {
+    const principal = { organisationId: org.id, userId: 1, name: null, scopes: ["read"], clinicIds: [], roles: [] };
+    const token = await signAccessToken(SECRET, { organisationId: org.id, userId: 1, scope: "read write" });
+    const headers = { authorization: `Bearer ${token}` };
+    for (const c of await casesFor(org)) {
+      capture = [];
+      const page = await practice.patients.list(principal, c.query);
+      const statements = capture;
+      capture = undefined;
+      for (let i = 0; i < 20; i++) await practice.patients.list(principal, c.query);
+      const inProcess = [];
+      for (let i = 0; i < RUNS; i++) {
+        const t = performance.now();
+        await practice.patients.list(principal, c.query);
+        inProcess.push(performance.now() - t);
+      }
+      const http = [];
+      for (let i = 0; i < RUNS + 20; i++) {
+        const t = performance.now();
+        const res = await fetch(origin + httpPath(c.query), { headers });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`GET ${httpPath(c.query)}: ${res.status}`);
+        if (i >= 20) http.push(performance.now() - t);
+      }
+      results.push({ org, label: c.label, total: page.total, exact: page.totalExact, inProcess, http });
+      for (const s of statements) {
+        const plan = (await raw.query(`explain (analyze, buffers) ${s.text}`, s.values)).rows.map(
+          (r) => r["QUERY PLAN"],
+        );
+        plans.push({ org, label: c.label, text: s.text, values: s.values, plan });
+      }
+    }
+  }
+
+  console.log(
+    `\n| organisation | case | total | in process p50 / p95 ms | HTTP p50 / p95 ms | HTTP ÷ in-process p95 |\n| --- | --- | ---: | ---: | ---: | ---: |`,
+  );
+  for (const r of results) {
+    console.log(
+      `| #${r.org.id} (${r.org.n}) | ${r.label} | ${r.total}${r.exact ? "" : "+"} | ${f2(pct(r.inProcess, 50))} / ${f2(pct(r.inProcess, 95))} | ${f2(pct(r.http, 50))} / ${f2(pct(r.http, 95))} | ${f2(pct(r.http, 95) / pct(r.inProcess, 95))} |`,
+    );
+  }
+  const worst = Math.max(...results.map((r) => pct(r.inProcess, 95)));
+  const worstRatio = Math.max(...results.map((r) => pct(r.http, 95) / pct(r.inProcess, 95)));
+  console.log(
+    `\ngoal every case p95 < ${GOAL_MS} ms in process: worst ${f2(worst)} ms -> ${worst < GOAL_MS ? "holds" : "MISSED"}`,
+  );
+  console.log(
+    `goal HTTP p95 ≤ 1.15 × in process: worst ${f2(worstRatio)} -> ${worstRatio <= 1.15 ? "holds" : "MISSED"}`,
+  );
+
+  if (CREATE_SECONDS > 0) await createComparison();
+
+  if (process.env.BENCH_PLANS === "1")
+    for (const p of plans)
+      console.log(
+        `\n-- #${p.org.id} (${p.org.n}), ${p.label}: ${p.text.replace(/\s+/g, " ")}\n   params ${JSON.stringify(p.values)}\n${p.plan.map((l) => `   ${l}`).join("\n")}`,
+      );
+} finally {
+  pg.Client.prototype.query = query;
+  server.close();
+  await raw.end();
+  await storage.close();
+}
+
+/**
+ * Registrations per second, in process, 16 at a time into a scratch
+ * organisation, alternating rounds between this database and the same shape at
+ * 100,000 patients; the created rows are deleted afterwards.
+ */
+async function createComparison() {
+  const reference = { ...shape, patients: 100_000 };
+  const small = await buildTenantFixture(baseUrl, reference, () => {});
+  const scratch = shape.organisations + 2;
+  const measure = async (url) => {
+    const s = await createPostgresStorage({ url });
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(
+        `insert into organisations (id, name, plan, is_active, created_at, updated_at)
+         values ($1, 'Create benchmark', 'enterprise', 1, now()::text, now()::text) on conflict (id) do nothing`,
+        [scratch],
+      );
+      const p = createPractice({ storage: s, planLimits: { enterprise: 1e12 }, keys });
+      const principal = { organisationId: scratch, userId: 1, name: null, scopes: ["write"], clinicIds: [], roles: [] };
+      const rnd = prng(Date.now() >>> 0);
+      let done = 0;
+      const until = performance.now() + CREATE_SECONDS * 1000;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (performance.now() < until) {
+            await p.patients.register(principal, tenantDraft(rnd));
+            done++;
+          }
+        }),
+      );
+      for (const table of ["outbox", "audit_events", "patients"])
+        await c.query(`delete from ${table} where organisation_id = $1`, [scratch]);
+      return done / CREATE_SECONDS;
+    } finally {
+      await c.end();
+      await s.close();
+    }
+  };
+  const big = [];
+  const ref = [];
+  for (let round = 0; round < 2; round++) {
+    ref.push(await measure(small.url));
+    big.push(await measure(fixture.url));
+  }
+  const avg = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.log(
+    `\ncreate, in process, 16 concurrent: ${shape.patients} patients ${f1(avg(big))}/s (${big.map(f1).join(", ")}), 100,000 patients ${f1(avg(ref))}/s (${ref.map(f1).join(", ")}) = ${f2(avg(big) / avg(ref))}; goal ≥ 0.90 -> ${avg(big) / avg(ref) >= 0.9 ? "holds" : "MISSED"}`,
+  );
+}
