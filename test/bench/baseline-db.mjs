@@ -76,10 +76,37 @@ const insertReturning = (db, row) =>
     .returningAll()
     .executeTakeFirst();
 
+/** The search an engine's own index answers (`index.list`, as our repository calls it) for one term of organisation ORG. */
+function indexedSearchOf(db, index) {
+  return async (term) => {
+    const criteria = {
+      organisationId: ORG,
+      searchTerms: [term],
+      status: "active",
+      sort: "created_at",
+      order: "desc",
+      limit: 26,
+      offset: 0,
+      countLimit: COUNT_LIMIT ?? undefined,
+    };
+    const { rows, total } = await index.list(db, criteria);
+    return { data: rows.slice(0, 25), total: reported(total) };
+  };
+}
+
 async function openPostgres(url) {
   const { default: pg } = await import("pg");
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
-  return { search: (term) => likeSearch(db, term), insert: (row) => insertReturning(db, row) };
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  // Our PostgreSQL adapter answers searches of 3+ characters from its organisation-scoped search keys
+  // (adapters/postgres/src/patient-search-keys.ts); the baseline sends those same statements.
+  const { keyedPatientSearch } = await import("@openpractice/postgres");
+  const keys = (await pool.query("select 1 from pg_proc where proname = 'patient_search_keys'")).rowCount > 0;
+  const indexedSearch = indexedSearchOf(db, keyedPatientSearch);
+  return {
+    search: (term) => (keys && [...term].length >= 3 ? indexedSearch(term) : likeSearch(db, term)),
+    insert: (row) => insertReturning(db, row),
+  };
 }
 
 async function openMysql(url) {
@@ -101,20 +128,7 @@ async function openMysql(url) {
     .query("select 1 from information_schema.tables where table_schema = database() and table_name = ?", [
       TRIGRAM_TABLE,
     ]);
-  async function indexedSearch(term) {
-    const criteria = {
-      organisationId: ORG,
-      searchTerms: [term],
-      status: "active",
-      sort: "created_at",
-      order: "desc",
-      limit: 26,
-      offset: 0,
-      countLimit: COUNT_LIMIT ?? undefined,
-    };
-    const { rows, total } = await trigramPatientSearch.list(db, criteria);
-    return { data: rows.slice(0, 25), total: reported(total) };
-  }
+  const indexedSearch = indexedSearchOf(db, trigramPatientSearch);
   return {
     search: (term) => (tables.length > 0 && [...term].length >= 3 ? indexedSearch(term) : likeSearch(db, term)),
     // insertIfAbsent without RETURNING: INSERT IGNORE, then the row read back by identity key.

@@ -9,7 +9,7 @@
 //     node test/bench/tenant-scale.bench.mjs                (your server; the fixture is kept and reused)
 //
 // Env: the fixture's SCALE_* (tenant-fixture.mjs), BENCH_RUNS (200 timed calls per case after 20 warm-up),
-// BENCH_CREATE_SECONDS (5 per round, 2 rounds per database; 0 leaves creates out), BENCH_PLANS (1: print plans).
+// BENCH_CREATE_SECONDS (5 per round; 0 leaves creates out), BENCH_CREATE_ROUNDS (3 per database, alternating), BENCH_PLANS (1: print plans).
 import { createPractice } from "@openpractice/core";
 import { createH3NodeServer } from "@openpractice/h3";
 import { createHttpHandler, createJwtAuthenticator } from "@openpractice/http";
@@ -24,6 +24,7 @@ import { COMMON_LAST_NAMES } from "./tenant-names.mjs";
 
 const RUNS = intEnv("BENCH_RUNS", 200);
 const CREATE_SECONDS = Number(process.env.BENCH_CREATE_SECONDS ?? 5);
+const CREATE_ROUNDS = intEnv("BENCH_CREATE_ROUNDS", 3);
 const GOAL_MS = 20;
 const f1 = (n) => n.toFixed(1);
 const f2 = (n) => n.toFixed(2);
@@ -214,7 +215,7 @@ async function createComparison() {
   };
   const big = [];
   const ref = [];
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < CREATE_ROUNDS; round++) {
     ref.push(await measure(small.url));
     big.push(await measure(fixture.url));
   }

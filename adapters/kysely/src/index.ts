@@ -13,6 +13,8 @@ export {
   containsPattern,
   PATIENT_SORT_COLUMNS,
   patientListQueries,
+  rowsOfPage,
+  searchTextContains,
   type PatientQueryNarrowing,
 } from "./repositories/patient-repository.js";
 export { patientToRow, rowToPatient } from "./repositories/patient-rows.js";

@@ -15,6 +15,15 @@ export interface PatientSearchIndex {
   ): Promise<{ rows: Selectable<PatientsTable>[]; total: number } | undefined>;
 }
 
+/**
+ * An engine's kept count of an organisation's patients (e.g. by triggers), for
+ * lists where counting the rows would read the whole organisation. Returning
+ * undefined (a search, date bounds) leaves the count to the list's own query.
+ */
+export interface PatientCountIndex {
+  total(db: Kysely<Database>, criteria: PatientListCriteria): Promise<number | undefined>;
+}
+
 /** SqlDialectProfile.lockedRead: the same query, reading the latest committed rows ("latest") or also locking them ("update"). */
 export type LockedRead = <DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
@@ -91,6 +100,7 @@ export interface SqlDialectProfile {
   /** The engine's own migrations, applied with the shared ones in name order (e.g. a search index). */
   extraMigrations?: Readonly<Record<string, Migration>>;
   patientSearch?: PatientSearchIndex;
+  patientCounts?: PatientCountIndex;
 }
 
 /** DROP INDEX in the engine's spelling (see `dropIndexNamesTable`). */

@@ -1,6 +1,6 @@
 import type { PatientListCriteria } from "@openpractice/core";
 import { sql, type Kysely, type Migration, type RawBuilder } from "kysely";
-import { PATIENT_SORT_COLUMNS, patientListQueries, type Database, type PatientSearchIndex } from "@openpractice/kysely";
+import { patientListQueries, rowsOfPage, type Database, type PatientSearchIndex } from "@openpractice/kysely";
 
 /**
  * A trigram side table for patient search on MySQL 8 and MariaDB, which have no
@@ -183,15 +183,7 @@ export const trigramPatientSearch: PatientSearchIndex = {
     if (c.searchTerms.some((t) => [...t].length < 3)) return undefined;
     const candidates = candidateIds(c.organisationId, searchTrigrams(c.searchTerms));
     const { page, count } = patientListQueries(db, c, (q) => q.where(sql<boolean>`id in (${candidates})`));
-    // The page's ids first, then its rows: sorting every candidate's whole row went through a temporary table
-    // of full-width rows (20 ms for a common name at 100,000 patients against 10 ms for the ids).
-    const pageIds = db.selectFrom(page.clearSelect().select("id").as("k")).select("k.id");
-    const rows = db
-      .selectFrom("patients")
-      .selectAll()
-      .where("id", "in", pageIds)
-      .orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order)
-      .orderBy("id", c.order);
+    const rows = rowsOfPage(db, page, c);
     const [found, counted] = await Promise.all([rows.execute(), count.executeTakeFirstOrThrow()]);
     return { rows: found, total: Number(counted.n) };
   },

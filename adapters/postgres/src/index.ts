@@ -1,3 +1,5 @@
 export * from "./postgres-storage.js";
 export * from "./postgres-profile.js";
 export * from "./postgres-engine.js";
+export * from "./patient-search-keys.js";
+export * from "./patient-counts.js";

@@ -6,6 +6,8 @@ import {
   type SqlDialectProfile,
 } from "@openpractice/kysely";
 import { sql, type ColumnDefinitionBuilder, type Kysely } from "kysely";
+import { keptPatientCounts, patientCountsMigration } from "./patient-counts.js";
+import { keyedPatientSearch, patientSearchKeysMigration } from "./patient-search-keys.js";
 
 /** PostgreSQL: RETURNING, ON CONFLICT and SKIP LOCKED; `serial` keys. */
 export const postgresProfile: SqlDialectProfile = Object.freeze({
@@ -67,5 +69,11 @@ export const postgresProfile: SqlDialectProfile = Object.freeze({
         await sql`alter table patients alter column search_text set statistics -1`.execute(db);
       },
     },
+    // Search keys scoped to the organisation replace the table-wide trigram index (patient-search-keys.ts).
+    "033-postgres-patients-search-keys": patientSearchKeysMigration,
+    // Exact per-organisation counts kept by triggers for the unsearched list (patient-counts.ts).
+    "034-postgres-patient-counts": patientCountsMigration,
   }),
+  patientSearch: keyedPatientSearch,
+  patientCounts: keptPatientCounts,
 });

@@ -11,6 +11,10 @@ export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** `search_text` contains `term` (the shared search condition; an engine's index only narrows the rows it tests). */
+export const searchTextContains = (term: string) =>
+  sql<boolean>`search_text like ${containsPattern(term)} escape ${"\\"}`;
+
 /** The list filters of a criteria (organisation, status, every search term, the date bounds) on a patients query. */
 export function applyPatientFilters<O>(
   q: SelectQueryBuilder<Database, "patients", O>,
@@ -19,7 +23,7 @@ export function applyPatientFilters<O>(
   let query = q.where("organisation_id", "=", c.organisationId);
   if (c.status !== "all") query = query.where("status", "=", c.status);
   for (const term of c.searchTerms) {
-    query = query.where(sql<boolean>`search_text like ${containsPattern(term)} escape ${"\\"}`);
+    query = query.where(searchTextContains(term));
   }
   if (c.createdFrom) query = query.where("created_at", ">=", toDbTime(c.createdFrom));
   if (c.createdBefore) query = query.where("created_at", "<", toDbTime(c.createdBefore));
@@ -70,6 +74,27 @@ export function patientListQueries(
           )
           .select((eb) => eb.fn.countAll().as("n"));
   return { page, count };
+}
+
+/**
+ * The page's ids first, then their rows in the list's order. The ids come from
+ * the sort index alone where the filters allow: a deep page (offset 3,980) of a
+ * plain query reads every skipped row from the table (21 ms against 1 ms in a
+ * 375,000-patient organisation on PostgreSQL), and sorting ids is cheaper than
+ * sorting whole rows (MySQL went through a temporary table of full-width rows).
+ */
+export function rowsOfPage<O>(
+  db: Kysely<Database>,
+  page: SelectQueryBuilder<Database, "patients", O>,
+  c: PatientListCriteria,
+) {
+  const pageIds = db.selectFrom(page.clearSelect().select("id").as("k")).select("k.id");
+  return db
+    .selectFrom("patients")
+    .selectAll()
+    .where("id", "in", pageIds)
+    .orderBy(PATIENT_SORT_COLUMNS[c.sort], c.order)
+    .orderBy("id", c.order);
 }
 
 export class KyselyPatientRepository implements PatientRepository {
@@ -149,8 +174,12 @@ export class KyselyPatientRepository implements PatientRepository {
     const indexed = c.searchTerms.length > 0 ? await this.profile.patientSearch?.list(this.db, c) : undefined;
     if (indexed) return { patients: indexed.rows.map(rowToPatient), total: indexed.total };
     const { page: pageQuery, count: countQuery } = patientListQueries(this.db, c);
+    const rows = rowsOfPage(this.db, pageQuery, c);
+    // An engine may keep the organisation's count (PostgreSQL: per status, by triggers) instead of counting rows.
+    const counting = async () =>
+      (await this.profile.patientCounts?.total(this.db, c)) ?? Number((await countQuery.executeTakeFirstOrThrow()).n);
     // Page and count at the same time: on a pooled engine they run on two connections.
-    const [page, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
-    return { patients: page.map(rowToPatient), total: Number(counted.n) };
+    const [page, total] = await Promise.all([rows.execute(), counting()]);
+    return { patients: page.map(rowToPatient), total };
   }
 }

@@ -1,0 +1,130 @@
+import type { PatientListCriteria } from "@openpractice/core";
+import {
+  applyPatientFilters,
+  PATIENT_SORT_COLUMNS,
+  patientListQueries,
+  searchTextContains,
+  type Database,
+  type PatientSearchIndex,
+} from "@openpractice/kysely";
+import { sql, type Kysely, type Migration } from "kysely";
+import { keptPatientCounts } from "./patient-counts.js";
+
+/**
+ * Tenant-scoped search keys. A pg_trgm index holds one posting list per
+ * trigram for the whole table: `smith` reads 154,122 entries in a 10,000,000-row
+ * database whatever the organisation, and a 2,000-patient clinic waits 125 ms
+ * for them (docs/performance.md, "Vendor scale"). Here every key is a hash of one
+ * 3-character substring of `search_text` seeded with the organisation id, so a
+ * posting list holds only that organisation's patients: `smith` in that clinic
+ * reads its 28 candidates, and in the largest organisation its own 5,800.
+ *
+ * Every 3-character substring of a term is one of the stored text's when the
+ * term is a substring of it, so the keys find every match; a hash collision
+ * only adds a candidate, and the shared `LIKE` recheck keeps the answer exact.
+ * Substrings count characters (not bytes), the same on both sides, with no
+ * word splitting and no locale: folded text in any script works alike.
+ */
+export const SEARCH_KEYS_FUNCTION = "patient_search_keys";
+export const SEARCH_KEYS_INDEX = "patients_search_keys_ix";
+
+/** The keys of `t` in organisation `org`: the one definition, used by the index and by every query. */
+const createKeysFunction = sql`create or replace function patient_search_keys(org bigint, t text) returns bigint[]
+  language sql immutable strict parallel safe as $$
+    select coalesce(array_agg(distinct hashtextextended(substr(t, i, 3), org)), '{}')
+    from generate_series(1, length(t) - 2) i
+  $$`;
+
+export const patientSearchKeysMigration = {
+  async up(db: Kysely<any>) {
+    await createKeysFunction.execute(db);
+    // `if not exists`: a vendor with millions of rows may build it beforehand with CREATE INDEX CONCURRENTLY
+    // under this name (docs/performance.md), and this migration then only drops the old index.
+    await sql`create index if not exists patients_search_keys_ix on patients using gin (patient_search_keys(organisation_id, search_text))`.execute(
+      db,
+    );
+    await sql`drop index if exists patients_search_trgm_ix`.execute(db);
+    // The planner's estimates for the new expression come from ANALYZE.
+    await sql`analyze patients`.execute(db);
+  },
+  async down(db: Kysely<any>) {
+    await sql`create index if not exists patients_search_trgm_ix on patients using gin (search_text gin_trgm_ops)`.execute(
+      db,
+    );
+    await sql`drop index if exists patients_search_keys_ix`.execute(db);
+    await sql`drop function if exists patient_search_keys(bigint, text)`.execute(db);
+  },
+} satisfies Migration;
+
+/** Terms the keys can serve: 3 characters or more (a shorter term has no 3-character substring). */
+const keyedTerms = (c: PatientListCriteria) => c.searchTerms.filter((t) => [...t].length >= 3);
+
+/**
+ * A common term in a large organisation has thousands of candidates (`smith`:
+ * 5,712 of 375,824 patients), and sorting them means reading each one's row:
+ * 14–20 ms. Its first page is among the first rows in list order instead: from
+ * this many patients (the kept count of the organisation and status), the page
+ * is first looked for among the first `walkRows` rows of the sort index, and the
+ * keys answer only when those hold fewer than a page.
+ */
+export interface KeyedSearchOptions {
+  walkFromPatients: number;
+  walkRows: number;
+}
+
+export const KEYED_SEARCH_DEFAULTS: KeyedSearchOptions = Object.freeze({ walkFromPatients: 20_000, walkRows: 2_000 });
+
+/**
+ * The page from the first `walkRows` rows of the organisation in list order, or
+ * undefined when they hold fewer than the page: the first matches in list order
+ * among the first rows are the first matches overall, so a full page is exact.
+ * Only with one status (the sort indexes lead with it) and a large organisation.
+ */
+async function walkedPage(db: Kysely<Database>, c: PatientListCriteria, options: KeyedSearchOptions) {
+  if (c.status === "all" || c.offset + c.limit > options.walkRows) return undefined;
+  const unsearched = { ...c, searchTerms: [], createdFrom: undefined, createdBefore: undefined };
+  const size = await keptPatientCounts.total(db, { ...unsearched, updatedFrom: undefined, updatedBefore: undefined });
+  if (size === undefined || size < options.walkFromPatients) return undefined;
+  const sortColumn = PATIENT_SORT_COLUMNS[c.sort];
+  const window = applyPatientFilters(db.selectFrom("patients").selectAll(), { ...c, searchTerms: [] })
+    .orderBy(sortColumn, c.order)
+    .orderBy("id", c.order)
+    .limit(options.walkRows);
+  let page = db.selectFrom(window.as("w")).selectAll();
+  for (const term of c.searchTerms) page = page.where(searchTextContains(term));
+  const rows = await page.orderBy(sortColumn, c.order).orderBy("id", c.order).limit(c.limit).offset(c.offset).execute();
+  return rows.length === c.limit ? rows : undefined;
+}
+
+/**
+ * The shared list's page and bounded count, restricted to the organisation's
+ * candidates for every term of 3 or more characters. The condition repeats the
+ * indexed expression exactly, so the planner can use the index; the term's keys
+ * are computed by the same function. A search of short terms only is left to
+ * the shared scan of the organisation's rows.
+ */
+export function keyedPatientSearchWith(options: KeyedSearchOptions): PatientSearchIndex {
+  return {
+    async list(db: Kysely<Database>, c: PatientListCriteria) {
+      const terms = keyedTerms(c);
+      if (terms.length === 0) return undefined;
+      const { page, count } = patientListQueries(db, c, (q) =>
+        terms.reduce(
+          (narrowed, term) =>
+            narrowed.where(
+              sql<boolean>`patient_search_keys(organisation_id, search_text) @> patient_search_keys(${c.organisationId}::bigint, ${term}::text)`,
+            ),
+          q,
+        ),
+      );
+      // Count and page at the same time, on two connections.
+      const [rows, counted] = await Promise.all([
+        walkedPage(db, c, options).then((walked) => walked ?? page.execute()),
+        count.executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(counted.n) };
+    },
+  };
+}
+
+export const keyedPatientSearch = keyedPatientSearchWith(KEYED_SEARCH_DEFAULTS);

@@ -1,0 +1,235 @@
+import { patientFromDraft, toPatientRecord, type Storage } from "@openpractice/core";
+import { KyselyStorage, type Database } from "@openpractice/kysely";
+import {
+  createPostgresStorage,
+  keptPatientCounts,
+  keyedPatientSearch,
+  keyedPatientSearchWith,
+  patientCountsMigration,
+  patientSearchKeysMigration,
+  postgresProfile,
+} from "@openpractice/postgres";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { availableEngines, freshDatabase } from "../support/engines.js";
+import {
+  expectSearchIndexAsScan,
+  searchCaseCriteria as criteria,
+  seedSearchCases,
+  T0,
+} from "../support/patient-search-cases.js";
+
+// PostgreSQL patient search reads candidates from search keys scoped to the organisation (migration 033,
+// adapters/postgres/src/patient-search-keys.ts), and the unsearched list's total from counts that triggers
+// keep (migration 034, patient-counts.ts). Both must answer exactly as the shared SQL does.
+const engines = availableEngines();
+
+describe.runIf(engines.includes("postgres"))("[postgres] tenant-scoped search keys and kept counts", () => {
+  let drop: () => Promise<void>;
+  let pool: pg.Pool;
+  let db: Kysely<Database>;
+  let indexed: Storage;
+  let shared: KyselyStorage;
+
+  /** count(*) of the patients per organisation and status, and what patient_counts holds, both as "org/status" → n. */
+  const countsNow = async () => {
+    const counted = await sql<{ k: string; n: string }>`select organisation_id || '/' || status as k, count(*) as n
+      from patients group by organisation_id, status`.execute(db);
+    const kept = await sql<{ k: string; n: string }>`select organisation_id || '/' || status as k, sum(patients) as n
+      from patient_counts group by organisation_id, status having sum(patients) <> 0`.execute(db);
+    const asMap = (rows: Array<{ k: string; n: string }>) =>
+      Object.fromEntries(rows.map((r) => [r.k, Number(r.n)]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+    return { counted: asMap(counted.rows), kept: asMap(kept.rows) };
+  };
+
+  const insertSql = (org: number, name: string, status = "active") =>
+    `insert into patients (organisation_id, first_name, last_name, date_of_birth, sex, status, identity_key, search_text,
+       first_name_sort, last_name_sort, created_at, updated_at)
+     values (${org}, '${name}', 'Bulk', '1990-01-01', 'OTHER', '${status}', '${name}|bulk|1990-01-01',
+       '${name} bulk', '${name}', 'bulk', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`;
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase("postgres");
+    drop = fresh.drop;
+    pool = new pg.Pool({ connectionString: fresh.url, max: 10 });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    indexed = await createPostgresStorage({ url: fresh.url });
+    // The shared SQL on the same database: the PostgreSQL profile without its search keys and kept counts.
+    const { patientSearch: _keys, patientCounts: _counts, ...sharedProfile } = postgresProfile;
+    shared = new KyselyStorage({ db, profile: sharedProfile, ownsConnection: false });
+    await seedSearchCases(db, indexed, [1, 2, 3]);
+    await sql`analyze patients`.execute(db);
+  }, 120_000);
+
+  afterAll(async () => {
+    await indexed?.close();
+    await db?.destroy();
+    await drop?.();
+  });
+
+  it("answers every search exactly as the shared LIKE scan, for every filter, order, page and count limit", async () => {
+    await expectSearchIndexAsScan(
+      (c) => shared.repositories.patients.list(c),
+      (c) => keyedPatientSearch.list(db, c),
+      (c) => indexed.repositories.patients.list(c),
+    );
+  }, 120_000);
+
+  it("answers the same when a page is first looked for among the first rows in list order (large organisations)", async () => {
+    // Every organisation counts as large here, and the window is small: both the walked page and the hand-over
+    // to the keys (a window with fewer matches than the page) are compared.
+    const walking = keyedPatientSearchWith({ walkFromPatients: 0, walkRows: 40 });
+    const { patientSearch: _keys, ...profile } = postgresProfile;
+    const walkingStorage = new KyselyStorage({
+      db,
+      profile: { ...profile, patientSearch: walking },
+      ownsConnection: false,
+    });
+    await expectSearchIndexAsScan(
+      (c) => shared.repositories.patients.list(c),
+      (c) => walking.list(db, c),
+      (c) => walkingStorage.repositories.patients.list(c),
+    );
+    // Both paths ran: a common term's page comes from the window alone, a rare one's from the keys after it.
+    const statements: string[] = [];
+    const logged = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => {
+        if (event.level === "query") statements.push(event.query.sql);
+      },
+    });
+    const keyedPage = (sqlText: string) => sqlText.includes("order by") && sqlText.includes("@> patient_search_keys");
+    await walking.list(logged, criteria(1, "555"));
+    expect(statements.some((s) => s.includes('as "w"'))).toBe(true);
+    expect(statements.filter(keyedPage)).toEqual([]);
+    statements.length = 0;
+    const rare = await walking.list(logged, criteria(1, "_121@"));
+    expect(rare?.rows.length).toBeGreaterThan(0);
+    expect(statements.some((s) => s.includes('as "w"'))).toBe(true);
+    expect(statements.filter(keyedPage)).toHaveLength(1);
+  }, 120_000);
+
+  it("leaves a search of short terms only to the shared scan, and uses the keys for the longer terms of a mix", async () => {
+    expect(await keyedPatientSearch.list(db, criteria(1, "ko"))).toBeUndefined();
+    for (const search of ["ko", "ko 55", "kowal 55"]) {
+      const c = criteria(1, search, { status: "all" });
+      const listed = await indexed.repositories.patients.list(c);
+      expect(listed, search).toEqual(await shared.repositories.patients.list(c));
+      expect(listed.total, search).toBeGreaterThan(0);
+    }
+    expect(await keyedPatientSearch.list(db, criteria(1, "kowal 55"))).toBeDefined();
+  });
+
+  it("reads only the organisation's candidates from the index", async () => {
+    // Organisation 3 holds two matches for "kowal"; organisations 1 and 2 hold dozens.
+    for (const [i, first] of ["Ava", "Ben"].entries())
+      await indexed.repositories.patients.insertIfAbsent(
+        toPatientRecord(
+          patientFromDraft(
+            { firstName: first, lastName: "Kowalczyk", dateOfBirth: `1970-01-0${i + 1}` },
+            3,
+            new Date(),
+          ),
+        ),
+      );
+    const elsewhere = await sql<{
+      n: string;
+    }>`select count(*) as n from patients where organisation_id <> 3 and search_text like '%kowal%'`.execute(db);
+    expect(Number(elsewhere.rows[0]?.n)).toBeGreaterThan(20);
+    const client = await pool.connect();
+    try {
+      // On 300 rows a sequential scan is cheaper; forbid it to see what the index itself hands over. No
+      // organisation condition: organisation 3's keys alone find its rows and no other organisation's.
+      await client.query("set enable_seqscan = off");
+      const plan = (
+        await client.query(
+          `explain (analyze, format json) select id from patients
+            where patient_search_keys(organisation_id, search_text) @> patient_search_keys(3, 'kowal')`,
+        )
+      ).rows[0]["QUERY PLAN"][0].Plan;
+      const scan = JSON.stringify(plan).match(/"Index Name":"patients_search_keys_ix"[^}]*?"Actual Rows":(\d+)/);
+      expect(scan, JSON.stringify(plan)).not.toBeNull();
+      expect(Number(scan?.[1])).toBe(2);
+    } finally {
+      client.release();
+    }
+  });
+
+  it("keeps the counts exact through inserts, status changes, deletes and rollbacks, from many connections at once", async () => {
+    expect((await countsNow()).kept).toEqual((await countsNow()).counted);
+    // 8 connections × 25 single-row inserts at the same time, and one multi-row statement.
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        const client = await pool.connect();
+        try {
+          for (let i = 0; i < 25; i++)
+            await client.query(insertSql(2, `w${w}n${i}`, i % 5 === 0 ? "inactive" : "active"));
+        } finally {
+          client.release();
+        }
+      }),
+    );
+    await db
+      .updateTable("patients")
+      .set({ status: "inactive" })
+      .where("organisation_id", "=", 2)
+      .where("first_name", "like", "w1n%")
+      .execute();
+    await db.deleteFrom("patients").where("organisation_id", "=", 2).where("first_name", "like", "w2n%").execute();
+    const client = await pool.connect();
+    try {
+      await client.query("begin");
+      await client.query(insertSql(1, "rolledback"));
+      await client.query("rollback");
+    } finally {
+      client.release();
+    }
+    const { counted, kept } = await countsNow();
+    expect(kept).toEqual(counted);
+    expect(counted["2/active"]).toBeGreaterThan(100);
+    // The writers spread over shards: no single counter row took every insert.
+    const shards = await sql<{ n: string }>`select count(*) as n from patient_counts where organisation_id = 2`.execute(
+      db,
+    );
+    expect(Number(shards.rows[0]?.n)).toBeGreaterThan(2);
+  });
+
+  it("answers the unsearched list's total from the kept counts, the same as counting", async () => {
+    for (const org of [1, 2, 3])
+      for (const status of ["active", "inactive", "all"] as const) {
+        const c = criteria(org, "", { status });
+        expect(await keptPatientCounts.total(db, c), `${org} ${status}`).toBe(
+          (await shared.repositories.patients.list(c)).total,
+        );
+        expect(await indexed.repositories.patients.list(c), `${org} ${status}`).toEqual(
+          await shared.repositories.patients.list(c),
+        );
+      }
+    // Date bounds are counted by the list's own query.
+    const bounded = criteria(1, "", { createdFrom: new Date(T0 + 20 * 60_000) });
+    expect(await keptPatientCounts.total(db, bounded)).toBeUndefined();
+    expect(await indexed.repositories.patients.list(bounded)).toEqual(await shared.repositories.patients.list(bounded));
+  });
+
+  it("migrates down and up again: the keys answer as before and the backfilled counts equal count(*)", async () => {
+    const c = criteria(1, "kowal", { status: "all" });
+    const before = await indexed.repositories.patients.list(c);
+    await patientCountsMigration.down(db);
+    await patientSearchKeysMigration.down(db);
+    const indexes = await sql<{
+      indexname: string;
+    }>`select indexname from pg_indexes where tablename = 'patients' and indexname like 'patients_search%'`.execute(db);
+    expect(indexes.rows.map((r) => r.indexname)).toEqual(["patients_search_trgm_ix"]);
+    // The migrator runs each migration in a transaction; so does this (the counts' backfill locks patients).
+    await db.transaction().execute(async (tx) => {
+      await patientSearchKeysMigration.up(tx);
+      await patientCountsMigration.up(tx);
+    });
+    expect(await indexed.repositories.patients.list(c)).toEqual(before);
+    const { counted, kept } = await countsNow();
+    expect(kept).toEqual(counted);
+    await sql`truncate patients cascade`.execute(db);
+    expect((await countsNow()).kept).toEqual({});
+  });
+});
