@@ -9,12 +9,13 @@
 //     node test/bench/tenant-scale.bench.mjs                (your server; the fixture is kept and reused)
 //
 // Env: the fixture's SCALE_* (tenant-fixture.mjs), BENCH_RUNS (200 timed calls per case after 20 warm-up),
-// BENCH_CREATE_SECONDS (5 per round; 0 leaves creates out), BENCH_CREATE_ROUNDS (3 per database, alternating), BENCH_PLANS (1: print plans).
+// BENCH_CREATE_SECONDS (5 per round; 0 leaves creates out), BENCH_CREATE_ROUNDS (3 per database, alternating), BENCH_PLANS (1: print the plans; a file name: write them there as Markdown).
 import { createPractice } from "@openpractice/core";
 import { createH3NodeServer } from "@openpractice/h3";
 import { createHttpHandler, createJwtAuthenticator } from "@openpractice/http";
 import { createPostgresStorage } from "@openpractice/postgres";
 import { signAccessToken } from "@openpractice/runtime";
+import { writeFileSync } from "node:fs";
 import pg from "pg";
 import { prng } from "./fixture.mjs";
 import { serverVersion } from "./fixture-server.mjs";
@@ -161,11 +162,15 @@ try {
 
   if (CREATE_SECONDS > 0) await createComparison();
 
-  if (process.env.BENCH_PLANS === "1")
-    for (const p of plans)
-      console.log(
-        `\n-- #${p.org.id} (${p.org.n}), ${p.label}: ${p.text.replace(/\s+/g, " ")}\n   params ${JSON.stringify(p.values)}\n${p.plan.map((l) => `   ${l}`).join("\n")}`,
-      );
+  const planFile = process.env.BENCH_PLANS;
+  if (planFile) {
+    const text = plans.map(
+      (p) =>
+        `### #${p.org.id} (${p.org.n} patients), ${p.label}\n\n\`\`\`sql\n${p.text.replace(/\s+/g, " ")}\n-- parameters ${JSON.stringify(p.values)}\n\`\`\`\n\n\`\`\`text\n${p.plan.join("\n")}\n\`\`\`\n`,
+    );
+    if (planFile === "1") console.log(`\n${text.join("\n")}`);
+    else writeFileSync(planFile, `${text.join("\n")}`);
+  }
 } finally {
   pg.Client.prototype.query = query;
   server.close();

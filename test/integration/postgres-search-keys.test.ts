@@ -221,12 +221,19 @@ describe.runIf(engines.includes("postgres"))("[postgres] tenant-scoped search ke
       indexname: string;
     }>`select indexname from pg_indexes where tablename = 'patients' and indexname like 'patients_search%'`.execute(db);
     expect(indexes.rows.map((r) => r.indexname)).toEqual(["patients_search_trgm_ix"]);
+    const settings = async () =>
+      (
+        await sql<{
+          reloptions: string[] | null;
+        }>`select reloptions from pg_class where relname = 'patients_search_keys_ix'`.execute(db)
+      ).rows[0]?.reloptions;
     // The migrator runs each migration in a transaction; so does this (the counts' backfill locks patients).
     await db.transaction().execute(async (tx) => {
       await patientSearchKeysMigration.up(tx);
       await patientCountsMigration.up(tx);
     });
     expect(await indexed.repositories.patients.list(c)).toEqual(before);
+    expect(await settings()).toEqual(["gin_pending_list_limit=512"]);
     const { counted, kept } = await countsNow();
     expect(kept).toEqual(counted);
     await sql`truncate patients cascade`.execute(db);
