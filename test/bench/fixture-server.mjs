@@ -61,7 +61,7 @@ export async function createDatabase(baseUrl, suffix, template) {
   return withDatabase(baseUrl, name);
 }
 
-/** Opens and closes the real adapter on `url`: it applies every migration (003 adds the pg_trgm index on PostgreSQL). */
+/** Opens and closes the real adapter on `url`: it applies every migration (on PostgreSQL 033 adds the search keys index). */
 async function migrate(url) {
   const storage =
     engineOf(url) === "postgres"

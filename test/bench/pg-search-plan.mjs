@@ -45,7 +45,7 @@ const list = (term) => repositorySearch(storage, term, COUNT_LIMIT);
 try {
   const sizes = (
     await raw.query(
-      `select relname, pg_relation_size(c.oid) as b from pg_class c where relname in ('patients', 'patients_search_trgm_ix', 'patients_org_status_created_ix')`,
+      `select relname, pg_relation_size(c.oid) as b from pg_class c where relname in ('patients', 'patients_search_keys_ix', 'patients_org_status_created_ix')`,
     )
   ).rows;
   console.log(`sizes: ${sizes.map((r) => `${r.relname} ${f2(Number(r.b) / 2 ** 20)} MiB`).join(", ")}`);

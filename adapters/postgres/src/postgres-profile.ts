@@ -44,7 +44,8 @@ export const postgresProfile: SqlDialectProfile = Object.freeze({
   },
   extraMigrations: Object.freeze({
     // A trigram GIN index makes the shared `search_text LIKE '%term%'` indexable, for the page and the count.
-    // pg_trgm is a trusted extension (PostgreSQL 13+): the database owner may create it.
+    // pg_trgm is a trusted extension (PostgreSQL 13+): the database owner may create it. Migration 033 replaces
+    // this index by search keys scoped to the organisation.
     "003-postgres-patients-search-trgm": {
       async up(db: Kysely<any>) {
         await sql`create extension if not exists pg_trgm`.execute(db);
