@@ -20,7 +20,8 @@ export function engineOf(url) {
   throw new Error(`DATABASE_URL must start with postgres://, postgresql:// or mysql:// (got ${url.split(":")[0]}:)`);
 }
 
-const withDatabase = (url, name) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
+/** `url` with its database replaced by `name`. */
+export const withDatabase = (url, name) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
 const runTag = randomBytes(4).toString("hex");
 const created = [];
 

@@ -159,7 +159,8 @@ export function prng(seed) {
   };
 }
 
-const asciiFold = (s) =>
+/** A name as ASCII letters only, lower case (for invented email addresses). */
+export const asciiFold = (s) =>
   s
     .normalize("NFKD")
     .replace(/\p{Diacritic}/gu, "")

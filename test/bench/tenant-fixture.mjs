@@ -23,7 +23,8 @@ import { createPractice, patientFromDraft, toPatientRecord } from "@openpractice
 import { patientToRow } from "@openpractice/kysely";
 import { createPostgresStorage } from "@openpractice/postgres";
 import pg from "pg";
-import { prng } from "./fixture.mjs";
+import { asciiFold, prng } from "./fixture.mjs";
+import { withDatabase } from "./fixture-server.mjs";
 import {
   COMMON_LAST_NAMES,
   FIRST_NAMES,
@@ -77,13 +78,6 @@ export function organisationSizes({ organisations, patients, large, seed }) {
   if (sizes[biggest] < floor) throw new Error("too few patients for this many organisations");
   return sizes;
 }
-
-const asciiFold = (s) =>
-  s
-    .normalize("NFKD")
-    .replace(/\p{Diacritic}/gu, "")
-    .replace(/[^A-Za-z]/g, "")
-    .toLowerCase();
 
 const FIRST_CUMULATIVE = zipfCumulative(FIRST_NAMES.length);
 const LAST_CUMULATIVE = zipfCumulative(COMMON_LAST_NAMES.length);
@@ -167,7 +161,6 @@ export function* tenantRows(shape, sizes = organisationSizes(shape)) {
 }
 
 const databaseName = (s) => `opscale_${s.organisations}_${s.patients}_${s.seed}`;
-const withDatabase = (url, name) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
 
 async function connect(url) {
   const client = new pg.Client({ connectionString: url });

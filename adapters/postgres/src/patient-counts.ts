@@ -69,17 +69,25 @@ export const patientCountsMigration = {
   },
 } satisfies Migration;
 
+/** The organisation's patients of `status` ("all": every status), from the kept counts. */
+export async function keptOrganisationSize(
+  db: Kysely<any>,
+  organisationId: number,
+  status: PatientListCriteria["status"],
+): Promise<number> {
+  let query = db
+    .selectFrom(PATIENT_COUNTS_TABLE)
+    .select(sql<string>`coalesce(sum(patients), 0)`.as("n"))
+    .where("organisation_id", "=", organisationId);
+  if (status !== "all") query = query.where("status", "=", status);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
 /** The organisation's exact count for a list without search or date bounds, from the kept counts. */
 export const keptPatientCounts: PatientCountIndex = {
   async total(db: Kysely<any>, c: PatientListCriteria) {
     if (c.searchTerms.length > 0 || c.createdFrom || c.createdBefore || c.updatedFrom || c.updatedBefore)
       return undefined;
-    let query = db
-      .selectFrom(PATIENT_COUNTS_TABLE)
-      .select(sql<string>`coalesce(sum(patients), 0)`.as("n"))
-      .where("organisation_id", "=", c.organisationId);
-    if (c.status !== "all") query = query.where("status", "=", c.status);
-    const row = await query.executeTakeFirstOrThrow();
-    return Number(row.n);
+    return keptOrganisationSize(db, c.organisationId, c.status);
   },
 };

@@ -8,7 +8,7 @@ import {
   type PatientSearchIndex,
 } from "@openpractice/kysely";
 import { sql, type Kysely, type Migration } from "kysely";
-import { keptPatientCounts } from "./patient-counts.js";
+import { keptOrganisationSize } from "./patient-counts.js";
 
 /**
  * Tenant-scoped search keys. A pg_trgm index holds one posting list per
@@ -25,9 +25,6 @@ import { keptPatientCounts } from "./patient-counts.js";
  * Substrings count characters (not bytes), the same on both sides, with no
  * word splitting and no locale: folded text in any script works alike.
  */
-export const SEARCH_KEYS_FUNCTION = "patient_search_keys";
-export const SEARCH_KEYS_INDEX = "patients_search_keys_ix";
-
 /** The keys of `t` in organisation `org`: the one definition, used by the index and by every query. */
 const createKeysFunction = sql`create or replace function patient_search_keys(org bigint, t text) returns bigint[]
   language sql immutable strict parallel safe as $$
@@ -86,9 +83,7 @@ export const KEYED_SEARCH_DEFAULTS: KeyedSearchOptions = Object.freeze({ walkFro
  */
 async function walkedPage(db: Kysely<Database>, c: PatientListCriteria, options: KeyedSearchOptions) {
   if (c.status === "all" || c.offset + c.limit > options.walkRows) return undefined;
-  const unsearched = { ...c, searchTerms: [], createdFrom: undefined, createdBefore: undefined };
-  const size = await keptPatientCounts.total(db, { ...unsearched, updatedFrom: undefined, updatedBefore: undefined });
-  if (size === undefined || size < options.walkFromPatients) return undefined;
+  if ((await keptOrganisationSize(db, c.organisationId, c.status)) < options.walkFromPatients) return undefined;
   const sortColumn = PATIENT_SORT_COLUMNS[c.sort];
   const window = applyPatientFilters(db.selectFrom("patients").selectAll(), { ...c, searchTerms: [] })
     .orderBy(sortColumn, c.order)
