@@ -131,6 +131,7 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
     webhookPolicy: { allowPrivate: config.env === "development", allowedHosts: config.webhookAllowedHosts },
     pushPolicy: { allowPrivate: config.env === "development", allowedHosts: config.pushAllowedHosts },
     observer: metrics?.observer,
+    summaryThreads: config.summaryThreads,
   });
   if (metrics && options.clusterWorker) shareMetricsWithPrimary(metrics);
   const metricsServer =

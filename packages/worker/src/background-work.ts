@@ -8,7 +8,7 @@ import {
   type OutboundAdapters,
   type Practice,
 } from "@openpractice/core";
-import { PdfLibSummaryRenderer } from "@openpractice/pdf-lib";
+import { PdfLibSummaryRenderer, ThreadedSummaryRenderer } from "@openpractice/pdf-lib";
 import DataLoader from "dataloader";
 import { DEFAULT_LEASE_MS, JobRunner, type JobHandler } from "./job-runner.js";
 import { stderrWarnings, type WorkerLogger } from "./logger.js";
@@ -48,6 +48,13 @@ export interface BackgroundWorkOptions {
    * PDF summaries with @openpractice/pdf-lib.
    */
   outbound?: Partial<OutboundAdapters> | undefined;
+  /**
+   * Worker threads that render the shipped PDF summaries, so a multi-page
+   * layout does not stall the requests this process serves; default 1. 0
+   * renders on the event loop (a host that has no threads to spare). Ignored
+   * when a renderer is given in `outbound` or to the practice.
+   */
+  summaryThreads?: number | undefined;
   /** Hears jobs, webhook attempts and pushes as they finish (the runtime's /metrics); default none. */
   observer?: WorkObserver | undefined;
 }
@@ -156,6 +163,16 @@ export function startBackgroundWork(practice: Practice, options: BackgroundWorkO
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const publicOnly: OutboundPolicy = { allowPrivate: false, allowedHosts: [] };
+  const summaryThreads = options.summaryThreads ?? 1;
+  if (!Number.isInteger(summaryThreads) || summaryThreads < 0)
+    throw new RangeError(`summaryThreads must be a whole number, got ${summaryThreads}`);
+  // The shipped renderer is this process's to close at stop(); one the host gave stays the host's.
+  let ownRenderer: ThreadedSummaryRenderer | undefined;
+  const shippedRenderer = () => {
+    if (summaryThreads === 0) return new PdfLibSummaryRenderer();
+    ownRenderer = new ThreadedSummaryRenderer({ threads: summaryThreads });
+    return ownRenderer;
+  };
   // What the practice was given stays; what it lacks gets the shipped adapter, for its API and its jobs alike.
   practice.useOutbound((current) => ({
     webhookTransport:
@@ -172,7 +189,7 @@ export function startBackgroundWork(practice: Practice, options: BackgroundWorkO
             policy: options.pushPolicy ?? publicOnly,
           })
         : undefined),
-    summaryRenderer: options.outbound?.summaryRenderer ?? current.summaryRenderer ?? new PdfLibSummaryRenderer(),
+    summaryRenderer: options.outbound?.summaryRenderer ?? current.summaryRenderer ?? shippedRenderer(),
   }));
   const handlers = builtInJobHandlers(practice, {
     workerId,
@@ -206,6 +223,7 @@ export function startBackgroundWork(practice: Practice, options: BackgroundWorkO
       (stopping ??= (async () => {
         await Promise.all(tasks.map((t) => t.stop()));
         await jobs.stop();
+        await ownRenderer?.close();
       })()),
   };
 }

@@ -36,6 +36,7 @@ describe("runtime configuration", () => {
       pushRetries: 4,
       pushRetryBaseMs: 1_000,
       workers: undefined,
+      summaryThreads: 1,
     });
   });
 
@@ -128,6 +129,14 @@ describe("runtime configuration", () => {
       expect(() => loadConfig({ OPENPRACTICE_WORKERS: bad })).toThrow(
         new RegExp(`^OPENPRACTICE_WORKERS: .*\\(got '${bad.replace(".", "\\.")}'\\)$`),
       );
+  });
+
+  it("reads OPENPRACTICE_SUMMARY_THREADS as 0 to 16 PDF threads, default 1", () => {
+    expect(loadConfig({}).summaryThreads).toBe(1);
+    expect(loadConfig({ OPENPRACTICE_SUMMARY_THREADS: "0" }).summaryThreads).toBe(0);
+    expect(loadConfig({ OPENPRACTICE_SUMMARY_THREADS: "4" }).summaryThreads).toBe(4);
+    for (const bad of ["-1", "1.5", "17", "many"])
+      expect(() => loadConfig({ OPENPRACTICE_SUMMARY_THREADS: bad })).toThrow(/^OPENPRACTICE_SUMMARY_THREADS: /);
   });
 
   it("throws a ConfigError naming the variable", () => {

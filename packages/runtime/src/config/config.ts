@@ -60,6 +60,8 @@ export interface RuntimeConfig {
   pushRetryBaseMs: number;
   /** Processes `serve` runs (OPENPRACTICE_WORKERS); undefined: the default for the engine (serve-workers.ts). */
   workers: number | undefined;
+  /** Worker threads per process that render PDF summaries; 0 renders on the event loop. */
+  summaryThreads: number;
 }
 
 /** One variable, its meaning and default: the source of docs/configuration.md's table. */
@@ -191,6 +193,7 @@ const schema = {
     convert: true,
     optional: true,
   },
+  OPENPRACTICE_SUMMARY_THREADS: { type: "number", integer: true, min: 0, max: 16, convert: true, optional: true },
   OPENPRACTICE_SEARCH_COUNT_LIMIT: {
     type: "number",
     integer: true,
@@ -357,5 +360,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     pushRetries: (input.OPENPRACTICE_PUSH_RETRIES as number | undefined) ?? DEFAULT_PUSH_RETRY.retries,
     pushRetryBaseMs: (input.OPENPRACTICE_PUSH_RETRY_BASE_MS as number | undefined) ?? DEFAULT_PUSH_RETRY.baseDelayMs,
     workers: input.OPENPRACTICE_WORKERS as number | undefined,
+    summaryThreads: (input.OPENPRACTICE_SUMMARY_THREADS as number | undefined) ?? 1,
   });
 }
