@@ -82,7 +82,9 @@ export async function startServer(name, args, env) {
 export function startRuntime(name, database, logLevel, cli = RUNTIME_CLI, env = {}, serveArgs = []) {
   // BENCH_CPU_PROF=<dir>: the runtime writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return startServer(name, [...profile, cli, "serve", ...serveArgs], {
+  // BENCH_RUNTIME_FLAGS: Node flags for the runtime only, e.g. "--trace-gc" or heap sizes (NODE_OPTIONS refuses some).
+  const flags = (process.env.BENCH_RUNTIME_FLAGS ?? "").split(/\s+/).filter(Boolean);
+  return startServer(name, [...profile, ...flags, cli, "serve", ...serveArgs], {
     DATABASE_URL: database.includes("://") ? database : `sqlite:${database}`,
     OPENPRACTICE_DATA_DIR: temp,
     OPENPRACTICE_JWT_SECRET: SECRET,
