@@ -26,7 +26,7 @@ const runTag = randomBytes(4).toString("hex");
 const created = [];
 
 /** Runs `fn` on a connection to `url` with the engine's driver: `fn(query)` where query(sql, params) resolves to rows. */
-async function withConnection(url, fn) {
+export async function withConnection(url, fn) {
   if (engineOf(url) === "postgres") {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -62,13 +62,15 @@ export async function createDatabase(baseUrl, suffix, template) {
   return withDatabase(baseUrl, name);
 }
 
+/** The real adapter's storage on a postgres:// or mysql:// `url` (it applies every migration when it opens). */
+export const serverStorage = (url, maxConnections = 10) =>
+  engineOf(url) === "postgres"
+    ? createPostgresStorage({ url, maxConnections })
+    : createMysqlStorage({ url, maxConnections });
+
 /** Opens and closes the real adapter on `url`: it applies every migration (on PostgreSQL 033 adds the search keys index). */
 async function migrate(url) {
-  const storage =
-    engineOf(url) === "postgres"
-      ? await createPostgresStorage({ url, maxConnections: 1 })
-      : await createMysqlStorage({ url, maxConnections: 1 });
-  await storage.close();
+  await (await serverStorage(url, 1)).close();
 }
 
 // 28 columns × 1,000 rows stays under PostgreSQL's 65,535 bind parameters.

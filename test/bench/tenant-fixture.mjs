@@ -4,6 +4,7 @@
 // every tenant's rows are spread over the whole table, as in a shared database.
 //
 //   DATABASE_URL=postgres://… node test/bench/tenant-fixture.mjs
+//   DATABASE_URL=mysql://… node test/bench/tenant-fixture.mjs       (MySQL / MariaDB: tenant-fixture-mysql.mjs)
 //
 // Env: SCALE_ORGANISATIONS (100), SCALE_PATIENTS (1000000), SCALE_SEED (20261126),
 // SCALE_LARGE (organisations of 2–4% each; default 1 per 200 organisations, at least 1).
@@ -24,7 +25,7 @@ import { patientToRow } from "@openpractice/kysely";
 import { createPostgresStorage } from "@openpractice/postgres";
 import pg from "pg";
 import { asciiFold, prng } from "./fixture.mjs";
-import { withDatabase } from "./fixture-server.mjs";
+import { engineOf, serverStorage, withConnection, withDatabase } from "./fixture-server.mjs";
 import {
   COMMON_LAST_NAMES,
   FIRST_NAMES,
@@ -319,72 +320,79 @@ export async function buildTenantFixture(baseUrl, shape, log = console.log) {
  * must be stored exactly as the generator derives them, and `sample` stored
  * rows must hold the derived columns the application computes from their own
  * fields. Throws on the first difference; resolves to the numbers checked.
+ * PostgreSQL or MySQL, by the URL.
  */
 export async function verifyTenantFixture(url, shape, sample = 1000) {
-  const storage = await createPostgresStorage({ url, maxConnections: 2 });
-  const client = await connect(url);
-  const scratch = shape.organisations + 1;
+  const postgres = engineOf(url) === "postgres";
+  const p = (i) => (postgres ? `$${i}` : "?");
+  const storage = await serverStorage(url, 2);
   try {
-    const now = new Date().toISOString();
-    await client.query(
-      `insert into organisations (id, name, plan, is_active, created_at, updated_at)
-       values ($1, 'Verification', 'enterprise', 1, $2, $2) on conflict (id) do nothing`,
-      [scratch, now],
-    );
-    const practice = createPractice({
-      storage,
-      planLimits: { enterprise: 1e12 },
-      keys: { webhookSecretKey: "0".repeat(64), vapid: null },
-    });
-    const principal = { organisationId: scratch, userId: 1, name: null, scopes: ["write"], clinicIds: [], roles: [] };
-    const rnd = prng(shape.seed ^ 0xc0ffee);
-    const derived = ["identity_key", "search_text", "first_name_sort", "last_name_sort"];
-    let registered = 0;
-    for (let i = 0; i < sample; i++) {
-      const draft = tenantDraft(rnd);
-      const result = await practice.patients.register(principal, draft);
-      if (!result.created) continue;
-      registered++;
-      const stored = (await client.query("select * from patients where id = $1", [result.patient.id])).rows[0];
-      const generated = tenantRow(draft, scratch, new Date(result.patient.createdAt));
-      for (const [column, value] of Object.entries(generated)) {
-        const got = stored[column] instanceof Date ? stored[column].toISOString() : stored[column];
-        const want = column.endsWith("_at") ? new Date(value).toISOString() : (value ?? null);
-        if (String(got) !== String(want))
-          throw new Error(`fixture differs from PatientService.register in ${column}: ${want} vs ${got}`);
+    return await withConnection(url, async (q) => {
+      const scratch = shape.organisations + 1;
+      const now = new Date().toISOString();
+      await q(
+        `insert ${postgres ? "" : "ignore "}into organisations (id, name, plan, is_active, created_at, updated_at)
+         values (${p(1)}, 'Verification', 'enterprise', 1, ${p(2)}, ${p(2)})${postgres ? " on conflict (id) do nothing" : ""}`,
+        postgres ? [scratch, now] : [scratch, now, now],
+      );
+      const practice = createPractice({
+        storage,
+        planLimits: { enterprise: 1e12 },
+        keys: { webhookSecretKey: "0".repeat(64), vapid: null },
+      });
+      const principal = { organisationId: scratch, userId: 1, name: null, scopes: ["write"], clinicIds: [], roles: [] };
+      const rnd = prng(shape.seed ^ 0xc0ffee);
+      const derived = ["identity_key", "search_text", "first_name_sort", "last_name_sort"];
+      let registered = 0;
+      for (let i = 0; i < sample; i++) {
+        const draft = tenantDraft(rnd);
+        const result = await practice.patients.register(principal, draft);
+        if (!result.created) continue;
+        registered++;
+        const [stored] = await q(`select * from patients where id = ${p(1)}`, [result.patient.id]);
+        const generated = tenantRow(draft, scratch, new Date(result.patient.createdAt));
+        for (const [column, value] of Object.entries(generated)) {
+          const got = stored[column] instanceof Date ? stored[column].toISOString() : stored[column];
+          const want = column.endsWith("_at") ? new Date(value).toISOString() : (value ?? null);
+          if (String(got) !== String(want))
+            throw new Error(`fixture differs from PatientService.register in ${column}: ${want} vs ${got}`);
+        }
       }
-    }
-    await client.query("delete from outbox where organisation_id = $1", [scratch]);
-    await client.query("delete from patients where organisation_id = $1", [scratch]);
+      for (const table of ["outbox", "audit_events", "patients"])
+        await q(`delete from ${table} where organisation_id = ${p(1)}`, [scratch]);
 
-    const rows = (await client.query("select * from patients tablesample system (1) repeatable (7) limit $1", [sample]))
-      .rows;
-    for (const row of rows) {
-      const draft = {
-        firstName: row.first_name,
-        middleName: row.middle_name ?? undefined,
-        lastName: row.last_name,
-        dateOfBirth: row.date_of_birth,
-        phone: row.phone ?? undefined,
-        email: row.email ?? undefined,
-      };
-      const again = tenantRow(draft, Number(row.organisation_id), new Date());
-      for (const column of derived)
-        if (again[column] !== row[column])
-          throw new Error(`row ${row.id}: ${column} is ${row[column]}, the application derives ${again[column]}`);
-    }
-    return { registered, rechecked: rows.length };
+      // Every 997th row from a fixed offset: spread over the whole table and every organisation, on both engines.
+      const rows = await q(`select * from patients where mod(id, 997) = 7 order by id limit ${p(1)}`, [sample]);
+      for (const row of rows) {
+        const draft = {
+          firstName: row.first_name,
+          middleName: row.middle_name ?? undefined,
+          lastName: row.last_name,
+          dateOfBirth: row.date_of_birth,
+          phone: row.phone ?? undefined,
+          email: row.email ?? undefined,
+        };
+        const again = tenantRow(draft, Number(row.organisation_id), new Date());
+        for (const column of derived)
+          if (again[column] !== row[column])
+            throw new Error(`row ${row.id}: ${column} is ${row[column]}, the application derives ${again[column]}`);
+      }
+      return { registered, rechecked: rows.length };
+    });
   } finally {
-    await client.end();
     await storage.close();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const shape = shapeFromEnv();
-  if (!process.env.DATABASE_URL?.startsWith("postgres")) throw new Error("DATABASE_URL must be a postgres:// URL");
+  const url = process.env.DATABASE_URL ?? "";
+  const engine = engineOf(url || "sqlite:");
+  if (engine === "sqlite") throw new Error("DATABASE_URL must be a postgres:// or mysql:// URL");
   console.log(`shape: ${JSON.stringify(shape)}`);
-  const fixture = await buildTenantFixture(process.env.DATABASE_URL, shape);
+  const build =
+    engine === "postgres" ? buildTenantFixture : (await import("./tenant-fixture-mysql.mjs")).buildTenantFixtureMysql;
+  const fixture = await build(url, shape);
   console.log(
     `${fixture.reused ? "reused" : `loaded in ${fixture.seconds.toFixed(1)} s`}: ${fixture.url.replace(/\/\/[^@]*@/, "//")}`,
   );

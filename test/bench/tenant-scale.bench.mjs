@@ -1,10 +1,13 @@
-// Vendor scale on PostgreSQL: patient search and lists of one organisation in a
-// database shared by many (tenant-fixture.mjs), timed through PatientService.list
-// in process and over HTTP, for the largest organisation and the one nearest
-// 2,000 patients; the plans (EXPLAIN ANALYZE, BUFFERS) of every statement; index
-// sizes; create throughput against the same shape at 100,000 patients.
+// Vendor scale: patient search and lists of one organisation in a database
+// shared by many (tenant-fixture.mjs; tenant-fixture-mysql.mjs on MySQL and
+// MariaDB), timed through PatientService.list in process and over HTTP, for the
+// largest organisation and the one nearest 2,000 patients; the plans of every
+// statement (PostgreSQL: EXPLAIN ANALYZE, BUFFERS; MariaDB: ANALYZE; MySQL 8:
+// EXPLAIN ANALYZE); table and index sizes; create throughput against the same
+// shape at 100,000 patients.
 //
-//   npm run bench:scale                                   (throw-away server, 100 × 1,000,000)
+//   npm run bench:scale                                   (throw-away PostgreSQL, 100 × 1,000,000)
+//   npm run bench:scale:mysql                             (throw-away MariaDB, 100 × 1,000,000)
 //   DATABASE_URL=postgres://… SCALE_ORGANISATIONS=1000 SCALE_PATIENTS=10000000 \
 //     node test/bench/tenant-scale.bench.mjs                (your server; the fixture is kept and reused)
 //
@@ -13,14 +16,13 @@
 import { createPractice } from "@openpractice/core";
 import { createH3NodeServer } from "@openpractice/h3";
 import { createHttpHandler, createJwtAuthenticator } from "@openpractice/http";
-import { createPostgresStorage } from "@openpractice/postgres";
 import { signAccessToken } from "@openpractice/runtime";
 import { writeFileSync } from "node:fs";
-import pg from "pg";
 import { prng } from "./fixture.mjs";
-import { serverVersion } from "./fixture-server.mjs";
+import { serverStorage, serverVersion } from "./fixture-server.mjs";
 import { SECRET, busyShare, intEnv, machineLine } from "./harness.mjs";
-import { buildTenantFixture, shapeFromEnv, tenantDraft, verifyTenantFixture } from "./tenant-fixture.mjs";
+import { tenantEngine } from "./tenant-engines.mjs";
+import { shapeFromEnv, tenantDraft, verifyTenantFixture } from "./tenant-fixture.mjs";
 import { COMMON_LAST_NAMES } from "./tenant-names.mjs";
 
 const RUNS = intEnv("BENCH_RUNS", 200);
@@ -33,31 +35,27 @@ const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Mat
 const keys = { webhookSecretKey: "0".repeat(64), vapid: null };
 
 const baseUrl = process.env.DATABASE_URL;
-if (!baseUrl?.startsWith("postgres"))
-  throw new Error("DATABASE_URL must be a postgres:// URL (npm run bench:scale sets one)");
+if (!baseUrl) throw new Error("DATABASE_URL must be a postgres:// or mysql:// URL (npm run bench:scale sets one)");
+const engine = tenantEngine(baseUrl);
+const param = engine.p;
 const shape = shapeFromEnv();
 console.log(`${machineLine()}, ${await serverVersion(baseUrl)}`);
 console.log(
   `shape: ${shape.organisations} organisations, ${shape.patients} patients, ${shape.large} large, seed ${shape.seed}`,
 );
-const fixture = await buildTenantFixture(baseUrl, shape, (line) => console.log(line));
+const fixture = await engine.buildFixture(baseUrl, shape, (line) => console.log(line));
 console.log(fixture.reused ? "fixture: reused" : `fixture: loaded in ${f1(fixture.seconds)} s`);
 const verified = await verifyTenantFixture(fixture.url, shape, 300);
 console.log(
   `fixture verified: ${verified.registered} drafts through PatientService.register stored as generated, ${verified.rechecked} rows re-derived`,
 );
 
-// Every statement the adapter sends goes through pg.Client#query: record them while `capture` is set.
-let capture;
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function (text, values, ...rest) {
-  if (capture && typeof text === "string") capture.push({ text, values });
-  return query.call(this, text, values, ...rest);
-};
+// The statements the adapter sends, recorded while `capture.list` is set.
+const capture = { list: undefined };
+const stopRecording = engine.record(capture);
 
-const raw = new pg.Client({ connectionString: fixture.url });
-await raw.connect();
-const storage = await createPostgresStorage({ url: fixture.url });
+const raw = await engine.connect(fixture.url);
+const storage = await serverStorage(fixture.url);
 const practice = createPractice({ storage, planLimits: { enterprise: 1e12 }, keys });
 const handler = createHttpHandler({ practice, authenticator: createJwtAuthenticator({ secret: SECRET }) });
 const server = createH3NodeServer(handler);
@@ -72,26 +70,18 @@ try {
   console.log(
     `organisation sizes: largest ${sorted.at(-1)}, median ${sorted[sorted.length >> 1]}, smallest ${sorted[0]}; measured: #${largest.id} (${largest.n}) and #${small.id} (${small.n})`,
   );
-  const relations = (
-    await raw.query(
-      `select c.relname, pg_relation_size(c.oid) as b from pg_class c
-        where c.relname = 'patients' or c.oid in (select indexrelid from pg_index where indrelid = 'patients'::regclass)
-        order by 1`,
-    )
-  ).rows;
-  console.log(`sizes: ${relations.map((r) => `${r.relname} ${f1(Number(r.b) / 2 ** 20)} MiB`).join(", ")}`);
+  const relations = await engine.sizes(raw);
+  console.log(`sizes: ${relations.map((r) => `${r.name} ${f1(Number(r.bytes) / 2 ** 20)} MiB`).join(", ")}`);
   console.log(`load before the cases: ${Math.round((await busyShare()) * 100)}% of the cores busy`);
 
   const casesFor = async (org) => {
     const common = COMMON_LAST_NAMES.map((n) => n.toLowerCase());
     // A rare full name: a patient of this organisation whose last name is from the tail.
-    const rare = (
-      await raw.query(
-        `select first_name, last_name from patients where organisation_id = $1 and status = 'active'
-           and last_name_sort <> all($2::text[]) order by id limit 1`,
-        [org.id, common],
-      )
-    ).rows[0];
+    const [rare] = await raw.q(
+      `select first_name, last_name from patients where organisation_id = ${param(1)} and status = 'active'
+         and ${engine.notIn("last_name_sort", 2)} order by id limit 1`,
+      [org.id, common],
+    );
     return [
       { label: "common last name (smith)", query: { search: "smith" } },
       {
@@ -114,10 +104,10 @@ try {
     const token = await signAccessToken(SECRET, { organisationId: org.id, userId: 1, scope: "read write" });
     const headers = { authorization: `Bearer ${token}` };
     for (const c of await casesFor(org)) {
-      capture = [];
+      capture.list = [];
       const page = await practice.patients.list(principal, c.query);
-      const statements = capture;
-      capture = undefined;
+      const statements = capture.list;
+      capture.list = undefined;
       for (let i = 0; i < 20; i++) await practice.patients.list(principal, c.query);
       const inProcess = [];
       for (let i = 0; i < RUNS; i++) {
@@ -135,9 +125,7 @@ try {
       }
       results.push({ org, label: c.label, total: page.total, exact: page.totalExact, inProcess, http });
       for (const s of statements) {
-        const plan = (await raw.query(`explain (analyze, buffers) ${s.text}`, s.values)).rows.map(
-          (r) => r["QUERY PLAN"],
-        );
+        const plan = await engine.plan(raw, s.text, s.values);
         plans.push({ org, label: c.label, text: s.text, values: s.values, plan });
       }
     }
@@ -172,7 +160,7 @@ try {
     else writeFileSync(planFile, `${text.join("\n")}`);
   }
 } finally {
-  pg.Client.prototype.query = query;
+  stopRecording();
   server.close();
   await raw.end();
   await storage.close();
@@ -185,18 +173,14 @@ try {
  */
 async function createComparison() {
   const reference = { ...shape, patients: 100_000 };
-  const small = await buildTenantFixture(baseUrl, reference, () => {});
+  const small = await engine.buildFixture(baseUrl, reference, () => {});
   const scratch = shape.organisations + 2;
   const measure = async (url) => {
-    const s = await createPostgresStorage({ url });
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
+    const s = await serverStorage(url);
+    const c = await engine.connect(url);
     try {
-      await c.query(
-        `insert into organisations (id, name, plan, is_active, created_at, updated_at)
-         values ($1, 'Create benchmark', 'enterprise', 1, now()::text, now()::text) on conflict (id) do nothing`,
-        [scratch],
-      );
+      const now = new Date().toISOString();
+      await c.q(engine.scratchOrganisation, engine.name === "postgres" ? [scratch, now] : [scratch, now, now]);
       const p = createPractice({ storage: s, planLimits: { enterprise: 1e12 }, keys });
       const principal = { organisationId: scratch, userId: 1, name: null, scopes: ["write"], clinicIds: [], roles: [] };
       const rnd = prng(Date.now() >>> 0);
@@ -211,7 +195,7 @@ async function createComparison() {
         }),
       );
       for (const table of ["outbox", "audit_events", "patients"])
-        await c.query(`delete from ${table} where organisation_id = $1`, [scratch]);
+        await c.q(`delete from ${table} where organisation_id = ${param(1)}`, [scratch]);
       return done / CREATE_SECONDS;
     } finally {
       await c.end();
