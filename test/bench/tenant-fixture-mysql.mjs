@@ -1,7 +1,7 @@
 // The vendor-scale fixture on MySQL 8 / MariaDB: the shape and rows of tenant-fixture.mjs (the same generator,
 // the application's own derivations) in a database of their own on the server of a mysql:// URL.
 //
-//   DATABASE_URL=mysql://… node test/bench/tenant-fixture.mjs
+//   DATABASE_URL=mysql://… node test/bench/tenant-fixture-mysql.mjs
 //
 // Env: as tenant-fixture.mjs (SCALE_ORGANISATIONS 100, SCALE_PATIENTS 1,000,000, SCALE_SEED, SCALE_LARGE).
 //
@@ -14,7 +14,7 @@ import { createMysqlStorage, patientSearchTrigramsMigration } from "@openpractic
 import { Kysely, MysqlDialect } from "kysely";
 import mysql from "mysql2";
 import { withDatabase } from "./fixture-server.mjs";
-import { organisationSizes, tenantRows } from "./tenant-fixture.mjs";
+import { buildAndVerify, organisationSizes, tenantRows } from "./tenant-fixture.mjs";
 
 const BATCH = 2_000;
 
@@ -119,4 +119,9 @@ export async function buildTenantFixtureMysql(baseUrl, shape, log = console.log)
     await db.destroy();
   }
   return { url, sizes, reused: false, seconds: (performance.now() - started) / 1000, phases };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (!process.env.DATABASE_URL?.startsWith("mysql://")) throw new Error("DATABASE_URL must be a mysql:// URL");
+  await buildAndVerify(buildTenantFixtureMysql, process.env.DATABASE_URL);
 }

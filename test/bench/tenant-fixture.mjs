@@ -4,7 +4,7 @@
 // every tenant's rows are spread over the whole table, as in a shared database.
 //
 //   DATABASE_URL=postgres://… node test/bench/tenant-fixture.mjs
-//   DATABASE_URL=mysql://… node test/bench/tenant-fixture.mjs       (MySQL / MariaDB: tenant-fixture-mysql.mjs)
+//   (MySQL / MariaDB: tenant-fixture-mysql.mjs)
 //
 // Env: SCALE_ORGANISATIONS (100), SCALE_PATIENTS (1000000), SCALE_SEED (20261126),
 // SCALE_LARGE (organisations of 2–4% each; default 1 per 200 organisations, at least 1).
@@ -314,6 +314,20 @@ export async function buildTenantFixture(baseUrl, shape, log = console.log) {
   return { url, sizes, reused: false, seconds: (performance.now() - started) / 1000, phases };
 }
 
+/** The command-line run of a fixture script: the shape from the environment, loaded (or reused) and verified. */
+export async function buildAndVerify(build, url) {
+  const shape = shapeFromEnv();
+  console.log(`shape: ${JSON.stringify(shape)}`);
+  const fixture = await build(url, shape);
+  console.log(
+    `${fixture.reused ? "reused" : `loaded in ${fixture.seconds.toFixed(1)} s`}: ${fixture.url.replace(/\/\/[^@]*@/, "//")}`,
+  );
+  const verified = await verifyTenantFixture(fixture.url, shape);
+  console.log(
+    `verified: ${verified.registered} drafts registered through PatientService match the generator; ${verified.rechecked} stored rows hold the derived columns the application computes`,
+  );
+}
+
 /**
  * Checks the loaded rows against the application's own write path: `sample`
  * drafts registered through PatientService.register in a scratch organisation
@@ -385,19 +399,7 @@ export async function verifyTenantFixture(url, shape, sample = 1000) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const shape = shapeFromEnv();
-  const url = process.env.DATABASE_URL ?? "";
-  const engine = engineOf(url || "sqlite:");
-  if (engine === "sqlite") throw new Error("DATABASE_URL must be a postgres:// or mysql:// URL");
-  console.log(`shape: ${JSON.stringify(shape)}`);
-  const build =
-    engine === "postgres" ? buildTenantFixture : (await import("./tenant-fixture-mysql.mjs")).buildTenantFixtureMysql;
-  const fixture = await build(url, shape);
-  console.log(
-    `${fixture.reused ? "reused" : `loaded in ${fixture.seconds.toFixed(1)} s`}: ${fixture.url.replace(/\/\/[^@]*@/, "//")}`,
-  );
-  const verified = await verifyTenantFixture(fixture.url, shape);
-  console.log(
-    `verified: ${verified.registered} drafts registered through PatientService match the generator; ${verified.rechecked} stored rows hold the derived columns the application computes`,
-  );
+  if (engineOf(process.env.DATABASE_URL || "sqlite:") !== "postgres")
+    throw new Error("DATABASE_URL must be a postgres:// URL (MySQL and MariaDB: tenant-fixture-mysql.mjs)");
+  await buildAndVerify(buildTenantFixture, process.env.DATABASE_URL);
 }

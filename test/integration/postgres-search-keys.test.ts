@@ -2,7 +2,6 @@ import { patientFromDraft, toPatientRecord, type Storage } from "@openpractice/c
 import { KyselyStorage, type Database } from "@openpractice/kysely";
 import {
   createPostgresStorage,
-  keptPatientCounts,
   keyedPatientSearch,
   keyedPatientSearchWith,
   patientCountsMigration,
@@ -13,11 +12,11 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines, freshDatabase } from "../support/engines.js";
+import { countsNow, expectCountsKeptThroughWrites, expectKeptTotalsAsCounted } from "../support/patient-count-cases.js";
 import {
   expectSearchIndexAsScan,
   searchCaseCriteria as criteria,
   seedSearchCases,
-  T0,
 } from "../support/patient-search-cases.js";
 
 // PostgreSQL patient search reads candidates from search keys scoped to the organisation (migration 033,
@@ -31,23 +30,6 @@ describe.runIf(engines.includes("postgres"))("[postgres] tenant-scoped search ke
   let db: Kysely<Database>;
   let indexed: Storage;
   let shared: KyselyStorage;
-
-  /** count(*) of the patients per organisation and status, and what patient_counts holds, both as "org/status" → n. */
-  const countsNow = async () => {
-    const counted = await sql<{ k: string; n: string }>`select organisation_id || '/' || status as k, count(*) as n
-      from patients group by organisation_id, status`.execute(db);
-    const kept = await sql<{ k: string; n: string }>`select organisation_id || '/' || status as k, sum(patients) as n
-      from patient_counts group by organisation_id, status having sum(patients) <> 0`.execute(db);
-    const asMap = (rows: Array<{ k: string; n: string }>) =>
-      Object.fromEntries(rows.map((r) => [r.k, Number(r.n)]).sort(([a], [b]) => String(a).localeCompare(String(b))));
-    return { counted: asMap(counted.rows), kept: asMap(kept.rows) };
-  };
-
-  const insertSql = (org: number, name: string, status = "active") =>
-    `insert into patients (organisation_id, first_name, last_name, date_of_birth, sex, status, identity_key, search_text,
-       first_name_sort, last_name_sort, created_at, updated_at)
-     values (${org}, '${name}', 'Bulk', '1990-01-01', 'OTHER', '${status}', '${name}|bulk|1990-01-01',
-       '${name} bulk', '${name}', 'bulk', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`;
 
   beforeAll(async () => {
     const fresh = await freshDatabase("postgres");
@@ -157,59 +139,18 @@ describe.runIf(engines.includes("postgres"))("[postgres] tenant-scoped search ke
   });
 
   it("keeps the counts exact through inserts, status changes, deletes and rollbacks, from many connections at once", async () => {
-    expect((await countsNow()).kept).toEqual((await countsNow()).counted);
-    // 8 connections × 25 single-row inserts at the same time, and one multi-row statement.
-    await Promise.all(
-      Array.from({ length: 8 }, async (_, w) => {
-        const client = await pool.connect();
-        try {
-          for (let i = 0; i < 25; i++)
-            await client.query(insertSql(2, `w${w}n${i}`, i % 5 === 0 ? "inactive" : "active"));
-        } finally {
-          client.release();
-        }
-      }),
-    );
-    await db
-      .updateTable("patients")
-      .set({ status: "inactive" })
-      .where("organisation_id", "=", 2)
-      .where("first_name", "like", "w1n%")
-      .execute();
-    await db.deleteFrom("patients").where("organisation_id", "=", 2).where("first_name", "like", "w2n%").execute();
-    const client = await pool.connect();
-    try {
-      await client.query("begin");
-      await client.query(insertSql(1, "rolledback"));
-      await client.query("rollback");
-    } finally {
-      client.release();
-    }
-    const { counted, kept } = await countsNow();
-    expect(kept).toEqual(counted);
-    expect(counted["2/active"]).toBeGreaterThan(100);
-    // The writers spread over shards: no single counter row took every insert.
-    const shards = await sql<{ n: string }>`select count(*) as n from patient_counts where organisation_id = 2`.execute(
-      db,
-    );
-    expect(Number(shards.rows[0]?.n)).toBeGreaterThan(2);
+    await expectCountsKeptThroughWrites(db, async (work) => {
+      const client = await pool.connect();
+      try {
+        await work((statement) => client.query(statement));
+      } finally {
+        client.release();
+      }
+    });
   });
 
   it("answers the unsearched list's total from the kept counts, the same as counting", async () => {
-    for (const org of [1, 2, 3])
-      for (const status of ["active", "inactive", "all"] as const) {
-        const c = criteria(org, "", { status });
-        expect(await keptPatientCounts.total(db, c), `${org} ${status}`).toBe(
-          (await shared.repositories.patients.list(c)).total,
-        );
-        expect(await indexed.repositories.patients.list(c), `${org} ${status}`).toEqual(
-          await shared.repositories.patients.list(c),
-        );
-      }
-    // Date bounds are counted by the list's own query.
-    const bounded = criteria(1, "", { createdFrom: new Date(T0 + 20 * 60_000) });
-    expect(await keptPatientCounts.total(db, bounded)).toBeUndefined();
-    expect(await indexed.repositories.patients.list(bounded)).toEqual(await shared.repositories.patients.list(bounded));
+    await expectKeptTotalsAsCounted(db, shared, indexed);
   });
 
   it("migrates down and up again: the keys answer as before and the backfilled counts equal count(*)", async () => {
@@ -234,9 +175,9 @@ describe.runIf(engines.includes("postgres"))("[postgres] tenant-scoped search ke
     });
     expect(await indexed.repositories.patients.list(c)).toEqual(before);
     expect(await settings()).toEqual(["gin_pending_list_limit=512"]);
-    const { counted, kept } = await countsNow();
+    const { counted, kept } = await countsNow(db);
     expect(kept).toEqual(counted);
     await sql`truncate patients cascade`.execute(db);
-    expect((await countsNow()).kept).toEqual({});
+    expect((await countsNow(db)).kept).toEqual({});
   });
 });

@@ -30,3 +30,4 @@ export const NETWORK_UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
   "EAI_AGAIN",
 ]);
 export * from "./server-address.js";
+export * from "./patient-counts.js";

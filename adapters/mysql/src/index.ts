@@ -2,3 +2,4 @@ export * from "./mysql-storage.js";
 export * from "./mysql-profile.js";
 export * from "./mysql-engine.js";
 export * from "./patient-search-trigrams.js";
+export * from "./patient-counts.js";

@@ -1,11 +1,13 @@
 import {
   insertIgnore,
+  keptPatientCounts,
   NETWORK_UNAVAILABLE_CODES,
   onDuplicateKeyIncrement,
   type LockedRead,
   type SqlDialectProfile,
 } from "@openpractice/kysely";
 import { sql, type ColumnDefinitionBuilder } from "kysely";
+import { mysqlPatientCountsMigration } from "./patient-counts.js";
 import { patientSearchTrigramsMigration, trigramPatientSearch } from "./patient-search-trigrams.js";
 
 /**
@@ -44,6 +46,10 @@ export const mysqlProfile: SqlDialectProfile = Object.freeze({
   },
   // A trigram side table kept by triggers (patient-search-trigrams.ts). MySQL 8's ngram FULLTEXT parser could back
   // another PatientSearchIndex chosen here by server version; MariaDB has no ngram parser.
-  extraMigrations: Object.freeze({ "032-mysql-patients-search-trigrams": patientSearchTrigramsMigration }),
+  extraMigrations: Object.freeze({
+    "032-mysql-patients-search-trigrams": patientSearchTrigramsMigration,
+    "035-mysql-patient-counts": mysqlPatientCountsMigration,
+  }),
   patientSearch: trigramPatientSearch,
+  patientCounts: keptPatientCounts,
 });

@@ -1,21 +1,5 @@
-import type { PatientListCriteria } from "@openpractice/core";
-import type { PatientCountIndex } from "@openpractice/kysely";
+import { createPatientCountsTable } from "@openpractice/kysely";
 import { sql, type Kysely, type Migration } from "kysely";
-
-/**
- * Exact patient counts per organisation and status, kept by statement-level
- * triggers on `patients` in the writer's transaction, so every write path (API,
- * imports, bulk loads, raw SQL) keeps them. The unsearched list's `total_count`
- * reads them instead of counting the organisation's rows: 120 ms for a
- * 375,000-patient organisation becomes a read of at most 16 rows.
- *
- * Each (organisation, status) is split over 16 shards chosen by the writing
- * backend (pg_backend_pid() % 16), so concurrent registrations in one busy
- * organisation do not queue on one counter row until their commits; the count is
- * the shards' sum. Rows are upserted in key order, so two bulk writers cannot
- * deadlock on them. TRUNCATE of patients clears the counts.
- */
-export const PATIENT_COUNTS_TABLE = "patient_counts";
 
 /** +1 per new row, −1 per old row, summed per (organisation, status); `rows` is a SELECT over the transition tables. */
 const applyDelta = (rows: string) => `
@@ -32,14 +16,23 @@ const FUNCTIONS = {
   ),
 };
 
+/**
+ * Migration 034: exact patient counts per organisation and status (`patient_counts`, read by
+ * @openpractice/kysely's keptPatientCounts), kept by statement-level
+ * triggers on `patients` in the writer's transaction, so every write path (API,
+ * imports, bulk loads, raw SQL) keeps them. The unsearched list's `total_count`
+ * reads them instead of counting the organisation's rows: 120 ms for a
+ * 375,000-patient organisation becomes a read of at most 16 rows.
+ *
+ * Each (organisation, status) is split over 16 shards chosen by the writing
+ * backend (pg_backend_pid() % 16), so concurrent registrations in one busy
+ * organisation do not queue on one counter row until their commits; the count is
+ * the shards' sum. Rows are upserted in key order, so two bulk writers cannot
+ * deadlock on them. TRUNCATE of patients clears the counts.
+ */
 export const patientCountsMigration = {
   async up(db: Kysely<any>) {
-    await sql`create table patient_counts (
-      organisation_id bigint not null,
-      status varchar(10) not null,
-      shard smallint not null,
-      patients bigint not null,
-      primary key (organisation_id, status, shard))`.execute(db);
+    await createPatientCountsTable(db);
     for (const [name, body] of Object.entries(FUNCTIONS)) {
       await sql
         .raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${body}; return null; end $$`)
@@ -68,26 +61,3 @@ export const patientCountsMigration = {
     await sql`drop table patient_counts`.execute(db);
   },
 } satisfies Migration;
-
-/** The organisation's patients of `status` ("all": every status), from the kept counts. */
-export async function keptOrganisationSize(
-  db: Kysely<any>,
-  organisationId: number,
-  status: PatientListCriteria["status"],
-): Promise<number> {
-  let query = db
-    .selectFrom(PATIENT_COUNTS_TABLE)
-    .select(sql<string>`coalesce(sum(patients), 0)`.as("n"))
-    .where("organisation_id", "=", organisationId);
-  if (status !== "all") query = query.where("status", "=", status);
-  return Number((await query.executeTakeFirstOrThrow()).n);
-}
-
-/** The organisation's exact count for a list without search or date bounds, from the kept counts. */
-export const keptPatientCounts: PatientCountIndex = {
-  async total(db: Kysely<any>, c: PatientListCriteria) {
-    if (c.searchTerms.length > 0 || c.createdFrom || c.createdBefore || c.updatedFrom || c.updatedBefore)
-      return undefined;
-    return keptOrganisationSize(db, c.organisationId, c.status);
-  },
-};

@@ -8,7 +8,7 @@ import {
   type PatientSearchIndex,
 } from "@openpractice/kysely";
 import { sql, type Kysely, type Migration } from "kysely";
-import { keptOrganisationSize } from "./patient-counts.js";
+import { keptOrganisationSize } from "@openpractice/kysely";
 
 /**
  * Tenant-scoped search keys. A pg_trgm index holds one posting list per

@@ -6,7 +6,8 @@ import {
   type SqlDialectProfile,
 } from "@openpractice/kysely";
 import { sql, type ColumnDefinitionBuilder, type Kysely } from "kysely";
-import { keptPatientCounts, patientCountsMigration } from "./patient-counts.js";
+import { keptPatientCounts } from "@openpractice/kysely";
+import { patientCountsMigration } from "./patient-counts.js";
 import { keyedPatientSearch, patientSearchKeysMigration } from "./patient-search-keys.js";
 
 /** PostgreSQL: RETURNING, ON CONFLICT and SKIP LOCKED; `serial` keys. */
