@@ -61,7 +61,7 @@ try {
   for (const term of SEARCH_TERMS) {
     const a = (await search("keys", term)).page;
     const b = (await search("trgm", term)).page;
-    const ids = (p) => p.items.map((x) => x.id).join(",");
+    const ids = (p) => p.patients.map((x) => x.id).join(",");
     if (a.total !== b.total || ids(a) !== ids(b))
       throw new Error(`${term}: the two databases answer differently (${a.total} vs ${b.total})`);
     for (let i = 0; i < 5; i++) {
