@@ -10,15 +10,13 @@
 // own up(), whose backfill derives every patient's trigrams set-based: the same definition the triggers use, so the
 // side table is what the application would have written row by row. The database is named after the shape
 // (opscale_<organisations>_<patients>_<seed>) and reused when complete.
-import { createMysqlStorage, patientSearchTrigramsMigration } from "@openpractice/mysql";
+import { patientSearchTrigramsMigration } from "@openpractice/mysql";
 import { Kysely, MysqlDialect } from "kysely";
 import mysql from "mysql2";
-import { withDatabase } from "./fixture-server.mjs";
-import { buildAndVerify, organisationSizes, tenantRows } from "./tenant-fixture.mjs";
+import { serverStorage, withDatabase } from "./fixture-server.mjs";
+import { buildAndVerify, databaseName, organisationSizes, phaseLog, tenantRows } from "./tenant-fixture.mjs";
 
 const BATCH = 2_000;
-
-const databaseName = (s) => `opscale_${s.organisations}_${s.patients}_${s.seed}`;
 
 /** A promise-style connection of mysql2 with the settings of the adapter's pool (UTC, big numbers as numbers). */
 export function mysqlConnection(url) {
@@ -52,14 +50,9 @@ export async function buildTenantFixtureMysql(baseUrl, shape, log = console.log)
   }
 
   const started = performance.now();
-  const phases = {};
-  const phase = (label, t0) => {
-    phases[label] = (performance.now() - t0) / 1000;
-    log(`  ${label}: ${phases[label].toFixed(1)} s`);
-  };
+  const { phases, phase } = phaseLog(log);
   let t0 = performance.now();
-  const storage = await createMysqlStorage({ url, maxConnections: 1 });
-  await storage.close();
+  await (await serverStorage(url, 1)).close();
   phase("migrate", t0);
 
   const pool = mysql.createPool({ uri: url, charset: "utf8mb4", timezone: "Z", connectionLimit: 2 });

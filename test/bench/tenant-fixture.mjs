@@ -22,7 +22,6 @@
 // (opscale_<organisations>_<patients>_<seed>) and reused when complete.
 import { createPractice, patientFromDraft, toPatientRecord } from "@openpractice/core";
 import { patientToRow } from "@openpractice/kysely";
-import { createPostgresStorage } from "@openpractice/postgres";
 import pg from "pg";
 import { asciiFold, prng } from "./fixture.mjs";
 import { engineOf, serverStorage, withConnection, withDatabase } from "./fixture-server.mjs";
@@ -161,7 +160,18 @@ export function* tenantRows(shape, sizes = organisationSizes(shape)) {
   }
 }
 
-const databaseName = (s) => `opscale_${s.organisations}_${s.patients}_${s.seed}`;
+/** The fixture database's name: the shape, so a complete copy is found and reused. */
+export const databaseName = (s) => `opscale_${s.organisations}_${s.patients}_${s.seed}`;
+
+/** Each load phase's seconds, logged as it ends and kept in `phases` for the caller. */
+export function phaseLog(log) {
+  const phases = {};
+  const phase = (label, t0) => {
+    phases[label] = (performance.now() - t0) / 1000;
+    log(`  ${label}: ${phases[label].toFixed(1)} s`);
+  };
+  return { phases, phase };
+}
 
 async function connect(url) {
   const client = new pg.Client({ connectionString: url });
@@ -217,14 +227,9 @@ export async function buildTenantFixture(baseUrl, shape, log = console.log) {
   }
 
   const started = performance.now();
-  const phases = {};
-  const phase = (label, t0) => {
-    phases[label] = (performance.now() - t0) / 1000;
-    log(`  ${label}: ${phases[label].toFixed(1)} s`);
-  };
+  const { phases, phase } = phaseLog(log);
   let t0 = performance.now();
-  const storage = await createPostgresStorage({ url, maxConnections: 1 });
-  await storage.close();
+  await (await serverStorage(url, 1)).close();
   phase("migrate", t0);
 
   const client = await connect(url);
