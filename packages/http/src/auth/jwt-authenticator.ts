@@ -11,6 +11,7 @@ import {
 } from "jose";
 import type { Authenticator } from "./authenticator.js";
 import { principalFromClaims } from "./claims.js";
+import { DEFAULT_VERIFIED_TOKEN_CACHE_SIZE, VerifiedTokenCache } from "./verified-token-cache.js";
 
 export interface JwtAuthenticatorOptions {
   /** HS256 shared secret, used as its UTF-8 bytes (what every JWT library does with a string secret). */
@@ -31,6 +32,11 @@ export interface JwtAuthenticatorOptions {
    * live longer either.
    */
   maxLifetimeSeconds?: number | undefined;
+  /**
+   * How many verified tokens to remember, so a client's next request with the same token skips the signature check
+   * (until the token expires, five minutes at most). Default 1,000; 0 verifies every request in full.
+   */
+  verifiedTokenCacheSize?: number | undefined;
 }
 
 /** Default longest token lifetime: 24 hours. */
@@ -85,6 +91,10 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
   const maxLifetime = options.maxLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
   if (!secretKey && !jwks) throw new Error("createJwtAuthenticator needs a secret, a jwksUrl or localJwks");
   if (!(maxLifetime > 0)) throw new Error("createJwtAuthenticator: maxLifetimeSeconds must be positive");
+  const verified = new VerifiedTokenCache(
+    options.verifiedTokenCacheSize ?? DEFAULT_VERIFIED_TOKEN_CACHE_SIZE,
+    clockTolerance,
+  );
 
   /** The principal of a verified payload whose lifetime is within the maximum. */
   function principalOf(payload: JWTPayload) {
@@ -96,6 +106,13 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
     return principalFromClaims(payload);
   }
 
+  /** The principal of a token just verified, remembered once its lifetime is known to be within the maximum. */
+  function verifiedPrincipal(token: string, payload: JWTPayload) {
+    const principal = principalOf(payload);
+    verified.remember(token, payload);
+    return principal;
+  }
+
   return {
     async authenticate(request: Request) {
       const header = request.headers.get("authorization");
@@ -105,6 +122,8 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
       const token = match[1] as string;
       if (token.length > MAX_TOKEN_LENGTH)
         throw unauthorized(`token is too large (at most ${MAX_TOKEN_LENGTH} characters)`);
+      const known = verified.get(token);
+      if (known) return principalOf(known);
       let alg: unknown;
       try {
         alg = decodeProtectedHeader(token).alg;
@@ -118,7 +137,7 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
             clockTolerance,
             requiredClaims: ["exp"],
           });
-          return principalOf(payload);
+          return verifiedPrincipal(token, payload);
         }
         if (typeof alg === "string" && ASYMMETRIC.includes(alg) && jwks) {
           const { payload } = await jwtVerify(token, jwks, {
@@ -126,7 +145,7 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
             clockTolerance,
             requiredClaims: ["exp"],
           });
-          return principalOf(payload);
+          return verifiedPrincipal(token, payload);
         }
       } catch (error) {
         if (error instanceof DomainError) throw error;
