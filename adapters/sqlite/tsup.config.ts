@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
 import { packageBuild } from "../../tsup.base.js";
 
-export default defineConfig(packageBuild());
+// The checkpoint thread's entry is built beside index.js: WalCheckpointer loads it by URL.
+export default defineConfig(packageBuild(["src/index.ts", "src/wal-checkpoint-worker.ts"]));

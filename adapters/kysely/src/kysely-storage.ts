@@ -23,6 +23,8 @@ export interface KyselyStorageOptions {
    * (`profile.singleWriter`, SQLite), off for the server engines, where each connection commits on its own.
    */
   groupCommit?: boolean | undefined;
+  /** What the engine adapter ends before the connection is closed (SQLite's checkpoint thread). */
+  closing?: (() => Promise<void>) | undefined;
 }
 
 /** The storage port over any Kysely dialect; the engine adapters only build the Kysely instance and the profile. */
@@ -113,6 +115,7 @@ export class KyselyStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    await this.options.closing?.();
     if (this.options.ownsConnection) await this.options.db.destroy();
   }
 }

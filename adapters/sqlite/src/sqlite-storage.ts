@@ -5,6 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { sqliteProfile } from "./sqlite-profile.js";
 import { withStatementCache } from "./statement-cache.js";
+import { WalCheckpointer, type WalCheckpointOptions } from "./wal-checkpointer.js";
 
 export interface SqliteStorageOptions {
   /** Path of the database file (its folder is created owner-only, 0700), or ":memory:". Ignored when `database` is given. */
@@ -13,6 +14,11 @@ export interface SqliteStorageOptions {
   database?: BetterSqlite3.Database;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
+  /**
+   * WAL checkpoints in a worker thread instead of inside a commit on the event loop (WalCheckpointer); default on
+   * for a database file, `false` leaves them to SQLite's automatic checkpoint.
+   */
+  walCheckpoint?: WalCheckpointOptions | false;
 }
 
 /**
@@ -31,8 +37,17 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
   database.pragma("busy_timeout = 5000");
   database.pragma("foreign_keys = ON");
   database.pragma("synchronous = NORMAL");
+  const checkpointer =
+    options.walCheckpoint === false || database.memory
+      ? undefined
+      : new WalCheckpointer(database, options.walCheckpoint);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  const storage = new KyselyStorage({ db, profile: sqliteProfile, ownsConnection: owns });
+  const storage = new KyselyStorage({
+    db,
+    profile: sqliteProfile,
+    ownsConnection: owns,
+    closing: checkpointer && (() => checkpointer.close()),
+  });
   if (options.migrate !== false) await storage.migrate();
   return storage;
 }

@@ -1,0 +1,133 @@
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import BetterSqlite3 from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { createSqliteStorage } from "./sqlite-storage.js";
+import { WalCheckpointer } from "./wal-checkpointer.js";
+
+const folder = mkdtempSync(join(tmpdir(), "op-wal-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+let n = 0;
+
+/** A WAL database with one table of blobs; writes go to the log until something checkpoints. */
+function walDatabase() {
+  const database = new BetterSqlite3(join(folder, `db-${n++}.sqlite`));
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  database.exec("create table blobs (id integer primary key, body blob)");
+  return database;
+}
+const write = (database: BetterSqlite3.Database, megabytes: number) => {
+  const insert = database.prepare("insert into blobs (body) values (?)");
+  for (let i = 0; i < megabytes * 16; i++) insert.run(Buffer.alloc(64 * 1024, i % 251));
+};
+const size = (file: string) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+const autocheckpoint = (database: BetterSqlite3.Database) => database.pragma("wal_autocheckpoint", { simple: true });
+async function until(condition: () => boolean, what: string, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("WalCheckpointer", () => {
+  it("copies the log into the database from its thread, while the serving connection only backstops", async () => {
+    const database = walDatabase();
+    const checkpointer = new WalCheckpointer(database, { intervalMs: 20, startBytes: 256 * 1024 });
+    try {
+      expect(autocheckpoint(database)).toBe(10_000);
+      const before = size(database.name);
+      // 3 MB in 48 commits: under the backstop (about 40 MB), so the serving connection never checkpoints by itself.
+      write(database, 3);
+      expect(size(database.name)).toBe(before);
+      const after = checkpointer.stats().checkpoints;
+      // Two checkpoints after the last commit: the second starts after it, so it copies the log to its end.
+      await until(() => checkpointer.stats().checkpoints >= after + 2, "the thread's checkpoints");
+      expect(checkpointer.stats()).toMatchObject({ threadStarted: true, failures: 0 });
+      const { logFrames, checkpointedFrames } = checkpointer.stats();
+      expect(logFrames).toBeGreaterThan(700);
+      expect(checkpointedFrames).toBe(logFrames);
+      expect(size(database.name)).toBeGreaterThan(before + 3 * 1024 * 1024);
+      // The copy is whole: the database file alone, without its log, holds every row.
+      const copy = join(folder, `copy-${n++}.sqlite`);
+      copyFileSync(database.name, copy);
+      const alone = new BetterSqlite3(copy, { readonly: true });
+      expect(alone.prepare("select count(*) as n, sum(length(body)) as bytes from blobs").get()).toEqual({
+        n: 48,
+        bytes: 48 * 64 * 1024,
+      });
+      alone.close();
+    } finally {
+      await checkpointer.close();
+      database.close();
+    }
+  });
+
+  it("starts no thread for a database whose log stays small", async () => {
+    const database = walDatabase();
+    const checkpointer = new WalCheckpointer(database, { intervalMs: 10 });
+    try {
+      database.prepare("insert into blobs (body) values (?)").run(Buffer.alloc(1000));
+      await new Promise((r) => setTimeout(r, 150));
+      expect(checkpointer.stats()).toMatchObject({ threadStarted: false, checkpoints: 0 });
+    } finally {
+      await checkpointer.close();
+      database.close();
+    }
+  });
+
+  it("gives the checkpoints back to the serving connection when the thread cannot open the database", async () => {
+    const database = walDatabase();
+    const checkpointer = new WalCheckpointer(database, { intervalMs: 20, startBytes: 1 });
+    try {
+      write(database, 1);
+      unlinkSync(database.name); // the serving connection keeps its descriptor; the thread finds no file
+      await until(() => checkpointer.stats().failures > 0, "the thread's failure");
+      expect(checkpointer.stats().lastError).toMatch(/unable to open|no such file|SQLITE_CANTOPEN/i);
+      expect(autocheckpoint(database)).toBe(1_000);
+    } finally {
+      await checkpointer.close();
+      database.close();
+    }
+  });
+
+  it("never keeps the process alive: a script that writes and never closes exits by itself", () => {
+    const dist = pathToFileURL(join(import.meta.dirname, "../dist/index.js")).href;
+    const script = `
+      import BetterSqlite3 from "better-sqlite3";
+      import { WalCheckpointer } from ${JSON.stringify(dist)};
+      const database = new BetterSqlite3(${JSON.stringify(join(folder, "alive.sqlite"))});
+      database.pragma("journal_mode = WAL");
+      database.exec("create table t (b blob)");
+      const checkpointer = new WalCheckpointer(database, { intervalMs: 10, startBytes: 1 });
+      for (let i = 0; i < 64; i++) database.prepare("insert into t values (?)").run(Buffer.alloc(65536));
+      setTimeout(() => console.log(JSON.stringify(checkpointer.stats())), 500);`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: join(import.meta.dirname, ".."),
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ threadStarted: true, failures: 0 });
+    expect(JSON.parse(run.stdout).checkpoints).toBeGreaterThan(0);
+  });
+});
+
+describe("createSqliteStorage's checkpoints", () => {
+  it("moves them to the thread for a database file unless told not to", async () => {
+    const own = new BetterSqlite3(join(folder, "storage.sqlite"));
+    const threaded = await createSqliteStorage({ database: own });
+    expect(autocheckpoint(own)).toBe(10_000);
+    await threaded.close();
+    // The handle is the caller's: it gets its own setting back.
+    expect(autocheckpoint(own)).toBe(1_000);
+    const inline = await createSqliteStorage({ database: own, walCheckpoint: false });
+    expect(autocheckpoint(own)).toBe(1_000);
+    await inline.close();
+    own.close();
+  });
+});
