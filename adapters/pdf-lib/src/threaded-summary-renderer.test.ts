@@ -1,7 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SoapSummary, SoapSummaryRenderer } from "@openpractice/core";
 import { afterAll, describe, expect, it } from "vitest";
@@ -110,11 +107,12 @@ describe("ThreadedSummaryRenderer", () => {
       const { ThreadedSummaryRenderer } = await import(${JSON.stringify(dist)});
       const pdf = await new ThreadedSummaryRenderer({ idleTimeoutMs: 600000 }).render(${JSON.stringify(shortNote)}, "short");
       console.log("rendered", pdf.length);`;
-    // A thread that held the process would run into the timeout (execFileSync then throws).
-    // A file, not -e: the thread inherits the process's flags, and --input-type is refused for a file-based worker.
-    const file = join(mkdtempSync(join(tmpdir(), "op-threaded-")), "render-once.mjs");
-    writeFileSync(file, script);
-    const out = execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 20_000 });
+    // A thread that held the process would run into the timeout (execFileSync then throws). Run with -e and
+    // --input-type, a flag a thread that inherited the process's flags would refuse for its file.
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
     expect(out).toMatch(/^rendered \d+/);
   });
 });

@@ -50,6 +50,8 @@ export class ThreadedSummaryRenderer implements SoapSummaryRenderer {
       minThreads: 0,
       maxThreads: this.threads,
       idleTimeout: this.idleTimeoutMs,
+      // No inherited Node flags: a host's (e.g. --input-type for a script given with -e) may not apply to a file.
+      execArgv: [],
     });
     const task: SummaryRenderTask = { summary, variant };
     const rendered: Promise<Uint8Array> = this.pool.run(task);
