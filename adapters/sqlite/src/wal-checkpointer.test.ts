@@ -97,17 +97,21 @@ describe("WalCheckpointer", () => {
 
   it("never keeps the process alive: a script that writes and never closes exits by itself", () => {
     const dist = pathToFileURL(join(import.meta.dirname, "../dist/index.js")).href;
+    const packageJson = join(import.meta.dirname, "../package.json");
+    // A relative file name, then another working directory: the checkpoints still find the database.
     const script = `
-      import BetterSqlite3 from "better-sqlite3";
+      import { createRequire } from "node:module";
       import { WalCheckpointer } from ${JSON.stringify(dist)};
-      const database = new BetterSqlite3(${JSON.stringify(join(folder, "alive.sqlite"))});
+      const BetterSqlite3 = createRequire(${JSON.stringify(packageJson)})("better-sqlite3");
+      const database = new BetterSqlite3("alive.sqlite");
       database.pragma("journal_mode = WAL");
       database.exec("create table t (b blob)");
       const checkpointer = new WalCheckpointer(database, { intervalMs: 10, startBytes: 1 });
+      process.chdir("/");
       for (let i = 0; i < 64; i++) database.prepare("insert into t values (?)").run(Buffer.alloc(65536));
       setTimeout(() => console.log(JSON.stringify(checkpointer.stats())), 500);`;
     const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
-      cwd: join(import.meta.dirname, ".."),
+      cwd: folder,
       encoding: "utf8",
       timeout: 20_000,
     });

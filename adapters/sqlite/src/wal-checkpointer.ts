@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import type BetterSqlite3 from "better-sqlite3";
 import type { CheckpointReply, CheckpointWorkerData } from "./wal-checkpoint-worker.js";
@@ -43,7 +44,7 @@ function workerFile(): URL {
 
 /**
  * Moves SQLite's WAL checkpoints off the event loop. By default the connection that commits past 1,000 log pages
- * copies the log into the database and syncs it inside that commit: in the clinic day, about one commit in fifty
+ * copies the log into the database and syncs it inside that commit: in the clinic day, about one commit in ninety
  * took 5 to 23 ms instead of 0.05, with every request behind it waiting (docs/performance.md). Here the serving
  * connection's automatic checkpoint is raised to a backstop, and a worker thread with its own connection runs a
  * PASSIVE checkpoint every `intervalMs` once the log has grown past `startBytes`. Commits stay durable as before
@@ -65,6 +66,8 @@ export class WalCheckpointer {
     lastError: undefined,
   };
   private readonly startBytes: number;
+  /** The database file, absolute: the host may change its working directory later. */
+  private readonly filename: string;
   /** The serving connection's setting before this took it over, given back at close(). */
   private readonly previousAutocheckpoint: number;
 
@@ -74,6 +77,7 @@ export class WalCheckpointer {
   ) {
     const intervalMs = options.intervalMs ?? 1_000;
     this.startBytes = options.startBytes ?? 1024 * 1024;
+    this.filename = resolve(database.name);
     this.previousAutocheckpoint = database.pragma("wal_autocheckpoint", { simple: true }) as number;
     database.pragma(`wal_autocheckpoint = ${Math.trunc(options.backstopPages ?? 10_000)}`);
     this.timer = setInterval(() => this.tick(), intervalMs);
@@ -87,7 +91,7 @@ export class WalCheckpointer {
   private tick(): void {
     if (this.inFlight || this.closed) return;
     if (!this.worker) {
-      const size = statSync(`${this.database.name}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      const size = statSync(`${this.filename}-wal`, { throwIfNoEntry: false })?.size ?? 0;
       if (size < this.startBytes) return;
       this.worker = this.startThread();
       if (!this.worker) return;
@@ -101,7 +105,7 @@ export class WalCheckpointer {
     try {
       // No inherited Node flags: a host's (e.g. --input-type for a script given with -e) may not apply to a file.
       worker = new Worker(workerFile(), {
-        workerData: { filename: this.database.name } satisfies CheckpointWorkerData,
+        workerData: { filename: this.filename } satisfies CheckpointWorkerData,
         execArgv: [],
       });
     } catch (error) {
@@ -146,8 +150,7 @@ export class WalCheckpointer {
    * caller's, its own automatic checkpoint back.
    */
   async close(): Promise<void> {
-    if (!this.closed && this.database.open)
-      this.database.pragma(`wal_autocheckpoint = ${Math.trunc(this.previousAutocheckpoint)}`);
+    if (this.database.open) this.database.pragma(`wal_autocheckpoint = ${Math.trunc(this.previousAutocheckpoint)}`);
     this.closed = true;
     clearInterval(this.timer);
     const worker = this.worker;
