@@ -48,7 +48,12 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
     ownsConnection: owns,
     closing: checkpointer && (() => checkpointer.close()),
   });
-  if (options.migrate !== false) await storage.migrate();
+  if (options.migrate !== false)
+    await storage.migrate().catch(async (error: unknown) => {
+      // No store for the caller to close: end the checkpoint thread (and the connection, when it is ours) here.
+      await storage.close();
+      throw error;
+    });
   return storage;
 }
 

@@ -95,6 +95,18 @@ describe("WalCheckpointer", () => {
     }
   });
 
+  it("lets go of the database when its owner closes the handle without closing the checkpointer", async () => {
+    const database = walDatabase();
+    const checkpointer = new WalCheckpointer(database, { intervalMs: 20, startBytes: 1 });
+    write(database, 1);
+    await until(() => checkpointer.stats().checkpoints > 0, "the thread's first checkpoint");
+    const log = `${database.name}-wal`;
+    database.close();
+    // The thread's connection, left last, would keep the log; once it closes too, SQLite empties and removes it.
+    await until(() => size(log) === 0, "the log's removal");
+    await checkpointer.close();
+  });
+
   it("never keeps the process alive: a script that writes and never closes exits by itself", () => {
     const dist = pathToFileURL(join(import.meta.dirname, "../dist/index.js")).href;
     const packageJson = join(import.meta.dirname, "../package.json");

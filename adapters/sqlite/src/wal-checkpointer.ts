@@ -1,5 +1,4 @@
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import type BetterSqlite3 from "better-sqlite3";
 import type { CheckpointReply, CheckpointWorkerData } from "./wal-checkpoint-worker.js";
@@ -18,6 +17,14 @@ export interface WalCheckpointOptions {
 
 /** SQLite's own default for wal_autocheckpoint, restored when the thread cannot run. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
+/** Checkpoints failing in a row before the serving connection takes them back. */
+const FAILURES_BEFORE_FALLBACK = 5;
+
+/** The absolute path SQLite opened for the main database (the handle's name may be relative to another directory). */
+function mainDatabaseFile(database: BetterSqlite3.Database): string {
+  const list = database.pragma("database_list") as { name: string; file: string }[];
+  return list.find((d) => d.name === "main")?.file || database.name;
+}
 
 /** What the checkpointer has done, for tests and diagnostics. */
 export interface WalCheckpointStats {
@@ -57,6 +64,7 @@ export class WalCheckpointer {
   private worker: Worker | undefined;
   private inFlight = false;
   private closed = false;
+  private failuresInARow = 0;
   private readonly counts: WalCheckpointStats = {
     threadStarted: false,
     checkpoints: 0,
@@ -66,7 +74,7 @@ export class WalCheckpointer {
     lastError: undefined,
   };
   private readonly startBytes: number;
-  /** The database file, absolute: the host may change its working directory later. */
+  /** The database file as SQLite opened it, absolute: the host may change its working directory later. */
   private readonly filename: string;
   /** The serving connection's setting before this took it over, given back at close(). */
   private readonly previousAutocheckpoint: number;
@@ -77,7 +85,7 @@ export class WalCheckpointer {
   ) {
     const intervalMs = options.intervalMs ?? 1_000;
     this.startBytes = options.startBytes ?? 1024 * 1024;
-    this.filename = resolve(database.name);
+    this.filename = mainDatabaseFile(database);
     this.previousAutocheckpoint = database.pragma("wal_autocheckpoint", { simple: true }) as number;
     database.pragma(`wal_autocheckpoint = ${Math.trunc(options.backstopPages ?? 10_000)}`);
     this.timer = setInterval(() => this.tick(), intervalMs);
@@ -90,8 +98,19 @@ export class WalCheckpointer {
 
   private tick(): void {
     if (this.inFlight || this.closed) return;
+    // A handle its owner closed without closing the store: the thread's connection must not outlive it (the last
+    // connection to close is the one that empties and removes the log).
+    if (!this.database.open) {
+      void this.close();
+      return;
+    }
     if (!this.worker) {
-      const size = statSync(`${this.filename}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      let size = 0;
+      try {
+        size = statSync(`${this.filename}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      } catch {
+        return; // unreadable for now: the backstop still checkpoints, and the next tick looks again
+      }
       if (size < this.startBytes) return;
       this.worker = this.startThread();
       if (!this.worker) return;
@@ -116,12 +135,18 @@ export class WalCheckpointer {
     worker.on("message", (reply: CheckpointReply) => {
       this.inFlight = false;
       if (reply.ok) {
+        this.failuresInARow = 0;
         this.counts.checkpoints++;
         this.counts.logFrames = reply.log;
         this.counts.checkpointedFrames = reply.checkpointed;
-      } else {
-        this.counts.failures++;
-        this.counts.lastError = reply.message;
+        return;
+      }
+      this.counts.failures++;
+      this.counts.lastError = reply.message;
+      // Another process's checkpoint or a passing lock fails one; failing every time, the thread is of no use.
+      if (++this.failuresInARow >= FAILURES_BEFORE_FALLBACK) {
+        this.fallBack(reply.message);
+        worker.postMessage("close");
       }
     });
     worker.on("error", (error) => {
