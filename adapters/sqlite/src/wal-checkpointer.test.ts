@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSqliteStorage } from "./sqlite-storage.js";
-import { WalCheckpointer } from "./wal-checkpointer.js";
+import { WalCheckpointer, type WalCheckpointOptions } from "./wal-checkpointer.js";
 
 const folder = mkdtempSync(join(tmpdir(), "op-wal-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -34,11 +34,24 @@ async function until(condition: () => boolean, what: string, ms = 10_000) {
   }
 }
 
+/** A fresh WAL database with a checkpointer on it, both closed after `body` whatever it does. */
+async function withCheckpointer(
+  options: WalCheckpointOptions,
+  body: (database: BetterSqlite3.Database, checkpointer: WalCheckpointer) => Promise<void>,
+) {
+  const database = walDatabase();
+  const checkpointer = new WalCheckpointer(database, options);
+  try {
+    await body(database, checkpointer);
+  } finally {
+    await checkpointer.close();
+    database.close();
+  }
+}
+
 describe("WalCheckpointer", () => {
   it("copies the log into the database from its thread, while the serving connection only backstops", async () => {
-    const database = walDatabase();
-    const checkpointer = new WalCheckpointer(database, { intervalMs: 20, startBytes: 256 * 1024 });
-    try {
+    await withCheckpointer({ intervalMs: 20, startBytes: 256 * 1024 }, async (database, checkpointer) => {
       expect(autocheckpoint(database)).toBe(10_000);
       const before = size(database.name);
       // 3 MB in 48 commits: under the backstop (about 40 MB), so the serving connection never checkpoints by itself.
@@ -61,38 +74,25 @@ describe("WalCheckpointer", () => {
         bytes: 48 * 64 * 1024,
       });
       alone.close();
-    } finally {
-      await checkpointer.close();
-      database.close();
-    }
+    });
   });
 
   it("starts no thread for a database whose log stays small", async () => {
-    const database = walDatabase();
-    const checkpointer = new WalCheckpointer(database, { intervalMs: 10 });
-    try {
+    await withCheckpointer({ intervalMs: 10 }, async (database, checkpointer) => {
       database.prepare("insert into blobs (body) values (?)").run(Buffer.alloc(1000));
       await new Promise((r) => setTimeout(r, 150));
       expect(checkpointer.stats()).toMatchObject({ threadStarted: false, checkpoints: 0 });
-    } finally {
-      await checkpointer.close();
-      database.close();
-    }
+    });
   });
 
   it("gives the checkpoints back to the serving connection when the thread cannot open the database", async () => {
-    const database = walDatabase();
-    const checkpointer = new WalCheckpointer(database, { intervalMs: 20, startBytes: 1 });
-    try {
+    await withCheckpointer({ intervalMs: 20, startBytes: 1 }, async (database, checkpointer) => {
       write(database, 1);
       unlinkSync(database.name); // the serving connection keeps its descriptor; the thread finds no file
       await until(() => checkpointer.stats().failures > 0, "the thread's failure");
       expect(checkpointer.stats().lastError).toMatch(/unable to open|no such file|SQLITE_CANTOPEN/i);
       expect(autocheckpoint(database)).toBe(1_000);
-    } finally {
-      await checkpointer.close();
-      database.close();
-    }
+    });
   });
 
   it("lets go of the database when its owner closes the handle without closing the checkpointer", async () => {
