@@ -141,13 +141,14 @@ export class WalCheckpointer {
         this.counts.checkpointedFrames = reply.checkpointed;
         return;
       }
-      this.counts.failures++;
-      this.counts.lastError = reply.message;
       // Another process's checkpoint or a passing lock fails one; failing every time, the thread is of no use.
       if (++this.failuresInARow >= FAILURES_BEFORE_FALLBACK) {
         this.fallBack(reply.message);
         worker.postMessage("close");
+        return;
       }
+      this.counts.failures++;
+      this.counts.lastError = reply.message;
     });
     worker.on("error", (error) => {
       if (!this.closed) this.fallBack(error.message);
