@@ -35,7 +35,10 @@ export class KyselyStorage implements Storage {
   private readonly group: GroupCommit | undefined;
 
   constructor(private readonly options: KyselyStorageOptions) {
-    this.capabilities = Object.freeze({ ...options.profile.capabilities });
+    this.capabilities = Object.freeze({
+      ...options.profile.capabilities,
+      ...(options.profile.singleWriter ? { singleWriter: true } : {}),
+    });
     const { db, profile } = options;
     if (options.groupCommit ?? profile.singleWriter === true)
       this.group = new GroupCommit(

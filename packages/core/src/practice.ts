@@ -1,4 +1,5 @@
 import { auditedStorage } from "./audit/audited-storage.js";
+import { countedWritesStorage } from "./rate-limits/counted-write.js";
 import { storedClaimsGateway } from "./billing/stored-claims-gateway.js";
 import { systemClock, type Clock } from "./clock.js";
 import { randomIds, type Ids } from "./ids.js";
@@ -142,8 +143,9 @@ export function createPractice(options: PracticeOptions): Practice {
   });
   const clock = options.clock ?? systemClock;
   return practiceFrom({
-    // Writes of an audited operation (an API request) commit their audit entry with them.
-    storage: auditedStorage(options.storage, clock),
+    // Writes of an audited operation (an API request) commit their audit entry with them, and a counted write's
+    // first transaction its rate-limit hit (inside: a refused hit commits alone, without the entry).
+    storage: auditedStorage(countedWritesStorage(options.storage), clock),
     clock,
     ids: options.ids ?? randomIds,
     settings,

@@ -63,6 +63,7 @@ export interface RouteSpec<P extends string, B, Q, I> {
   auth?: boolean;
   rateLimitBucket?: string;
   readsOnly?: boolean;
+  hitWithWrite?: boolean;
   requestBody?: B;
   query?: Q;
   ids?: I;

@@ -1,4 +1,11 @@
-import { DomainError, hasAnyScope, isPlatformPrincipal, type Practice, type Principal } from "@openpractice/core";
+import {
+  DomainError,
+  hasAnyScope,
+  isPlatformPrincipal,
+  type Practice,
+  type Principal,
+  type RateLimitDecision,
+} from "@openpractice/core";
 import { auditEntryOf, noteChangedFields } from "./audit-entry.js";
 import { addRoute, createRouter, findRoute } from "rou3";
 import type { Authenticator } from "./auth/authenticator.js";
@@ -194,24 +201,34 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
       await practice.organisationAccess.assertActive(ctx.principal);
       if (route.rateLimitBucket && !isPlatformPrincipal(ctx.principal)) {
         const { organisationId } = ctx.principal;
-        const counted = practice.rateLimiter.consume(organisationId, route.rateLimitBucket);
-        // A read may run while its hit is counted: it saves a database round trip per request. An
-        // organisation this process refused in this window waits for the count, so a client over
-        // its budget does not cost reads. Errors of the read still come after a refusal.
-        if (route.readsOnly && !practice.rateLimiter.refusedInCurrentWindow(organisationId, route.rateLimitBucket)) {
-          early = serve();
-          early.catch(() => {}); // awaited below unless the request is refused
-        }
-        const decision = await counted;
-        headers["x-ratelimit-limit"] = String(decision.limit);
-        headers["x-ratelimit-remaining"] = String(decision.remaining);
-        headers["x-ratelimit-reset"] = String(Math.floor(decision.resetAt.getTime() / 1000));
-        if (!decision.allowed) {
+        const bucket = route.rateLimitBucket;
+        const answer = (decision: RateLimitDecision) => {
+          headers["x-ratelimit-limit"] = String(decision.limit);
+          headers["x-ratelimit-remaining"] = String(decision.remaining);
+          headers["x-ratelimit-reset"] = String(Math.floor(decision.resetAt.getTime() / 1000));
+          if (decision.allowed) return;
           headers["retry-after"] = String(decision.retryAfterSeconds);
           throw new DomainError("RATE_LIMIT_EXCEEDED", `Rate limit of ${decision.limit} requests per minute exceeded`, {
             limit: decision.limit,
             retry_after_seconds: decision.retryAfterSeconds,
           });
+        };
+        if (route.hitWithWrite) {
+          // The write's transaction counts the hit where the engine allows it; 429 still wins over any other answer.
+          const { decision, outcome } = await practice.rateLimiter.runCounted(organisationId, bucket, serve);
+          answer(decision);
+          if (!outcome?.ok) throw outcome?.error;
+          early = Promise.resolve(outcome.value);
+        } else {
+          const counted = practice.rateLimiter.consume(organisationId, bucket);
+          // A read may run while its hit is counted: it saves a database round trip per request. An
+          // organisation this process refused in this window waits for the count, so a client over
+          // its budget does not cost reads. Errors of the read still come after a refusal.
+          if (route.readsOnly && !practice.rateLimiter.refusedInCurrentWindow(organisationId, bucket)) {
+            early = serve();
+            early.catch(() => {}); // awaited below unless the request is refused
+          }
+          answer(await counted);
         }
       }
     }

@@ -62,6 +62,12 @@ export interface RouteDefinition {
    * request's rate-limit hit is being counted; over the budget its result is dropped.
    */
   readsOnly?: boolean;
+  /**
+   * The handler writes only through `storage.transaction` and calls no other system before its first one, so the
+   * request's rate-limit hit may be counted by that transaction (one commit per request where the engine has one
+   * writer: RateLimiter.runCounted). Over the budget the answer is still 429 and nothing but the counter changed.
+   */
+  hitWithWrite?: boolean;
   requestBody?: JsonSchema;
   /** The media type the OpenAPI document gives requestBody; default application/json (which ctx.body() reads). */
   requestContentType?: string;

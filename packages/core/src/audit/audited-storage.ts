@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { DomainEvent } from "../events/event-catalog.js";
 import type { Repositories, Storage } from "../ports/storage.js";
+import { withTransaction } from "../storage-with-transaction.js";
 import { currentAuditScope, type AuditScope } from "./audit-scope.js";
 
 /** The first id an event names besides the organisation (its record: patient_id of patient.created, …). */
@@ -29,48 +30,31 @@ function idOf(result: unknown): string | null {
  * transaction returned.
  */
 export function auditedStorage(storage: Storage, clock: Clock): Storage {
-  const audited: Storage = {
-    get capabilities() {
-      return storage.capabilities;
-    },
-    get repositories() {
-      return storage.repositories;
-    },
-    ping: () => storage.ping(),
-    close: () => storage.close(),
-    transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
-      const scope = currentAuditScope();
-      if (!scope || scope.recorded) return storage.transaction(fn);
-      return storage
-        .transaction(async (tx) => {
-          let eventRecord: string | null = null;
-          const outbox = tx.outbox;
-          const watched: Repositories = {
-            ...tx,
-            outbox: Object.assign(Object.create(outbox) as typeof outbox, {
-              append: (...args: Parameters<typeof outbox.append>) => {
-                eventRecord ??= recordIdOf(args[0]);
-                return outbox.append(...args);
-              },
-            }),
-          };
-          const result = await fn(watched);
-          await tx.audit.append([auditRow(scope, clock.now(), eventRecord ?? idOf(result))]);
-          return result;
-        })
-        .then((result) => {
-          scope.recorded = true;
-          return result;
-        });
-    },
-  };
-  if (storage.isUnavailable) audited.isUnavailable = (error) => storage.isUnavailable?.(error) ?? false;
-  if (storage.poolStats) audited.poolStats = () => storage.poolStats?.();
-  // Replica reads write nothing, so there is nothing to audit: they pass through.
-  if (storage.readRepositories)
-    audited.readRepositories = (organisationId) => storage.readRepositories?.(organisationId) ?? storage.repositories;
-  if (storage.replicaHealth) audited.replicaHealth = () => storage.replicaHealth?.() ?? Promise.resolve([]);
-  return audited;
+  return withTransaction(storage, <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {
+    const scope = currentAuditScope();
+    if (!scope || scope.recorded) return storage.transaction(fn);
+    return storage
+      .transaction(async (tx) => {
+        let eventRecord: string | null = null;
+        const outbox = tx.outbox;
+        const watched: Repositories = {
+          ...tx,
+          outbox: Object.assign(Object.create(outbox) as typeof outbox, {
+            append: (...args: Parameters<typeof outbox.append>) => {
+              eventRecord ??= recordIdOf(args[0]);
+              return outbox.append(...args);
+            },
+          }),
+        };
+        const result = await fn(watched);
+        await tx.audit.append([auditRow(scope, clock.now(), eventRecord ?? idOf(result))]);
+        return result;
+      })
+      .then((result) => {
+        scope.recorded = true;
+        return result;
+      });
+  });
 }
 
 export const auditRow = (scope: AuditScope, now: Date, fallbackResourceId: string | null = null) => ({

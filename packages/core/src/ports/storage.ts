@@ -70,6 +70,14 @@ export interface StorageCapabilities {
   returning: boolean;
   /** SELECT ... FOR UPDATE SKIP LOCKED is available (job claiming without a single writer). */
   skipLocked: boolean;
+  /**
+   * One write transaction at a time, its commits shared by the transactions waiting (SQLite's group commit). A
+   * counter written inside a write transaction then makes no other writer wait longer than it already does, so a
+   * write request's rate-limit hit is counted in the write's own transaction (RateLimiter.runCounted). Absent or
+   * false: the hit commits on its own first, as a counter row locked for a whole transaction would serialise an
+   * organisation's writes on a server engine.
+   */
+  singleWriter?: boolean;
 }
 
 /**

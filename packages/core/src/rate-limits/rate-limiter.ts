@@ -1,6 +1,8 @@
 import type { Clock } from "../clock.js";
 import type { Plan } from "../organisations/organisation.js";
+import type { RateLimitStore } from "../ports/rate-limit-store.js";
 import type { Storage } from "../ports/storage.js";
+import { runInCountedWrite, type CountedWriteScope } from "./counted-write.js";
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -11,6 +13,18 @@ export interface RateLimitDecision {
   /** Whole seconds until resetAt (at least 1); meaningful when not allowed. */
   retryAfterSeconds: number;
 }
+
+/** A write run by `runCounted`: its decision, and how the write ended (absent when the budget refused it). */
+export interface CountedRun<T> {
+  decision: RateLimitDecision;
+  outcome?: { ok: true; value: T } | { ok: false; error: unknown };
+}
+
+const settle = <T>(fn: () => Promise<T>): Promise<NonNullable<CountedRun<T>["outcome"]>> =>
+  fn().then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
 
 const WINDOW_MS = 60_000;
 /** Start (ms) of the fixed window holding the instant `ms`. */
@@ -43,11 +57,56 @@ export class RateLimiter {
   }
 
   async consume(organisationId: number, bucket: string): Promise<RateLimitDecision> {
+    const limit = await this.limitOf(organisationId);
+    return this.decide(this.deps.storage.repositories.rateLimits, organisationId, bucket, limit);
+  }
+
+  /**
+   * Counts one write request and runs it if the budget allows. On an engine with one writer
+   * (`capabilities.singleWriter`) the hit is counted by the write's first transaction, so the request commits once
+   * (countedWritesStorage): refused there, that transaction commits only the hit. A request that ends without
+   * committing a transaction (refused by validation, say, or rolled back) has its hit counted on its own
+   * afterwards; over the budget it is refused whatever it answered, and it changed nothing, as it wrote only
+   * through the transaction that rolled back. Elsewhere, and for an organisation this process refused in this
+   * window, the hit is counted first and the write runs only if allowed.
+   *
+   * Only for work that writes through `storage.transaction` alone and calls no other system before it: anything
+   * else would happen before the budget is consulted.
+   */
+  async runCounted<T>(organisationId: number, bucket: string, fn: () => Promise<T>): Promise<CountedRun<T>> {
+    if (!this.deps.storage.capabilities.singleWriter || this.refusedInCurrentWindow(organisationId, bucket)) {
+      const decision = await this.consume(organisationId, bucket);
+      return decision.allowed ? { decision, outcome: await settle(fn) } : { decision };
+    }
+    // The plan is read before any transaction: inside one, a read outside it would wait for SQLite's one connection.
+    const limit = await this.limitOf(organisationId);
+    const scope: CountedWriteScope = {
+      decide: (counters) => this.decide(counters, organisationId, bucket, limit),
+      state: "pending",
+    };
+    const outcome = await runInCountedWrite(scope, () => settle(fn));
+    const counted = scope.state === "counted" ? scope.decision : undefined;
+    // Later transactions in this async context (work the request started) run unchanged.
+    scope.state = counted ? "counted" : "uncounted";
+    const decision = counted ?? (await this.consume(organisationId, bucket));
+    return decision.allowed ? { decision, outcome } : { decision };
+  }
+
+  private async limitOf(organisationId: number): Promise<number> {
+    return this.deps.planLimits[await this.planOf(organisationId, this.deps.clock.now().getTime())];
+  }
+
+  /** Adds the hit through `counters` (the store's, or a transaction's) and decides against `limit`. */
+  private async decide(
+    counters: RateLimitStore,
+    organisationId: number,
+    bucket: string,
+    limit: number,
+  ): Promise<RateLimitDecision> {
     const now = this.deps.clock.now().getTime();
     const windowStart = windowStartOf(now);
-    const limit = this.deps.planLimits[await this.planOf(organisationId, now)];
     const key = counterKey(organisationId, bucket);
-    const count = await this.deps.storage.repositories.rateLimits.hit(key, new Date(windowStart));
+    const count = await counters.hit(key, new Date(windowStart));
     const resetAt = new Date(windowStart + WINDOW_MS);
     const allowed = count <= limit;
     if (!allowed) {

@@ -131,6 +131,7 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       method: "POST",
       path: "/v2/patients",
       operationId: "v2CreatePatient",
+      hitWithWrite: true,
       summary:
         "Register a patient. 409 DUPLICATE_PATIENT names the existing patient with the same name and date of birth.",
       access: "write",
@@ -176,6 +177,7 @@ export function v2PatientRoutes({ practice }: RouteDependencies): RouteDefinitio
       path: "/v2/patients/:id",
       ids: { id: PATIENT_ID },
       operationId: "v2UpdatePatient",
+      hitWithWrite: true,
       summary: "Update a patient (partial).",
       access: "write",
       requestBody: v2PatientUpdateSchema,

@@ -1,0 +1,189 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { createPractice, type Practice, type Storage } from "@openpractice/core";
+import { createH3NodeServer } from "@openpractice/h3";
+import { createHttpHandler, createJwtAuthenticator } from "@openpractice/http";
+import { signAccessToken } from "@openpractice/runtime";
+import { createSqliteStorage } from "@openpractice/sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testPracticeKeys } from "../support/practice-keys.js";
+
+const SECRET = "rate-limit-writes-secret-0123456789-abcdefghij";
+const ORG = 52;
+const LIMIT = 3;
+const NOW = new Date("2026-11-22T10:00:30.000Z");
+const WINDOW = new Date("2026-11-22T10:00:00.000Z");
+const COUNTER = `v2:org:${ORG}`;
+
+// A write route marked hitWithWrite (v2 patient create and update) on SQLite, whose one writer lets the write's
+// own transaction count the request's rate-limit hit: one commit per request instead of two. Real SQLite storage
+// and a real loopback server; the storage's calls are observed, not replaced.
+describe("v2 writes and the rate-limit hit", () => {
+  let storage: Storage;
+  let practice: Practice;
+  let server: Server;
+  let url: string;
+  let token: string;
+  /** Hits counted on their own (outside a transaction) and transactions started. */
+  const calls: string[] = [];
+
+  const start = async (observed: Storage, limit = LIMIT) => {
+    practice = createPractice({
+      keys: testPracticeKeys(),
+      storage: observed,
+      clock: { now: () => NOW },
+      planLimits: { free: limit, professional: limit, enterprise: limit },
+    });
+    server = createH3NodeServer(
+      createHttpHandler({ practice, authenticator: createJwtAuthenticator({ secret: SECRET }) }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+
+  beforeEach(async () => {
+    calls.length = 0;
+    storage = await createSqliteStorage({ filename: ":memory:" });
+    const hits = storage.repositories.rateLimits;
+    const hit = hits.hit.bind(hits);
+    hits.hit = (key, windowStart) => {
+      calls.push("hit on its own");
+      return hit(key, windowStart);
+    };
+    const transaction = storage.transaction.bind(storage);
+    storage.transaction = (fn) => {
+      calls.push("transaction");
+      return transaction(fn);
+    };
+    token = await signAccessToken(SECRET, { organisationId: ORG, userId: 7, scope: "read write" });
+  });
+
+  afterEach(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await storage.close();
+  });
+
+  const send = (method: string, path: string, body: unknown) =>
+    fetch(url + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const register = (lastName: string, firstName = "Ada") =>
+    send("POST", "/v2/patients", { first_name: firstName, last_name: lastName, date_of_birth: "1980-05-17" });
+  const counted = () => storage.repositories.rateLimits.count(COUNTER, WINDOW);
+  const stored = async () => ({
+    patients: (
+      await storage.repositories.patients.list({
+        organisationId: ORG,
+        status: "all",
+        searchTerms: [],
+        sort: "created_at",
+        order: "desc",
+        limit: 50,
+        offset: 0,
+      })
+    ).total,
+    events: (await storage.repositories.outbox.listPending(50)).length,
+    entries: (await practice.audit.list(ORG, {})).total,
+  });
+
+  it("counts a registration's hit in its own transaction: one transaction, no hit on its own", async () => {
+    await start(storage);
+    const res = await register("Lovelace");
+    expect(res.status).toBe(201);
+    expect(calls).toEqual(["transaction"]);
+    expect(res.headers.get("x-ratelimit-limit")).toBe(String(LIMIT));
+    expect(res.headers.get("x-ratelimit-remaining")).toBe(String(LIMIT - 1));
+    expect(await counted()).toBe(1);
+    expect(await stored()).toEqual({ patients: 1, events: 1, entries: 1 });
+  });
+
+  it("refuses over the budget with 429: the counter moves, nothing else is written", async () => {
+    await start(storage);
+    for (const name of ["One", "Two", "Three"]) expect((await register(name)).status).toBe(201);
+    calls.length = 0;
+    const refused = await register("Four");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("30");
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect((await refused.json()).error).toMatchObject({
+      code: "RATE_LIMIT_EXCEEDED",
+      details: { limit: LIMIT, retry_after_seconds: 30 },
+    });
+    // The transaction that counted the refusal committed the hit alone: no patient, event or audit entry.
+    expect(calls).toEqual(["transaction"]);
+    expect(await counted()).toBe(LIMIT + 1);
+    expect(await stored()).toEqual({ patients: LIMIT, events: LIMIT, entries: LIMIT });
+
+    // Refused once in this window: the next write counts its hit first and starts no transaction.
+    calls.length = 0;
+    const again = await send("PATCH", "/v2/patients/1", { first_name: "Augusta" });
+    expect(again.status).toBe(429);
+    expect(calls).toEqual(["hit on its own"]);
+    expect(await counted()).toBe(LIMIT + 2);
+    expect(await stored()).toEqual({ patients: LIMIT, events: LIMIT, entries: LIMIT });
+  });
+
+  it("counts every answer once: a duplicate (its transaction committed), a bad body and a missing patient (none)", async () => {
+    await start(storage);
+    expect((await register("Byron")).status).toBe(201);
+    calls.length = 0;
+    const duplicate = await register("Byron");
+    expect(duplicate.status).toBe(409);
+    expect(calls).toEqual(["transaction"]);
+    expect(await counted()).toBe(2);
+
+    // Refused before any transaction: its hit is counted on its own afterwards.
+    calls.length = 0;
+    const invalid = await send("POST", "/v2/patients", { first_name: "Ada" });
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).error.code).toBe("VALIDATION_FAILED");
+    expect(invalid.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(calls).toEqual(["hit on its own"]);
+    expect(await counted()).toBe(3);
+
+    // Over the budget now: the answer is 429, not the 404 the update would have answered; its transaction
+    // committed the hit alone.
+    calls.length = 0;
+    const missing = await send("PATCH", "/v2/patients/999", { first_name: "Nobody" });
+    expect(missing.status).toBe(429);
+    expect(calls).toEqual(["transaction"]);
+    expect(await counted()).toBe(4);
+    expect(await stored()).toEqual({ patients: 1, events: 1, entries: 2 });
+  });
+
+  it("re-counts the hit on its own when the write's transaction rolls back (a missing patient: 404)", async () => {
+    await start(storage);
+    const missing = await send("PATCH", "/v2/patients/999", { first_name: "Nobody" });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-ratelimit-remaining")).toBe(String(LIMIT - 1));
+    // The transaction counted the hit, rolled back with it, and the limiter counted it again on its own.
+    expect(calls).toEqual(["transaction", "hit on its own"]);
+    expect(await counted()).toBe(1);
+  });
+
+  it("shares commits: concurrent registrations within the budget each count once", async () => {
+    const roomy = LIMIT * 10;
+    await start(storage, roomy);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => register(`Group ${i}`)));
+    expect(answers.map((r) => r.status)).toEqual(Array(12).fill(201));
+    const remaining = answers.map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b);
+    // Each request saw its own count: 1..12 once each.
+    expect(remaining).toEqual(Array.from({ length: 12 }, (_, i) => roomy - 12 + i));
+    expect(calls.filter((c) => c === "hit on its own")).toEqual([]);
+    expect(await counted()).toBe(12);
+    expect(await stored()).toEqual({ patients: 12, events: 12, entries: 12 });
+  });
+
+  it("on an engine with several writers, counts the hit on its own before the write", async () => {
+    // The same SQLite store presented as a server engine would be: no singleWriter capability.
+    const several: Storage = Object.create(storage) as Storage;
+    Object.defineProperty(several, "capabilities", { value: { ...storage.capabilities, singleWriter: false } });
+    await start(several);
+    const res = await register("Hopper", "Grace");
+    expect(res.status).toBe(201);
+    expect(calls).toEqual(["hit on its own", "transaction"]);
+    expect(await counted()).toBe(1);
+  });
+});
