@@ -13,7 +13,9 @@
 // Env: BENCH_PATIENTS (100000), BENCH_DURATION_SECONDS (10), BENCH_WARMUP_SECONDS (2),
 // BENCH_CONNECTIONS (10), BENCH_LATENCY_SAMPLES (500), BENCH_SCENARIOS (search,create),
 // BENCH_LOG_INFO (1: also run ours with LOG_LEVEL=info; 0: skip), BENCH_FIXTURE_URL (search only: a fixture
-// database kept by `BENCH_KEEP=1 node test/bench/pg-search-plan.mjs`, searched instead of building one).
+// database kept by `BENCH_KEEP=1 node test/bench/pg-search-plan.mjs`, searched instead of building one),
+// BENCH_ROUNDS (1: above it each scenario runs that many rounds of BENCH_DURATION_SECONDS per server, the order
+// alternating, and prints each round's ratio: a machine whose speed drifts during a run weighs on both alike).
 // Exits 1 when any response was not 2xx (the figures would then be meaningless).
 import { copyFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -39,6 +41,7 @@ import {
 const PATIENTS = intEnv("BENCH_PATIENTS", 100_000);
 const RUN = { duration: intEnv("BENCH_DURATION_SECONDS", 10), connections: intEnv("BENCH_CONNECTIONS", 10) };
 const WARMUP = intEnv("BENCH_WARMUP_SECONDS", 2);
+const ROUNDS = intEnv("BENCH_ROUNDS", 1);
 const SAMPLES = intEnv("BENCH_LATENCY_SAMPLES", 500);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? "search,create").split(",").filter(Boolean);
 const WITH_INFO = process.env.BENCH_LOG_INFO !== "0";
@@ -104,7 +107,7 @@ async function main() {
   console.log(`CPU busy before the run: ${(busy * 100).toFixed(0)}%`);
   if (busy > 0.1) console.warn("warning: other work is using the CPU: figures will be low and noisy");
   console.log(
-    `patients ${PATIENTS}, ${RUN.connections} connections, ${RUN.duration} s per run after ${WARMUP} s warm-up, ${SAMPLES} sequential search samples`,
+    `patients ${PATIENTS}, ${RUN.connections} connections, ${ROUNDS > 1 ? `${ROUNDS} rounds of ` : ""}${RUN.duration} s per run after ${WARMUP} s warm-up, ${SAMPLES} sequential search samples`,
   );
 
   const copy = await prepareFixture();
@@ -140,11 +143,12 @@ async function main() {
     // Search before create, so every search run sees the fixture's row count.
     const results = {};
     for (const scenario of SCENARIOS) {
-      results[scenario] = {};
-      for (const s of servers) {
-        if (WARMUP > 0) await load(s, scenario, headers, { ...RUN, duration: WARMUP });
-        results[scenario][s.name] = await load(s, scenario, headers, RUN);
-      }
+      const rounds = Object.fromEntries(servers.map((s) => [s.name, []]));
+      for (const s of servers) if (WARMUP > 0) await load(s, scenario, headers, { ...RUN, duration: WARMUP });
+      for (let round = 0; round < ROUNDS; round++)
+        for (const s of round % 2 === 0 ? servers : [...servers].reverse())
+          rounds[s.name].push(await load(s, scenario, headers, RUN));
+      results[scenario] = Object.fromEntries(Object.entries(rounds).map(([name, runs]) => [name, combined(runs)]));
     }
     report(results, latency);
     const bad = Object.entries(results)
@@ -156,6 +160,20 @@ async function main() {
   } finally {
     await Promise.all(servers.map(stopServer));
   }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+/** One server's rounds: the mean throughput, the median round's percentiles, every round's req/s. */
+function combined(runs) {
+  return {
+    rps: runs.reduce((sum, r) => sum + r.rps, 0) / runs.length,
+    p50: median(runs.map((r) => r.p50)),
+    p97_5: median(runs.map((r) => r.p97_5)),
+    p99: median(runs.map((r) => r.p99)),
+    bad: runs.reduce((sum, r) => sum + r.bad, 0),
+    perRound: runs.map((r) => r.rps),
+  };
 }
 
 function report(results, latency) {
@@ -172,6 +190,15 @@ function report(results, latency) {
       const label = name === "ours" ? `${scenario} (LOG_LEVEL=warn)` : `${scenario} (LOG_LEVEL=info)`;
       console.log(
         `| ${label} | ${f1(o.rps)} | ${f1(b.rps)} | ${f2(o.rps / b.rps)} | ${o.p50} / ${o.p97_5} / ${o.p99} | ${b.p50} / ${b.p97_5} / ${b.p99} |`,
+      );
+    }
+  }
+  if (ROUNDS > 1) {
+    console.log(`\nours/baseline per round (${ROUNDS} rounds of ${RUN.duration} s, order alternating):`);
+    for (const [scenario, r] of Object.entries(results)) {
+      const perRound = r.ours.perRound.map((rps, i) => rps / r.baseline.perRound[i]);
+      console.log(
+        `${scenario}: ${perRound.map(f2).join(" ")} (median ${f2(median(perRound))}, mean req/s ratio ${f2(r.ours.rps / r.baseline.rps)})`,
       );
     }
   }
