@@ -12,7 +12,7 @@
 //     node test/bench/tenant-scale.bench.mjs                (your server; the fixture is kept and reused)
 //
 // Env: the fixture's SCALE_* (tenant-fixture.mjs), BENCH_RUNS (200 timed calls per case after 20 warm-up),
-// BENCH_CREATE_SECONDS (5 per round; 0 leaves creates out), BENCH_CREATE_ROUNDS (3 per database, alternating), BENCH_PLANS (1: print the plans; a file name: write them there as Markdown).
+// BENCH_CREATE_SECONDS (5 per round; 0 leaves creates out), BENCH_CREATE_ROUNDS (3 per database, the order alternating each round), BENCH_PLANS (1: print the plans; a file name: write them there as Markdown).
 import { createPractice } from "@openpractice/core";
 import { createH3NodeServer } from "@openpractice/h3";
 import { createHttpHandler, createJwtAuthenticator } from "@openpractice/http";
@@ -204,9 +204,15 @@ async function createComparison() {
   };
   const big = [];
   const ref = [];
+  // The order alternates: each round's clean-up (its deletes) and the writes' flushing land on the round after.
   for (let round = 0; round < CREATE_ROUNDS; round++) {
-    ref.push(await measure(small.url));
-    big.push(await measure(fixture.url));
+    if (round % 2 === 0) {
+      ref.push(await measure(small.url));
+      big.push(await measure(fixture.url));
+    } else {
+      big.push(await measure(fixture.url));
+      ref.push(await measure(small.url));
+    }
   }
   const avg = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   console.log(
