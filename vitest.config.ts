@@ -19,5 +19,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Drops the migrated PostgreSQL template a test file copied its databases from (test/support/engines.ts).
+    setupFiles: ["test/support/drop-migrated-template.setup.ts"],
   },
 });

@@ -31,8 +31,56 @@ export function availableEngines(): EngineName[] {
   return engines;
 }
 
-/** A fresh, empty database on the engine, as a URL, and a function dropping it. */
-export async function freshDatabase(engine: EngineName): Promise<{ url: string; drop: () => Promise<void> }> {
+/** PostgreSQL only: one database per test file, migrated once, that `freshDatabase(…, { migrated })` copies. */
+let migratedTemplate: Promise<string> | undefined;
+
+async function postgresAdmin<T>(base: URL, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+function migratedPostgresTemplate(base: URL): Promise<string> {
+  migratedTemplate ??= (async () => {
+    const name = `op_template_${randomBytes(6).toString("hex")}`;
+    await postgresAdmin(base, (admin) => admin.query(`create database ${name}`));
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    // Opening migrates it; closing leaves no connection, which copying it requires.
+    await (await openEngineStorage("postgres", url.toString())).close();
+    // For the setup file's afterAll (drop-migrated-template.setup.ts).
+    (globalThis as { dropMigratedTemplate?: () => Promise<void> }).dropMigratedTemplate = dropMigratedTemplate;
+    return name;
+  })();
+  return migratedTemplate;
+}
+
+/** Drops the migrated template of this test file, if it made one (after the file: drop-migrated-template.setup.ts). */
+export async function dropMigratedTemplate(): Promise<void> {
+  const template = migratedTemplate;
+  migratedTemplate = undefined;
+  delete (globalThis as { dropMigratedTemplate?: unknown }).dropMigratedTemplate;
+  const variable = URL_VARIABLES.postgres;
+  if (!template || !variable || !process.env[variable]) return;
+  const name = await template;
+  await postgresAdmin(new URL(process.env[variable] as string), (admin) =>
+    admin.query(`drop database if exists ${name} with (force)`),
+  );
+}
+
+/**
+ * A fresh database on the engine, as a URL, and a function dropping it: empty, or with `migrated` already
+ * migrated on PostgreSQL (a copy of a template migrated once per test file: a copy takes about 25 ms where
+ * creating and migrating takes about 400; the other engines are left empty and migrate when opened).
+ */
+export async function freshDatabase(
+  engine: EngineName,
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `op_${randomBytes(6).toString("hex")}`;
   if (engine === "sqlite") {
     const temp = makeTempDir("openpractice-sqlite-");
@@ -42,10 +90,10 @@ export async function freshDatabase(engine: EngineName): Promise<{ url: string; 
   const target = new URL(base);
   target.pathname = `/${name}`;
   if (engine === "postgres") {
-    const admin = new pg.Client({ connectionString: base.toString() });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
+    const template = options.migrated ? await migratedPostgresTemplate(base) : undefined;
+    await postgresAdmin(base, (admin) =>
+      admin.query(`create database ${name}${template ? ` template ${template} strategy file_copy` : ""}`),
+    );
     return {
       url: target.toString(),
       drop: async () => {

@@ -42,7 +42,7 @@ export async function startTestRuntime(
   const temp = makeTempDir();
   const db = options.shareDatabaseOf
     ? { url: options.shareDatabaseOf.databaseUrl, drop: async () => undefined }
-    : await freshDatabase(engine);
+    : await freshDatabase(engine, { migrated: true });
   const config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",
