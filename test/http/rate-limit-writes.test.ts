@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { createPractice, type Practice, type Storage } from "@openpractice/core";
+import { createPractice, domainEvent, type Practice, type Storage } from "@openpractice/core";
 import { createH3NodeServer } from "@openpractice/h3";
 import { createHttpHandler, createJwtAuthenticator } from "@openpractice/http";
 import { signAccessToken } from "@openpractice/runtime";
@@ -176,6 +176,37 @@ describe("v2 writes and the rate-limit hit", () => {
     expect(await stored()).toEqual({ patients: 12, events: 12, entries: 12 });
   });
 
+  it("shares commits across the budget's edge: allowed and refused registrations in one group", async () => {
+    await start(storage);
+    const answers = await Promise.all(Array.from({ length: 2 * LIMIT }, (_, i) => register(`Edge ${i}`)));
+    expect(answers.map((r) => r.status).sort()).toEqual([...Array(LIMIT).fill(201), ...Array(LIMIT).fill(429)]);
+    // (Requests that arrive after the first refusal count their hit first, on their own.)
+    expect(await counted()).toBe(2 * LIMIT);
+    expect(await stored()).toEqual({ patients: LIMIT, events: LIMIT, entries: LIMIT });
+  });
+
+  it("refuses an unknown organisation's first write without creating the organisation", async () => {
+    await start(storage, 0);
+    expect((await register("Nobody")).status).toBe(429);
+    expect(await counted()).toBe(1);
+    expect(await storage.repositories.organisations.findById(ORG)).toBeUndefined();
+  });
+
+  it("closes the connection of a body too large even when the answer is 429", async () => {
+    await start(storage);
+    for (const name of ["One", "Two", "Three"]) expect((await register(name)).status).toBe(201);
+    const huge = await send("POST", "/v2/patients", {
+      first_name: "Ada",
+      last_name: "Large",
+      date_of_birth: "1980-05-17",
+      notes: "x".repeat(1_200_000),
+    });
+    expect(huge.status).toBe(429);
+    // The body was not read to its end: the connection cannot carry another request.
+    expect(huge.headers.get("connection")).toBe("close");
+    expect(await counted()).toBe(LIMIT + 1);
+  });
+
   it("on an engine with several writers, counts the hit on its own before the write", async () => {
     // The same SQLite store presented as a server engine would be: no singleWriter capability.
     const several: Storage = Object.create(storage) as Storage;
@@ -185,5 +216,75 @@ describe("v2 writes and the rate-limit hit", () => {
     expect(res.status).toBe(201);
     expect(calls).toEqual(["hit on its own", "transaction"]);
     expect(await counted()).toBe(1);
+  });
+});
+
+// RateLimiter.runCounted in process, without HTTP: what a handler marked hitWithWrite must not do, and what
+// happens when it does.
+describe("counted writes in process", () => {
+  let storage: Storage;
+  let practice: Practice;
+  const event = (n: number) => domainEvent("patient.created", { organisation_id: ORG, patient_id: n }, NOW);
+
+  beforeEach(async () => {
+    storage = await createSqliteStorage({ filename: ":memory:" });
+    practice = createPractice({
+      keys: testPracticeKeys(),
+      storage,
+      clock: { now: () => NOW },
+      planLimits: { free: 1, professional: 1, enterprise: 1 },
+    });
+  });
+  afterEach(() => storage.close());
+
+  const counted = () => storage.repositories.rateLimits.count(COUNTER, WINDOW);
+  const events = async () => (await storage.repositories.outbox.listPending(50)).length;
+  const write = (n: number) => practice.storage.transaction((tx) => tx.outbox.append(event(n)));
+
+  it("refuses a refused request's later transactions too", async () => {
+    expect((await practice.rateLimiter.runCounted(ORG, "v2", () => write(1))).decision.allowed).toBe(true);
+    const later: unknown[] = [];
+    const refused = await practice.rateLimiter.runCounted(ORG, "v2", async () => {
+      await write(2).catch((error: unknown) => later.push(error));
+      await write(3).catch((error: unknown) => later.push(error));
+    });
+    expect(refused.decision.allowed).toBe(false);
+    expect(refused.outcome).toBeUndefined();
+    expect(later.map((e) => (e as Error).constructor.name)).toEqual(["CountedWriteRefused", "CountedWriteRefused"]);
+    expect(await counted()).toBe(2);
+    expect(await events()).toBe(1);
+  });
+
+  it("counts the hit once when a rolled-back transaction is followed by one that commits", async () => {
+    const run = await practice.rateLimiter.runCounted(ORG, "v2", async () => {
+      await practice.storage
+        .transaction(async (tx) => {
+          await tx.outbox.append(event(1));
+          throw new Error("rolled back");
+        })
+        .catch(() => undefined);
+      await write(2);
+      return "done";
+    });
+    expect(run.decision).toMatchObject({ allowed: true, remaining: 0 });
+    expect(run.outcome).toEqual({ ok: true, value: "done" });
+    expect(await counted()).toBe(1);
+    expect(await events()).toBe(1);
+  });
+
+  it("answers a handler that does not await its transaction with an error", async () => {
+    practice = createPractice({
+      keys: testPracticeKeys(),
+      storage,
+      clock: { now: () => NOW },
+      planLimits: { free: 10, professional: 10, enterprise: 10 },
+    });
+    let inFlight: Promise<void> | undefined;
+    const run = await practice.rateLimiter.runCounted(ORG, "v2", async () => {
+      inFlight = write(1);
+    });
+    await inFlight;
+    expect(run.outcome).toMatchObject({ ok: false });
+    expect(String((run.outcome as { error: unknown }).error)).toContain("ended before its transaction");
   });
 });

@@ -292,10 +292,18 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         query: () => (parsedQuery ??= parseQuery(url, route.query, queryValidator)),
         ids: {},
         body: () =>
-          (parsedBody ??= readJsonBody(request, bodyLimit).then((body) => {
-            if (route.requestBody) bodyValidator.assert(route.requestBody, body);
-            return body;
-          })),
+          (parsedBody ??= readJsonBody(request, bodyLimit).then(
+            (body) => {
+              if (route.requestBody) bodyValidator.assert(route.requestBody, body);
+              return body;
+            },
+            (error: unknown) => {
+              // The body was not read to its end: the connection cannot carry another request, whatever the
+              // answer (a write counted after its body answers 429 over the budget, not 413).
+              if (error instanceof DomainError && error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
+              throw error;
+            },
+          )),
       };
       response = await run(route, ctx, request, headers, (p) => (organisationId = p.organisationId));
     } catch (error) {

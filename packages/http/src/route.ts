@@ -63,9 +63,11 @@ export interface RouteDefinition {
    */
   readsOnly?: boolean;
   /**
-   * The handler writes only through `storage.transaction` and calls no other system before its first one, so the
-   * request's rate-limit hit may be counted by that transaction (one commit per request where the engine has one
-   * writer: RateLimiter.runCounted). Over the budget the answer is still 429 and nothing but the counter changed.
+   * The handler writes only through `storage.transaction`, awaits each transaction before the next, and calls no
+   * other system before its first one, so the request's rate-limit hit may be counted by that transaction (one
+   * commit per request where the engine has one writer: RateLimiter.runCounted). Over the budget the answer is
+   * still 429 and nothing but the counter changed: a refused request's later transactions fail as well, and a
+   * handler that returns before its transaction ends gets an error.
    */
   hitWithWrite?: boolean;
   requestBody?: JsonSchema;

@@ -20,7 +20,10 @@ export class AuditService {
   async runAudited<T>(organisationId: number, entry: AuditEntry, fn: () => Promise<T>): Promise<T> {
     const scope: AuditScope = { organisationId, entry, resourceId: null, recorded: false };
     const result = await runInAuditScope(scope, fn);
-    if (!scope.recorded) await this.deps.storage.repositories.audit.append([auditRow(scope, this.deps.clock.now())]);
+    // In a transaction of its own, so that a counted write's rate-limit hit (RateLimiter.runCounted) gates the
+    // entry as it gates any other write: over the budget there is no entry.
+    if (!scope.recorded)
+      await this.deps.storage.transaction((tx) => tx.audit.append([auditRow(scope, this.deps.clock.now())]));
     return result;
   }
 

@@ -5,14 +5,15 @@ import { withTransaction } from "../storage-with-transaction.js";
 import type { RateLimitDecision } from "./rate-limiter.js";
 
 /**
- * A write request whose rate-limit hit has not been counted yet: the first transaction it runs counts it.
- * pending → counted (that transaction committed, the hit with it) or → uncounted (it rolled back, the hit with it,
- * or the request ended without one): the limiter then counts the hit on its own.
+ * A write request whose rate-limit hit its first committed transaction counts. pending → claimed (a transaction
+ * carrying the hit runs) → counted (it committed, the hit with it) or back to pending (it rolled back, the hit with
+ * it). closed: the request ended (RateLimiter.runCounted counts a hit still pending on its own); transactions of
+ * work it left behind run unchanged.
  */
 export interface CountedWriteScope {
   /** Adds the hit through the given counters (the transaction's) and decides. */
   readonly decide: (counters: RateLimitStore) => Promise<RateLimitDecision>;
-  state: "pending" | "claimed" | "counted" | "uncounted";
+  state: "pending" | "claimed" | "counted" | "closed";
   decision?: RateLimitDecision | undefined;
 }
 
@@ -32,14 +33,22 @@ export class CountedWriteRefused extends Error {
  * The storage of a Practice with each write request's rate-limit hit counted by its first transaction: the hit is
  * that transaction's first statement; over the budget the transaction commits the hit and nothing else, and the
  * call fails with CountedWriteRefused. The hit is decided before the body runs, so a refused request changes
- * nothing but its counter, as when the hit was counted before the request's work. Outside a counted write (and
- * after its first transaction) transactions run unchanged.
+ * nothing but its counter, as when the hit was counted before the request's work; a later transaction of a refused
+ * request fails the same way. Outside a counted write, and after its hit has committed within the budget,
+ * transactions run unchanged.
  */
 export function countedWritesStorage(storage: Storage): Storage {
   return withTransaction(storage, <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {
     // Read now, in the caller's context: a shared commit runs the body from another request's turn.
     const scope = scopes.getStore();
-    if (scope?.state !== "pending") return storage.transaction(fn);
+    if (!scope || scope.state === "closed") return storage.transaction(fn);
+    if (scope.state === "counted") {
+      // Refused: no later transaction of the request writes either.
+      if (scope.decision && !scope.decision.allowed) return Promise.reject(new CountedWriteRefused(scope.decision));
+      return storage.transaction(fn);
+    }
+    if (scope.state === "claimed")
+      return Promise.reject(new Error("A counted write runs one transaction at a time: await each before the next"));
     scope.state = "claimed";
     let refused: RateLimitDecision | undefined;
     return storage
@@ -57,8 +66,8 @@ export function countedWritesStorage(storage: Storage): Storage {
           return result;
         },
         (error: unknown) => {
-          // Rolled back, the hit with it: the limiter counts it on its own once the request ends.
-          scope.state = "uncounted";
+          // Rolled back, the hit with it: the request's next transaction counts it, or the limiter once it ends.
+          scope.state = "pending";
           scope.decision = undefined;
           throw error;
         },

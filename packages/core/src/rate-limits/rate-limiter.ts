@@ -84,10 +84,14 @@ export class RateLimiter {
       decide: (counters) => this.decide(counters, organisationId, bucket, limit),
       state: "pending",
     };
-    const outcome = await runInCountedWrite(scope, () => settle(fn));
-    const counted = scope.state === "counted" ? scope.decision : undefined;
-    // Later transactions in this async context (work the request started) run unchanged.
-    scope.state = counted ? "counted" : "uncounted";
+    let outcome = await runInCountedWrite(scope, () => settle(fn));
+    const { state } = scope;
+    const counted = state === "counted" ? scope.decision : undefined;
+    // Later transactions in this async context (work the request left behind) run unchanged.
+    scope.state = "closed";
+    // A transaction still running would count the hit too, and write after the answer: a defect of the handler.
+    if (state === "claimed")
+      outcome = { ok: false, error: new Error("A counted write ended before its transaction: await it") };
     const decision = counted ?? (await this.consume(organisationId, bucket));
     return decision.allowed ? { decision, outcome } : { decision };
   }
