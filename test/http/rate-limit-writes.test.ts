@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { createPractice, domainEvent, type Practice, type Storage } from "@openpractice/core";
+import { createPractice, domainEvent, type Practice, type Repositories, type Storage } from "@openpractice/core";
 import { createH3NodeServer } from "@openpractice/h3";
 import { createHttpHandler, createJwtAuthenticator } from "@openpractice/http";
 import { signAccessToken } from "@openpractice/runtime";
@@ -268,6 +268,40 @@ describe("counted writes in process", () => {
     });
     expect(run.decision).toMatchObject({ allowed: true, remaining: 0 });
     expect(run.outcome).toEqual({ ok: true, value: "done" });
+    expect(await counted()).toBe(1);
+    expect(await events()).toBe(1);
+  });
+
+  it("counts the hit in the run that commits when the engine runs a transaction again (the discarded run rolled its hit back)", async () => {
+    // A store that, like an engine ending a transaction on a conflict, runs each body once in a transaction it
+    // rolls back and then again in one that commits (the storage contract allows a few runs).
+    const conflict = new Error("conflict: run again");
+    const rerunning: Storage = Object.create(storage) as Storage;
+    let runs = 0;
+    Object.defineProperty(rerunning, "transaction", {
+      value: async <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {
+        await storage
+          .transaction(async (tx) => {
+            runs++;
+            await fn(tx);
+            throw conflict;
+          })
+          .catch((error: unknown) => {
+            if (error !== conflict) throw error;
+          });
+        runs++;
+        return storage.transaction(fn);
+      },
+    });
+    practice = createPractice({
+      keys: testPracticeKeys(),
+      storage: rerunning,
+      clock: { now: () => NOW },
+      planLimits: { free: 5, professional: 5, enterprise: 5 },
+    });
+    const run = await practice.rateLimiter.runCounted(ORG, "v2", () => write(1));
+    expect(runs).toBe(2);
+    expect(run.decision).toMatchObject({ allowed: true, remaining: 4 });
     expect(await counted()).toBe(1);
     expect(await events()).toBe(1);
   });
