@@ -51,6 +51,7 @@ export * from "./patients/patient-rules.js";
 export * from "./patients/patient-list-query.js";
 export * from "./patients/patient-service.js";
 export * from "./rate-limits/rate-limiter.js";
+export { RateLimitExceeded } from "./rate-limits/rate-limit-errors.js";
 export * from "./ports/storage.js";
 export * from "./ports/storage-engine.js";
 export * from "./jobs/job-handler.js";

@@ -4,6 +4,7 @@ import {
   isPlatformPrincipal,
   type Practice,
   type Principal,
+  RateLimitExceeded,
   type RateLimitDecision,
 } from "@openpractice/core";
 import { auditEntryOf, noteChangedFields } from "./audit-entry.js";
@@ -208,10 +209,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
           headers["x-ratelimit-reset"] = String(Math.floor(decision.resetAt.getTime() / 1000));
           if (decision.allowed) return;
           headers["retry-after"] = String(decision.retryAfterSeconds);
-          throw new DomainError("RATE_LIMIT_EXCEEDED", `Rate limit of ${decision.limit} requests per minute exceeded`, {
-            limit: decision.limit,
-            retry_after_seconds: decision.retryAfterSeconds,
-          });
+          throw new RateLimitExceeded(decision);
         };
         if (route.hitWithWrite) {
           // The write's transaction counts the hit where the engine allows it; 429 still wins over any other answer.
@@ -311,8 +309,6 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
       if (error instanceof DomainError) {
         const challenge = challengeFor(error, request);
         if (challenge) headers["www-authenticate"] = challenge;
-        // The body was not read to its end: the connection cannot carry another request.
-        if (error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
         response = renderError(error, contract, route, requestId, headers);
         // A route that answers errors with 200 (spec 7.1) carries no challenge.
         if (response.status !== 401 && response.status !== 403) response.headers.delete("www-authenticate");

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { RateLimitStore } from "../ports/rate-limit-store.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { withTransaction } from "../storage-with-transaction.js";
+import { RateLimitExceeded } from "./rate-limit-errors.js";
 import type { RateLimitDecision } from "./rate-limiter.js";
 
 /**
@@ -23,11 +24,7 @@ export const runInCountedWrite = <T>(scope: CountedWriteScope, fn: () => Promise
   scopes.run(scope, fn);
 
 /** Thrown out of the counting transaction when the budget refuses: that transaction committed the hit alone. */
-export class CountedWriteRefused extends Error {
-  constructor(readonly decision: RateLimitDecision) {
-    super("The organisation's request budget is spent");
-  }
-}
+export class CountedWriteRefused extends RateLimitExceeded {}
 
 /**
  * The storage of a Practice with each write request's rate-limit hit counted by its first transaction: the hit is
