@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { toPatientListCriteria } from "@openpractice/core";
+import { signAccessToken } from "@openpractice/runtime";
+import { BENCH_ORGANISATION_ID } from "./fixture.mjs";
 
 export const intEnv = (name, fallback) => {
   const n = Number(process.env[name] ?? fallback);
@@ -238,3 +240,16 @@ export async function busyShare(ms = 1000) {
   const b = sample();
   return 1 - (b.idle - a.idle) / (b.total - a.total);
 }
+
+/** The request headers of the load: a token of the fixture's organisation (read and write) and a JSON body. */
+export async function benchHeaders() {
+  const token = await signAccessToken(SECRET, {
+    organisationId: BENCH_ORGANISATION_ID,
+    userId: 101,
+    scope: "read write",
+  });
+  return { authorization: `Bearer ${token}`, "content-type": "application/json" };
+}
+
+/** The middle value (the lower of the two middle ones for an even count). */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];

@@ -20,17 +20,17 @@
 import { copyFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { signAccessToken } from "@openpractice/runtime";
-import { BENCH_ORGANISATION_ID, buildFixture } from "./fixture.mjs";
+import { buildFixture } from "./fixture.mjs";
 import { buildServerFixture, dropServerDatabases, engineOf, serverVersion } from "./fixture-server.mjs";
 import {
   BASELINE_SERVER,
   SEARCH_TERMS,
-  SECRET,
+  benchHeaders,
   busyShare,
   intEnv,
   load,
   machineLine,
+  median,
   pairedSearchLatency,
   startRuntime,
   startServer,
@@ -119,12 +119,7 @@ async function main() {
   ];
   if (WITH_INFO) servers.push(await startRuntime("ours-info", await copy("ours_info"), "info"));
   const [ours, baseline] = servers;
-  const token = await signAccessToken(SECRET, {
-    organisationId: BENCH_ORGANISATION_ID,
-    userId: 101,
-    scope: "read write",
-  });
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const headers = await benchHeaders();
 
   try {
     const counts = await matchCounts(ours, baseline, headers);
@@ -161,8 +156,6 @@ async function main() {
     await Promise.all(servers.map(stopServer));
   }
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 /** One server's rounds: the mean throughput, the median round's percentiles, every round's req/s. */
 function combined(runs) {

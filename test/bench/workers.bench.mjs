@@ -15,8 +15,6 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { signAccessToken } from "@openpractice/runtime";
-import { BENCH_ORGANISATION_ID } from "./fixture.mjs";
 import { buildServerFixture, dropServerDatabases, engineOf, serverVersion } from "./fixture-server.mjs";
 import {
   busyShare,
@@ -26,7 +24,7 @@ import {
   newPatientBody,
   RUNTIME_CLI,
   SEARCH_TERMS,
-  SECRET,
+  benchHeaders,
   searchPath,
   startRuntime,
   stopServer,
@@ -161,12 +159,7 @@ async function main() {
     `patients ${PATIENTS}, mixed load (80% reads taking turns among ${READS.join(", ")}; 20% create), ${RUN.connections} connections, ${RUN.duration} s per run after ${WARMUP} s warm-up; the load generator runs in this process on the same ${os.cpus().length} cores as the runtime and the database server`,
   );
   const fixture = await buildServerFixture(DATABASE_URL, PATIENTS);
-  const token = await signAccessToken(SECRET, {
-    organisationId: BENCH_ORGANISATION_ID,
-    userId: 101,
-    scope: "read write",
-  });
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const headers = await benchHeaders();
 
   const results = [];
   for (const workers of COUNTS) results.push(await runWith(workers, await fixture.copyFor(`w${workers}`), headers));

@@ -12,16 +12,16 @@
 // BENCH_CONNECTIONS (10), BENCH_BASELINE (1: also the bare baseline server in each round; 0: leave it out).
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { signAccessToken } from "@openpractice/runtime";
-import { BENCH_ORGANISATION_ID, buildFixture } from "../fixture.mjs";
+import { buildFixture } from "../fixture.mjs";
 import {
   BASELINE_SERVER,
   RUNTIME_CLI,
-  SECRET,
+  benchHeaders,
   busyShare,
   intEnv,
   load,
   machineLine,
+  median,
   startRuntime,
   startServer,
   stopServer,
@@ -38,7 +38,6 @@ if (OTHER_CLI === RUNTIME_CLI && Object.keys(OTHER_ENV).length === 0)
   console.warn("the second runtime is this one with the same settings: an A/A run (it shows the noise)");
 
 const f2 = (x) => x.toFixed(2);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 console.log(machineLine());
@@ -54,12 +53,7 @@ const servers = [
   await startRuntime("other", copy("other"), "warn", OTHER_CLI, OTHER_ENV),
 ];
 if (WITH_BASELINE) servers.push(await startServer("baseline", [BASELINE_SERVER], { DB_FILE: copy("baseline") }));
-const token = await signAccessToken(SECRET, {
-  organisationId: BENCH_ORGANISATION_ID,
-  userId: 101,
-  scope: "read write",
-});
-const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+const headers = await benchHeaders();
 
 try {
   const rps = Object.fromEntries(servers.map((s) => [s.name, []]));
