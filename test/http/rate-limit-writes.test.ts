@@ -15,6 +15,15 @@ const NOW = new Date("2026-11-22T10:00:30.000Z");
 const WINDOW = new Date("2026-11-22T10:00:00.000Z");
 const COUNTER = `v2:org:${ORG}`;
 
+/** A Practice on `store` whose every plan allows `limit` requests a minute, at the fixed instant NOW. */
+const practiceOn = (store: Storage, limit: number) =>
+  createPractice({
+    keys: testPracticeKeys(),
+    storage: store,
+    clock: { now: () => NOW },
+    planLimits: { free: limit, professional: limit, enterprise: limit },
+  });
+
 // A write route marked hitWithWrite (v2 patient create and update) on SQLite, whose one writer lets the write's
 // own transaction count the request's rate-limit hit: one commit per request instead of two. Real SQLite storage
 // and a real loopback server; the storage's calls are observed, not replaced.
@@ -28,12 +37,7 @@ describe("v2 writes and the rate-limit hit", () => {
   const calls: string[] = [];
 
   const start = async (observed: Storage, limit = LIMIT) => {
-    practice = createPractice({
-      keys: testPracticeKeys(),
-      storage: observed,
-      clock: { now: () => NOW },
-      planLimits: { free: limit, professional: limit, enterprise: limit },
-    });
+    practice = practiceOn(observed, limit);
     server = createH3NodeServer(
       createHttpHandler({ practice, authenticator: createJwtAuthenticator({ secret: SECRET }) }),
     );
@@ -228,12 +232,7 @@ describe("counted writes in process", () => {
 
   beforeEach(async () => {
     storage = await createSqliteStorage({ filename: ":memory:" });
-    practice = createPractice({
-      keys: testPracticeKeys(),
-      storage,
-      clock: { now: () => NOW },
-      planLimits: { free: 1, professional: 1, enterprise: 1 },
-    });
+    practice = practiceOn(storage, 1);
   });
   afterEach(() => storage.close());
 
@@ -293,12 +292,7 @@ describe("counted writes in process", () => {
         return storage.transaction(fn);
       },
     });
-    practice = createPractice({
-      keys: testPracticeKeys(),
-      storage: rerunning,
-      clock: { now: () => NOW },
-      planLimits: { free: 5, professional: 5, enterprise: 5 },
-    });
+    practice = practiceOn(rerunning, 5);
     const run = await practice.rateLimiter.runCounted(ORG, "v2", () => write(1));
     expect(runs).toBe(2);
     expect(run.decision).toMatchObject({ allowed: true, remaining: 4 });
@@ -307,12 +301,7 @@ describe("counted writes in process", () => {
   });
 
   it("answers a handler that does not await its transaction with an error", async () => {
-    practice = createPractice({
-      keys: testPracticeKeys(),
-      storage,
-      clock: { now: () => NOW },
-      planLimits: { free: 10, professional: 10, enterprise: 10 },
-    });
+    practice = practiceOn(storage, 10);
     let inFlight: Promise<void> | undefined;
     const run = await practice.rateLimiter.runCounted(ORG, "v2", async () => {
       inFlight = write(1);

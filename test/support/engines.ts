@@ -44,6 +44,10 @@ async function postgresAdmin<T>(base: URL, work: (admin: pg.Client) => Promise<T
   }
 }
 
+async function dropPostgresDatabase(base: URL, name: string): Promise<void> {
+  await postgresAdmin(base, (admin) => admin.query(`drop database if exists ${name} with (force)`));
+}
+
 function migratedPostgresTemplate(base: URL): Promise<string> {
   migratedTemplate ??= (async () => {
     const name = `op_template_${randomBytes(6).toString("hex")}`;
@@ -67,9 +71,7 @@ export async function dropMigratedTemplate(): Promise<void> {
   const variable = URL_VARIABLES.postgres;
   if (!template || !variable || !process.env[variable]) return;
   const name = await template;
-  await postgresAdmin(new URL(process.env[variable] as string), (admin) =>
-    admin.query(`drop database if exists ${name} with (force)`),
-  );
+  await dropPostgresDatabase(new URL(process.env[variable] as string), name);
 }
 
 /**
@@ -96,12 +98,7 @@ export async function freshDatabase(
     );
     return {
       url: target.toString(),
-      drop: async () => {
-        const c = new pg.Client({ connectionString: base.toString() });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      },
+      drop: () => dropPostgresDatabase(base, name),
     };
   }
   const admin = await mysql.createConnection(base.toString());
