@@ -67,7 +67,8 @@ export class GroupCommit {
     return {
       ...repositories,
       rateLimits: Object.assign(Object.create(rateLimits) as typeof rateLimits, {
-        hit: (key: string, windowStart: Date) => this.run((tx) => tx.rateLimits.hit(key, windowStart), true),
+        hit: (key: string, windowStart: Date, hits?: number) =>
+          this.run((tx) => tx.rateLimits.hit(key, windowStart, hits), true),
       }),
       audit: Object.assign(Object.create(audit) as typeof audit, {
         append: (events: Parameters<typeof audit.append>[0]) => this.run((tx) => tx.audit.append(events), true),

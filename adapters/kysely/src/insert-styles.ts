@@ -25,24 +25,30 @@ export const onConflictDoNothing: IgnoreDuplicates = (insert, conflictColumns) =
  */
 export const insertIgnore: IgnoreDuplicates = (insert) => insert.ignore();
 
-/** "Insert a counter row, or add 1 to `column` of the row the unique key holds": SqlDialectProfile.incrementOnDuplicate. */
+/**
+ * "Insert a counter row, or add `by` to `column` of the row the unique key holds" (the inserted row carries its own
+ * starting value): SqlDialectProfile.incrementOnDuplicate.
+ */
 export type IncrementOnDuplicate = <DB, TB extends keyof DB & string, O>(
   insert: InsertQueryBuilder<DB, TB, O>,
   table: TB,
   conflictColumns: readonly string[],
   column: string,
+  by: number,
 ) => InsertQueryBuilder<DB, TB, O>;
 
-/** ON CONFLICT (columns) DO UPDATE SET column = table.column + 1: SQLite, PostgreSQL. */
-export const onConflictIncrement: IncrementOnDuplicate = (insert, table, conflictColumns, column) =>
+/** ON CONFLICT (columns) DO UPDATE SET column = table.column + by: SQLite, PostgreSQL. */
+export const onConflictIncrement: IncrementOnDuplicate = (insert, table, conflictColumns, column, by) =>
   insert.onConflict((oc) =>
-    oc.columns(conflictColumns as never).doUpdateSet({ [column]: sql`${sql.ref(`${table}.${column}`)} + 1` } as never),
+    oc
+      .columns(conflictColumns as never)
+      .doUpdateSet({ [column]: sql`${sql.ref(`${table}.${column}`)} + ${by}` } as never),
   );
 
 /**
- * ON DUPLICATE KEY UPDATE column = LAST_INSERT_ID(column + 1): MySQL, MariaDB. Without RETURNING, the new value
+ * ON DUPLICATE KEY UPDATE column = LAST_INSERT_ID(column + by): MySQL, MariaDB. Without RETURNING, the new value
  * comes back as the statement's insert id (LAST_INSERT_ID(expr) sets it; the table has no AUTO_INCREMENT column),
  * so the count needs no second statement and no transaction; a fresh row (one affected row) holds its inserted value.
  */
-export const onDuplicateKeyIncrement: IncrementOnDuplicate = (insert, _table, _conflictColumns, column) =>
-  insert.onDuplicateKeyUpdate({ [column]: sql`last_insert_id(${sql.ref(column)} + 1)` } as never);
+export const onDuplicateKeyIncrement: IncrementOnDuplicate = (insert, _table, _conflictColumns, column, by) =>
+  insert.onDuplicateKeyUpdate({ [column]: sql`last_insert_id(${sql.ref(column)} + ${by})` } as never);

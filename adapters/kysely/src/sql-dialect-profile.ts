@@ -50,7 +50,7 @@ export interface SqlDialectProfile {
    * SQL adds RETURNING to it.
    */
   ignoreDuplicates: IgnoreDuplicates;
-  /** Spells "insert, or add 1 to the counter the unique key holds" (onConflictIncrement, onDuplicateKeyIncrement). */
+  /** Spells "insert, or add to the counter the unique key holds" (onConflictIncrement, onDuplicateKeyIncrement). */
   incrementOnDuplicate: IncrementOnDuplicate;
   /** True when `error` is the driver's unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;

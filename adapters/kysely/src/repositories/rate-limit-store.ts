@@ -9,14 +9,17 @@ export class KyselyRateLimitStore implements RateLimitStore {
     private readonly profile: SqlDialectProfile,
   ) {}
 
-  async hit(key: string, windowStart: Date): Promise<number> {
-    const values = { counter_key: key, window_start: toDbTime(windowStart), hits: 1 };
+  async hit(key: string, windowStart: Date, hits = 1): Promise<number> {
+    if (!Number.isSafeInteger(hits) || hits < 1)
+      throw new RangeError(`rate-limit hits must be a positive integer: ${hits}`);
+    const values = { counter_key: key, window_start: toDbTime(windowStart), hits };
     const upsert = (db: Kysely<Database>) =>
       this.profile.incrementOnDuplicate(
         db.insertInto("rate_limit_counters").values(values),
         "rate_limit_counters",
         ["counter_key", "window_start"],
         "hits",
+        hits,
       );
     if (this.profile.capabilities.returning) {
       // One atomic statement: the row lock of the upsert orders concurrent hits.
@@ -24,9 +27,9 @@ export class KyselyRateLimitStore implements RateLimitStore {
       return Number(row.hits);
     }
     // Engines without RETURNING: the increment sets the statement's insert id to the new count
-    // (onDuplicateKeyIncrement); one inserted row is a new counter at 1. One statement, as above.
+    // (onDuplicateKeyIncrement); one inserted row is a new counter at `hits`. One statement, as above.
     const result = await upsert(this.db).executeTakeFirstOrThrow();
-    return Number(result.numInsertedOrUpdatedRows) === 1 ? 1 : Number(result.insertId);
+    return Number(result.numInsertedOrUpdatedRows) === 1 ? hits : Number(result.insertId);
   }
 
   async count(key: string, windowStart: Date): Promise<number> {

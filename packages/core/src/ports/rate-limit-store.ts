@@ -4,11 +4,12 @@
  */
 export interface RateLimitStore {
   /**
-   * Atomically adds one hit to the counter (key, windowStart) and returns the
-   * count including this hit. With N concurrent callers from any number of
-   * processes, the returned counts are exactly 1..N, each once.
+   * Atomically adds `hits` (default 1) to the counter (key, windowStart) and
+   * returns the count including them. With N concurrent callers of one hit
+   * each, from any number of processes, the returned counts are exactly 1..N,
+   * each once; a caller adding n owns the n counts ending at the one returned.
    */
-  hit(key: string, windowStart: Date): Promise<number>;
+  hit(key: string, windowStart: Date, hits?: number): Promise<number>;
 
   /** The counter's value without adding a hit (0 when it has none). */
   count(key: string, windowStart: Date): Promise<number>;

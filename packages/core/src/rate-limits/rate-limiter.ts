@@ -3,6 +3,7 @@ import type { Plan } from "../organisations/organisation.js";
 import type { RateLimitStore } from "../ports/rate-limit-store.js";
 import type { Storage } from "../ports/storage.js";
 import { runInCountedWrite, type CountedWriteScope } from "./counted-write.js";
+import { HitLeases } from "./hit-leases.js";
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -36,12 +37,18 @@ const PLAN_CACHE_MS = 30_000;
 /**
  * Fixed one-minute windows per organisation and bucket, counted in the store
  * so every process shares one budget. Organisations not yet known are on the
- * free plan. The plan is cached briefly per instance; the counts never are.
+ * free plan. The plan is cached briefly per instance. Hits are reserved from
+ * the store's counter a few at a time and handed out here (HitLeases), so most
+ * requests write nothing for their hit; the counter holds every hit reserved,
+ * so the processes sharing it never allow more than the budget together.
  */
 export class RateLimiter {
   private readonly plans = new Map<number, { plan: Plan; readAt: number }>();
   /** Counter key → start of the window in which this process last refused it. */
   private readonly refusedWindows = new Map<string, number>();
+  private readonly leases = new HitLeases();
+  /** Counter key → the reservation under way; other requests of the key wait for it rather than reserve too. */
+  private readonly reserving = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: { storage: Storage; clock: Clock; planLimits: Readonly<Record<Plan, number>> }) {}
 
@@ -56,9 +63,44 @@ export class RateLimiter {
     return plan;
   }
 
+  /** Counts one request: from this process's reserved hits when one is left, else by reserving more. */
   async consume(organisationId: number, bucket: string): Promise<RateLimitDecision> {
     const limit = await this.limitOf(organisationId);
-    return this.decide(this.deps.storage.repositories.rateLimits, organisationId, bucket, limit);
+    const key = counterKey(organisationId, bucket);
+    for (;;) {
+      const leased = this.takeLeased(key, limit);
+      if (leased) return leased;
+      const pending = this.reserving.get(key);
+      if (!pending) return this.reserve(key, limit);
+      await pending;
+    }
+  }
+
+  /** A decision from a hit this process reserved earlier in the current window, if one is left. */
+  private takeLeased(key: string, limit: number): RateLimitDecision | undefined {
+    const now = this.deps.clock.now().getTime();
+    const windowStart = windowStartOf(now);
+    const count = this.leases.take(key, windowStart);
+    return count === undefined ? undefined : this.decision(key, count, limit, windowStart, now);
+  }
+
+  /** Reserves the next hits of `key` in one write of the counter and decides with the first. */
+  private async reserve(key: string, limit: number): Promise<RateLimitDecision> {
+    const now = this.deps.clock.now().getTime();
+    const windowStart = windowStartOf(now);
+    const size = this.leases.sizeOfNext(key, windowStart, limit);
+    const reserved = this.deps.storage.repositories.rateLimits.hit(key, new Date(windowStart), size);
+    const done = reserved.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.reserving.set(key, done);
+    try {
+      const count = this.leases.hold(key, windowStart, size, await reserved, limit);
+      return this.decision(key, count, limit, windowStart, now);
+    } finally {
+      if (this.reserving.get(key) === done) this.reserving.delete(key);
+    }
   }
 
   /**
@@ -80,6 +122,9 @@ export class RateLimiter {
     }
     // The plan is read before any transaction: inside one, a read outside it would wait for SQLite's one connection.
     const limit = await this.limitOf(organisationId);
+    // A hit reserved earlier in this window is already committed: the write runs as it is.
+    const leased = this.takeLeased(counterKey(organisationId, bucket), limit);
+    if (leased) return { decision: leased, outcome: await settle(fn) };
     const scope: CountedWriteScope = {
       decide: (counters) => this.decide(counters, organisationId, bucket, limit),
       state: "pending",
@@ -110,7 +155,11 @@ export class RateLimiter {
     const now = this.deps.clock.now().getTime();
     const windowStart = windowStartOf(now);
     const key = counterKey(organisationId, bucket);
-    const count = await counters.hit(key, new Date(windowStart));
+    return this.decision(key, await counters.hit(key, new Date(windowStart)), limit, windowStart, now);
+  }
+
+  /** The answer for the hit counted `count` in the window starting at `windowStart`; a refusal is remembered. */
+  private decision(key: string, count: number, limit: number, windowStart: number, now: number): RateLimitDecision {
     const resetAt = new Date(windowStart + WINDOW_MS);
     const allowed = count <= limit;
     if (!allowed) {

@@ -565,6 +565,17 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         expect(row?.hits).toBe(50);
       });
 
+      it(`[${engine}] a hit of n adds n at once: a new counter starts at n, concurrent reservations own distinct counts`, async () => {
+        expect(await s.repositories.rateLimits.hit("r", T0, 5)).toBe(5);
+        expect(await s.repositories.rateLimits.hit("r", T0)).toBe(6);
+        const sizes = [1, 2, 4, 8, 16, 32, 64];
+        const ends = await Promise.all(sizes.map((n) => s.repositories.rateLimits.hit("r", T0, n)));
+        // Each reservation owns the n counts ending at the one returned: together exactly 7..133, each once.
+        const owned = ends.flatMap((end, i) => Array.from({ length: sizes[i] as number }, (_, k) => end - k));
+        expect(owned.sort((a, b) => a - b)).toEqual(Array.from({ length: 127 }, (_, i) => i + 7));
+        expect(await s.repositories.rateLimits.count("r", T0)).toBe(133);
+      });
+
       it(`[${engine}] windows and keys count separately, and old windows can be deleted`, async () => {
         expect(await s.repositories.rateLimits.hit("k", at(0))).toBe(1);
         expect(await s.repositories.rateLimits.hit("k", at(1))).toBe(1);

@@ -295,9 +295,9 @@ export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
       },
     },
     rateLimits: {
-      async hit(key, windowStart) {
+      async hit(key, windowStart, hits = 1) {
         const k = `${key}|${windowStart.toISOString()}`;
-        const n = (s().counters.get(k) ?? 0) + 1;
+        const n = (s().counters.get(k) ?? 0) + hits;
         s().counters.set(k, n);
         return n;
       },
