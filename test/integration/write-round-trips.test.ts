@@ -26,22 +26,47 @@ const entry = {
 };
 
 // On a server engine every statement of a write is a network round trip. An audited patient create on
-// PostgreSQL sends BEGIN, the patient INSERT, ONE statement for its outbox event and audit entry, and COMMIT;
-// the organisation is ensured by a statement only until a commit has made it known to the process.
+// PostgreSQL runs BEGIN, the patient INSERT, ONE statement for its outbox event and audit entry, and COMMIT, in
+// two round trips (pipelinedTransactions): BEGIN is written with the INSERT, the appends with COMMIT. The
+// organisation is ensured by a statement only until a commit has made it known to the process. What the server
+// was sent is read off pg's connection (the text of each Parse or simple Query message), what waited for an answer
+// off client.query.
 describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trips of an audited create", () => {
-  const statements: string[] = [];
+  const roundTrips: string[] = [];
+  const sent: string[] = [];
+  const head = (text: unknown) =>
+    String(text)
+      .replace(/^\/\*.*?\*\/\s*/, "")
+      .trim()
+      .toLowerCase()
+      .split(/\s+/)
+      .slice(0, 3)
+      .join(" ");
   let pool: pg.Pool;
   let drop: () => Promise<void>;
   let url: string;
   beforeAll(async () => {
     ({ url, drop } = await freshDatabase("postgres"));
-    pool = new pg.Pool({ connectionString: url, max: 2 });
+    // One connection: a failed transaction must leave it usable for the next.
+    pool = new pg.Pool({ connectionString: url, max: 1 });
     pool.on("connect", (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text;
-        statements.push(String(text).trim().toLowerCase().split(/\s+/).slice(0, 3).join(" "));
+        roundTrips.push(head(typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text));
         return query(...args);
+      };
+      // The extended protocol's Parse, and the simple protocol's Query (a statement without parameters).
+      type Connection = { parse: (m: { text: string }) => void; query: (text: string) => void };
+      const connection = (client as unknown as { connection: Connection }).connection;
+      const parse = connection.parse.bind(connection);
+      connection.parse = (message) => {
+        sent.push(head(message.text));
+        parse(message);
+      };
+      const simple = connection.query.bind(connection);
+      connection.query = (text) => {
+        sent.push(head(text));
+        simple(text);
       };
     });
   });
@@ -49,8 +74,12 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
     await pool.end();
     await drop();
   });
+  const clear = () => {
+    roundTrips.length = 0;
+    sent.length = 0;
+  };
 
-  it("four statements per create once the organisation is known; event and entry commit with the patient", async () => {
+  it("two round trips per create once the organisation is known; event and entry commit with the patient", async () => {
     const storage = await createPostgresStorage({ pool });
     const practice = createPractice({ storage, keys: testPracticeKeys() });
     const register = (firstName: string) =>
@@ -58,9 +87,10 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
         practice.patients.register(principal, { firstName, lastName: "Trip", dateOfBirth: "1980-01-01" }),
       );
     await register("First");
-    statements.length = 0;
+    clear();
     const second = await register("Second");
-    expect(statements).toEqual(["begin", 'insert into "patients"', 'with "appended_events" as', "commit"]);
+    expect(roundTrips).toEqual(['insert into "patients"', "commit"]);
+    expect(sent).toEqual(["begin", 'insert into "patients"', 'with "appended_events" as', "commit"]);
     const raw = await openRawQuery("postgres", url);
     const events = await raw.query("select event_type, data from outbox where organisation_id = 7 order by id");
     const entries = await raw.query(
@@ -72,6 +102,68 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
       expect.objectContaining({ action: "v2CreatePatient" }),
       { action: "v2CreatePatient", resource_id: String(second.patient.id) },
     ]);
+    await storage.close();
+  });
+
+  it("a statement that fails with BEGIN or with COMMIT rolls the whole transaction back; the connection goes on", async () => {
+    const storage = await createPostgresStorage({ pool });
+    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const register = (lastName: string) =>
+      practice.patients.register(principal, { firstName: "Fail", lastName, dateOfBirth: "1981-02-03" });
+    const raw = await openRawQuery("postgres", url);
+    const count = async (table: string) => Number((await raw.query(`select count(*) as n from ${table}`))[0]?.n);
+    await raw.query(
+      "create function refuse() returns trigger language plpgsql as $$ begin raise exception 'refused by test'; end $$",
+    );
+    try {
+      await register("Warmup"); // the organisation is known from here on
+      const [patients, outbox] = [await count("patients"), await count("outbox")];
+      // The first statement, written with BEGIN, fails.
+      await raw.query("create trigger refuse_patient before insert on patients for each row execute function refuse()");
+      await expect(register("First")).rejects.toThrow(/refused by test/);
+      await raw.query("drop trigger refuse_patient on patients");
+      // The appends, written with COMMIT, fail: the patient inserted before them is rolled back with them.
+      await raw.query("create trigger refuse_event before insert on outbox for each row execute function refuse()");
+      clear();
+      await expect(register("Second")).rejects.toThrow(/refused by test/);
+      expect(sent).toEqual(["begin", 'insert into "patients"', 'insert into "outbox"', "commit", "rollback"]);
+      await raw.query("drop trigger refuse_event on outbox");
+      expect([await count("patients"), await count("outbox")]).toEqual([patients, outbox]);
+      // The one connection is usable, outside and inside a transaction.
+      await register("Third");
+      expect([await count("patients"), await count("outbox")]).toEqual([patients + 1, outbox + 1]);
+    } finally {
+      await raw.query("drop function if exists refuse() cascade");
+      await raw.close();
+      await storage.close();
+    }
+  });
+
+  it("a transaction without statements sends nothing; a rolled-back one drops what it held", async () => {
+    const storage = await createPostgresStorage({ pool });
+    clear();
+    expect(await storage.transaction(async () => "nothing")).toBe("nothing");
+    expect(sent).toEqual([]);
+    await expect(
+      storage.transaction(async (tx) => {
+        await tx.outbox.append({
+          eventType: "patient.created",
+          organisationId: 7,
+          data: { organisation_id: 7, patient_id: 1 },
+          occurredAt: new Date(),
+        } as never);
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    // The append waited for the end of the work, which never came: nothing reached the server.
+    expect(sent).toEqual([]);
+    await expect(
+      storage.transaction(async (tx) => {
+        await tx.patients.findById(7, 1);
+        throw new Error("after a read");
+      }),
+    ).rejects.toThrow("after a read");
+    expect(sent).toEqual(["begin", "select * from", "rollback"]);
     await storage.close();
   });
 });

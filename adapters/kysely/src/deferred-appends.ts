@@ -1,8 +1,20 @@
 import type { AuditEvent, DomainEvent, Repositories } from "@openpractice/core";
-import type { Kysely } from "kysely";
+import type { Compilable, Kysely } from "kysely";
 import { auditEventRow } from "./repositories/audit-repository.js";
 import { outboxRow } from "./repositories/outbox-repository.js";
 import type { Database } from "./schema.js";
+
+/**
+ * Marks a statement whose result nobody reads, so a driver may hold it and write it with the next statement of
+ * the transaction (on PostgreSQL, with COMMIT: `pipelinedTransactions`). A SQL comment: any engine ignores it.
+ */
+export const SENT_WITH_NEXT_STATEMENT = "/* sent with the next statement */ ";
+
+/** Runs `query` marked SENT_WITH_NEXT_STATEMENT. */
+async function executeWithNext(trx: Kysely<Database>, query: Compilable): Promise<void> {
+  const compiled = query.compile();
+  await trx.executeQuery({ ...compiled, sql: SENT_WITH_NEXT_STATEMENT + compiled.sql });
+}
 
 /**
  * A transaction's outbox events and audit entries, kept until its work is done and then written by one statement
@@ -32,13 +44,15 @@ export function deferringAppends(tx: Repositories, trx: Kysely<Database>) {
     const outbox = events.splice(0).map(outboxRow);
     const audit = entries.splice(0).map(auditEventRow);
     if (outbox.length > 0 && audit.length > 0)
-      await trx
-        .with("appended_events", (db) => db.insertInto("outbox").values(outbox))
-        .insertInto("audit_events")
-        .values(audit)
-        .execute();
-    else if (outbox.length > 0) await trx.insertInto("outbox").values(outbox).execute();
-    else if (audit.length > 0) await trx.insertInto("audit_events").values(audit).execute();
+      await executeWithNext(
+        trx,
+        trx
+          .with("appended_events", (db) => db.insertInto("outbox").values(outbox))
+          .insertInto("audit_events")
+          .values(audit),
+      );
+    else if (outbox.length > 0) await executeWithNext(trx, trx.insertInto("outbox").values(outbox));
+    else if (audit.length > 0) await executeWithNext(trx, trx.insertInto("audit_events").values(audit));
   };
   return { repositories, flush };
 }

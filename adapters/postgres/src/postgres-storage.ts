@@ -1,5 +1,6 @@
 import { kyselyStorageWithReplicas, serverAddressOf, type Database, type KyselyStorage } from "@openpractice/kysely";
 import { Kysely, PostgresDialect } from "kysely";
+import { pipelinedTransactions } from "./pipelined-transactions.js";
 import pg from "pg";
 import { postgresProfile } from "./postgres-profile.js";
 
@@ -74,7 +75,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     pool.on("error", (error) => options.onIdleConnectionError?.(error));
   }
   guardCheckedOutClients(pool);
-  const dialect = new PostgresDialect({ pool });
+  const dialect = new PostgresDialect({ pool: pipelinedTransactions(pool) });
   const db = new Kysely<Database>({ dialect });
   const counted = pool;
   const primary = {
