@@ -1,5 +1,6 @@
 import { createPractice, type Principal } from "@openpractice/core";
 import { createPostgresStorage } from "@openpractice/postgres";
+import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines, freshDatabase, openRawQuery } from "../support/engines.js";
@@ -164,6 +165,29 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
       }),
     ).rejects.toThrow("after a read");
     expect(sent).toEqual(["begin", "select * from", "rollback"]);
+    await storage.close();
+  });
+
+  it("a first statement without parameters (several commands, as a migration may send) waits for BEGIN", async () => {
+    const storage = await createPostgresStorage({ pool });
+    clear();
+    await storage.db.transaction().execute(async (trx) => {
+      await sql.raw("create table pipelined_a (x int); create table pipelined_b (y int)").execute(trx);
+    });
+    expect(roundTrips).toEqual(["begin", "create table pipelined_a", "commit"]);
+    // A failure after such a statement rolls both commands back.
+    await expect(
+      storage.db.transaction().execute(async (trx) => {
+        await sql.raw("create table pipelined_c (x int); create table pipelined_d (y int)").execute(trx);
+        await sql`select 1 / ${0}`.execute(trx);
+      }),
+    ).rejects.toThrow(/division by zero/);
+    const raw = await openRawQuery("postgres", url);
+    const tables = await raw.query(
+      "select table_name from information_schema.tables where table_name like 'pipelined_%' order by table_name",
+    );
+    await raw.close();
+    expect(tables.map((t) => t.table_name)).toEqual(["pipelined_a", "pipelined_b"]);
     await storage.close();
   });
 });

@@ -128,6 +128,9 @@ class PipelinedTransactionClient implements PostgresPoolClient {
     }
     const held = this.takeHeld();
     if (held.length === 0) return this.client.query(sql, parameters as unknown[]);
+    // Without parameters pg sends text by the simple protocol, which may carry several commands (a migration's);
+    // the extended protocol takes one per Parse. Such a statement waits for what was held, one round trip each.
+    if (parameters.length === 0 && statement !== "commit") return this.afterEach(held, sql);
     return new Promise((resolve, reject) => {
       const query = new AfterHeldStatementsQuery(held, sql, parameters, (error, result) =>
         error ? reject(error) : resolve(result),
@@ -142,6 +145,12 @@ class PipelinedTransactionClient implements PostgresPoolClient {
     this.beginHeld = false;
     this.held = [];
     return held;
+  }
+
+  /** Runs the held statements one after another, then `sql`; the first failure fails it. */
+  private async afterEach(held: readonly HeldStatement[], sql: string): Promise<unknown> {
+    for (const statement of held) await this.client.query(statement.text, statement.values);
+    return this.client.query(sql);
   }
 
   /** Sends what is held on its own (before a statement nothing may ride with); pg keeps the order of queries. */
