@@ -1,6 +1,8 @@
 import { createPractice, type Principal } from "@openpractice/core";
+import { createMysqlStorage } from "@openpractice/mysql";
 import { createPostgresStorage } from "@openpractice/postgres";
 import { sql } from "kysely";
+import { createPool } from "mysql2";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines, freshDatabase, openRawQuery } from "../support/engines.js";
@@ -189,5 +191,49 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
     await raw.close();
     expect(tables.map((t) => t.table_name)).toEqual(["pipelined_a", "pipelined_b"]);
     await storage.close();
+  });
+});
+
+// MariaDB returns an INSERT's rows (INSERT … RETURNING; the adapter picks mariaDbProfile from the server's
+// version): a registration reads its row back only when it skipped a duplicate. What was sent is read off the
+// pool's connections (mysql2's query, which Kysely's MySQL dialect calls for every statement).
+describe.skipIf(!availableEngines().includes("mysql"))("[mysql] round trips of a create on MariaDB", () => {
+  it("inserts and returns the row in one statement; a duplicate reads the existing one", async () => {
+    const { url, drop } = await freshDatabase("mysql");
+    const pool = createPool({ uri: url, charset: "utf8mb4", timezone: "Z", supportBigNumbers: true });
+    const sent: string[] = [];
+    pool.on("connection", (connection) => {
+      const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
+      (connection as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const text = typeof args[0] === "string" ? args[0] : (args[0] as { sql?: string }).sql;
+        sent.push(String(text).trim().toLowerCase().split(/\s+/).slice(0, 3).join(" "));
+        return query(...args);
+      };
+    });
+    const storage = await createMysqlStorage({ pool });
+    try {
+      const practice = createPractice({ storage, keys: testPracticeKeys() });
+      const register = () =>
+        practice.patients.register(principal, { firstName: "Maria", lastName: "Trip", dateOfBirth: "1980-01-01" });
+      const first = await register(); // ensures the organisation
+      expect(first.created).toBe(true);
+      sent.length = 0;
+      const again = await register();
+      expect(again).toMatchObject({ created: false, patient: { id: first.patient.id, firstName: "Maria" } });
+      expect(sent.filter((s) => s.startsWith("select"))).toHaveLength(1); // the duplicate's read-back
+      sent.length = 0;
+      const other = await practice.patients.register(principal, {
+        firstName: "Other",
+        lastName: "Trip",
+        dateOfBirth: "1980-01-01",
+      });
+      expect(other).toMatchObject({ created: true, patient: { firstName: "Other", lastName: "Trip" } });
+      expect(other.patient.id).toBeGreaterThan(first.patient.id);
+      expect(sent).toEqual(["begin", "insert ignore into", "insert into `outbox`", "commit"]);
+    } finally {
+      await storage.close();
+      await new Promise((resolve) => pool.end(resolve));
+      await drop();
+    }
   });
 });

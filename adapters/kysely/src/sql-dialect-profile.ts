@@ -50,6 +50,12 @@ export interface SqlDialectProfile {
    * SQL adds RETURNING to it.
    */
   ignoreDuplicates: IgnoreDuplicates;
+  /**
+   * INSERT … RETURNING where `capabilities.returning` is false because other statements lack it: MariaDB 10.5+
+   * returns the rows an INSERT (also INSERT IGNORE) wrote, never a row it skipped, but has no UPDATE … RETURNING.
+   * The insert-if-absent of a patient then needs no read-back when it inserted.
+   */
+  insertReturning?: boolean;
   /** Spells "insert, or add to the counter the unique key holds" (onConflictIncrement, onDuplicateKeyIncrement). */
   incrementOnDuplicate: IncrementOnDuplicate;
   /** True when `error` is the driver's unique-constraint violation. */

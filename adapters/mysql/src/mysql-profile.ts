@@ -53,3 +53,6 @@ export const mysqlProfile: SqlDialectProfile = Object.freeze({
   patientSearch: trigramPatientSearch,
   patientCounts: keptPatientCounts,
 });
+
+/** MariaDB: the MySQL profile, with INSERT … RETURNING (a registration reads its row back only when it skipped). */
+export const mariaDbProfile: SqlDialectProfile = Object.freeze({ ...mysqlProfile, insertReturning: true });

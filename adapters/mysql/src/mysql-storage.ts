@@ -1,7 +1,7 @@
 import { kyselyStorageWithReplicas, serverAddressOf, type Database, type KyselyStorage } from "@openpractice/kysely";
-import { Kysely, MysqlDialect } from "kysely";
+import { Kysely, MysqlDialect, sql } from "kysely";
 import { createPool, type Pool, type PoolOptions } from "mysql2";
-import { mysqlProfile } from "./mysql-profile.js";
+import { mariaDbProfile, mysqlProfile } from "./mysql-profile.js";
 
 export interface MysqlStorageOptions {
   /** mysql://user:password@host:port/database; the adapter creates and owns a pool. Ignored when `pool` is given. */
@@ -38,7 +38,7 @@ export async function createMysqlStorage(options: MysqlStorageOptions): Promise<
   const db = new Kysely<Database>({ dialect });
   const primary = {
     db,
-    profile: mysqlProfile,
+    profile: (await isMariaDb(db)) ? mariaDbProfile : mysqlProfile,
     ownsConnection: !options.pool,
     poolStats: () => mysqlPoolStats(pool, options.maxConnections ?? 10),
   };
@@ -61,6 +61,12 @@ export async function createMysqlStorage(options: MysqlStorageOptions): Promise<
   const storage = kyselyStorageWithReplicas({ ...primary, replicas, dialect, readYourWritesMs, onReplicaDown });
   if (options.migrate !== false) await storage.migrate();
   return storage;
+}
+
+/** MariaDB (10.5+ for INSERT … RETURNING; the adapter supports 10.6+) or MySQL, from the server's version string. */
+async function isMariaDb(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{ version: string }>`select version() as version`.execute(db);
+  return /mariadb/i.test(rows[0]?.version ?? "");
 }
 
 /**

@@ -115,13 +115,13 @@ export class KyselyPatientRepository implements PatientRepository {
 
   async insertIfAbsent(record: PatientRecord): Promise<InsertPatientResult> {
     let created: boolean;
-    if (this.profile.capabilities.returning) {
+    if (this.profile.capabilities.returning || this.profile.insertReturning) {
       // One statement on the common path: the inserted row comes back; a duplicate comes back empty.
       const insert = this.db.insertInto("patients").values(patientToRow(record));
-      const row = await this.profile
-        .ignoreDuplicates(insert, ["organisation_id", "identity_key"])
-        .returningAll()
-        .executeTakeFirst();
+      const query = this.profile.ignoreDuplicates(insert, ["organisation_id", "identity_key"]).returningAll();
+      // The rows as the driver returned them: Kysely's MySQL adapter declares no RETURNING, and its builder would
+      // answer MariaDB's with an insert result (a row-shaped nothing) in place of the rows.
+      const [row] = (await this.db.executeQuery(query)).rows;
       if (row) return { created: true, patient: rowToPatient(row) };
       created = false;
     } else {
