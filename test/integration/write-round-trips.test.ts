@@ -28,6 +28,16 @@ const entry = {
   changedFields: ["first_name"],
 };
 
+/** The first three words of a statement, lower case, its leading comment dropped. */
+const head = (text: unknown) =>
+  String(text)
+    .replace(/^\/\*.*?\*\/\s*/, "")
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .slice(0, 3)
+    .join(" ");
+
 // On a server engine every statement of a write is a network round trip. An audited patient create on
 // PostgreSQL runs BEGIN, the patient INSERT, ONE statement for its outbox event and audit entry, and COMMIT, in
 // two round trips (pipelinedTransactions): BEGIN is written with the INSERT, the appends with COMMIT. The
@@ -37,14 +47,6 @@ const entry = {
 describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trips of an audited create", () => {
   const roundTrips: string[] = [];
   const sent: string[] = [];
-  const head = (text: unknown) =>
-    String(text)
-      .replace(/^\/\*.*?\*\/\s*/, "")
-      .trim()
-      .toLowerCase()
-      .split(/\s+/)
-      .slice(0, 3)
-      .join(" ");
   let pool: pg.Pool;
   let drop: () => Promise<void>;
   let url: string;
@@ -205,8 +207,7 @@ describe.skipIf(!availableEngines().includes("mysql"))("[mysql] round trips of a
     pool.on("connection", (connection) => {
       const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
       (connection as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        const text = typeof args[0] === "string" ? args[0] : (args[0] as { sql?: string }).sql;
-        sent.push(String(text).trim().toLowerCase().split(/\s+/).slice(0, 3).join(" "));
+        sent.push(head(typeof args[0] === "string" ? args[0] : (args[0] as { sql?: string }).sql));
         return query(...args);
       };
     });

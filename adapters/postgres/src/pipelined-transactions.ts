@@ -97,14 +97,13 @@ class PipelinedTransactionClient implements PostgresPoolClient {
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   query<R>(sql: string | PostgresCursor<R>, parameters: readonly unknown[] = []): unknown {
-    // A cursor (only with a dialect given one; ours has none) keeps a portal open: nothing may ride with it.
+    // A cursor comes only from a dialect given one (ours has none) and keeps a portal open: nothing may ride with it.
     if (typeof sql !== "string") {
-      this.sendHeld();
+      if (this.beginHeld || this.held.length > 0) throw new Error("pipelined transactions do not run cursors");
       return this.client.query(sql as never);
     }
     const statement = sql.trim().toLowerCase();
     if (statement === "begin") {
-      this.sendHeld();
       this.beginHeld = true;
       return Promise.resolve(noRows("BEGIN"));
     }
@@ -151,11 +150,6 @@ class PipelinedTransactionClient implements PostgresPoolClient {
   private async afterEach(held: readonly HeldStatement[], sql: string): Promise<unknown> {
     for (const statement of held) await this.client.query(statement.text, statement.values);
     return this.client.query(sql);
-  }
-
-  /** Sends what is held on its own (before a statement nothing may ride with); pg keeps the order of queries. */
-  private sendHeld(): void {
-    for (const statement of this.takeHeld()) this.client.query(statement.text, statement.values).catch(() => undefined);
   }
 
   release(): void {
