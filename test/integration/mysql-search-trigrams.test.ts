@@ -1,5 +1,5 @@
 import { patientFromDraft, toPatientRecord, type Storage } from "@openpractice/core";
-import { KyselyStorage, type Database } from "@openpractice/kysely";
+import { KyselyStorage, rowToPatient, type Database } from "@openpractice/kysely";
 import {
   createMysqlStorage,
   MAX_SEARCH_TRIGRAMS,
@@ -93,6 +93,34 @@ describe.runIf(engines.includes("mysql"))("[mysql] patient search from the trigr
     const listed = await indexed.repositories.patients.list(c);
     expect(listed).toEqual(await scan.repositories.patients.list(c));
     expect(listed.total).toBeGreaterThan(0);
+  });
+
+  it("counts with the page in one statement, and alone only for a page past the last match", async () => {
+    const sent: string[] = [];
+    const observed = new Kysely<Database>({
+      dialect: new MysqlDialect({ pool }),
+      log: (event) => {
+        if (event.level === "query") sent.push(event.query.sql);
+      },
+    });
+    const search = async (more: Parameters<typeof criteria>[2]) => {
+      sent.length = 0;
+      const c = criteria(1, "ample.org", { status: "all", ...more });
+      const [got, expected] = await Promise.all([
+        trigramPatientSearch.list(observed, c),
+        scan.repositories.patients.list(c),
+      ]);
+      expect({ patients: got?.rows.map(rowToPatient), total: got?.total }).toEqual(expected);
+      return { rows: got?.rows.length, total: got?.total, statements: sent.length };
+    };
+    const all = (await scan.repositories.patients.list(criteria(1, "ample.org", { status: "all", limit: 1000 }))).total;
+    expect(all).toBeGreaterThan(30);
+    expect(await search({ limit: 10 })).toEqual({ rows: 10, total: all, statements: 1 });
+    expect(await search({ limit: 10, offset: all - 3 })).toEqual({ rows: 3, total: all, statements: 1 });
+    expect(await search({ limit: 10, countLimit: 20 })).toEqual({ rows: 10, total: 21, statements: 1 });
+    // Past the end no row carries the count: a second statement counts, bounded as asked.
+    expect(await search({ limit: 10, offset: all + 5 })).toEqual({ rows: 0, total: all, statements: 2 });
+    expect(await search({ limit: 10, offset: all + 5, countLimit: 20 })).toEqual({ rows: 0, total: 21, statements: 2 });
   });
 
   it("stores every trigram of a new patient, in its organisation, in the same transaction", async () => {
