@@ -1,12 +1,6 @@
 import type { PatientListCriteria } from "@openpractice/core";
-import { sql, type Kysely, type Migration, type RawBuilder } from "kysely";
-import {
-  PATIENT_SORT_COLUMNS,
-  patientListQueries,
-  type Database,
-  type PatientQueryNarrowing,
-  type PatientSearchIndex,
-} from "@openpractice/kysely";
+import { sql, type Kysely, type Migration, type RawBuilder, type SelectQueryBuilder } from "kysely";
+import { PATIENT_SORT_COLUMNS, patientListQueries, type Database, type PatientSearchIndex } from "@openpractice/kysely";
 
 /**
  * A trigram side table for patient search on MySQL 8 and MariaDB, which have no
@@ -183,15 +177,19 @@ function candidateIds(organisationId: number, trigrams: string[]): RawBuilder<un
 const MATCHES = "op_matches";
 
 /**
- * The page and its count in one statement: the page's ids with `count(*) over ()`
- * taken before LIMIT, so the candidates are joined and each one's row read (for
- * the LIKE recheck) once, not once for the page and again for a separate bounded
- * count (1.65 to 1.9 × the searches per second at 100,000 patients on MariaDB).
- * The page needs every match to sort them anyway, so the count costs no more rows.
+ * The page and its count in one statement: as `rowsOfPage` (the page's ids first,
+ * then their rows), with `count(*) over ()` taken before LIMIT on the ids, so the
+ * candidates are joined and each one's row read (for the LIKE recheck) once, not
+ * again for a separate bounded count (in SQL alone 1.65 to 1.9 ×, over HTTP 1.54
+ * to 1.70 × the searches per second at 100,000 patients on MariaDB). The page
+ * needs every match to sort them anyway, so the count costs no more rows.
  */
-function pageWithMatchCount(db: Kysely<Database>, c: PatientListCriteria, narrow: PatientQueryNarrowing) {
+function rowsOfPageWithMatches<O>(
+  db: Kysely<Database>,
+  page: SelectQueryBuilder<Database, "patients", O>,
+  c: PatientListCriteria,
+) {
   const sort = PATIENT_SORT_COLUMNS[c.sort];
-  const { page } = patientListQueries(db, c, narrow);
   const ids = page
     .clearSelect()
     .select(["id", sort])
@@ -214,16 +212,15 @@ export const trigramPatientSearch: PatientSearchIndex = {
   async list(db: Kysely<Database>, c: PatientListCriteria) {
     if (c.searchTerms.some((t) => [...t].length < 3)) return undefined;
     const candidates = candidateIds(c.organisationId, searchTrigrams(c.searchTerms));
-    const narrow: PatientQueryNarrowing = (q) => q.where(sql<boolean>`id in (${candidates})`);
-    const found = await pageWithMatchCount(db, c, narrow).execute();
-    const rows = found.map(({ op_matches: _, ...row }) => row);
-    let matches = Number(found[0]?.op_matches ?? 0);
+    const { page, count } = patientListQueries(db, c, (q) => q.where(sql<boolean>`id in (${candidates})`));
+    const found = await rowsOfPageWithMatches(db, page, c).execute();
+    const rows = found.map(({ [MATCHES]: _, ...row }) => row);
     // A page past the last match has no row to carry the count: only then is it counted on its own.
-    if (found.length === 0 && c.offset > 0) {
-      const { count } = patientListQueries(db, c, narrow);
-      matches = Number((await count.executeTakeFirstOrThrow()).n);
-    }
-    // The bounded count's answer: the matches, up to countLimit + 1 of them.
+    const matches =
+      found.length > 0 || c.offset === 0
+        ? Number(found[0]?.[MATCHES] ?? 0)
+        : Number((await count.executeTakeFirstOrThrow()).n);
+    // The bounded count's answer: the matches, up to countLimit + 1 of them (the count above is bounded already).
     const total = c.countLimit === undefined ? matches : Math.min(matches, c.countLimit + 1);
     return { rows, total };
   },
