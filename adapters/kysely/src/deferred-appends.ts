@@ -3,6 +3,7 @@ import type { Compilable, Kysely } from "kysely";
 import { auditEventRow } from "./repositories/audit-repository.js";
 import { outboxRow } from "./repositories/outbox-repository.js";
 import type { Database } from "./schema.js";
+import { compileByShape, rowsShape, type Shaped } from "./statements-by-shape.js";
 
 /**
  * Marks a statement whose result nobody reads, so a driver may hold it and write it with the next statement of
@@ -10,10 +11,21 @@ import type { Database } from "./schema.js";
  */
 export const SENT_WITH_NEXT_STATEMENT = "/* sent with the next statement */ ";
 
-/** Runs `query` marked SENT_WITH_NEXT_STATEMENT. */
-async function executeWithNext(trx: Kysely<Database>, query: Compilable): Promise<void> {
-  const compiled = query.compile();
+/** Runs the statement compiled by shape (statements-by-shape.ts) and marked SENT_WITH_NEXT_STATEMENT. */
+async function executeWithNext(
+  trx: Kysely<Database>,
+  shaped: Shaped | undefined,
+  build: () => Compilable,
+): Promise<void> {
+  const compiled = compileByShape(trx, shaped, build);
   await trx.executeQuery({ ...compiled, sql: SENT_WITH_NEXT_STATEMENT + compiled.sql });
+}
+
+/** The shape of several inserts in one statement, their values in order; undefined where one has no shape. */
+function shapeOf(...inserts: Array<Shaped | undefined>): Shaped | undefined {
+  if (inserts.some((insert) => insert === undefined)) return undefined;
+  const shaped = inserts as Shaped[];
+  return { shape: `appends: ${shaped.map((s) => s.shape).join(" + ")}`, values: shaped.flatMap((s) => s.values) };
 }
 
 /**
@@ -43,16 +55,19 @@ export function deferringAppends(tx: Repositories, trx: Kysely<Database>) {
   const flush = async () => {
     const outbox = events.splice(0).map(outboxRow);
     const audit = entries.splice(0).map(auditEventRow);
+    const outboxShape = outbox.length > 0 ? rowsShape("outbox", outbox) : undefined;
+    const auditShape = audit.length > 0 ? rowsShape("audit_events", audit) : undefined;
     if (outbox.length > 0 && audit.length > 0)
-      await executeWithNext(
-        trx,
+      await executeWithNext(trx, shapeOf(outboxShape, auditShape), () =>
         trx
           .with("appended_events", (db) => db.insertInto("outbox").values(outbox))
           .insertInto("audit_events")
           .values(audit),
       );
-    else if (outbox.length > 0) await executeWithNext(trx, trx.insertInto("outbox").values(outbox));
-    else if (audit.length > 0) await executeWithNext(trx, trx.insertInto("audit_events").values(audit));
+    else if (outbox.length > 0)
+      await executeWithNext(trx, shapeOf(outboxShape), () => trx.insertInto("outbox").values(outbox));
+    else if (audit.length > 0)
+      await executeWithNext(trx, shapeOf(auditShape), () => trx.insertInto("audit_events").values(audit));
   };
   return { repositories, flush };
 }

@@ -2,6 +2,7 @@ import type { AuditEvent, AuditListFilter, AuditRepository } from "@openpractice
 import type { Kysely, Selectable } from "kysely";
 import type { AuditEventsTable } from "../modules/audit.js";
 import { type Database, fromDbTime, toDbTime } from "../schema.js";
+import { executeInsertByShape } from "../statements-by-shape.js";
 
 const toEvent = (r: Selectable<AuditEventsTable>): AuditEvent => ({
   id: Number(r.id),
@@ -37,7 +38,10 @@ export class KyselyAuditRepository implements AuditRepository {
 
   async append(events: ReadonlyArray<Omit<AuditEvent, "id">>) {
     if (events.length === 0) return;
-    await this.db.insertInto("audit_events").values(events.map(auditEventRow)).execute();
+    const rows = events.map(auditEventRow);
+    await executeInsertByShape(this.db, "insert", "audit_events", rows, () =>
+      this.db.insertInto("audit_events").values(rows),
+    );
   }
 
   async list(organisationId: number, f: AuditListFilter & { limit: number; offset: number }) {

@@ -1,6 +1,7 @@
 import type { DomainEvent, EventType, OutboxEntry, OutboxRepository } from "@openpractice/core";
 import type { Kysely } from "kysely";
 import { fromDbTime, toDbTime, type Database } from "../schema.js";
+import { executeInsertByShape } from "../statements-by-shape.js";
 
 /** The outbox row of an event, not yet dispatched. */
 export const outboxRow = (event: DomainEvent) => ({
@@ -15,7 +16,8 @@ export class KyselyOutboxRepository implements OutboxRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async append(event: DomainEvent) {
-    await this.db.insertInto("outbox").values(outboxRow(event)).execute();
+    const row = outboxRow(event);
+    await executeInsertByShape(this.db, "insert", "outbox", [row], () => this.db.insertInto("outbox").values(row));
   }
 
   async markDispatched(ids: number[], at: Date) {

@@ -1,9 +1,10 @@
 import type { InsertPatientResult, PatientListCriteria, PatientRecord, PatientRepository } from "@openpractice/core";
-import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from "kysely";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
-import { toDbTime, type Database } from "../schema.js";
+import { toDbTime, type Database, type PatientsTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { executeInsertByShape } from "../statements-by-shape.js";
 import { patientToRow, rowToPatient } from "./patient-rows.js";
 
 /** LIKE pattern for "contains term", with the wildcard characters of the term escaped. */
@@ -117,11 +118,22 @@ export class KyselyPatientRepository implements PatientRepository {
     let created: boolean;
     if (this.profile.capabilities.returning || this.profile.insertReturning) {
       // One statement on the common path: the inserted row comes back; a duplicate comes back empty.
-      const insert = this.db.insertInto("patients").values(patientToRow(record));
-      const query = this.profile.ignoreDuplicates(insert, ["organisation_id", "identity_key"]).returningAll();
+      const values = patientToRow(record);
+      const insert = () =>
+        this.profile
+          .ignoreDuplicates(this.db.insertInto("patients").values(values), ["organisation_id", "identity_key"])
+          .returningAll();
       // The rows as the driver returned them: Kysely's MySQL adapter declares no RETURNING, and its builder would
       // answer MariaDB's with an insert result (a row-shaped nothing) in place of the rows.
-      const [row] = (await this.db.executeQuery(query)).rows;
+      const [row] = (
+        await executeInsertByShape<Selectable<PatientsTable>>(
+          this.db,
+          "insert ignoring duplicates returning all",
+          "patients",
+          [values],
+          insert,
+        )
+      ).rows;
       if (row) return { created: true, patient: rowToPatient(row) };
       created = false;
     } else {

@@ -1,7 +1,8 @@
 import type { RateLimitStore } from "@openpractice/core";
-import { sql, type Kysely } from "kysely";
+import type { Compilable, Kysely } from "kysely";
 import { toDbTime, type Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
+import { executeInsertByShape } from "../statements-by-shape.js";
 
 export class KyselyRateLimitStore implements RateLimitStore {
   constructor(
@@ -21,15 +22,20 @@ export class KyselyRateLimitStore implements RateLimitStore {
         "hits",
         hits,
       );
+    // The increment binds `hits` after the row's values.
+    const run = <R>(statement: string, build: () => Compilable) =>
+      executeInsertByShape<R>(this.db, statement, "rate_limit_counters", [values], build, [hits]);
     if (this.profile.capabilities.returning) {
       // One atomic statement: the row lock of the upsert orders concurrent hits.
-      const row = await upsert(this.db).returning("hits").executeTakeFirstOrThrow();
+      const [row] = (await run<{ hits: number }>("increment returning hits", () => upsert(this.db).returning("hits")))
+        .rows;
+      if (!row) throw new Error("rate_limit_counters: the upsert returned no row");
       return Number(row.hits);
     }
     // Engines without RETURNING: the increment sets the statement's insert id to the new count
     // (onDuplicateKeyIncrement); one inserted row is a new counter at `hits`. One statement, as above.
-    const result = await upsert(this.db).executeTakeFirstOrThrow();
-    return Number(result.numInsertedOrUpdatedRows) === 1 ? hits : Number(result.insertId);
+    const result = await run("increment", () => upsert(this.db));
+    return Number(result.numAffectedRows) === 1 ? hits : Number(result.insertId);
   }
 
   async count(key: string, windowStart: Date): Promise<number> {
