@@ -35,6 +35,8 @@ describe("v2 writes and the rate-limit hit", () => {
   let token: string;
   /** Hits counted on their own (outside a transaction) and transactions started. */
   const calls: string[] = [];
+  /** The hits each write's transaction added to the counter. */
+  const transactionHits: number[] = [];
 
   const start = async (observed: Storage, limit = LIMIT) => {
     practice = practiceOn(observed, limit);
@@ -47,17 +49,25 @@ describe("v2 writes and the rate-limit hit", () => {
 
   beforeEach(async () => {
     calls.length = 0;
+    transactionHits.length = 0;
     storage = await createSqliteStorage({ filename: ":memory:" });
     const hits = storage.repositories.rateLimits;
     const hit = hits.hit.bind(hits);
-    hits.hit = (key, windowStart) => {
+    hits.hit = (key, windowStart, n) => {
       calls.push("hit on its own");
-      return hit(key, windowStart);
+      return hit(key, windowStart, n);
     };
     const transaction = storage.transaction.bind(storage);
     storage.transaction = (fn) => {
       calls.push("transaction");
-      return transaction(fn);
+      return transaction((tx) => {
+        const inTransaction = tx.rateLimits.hit.bind(tx.rateLimits);
+        tx.rateLimits.hit = (key, windowStart, n) => {
+          transactionHits.push(n ?? 1);
+          return inTransaction(key, windowStart, n);
+        };
+        return fn(tx);
+      });
     };
     token = await signAccessToken(SECRET, { organisationId: ORG, userId: 7, scope: "read write" });
   });
@@ -101,6 +111,40 @@ describe("v2 writes and the rate-limit hit", () => {
     expect(res.headers.get("x-ratelimit-remaining")).toBe(String(LIMIT - 1));
     expect(await counted()).toBe(1);
     expect(await stored()).toEqual({ patients: 1, events: 1, entries: 1 });
+  });
+
+  it("reserves the next hits with the write that finds none left: 1, 2, 4, … hits, every count in order", async () => {
+    const roomy = 1_000;
+    await start(storage, roomy);
+    const remaining: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await register(`Sequence ${i}`);
+      expect(res.status).toBe(201);
+      remaining.push(Number(res.headers.get("x-ratelimit-remaining")));
+    }
+    expect(remaining).toEqual(Array.from({ length: 20 }, (_, i) => roomy - 1 - i));
+    // Writes 1, 2, 4, 8 and 16 reserved (counts 1, 2–3, 4–7, 8–15, 16–31); the others used a reserved hit.
+    expect(transactionHits).toEqual([1, 2, 4, 8, 16]);
+    expect(calls.filter((c) => c === "hit on its own")).toEqual([]);
+    expect(calls.filter((c) => c === "transaction")).toHaveLength(20);
+    expect(await counted()).toBe(31);
+    expect(await stored()).toEqual({ patients: 20, events: 20, entries: 20 });
+  });
+
+  it("keeps no reservation of a write whose transaction rolled back: the hit is reserved on its own", async () => {
+    await start(storage, 1_000);
+    expect((await register("Kept")).status).toBe(201);
+    // A missing patient: its transaction reserved 2 hits and rolled back with them; had they been kept, the hit
+    // would have come from them. Instead the limiter reserves on its own (counts 2–3) and answers with count 2.
+    const missing = await send("PATCH", "/v2/patients/999", { first_name: "Nobody" });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-ratelimit-remaining")).toBe("998");
+    expect(calls.filter((c) => c === "hit on its own")).toEqual(["hit on its own"]);
+    // The next write takes count 3 from that reservation: its transaction adds no hit.
+    const next = await register("Next");
+    expect(next.headers.get("x-ratelimit-remaining")).toBe("997");
+    expect(transactionHits).toEqual([1, 2]);
+    expect(await counted()).toBe(3);
   });
 
   it("refuses over the budget with 429: the counter moves, nothing else is written", async () => {
@@ -176,7 +220,9 @@ describe("v2 writes and the rate-limit hit", () => {
     // Each request saw its own count: 1..12 once each.
     expect(remaining).toEqual(Array.from({ length: 12 }, (_, i) => roomy - 12 + i));
     expect(calls.filter((c) => c === "hit on its own")).toEqual([]);
-    expect(await counted()).toBe(12);
+    // The counter holds every hit the transactions added, a reservation's unused hits among them.
+    expect(await counted()).toBe(transactionHits.reduce((a, b) => a + b, 0));
+    expect(await counted()).toBeGreaterThanOrEqual(12);
     expect(await stored()).toEqual({ patients: 12, events: 12, entries: 12 });
   });
 

@@ -27,6 +27,14 @@ const settle = <T>(fn: () => Promise<T>): Promise<NonNullable<CountedRun<T>["out
     (error: unknown) => ({ ok: false as const, error }),
   );
 
+/** Hits added to a counter at `now`: the counts count − size + 1 … count of the window starting at windowStart. */
+interface Reservation {
+  now: number;
+  windowStart: number;
+  size: number;
+  count: number;
+}
+
 const WINDOW_MS = 60_000;
 /** Start (ms) of the fixed window holding the instant `ms`. */
 const windowStartOf = (ms: number) => Math.floor(ms / WINDOW_MS) * WINDOW_MS;
@@ -122,14 +130,44 @@ export class RateLimiter {
     }
     // The plan is read before any transaction: inside one, a read outside it would wait for SQLite's one connection.
     const limit = await this.limitOf(organisationId);
+    const key = counterKey(organisationId, bucket);
     // A hit reserved earlier in this window is already committed: the write runs as it is.
-    const leased = this.takeLeased(counterKey(organisationId, bucket), limit);
+    const leased = this.takeLeased(key, limit);
     if (leased) return { decision: leased, outcome: await settle(fn) };
+    // The write's transaction reserves the next hits, as a reservation on its own would, unless another is under
+    // way: then it counts its one hit (sharing the commit rather than waiting for that reservation).
+    const reserves = !this.reserving.has(key);
+    let reservation: Reservation | undefined;
     const scope: CountedWriteScope = {
-      decide: (counters) => this.decide(counters, organisationId, bucket, limit),
+      decide: async (counters) => {
+        const reserved = await this.reserveWith(counters, key, reserves ? undefined : 1, limit);
+        reservation = reserved;
+        return this.decision(key, reserved.count - reserved.size + 1, limit, reserved.windowStart, reserved.now);
+      },
       state: "pending",
     };
-    let outcome = await runInCountedWrite(scope, () => settle(fn));
+    let finished = () => {};
+    if (reserves)
+      this.reserving.set(
+        key,
+        new Promise<void>((resolve) => {
+          finished = resolve;
+        }),
+      );
+    let outcome: Awaited<ReturnType<typeof settle<T>>>;
+    try {
+      outcome = await runInCountedWrite(scope, () => settle(fn));
+    } finally {
+      // Committed: the reserved hits past the first are this process's to hand out.
+      if (reserves && scope.state === "counted" && reservation) {
+        const { windowStart, size, count } = reservation;
+        this.leases.hold(key, windowStart, size, count, limit);
+      }
+      if (reserves) {
+        this.reserving.delete(key);
+        finished();
+      }
+    }
     const { state } = scope;
     const counted = state === "counted" ? scope.decision : undefined;
     // Later transactions in this async context (work the request left behind) run unchanged.
@@ -145,17 +183,20 @@ export class RateLimiter {
     return this.deps.planLimits[await this.planOf(organisationId, this.deps.clock.now().getTime())];
   }
 
-  /** Adds the hit through `counters` (the store's, or a transaction's) and decides against `limit`. */
-  private async decide(
+  /**
+   * Adds `size` hits (by default the next reservation's size) to the counter of `key` through `counters` (a
+   * transaction's): the counts count − size + 1 … count are the caller's.
+   */
+  private async reserveWith(
     counters: RateLimitStore,
-    organisationId: number,
-    bucket: string,
+    key: string,
+    size: number | undefined,
     limit: number,
-  ): Promise<RateLimitDecision> {
+  ): Promise<Reservation> {
     const now = this.deps.clock.now().getTime();
     const windowStart = windowStartOf(now);
-    const key = counterKey(organisationId, bucket);
-    return this.decision(key, await counters.hit(key, new Date(windowStart)), limit, windowStart, now);
+    const hits = size ?? this.leases.sizeOfNext(key, windowStart, limit);
+    return { now, windowStart, size: hits, count: await counters.hit(key, new Date(windowStart), hits) };
   }
 
   /** The answer for the hit counted `count` in the window starting at `windowStart`; a refusal is remembered. */
