@@ -55,8 +55,8 @@ export function deferringAppends(tx: Repositories, trx: Kysely<Database>) {
   const flush = async () => {
     const outbox = events.splice(0).map(outboxRow);
     const audit = entries.splice(0).map(auditEventRow);
-    const outboxShape = outbox.length > 0 ? rowsShape("outbox", outbox) : undefined;
-    const auditShape = audit.length > 0 ? rowsShape("audit_events", audit) : undefined;
+    const outboxShape = rowsShape("outbox", outbox);
+    const auditShape = rowsShape("audit_events", audit);
     if (outbox.length > 0 && audit.length > 0)
       await executeWithNext(trx, shapeOf(outboxShape, auditShape), () =>
         trx

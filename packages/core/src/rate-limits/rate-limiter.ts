@@ -146,28 +146,20 @@ export class RateLimiter {
       },
       state: "pending",
     };
-    let finished = () => {};
+    // settle never rejects: requests waiting for this reservation (consume) resume once its hits are held.
+    const counting = runInCountedWrite(scope, () => settle(fn)).finally(() => {
+      if (!reserves) return;
+      // Committed: the reserved hits past the first are this process's to hand out.
+      if (scope.state === "counted" && reservation)
+        this.leases.hold(key, reservation.windowStart, reservation.size, reservation.count, limit);
+      this.reserving.delete(key);
+    });
     if (reserves)
       this.reserving.set(
         key,
-        new Promise<void>((resolve) => {
-          finished = resolve;
-        }),
+        counting.then(() => undefined),
       );
-    let outcome: Awaited<ReturnType<typeof settle<T>>>;
-    try {
-      outcome = await runInCountedWrite(scope, () => settle(fn));
-    } finally {
-      // Committed: the reserved hits past the first are this process's to hand out.
-      if (reserves && scope.state === "counted" && reservation) {
-        const { windowStart, size, count } = reservation;
-        this.leases.hold(key, windowStart, size, count, limit);
-      }
-      if (reserves) {
-        this.reserving.delete(key);
-        finished();
-      }
-    }
+    let outcome = await counting;
     const { state } = scope;
     const counted = state === "counted" ? scope.decision : undefined;
     // Later transactions in this async context (work the request left behind) run unchanged.
