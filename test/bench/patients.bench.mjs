@@ -18,8 +18,10 @@
 // alternating, and prints each round's ratio: a machine whose speed drifts during a run weighs on both alike).
 // Exits 1 when any response was not 2xx (the figures would then be meaningless).
 import { copyFileSync, statSync } from "node:fs";
+import os from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
+import { withCpuShares } from "./cpu-shares.mjs";
 import { buildFixture } from "./fixture.mjs";
 import { buildServerFixture, dropServerDatabases, engineOf, serverVersion } from "./fixture-server.mjs";
 import {
@@ -142,7 +144,7 @@ async function main() {
       for (const s of servers) if (WARMUP > 0) await load(s, scenario, headers, { ...RUN, duration: WARMUP });
       for (let round = 0; round < ROUNDS; round++)
         for (const s of round % 2 === 0 ? servers : [...servers].reverse())
-          rounds[s.name].push(await load(s, scenario, headers, RUN));
+          rounds[s.name].push(await withCpuShares(s.child.pid, () => load(s, scenario, headers, RUN)));
       results[scenario] = Object.fromEntries(Object.entries(rounds).map(([name, runs]) => [name, combined(runs)]));
     }
     report(results, latency);
@@ -166,7 +168,42 @@ function combined(runs) {
     p99: median(runs.map((r) => r.p99)),
     bad: runs.reduce((sum, r) => sum + r.bad, 0),
     perRound: runs.map((r) => r.rps),
+    // CPU milliseconds per request over every round: the server's processes, the load generator, the rest.
+    cpuPerRequest: perRequest(runs),
+    idleCores: runs.reduce((sum, r) => sum + idleCores(r.cpu), 0) / runs.length,
   };
+}
+
+function perRequest(runs) {
+  const requests = runs.reduce((sum, r) => sum + r.total, 0);
+  const ms = (part) => (runs.reduce((sum, r) => sum + r.cpu[part], 0) * 1000) / requests;
+  return { server: ms("server"), bench: ms("bench"), rest: ms("rest") };
+}
+
+const idleCores = (cpu) => Math.max(0, os.cpus().length - (cpu.server + cpu.bench + cpu.rest) / cpu.wall);
+
+/**
+ * Where each request's CPU went, and for a server engine what that allows: were our runtime as cheap per request
+ * as the bare baseline's server, a machine saturated by both would serve at most `bound` of the baseline's rate,
+ * the database's own extra work per request (our transaction's outbox and audit rows, its triggers) being the
+ * difference left.
+ */
+function reportCpu(results) {
+  console.log(
+    "\nCPU per request, ms (server under test / load generator / rest of the machine, mostly the database server); idle cores:",
+  );
+  for (const [scenario, r] of Object.entries(results)) {
+    for (const [name, x] of Object.entries(r)) {
+      const c = x.cpuPerRequest;
+      console.log(`${scenario} ${name}: ${f2(c.server)} / ${f2(c.bench)} / ${f2(c.rest)}; idle ${f2(x.idleCores)}`);
+    }
+    if (ENGINE === "sqlite" || !r.ours || !r.baseline) continue;
+    const [o, b] = [r.ours.cpuPerRequest, r.baseline.cpuPerRequest];
+    const bound = (b.server + b.bench + b.rest) / (b.server + b.bench + o.rest);
+    console.log(
+      `${scenario}: with a runtime as cheap as the baseline's server, ours/baseline would be at most ${f2(bound)} (the database's work per request: ours ${f2(o.rest)} ms, baseline ${f2(b.rest)} ms)`,
+    );
+  }
 }
 
 function report(results, latency) {
@@ -195,6 +232,7 @@ function report(results, latency) {
       );
     }
   }
+  reportCpu(results);
   if (latency.ours) {
     console.log("\nsearch latency, one request at a time (ms):");
     console.log(`| term | ours p50 | ours p95 | baseline p50 | baseline p95 |`);

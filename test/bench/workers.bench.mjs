@@ -13,8 +13,8 @@
 // BENCH_PIN (a CPU list such as "0": pin this process, the load generator, there with taskset and report that too).
 // Exits 1 when any response was not 2xx (the figures would then be meaningless).
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import os from "node:os";
+import { processTree, withCpuShares } from "./cpu-shares.mjs";
 import { buildServerFixture, dropServerDatabases, engineOf, serverVersion } from "./fixture-server.mjs";
 import {
   busyShare,
@@ -44,39 +44,6 @@ const READS = (process.env.BENCH_READS ?? "search,get").split(",").filter(Boolea
 if (READS.some((r) => !["search", "get"].includes(r))) throw new Error("BENCH_READS: search and/or get (by id)");
 
 const f1 = (n) => n.toFixed(1);
-const TICKS_PER_SECOND = 100; // USER_HZ of /proc/<pid>/stat on Linux
-
-/** The pids of a process and all its descendants. */
-function processTree(pid) {
-  let children = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-  } catch {
-    children = [];
-  }
-  return [pid, ...children.flatMap((c) => processTree(Number(c)))];
-}
-
-/** CPU seconds (user + system) the processes have used so far. */
-function cpuSeconds(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks / TICKS_PER_SECOND;
-}
-
-/** Machine-wide busy CPU seconds (all cores) so far. */
-function machineBusySeconds() {
-  return os.cpus().reduce((acc, c) => acc + (c.times.user + c.times.nice + c.times.sys + c.times.irq) / 1000, 0);
-}
-
 /**
  * 8 reads for 2 registrations in every 10 requests; the reads take turns among READS (a search, a patient by id).
  * Each request gets headers of its own: autocannon writes a POST's Content-Length into the headers object it is
@@ -118,25 +85,17 @@ async function runWith(workers, database, headers) {
     const ids = await patientIds(server.url, headers);
     const scenario = mixedScenario(ids, headers);
     if (WARMUP > 0) await load(server, scenario, headers, { ...RUN, duration: WARMUP });
-    const pids = processTree(server.child.pid);
-    const before = { runtime: cpuSeconds(pids), bench: process.cpuUsage(), machine: machineBusySeconds() };
-    const started = performance.now();
-    const result = await load(server, scenario, headers, RUN);
-    const wall = (performance.now() - started) / 1000;
-    const usage = process.cpuUsage(before.bench);
-    const runtime = cpuSeconds(pids) - before.runtime;
-    const bench = (usage.user + usage.system) / 1e6;
-    const machine = machineBusySeconds() - before.machine;
+    const { cpu, ...result } = await withCpuShares(server.child.pid, () => load(server, scenario, headers, RUN));
     return {
       workers,
-      processes: pids.length,
+      processes: processTree(server.child.pid).length,
       ...result,
       // Shares of the whole machine (all cores) over the run.
       cores: {
-        runtime: runtime / wall,
-        bench: bench / wall,
-        rest: Math.max(0, machine - runtime - bench) / wall,
-        idle: Math.max(0, os.cpus().length - machine / wall),
+        runtime: cpu.server / cpu.wall,
+        bench: cpu.bench / cpu.wall,
+        rest: cpu.rest / cpu.wall,
+        idle: Math.max(0, os.cpus().length - (cpu.server + cpu.bench + cpu.rest) / cpu.wall),
       },
     };
   } finally {

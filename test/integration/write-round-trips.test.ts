@@ -238,3 +238,142 @@ describe.skipIf(!availableEngines().includes("mysql"))("[mysql] round trips of a
     }
   });
 });
+
+// With a pool that allows several statements in one text (the adapter's own pool does; a vendor's may), a
+// transaction's statements ride together as on PostgreSQL (adapters/mysql/src/pipelined-transactions.ts): START
+// TRANSACTION with the first statement, the outbox event and the audit entry with COMMIT. What was sent is read off
+// mysql2's query: one call is one text, one round trip.
+describe.skipIf(!availableEngines().includes("mysql"))("[mysql] pipelined transactions", () => {
+  let url: string;
+  let drop: () => Promise<void>;
+  let pool: ReturnType<typeof createPool>;
+  const texts: string[][] = [];
+  beforeAll(async () => {
+    ({ url, drop } = await freshDatabase("mysql"));
+    // One connection: a failed transaction must leave it usable for the next.
+    pool = createPool({
+      uri: url,
+      charset: "utf8mb4",
+      timezone: "Z",
+      supportBigNumbers: true,
+      multipleStatements: true,
+      connectionLimit: 1,
+    });
+    pool.on("connection", (connection) => {
+      const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
+      (connection as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const text = String(typeof args[0] === "string" ? args[0] : (args[0] as { sql?: string }).sql);
+        texts.push(text.split(";\n").map(head));
+        return query(...args);
+      };
+    });
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => pool.end(resolve));
+    await drop();
+  });
+
+  it("two round trips per audited create; the event and entry commit with the patient", async () => {
+    const storage = await createMysqlStorage({ pool });
+    try {
+      const practice = createPractice({ storage, keys: testPracticeKeys() });
+      const register = (firstName: string) =>
+        practice.audit.runAudited(7, entry, () =>
+          practice.patients.register(principal, { firstName, lastName: "Pipe", dateOfBirth: "1980-01-01" }),
+        );
+      await register("First"); // ensures the organisation
+      texts.length = 0;
+      const second = await register("Second");
+      expect(second.created).toBe(true);
+      expect(texts).toEqual([
+        ["begin", "insert ignore into"],
+        ["insert into `outbox`", "insert into `audit_events`", "commit"],
+      ]);
+      // A duplicate: nothing appended but its audit entry; the existing row read back.
+      texts.length = 0;
+      const again = await register("Second");
+      expect(again).toMatchObject({ created: false, patient: { id: second.patient.id } });
+      expect(texts).toEqual([
+        ["begin", "insert ignore into"],
+        ["select * from"],
+        ["insert into `audit_events`", "commit"],
+      ]);
+      const raw = await openRawQuery("mysql", url);
+      const events = await raw.query("select event_type from outbox where organisation_id = 7 order by id");
+      const entries = await raw.query("select resource_id from audit_events where organisation_id = 7 order by id");
+      await raw.close();
+      expect(events.map((e) => e.event_type)).toEqual(["patient.created", "patient.created"]);
+      // Three audited registrations, three entries; the created one names its patient.
+      expect(entries).toHaveLength(3);
+      expect(entries[1]?.resource_id).toBe(String(second.patient.id));
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("a statement that fails with START TRANSACTION or with COMMIT rolls the whole transaction back", async () => {
+    const storage = await createMysqlStorage({ pool });
+    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const register = (lastName: string) =>
+      practice.patients.register(principal, { firstName: "Fail", lastName, dateOfBirth: "1981-02-03" });
+    const raw = await openRawQuery("mysql", url);
+    const count = async (table: string) => Number((await raw.query(`select count(*) as n from ${table}`))[0]?.n);
+    const refuse = (name: string, table: string) =>
+      raw.query(
+        `create trigger ${name} before insert on ${table} for each row signal sqlstate '45000' set message_text = 'refused by test'`,
+      );
+    try {
+      await register("Warmup");
+      const [patients, outbox] = [await count("patients"), await count("outbox")];
+      await refuse("refuse_patient", "patients");
+      await expect(register("First")).rejects.toThrow(/refused by test/);
+      await raw.query("drop trigger refuse_patient");
+      await refuse("refuse_event", "outbox");
+      texts.length = 0;
+      await expect(register("Second")).rejects.toThrow(/refused by test/);
+      expect(texts).toEqual([["begin", "insert ignore into"], ["insert into `outbox`", "commit"], ["rollback"]]);
+      await raw.query("drop trigger refuse_event");
+      expect([await count("patients"), await count("outbox")]).toEqual([patients, outbox]);
+      await register("Third");
+      expect([await count("patients"), await count("outbox")]).toEqual([patients + 1, outbox + 1]);
+    } finally {
+      await raw.query("drop trigger if exists refuse_patient");
+      await raw.query("drop trigger if exists refuse_event");
+      await raw.close();
+      await storage.close();
+    }
+  });
+
+  it("a transaction without statements sends nothing; a rolled-back one drops what it held; values stay escaped", async () => {
+    const storage = await createMysqlStorage({ pool });
+    try {
+      texts.length = 0;
+      expect(await storage.transaction(async () => "nothing")).toBe("nothing");
+      expect(texts).toEqual([]);
+      const event = (data: Record<string, unknown>) =>
+        ({ eventType: "patient.created", organisationId: 7, data, occurredAt: new Date() }) as never;
+      await expect(
+        storage.transaction(async (tx) => {
+          await tx.outbox.append(event({ organisation_id: 7, patient_id: 1 }));
+          throw new Error("changed my mind");
+        }),
+      ).rejects.toThrow("changed my mind");
+      expect(texts).toEqual([]);
+      // A value that would end the statement and start another if it were spliced in unescaped, with placeholders
+      // that a second formatting pass (mysql2 formats the combined text again, with no values) must leave alone.
+      const hostile = "x'); delete from outbox; -- \\' what? ?? :name";
+      await storage.transaction(async (tx) => {
+        await tx.outbox.append(event({ organisation_id: 7, note: hostile }));
+        await tx.patients.findById(7, 1);
+      });
+      const raw = await openRawQuery("mysql", url);
+      const rows = await raw.query("select data from outbox where organisation_id = 7 order by id desc limit 1");
+      const total = Number((await raw.query("select count(*) as n from outbox"))[0]?.n);
+      await raw.close();
+      expect(JSON.parse(String(rows[0]?.data)).note).toBe(hostile);
+      expect(total).toBeGreaterThan(0);
+    } finally {
+      await storage.close();
+    }
+  });
+});

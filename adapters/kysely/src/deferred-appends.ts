@@ -31,12 +31,13 @@ function shapeOf(...inserts: Array<Shaped | undefined>): Shaped | undefined {
 /**
  * A transaction's outbox events and audit entries, kept until its work is done and then written by one statement
  * before it commits: on a server engine every statement is a network round trip, and a write usually appends one
- * event and one audit entry (two round trips of the five or six a create makes). Used where the engine runs INSERTs
- * inside WITH (`SqlDialectProfile.dataModifyingCte`, PostgreSQL). Nothing in a transaction reads back the
+ * event and one audit entry (two round trips of the five or six a create makes). Where the engine runs INSERTs
+ * inside WITH (`SqlDialectProfile.dataModifyingCte`, PostgreSQL) both tables take one statement; elsewhere
+ * (`deferredAppends`, MySQL) one each, both marked to ride with COMMIT. Nothing in a transaction reads back the
  * events or entries it appended, so writing them at its end changes no answer; they still commit with the change
  * or not at all.
  */
-export function deferringAppends(tx: Repositories, trx: Kysely<Database>) {
+export function deferringAppends(tx: Repositories, trx: Kysely<Database>, dataModifyingCte = true) {
   const events: DomainEvent[] = [];
   const entries: Array<Omit<AuditEvent, "id">> = [];
   const repositories: Repositories = {
@@ -57,7 +58,13 @@ export function deferringAppends(tx: Repositories, trx: Kysely<Database>) {
     const audit = entries.splice(0).map(auditEventRow);
     const outboxShape = rowsShape("outbox", outbox);
     const auditShape = rowsShape("audit_events", audit);
-    if (outbox.length > 0 && audit.length > 0)
+    if (!dataModifyingCte) {
+      // One statement per table, each sent with what follows (on MySQL: with COMMIT, as one text).
+      if (outbox.length > 0)
+        await executeWithNext(trx, shapeOf(outboxShape), () => trx.insertInto("outbox").values(outbox));
+      if (audit.length > 0)
+        await executeWithNext(trx, shapeOf(auditShape), () => trx.insertInto("audit_events").values(audit));
+    } else if (outbox.length > 0 && audit.length > 0)
       await executeWithNext(trx, shapeOf(outboxShape, auditShape), () =>
         trx
           .with("appended_events", (db) => db.insertInto("outbox").values(outbox))

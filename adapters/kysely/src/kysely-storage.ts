@@ -79,8 +79,8 @@ export class KyselyStorage implements Storage {
       db.transaction().execute(async (trx) => {
         const tracked = this.trackedRepositories(trx);
         committed = tracked.committed;
-        if (!profile.dataModifyingCte) return fn(tracked.repositories);
-        const appends = deferringAppends(tracked.repositories, trx);
+        if (!profile.dataModifyingCte && !profile.deferredAppends) return fn(tracked.repositories);
+        const appends = deferringAppends(tracked.repositories, trx, profile.dataModifyingCte === true);
         const value = await fn(appends.repositories);
         await appends.flush();
         return value;

@@ -101,6 +101,12 @@ export interface SqlDialectProfile {
    * audit entries are then written with one statement at its end (deferred-appends.ts) instead of one each.
    */
   dataModifyingCte?: boolean;
+  /**
+   * True when a transaction's outbox events and audit entries should be kept to its end even without
+   * dataModifyingCte: they are then written as one statement each, marked to ride with COMMIT for a driver that
+   * sends held statements together (MySQL's pipelined transactions). Nothing else changes for a driver that does not.
+   */
+  deferredAppends?: boolean;
   /** Storage.isUnavailable for this engine's driver errors. */
   isUnavailable?(error: unknown): boolean;
   /** The engine's own migrations, applied with the shared ones in name order (e.g. a search index). */

@@ -22,6 +22,8 @@ export const mysqlProfile: SqlDialectProfile = Object.freeze({
   ignoreDuplicates: insertIgnore,
   incrementOnDuplicate: onDuplicateKeyIncrement,
   dropIndexNamesTable: true,
+  // The outbox event and audit entry ride with COMMIT (pipelined-transactions.ts).
+  deferredAppends: true,
   isUniqueViolation: (error: unknown) => {
     const e = error as { code?: unknown; errno?: unknown } | null;
     return e?.code === "ER_DUP_ENTRY" || e?.errno === 1062;

@@ -2,6 +2,7 @@ import { kyselyStorageWithReplicas, serverAddressOf, type Database, type KyselyS
 import { Kysely, MysqlDialect, sql } from "kysely";
 import { createPool, type Pool, type PoolOptions } from "mysql2";
 import { mariaDbProfile, mysqlProfile } from "./mysql-profile.js";
+import { allowsMultipleStatements, pipelinedTransactions } from "./pipelined-transactions.js";
 
 export interface MysqlStorageOptions {
   /** mysql://user:password@host:port/database; the adapter creates and owns a pool. Ignored when `pool` is given. */
@@ -28,13 +29,21 @@ const POOL_SETTINGS: PoolOptions = {
   bigNumberStrings: false,
 };
 
+/**
+ * The primary's pool also takes several statements in one text, so a transaction's statements can ride together
+ * (pipelined-transactions.ts). Every value is still escaped by mysql2's `format`; the adapter never splices text.
+ */
+const PRIMARY_POOL_SETTINGS: PoolOptions = { ...POOL_SETTINGS, multipleStatements: true };
+
 /** The storage port on MySQL 8 or MariaDB 10.6+ (mysql2 + Kysely). Tables use utf8mb4. */
 export async function createMysqlStorage(options: MysqlStorageOptions): Promise<KyselyStorage> {
   const url = options.url;
   if (!options.pool && !url) throw new Error("createMysqlStorage needs a url or a pool");
   const pool =
-    options.pool ?? createPool({ ...POOL_SETTINGS, uri: url as string, connectionLimit: options.maxConnections ?? 10 });
-  const dialect = new MysqlDialect({ pool });
+    options.pool ??
+    createPool({ ...PRIMARY_POOL_SETTINGS, uri: url as string, connectionLimit: options.maxConnections ?? 10 });
+  // A vendor's pool is used as given: its statements ride together only if it allows multiple statements.
+  const dialect = new MysqlDialect({ pool: allowsMultipleStatements(pool) ? pipelinedTransactions(pool) : pool });
   const db = new Kysely<Database>({ dialect });
   const primary = {
     db,
