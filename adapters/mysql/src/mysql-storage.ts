@@ -2,7 +2,7 @@ import { kyselyStorageWithReplicas, serverAddressOf, type Database, type KyselyS
 import { Kysely, MysqlDialect, sql } from "kysely";
 import { createPool, type Pool, type PoolOptions } from "mysql2";
 import { mariaDbProfile, mysqlProfile } from "./mysql-profile.js";
-import { allowsMultipleStatements, pipelinedTransactions } from "./pipelined-transactions.js";
+import { allowsMultipleStatements, multipleStatementsOf, pipelinedTransactions } from "./pipelined-transactions.js";
 
 export interface MysqlStorageOptions {
   /** mysql://user:password@host:port/database; the adapter creates and owns a pool. Ignored when `pool` is given. */
@@ -41,7 +41,12 @@ export async function createMysqlStorage(options: MysqlStorageOptions): Promise<
   if (!options.pool && !url) throw new Error("createMysqlStorage needs a url or a pool");
   const pool =
     options.pool ??
-    createPool({ ...PRIMARY_POOL_SETTINGS, uri: url as string, connectionLimit: options.maxConnections ?? 10 });
+    createPool({
+      ...PRIMARY_POOL_SETTINGS,
+      multipleStatements: multipleStatementsOf(url as string),
+      uri: url as string,
+      connectionLimit: options.maxConnections ?? 10,
+    });
   // A vendor's pool is used as given: its statements ride together only if it allows multiple statements.
   const dialect = new MysqlDialect({ pool: allowsMultipleStatements(pool) ? pipelinedTransactions(pool) : pool });
   const db = new Kysely<Database>({ dialect });

@@ -79,6 +79,14 @@ class PipelinedTransactionConnection implements MysqlPoolConnection {
   }
 }
 
+/**
+ * Whether a pool built from `url` should take several statements in one text: yes unless the URL says
+ * `multipleStatements=false` (each statement then is its own round trip, as without the pipelining).
+ */
+export function multipleStatementsOf(url: string): boolean {
+  return new URL(url).searchParams.get("multipleStatements") !== "false";
+}
+
 /** True when the pool's connections accept several statements in one text (mysql2's `multipleStatements`). */
 export function allowsMultipleStatements(pool: Pool): boolean {
   const config = (pool as unknown as { config?: { connectionConfig?: { multipleStatements?: boolean } } }).config;
