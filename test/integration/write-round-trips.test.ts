@@ -263,7 +263,7 @@ describe.skipIf(!availableEngines().includes("mysql"))("[mysql] pipelined transa
       const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
       (connection as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
         const text = String(typeof args[0] === "string" ? args[0] : (args[0] as { sql?: string }).sql);
-        texts.push(text.split(";\n").map(head));
+        texts.push(text.split("\n;\n").map(head));
         return query(...args);
       };
     });

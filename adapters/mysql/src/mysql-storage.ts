@@ -29,12 +29,6 @@ const POOL_SETTINGS: PoolOptions = {
   bigNumberStrings: false,
 };
 
-/**
- * The primary's pool also takes several statements in one text, so a transaction's statements can ride together
- * (pipelined-transactions.ts). Every value is still escaped by mysql2's `format`; the adapter never splices text.
- */
-const PRIMARY_POOL_SETTINGS: PoolOptions = { ...POOL_SETTINGS, multipleStatements: true };
-
 /** The storage port on MySQL 8 or MariaDB 10.6+ (mysql2 + Kysely). Tables use utf8mb4. */
 export async function createMysqlStorage(options: MysqlStorageOptions): Promise<KyselyStorage> {
   const url = options.url;
@@ -42,7 +36,8 @@ export async function createMysqlStorage(options: MysqlStorageOptions): Promise<
   const pool =
     options.pool ??
     createPool({
-      ...PRIMARY_POOL_SETTINGS,
+      ...POOL_SETTINGS,
+      // The primary's statements ride together (pipelined-transactions.ts); values are escaped by mysql2's format.
       multipleStatements: multipleStatementsOf(url as string),
       uri: url as string,
       connectionLimit: options.maxConnections ?? 10,

@@ -20,7 +20,8 @@ type Answer = (error: unknown, result: MysqlQueryResult) => void;
  * SENT_WITH_NEXT_STATEMENT (a transaction's outbox events and audit entries, written at its end) is held and sent
  * with the next, usually COMMIT. mysql2 has no pipelining, so the held statements and the next one go as one
  * multi-statement text (the pool must allow `multipleStatements`): each formatted by the connection's own
- * `format`, the very escaping `query(sql, values)` applies, so no value is ever spliced in any other way. The server
+ * `format`, the very escaping `query(sql, values)` applies, so no value is ever spliced in any other way. A failed
+ * statement's error then carries the whole text (`error.sql`), values included: like any driver error, not for logs. The server
  * runs them in order and stops at the first error, which fails the statement they rode with: the transaction then
  * rolls back as it would have. A registration thus takes two round trips (START TRANSACTION and the insert; the
  * outbox event, the audit entry and COMMIT) instead of five.
@@ -61,18 +62,23 @@ class PipelinedTransactionConnection implements MysqlPoolConnection {
       return callback(null, NOTHING);
     }
     const held = this.beginHeld ? ["begin", ...this.held] : this.held;
-    this.beginHeld = false;
-    this.held = [];
     if (held.length === 0)
       return this.connection.query(sql, parameters, (error, result) => callback(error, result as MysqlQueryResult));
-    const text = [...held, this.connection.format(sql, parameters)].join(";\n");
-    // One result per statement, in order: the last is this statement's own.
-    this.connection.query(text, (error, results) =>
+    // Formatted before the held statements are let go: should a value refuse to format, they stay held.
+    // Statements on lines of their own: a statement ending in a line comment cannot swallow the separator.
+    const text = [...held, this.connection.format(sql, parameters)].join("\n;\n");
+    this.beginHeld = false;
+    this.held = [];
+    // One result per statement, in order: the last is this statement's own. The text is formatted already; mysql2
+    // formats it again with no values, which leaves it as it is.
+    this.connection.query(text, [], (error, results) =>
       callback(error, error ? (undefined as never) : ((results as unknown[])[held.length] as MysqlQueryResult)),
     );
   }
 
   release(): void {
+    // Only a transaction holds statements, and it ends with COMMIT or ROLLBACK, which send or drop them.
+    if (this.held.length > 0) console.warn(`pipelined transactions: ${this.held.length} held statement(s) dropped`);
     this.beginHeld = false;
     this.held = [];
     this.connection.release();
@@ -84,13 +90,19 @@ class PipelinedTransactionConnection implements MysqlPoolConnection {
  * `multipleStatements=false` (each statement then is its own round trip, as without the pipelining).
  */
 export function multipleStatementsOf(url: string): boolean {
-  return new URL(url).searchParams.get("multipleStatements") !== "false";
+  const given = new URL(url).searchParams.get("multipleStatements")?.toLowerCase();
+  return given !== "false" && given !== "0";
 }
 
-/** True when the pool's connections accept several statements in one text (mysql2's `multipleStatements`). */
+/**
+ * True when the pool's connections accept several statements in one text (mysql2's `multipleStatements`) and
+ * format values the standard way: a custom `queryFormat` would format the joined, already formatted text again.
+ */
 export function allowsMultipleStatements(pool: Pool): boolean {
-  const config = (pool as unknown as { config?: { connectionConfig?: { multipleStatements?: boolean } } }).config;
-  return config?.connectionConfig?.multipleStatements === true;
+  const config = (
+    pool as unknown as { config?: { connectionConfig?: { multipleStatements?: boolean; queryFormat?: unknown } } }
+  ).config;
+  return config?.connectionConfig?.multipleStatements === true && config.connectionConfig.queryFormat === undefined;
 }
 
 /**
