@@ -18,7 +18,6 @@
 // Exits 1 when any response has another status than the one expected, or a webhook or push never arrives.
 import { createECDH, randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
@@ -26,6 +25,7 @@ import { decrypt } from "http_ece";
 import { DateTime } from "luxon";
 import { createPractice } from "@openpractice/core";
 import { openStorage, signAccessToken } from "@openpractice/runtime";
+import { cpuSeconds, processTree } from "./cpu-shares.mjs";
 import { fixtureRows } from "./fixture.mjs";
 import { createDatabase, dropServerDatabases, engineOf, serverVersion } from "./fixture-server.mjs";
 import {
@@ -461,34 +461,10 @@ async function session(base, clinic, provider, index, stop, failures) {
   await Promise.all(pending);
 }
 
-// --- server CPU from /proc ------------------------------------------------------------------------------------------
-const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 /** utime + stime in seconds of `pid` and every process below it (the workers of `serve --workers`). */
-function cpuSeconds(pid) {
-  const stat = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Fields after the command name, which may hold spaces: state ppid … utime(14) stime(15).
-      const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      stat.set(Number(entry), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
-    } catch {
-      // the process ended between the listing and the read
-    }
-  }
-  let ticks = 0;
-  const tree = new Set([pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [p, s] of stat)
-      if (!tree.has(p) && tree.has(s.ppid)) {
-        tree.add(p);
-        grew = true;
-      }
-  }
-  for (const p of tree) ticks += stat.get(p)?.ticks ?? 0;
-  return { seconds: ticks / CLOCK_TICKS, processes: tree.size };
+function serverCpu(pid) {
+  const tree = processTree(pid);
+  return { seconds: cpuSeconds(tree), processes: tree.length };
 }
 
 /** Whether this build's `serve` takes --workers (it is being added); only then is it passed. */
@@ -545,13 +521,13 @@ async function run(workers, receivers, workersFlag) {
     const wait = (s) => new Promise((r) => setTimeout(r, s * 1000));
     await wait(WARMUP);
     if (failures.length) throw failures[0];
-    const cpuBefore = cpuSeconds(server.child.pid);
+    const cpuBefore = serverCpu(server.child.pid);
     const started = performance.now();
     recording = true;
     await wait(DURATION);
     recording = false;
     const seconds = (performance.now() - started) / 1000;
-    const cpuAfter = cpuSeconds(server.child.pid);
+    const cpuAfter = serverCpu(server.child.pid);
     stop.now = true;
     await Promise.all(sessions);
     if (failures.length) throw failures[0];

@@ -1,9 +1,11 @@
 // Where a benchmark run's CPU went: the server under test (its process tree), the load generator (this process)
 // and everything else on the machine (the database server, mostly). Linux /proc; see docs/performance.md.
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 
-const TICKS_PER_SECOND = 100; // USER_HZ of /proc/<pid>/stat on Linux
+/** USER_HZ, the unit of utime and stime in /proc/<pid>/stat (100 on Linux unless configured otherwise). */
+const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 
 /** The pids of a process and all its descendants. */
 export function processTree(pid) {
@@ -21,8 +23,9 @@ export function cpuSeconds(pids) {
   let ticks = 0;
   for (const pid of pids) {
     try {
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      // Fields after the command name (which may hold ") "): utime and stime are the 12th and 13th.
+      const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
       ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
       // gone meanwhile
@@ -32,7 +35,7 @@ export function cpuSeconds(pids) {
 }
 
 /** Machine-wide busy CPU seconds (all cores) so far. */
-export function machineBusySeconds() {
+function machineBusySeconds() {
   return os.cpus().reduce((acc, c) => acc + (c.times.user + c.times.nice + c.times.sys + c.times.irq) / 1000, 0);
 }
 
@@ -53,3 +56,6 @@ export async function withCpuShares(pid, work) {
   const machine = machineBusySeconds() - before.machine;
   return { ...result, cpu: { server, bench, rest: Math.max(0, machine - server - bench), wall } };
 }
+
+/** Cores left idle over a run, from its `cpu` (withCpuShares). */
+export const idleCores = (cpu) => Math.max(0, os.cpus().length - (cpu.server + cpu.bench + cpu.rest) / cpu.wall);

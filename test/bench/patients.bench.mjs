@@ -18,10 +18,9 @@
 // alternating, and prints each round's ratio: a machine whose speed drifts during a run weighs on both alike).
 // Exits 1 when any response was not 2xx (the figures would then be meaningless).
 import { copyFileSync, statSync } from "node:fs";
-import os from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { withCpuShares } from "./cpu-shares.mjs";
+import { idleCores, withCpuShares } from "./cpu-shares.mjs";
 import { buildFixture } from "./fixture.mjs";
 import { buildServerFixture, dropServerDatabases, engineOf, serverVersion } from "./fixture-server.mjs";
 import {
@@ -179,8 +178,6 @@ function perRequest(runs) {
   const ms = (part) => (runs.reduce((sum, r) => sum + r.cpu[part], 0) * 1000) / requests;
   return { server: ms("server"), bench: ms("bench"), rest: ms("rest") };
 }
-
-const idleCores = (cpu) => Math.max(0, os.cpus().length - (cpu.server + cpu.bench + cpu.rest) / cpu.wall);
 
 /**
  * Where each request's CPU went, and for a server engine what that allows: were our runtime as cheap per request

@@ -14,7 +14,7 @@
 // Exits 1 when any response was not 2xx (the figures would then be meaningless).
 import { execFileSync } from "node:child_process";
 import os from "node:os";
-import { processTree, withCpuShares } from "./cpu-shares.mjs";
+import { idleCores, processTree, withCpuShares } from "./cpu-shares.mjs";
 import { buildServerFixture, dropServerDatabases, engineOf, serverVersion } from "./fixture-server.mjs";
 import {
   busyShare,
@@ -95,7 +95,7 @@ async function runWith(workers, database, headers) {
         runtime: cpu.server / cpu.wall,
         bench: cpu.bench / cpu.wall,
         rest: cpu.rest / cpu.wall,
-        idle: Math.max(0, os.cpus().length - (cpu.server + cpu.bench + cpu.rest) / cpu.wall),
+        idle: idleCores(cpu),
       },
     };
   } finally {
