@@ -1,7 +1,8 @@
 import { createPractice, type Principal } from "@openpractice/core";
 import { createMysqlStorage } from "@openpractice/mysql";
+import { PREPARABLE, SENT_WITH_NEXT_STATEMENT } from "@openpractice/kysely";
 import { createPostgresStorage } from "@openpractice/postgres";
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import { createPool } from "mysql2";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,7 +32,7 @@ const entry = {
 /** The first three words of a statement, lower case, its leading comment dropped. */
 const head = (text: unknown) =>
   String(text)
-    .replace(/^\/\*.*?\*\/\s*/, "")
+    .replace(/^(\/\*.*?\*\/\s*)+/, "")
     .trim()
     .toLowerCase()
     .split(/\s+/)
@@ -42,11 +43,14 @@ const head = (text: unknown) =>
 // PostgreSQL runs BEGIN, the patient INSERT, ONE statement for its outbox event and audit entry, and COMMIT, in
 // two round trips (pipelinedTransactions): BEGIN is written with the INSERT, the appends with COMMIT. The
 // organisation is ensured by a statement only until a commit has made it known to the process. What the server
-// was sent is read off pg's connection (the text of each Parse or simple Query message), what waited for an answer
-// off client.query.
+// was sent is read off pg's connection (the statement each Bind runs, by its Parse's text or name, and each simple
+// Query message), which texts it parsed as named statements off the Parse messages, what waited for an answer off
+// client.query.
 describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trips of an audited create", () => {
   const roundTrips: string[] = [];
   const sent: string[] = [];
+  const parsedNamed: string[] = [];
+  const parsedUnnamed: string[] = [];
   let pool: pg.Pool;
   let drop: () => Promise<void>;
   let url: string;
@@ -60,13 +64,30 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
         roundTrips.push(head(typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text));
         return query(...args);
       };
-      // The extended protocol's Parse, and the simple protocol's Query (a statement without parameters).
-      type Connection = { parse: (m: { text: string }) => void; query: (text: string) => void };
+      // The extended protocol's Parse and Bind, and the simple protocol's Query (a statement without parameters).
+      type Connection = {
+        parse: (m: { text: string; name?: string }) => void;
+        bind: (m: { statement?: string }) => void;
+        query: (text: string) => void;
+      };
       const connection = (client as unknown as { connection: Connection }).connection;
+      const named = new Map<string, string>();
+      let unnamed = "";
       const parse = connection.parse.bind(connection);
       connection.parse = (message) => {
-        sent.push(head(message.text));
+        if (message.name) {
+          named.set(message.name, message.text);
+          parsedNamed.push(head(message.text));
+        } else {
+          unnamed = message.text;
+          parsedUnnamed.push(head(message.text));
+        }
         parse(message);
+      };
+      const bind = connection.bind.bind(connection);
+      connection.bind = (message) => {
+        sent.push(head(message.statement ? named.get(message.statement) : unnamed));
+        bind(message);
       };
       const simple = connection.query.bind(connection);
       connection.query = (text) => {
@@ -82,6 +103,8 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
   const clear = () => {
     roundTrips.length = 0;
     sent.length = 0;
+    parsedNamed.length = 0;
+    parsedUnnamed.length = 0;
   };
 
   it("two round trips per create once the organisation is known; event and entry commit with the patient", async () => {
@@ -108,6 +131,145 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
       { action: "v2CreatePatient", resource_id: String(second.patient.id) },
     ]);
     await storage.close();
+  });
+
+  // The hot inserts (compiled by shape, marked PREPARABLE) are named prepared statements: parsed once per
+  // connection, then only bound. The server's own list (pg_prepared_statements) is read on the pool's one connection.
+  const preparedOnServer = async () =>
+    (await pool.query("select name, statement from pg_prepared_statements order by name")).rows as Array<{
+      name: string;
+      statement: string;
+    }>;
+
+  it("parses the hot inserts once per connection as named statements; later creates only bind them", async () => {
+    const storage = await createPostgresStorage({ pool });
+    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const register = (firstName: string) =>
+      practice.audit.runAudited(7, entry, () =>
+        practice.patients.register(principal, { firstName, lastName: "Named", dateOfBirth: "1980-01-01" }),
+      );
+    await register("One"); // each shape's SQL is kept by its first call, marked from the next
+    await register("Two");
+    clear();
+    await register("Three");
+    await register("Four");
+    expect(parsedNamed).toEqual([]);
+    expect(parsedUnnamed).toEqual(["begin", "commit", "begin", "commit"]);
+    expect(sent).toEqual([
+      ...["begin", 'insert into "patients"', 'with "appended_events" as', "commit"],
+      ...["begin", 'insert into "patients"', 'with "appended_events" as', "commit"],
+    ]);
+    const onServer = await preparedOnServer();
+    expect(onServer.map((s) => head(s.statement))).toEqual(
+      expect.arrayContaining(['insert into "patients"', 'with "appended_events" as']),
+    );
+    expect(onServer.every((s) => /^openpractice_\d+$/.test(s.name) && s.statement.includes(PREPARABLE))).toBe(true);
+    // Turned off, the same creates parse every statement unnamed.
+    const off = await createPostgresStorage({ pool, preparedStatements: false });
+    const offPractice = createPractice({ storage: off, keys: testPracticeKeys() });
+    const offRegister = (firstName: string) =>
+      offPractice.audit.runAudited(7, entry, () =>
+        offPractice.patients.register(principal, { firstName, lastName: "Named", dateOfBirth: "1980-01-01" }),
+      );
+    await offRegister("Five");
+    await offRegister("Six");
+    const before = (await preparedOnServer()).length;
+    clear();
+    await offRegister("Seven");
+    expect(parsedNamed).toEqual([]);
+    expect(parsedUnnamed).toEqual(["begin", 'insert into "patients"', 'with "appended_events" as', "commit"]);
+    expect(sent).toEqual(["begin", 'insert into "patients"', 'with "appended_events" as', "commit"]);
+    expect((await preparedOnServer()).length).toBe(before);
+    await off.close();
+    await storage.close();
+  });
+
+  it("a name is kept once the server parsed it, even when the statement it rode with failed; never one it skipped", async () => {
+    const storage = await createPostgresStorage({ pool });
+    const raw = await openRawQuery("postgres", url);
+    await raw.query("create table named_refused (x int)");
+    await raw.query("create table named_later (x int)");
+    await raw.query(
+      "create function refuse_named() returns trigger language plpgsql as $$ begin raise exception 'refused by test'; end $$",
+    );
+    const held = CompiledQuery.raw(
+      `${SENT_WITH_NEXT_STATEMENT}${PREPARABLE}insert into named_refused values ($1)`,
+      [1],
+    );
+    const later = CompiledQuery.raw(`${PREPARABLE}insert into named_later values ($1)`, [2]);
+    const missing = CompiledQuery.raw(`${PREPARABLE}insert into named_missing values ($1)`, [3]);
+    const inTransaction = (...queries: CompiledQuery[]) =>
+      storage.db.transaction().execute(async (trx) => {
+        for (const query of queries) await trx.executeQuery(query);
+      });
+    try {
+      // Refused when it runs (with COMMIT): its Parse was answered, so its name is kept.
+      await raw.query(
+        "create trigger refuse before insert on named_refused for each row execute function refuse_named()",
+      );
+      clear();
+      await expect(inTransaction(held)).rejects.toThrow(/refused by test/);
+      expect(parsedNamed).toEqual(["insert into named_refused"]);
+      await raw.query("drop trigger refuse on named_refused");
+      clear();
+      await inTransaction(held);
+      expect(parsedNamed).toEqual([]);
+      expect(sent).toEqual(["begin", "insert into named_refused", "commit"]);
+      // A Parse the server refuses (no such table) skips the named Parse after it: neither name is kept, and the
+      // next round trip parses both again under new names.
+      clear();
+      await expect(inTransaction(missing, later)).rejects.toThrow(/named_missing/);
+      await raw.query("create table named_missing (x int)");
+      await inTransaction(missing, later);
+      expect(parsedNamed).toEqual([
+        "insert into named_missing",
+        "insert into named_missing",
+        "insert into named_later",
+      ]);
+      clear();
+      await inTransaction(missing, later);
+      expect(parsedNamed).toEqual([]);
+      const [counts] = await raw.query(
+        "select (select count(*) from named_later) as later, (select count(*) from named_refused) as refused",
+      );
+      expect([Number(counts?.later), Number(counts?.refused)]).toEqual([2, 1]);
+    } finally {
+      await raw.query("drop function if exists refuse_named() cascade");
+      await raw.query("drop table if exists named_refused, named_later, named_missing");
+      await raw.close();
+      await storage.close();
+    }
+  });
+
+  it("a named statement gone (DEALLOCATE ALL) or stale (a migration changed its rows) costs a retry, not an error", async () => {
+    const storage = await createPostgresStorage({ pool });
+    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const register = (firstName: string) =>
+      practice.patients.register(principal, { firstName, lastName: "Stale", dateOfBirth: "1980-01-01" });
+    await register("One");
+    await register("Two");
+    // Something else on the connection drops every prepared statement.
+    await pool.query("deallocate all");
+    clear();
+    const three = await register("Three");
+    expect(three.created).toBe(true);
+    expect(parsedNamed).toContain('insert into "patients"');
+    // A column added to patients changes the rows `insert … returning *` answers: PostgreSQL refuses the old plan.
+    const raw = await openRawQuery("postgres", url);
+    try {
+      await raw.query("alter table patients add column stale_test int");
+      clear();
+      const four = await register("Four");
+      expect(four.patient.firstName).toBe("Four");
+      expect(parsedNamed).toContain('insert into "patients"');
+      clear();
+      await register("Five");
+      expect(parsedNamed).toEqual([]);
+    } finally {
+      await raw.query("alter table patients drop column if exists stale_test");
+      await raw.close();
+      await storage.close();
+    }
   });
 
   it("a statement that fails with BEGIN or with COMMIT rolls the whole transaction back; the connection goes on", async () => {

@@ -14,6 +14,15 @@ import type { Database } from "./schema.js";
  */
 const sqlByShape = new WeakMap<object, Map<string, string | null>>();
 
+/**
+ * Marks the SQL kept for a shape: its text is the same on every call of the shape, and its plan does not depend on
+ * the values bound to it (every statement compiled by shape is an INSERT), so a driver may parse it once per
+ * connection and bind later calls to it (on PostgreSQL, a named prepared statement: `pipelinedTransactions`).
+ * A SQL comment: any engine ignores it. Only SQL taken from the cache carries it, so the texts marked are at most
+ * the MAX_SHAPES kept.
+ */
+export const PREPARABLE = "/* prepared */ ";
+
 /** Shapes kept per dialect; a shape past the bound is compiled every time, as without the cache. */
 const MAX_SHAPES = 512;
 
@@ -28,8 +37,8 @@ export interface Shaped {
 }
 
 /**
- * The compiled statement of `build()`, from the shape's cached SQL and its values where it has one; without a
- * shape, compiled by Kysely.
+ * The compiled statement of `build()`, from the shape's cached SQL (marked PREPARABLE) and its values where it
+ * has one; without a shape, compiled by Kysely. Only for statements whose plan does not depend on their values.
  */
 export function compileByShape(
   db: Kysely<Database>,
@@ -48,7 +57,7 @@ export function compileByShape(
   if (typeof cached === "string") return CompiledQuery.raw(cached, [...values]);
   const compiled = build().compile();
   if (cached === undefined && shapes.size < MAX_SHAPES)
-    shapes.set(shape, sameParameters(compiled.parameters, values) ? compiled.sql : null);
+    shapes.set(shape, sameParameters(compiled.parameters, values) ? PREPARABLE + compiled.sql : null);
   return compiled;
 }
 

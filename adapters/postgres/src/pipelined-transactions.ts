@@ -1,6 +1,14 @@
 import { SENT_WITH_NEXT_STATEMENT } from "@openpractice/kysely";
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import pg from "pg";
+import pgUtils from "pg/lib/utils.js";
+import {
+  ConnectionStatements,
+  forgetAllPreparedStatements,
+  isPreparable,
+  isStalePreparedStatement,
+  type StatementName,
+} from "./prepared-statements.js";
 
 /** A statement written ahead of another in the same round trip: text and parameters already in wire form. */
 interface HeldStatement {
@@ -8,31 +16,58 @@ interface HeldStatement {
   values: Array<string | null>;
 }
 
+/** A statement as it goes out: unnamed (parsed right before its Bind) or named (see prepared-statements.ts). */
+interface OutgoingStatement extends HeldStatement {
+  name: StatementName | undefined;
+}
+
 /** The members of pg's connection a query writes its messages through (pg's own Query uses them the same way). */
 interface PgConnection {
-  parse(message: { text: string }): void;
-  bind(message: { values: Array<string | null> }): void;
+  parse(message: { text: string; name?: string }): void;
+  bind(message: {
+    statement?: string;
+    portal?: string;
+    values: readonly unknown[];
+    binary?: boolean | undefined;
+    valueMapper?: (value: unknown) => unknown;
+  }): void;
+  describe(message: { type: "P"; name: string }): void;
   execute(message: object): void;
+  sync(): void;
+  on(event: "parseComplete", listener: () => void): void;
 }
 
 declare module "pg" {
   interface Query {
+    readonly text: string | undefined;
+    readonly portal: string;
+    readonly binary: boolean | undefined;
+    readonly rows: number | undefined;
+    values: unknown[] | undefined;
     prepare(connection: PgConnection): void;
     handleCommandComplete(message: unknown, connection: PgConnection): void;
+    handleReadyForQuery(connection: PgConnection): void;
+    handleError(error: unknown, connection: PgConnection): void;
+    _getRows(connection: PgConnection, rows: number | undefined): void;
   }
 }
 
 /**
  * One pg query that runs held statements and then its own, written to the server together and answered by one
- * ReadyForQuery: each held statement's Parse/Bind/Execute, then the statement's own messages and their Sync. The
- * server runs them in order; an error in any skips the rest up to the Sync, as it would have over several round
- * trips, and rejects this query with it. The held statements' completions are not results of this one.
+ * ReadyForQuery: the Parse of every named statement new to the connection first, then each held statement's
+ * (Parse,) Bind and Execute, then the statement's own and the Sync. The server runs them in order; an error in any
+ * skips the rest up to the Sync, as it would have over several round trips, and rejects this query with it. The
+ * held statements' completions are not results of this one. Named Parses go first so that an error in a statement
+ * can never leave a later one's name unparsed while an earlier Bind used it; which of them the server parsed is
+ * counted from its ParseComplete answers (ConnectionStatements).
  */
-class AfterHeldStatementsQuery extends pg.Query {
+class PipelinedQuery extends pg.Query {
   private completionsToSkip: number;
 
   constructor(
-    private readonly held: readonly HeldStatement[],
+    private readonly held: readonly OutgoingStatement[],
+    private readonly ownName: StatementName | undefined,
+    private readonly statements: ConnectionStatements,
     text: string,
     values: readonly unknown[],
     callback: (error: Error | undefined, result: unknown) => void,
@@ -47,12 +82,34 @@ class AfterHeldStatementsQuery extends pg.Query {
   }
 
   override prepare(connection: PgConnection): void {
+    const text = this.text ?? "";
+    for (const statement of [...this.held, { text, name: this.ownName }]) {
+      if (!statement.name?.parse) continue;
+      connection.parse({ text: statement.text, name: statement.name.name });
+      this.statements.parsing(statement.text, statement.name.name);
+    }
     for (const statement of this.held) {
-      connection.parse({ text: statement.text });
-      connection.bind({ values: statement.values });
+      if (!statement.name) connection.parse({ text: statement.text });
+      connection.bind({ statement: statement.name?.name ?? "", values: statement.values });
       connection.execute({});
     }
-    super.prepare(connection);
+    // The statement's own messages as pg's Query.prepare writes them, bound to its name where it has one.
+    if (!this.ownName) connection.parse({ text });
+    try {
+      connection.bind({
+        portal: this.portal,
+        statement: this.ownName?.name ?? "",
+        values: this.values ?? [],
+        binary: this.binary,
+        valueMapper: pgUtils.prepareValue,
+      });
+    } catch (error) {
+      connection.sync();
+      this.handleError(error, connection);
+      return;
+    }
+    connection.describe({ type: "P", name: this.portal || "" });
+    this._getRows(connection, this.rows);
   }
 
   override handleCommandComplete(message: unknown, connection: PgConnection): void {
@@ -61,6 +118,17 @@ class AfterHeldStatementsQuery extends pg.Query {
       return;
     }
     super.handleCommandComplete(message, connection);
+  }
+
+  override handleReadyForQuery(connection: PgConnection): void {
+    this.statements.settled();
+    super.handleReadyForQuery(connection);
+  }
+
+  override handleError(error: unknown, connection: PgConnection): void {
+    this.statements.settled();
+    if (isStalePreparedStatement(error)) forgetAllPreparedStatements();
+    super.handleError(error, connection);
   }
 }
 
@@ -92,7 +160,14 @@ class PipelinedTransactionClient implements PostgresPoolClient {
   private beginHeld = false;
   private held: HeldStatement[] = [];
 
-  constructor(private readonly client: pg.PoolClient) {}
+  /**
+   * @param statements the connection's named statements; undefined to send every statement unnamed (prepared
+   *   statements turned off).
+   */
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly statements: ConnectionStatements | undefined,
+  ) {}
 
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -126,12 +201,33 @@ class PipelinedTransactionClient implements PostgresPoolClient {
       return Promise.resolve(noRows("HELD"));
     }
     const held = this.takeHeld();
-    if (held.length === 0) return this.client.query(sql, parameters as unknown[]);
+    const prepared = this.statements !== undefined && isPreparable(sql);
+    if (held.length === 0 && !prepared) return this.client.query(sql, parameters as unknown[]);
     // Without parameters pg sends text by the simple protocol, which may carry several commands (a migration's);
     // the extended protocol takes one per Parse. Such a statement waits for what was held, one round trip each.
     if (parameters.length === 0 && statement !== "commit") return this.afterEach(held, sql);
+    return this.pipelined(held, sql, parameters);
+  }
+
+  /** Sends `held` and then `sql` in one round trip, each preparable statement under its connection's name. */
+  private pipelined(held: readonly HeldStatement[], sql: string, parameters: readonly unknown[]): Promise<unknown> {
+    const statements = this.statements ?? new ConnectionStatements();
+    // A text twice in one round trip is parsed (if new) at its first occurrence and bound by name at each.
+    const first = new Map<string, StatementName | undefined>();
+    const nameOf = (text: string): StatementName | undefined => {
+      if (!this.statements || !isPreparable(text)) return undefined;
+      if (first.has(text)) {
+        const name = first.get(text);
+        return name && { name: name.name, parse: false };
+      }
+      const name = statements.nameFor(text);
+      first.set(text, name);
+      return name;
+    };
+    const outgoing = held.map((statement) => ({ ...statement, name: nameOf(statement.text) }));
+    const ownName = nameOf(sql);
     return new Promise((resolve, reject) => {
-      const query = new AfterHeldStatementsQuery(held, sql, parameters, (error, result) =>
+      const query = new PipelinedQuery(outgoing, ownName, statements, sql, parameters, (error, result) =>
         error ? reject(error) : resolve(result),
       );
       this.client.query(query as never);
@@ -159,10 +255,38 @@ class PipelinedTransactionClient implements PostgresPoolClient {
   }
 }
 
+/** Each pg connection's named statements, kept for the connection's life across checkouts. */
+const statementsOf = new WeakMap<pg.PoolClient, ConnectionStatements>();
+
+function statementsOfClient(client: pg.PoolClient): ConnectionStatements {
+  let statements = statementsOf.get(client);
+  if (!statements) {
+    const created = new ConnectionStatements();
+    statements = created;
+    statementsOf.set(client, created);
+    // Every ParseComplete the server sends on this connection, in order; only named Parses awaiting one count.
+    (client as unknown as { connection: PgConnection }).connection.on("parseComplete", () => created.parsed());
+  }
+  return statements;
+}
+
+export interface PipelinedTransactionsOptions {
+  /**
+   * Named prepared statements for the statements marked PREPARABLE (default true). Turn off behind a pooler that
+   * does not carry prepared statements from one transaction to the next (PgBouncer before 1.21 in transaction
+   * mode, or without `max_prepared_statements`).
+   */
+  preparedStatements?: boolean | undefined;
+}
+
 /** The pool Kysely checks clients out of: the vendor's or our pg.Pool, its clients wrapped, never patched. */
-export function pipelinedTransactions(pool: pg.Pool): PostgresPool {
+export function pipelinedTransactions(pool: pg.Pool, options: PipelinedTransactionsOptions = {}): PostgresPool {
+  const prepared = options.preparedStatements !== false;
   return {
-    connect: async () => new PipelinedTransactionClient(await pool.connect()),
+    connect: async () => {
+      const client = await pool.connect();
+      return new PipelinedTransactionClient(client, prepared ? statementsOfClient(client) : undefined);
+    },
     end: () => pool.end(),
   };
 }

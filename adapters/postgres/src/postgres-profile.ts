@@ -9,6 +9,7 @@ import { sql, type ColumnDefinitionBuilder, type Kysely } from "kysely";
 import { keptPatientCounts } from "@openpractice/kysely";
 import { patientCountsMigration } from "./patient-counts.js";
 import { keyedPatientSearch, patientSearchKeysMigration } from "./patient-search-keys.js";
+import { isStalePreparedStatement } from "./prepared-statements.js";
 
 /** PostgreSQL: RETURNING, ON CONFLICT and SKIP LOCKED; `serial` keys. */
 export const postgresProfile: SqlDialectProfile = Object.freeze({
@@ -24,9 +25,10 @@ export const postgresProfile: SqlDialectProfile = Object.freeze({
   dataModifyingCte: true,
   // READ COMMITTED: every statement sees what was committed before it started; only read-modify-write needs a lock.
   lockedRead: ((query, mode) => (mode === "update" ? query.forUpdate() : query)) as LockedRead,
-  // 40P01 deadlock_detected, 40001 serialization_failure.
+  // 40P01 deadlock_detected, 40001 serialization_failure; a named statement gone or stale after a migration
+  // (prepared-statements.ts), which the connections forget on seeing it, so the transaction's next run parses anew.
   isTransactionConflict: (error: unknown) =>
-    ["40P01", "40001"].includes(String((error as { code?: unknown } | null)?.code)),
+    ["40P01", "40001"].includes(String((error as { code?: unknown } | null)?.code)) || isStalePreparedStatement(error),
   isUnavailable: (error: unknown) => {
     const e = error as { code?: unknown; message?: unknown } | null;
     const code = typeof e?.code === "string" ? e.code : "";

@@ -13,6 +13,11 @@ export interface PostgresStorageOptions {
   maxConnections?: number | undefined;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean | undefined;
+  /**
+   * Named prepared statements for hot inserts (default true; `?preparedStatements=false` in the URL turns them off
+   * too). Turn off behind a pooler that does not carry prepared statements between transactions.
+   */
+  preparedStatements?: boolean | undefined;
   /** Told when an idle pooled connection fails (server restart, network drop); the pool replaces it. */
   onIdleConnectionError?: ((error: Error) => void) | undefined;
   /** Read replicas (hot standbys of the primary) for list and search reads; never migrated. */
@@ -65,17 +70,28 @@ function guardCheckedOutClients(pool: pg.Pool): void {
   });
 }
 
+/** The URL without our `preparedStatements` parameter (pg would not know it), and its setting (default true). */
+export function preparedStatementsOf(url: string): { url: string; preparedStatements: boolean } {
+  const parsed = new URL(url);
+  const value = parsed.searchParams.get("preparedStatements");
+  if (value === null) return { url, preparedStatements: true };
+  parsed.searchParams.delete("preparedStatements");
+  return { url: parsed.toString(), preparedStatements: !["false", "0"].includes(value.toLowerCase()) };
+}
+
 /** The storage port on PostgreSQL (pg + Kysely). */
 export async function createPostgresStorage(options: PostgresStorageOptions): Promise<KyselyStorage> {
   if (!options.pool && !options.url) throw new Error("createPostgresStorage needs a url or a pool");
   let pool = options.pool;
+  const fromUrl = options.url ? preparedStatementsOf(options.url) : undefined;
   if (!pool) {
-    pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+    pool = new pg.Pool({ connectionString: fromUrl?.url, max: options.maxConnections ?? 10 });
     // An idle client dropped by the server emits 'error' on the pool; without a listener that kills the process.
     pool.on("error", (error) => options.onIdleConnectionError?.(error));
   }
   guardCheckedOutClients(pool);
-  const dialect = new PostgresDialect({ pool: pipelinedTransactions(pool) });
+  const preparedStatements = options.preparedStatements ?? (options.pool ? true : fromUrl?.preparedStatements);
+  const dialect = new PostgresDialect({ pool: pipelinedTransactions(pool, { preparedStatements }) });
   const db = new Kysely<Database>({ dialect });
   const counted = pool;
   const primary = {
