@@ -41,8 +41,8 @@ const head = (text: unknown) =>
 
 // On a server engine every statement of a write is a network round trip. An audited patient create on
 // PostgreSQL runs BEGIN, the patient INSERT, ONE statement for its outbox event and audit entry, and COMMIT, in
-// two round trips (pipelinedTransactions): BEGIN is written with the INSERT, the appends with COMMIT. The
-// organisation is ensured by a statement only until a commit has made it known to the process. What the server
+// one round trip (pipelinedTransactions): the insert takes a reserved id and goes ahead of its answer
+// (speculative-inserts.ts), so all four are written with COMMIT. The organisation is ensured by a statement only until a commit has made it known to the process. What the server
 // was sent is read off pg's connection (the statement each Bind runs, by its Parse's text or name, and each simple
 // Query message), which texts it parsed as named statements off the Parse messages, what waited for an answer off
 // client.query.
@@ -107,18 +107,21 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
     parsedUnnamed.length = 0;
   };
 
-  it("two round trips per create once the organisation is known; event and entry commit with the patient", async () => {
+  it("one round trip per create once the organisation is known; the insert, event and entry commit together", async () => {
     const storage = await createPostgresStorage({ pool });
     const practice = createPractice({ storage, keys: testPracticeKeys() });
     const register = (firstName: string) =>
       practice.audit.runAudited(7, entry, () =>
         practice.patients.register(principal, { firstName, lastName: "Trip", dateOfBirth: "1980-01-01" }),
       );
-    await register("First");
+    await register("First"); // ensures the organisation and reserves a block of ids
     clear();
     const second = await register("Second");
-    expect(roundTrips).toEqual(['insert into "patients"', "commit"]);
+    expect(roundTrips).toEqual(["commit"]);
     expect(sent).toEqual(["begin", 'insert into "patients"', 'with "appended_events" as', "commit"]);
+    // The answer is the row as stored.
+    expect(second.created).toBe(true);
+    expect(await storage.repositories.patients.findById(7, second.patient.id)).toEqual(second.patient);
     const raw = await openRawQuery("postgres", url);
     const events = await raw.query("select event_type, data from outbox where organisation_id = 7 order by id");
     const entries = await raw.query(
@@ -131,6 +134,43 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
       { action: "v2CreatePatient", resource_id: String(second.patient.id) },
     ]);
     await storage.close();
+  });
+
+  it("a duplicate refuses the insert ahead at COMMIT; the transaction runs again and answers the patient there", async () => {
+    const storage = await createPostgresStorage({ pool });
+    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const register = () =>
+      practice.audit.runAudited(7, entry, () =>
+        practice.patients.register(principal, { firstName: "Twice", lastName: "Ahead", dateOfBirth: "1970-05-06" }),
+      );
+    const raw = await openRawQuery("postgres", url);
+    const events = async () => Number((await raw.query("select count(*) as n from outbox"))[0]?.n);
+    try {
+      const first = await register();
+      const before = await events();
+      clear();
+      const again = await register();
+      expect([again.created, again.patient]).toEqual([false, first.patient]);
+      expect(sent).toEqual([
+        ...["begin", 'insert into "patients"', 'with "appended_events" as', "commit", "rollback"],
+        // The insert answering its rows (none: a duplicate), the existing patient read, the audit entry.
+        ...["begin", 'insert into "patients"', "select * from", 'insert into "audit_events"', "commit"],
+      ]);
+      expect(await events()).toBe(before);
+      // Ten at once of one new person: one created, nine answered the same patient, one event.
+      const at = await events();
+      const concurrent = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          practice.patients.register(principal, { firstName: "Many", lastName: "Ahead", dateOfBirth: "1971-01-01" }),
+        ),
+      );
+      expect(concurrent.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(concurrent.map((r) => r.patient.id)).size).toBe(1);
+      expect(await events()).toBe(at + 1);
+    } finally {
+      await raw.close();
+      await storage.close();
+    }
   });
 
   // The hot inserts (compiled by shape, marked PREPARABLE) are named prepared statements: parsed once per
@@ -163,7 +203,9 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
     expect(onServer.map((s) => head(s.statement))).toEqual(
       expect.arrayContaining(['insert into "patients"', 'with "appended_events" as']),
     );
-    expect(onServer.every((s) => /^openpractice_\d+$/.test(s.name) && s.statement.includes(PREPARABLE))).toBe(true);
+    expect(
+      onServer.every((s) => /^openpractice_[0-9a-f]{8}_\d+$/.test(s.name) && s.statement.includes(PREPARABLE)),
+    ).toBe(true);
     // Turned off, the same creates parse every statement unnamed.
     const off = await createPostgresStorage({ pool, preparedStatements: false });
     const offPractice = createPractice({ storage: off, keys: testPracticeKeys() });
@@ -254,22 +296,91 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
     const three = await register("Three");
     expect(three.created).toBe(true);
     expect(parsedNamed).toContain('insert into "patients"');
-    // A column added to patients changes the rows `insert … returning *` answers: PostgreSQL refuses the old plan.
+    // A column added to patients changes the rows `insert … returning *` answers (the insert a duplicate
+    // registration runs, once its insert ahead was refused): PostgreSQL refuses the old plan.
+    await register("Three");
+    await register("Three");
     const raw = await openRawQuery("postgres", url);
     try {
       await raw.query("alter table patients add column stale_test int");
       clear();
-      const four = await register("Four");
-      expect(four.patient.firstName).toBe("Four");
-      expect(parsedNamed).toContain('insert into "patients"');
+      const again = await register("Three");
+      expect([again.created, again.patient.id]).toEqual([false, three.patient.id]);
+      // The insert ahead (no rows answered) is only planned anew; the insert returning rows is refused, forgotten
+      // and parsed again under a new name.
+      expect(parsedNamed).toEqual(['insert into "patients"']);
+      // Every connection forgot its names: the next duplicate parses what the retry did not (its insert ahead),
+      // the one after parses nothing.
+      expect((await register("Three")).created).toBe(false);
       clear();
-      await register("Five");
+      expect((await register("Three")).created).toBe(false);
       expect(parsedNamed).toEqual([]);
     } finally {
       await raw.query("alter table patients drop column if exists stale_test");
       await raw.close();
       await storage.close();
     }
+  });
+
+  it("names forgotten or left unanswered are closed on the server: its statements do not pile up", async () => {
+    const storage = await createPostgresStorage({ pool });
+    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const duplicate = () =>
+      practice.patients.register(principal, { firstName: "Pile", lastName: "Up", dateOfBirth: "1960-02-02" });
+    const raw = await openRawQuery("postgres", url);
+    const onServer = async () => (await preparedOnServer()).length;
+    try {
+      await duplicate();
+      await duplicate();
+      await duplicate();
+      const counts: number[] = [];
+      // Each column added makes the duplicate's `insert … returning *` stale: every name is forgotten, parsed anew.
+      for (let i = 0; i < 4; i++) {
+        await raw.query(`alter table patients add column pile_${i} int`);
+        expect((await duplicate()).created).toBe(false);
+        await duplicate();
+        counts.push(await onServer());
+      }
+      expect(new Set(counts).size).toBe(1);
+      // A value pg cannot send fails the query before anything is written, in a transaction with a new named
+      // statement held: nothing is left on the server, and the connection goes on.
+      const before = await onServer();
+      const unsendable = {
+        toPostgres: () => {
+          throw new Error("cannot send this");
+        },
+      };
+      for (let i = 0; i < 3; i++)
+        await expect(
+          storage.db.transaction().execute(async (trx) => {
+            await trx.executeQuery(
+              CompiledQuery.raw(
+                `${SENT_WITH_NEXT_STATEMENT}${PREPARABLE}insert into outbox_never_${i} values ($1)`,
+                [1],
+              ),
+            );
+            await trx.executeQuery(CompiledQuery.raw(`${PREPARABLE}select $1::text`, [unsendable]));
+          }),
+        ).rejects.toThrow("cannot send this");
+      expect(await onServer()).toBe(before);
+      expect((await duplicate()).created).toBe(false);
+    } finally {
+      for (let i = 0; i < 4; i++) await raw.query(`alter table patients drop column if exists pile_${i}`);
+      await raw.close();
+      await storage.close();
+    }
+  });
+
+  it("outside a transaction a gone name is parsed anew and the statement sent again", async () => {
+    const storage = await createPostgresStorage({ pool });
+    const window = new Date("2026-01-01T00:00:00Z");
+    await storage.repositories.rateLimits.hit("gone-name", window);
+    await storage.repositories.rateLimits.hit("gone-name", window);
+    await pool.query("deallocate all");
+    clear();
+    expect(await storage.repositories.rateLimits.hit("gone-name", window)).toBe(3);
+    expect(parsedNamed).toEqual(['insert into "rate_limit_counters"']);
+    await storage.close();
   });
 
   it("a statement that fails with BEGIN or with COMMIT rolls the whole transaction back; the connection goes on", async () => {

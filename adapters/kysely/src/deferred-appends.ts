@@ -12,7 +12,7 @@ import { compileByShape, rowsShape, type Shaped } from "./statements-by-shape.js
 export const SENT_WITH_NEXT_STATEMENT = "/* sent with the next statement */ ";
 
 /** Runs the statement compiled by shape (statements-by-shape.ts) and marked SENT_WITH_NEXT_STATEMENT. */
-async function executeWithNext(
+export async function executeWithNext(
   trx: Kysely<Database>,
   shaped: Shaped | undefined,
   build: () => Compilable,

@@ -6,6 +6,7 @@ import { KnownOrganisations } from "./known-organisations.js";
 import { migrateToLatest } from "./migrations/migrate.js";
 import { repositoriesOn } from "./kysely-modules.js";
 import type { Database } from "./schema.js";
+import { runningInsertsAhead } from "./speculative-inserts.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
 
 /** Runs of a transaction the engine ends for a deadlock before the error reaches the caller (pauses up to 1.3 s in all). */
@@ -75,16 +76,18 @@ export class KyselyStorage implements Storage {
     if (this.group) return this.group.run(fn);
     const { db, profile } = this.options;
     let committed = () => {};
-    const value = await this.retryingConflicts(() =>
-      db.transaction().execute(async (trx) => {
-        const tracked = this.trackedRepositories(trx);
-        committed = tracked.committed;
-        if (!profile.dataModifyingCte && !profile.deferredAppends) return fn(tracked.repositories);
-        const appends = deferringAppends(tracked.repositories, trx, profile.dataModifyingCte === true);
-        const value = await fn(appends.repositories);
-        await appends.flush();
-        return value;
-      }),
+    const value = await runningInsertsAhead(profile, () =>
+      this.retryingConflicts(() =>
+        db.transaction().execute(async (trx) => {
+          const tracked = this.trackedRepositories(trx);
+          committed = tracked.committed;
+          if (!profile.dataModifyingCte && !profile.deferredAppends) return fn(tracked.repositories);
+          const appends = deferringAppends(tracked.repositories, trx, profile.dataModifyingCte === true);
+          const value = await fn(appends.repositories);
+          await appends.flush();
+          return value;
+        }),
+      ),
     );
     committed();
     return value;

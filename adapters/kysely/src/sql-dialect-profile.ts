@@ -97,6 +97,12 @@ export interface SqlDialectProfile {
    */
   isTransactionConflict?(error: unknown): boolean;
   /**
+   * Reserves `count` ids of `table`'s serial key for inserts that name their id (speculative-inserts.ts): a
+   * registration's insert is then sent with its commit instead of waiting for its answer. Engines whose driver does
+   * not send a held statement with the next (SENT_WITH_NEXT_STATEMENT) leave it out.
+   */
+  reserveIds?(db: Kysely<Database>, table: string, count: number): Promise<number[]>;
+  /**
    * True when INSERTs may run inside WITH (PostgreSQL's data-modifying CTEs): a transaction's outbox events and
    * audit entries are then written with one statement at its end (deferred-appends.ts) instead of one each.
    */

@@ -16,11 +16,6 @@ interface HeldStatement {
   values: Array<string | null>;
 }
 
-/** A statement as it goes out: unnamed (parsed right before its Bind) or named (see prepared-statements.ts). */
-interface OutgoingStatement extends HeldStatement {
-  name: StatementName | undefined;
-}
-
 /** The members of pg's connection a query writes its messages through (pg's own Query uses them the same way). */
 interface PgConnection {
   parse(message: { text: string; name?: string }): void;
@@ -32,6 +27,7 @@ interface PgConnection {
     valueMapper?: (value: unknown) => unknown;
   }): void;
   describe(message: { type: "P"; name: string }): void;
+  close(message: { type: "S"; name: string }): void;
   execute(message: object): void;
   sync(): void;
   on(event: "parseComplete", listener: () => void): void;
@@ -54,20 +50,20 @@ declare module "pg" {
 
 /**
  * One pg query that runs held statements and then its own, written to the server together and answered by one
- * ReadyForQuery: the Parse of every named statement new to the connection first, then each held statement's
- * (Parse,) Bind and Execute, then the statement's own and the Sync. The server runs them in order; an error in any
- * skips the rest up to the Sync, as it would have over several round trips, and rejects this query with it. The
- * held statements' completions are not results of this one. Named Parses go first so that an error in a statement
- * can never leave a later one's name unparsed while an earlier Bind used it; which of them the server parsed is
- * counted from its ParseComplete answers (ConnectionStatements).
+ * ReadyForQuery: a Close of every retired name, the Parse of every named statement new to the connection, then each
+ * held statement's (Parse,) Bind and Execute, then the statement's own and the Sync. The server runs them in order;
+ * an error in any skips the rest up to the Sync, as it would have over several round trips, and rejects this query
+ * with it. The held statements' completions are not results of this one. Named Parses go first so that an error in
+ * a statement can never leave a later one's name unparsed while an earlier Bind used it; which of them the server
+ * parsed is counted from its ParseComplete answers (ConnectionStatements). Names are chosen when the messages are
+ * written, so they reflect every answer to the queries before on the connection.
  */
 class PipelinedQuery extends pg.Query {
   private completionsToSkip: number;
 
   constructor(
-    private readonly held: readonly OutgoingStatement[],
-    private readonly ownName: StatementName | undefined,
-    private readonly statements: ConnectionStatements,
+    private readonly held: readonly HeldStatement[],
+    private readonly statements: ConnectionStatements | undefined,
     text: string,
     values: readonly unknown[],
     callback: (error: Error | undefined, result: unknown) => void,
@@ -83,33 +79,51 @@ class PipelinedQuery extends pg.Query {
 
   override prepare(connection: PgConnection): void {
     const text = this.text ?? "";
-    for (const statement of [...this.held, { text, name: this.ownName }]) {
-      if (!statement.name?.parse) continue;
-      connection.parse({ text: statement.text, name: statement.name.name });
-      this.statements.parsing(statement.text, statement.name.name);
-    }
-    for (const statement of this.held) {
-      if (!statement.name) connection.parse({ text: statement.text });
-      connection.bind({ statement: statement.name?.name ?? "", values: statement.values });
-      connection.execute({});
-    }
-    // The statement's own messages as pg's Query.prepare writes them, bound to its name where it has one.
-    if (!this.ownName) connection.parse({ text });
+    let values: unknown[];
     try {
-      connection.bind({
-        portal: this.portal,
-        statement: this.ownName?.name ?? "",
-        values: this.values ?? [],
-        binary: this.binary,
-        valueMapper: pgUtils.prepareValue,
-      });
+      // Converted before anything is written: a value that cannot be sent fails the query with nothing sent.
+      values = (this.values ?? []).map((value) => pgUtils.prepareValue(value));
     } catch (error) {
       connection.sync();
       this.handleError(error, connection);
       return;
     }
-    connection.describe({ type: "P", name: this.portal || "" });
-    this._getRows(connection, this.rows);
+    const statements = this.statements;
+    for (const name of statements?.retiredNames() ?? []) connection.close({ type: "S", name });
+    // A text twice in one exchange is parsed (if new) at its first occurrence and bound by name at each.
+    const first = new Map<string, StatementName | undefined>();
+    const nameOf = (statementText: string): StatementName | undefined => {
+      if (!statements || !isPreparable(statementText)) return undefined;
+      if (first.has(statementText)) {
+        const name = first.get(statementText);
+        return name && { name: name.name, parse: false };
+      }
+      const name = statements.nameFor(statementText);
+      first.set(statementText, name);
+      return name;
+    };
+    const outgoing = [...this.held, { text, values }].map((statement) => ({
+      ...statement,
+      name: nameOf(statement.text),
+    }));
+    for (const statement of outgoing) {
+      if (!statement.name?.parse) continue;
+      connection.parse({ text: statement.text, name: statement.name.name });
+      statements?.parsing(statement.text, statement.name.name);
+    }
+    for (const [i, statement] of outgoing.entries()) {
+      if (!statement.name) connection.parse({ text: statement.text });
+      const bind = { statement: statement.name?.name ?? "", values: statement.values };
+      if (i < this.held.length) {
+        connection.bind(bind);
+        connection.execute({});
+      } else {
+        // The statement's own messages as pg's Query.prepare writes them.
+        connection.bind({ ...bind, portal: this.portal, binary: this.binary });
+        connection.describe({ type: "P", name: this.portal || "" });
+        this._getRows(connection, this.rows);
+      }
+    }
   }
 
   override handleCommandComplete(message: unknown, connection: PgConnection): void {
@@ -121,12 +135,12 @@ class PipelinedQuery extends pg.Query {
   }
 
   override handleReadyForQuery(connection: PgConnection): void {
-    this.statements.settled();
+    this.statements?.settled();
     super.handleReadyForQuery(connection);
   }
 
   override handleError(error: unknown, connection: PgConnection): void {
-    this.statements.settled();
+    this.statements?.settled();
     if (isStalePreparedStatement(error)) forgetAllPreparedStatements();
     super.handleError(error, connection);
   }
@@ -159,6 +173,8 @@ function wireValues(values: readonly unknown[]): Array<string | null> | undefine
 class PipelinedTransactionClient implements PostgresPoolClient {
   private beginHeld = false;
   private held: HeldStatement[] = [];
+  /** Between Kysely's BEGIN and its COMMIT or ROLLBACK. */
+  private inTransaction = false;
 
   /**
    * @param statements the connection's named statements; undefined to send every statement unnamed (prepared
@@ -178,7 +194,9 @@ class PipelinedTransactionClient implements PostgresPoolClient {
       return this.client.query(sql as never);
     }
     const statement = sql.trim().toLowerCase();
+    if (statement === "commit" || statement === "rollback") this.inTransaction = false;
     if (statement === "begin") {
+      this.inTransaction = true;
       this.beginHeld = true;
       return Promise.resolve(noRows("BEGIN"));
     }
@@ -210,28 +228,22 @@ class PipelinedTransactionClient implements PostgresPoolClient {
   }
 
   /** Sends `held` and then `sql` in one round trip, each preparable statement under its connection's name. */
-  private pipelined(held: readonly HeldStatement[], sql: string, parameters: readonly unknown[]): Promise<unknown> {
-    const statements = this.statements ?? new ConnectionStatements();
-    // A text twice in one round trip is parsed (if new) at its first occurrence and bound by name at each.
-    const first = new Map<string, StatementName | undefined>();
-    const nameOf = (text: string): StatementName | undefined => {
-      if (!this.statements || !isPreparable(text)) return undefined;
-      if (first.has(text)) {
-        const name = first.get(text);
-        return name && { name: name.name, parse: false };
-      }
-      const name = statements.nameFor(text);
-      first.set(text, name);
-      return name;
-    };
-    const outgoing = held.map((statement) => ({ ...statement, name: nameOf(statement.text) }));
-    const ownName = nameOf(sql);
-    return new Promise((resolve, reject) => {
-      const query = new PipelinedQuery(outgoing, ownName, statements, sql, parameters, (error, result) =>
-        error ? reject(error) : resolve(result),
-      );
-      this.client.query(query as never);
-    });
+  private async pipelined(held: readonly HeldStatement[], sql: string, parameters: readonly unknown[]) {
+    const send = () =>
+      new Promise((resolve, reject) => {
+        const query = new PipelinedQuery(held, this.statements, sql, parameters, (error, result) =>
+          error ? reject(error) : resolve(result),
+        );
+        this.client.query(query as never);
+      });
+    try {
+      return await send();
+    } catch (error) {
+      // Outside a transaction nothing ran (a gone or stale name fails at Bind): send it again, parsed anew. In a
+      // transaction the storage runs the whole transaction again (the profile's isTransactionConflict).
+      if (this.inTransaction || held.length > 0 || !isStalePreparedStatement(error)) throw error;
+      return send();
+    }
   }
 
   /** BEGIN if held, then the held statements, in order. */
@@ -249,6 +261,7 @@ class PipelinedTransactionClient implements PostgresPoolClient {
   }
 
   release(): void {
+    this.inTransaction = false;
     this.beginHeld = false;
     this.held = [];
     this.client.release();
@@ -258,7 +271,9 @@ class PipelinedTransactionClient implements PostgresPoolClient {
 /** Each pg connection's named statements, kept for the connection's life across checkouts. */
 const statementsOf = new WeakMap<pg.PoolClient, ConnectionStatements>();
 
-function statementsOfClient(client: pg.PoolClient): ConnectionStatements {
+function statementsOfClient(client: pg.PoolClient): ConnectionStatements | undefined {
+  // A client in pg's pipeline mode has several queries in flight, so answers could not be matched to Parses.
+  if ((client as unknown as { pipeline?: boolean }).pipeline) return undefined;
   let statements = statementsOf.get(client);
   if (!statements) {
     const created = new ConnectionStatements();

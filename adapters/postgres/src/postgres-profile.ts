@@ -2,6 +2,7 @@ import {
   NETWORK_UNAVAILABLE_CODES,
   onConflictDoNothing,
   onConflictIncrement,
+  type Database,
   type LockedRead,
   type SqlDialectProfile,
 } from "@openpractice/kysely";
@@ -23,6 +24,13 @@ export const postgresProfile: SqlDialectProfile = Object.freeze({
   isUniqueViolation: (error: unknown) => (error as { code?: unknown } | null)?.code === "23505",
   statementErrorAbortsTransaction: true,
   dataModifyingCte: true,
+  // A block of the serial's next values in one statement; nextval is not transactional, so a rolled-back
+  // transaction's reservation stays valid.
+  reserveIds: async (db: Kysely<Database>, table: string, count: number) =>
+    (
+      await sql<{ id: string | number }>`select nextval(pg_get_serial_sequence(${table}, 'id')) as id
+        from generate_series(1, ${count})`.execute(db)
+    ).rows.map((row) => Number(row.id)),
   // READ COMMITTED: every statement sees what was committed before it started; only read-modify-write needs a lock.
   lockedRead: ((query, mode) => (mode === "update" ? query.forUpdate() : query)) as LockedRead,
   // 40P01 deadlock_detected, 40001 serialization_failure; a named statement gone or stale after a migration

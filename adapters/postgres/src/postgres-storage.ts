@@ -70,13 +70,25 @@ function guardCheckedOutClients(pool: pg.Pool): void {
   });
 }
 
-/** The URL without our `preparedStatements` parameter (pg would not know it), and its setting (default true). */
+/**
+ * The URL without our `preparedStatements` parameter (pg would not know it), and its setting (default true; `false`,
+ * `0`, `off` or `no` turn it off). The query string is edited as text: pg accepts connection strings that are not
+ * WHATWG URLs (a socket directory as host), and a URL parser's error would print the password.
+ */
 export function preparedStatementsOf(url: string): { url: string; preparedStatements: boolean } {
-  const parsed = new URL(url);
-  const value = parsed.searchParams.get("preparedStatements");
-  if (value === null) return { url, preparedStatements: true };
-  parsed.searchParams.delete("preparedStatements");
-  return { url: parsed.toString(), preparedStatements: !["false", "0"].includes(value.toLowerCase()) };
+  const query = url.indexOf("?");
+  if (query < 0 || !url.includes("preparedStatements=", query)) return { url, preparedStatements: true };
+  let preparedStatements = true;
+  const kept = url
+    .slice(query + 1)
+    .split("&")
+    .filter((pair) => {
+      if (!pair.startsWith("preparedStatements=")) return true;
+      const value = decodeURIComponent(pair.slice("preparedStatements=".length)).toLowerCase();
+      preparedStatements = !["false", "0", "off", "no"].includes(value);
+      return false;
+    });
+  return { url: url.slice(0, kept.length > 0 ? query + 1 : query) + kept.join("&"), preparedStatements };
 }
 
 /** The storage port on PostgreSQL (pg + Kysely). */

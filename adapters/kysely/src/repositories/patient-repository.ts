@@ -4,7 +4,9 @@ import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
 import { toDbTime, type Database, type PatientsTable } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
-import { executeInsertByShape } from "../statements-by-shape.js";
+import { executeWithNext } from "../deferred-appends.js";
+import { insertAhead, reservedId } from "../speculative-inserts.js";
+import { executeInsertByShape, rowsShape } from "../statements-by-shape.js";
 import { patientToRow, rowToPatient } from "./patient-rows.js";
 
 /** LIKE pattern for "contains term", with the wildcard characters of the term escaped. */
@@ -115,6 +117,17 @@ export class KyselyPatientRepository implements PatientRepository {
   }
 
   async insertIfAbsent(record: PatientRecord): Promise<InsertPatientResult> {
+    if (this.profile.reserveIds && insertAhead(this.db)) {
+      // Sent with the transaction's next statement (its commit), not waited for: a duplicate fails that statement
+      // and the transaction runs again without inserting ahead (speculative-inserts.ts). No RETURNING: rows
+      // answered to a held statement would be read as the next one's. The row is what was sent.
+      const values = { id: await reservedId(this.db, this.profile, "patients"), ...patientToRow(record) };
+      const shaped = rowsShape("patients", [values]);
+      await executeWithNext(this.db, shaped && { shape: `insert ahead: ${shaped.shape}`, values: shaped.values }, () =>
+        this.db.insertInto("patients").values(values),
+      );
+      return { created: true, patient: rowToPatient(values as Selectable<PatientsTable>) };
+    }
     let created: boolean;
     if (this.profile.capabilities.returning || this.profile.insertReturning) {
       // One statement on the common path: the inserted row comes back; a duplicate comes back empty.

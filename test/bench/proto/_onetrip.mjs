@@ -1,0 +1,45 @@
+import { readFileSync } from "node:fs";
+import pg from "pg";
+import { CompiledQuery } from "kysely";
+import { createPractice } from "@openpractice/core";
+import { createPostgresStorage } from "@openpractice/postgres";
+import { SENT_WITH_NEXT_STATEMENT } from "@openpractice/kysely";
+const url = process.env.DATABASE_URL;
+const pool = new pg.Pool({ connectionString: url, max: 10 });
+const captured = [];
+const cap = new pg.Pool({ connectionString: url, max: 1 });
+cap.on("connect", (client) => {
+  const c = client.connection;
+  const parse = c.parse.bind(c), bind = c.bind.bind(c);
+  let last;
+  c.parse = (m) => { last = { text: m.text }; captured.push(last); parse(m); };
+  c.bind = (m) => { if (last) last.values = m.values; bind(m); };
+});
+const capStorage = await createPostgresStorage({ pool: cap, preparedStatements: false });
+const practice = createPractice({ storage: capStorage, keys: { webhookSecretKey: "0".repeat(64), vapid: null } });
+const principal = { organisationId: 7, userId: 1, name: null, scopes: ["read", "write"], clinicIds: [], roles: [] };
+const entry = { actorUserId: 101, actorName: "Front desk", clientId: "opc_test", action: "v2CreatePatient", resourceType: "patient", resourceId: null, requestId: "req-1", changedFields: ["first_name"] };
+const reg = (n) => practice.audit.runAudited(7, { ...entry }, () => practice.patients.register(principal, { firstName: n, lastName: "Trip", dateOfBirth: "1980-01-01" }));
+await reg("A"); await reg("B"); captured.length = 0; await reg("C");
+const [ins, app] = captured.filter((s) => !/^(begin|commit)$/i.test(s.text.trim()));
+console.log(ins.values);
+const keyIdx = ins.values.findIndex((v) => typeof v === "string" && v.includes("1980") && v !== "1980-01-01");
+console.log("identity key index", keyIdx, ins.values[keyIdx]);
+const storage = await createPostgresStorage({ pool });
+const db = storage.db;
+let n = 0;
+const insertFor = (i, held) => CompiledQuery.raw(held ? SENT_WITH_NEXT_STATEMENT + ins.text.replace(/ returning \*/i, "") : ins.text, ins.values.map((v, j) => (j === keyIdx ? `${v}-${process.pid}-${i}` : v)));
+const appends = CompiledQuery.raw(app.text, app.values);
+const create = (held) => db.transaction().execute(async (trx) => { await trx.executeQuery(insertFor(n++, held)); await trx.executeQuery(appends); });
+const cpuOf = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" "); return Number(f[11]) + Number(f[12]); };
+const allCpu = () => { let t = 0; for (const d of require("node:fs").readdirSync("/proc")) { if (!/^\d+$/.test(d)) continue; try { t += cpuOf(d); } catch {} } return t; };
+import { createRequire } from "node:module"; const require = createRequire(import.meta.url);
+for (const mode of ["two", "one", "two", "one", "two", "one"]) {
+  const held = mode === "one";
+  const end = performance.now() + 4000; let done = 0;
+  const c0 = cpuOf(process.pid), a0 = allCpu();
+  await Promise.all(Array.from({ length: 10 }, async () => { while (performance.now() < end) { await create(held); done++; } }));
+  const own = (cpuOf(process.pid) - c0) * 10, all = (allCpu() - a0) * 10;
+  console.log(mode, "exchanges:", (done / 4).toFixed(0), "creates/s; CPU per create ms: node", (own / done).toFixed(3), "rest", ((all - own) / done).toFixed(3));
+}
+await storage.close(); await capStorage.close(); await cap.end().catch(() => {});
