@@ -1,7 +1,7 @@
-import { createPractice, type Principal } from "@openpractice/core";
+import { createPractice, patientFromDraft, toPatientRecord, type Principal } from "@openpractice/core";
 import { createMysqlStorage } from "@openpractice/mysql";
-import { PREPARABLE, SENT_WITH_NEXT_STATEMENT } from "@openpractice/kysely";
-import { createPostgresStorage } from "@openpractice/postgres";
+import { PREPARABLE, repositoriesOn, SENT_WITH_NEXT_STATEMENT } from "@openpractice/kysely";
+import { createPostgresStorage, postgresProfile } from "@openpractice/postgres";
 import { CompiledQuery, sql } from "kysely";
 import { createPool } from "mysql2";
 import pg from "pg";
@@ -171,6 +171,85 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
       await raw.close();
       await storage.close();
     }
+  });
+
+  it("a transaction that drops the error an insert ahead caused commits nothing, then runs again and commits all", async () => {
+    const storage = await createPostgresStorage({ pool });
+    const record = (firstName: string) =>
+      toPatientRecord(
+        patientFromDraft(
+          { firstName, lastName: "Dropped", dateOfBirth: "1975-03-04" },
+          7,
+          new Date("2026-11-27T00:00:00Z"),
+        ),
+      );
+    const existing = await storage.transaction((tx) => tx.patients.insertIfAbsent(record("Dup")));
+    const raw = await openRawQuery("postgres", url);
+    const named = async (firstName: string) =>
+      Number((await raw.query(`select count(*) as n from patients where first_name = '${firstName}'`))[0]?.n);
+    try {
+      let runs = 0;
+      const [dup, other] = await storage.transaction(async (tx) => {
+        runs++;
+        const results = [
+          await tx.patients.insertIfAbsent(record("Dup")),
+          await tx.patients.insertIfAbsent(record("Other")),
+        ];
+        // The duplicate's refusal is answered to this read; a careless transaction drops it and goes on.
+        await tx.patients.findById(7, existing.patient.id).catch(() => undefined);
+        return results;
+      });
+      expect(runs).toBe(2);
+      expect([dup?.created, dup?.patient.id]).toEqual([false, existing.patient.id]);
+      expect(other?.created).toBe(true);
+      expect([await named("Dup"), await named("Other")]).toEqual([1, 1]);
+    } finally {
+      await raw.close();
+      await storage.close();
+    }
+  });
+
+  it("text the driver would change (a lone surrogate) is inserted waiting for the stored row, which it answers", async () => {
+    const storage = await createPostgresStorage({ pool });
+    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    await practice.patients.register(principal, { firstName: "Warm", lastName: "Up", dateOfBirth: "1990-01-01" });
+    clear();
+    const odd = await practice.patients.register(principal, {
+      firstName: "A\uD800b",
+      lastName: "Surrogate",
+      dateOfBirth: "1990-01-01",
+    });
+    expect(roundTrips).toEqual(['insert into "patients"', "commit"]);
+    expect(odd.patient).toEqual(await storage.repositories.patients.findById(7, odd.patient.id));
+    expect(odd.patient.firstName).toBe("A\uFFFDb");
+    await storage.close();
+  });
+
+  it("only the transaction the storage opened inserts ahead, not one started from work inside it", async () => {
+    const storage = await createPostgresStorage({ pool });
+    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const draft = { firstName: "Later", lastName: "Timer", dateOfBirth: "1985-05-05" };
+    const first = await practice.patients.register(principal, draft);
+    let fromTimer: Promise<unknown> = Promise.resolve();
+    await storage.transaction(async () => {
+      fromTimer = new Promise((resolve, reject) =>
+        setTimeout(
+          () =>
+            storage.db
+              .transaction()
+              .execute(async (trx) => {
+                // A transaction of its own, not the storage's: its insert waits for its answer and reports the duplicate.
+                return repositoriesOn(trx, postgresProfile).patients.insertIfAbsent(
+                  toPatientRecord(patientFromDraft(draft, 7, new Date())),
+                );
+              })
+              .then(resolve, reject),
+          0,
+        ),
+      );
+    });
+    await expect(fromTimer).resolves.toMatchObject({ created: false, patient: { id: first.patient.id } });
+    await storage.close();
   });
 
   // The hot inserts (compiled by shape, marked PREPARABLE) are named prepared statements: parsed once per

@@ -6,7 +6,7 @@ import { KnownOrganisations } from "./known-organisations.js";
 import { migrateToLatest } from "./migrations/migrate.js";
 import { repositoriesOn } from "./kysely-modules.js";
 import type { Database } from "./schema.js";
-import { runningInsertsAhead } from "./speculative-inserts.js";
+import { allowInsertsAhead, runningInsertsAhead } from "./speculative-inserts.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
 
 /** Runs of a transaction the engine ends for a deadlock before the error reaches the caller (pauses up to 1.3 s in all). */
@@ -76,9 +76,10 @@ export class KyselyStorage implements Storage {
     if (this.group) return this.group.run(fn);
     const { db, profile } = this.options;
     let committed = () => {};
-    const value = await runningInsertsAhead(profile, () =>
+    const value = await runningInsertsAhead(profile, (run) =>
       this.retryingConflicts(() =>
         db.transaction().execute(async (trx) => {
+          allowInsertsAhead(trx, run);
           const tracked = this.trackedRepositories(trx);
           committed = tracked.committed;
           if (!profile.dataModifyingCte && !profile.deferredAppends) return fn(tracked.repositories);

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Kysely } from "kysely";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
@@ -11,77 +10,95 @@ import type { SqlDialectProfile } from "./sql-dialect-profile.js";
  * commit fails, the transaction rolls back, and it runs once more with every insert waiting for its answer, which
  * then finds the existing patient. A duplicate thus costs one more transaction; the answer is the same.
  *
- * Which run of a transaction may speculate is kept per run (AsyncLocalStorage), since the repositories of a run
- * are built by every feature module alike.
+ * Only the transaction a run of `runningInsertsAhead` opened may insert ahead: the run registers that very
+ * transaction object (`allowInsertsAhead`), so work started inside it but running on another transaction or
+ * connection (a job, a timer) never does.
  */
-interface TransactionRun {
-  mayInsertAhead: boolean;
+export interface TransactionRun {
+  readonly mayInsertAhead: boolean;
   insertedAhead: boolean;
 }
 
-const runs = new AsyncLocalStorage<TransactionRun>();
+const runsByTransaction = new WeakMap<object, TransactionRun>();
 
 /**
- * Runs one transaction, first letting its inserts go ahead of their answers; when one of them met a unique key
- * (the engine's unique violation at a later statement or at COMMIT), once more without.
+ * Runs one transaction (`run` opens it and calls `allowInsertsAhead` with it), first letting its inserts go ahead of
+ * their answers; when one of them went ahead and the transaction failed on a unique key, once more without.
  */
-export async function runningInsertsAhead<T>(profile: SqlDialectProfile, run: () => Promise<T>): Promise<T> {
-  if (!profile.reserveIds) return run();
-  const first: TransactionRun = { mayInsertAhead: true, insertedAhead: false };
+export async function runningInsertsAhead<T>(
+  profile: SqlDialectProfile,
+  run: (transactionRun: TransactionRun) => Promise<T>,
+): Promise<T> {
+  const first: TransactionRun = { mayInsertAhead: profile.reserveIds !== undefined, insertedAhead: false };
   try {
-    return await runs.run(first, run);
+    return await run(first);
   } catch (error) {
-    if (!first.insertedAhead || !profile.isUniqueViolation(error)) throw error;
-    return runs.run({ mayInsertAhead: false, insertedAhead: false }, run);
+    if (!first.insertedAhead) throw error;
+    // Reserved ids may no longer be ahead of the sequence (a key taken, the server restored or failed over).
+    if (profile.isUniqueViolation(error) || profile.isUnavailable?.(error)) forgetReservedIds();
+    // A unique key refused an insert ahead; or a commit found the transaction failed (an error the transaction
+    // caught and dropped, which may have been an insert ahead's, answered to the statement it rode with).
+    if (!profile.isUniqueViolation(error) && !isRolledBackCommit(error)) throw error;
+    return run({ mayInsertAhead: false, insertedAhead: false });
   }
 }
 
+/** SQLSTATE 40000 (transaction_rollback): what a driver answers for a COMMIT the server turned into a ROLLBACK. */
+const isRolledBackCommit = (error: unknown) => (error as { code?: unknown } | null)?.code === "40000";
+
+/** Called by a run with the transaction it opened. */
+export function allowInsertsAhead(trx: Kysely<Database>, transactionRun: TransactionRun): void {
+  if (transactionRun.mayInsertAhead) runsByTransaction.set(trx, transactionRun);
+}
+
 /**
- * Whether an insert on `db` may be sent ahead of its answer (and if so, it is counted as sent ahead): only inside a
- * transaction run by `runningInsertsAhead` that has not been refused once.
+ * Whether an insert on `db` may be sent ahead of its answer (and if so, it is counted as sent ahead): only on the
+ * transaction a run of `runningInsertsAhead` opened, and not in its run again after a refusal.
  */
 export function insertAhead(db: Kysely<Database>): boolean {
-  const run = runs.getStore();
-  if (!run?.mayInsertAhead || !db.isTransaction) return false;
+  const run = runsByTransaction.get(db);
+  if (!run) return false;
   run.insertedAhead = true;
   return true;
 }
 
-/** Ids taken from the engine in blocks (one statement per block), handed out one per insert. */
+/** Ids reserved per statement: one extra round trip per this many inserts ahead. */
+const ID_BLOCK = 64;
+
+/** How long reserved ids are used: past it the rest are dropped and a new block is reserved. */
+const ID_BLOCK_MAX_AGE_MS = 60_000;
+
+/** Ids taken from the engine in blocks, handed out one per insert in ascending order. */
 class ReservedIds {
   private ids: number[] = [];
-  private refilling: Promise<void> | undefined;
+  private reservedAt = 0;
 
   async next(db: Kysely<Database>, reserve: NonNullable<SqlDialectProfile["reserveIds"]>, table: string) {
-    for (;;) {
-      const id = this.ids.pop();
-      if (id !== undefined) return id;
-      if (this.refilling) {
-        // Another transaction is reserving; if its statement fails, this one reserves on its own connection.
-        await this.refilling.catch(() => undefined);
-        continue;
-      }
-      const refilling = reserve(db, table, ID_BLOCK).then((ids) => {
-        // Handed out in ascending order (pop takes the last).
-        this.ids.push(...ids.sort((a, b) => b - a));
-      });
-      this.refilling = refilling;
-      try {
-        await refilling;
-      } finally {
-        this.refilling = undefined;
-      }
-    }
+    if (Date.now() - this.reservedAt > ID_BLOCK_MAX_AGE_MS) this.ids = [];
+    const id = this.ids.pop();
+    if (id !== undefined) return id;
+    // Each transaction that finds none reserves on its own connection: waiting for another transaction's
+    // reservation could wait on a lock that transaction holds.
+    const ids = (await reserve(db, table, ID_BLOCK)).sort((a, b) => b - a);
+    const own = ids.pop();
+    if (own === undefined) throw new Error(`no id reserved for ${table}`);
+    this.ids = [...this.ids, ...ids].sort((a, b) => b - a);
+    this.reservedAt = Date.now();
+    return own;
   }
 }
 
-/** Ids reserved per block: a reservation is one round trip per this many registrations of the process. */
-const ID_BLOCK = 64;
-
 /** Per Kysely instance (its adapter object, as statements-by-shape.ts keys its cache) and table. */
-const reservedIds = new WeakMap<object, Map<string, ReservedIds>>();
+let reservedIds = new WeakMap<object, Map<string, ReservedIds>>();
 
-/** A reserved id of `table` for an insert sent ahead. Ids reserved and never used leave gaps, as sequences do. */
+function forgetReservedIds(): void {
+  reservedIds = new WeakMap();
+}
+
+/**
+ * A reserved id of `table` for an insert sent ahead. Ids reserved and never used leave gaps (a duplicate uses two
+ * ids, a process that stops drops up to a block), as sequences may anyway.
+ */
 export function reservedId(db: Kysely<Database>, profile: SqlDialectProfile, table: string): Promise<number> {
   const reserve = profile.reserveIds;
   if (!reserve) throw new Error("this engine reserves no ids");

@@ -146,6 +146,18 @@ class PipelinedQuery extends pg.Query {
   }
 }
 
+/**
+ * PostgreSQL answers COMMIT with the tag ROLLBACK, and no error, when a statement of the transaction had failed:
+ * an error its caller caught and dropped (or one of a held statement, answered to whatever statement it rode with).
+ * The transaction then committed nothing, so the commit fails rather than report success.
+ */
+function refusingRolledBackCommit(result: unknown): unknown {
+  if ((result as { command?: unknown } | null)?.command !== "ROLLBACK") return result;
+  throw Object.assign(new Error("COMMIT rolled the transaction back: a statement in it had failed"), {
+    code: "40000",
+  });
+}
+
 const noRows = (command: string): PostgresQueryResult<never> => ({ command, rowCount: 0, rows: [] }) as never;
 
 /** Parameters as pg writes them for the values our statements carry; undefined for any other kind (not held). */
@@ -220,11 +232,13 @@ class PipelinedTransactionClient implements PostgresPoolClient {
     }
     const held = this.takeHeld();
     const prepared = this.statements !== undefined && isPreparable(sql);
-    if (held.length === 0 && !prepared) return this.client.query(sql, parameters as unknown[]);
+    let result: Promise<unknown>;
+    if (held.length === 0 && !prepared) result = this.client.query(sql, parameters as unknown[]);
     // Without parameters pg sends text by the simple protocol, which may carry several commands (a migration's);
     // the extended protocol takes one per Parse. Such a statement waits for what was held, one round trip each.
-    if (parameters.length === 0 && statement !== "commit") return this.afterEach(held, sql);
-    return this.pipelined(held, sql, parameters);
+    else if (parameters.length === 0 && statement !== "commit") result = this.afterEach(held, sql);
+    else result = this.pipelined(held, sql, parameters);
+    return statement === "commit" ? result.then(refusingRolledBackCommit) : result;
   }
 
   /** Sends `held` and then `sql` in one round trip, each preparable statement under its connection's name. */

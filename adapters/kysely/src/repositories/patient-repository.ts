@@ -9,6 +9,9 @@ import { insertAhead, reservedId } from "../speculative-inserts.js";
 import { executeInsertByShape, rowsShape } from "../statements-by-shape.js";
 import { patientToRow, rowToPatient } from "./patient-rows.js";
 
+/** Not a string holding a lone surrogate (with the u flag a pair is one code point; a lone half matches \p{Cs}). */
+const isWellFormedValue = (value: unknown) => typeof value !== "string" || !/\p{Cs}/u.test(value);
+
 /** LIKE pattern for "contains term", with the wildcard characters of the term escaped. */
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -117,11 +120,15 @@ export class KyselyPatientRepository implements PatientRepository {
   }
 
   async insertIfAbsent(record: PatientRecord): Promise<InsertPatientResult> {
-    if (this.profile.reserveIds && insertAhead(this.db)) {
+    const patientRow = patientToRow(record);
+    // Text the driver would alter on the way (a lone surrogate becomes U+FFFD) is answered as stored, so it waits.
+    if (this.profile.reserveIds && Object.values(patientRow).every(isWellFormedValue) && insertAhead(this.db)) {
       // Sent with the transaction's next statement (its commit), not waited for: a duplicate fails that statement
       // and the transaction runs again without inserting ahead (speculative-inserts.ts). No RETURNING: rows
-      // answered to a held statement would be read as the next one's. The row is what was sent.
-      const values = { id: await reservedId(this.db, this.profile, "patients"), ...patientToRow(record) };
+      // answered to a held statement would be read as the next one's. The answer is the row as sent, which is the
+      // row as stored: every column rowToPatient reads is one patientToRow writes, unchanged by any default or
+      // trigger (patient-rows.ts).
+      const values = { id: await reservedId(this.db, this.profile, "patients"), ...patientRow };
       const shaped = rowsShape("patients", [values]);
       await executeWithNext(this.db, shaped && { shape: `insert ahead: ${shaped.shape}`, values: shaped.values }, () =>
         this.db.insertInto("patients").values(values),
@@ -131,7 +138,7 @@ export class KyselyPatientRepository implements PatientRepository {
     let created: boolean;
     if (this.profile.capabilities.returning || this.profile.insertReturning) {
       // One statement on the common path: the inserted row comes back; a duplicate comes back empty.
-      const values = patientToRow(record);
+      const values = patientRow;
       const insert = () =>
         this.profile
           .ignoreDuplicates(this.db.insertInto("patients").values(values), ["organisation_id", "identity_key"])
@@ -150,7 +157,7 @@ export class KyselyPatientRepository implements PatientRepository {
       if (row) return { created: true, patient: rowToPatient(row) };
       created = false;
     } else {
-      created = await insertIgnoringDuplicate(this.db, this.profile, "patients", patientToRow(record), [
+      created = await insertIgnoringDuplicate(this.db, this.profile, "patients", patientRow, [
         "organisation_id",
         "identity_key",
       ]);

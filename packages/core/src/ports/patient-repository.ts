@@ -38,7 +38,11 @@ export interface PatientRepository {
    * others get the existing patient, read as last committed even inside a
    * transaction whose snapshot predates the winner (MariaDB's REPEATABLE READ).
    * Never throws for the duplicate case, and does not abort an enclosing
-   * transaction.
+   * transaction. Inside `Storage.transaction` an engine may answer
+   * `created: true` before the database has checked the key, sending the insert
+   * with the commit; a duplicate then fails the commit and the storage runs the
+   * transaction again, where this method answers `created: false` (see
+   * `Storage`).
    */
   insertIfAbsent(record: PatientRecord): Promise<InsertPatientResult>;
 

@@ -93,7 +93,12 @@ export interface StorageCapabilities {
  * so `fn` must act only through `tx` (no calls to other systems) and may not
  * rely on running once. A uniqueness rule decided by a unique key is reported
  * as the method's documented refusal, never as an error, and leaves the
- * transaction usable.
+ * transaction usable. An engine may also run `fn` again after it answered a
+ * write optimistically (a patient insert sent with the commit, its duplicate
+ * found there): what `transaction` resolves with is always the answer of a
+ * run that committed. So `fn` must not catch and drop a storage error and go
+ * on: the failed statement may be another one's, and the transaction then
+ * commits nothing (the commit fails).
  */
 export interface Storage {
   readonly capabilities: StorageCapabilities;
