@@ -78,12 +78,11 @@ class ReservedIds {
     const id = this.ids.pop();
     if (id !== undefined) return id;
     // Each transaction that finds none reserves on its own connection: waiting for another transaction's
-    // reservation could wait on a lock that transaction holds.
-    const ids = (await reserve(db, table, ID_BLOCK)).sort((a, b) => b - a);
-    const own = ids.pop();
-    if (own === undefined) throw new Error(`no id reserved for ${table}`);
-    this.ids = [...this.ids, ...ids].sort((a, b) => b - a);
+    // reservation could wait on a lock that transaction holds. Merged with what others reserved meanwhile.
+    this.ids = [...this.ids, ...(await reserve(db, table, ID_BLOCK))].sort((a, b) => b - a);
     this.reservedAt = Date.now();
+    const own = this.ids.pop();
+    if (own === undefined) throw new Error(`no id reserved for ${table}`);
     return own;
   }
 }

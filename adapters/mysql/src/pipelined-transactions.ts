@@ -21,9 +21,9 @@ type Answer = (error: unknown, result: MysqlQueryResult) => void;
  * with the next, usually COMMIT. mysql2 has no pipelining, so the held statements and the next one go as one
  * multi-statement text (the pool must allow `multipleStatements`): each formatted by the connection's own
  * `format`, the very escaping `query(sql, values)` applies, so no value is ever spliced in any other way. A failed
- * statement's error then carries the whole text (`error.sql`), values included: like any driver error, not for logs. The server
- * runs them in order and stops at the first error, which fails the statement they rode with: the transaction then
- * rolls back as it would have. A registration thus takes two round trips (START TRANSACTION and the insert; the
+ * statement's error then carries the whole text (`error.sql`), values included: like any driver error, not for
+ * logs. The server runs them in order and stops at the first error, which fails the statement they rode with: the
+ * transaction then rolls back as it would have. A registration thus takes two round trips (START TRANSACTION and the insert; the
  * outbox event, the audit entry and COMMIT) instead of five.
  */
 class PipelinedTransactionConnection implements MysqlPoolConnection {

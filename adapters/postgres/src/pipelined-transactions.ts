@@ -178,9 +178,9 @@ function wireValues(values: readonly unknown[]): Array<string | null> | undefine
  * sent with the transaction's first statement; a statement marked SENT_WITH_NEXT_STATEMENT (one whose result
  * nobody reads and which answers no rows: a transaction's outbox events and audit entries, written at its end, and a
  * patient's insert ahead of its answer) is held and sent with the next, which is usually COMMIT. A registration thus
- * takes one round trip (BEGIN, the insert, the appends and COMMIT) instead of four. An error in a held statement fails the statement it rode with, so the transaction
- * fails and rolls back as it would have; a transaction that ends before any statement sends nothing, and a
- * rollback drops what it held.
+ * takes one round trip (BEGIN, the insert, the appends and COMMIT) instead of four. An error in a held statement
+ * fails the statement it rode with, so the transaction fails and rolls back as it would have; a transaction that
+ * ends before any statement sends nothing, and a rollback drops what it held.
  */
 class PipelinedTransactionClient implements PostgresPoolClient {
   private beginHeld = false;
