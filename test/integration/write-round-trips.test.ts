@@ -106,10 +106,14 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
     parsedNamed.length = 0;
     parsedUnnamed.length = 0;
   };
+  /** A storage on the one-connection pool, and a practice on it. */
+  const practiceOnPool = async (options: { preparedStatements?: boolean } = {}) => {
+    const storage = await createPostgresStorage({ pool, ...options });
+    return { storage, practice: createPractice({ storage, keys: testPracticeKeys() }) };
+  };
 
   it("one round trip per create once the organisation is known; the insert, event and entry commit together", async () => {
-    const storage = await createPostgresStorage({ pool });
-    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const { storage, practice } = await practiceOnPool();
     const register = (firstName: string) =>
       practice.audit.runAudited(7, entry, () =>
         practice.patients.register(principal, { firstName, lastName: "Trip", dateOfBirth: "1980-01-01" }),
@@ -137,8 +141,7 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
   });
 
   it("a duplicate refuses the insert ahead at COMMIT; the transaction runs again and answers the patient there", async () => {
-    const storage = await createPostgresStorage({ pool });
-    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const { storage, practice } = await practiceOnPool();
     const register = () =>
       practice.audit.runAudited(7, entry, () =>
         practice.patients.register(principal, { firstName: "Twice", lastName: "Ahead", dateOfBirth: "1970-05-06" }),
@@ -210,8 +213,7 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
   });
 
   it("text the driver would change (a lone surrogate) is inserted waiting for the stored row, which it answers", async () => {
-    const storage = await createPostgresStorage({ pool });
-    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const { storage, practice } = await practiceOnPool();
     await practice.patients.register(principal, { firstName: "Warm", lastName: "Up", dateOfBirth: "1990-01-01" });
     clear();
     const odd = await practice.patients.register(principal, {
@@ -226,8 +228,7 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
   });
 
   it("only the transaction the storage opened inserts ahead, not one started from work inside it", async () => {
-    const storage = await createPostgresStorage({ pool });
-    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const { storage, practice } = await practiceOnPool();
     const draft = { firstName: "Later", lastName: "Timer", dateOfBirth: "1985-05-05" };
     const first = await practice.patients.register(principal, draft);
     let fromTimer: Promise<unknown> = Promise.resolve();
@@ -261,8 +262,7 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
     }>;
 
   it("parses the hot inserts once per connection as named statements; later creates only bind them", async () => {
-    const storage = await createPostgresStorage({ pool });
-    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const { storage, practice } = await practiceOnPool();
     const register = (firstName: string) =>
       practice.audit.runAudited(7, entry, () =>
         practice.patients.register(principal, { firstName, lastName: "Named", dateOfBirth: "1980-01-01" }),
@@ -286,8 +286,7 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
       onServer.every((s) => /^openpractice_[0-9a-f]{8}_\d+$/.test(s.name) && s.statement.includes(PREPARABLE)),
     ).toBe(true);
     // Turned off, the same creates parse every statement unnamed.
-    const off = await createPostgresStorage({ pool, preparedStatements: false });
-    const offPractice = createPractice({ storage: off, keys: testPracticeKeys() });
+    const { storage: off, practice: offPractice } = await practiceOnPool({ preparedStatements: false });
     const offRegister = (firstName: string) =>
       offPractice.audit.runAudited(7, entry, () =>
         offPractice.patients.register(principal, { firstName, lastName: "Named", dateOfBirth: "1980-01-01" }),
@@ -363,8 +362,7 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
   });
 
   it("a named statement gone (DEALLOCATE ALL) or stale (a migration changed its rows) costs a retry, not an error", async () => {
-    const storage = await createPostgresStorage({ pool });
-    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const { storage, practice } = await practiceOnPool();
     const register = (firstName: string) =>
       practice.patients.register(principal, { firstName, lastName: "Stale", dateOfBirth: "1980-01-01" });
     await register("One");
@@ -402,8 +400,7 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
   });
 
   it("names forgotten or left unanswered are closed on the server: its statements do not pile up", async () => {
-    const storage = await createPostgresStorage({ pool });
-    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const { storage, practice } = await practiceOnPool();
     const duplicate = () =>
       practice.patients.register(principal, { firstName: "Pile", lastName: "Up", dateOfBirth: "1960-02-02" });
     const raw = await openRawQuery("postgres", url);
@@ -463,8 +460,7 @@ describe.skipIf(!availableEngines().includes("postgres"))("[postgres] round trip
   });
 
   it("a statement that fails with BEGIN or with COMMIT rolls the whole transaction back; the connection goes on", async () => {
-    const storage = await createPostgresStorage({ pool });
-    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const { storage, practice } = await practiceOnPool();
     const register = (lastName: string) =>
       practice.patients.register(principal, { firstName: "Fail", lastName, dateOfBirth: "1981-02-03" });
     const raw = await openRawQuery("postgres", url);
