@@ -5,7 +5,10 @@ import { ConfigError, loadConfig, signAccessToken, startRuntime, type RuntimeHan
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../support/engines.js";
+import { createPractice, patientFromDraft, readsFor, toPatientRecord, type Principal } from "@openpractice/core";
+import { createPostgresStorage } from "@openpractice/postgres";
+import { availableEngines, freshDatabase } from "../support/engines.js";
+import { testPracticeKeys } from "../support/practice-keys.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 /**
@@ -163,6 +166,55 @@ describe("which writes start an organisation's read-your-writes window", () => {
     expect(organisationsNamed(del).sort()).toEqual([4, 5]);
     // An id that is not the organisation's marks nothing.
     expect(organisationsNamed(db.deleteFrom("patients").where("id", "=", 3).toOperationNode())).toEqual([]);
+  });
+});
+
+describe.skipIf(!availableEngines().includes("postgres"))("[postgres] the read-your-writes window", () => {
+  // A second pool on the same database stands in for the replica: what is checked is which pool the routing
+  // picks, not what the replica holds (the hot-standby tests below do that).
+  let db: { url: string; drop: () => Promise<void> };
+  let primary: pg.Pool;
+  let replica: pg.Pool;
+  beforeAll(async () => {
+    db = await freshDatabase("postgres");
+    primary = new pg.Pool({ connectionString: db.url, max: 2 });
+    replica = new pg.Pool({ connectionString: db.url, max: 2 });
+  });
+  afterAll(async () => {
+    await primary?.end();
+    await replica?.end();
+    await db?.drop();
+  });
+
+  it("counts from the transaction's commit, however long the transaction ran after its write", async () => {
+    const window = 600;
+    const storage = await createPostgresStorage({ pool: primary, readPools: [replica], readYourWritesMs: window });
+    const practice = createPractice({ storage, keys: testPracticeKeys() });
+    const principal: Principal = {
+      organisationId: 5,
+      userId: 1,
+      name: null,
+      scopes: ["write"],
+      clinicIds: [],
+      roles: [],
+    };
+    const register = (firstName: string) =>
+      practice.patients.register(principal, { firstName, lastName: "Window", dateOfBirth: "1980-01-01" });
+    await register("First"); // the organisation ensured and ids reserved: the next insert is answered ahead
+    await sleep(window + 100);
+    expect(readsFor(storage, 5)).not.toBe(storage.repositories);
+    // The insert is answered (and marked) at once; the transaction then runs past the window before its COMMIT.
+    await storage.transaction(async (tx) => {
+      const draft = { firstName: "Slow", lastName: "Window", dateOfBirth: "1980-01-01" };
+      const inserted = await tx.patients.insertIfAbsent(toPatientRecord(patientFromDraft(draft, 5, new Date())));
+      expect(inserted.created).toBe(true);
+      await sleep(window + 100);
+    });
+    expect(readsFor(storage, 5)).toBe(storage.repositories);
+    expect(readsFor(storage, 6)).not.toBe(storage.repositories);
+    await sleep(window + 100);
+    expect(readsFor(storage, 5)).not.toBe(storage.repositories);
+    await storage.close();
   });
 });
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { DEFAULT_READ_YOUR_WRITES_MS, type Repositories, type ReplicaHealth } from "@openpractice/core";
 import {
   Kysely,
@@ -49,20 +50,24 @@ export interface ReplicatedStorageOptions extends KyselyStorageOptions {
  * read-your-writes window reads the primary: a statement on the primary that writes (insert, update, delete) and
  * names `organisation_id = n` or inserts an `organisation_id` marks organisation n. A replica that fails with an
  * unavailable-style error (or a recovery conflict) is passed over for a few seconds and the read runs on the
- * primary, so the caller never sees the replica's failure.
+ * primary, so the caller never sees the replica's failure. A transaction's organisations are marked again when it
+ * has committed, so the window counts from the commit however long the transaction ran after its writes.
  */
 export class ReplicatedKyselyStorage extends KyselyStorage {
   private readonly routes: ReplicaRoute[];
   private readonly recent: RecentWrites;
+  private readonly writesOfTransaction: AsyncLocalStorage<Set<number>>;
   private next = 0;
 
   private constructor(
     options: ReplicatedStorageOptions,
     recent: RecentWrites,
+    writesOfTransaction: AsyncLocalStorage<Set<number>>,
     private readonly replicas: readonly ReadReplica[],
   ) {
     super(options);
     this.recent = recent;
+    this.writesOfTransaction = writesOfTransaction;
     const now = options.now ?? Date.now;
     this.routes = replicas.map(
       (replica) => new ReplicaRoute(replica, options.db, options.dialect, options.profile, now, options.onReplicaDown),
@@ -73,9 +78,22 @@ export class ReplicatedKyselyStorage extends KyselyStorage {
   static create(options: ReplicatedStorageOptions): ReplicatedKyselyStorage {
     const now = options.now ?? Date.now;
     const recent = new RecentWrites(options.readYourWritesMs ?? DEFAULT_READ_YOUR_WRITES_MS, now);
+    const writesOfTransaction = new AsyncLocalStorage<Set<number>>();
     // The plugin sees every statement of the primary, in and out of transactions (a transaction inherits it).
-    const db = options.db.withPlugin(new WriteRecorder(recent));
-    return new ReplicatedKyselyStorage({ ...options, db }, recent, options.replicas);
+    const db = options.db.withPlugin(new WriteRecorder(recent, writesOfTransaction));
+    return new ReplicatedKyselyStorage({ ...options, db }, recent, writesOfTransaction, options.replicas);
+  }
+
+  /**
+   * The organisations the transaction wrote are marked once more after its COMMIT: a statement's own mark can come
+   * long before the commit (a slow step after it, a COMMIT waiting on a lock, an insert answered ahead of its COMMIT),
+   * and the replica cannot have the rows before the primary committed them.
+   */
+  override async transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    const organisations = new Set<number>();
+    const value = await this.writesOfTransaction.run(organisations, () => super.transaction(fn));
+    for (const id of organisations) this.recent.wrote(id);
+    return value;
   }
 
   readRepositories(organisationId: number): Repositories {
@@ -133,17 +151,24 @@ const WRITE_KINDS = new Set(["InsertQueryNode", "UpdateQueryNode", "DeleteQueryN
 
 /**
  * Marks the organisations a write names, before the statement runs and again when it has run, so that the window
- * counts from the write's end (a transaction's commit follows its last statement at once).
+ * counts from the write's end; inside a transaction of the storage it also notes them for the mark after COMMIT.
  */
 class WriteRecorder implements KyselyPlugin {
   private readonly pending = new WeakMap<object, number[]>();
 
-  constructor(private readonly recent: RecentWrites) {}
+  constructor(
+    private readonly recent: RecentWrites,
+    private readonly writesOfTransaction: AsyncLocalStorage<Set<number>>,
+  ) {}
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     if (WRITE_KINDS.has(args.node.kind)) {
       const organisations = organisationsNamed(args.node);
-      for (const id of organisations) this.recent.wrote(id);
+      const ofTransaction = this.writesOfTransaction.getStore();
+      for (const id of organisations) {
+        this.recent.wrote(id);
+        ofTransaction?.add(id);
+      }
       if (organisations.length > 0) this.pending.set(args.queryId, organisations);
     }
     return args.node;
