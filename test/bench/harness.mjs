@@ -93,8 +93,9 @@ export function startRuntime(name, database, logLevel, cli = RUNTIME_CLI, env = 
     OPENPRACTICE_PLAN_LIMITS: PLAN_LIMITS,
     OPENPRACTICE_ENV: "production",
     LOG_LEVEL: logLevel,
-    // One process, as the figures in docs/performance.md were measured; workers.bench.mjs asks for more.
-    OPENPRACTICE_WORKERS: "1",
+    // One process, as the figures in docs/performance.md were measured, unless BENCH_RUNTIME_WORKERS asks for the
+    // runtime as deployed on a server engine (one per core); workers.bench.mjs asks per run.
+    OPENPRACTICE_WORKERS: String(Math.max(1, intEnv("BENCH_RUNTIME_WORKERS", 1))),
     ...env,
   });
 }
