@@ -17,6 +17,9 @@ export const intEnv = (name, fallback) => {
   return n;
 };
 
+/** Worker processes of our runtime (BENCH_RUNTIME_WORKERS, default 1; the baseline is always one process). */
+export const RUNTIME_WORKERS = Math.max(1, intEnv("BENCH_RUNTIME_WORKERS", 1));
+
 export const RUNTIME_CLI = fileURLToPath(new URL("../../packages/runtime/dist/cli.js", import.meta.url));
 export const BASELINE_SERVER = fileURLToPath(new URL("./baseline-server.mjs", import.meta.url));
 export const SECRET = "bench-secret-".padEnd(64, "0123456789abcdef");
@@ -95,7 +98,7 @@ export function startRuntime(name, database, logLevel, cli = RUNTIME_CLI, env = 
     LOG_LEVEL: logLevel,
     // One process, as the figures in docs/performance.md were measured, unless BENCH_RUNTIME_WORKERS asks for the
     // runtime as deployed on a server engine (one per core); workers.bench.mjs asks per run.
-    OPENPRACTICE_WORKERS: String(Math.max(1, intEnv("BENCH_RUNTIME_WORKERS", 1))),
+    OPENPRACTICE_WORKERS: String(RUNTIME_WORKERS),
     ...env,
   });
 }

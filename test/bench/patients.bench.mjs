@@ -33,6 +33,7 @@ import {
   machineLine,
   median,
   pairedSearchLatency,
+  RUNTIME_WORKERS,
   startRuntime,
   startServer,
   stopServer,
@@ -43,7 +44,6 @@ const PATIENTS = intEnv("BENCH_PATIENTS", 100_000);
 const RUN = { duration: intEnv("BENCH_DURATION_SECONDS", 10), connections: intEnv("BENCH_CONNECTIONS", 10) };
 const WARMUP = intEnv("BENCH_WARMUP_SECONDS", 2);
 const ROUNDS = intEnv("BENCH_ROUNDS", 1);
-const WORKERS = Math.max(1, intEnv("BENCH_RUNTIME_WORKERS", 1));
 const SAMPLES = intEnv("BENCH_LATENCY_SAMPLES", 500);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? "search,create").split(",").filter(Boolean);
 const WITH_INFO = process.env.BENCH_LOG_INFO !== "0";
@@ -109,7 +109,7 @@ async function main() {
   console.log(`CPU busy before the run: ${(busy * 100).toFixed(0)}%`);
   if (busy > 0.1) console.warn("warning: other work is using the CPU: figures will be low and noisy");
   console.log(
-    `patients ${PATIENTS}, ${RUN.connections} connections, ${ROUNDS > 1 ? `${ROUNDS} rounds of ` : ""}${RUN.duration} s per run after ${WARMUP} s warm-up, ${SAMPLES} sequential search samples${WORKERS > 1 ? `, our runtime in ${WORKERS} worker processes` : ""}`,
+    `patients ${PATIENTS}, ${RUN.connections} connections, ${ROUNDS > 1 ? `${ROUNDS} rounds of ` : ""}${RUN.duration} s per run after ${WARMUP} s warm-up, ${SAMPLES} sequential search samples${RUNTIME_WORKERS > 1 ? `, our runtime in ${RUNTIME_WORKERS} worker processes` : ""}`,
   );
 
   const copy = await prepareFixture();

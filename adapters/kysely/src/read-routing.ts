@@ -56,18 +56,15 @@ export interface ReplicatedStorageOptions extends KyselyStorageOptions {
 export class ReplicatedKyselyStorage extends KyselyStorage {
   private readonly routes: ReplicaRoute[];
   private readonly recent: RecentWrites;
-  private readonly writesOfTransaction: AsyncLocalStorage<Set<number>>;
   private next = 0;
 
   private constructor(
     options: ReplicatedStorageOptions,
     recent: RecentWrites,
-    writesOfTransaction: AsyncLocalStorage<Set<number>>,
     private readonly replicas: readonly ReadReplica[],
   ) {
     super(options);
     this.recent = recent;
-    this.writesOfTransaction = writesOfTransaction;
     const now = options.now ?? Date.now;
     this.routes = replicas.map(
       (replica) => new ReplicaRoute(replica, options.db, options.dialect, options.profile, now, options.onReplicaDown),
@@ -78,10 +75,9 @@ export class ReplicatedKyselyStorage extends KyselyStorage {
   static create(options: ReplicatedStorageOptions): ReplicatedKyselyStorage {
     const now = options.now ?? Date.now;
     const recent = new RecentWrites(options.readYourWritesMs ?? DEFAULT_READ_YOUR_WRITES_MS, now);
-    const writesOfTransaction = new AsyncLocalStorage<Set<number>>();
     // The plugin sees every statement of the primary, in and out of transactions (a transaction inherits it).
-    const db = options.db.withPlugin(new WriteRecorder(recent, writesOfTransaction));
-    return new ReplicatedKyselyStorage({ ...options, db }, recent, writesOfTransaction, options.replicas);
+    const db = options.db.withPlugin(new WriteRecorder(recent));
+    return new ReplicatedKyselyStorage({ ...options, db }, recent, options.replicas);
   }
 
   /**
@@ -89,11 +85,8 @@ export class ReplicatedKyselyStorage extends KyselyStorage {
    * long before the commit (a slow step after it, a COMMIT waiting on a lock, an insert answered ahead of its COMMIT),
    * and the replica cannot have the rows before the primary committed them.
    */
-  override async transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
-    const organisations = new Set<number>();
-    const value = await this.writesOfTransaction.run(organisations, () => super.transaction(fn));
-    for (const id of organisations) this.recent.wrote(id);
-    return value;
+  override transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.recent.markedAgainAfter(() => super.transaction(fn));
   }
 
   readRepositories(organisationId: number): Repositories {
@@ -124,6 +117,8 @@ export function kyselyStorageWithReplicas(options: ReplicatedStorageOptions): Ky
 /** When each organisation last wrote, kept for the window only. */
 class RecentWrites {
   private readonly last = new Map<number, number>();
+  /** The organisations written inside the running `markedAgainAfter`, if any. */
+  private readonly ofRun = new AsyncLocalStorage<Set<number>>();
   private sweepAt = 0;
 
   constructor(
@@ -134,11 +129,20 @@ class RecentWrites {
   wrote(organisationId: number): void {
     const now = this.now();
     this.last.set(organisationId, now);
+    this.ofRun.getStore()?.add(organisationId);
     // Forget organisations whose window has passed, at most once per window, so the map holds the active ones.
     if (now >= this.sweepAt) {
       this.sweepAt = now + this.windowMs;
       for (const [id, at] of this.last) if (now - at >= this.windowMs) this.last.delete(id);
     }
+  }
+
+  /** Runs `work` (a transaction) and marks the organisations written in it again once it has ended. */
+  async markedAgainAfter<T>(work: () => Promise<T>): Promise<T> {
+    const organisations = new Set<number>();
+    const value = await this.ofRun.run(organisations, work);
+    for (const id of organisations) this.wrote(id);
+    return value;
   }
 
   wroteWithinWindow(organisationId: number): boolean {
@@ -151,24 +155,17 @@ const WRITE_KINDS = new Set(["InsertQueryNode", "UpdateQueryNode", "DeleteQueryN
 
 /**
  * Marks the organisations a write names, before the statement runs and again when it has run, so that the window
- * counts from the write's end; inside a transaction of the storage it also notes them for the mark after COMMIT.
+ * counts from the write's end; inside a transaction of the storage RecentWrites also notes them for the mark after COMMIT.
  */
 class WriteRecorder implements KyselyPlugin {
   private readonly pending = new WeakMap<object, number[]>();
 
-  constructor(
-    private readonly recent: RecentWrites,
-    private readonly writesOfTransaction: AsyncLocalStorage<Set<number>>,
-  ) {}
+  constructor(private readonly recent: RecentWrites) {}
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     if (WRITE_KINDS.has(args.node.kind)) {
       const organisations = organisationsNamed(args.node);
-      const ofTransaction = this.writesOfTransaction.getStore();
-      for (const id of organisations) {
-        this.recent.wrote(id);
-        ofTransaction?.add(id);
-      }
+      for (const id of organisations) this.recent.wrote(id);
       if (organisations.length > 0) this.pending.set(args.queryId, organisations);
     }
     return args.node;
