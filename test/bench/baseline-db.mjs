@@ -121,7 +121,7 @@ async function openMysql(url) {
   });
   const db = new Kysely({ dialect: new MysqlDialect({ pool }) });
   // Our MySQL adapter answers searches of 3+ characters from its trigram side table
-  // (adapters/mysql/src/patient-search-trigrams.ts); the baseline sends those same statements.
+  // (adapters/mysql/src/patient-search-from-trigrams.ts); the baseline sends those same statements.
   const { trigramPatientSearch, TRIGRAM_TABLE } = await import("@openpractice/mysql");
   const [tables] = await pool
     .promise()

@@ -8,13 +8,17 @@ import {
   rebuildPatientSearchTrigrams,
   searchTrigrams,
   trigramPatientSearch,
+  trigramPatientSearchWith,
+  TRIGRAM_TABLE,
 } from "@openpractice/mysql";
 import { Kysely, MysqlDialect, sql } from "kysely";
 import { createPool } from "mysql2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines, freshDatabase } from "../support/engines.js";
 import {
+  expectProfileSearchAsScan,
   expectSearchIndexAsScan,
+  recordingKysely,
   searchCaseCriteria as criteria,
   seedSearchCases,
 } from "../support/patient-search-cases.js";
@@ -96,13 +100,7 @@ describe.runIf(engines.includes("mysql"))("[mysql] patient search from the trigr
   });
 
   it("counts with the page in one statement, and alone only for a page past the last match", async () => {
-    const sent: string[] = [];
-    const observed = new Kysely<Database>({
-      dialect: new MysqlDialect({ pool }),
-      log: (event) => {
-        if (event.level === "query") sent.push(event.query.sql);
-      },
-    });
+    const { db: observed, sent } = recordingKysely(new MysqlDialect({ pool }));
     const search = async (more: Parameters<typeof criteria>[2]) => {
       sent.length = 0;
       const c = criteria(1, "ample.org", { status: "all", ...more });
@@ -117,10 +115,44 @@ describe.runIf(engines.includes("mysql"))("[mysql] patient search from the trigr
     expect(all).toBeGreaterThan(30);
     expect(await search({ limit: 10 })).toEqual({ rows: 10, total: all, statements: 1 });
     expect(await search({ limit: 10, offset: all - 3 })).toEqual({ rows: 3, total: all, statements: 1 });
-    expect(await search({ limit: 10, countLimit: 20 })).toEqual({ rows: 10, total: 21, statements: 1 });
+    // Over the limit the page is looked for in list order (the next test): a second statement.
+    expect(await search({ limit: 10, countLimit: 20 })).toEqual({ rows: 10, total: 21, statements: 2 });
+    expect(await search({ limit: 10, countLimit: all })).toEqual({ rows: 10, total: all, statements: 1 });
     // Past the end no row carries the count: a second statement counts, bounded as asked.
     expect(await search({ limit: 10, offset: all + 5 })).toEqual({ rows: 0, total: all, statements: 2 });
-    expect(await search({ limit: 10, offset: all + 5, countLimit: 20 })).toEqual({ rows: 0, total: 21, statements: 2 });
+    expect(await search({ limit: 10, offset: all + 5, countLimit: all })).toEqual({
+      rows: 0,
+      total: all,
+      statements: 2,
+    });
+  });
+
+  it("counts a common term only up to the limit, and then looks for its page first among the first rows in list order", async () => {
+    // A small window: both the walked page and the hand-over to the sorted candidates (a window with fewer
+    // matches than the page) are compared with the shared scan, for every case.
+    const walking = trigramPatientSearchWith({ walkRows: 40 });
+    await expectProfileSearchAsScan(db, mysqlProfile, walking, (c) => scan.repositories.patients.list(c));
+    const { db: observed, sent } = recordingKysely(new MysqlDialect({ pool }));
+    const boundedMatches = (s: string) => s.includes("as `m`") && /over\s*\(\)/.test(s);
+    const walkedWindow = (s: string) => s.includes("as `w`");
+    const sortedCandidates = (s: string) => s.includes(TRIGRAM_TABLE) && !boundedMatches(s);
+    const listed = async (search: string, more: Parameters<typeof criteria>[2]) => {
+      sent.length = 0;
+      const got = await walking.list(observed, criteria(1, search, more));
+      return {
+        total: got?.total,
+        bounded: sent.filter(boundedMatches).length,
+        walked: sent.filter(walkedWindow).length,
+        sorted: sent.filter(sortedCandidates).length,
+      };
+    };
+    // Within the limit: one statement, page and count exact.
+    expect(await listed("ample.org", { countLimit: 1000 })).toMatchObject({ bounded: 1, walked: 0, sorted: 0 });
+    // Over it: the page from the window alone; no statement reads every match.
+    expect(await listed("ample.org", { countLimit: 4 })).toEqual({ total: 5, bounded: 1, walked: 1, sorted: 0 });
+    // Over it, and the window holds fewer than a page: the candidates are sorted after all.
+    const sparse = await listed("ample.org", { countLimit: 4, limit: 40 });
+    expect(sparse).toEqual({ total: 5, bounded: 1, walked: 1, sorted: 1 });
   });
 
   it("stores every trigram of a new patient, in its organisation, in the same transaction", async () => {

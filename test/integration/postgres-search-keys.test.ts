@@ -14,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines, freshDatabase } from "../support/engines.js";
 import { countsNow, expectCountsKeptThroughWrites, expectKeptTotalsAsCounted } from "../support/patient-count-cases.js";
 import {
+  expectProfileSearchAsScan,
   expectSearchIndexAsScan,
+  recordingKysely,
   searchCaseCriteria as criteria,
   seedSearchCases,
 } from "../support/patient-search-cases.js";
@@ -62,25 +64,9 @@ describe.runIf(engines.includes("postgres"))("[postgres] tenant-scoped search ke
     // Every organisation counts as large here, and the window is small: both the walked page and the hand-over
     // to the keys (a window with fewer matches than the page) are compared.
     const walking = keyedPatientSearchWith({ walkFromPatients: 0, walkRows: 40 });
-    const { patientSearch: _keys, ...profile } = postgresProfile;
-    const walkingStorage = new KyselyStorage({
-      db,
-      profile: { ...profile, patientSearch: walking },
-      ownsConnection: false,
-    });
-    await expectSearchIndexAsScan(
-      (c) => shared.repositories.patients.list(c),
-      (c) => walking.list(db, c),
-      (c) => walkingStorage.repositories.patients.list(c),
-    );
+    await expectProfileSearchAsScan(db, postgresProfile, walking, (c) => shared.repositories.patients.list(c));
     // Both paths ran: a common term's page comes from the window alone, a rare one's from the keys after it.
-    const statements: string[] = [];
-    const logged = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool }),
-      log: (event) => {
-        if (event.level === "query") statements.push(event.query.sql);
-      },
-    });
+    const { db: logged, sent: statements } = recordingKysely(new PostgresDialect({ pool }));
     const keyedPage = (sqlText: string) => sqlText.includes("order by") && sqlText.includes("@> patient_search_keys");
     await walking.list(logged, criteria(1, "555"));
     expect(statements.some((s) => s.includes('as "w"'))).toBe(true);

@@ -7,8 +7,15 @@ import {
   type PatientRecord,
   type Storage,
 } from "@openpractice/core";
-import { rowToPatient, type Database, type PatientsTable } from "@openpractice/kysely";
-import type { Kysely, Selectable } from "kysely";
+import {
+  KyselyStorage,
+  rowToPatient,
+  type Database,
+  type PatientSearchIndex,
+  type PatientsTable,
+  type SqlDialectProfile,
+} from "@openpractice/kysely";
+import { Kysely, type Dialect, type Selectable } from "kysely";
 import { expect } from "vitest";
 import { createPrng, type Prng } from "../fuzz/prng.js";
 
@@ -146,4 +153,31 @@ export async function seedSearchCases(db: Kysely<Database>, storage: Storage, or
       .values({ id, name: `Org ${id}`, plan: "enterprise", is_active: 1, created_at: now, updated_at: now })
       .execute();
   for (const record of searchCaseRecords()) await storage.repositories.patients.insertIfAbsent(record);
+}
+
+/** `index` against the shared scan, called alone and through a storage whose `profile` answers searches with it. */
+export async function expectProfileSearchAsScan(
+  db: Kysely<Database>,
+  profile: SqlDialectProfile,
+  index: PatientSearchIndex,
+  scan: (c: PatientListCriteria) => Promise<ListAnswer>,
+) {
+  const storage = new KyselyStorage({ db, profile: { ...profile, patientSearch: index }, ownsConnection: false });
+  await expectSearchIndexAsScan(
+    scan,
+    (c) => index.list(db, c),
+    (c) => storage.repositories.patients.list(c),
+  );
+}
+
+/** A Kysely on `dialect` and the SQL of every statement it has sent (empty `sent` to start again). */
+export function recordingKysely(dialect: Dialect) {
+  const sent: string[] = [];
+  const db = new Kysely<Database>({
+    dialect,
+    log: (event) => {
+      if (event.level === "query") sent.push(event.query.sql);
+    },
+  });
+  return { db, sent };
 }

@@ -31,5 +31,6 @@ export const NETWORK_UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
 ]);
 export * from "./server-address.js";
 export * from "./patient-counts.js";
+export * from "./walked-search-page.js";
 export { SENT_WITH_NEXT_STATEMENT } from "./deferred-appends.js";
 export * from "./statements-by-shape.js";

@@ -8,7 +8,8 @@ import {
 } from "@openpractice/kysely";
 import { sql, type ColumnDefinitionBuilder } from "kysely";
 import { mysqlPatientCountsMigration } from "./patient-counts.js";
-import { patientSearchTrigramsMigration, trigramPatientSearch } from "./patient-search-trigrams.js";
+import { trigramPatientSearch } from "./patient-search-from-trigrams.js";
+import { patientSearchTrigramsMigration } from "./patient-search-trigrams.js";
 
 /**
  * MySQL 8 and MariaDB 10.6+: SKIP LOCKED, no RETURNING (MariaDB has it for

@@ -1,14 +1,15 @@
 import type { PatientListCriteria } from "@openpractice/core";
 import {
-  applyPatientFilters,
-  PATIENT_SORT_COLUMNS,
+  isLargeOrganisation,
+  pageWithinWalk,
   patientListQueries,
-  searchTextContains,
+  WALKED_PAGE_DEFAULTS,
+  walkedSearchPage,
   type Database,
   type PatientSearchIndex,
+  type WalkedPageOptions,
 } from "@openpractice/kysely";
 import { sql, type Kysely, type Migration } from "kysely";
-import { keptOrganisationSize } from "@openpractice/kysely";
 
 /**
  * Tenant-scoped search keys. A pg_trgm index holds one posting list per
@@ -60,39 +61,15 @@ export const patientSearchKeysMigration = {
 /** Terms the keys can serve: 3 characters or more (a shorter term has no 3-character substring). */
 const keyedTerms = (c: PatientListCriteria) => c.searchTerms.filter((t) => [...t].length >= 3);
 
-/**
- * A common term in a large organisation has thousands of candidates (`smith`:
- * 5,712 of 375,824 patients), and sorting them means reading each one's row:
- * 14–20 ms. Its first page is among the first rows in list order instead: from
- * this many patients (the kept count of the organisation and status), the page
- * is first looked for among the first `walkRows` rows of the sort index, and the
- * keys answer only when those hold fewer than a page.
- */
-export interface KeyedSearchOptions {
-  walkFromPatients: number;
-  walkRows: number;
-}
+/** When a page is first looked for among the first rows in list order (@openpractice/kysely's walkedSearchPage). */
+export type KeyedSearchOptions = WalkedPageOptions;
 
-export const KEYED_SEARCH_DEFAULTS: KeyedSearchOptions = Object.freeze({ walkFromPatients: 20_000, walkRows: 2_000 });
+export const KEYED_SEARCH_DEFAULTS: KeyedSearchOptions = WALKED_PAGE_DEFAULTS;
 
-/**
- * The page from the first `walkRows` rows of the organisation in list order, or
- * undefined when they hold fewer than the page: the first matches in list order
- * among the first rows are the first matches overall, so a full page is exact.
- * Only with one status (the sort indexes lead with it) and a large organisation.
- */
+/** The walked page in a large organisation, else undefined (the keys then answer). */
 async function walkedPage(db: Kysely<Database>, c: PatientListCriteria, options: KeyedSearchOptions) {
-  if (c.status === "all" || c.offset + c.limit > options.walkRows) return undefined;
-  if ((await keptOrganisationSize(db, c.organisationId, c.status)) < options.walkFromPatients) return undefined;
-  const sortColumn = PATIENT_SORT_COLUMNS[c.sort];
-  const window = applyPatientFilters(db.selectFrom("patients").selectAll(), { ...c, searchTerms: [] })
-    .orderBy(sortColumn, c.order)
-    .orderBy("id", c.order)
-    .limit(options.walkRows);
-  let page = db.selectFrom(window.as("w")).selectAll();
-  for (const term of c.searchTerms) page = page.where(searchTextContains(term));
-  const rows = await page.orderBy(sortColumn, c.order).orderBy("id", c.order).limit(c.limit).offset(c.offset).execute();
-  return rows.length === c.limit ? rows : undefined;
+  if (!pageWithinWalk(c, options) || !(await isLargeOrganisation(db, c, options))) return undefined;
+  return walkedSearchPage(db, c, options);
 }
 
 /**
