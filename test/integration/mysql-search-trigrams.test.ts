@@ -115,44 +115,68 @@ describe.runIf(engines.includes("mysql"))("[mysql] patient search from the trigr
     expect(all).toBeGreaterThan(30);
     expect(await search({ limit: 10 })).toEqual({ rows: 10, total: all, statements: 1 });
     expect(await search({ limit: 10, offset: all - 3 })).toEqual({ rows: 3, total: all, statements: 1 });
-    // Over the limit the page is looked for in list order (the next test): a second statement.
+    // A count limit reads the organisation's kept size first (a small one: every match is still read).
     expect(await search({ limit: 10, countLimit: 20 })).toEqual({ rows: 10, total: 21, statements: 2 });
-    expect(await search({ limit: 10, countLimit: all })).toEqual({ rows: 10, total: all, statements: 1 });
-    // Past the end no row carries the count: a second statement counts, bounded as asked.
+    expect(await search({ limit: 10, countLimit: all })).toEqual({ rows: 10, total: all, statements: 2 });
+    // Past the end no row carries the count: one more statement counts, bounded as asked.
     expect(await search({ limit: 10, offset: all + 5 })).toEqual({ rows: 0, total: all, statements: 2 });
     expect(await search({ limit: 10, offset: all + 5, countLimit: all })).toEqual({
       rows: 0,
       total: all,
-      statements: 2,
+      statements: 3,
     });
   });
 
-  it("counts a common term only up to the limit, and then looks for its page first among the first rows in list order", async () => {
-    // A small window: both the walked page and the hand-over to the sorted candidates (a window with fewer
-    // matches than the page) are compared with the shared scan, for every case.
-    const walking = trigramPatientSearchWith({ walkRows: 40 });
+  it("in a large organisation counts only up to the limit, and then looks for the page among the first rows in list order", async () => {
+    // Every organisation counts as large here, and the window is small: both the walked page and the hand-over to
+    // the sorted candidates (a window with fewer matches than the page) are compared with the shared scan.
+    const walking = trigramPatientSearchWith({ walkFromPatients: 0, walkRows: 40 });
     await expectProfileSearchAsScan(db, mysqlProfile, walking, (c) => scan.repositories.patients.list(c));
     const { db: observed, sent } = recordingKysely(new MysqlDialect({ pool }));
+    const keptSize = (s: string) => s.includes("patient_counts");
     const boundedMatches = (s: string) => s.includes("as `m`") && /over\s*\(\)/.test(s);
+    const everyMatch = (s: string) => /over\s*\(\)/.test(s) && !boundedMatches(s);
     const walkedWindow = (s: string) => s.includes("as `w`");
-    const sortedCandidates = (s: string) => s.includes(TRIGRAM_TABLE) && !boundedMatches(s);
-    const listed = async (search: string, more: Parameters<typeof criteria>[2]) => {
+    const sortedCandidates = (s: string) =>
+      s.includes(TRIGRAM_TABLE) && !boundedMatches(s) && !everyMatch(s) && !keptSize(s);
+    const listed = async (index: typeof walking, search: string, more: Parameters<typeof criteria>[2]) => {
       sent.length = 0;
-      const got = await walking.list(observed, criteria(1, search, more));
+      const c = criteria(1, search, more);
+      const got = await index.list(observed, c);
+      expect({ patients: got?.rows.map(rowToPatient), total: got?.total }).toEqual(
+        await scan.repositories.patients.list(c),
+      );
       return {
         total: got?.total,
+        kept: sent.filter(keptSize).length,
         bounded: sent.filter(boundedMatches).length,
+        every: sent.filter(everyMatch).length,
         walked: sent.filter(walkedWindow).length,
         sorted: sent.filter(sortedCandidates).length,
       };
     };
-    // Within the limit: one statement, page and count exact.
-    expect(await listed("ample.org", { countLimit: 1000 })).toMatchObject({ bounded: 1, walked: 0, sorted: 0 });
+    const steps = { kept: 1, bounded: 1, every: 0 };
+    // Within the limit: one statement after the size, page and count exact.
+    expect(await listed(walking, "ample.org", { countLimit: 1000 })).toMatchObject({ ...steps, walked: 0, sorted: 0 });
     // Over it: the page from the window alone; no statement reads every match.
-    expect(await listed("ample.org", { countLimit: 4 })).toEqual({ total: 5, bounded: 1, walked: 1, sorted: 0 });
+    expect(await listed(walking, "ample.org", { countLimit: 4 })).toEqual({ total: 5, ...steps, walked: 1, sorted: 0 });
     // Over it, and the window holds fewer than a page: the candidates are sorted after all.
-    const sparse = await listed("ample.org", { countLimit: 4, limit: 40 });
-    expect(sparse).toEqual({ total: 5, bounded: 1, walked: 1, sorted: 1 });
+    expect(await listed(walking, "ample.org", { countLimit: 4, limit: 40 })).toEqual({
+      total: 5,
+      ...steps,
+      walked: 1,
+      sorted: 1,
+    });
+    // Below the size (organisation 1 has 200 active patients), every match is read and counted, then bounded.
+    const small = trigramPatientSearchWith({ walkFromPatients: 201, walkRows: 40 });
+    expect(await listed(small, "ample.org", { countLimit: 4 })).toEqual({
+      total: 5,
+      kept: 1,
+      bounded: 0,
+      every: 1,
+      walked: 0,
+      sorted: 0,
+    });
   });
 
   it("stores every trigram of a new patient, in its organisation, in the same transaction", async () => {
