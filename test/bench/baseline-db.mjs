@@ -122,15 +122,18 @@ async function openMysql(url) {
   const db = new Kysely({ dialect: new MysqlDialect({ pool }) });
   // Our MySQL adapter answers searches of 3+ characters from its trigram side table
   // (adapters/mysql/src/patient-search-from-trigrams.ts); the baseline sends those same statements.
+  // In a large organisation it reads the kept counts too (patient_counts): both tables, or the LIKE scan.
   const { trigramPatientSearch, TRIGRAM_TABLE } = await import("@openpractice/mysql");
+  const { PATIENT_COUNTS_TABLE } = await import("@openpractice/kysely");
   const [tables] = await pool
     .promise()
-    .query("select 1 from information_schema.tables where table_schema = database() and table_name = ?", [
+    .query("select 1 from information_schema.tables where table_schema = database() and table_name in (?, ?)", [
       TRIGRAM_TABLE,
+      PATIENT_COUNTS_TABLE,
     ]);
   const indexedSearch = indexedSearchOf(db, trigramPatientSearch);
   return {
-    search: (term) => (tables.length > 0 && [...term].length >= 3 ? indexedSearch(term) : likeSearch(db, term)),
+    search: (term) => (tables.length === 2 && [...term].length >= 3 ? indexedSearch(term) : likeSearch(db, term)),
     // insertIfAbsent without RETURNING: INSERT IGNORE, then the row read back by identity key.
     async insert(row) {
       const result = await db.insertInto("patients").ignore().values(row).executeTakeFirst();

@@ -115,16 +115,12 @@ describe.runIf(engines.includes("mysql"))("[mysql] patient search from the trigr
     expect(all).toBeGreaterThan(30);
     expect(await search({ limit: 10 })).toEqual({ rows: 10, total: all, statements: 1 });
     expect(await search({ limit: 10, offset: all - 3 })).toEqual({ rows: 3, total: all, statements: 1 });
-    // A count limit reads the organisation's kept size first (a small one: every match is still read).
-    expect(await search({ limit: 10, countLimit: 20 })).toEqual({ rows: 10, total: 21, statements: 2 });
-    expect(await search({ limit: 10, countLimit: all })).toEqual({ rows: 10, total: all, statements: 2 });
-    // Past the end no row carries the count: one more statement counts, bounded as asked.
+    // With every status a page cannot be walked: the count limit changes nothing but the answer's bound.
+    expect(await search({ limit: 10, countLimit: 20 })).toEqual({ rows: 10, total: 21, statements: 1 });
+    expect(await search({ limit: 10, countLimit: all })).toEqual({ rows: 10, total: all, statements: 1 });
+    // Past the end no row carries the count: a second statement counts, bounded as asked.
     expect(await search({ limit: 10, offset: all + 5 })).toEqual({ rows: 0, total: all, statements: 2 });
-    expect(await search({ limit: 10, offset: all + 5, countLimit: all })).toEqual({
-      rows: 0,
-      total: all,
-      statements: 3,
-    });
+    expect(await search({ limit: 10, offset: all + 5, countLimit: 20 })).toEqual({ rows: 0, total: 21, statements: 2 });
   });
 
   it("in a large organisation counts only up to the limit, and then looks for the page among the first rows in list order", async () => {
@@ -137,8 +133,9 @@ describe.runIf(engines.includes("mysql"))("[mysql] patient search from the trigr
     const boundedMatches = (s: string) => s.includes("as `m`") && /over\s*\(\)/.test(s);
     const everyMatch = (s: string) => /over\s*\(\)/.test(s) && !boundedMatches(s);
     const walkedWindow = (s: string) => s.includes("as `w`");
+    const boundedCount = (s: string) => s.includes("as `m`") && !/over\s*\(\)/.test(s);
     const sortedCandidates = (s: string) =>
-      s.includes(TRIGRAM_TABLE) && !boundedMatches(s) && !everyMatch(s) && !keptSize(s);
+      s.includes(TRIGRAM_TABLE) && !boundedMatches(s) && !boundedCount(s) && !everyMatch(s) && !keptSize(s);
     const listed = async (index: typeof walking, search: string, more: Parameters<typeof criteria>[2]) => {
       sent.length = 0;
       const c = criteria(1, search, more);
@@ -153,9 +150,10 @@ describe.runIf(engines.includes("mysql"))("[mysql] patient search from the trigr
         every: sent.filter(everyMatch).length,
         walked: sent.filter(walkedWindow).length,
         sorted: sent.filter(sortedCandidates).length,
+        counted: sent.filter(boundedCount).length,
       };
     };
-    const steps = { kept: 1, bounded: 1, every: 0 };
+    const steps = { kept: 1, bounded: 1, every: 0, counted: 0 };
     // Within the limit: one statement after the size, page and count exact.
     expect(await listed(walking, "ample.org", { countLimit: 1000 })).toMatchObject({ ...steps, walked: 0, sorted: 0 });
     // Over it: the page from the window alone; no statement reads every match.
@@ -167,6 +165,24 @@ describe.runIf(engines.includes("mysql"))("[mysql] patient search from the trigr
       walked: 1,
       sorted: 1,
     });
+    // A page past the last match: the bounded matches counted on their own.
+    expect(await listed(walking, "_121@", { countLimit: 4, offset: 30, limit: 5 })).toEqual({
+      total: 1,
+      ...steps,
+      walked: 0,
+      sorted: 0,
+      counted: 1,
+    });
+    // A page that cannot be walked (every status): one statement reads every match, as in a small organisation.
+    expect(await listed(walking, "ample.org", { countLimit: 4, status: "all" })).toEqual({
+      total: 5,
+      kept: 0,
+      bounded: 0,
+      every: 1,
+      walked: 0,
+      sorted: 0,
+      counted: 0,
+    });
     // Below the size (organisation 1 has 200 active patients), every match is read and counted, then bounded.
     const small = trigramPatientSearchWith({ walkFromPatients: 201, walkRows: 40 });
     expect(await listed(small, "ample.org", { countLimit: 4 })).toEqual({
@@ -176,6 +192,7 @@ describe.runIf(engines.includes("mysql"))("[mysql] patient search from the trigr
       every: 1,
       walked: 0,
       sorted: 0,
+      counted: 0,
     });
   });
 

@@ -98,6 +98,14 @@ export const SEARCH_CASE_VARIANTS: ReadonlyArray<Partial<PatientListCriteria>> =
   { order: "asc", limit: 5, offset: 20 },
   { countLimit: 4 },
   { countLimit: 1000, status: "all" },
+  // Count limits with other sorts, pages, statuses and filters: an index may take another path when a term has
+  // more matches than the limit (MariaDB's large organisations), and a page past the end counts on its own.
+  { countLimit: 4, sort: "last_name", order: "asc", offset: 5, limit: 7 },
+  { countLimit: 4, offset: 30, limit: 5 },
+  { countLimit: 4, status: "all" },
+  { countLimit: 0 },
+  { countLimit: 1000, offset: 20, limit: 10 },
+  { countLimit: 4, createdFrom: new Date(T0 + 20 * 60_000) },
   { createdFrom: new Date(T0 + 20 * 60_000), createdBefore: new Date(T0 + 60 * 60_000) },
   { updatedFrom: new Date(T0 + 40 * 60_000), status: "all", limit: 3 },
 ];

@@ -18,8 +18,6 @@ export interface WalkedPageOptions {
   walkRows: number;
 }
 
-export const WALKED_PAGE_DEFAULTS: WalkedPageOptions = Object.freeze({ walkFromPatients: 20_000, walkRows: 2_000 });
-
 /** Whether the organisation has `walkFromPatients` patients of the list's status or more (kept counts). */
 export async function isLargeOrganisation(
   db: Kysely<any>,

@@ -2,10 +2,10 @@ import type { PatientListCriteria } from "@openpractice/core";
 import {
   applyPatientFilters,
   isLargeOrganisation,
+  pageWithinWalk,
   PATIENT_SORT_COLUMNS,
   patientListQueries,
   rowsOfPage,
-  WALKED_PAGE_DEFAULTS,
   walkedSearchPage,
   type Database,
   type PatientSearchIndex,
@@ -163,7 +163,7 @@ export type TrigramSearchOptions = WalkedPageOptions;
 
 export const TRIGRAM_SEARCH_DEFAULTS: TrigramSearchOptions = Object.freeze({
   walkFromPatients: 100_000,
-  walkRows: WALKED_PAGE_DEFAULTS.walkRows,
+  walkRows: 2_000,
 });
 
 /**
@@ -188,8 +188,10 @@ export function trigramPatientSearchWith(options: TrigramSearchOptions): Patient
         q.where(sql<boolean>`id in (${candidateIds(c.organisationId, trigrams)})`),
       );
       const { countLimit } = c;
+      // Only where a page past the limit can be walked (one status, within the window): otherwise it would be
+      // the bounded statement and then every match sorted, where one statement reads them once.
       const matches =
-        countLimit !== undefined && (await isLargeOrganisation(db, c, options))
+        countLimit !== undefined && pageWithinWalk(c, options) && (await isLargeOrganisation(db, c, options))
           ? boundedMatches(db, c, trigrams, countLimit)
           : undefined;
       const found = await (matches
@@ -212,6 +214,8 @@ export function trigramPatientSearchWith(options: TrigramSearchOptions): Patient
       const total = countLimit === undefined ? all : Math.min(all, countLimit + 1);
       if (!matches || countLimit === undefined || total <= countLimit) return { rows, total };
       // More matches than the limit: the bounded matches were not all of them, and their page is not the list's.
+      // (The page is read by a statement of its own, as PostgreSQL's runs on a connection of its own: a write in
+      // between may show in one and not the other, as between any two requests.)
       const walked = await walkedSearchPage(db, c, { walkRows: options.walkRows, window: "ids" });
       return { rows: walked ?? (await rowsOfPage(db, page, c).execute()), total };
     },

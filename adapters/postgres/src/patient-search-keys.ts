@@ -3,7 +3,6 @@ import {
   isLargeOrganisation,
   pageWithinWalk,
   patientListQueries,
-  WALKED_PAGE_DEFAULTS,
   walkedSearchPage,
   type Database,
   type PatientSearchIndex,
@@ -64,7 +63,7 @@ const keyedTerms = (c: PatientListCriteria) => c.searchTerms.filter((t) => [...t
 /** When a page is first looked for among the first rows in list order (@openpractice/kysely's walkedSearchPage). */
 export type KeyedSearchOptions = WalkedPageOptions;
 
-export const KEYED_SEARCH_DEFAULTS: KeyedSearchOptions = WALKED_PAGE_DEFAULTS;
+export const KEYED_SEARCH_DEFAULTS: KeyedSearchOptions = Object.freeze({ walkFromPatients: 20_000, walkRows: 2_000 });
 
 /** The walked page in a large organisation, else undefined (the keys then answer). */
 async function walkedPage(db: Kysely<Database>, c: PatientListCriteria, options: KeyedSearchOptions) {
