@@ -1,5 +1,5 @@
 import type { PatientListCriteria } from "@openpractice/core";
-import type { Kysely } from "kysely";
+import type { Kysely, SelectQueryBuilder } from "kysely";
 import { keptOrganisationSize } from "./patient-counts.js";
 import { applyPatientFilters, PATIENT_SORT_COLUMNS, searchTextContains } from "./repositories/patient-repository.js";
 import type { Database } from "./schema.js";
@@ -18,18 +18,25 @@ export interface WalkedPageOptions {
   walkRows: number;
 }
 
-/** Whether the organisation has `walkFromPatients` patients of the list's status or more (kept counts). */
-export async function isLargeOrganisation(
+/** Whether a page can be walked: one status (the sort indexes lead with it), and the page within the window. */
+export const pageWithinWalk = (c: PatientListCriteria, options: Pick<WalkedPageOptions, "walkRows">) =>
+  c.status !== "all" && c.offset + c.limit <= options.walkRows;
+
+/**
+ * Whether a walk is worth trying: the page can be walked and the organisation has
+ * `walkFromPatients` patients of the list's status or more (kept counts; read only
+ * when the page can be walked).
+ */
+export async function walkWorthTrying(
   db: Kysely<any>,
   c: PatientListCriteria,
   options: WalkedPageOptions,
 ): Promise<boolean> {
-  return (await keptOrganisationSize(db, c.organisationId, c.status)) >= options.walkFromPatients;
+  return (
+    pageWithinWalk(c, options) &&
+    (await keptOrganisationSize(db, c.organisationId, c.status)) >= options.walkFromPatients
+  );
 }
-
-/** Whether a page can be walked: one status (the sort indexes lead with it), and the page within the window. */
-export const pageWithinWalk = (c: PatientListCriteria, options: Pick<WalkedPageOptions, "walkRows">) =>
-  c.status !== "all" && c.offset + c.limit <= options.walkRows;
 
 /**
  * The page from the first `walkRows` rows of the organisation in list order, or
@@ -59,21 +66,29 @@ export async function walkedSearchPage(
 
 type SortColumn = (typeof PATIENT_SORT_COLUMNS)[keyof typeof PATIENT_SORT_COLUMNS];
 
-function rowsWindowPage(db: Kysely<Database>, c: PatientListCriteria, sortColumn: SortColumn, walkRows: number) {
-  const window = applyPatientFilters(db.selectFrom("patients").selectAll(), { ...c, searchTerms: [] })
+/** `q` (the columns chosen) as the organisation's first `walkRows` rows in list order; the terms are the page's. */
+function windowOf<O>(
+  q: SelectQueryBuilder<Database, "patients", O>,
+  c: PatientListCriteria,
+  sortColumn: SortColumn,
+  walkRows: number,
+) {
+  return applyPatientFilters(q, { ...c, searchTerms: [] })
     .orderBy(sortColumn, c.order)
     .orderBy("id", c.order)
     .limit(walkRows);
-  let page = db.selectFrom(window.as("w")).selectAll();
+}
+
+function rowsWindowPage(db: Kysely<Database>, c: PatientListCriteria, sortColumn: SortColumn, walkRows: number) {
+  let page = db
+    .selectFrom(windowOf(db.selectFrom("patients").selectAll(), c, sortColumn, walkRows).as("w"))
+    .selectAll();
   for (const term of c.searchTerms) page = page.where(searchTextContains(term));
   return page.orderBy(sortColumn, c.order).orderBy("id", c.order).limit(c.limit).offset(c.offset).execute();
 }
 
 function idsWindowPage(db: Kysely<Database>, c: PatientListCriteria, sortColumn: SortColumn, walkRows: number) {
-  const window = applyPatientFilters(db.selectFrom("patients").select(["id", sortColumn]), { ...c, searchTerms: [] })
-    .orderBy(sortColumn, c.order)
-    .orderBy("id", c.order)
-    .limit(walkRows);
+  const window = windowOf(db.selectFrom("patients").select(["id", sortColumn]), c, sortColumn, walkRows);
   // `w` holds only id and the sort key: the terms' unqualified search_text is the patient's.
   let page = db.selectFrom(window.as("w")).innerJoin("patients as p", "p.id", "w.id").selectAll("p");
   for (const term of c.searchTerms) page = page.where(searchTextContains(term));

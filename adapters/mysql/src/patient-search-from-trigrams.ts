@@ -1,12 +1,11 @@
 import type { PatientListCriteria } from "@openpractice/core";
 import {
   applyPatientFilters,
-  isLargeOrganisation,
-  pageWithinWalk,
   PATIENT_SORT_COLUMNS,
   patientListQueries,
   rowsOfPage,
   walkedSearchPage,
+  walkWorthTrying,
   type Database,
   type PatientSearchIndex,
   type WalkedPageOptions,
@@ -14,11 +13,9 @@ import {
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import { TRIGRAM_TABLE } from "./patient-search-trigrams.js";
 
-/**
- * Patient search from the trigram side table (`patient-search-trigrams.ts`):
- * the organisation's patients holding a few trigrams of every term, rechecked
- * with the shared `LIKE`, paged and counted as the shared list is.
- */
+// Patient search from the trigram side table (`patient-search-trigrams.ts`): the organisation's patients holding a
+// few trigrams of every term, rechecked with the shared `LIKE`, paged and counted as the shared list is.
+
 /** Trigrams of a term, by code point as SUBSTRING counts them. */
 function trigramsOf(term: string): string[] {
   const chars = [...term];
@@ -191,7 +188,7 @@ export function trigramPatientSearchWith(options: TrigramSearchOptions): Patient
       // Only where a page past the limit can be walked (one status, within the window): otherwise it would be
       // the bounded statement and then every match sorted, where one statement reads them once.
       const matches =
-        countLimit !== undefined && pageWithinWalk(c, options) && (await isLargeOrganisation(db, c, options))
+        countLimit !== undefined && (await walkWorthTrying(db, c, options))
           ? boundedMatches(db, c, trigrams, countLimit)
           : undefined;
       const found = await (matches

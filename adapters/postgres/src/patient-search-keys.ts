@@ -1,9 +1,8 @@
 import type { PatientListCriteria } from "@openpractice/core";
 import {
-  isLargeOrganisation,
-  pageWithinWalk,
   patientListQueries,
   walkedSearchPage,
+  walkWorthTrying,
   type Database,
   type PatientSearchIndex,
   type WalkedPageOptions,
@@ -67,7 +66,7 @@ export const KEYED_SEARCH_DEFAULTS: KeyedSearchOptions = Object.freeze({ walkFro
 
 /** The walked page in a large organisation, else undefined (the keys then answer). */
 async function walkedPage(db: Kysely<Database>, c: PatientListCriteria, options: KeyedSearchOptions) {
-  if (!pageWithinWalk(c, options) || !(await isLargeOrganisation(db, c, options))) return undefined;
+  if (!(await walkWorthTrying(db, c, options))) return undefined;
   return walkedSearchPage(db, c, options);
 }
 
