@@ -899,16 +899,18 @@ for (const engine of availableEngines()) {
         summary_failure: "RangeError: Maximum call stack size exceeded",
         summary_doc_url: null,
       });
-      // One attempt: the job failed for good at once instead of retrying a render that fails every time.
-      const [job] = await rt.rawRows(
-        "select status, attempts, last_error from jobs where queue = 'soap.render-summary' and payload like ?",
-        `%${n.context_id}%`,
-      );
-      expect({ status: job!.status, attempts: Number(job!.attempts), last_error: job!.last_error }).toEqual({
-        status: "failed",
-        attempts: 1,
-        last_error: "RangeError: Maximum call stack size exceeded",
-      });
+      // One attempt: the job failed for good at once instead of retrying a render that fails every time. The runner
+      // records the job's end after the handler returns, so just after the note's own commit: polled, not read once.
+      const summaryJob = async () => {
+        const [job] = await rt.rawRows(
+          "select status, attempts, last_error from jobs where queue = 'soap.render-summary' and payload like ?",
+          `%${n.context_id}%`,
+        );
+        return { status: job!.status, attempts: Number(job!.attempts), last_error: job!.last_error };
+      };
+      await expect
+        .poll(summaryJob, { timeout: 10_000, interval: 50 })
+        .toEqual({ status: "failed", attempts: 1, last_error: "RangeError: Maximum call stack size exceeded" });
       const pdf = await get(`/apis/v1/soap-context/${n.context_id}/summary.pdf`);
       expect(pdf.status).toBe(404);
       expect(pdf.body).toMatchObject({
