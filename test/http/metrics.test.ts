@@ -77,23 +77,23 @@ for (const engine of availableEngines()) {
         body: { first_name: "Ada", last_name: "Metric", date_of_birth: "1980-01-01" },
       });
       await receiver.waitFor((r) => r.some((x) => x.path === "/m"));
-      // The counters move once the attempt is recorded, just after the receiver answered.
-      let all = await scrape();
-      for (let i = 0; i < 50 && value(all, "openpractice_webhook_attempts_total", { outcome: "delivered" }) < 1; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        all = await scrape();
-      }
-      expect(value(all, "openpractice_webhook_attempts_total", { outcome: "delivered" })).toBe(1);
-      expect(
-        value(all, "openpractice_jobs_finished_total", { queue: WEBHOOK_DELIVERY_QUEUE, outcome: "completed" }),
-      ).toBe(1);
+      // The counters move once the attempt is recorded, just after the receiver answered, and the job's once the
+      // runner has recorded its end, after that: both polled.
+      const delivery = async () => {
+        const all = await scrape();
+        return {
+          attempts: value(all, "openpractice_webhook_attempts_total", { outcome: "delivered" }),
+          jobs: value(all, "openpractice_jobs_finished_total", { queue: WEBHOOK_DELIVERY_QUEUE, outcome: "completed" }),
+        };
+      };
+      await expect.poll(delivery, { timeout: 5_000, interval: 50 }).toEqual({ attempts: 1, jobs: 1 });
       // A job scheduled for later is backlog in the "scheduled" state; due jobs are taken at once.
       await rt.runtime.practice.storage.repositories.jobs.enqueue({
         queue: "system.noop",
         payload: null,
         runAt: new Date(Date.now() + 3600_000),
       });
-      all = await scrape();
+      const all = await scrape();
       expect(value(all, "openpractice_jobs", { queue: "system.noop", state: "scheduled" })).toBe(1);
       expect(
         all.filter((s) => s.name === "openpractice_jobs" && s.labels.queue === WEBHOOK_DELIVERY_QUEUE),

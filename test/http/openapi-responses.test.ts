@@ -1061,11 +1061,14 @@ describe("replies of the running server match /openapi.json", () => {
     const id = accepted.notification_id;
     // Until the push is attempted, then with the attempt log.
     await call("GET /apis/v1/notifications/{notification_id}", `${base}/${id}`, 200);
-    const deadline = Date.now() + 10_000;
-    while (push.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 200));
-    const delivered = await call("GET /apis/v1/notifications/{notification_id}", `${base}/${id}`, 200);
-    expect(delivered.deliveries.length).toBe(1);
+    // The attempt is recorded once the push service has answered: polled until it is.
+    await expect
+      .poll(async () => (await call("GET /apis/v1/notifications/{notification_id}", `${base}/${id}`, 200)).deliveries, {
+        timeout: 10_000,
+        interval: 50,
+      })
+      .toHaveLength(1);
+    expect(push.received).toHaveLength(1);
     await call("GET /apis/v1/notifications/inbox", `${base}/inbox?user_type=PATIENT&user_id=patient-42`, 200);
     await call("POST /apis/v1/notifications/{notification_id}/read", `${base}/${id}/read`, 200);
     await call("POST /apis/v1/notifications/inbox/read-all", `${base}/inbox/read-all`, 200, {

@@ -279,15 +279,13 @@ for (const engine of availableEngines()) {
       );
       expect(receiver.received.some((r) => r.path === "/org5/inactive")).toBe(false);
       const list = await json("GET", `${BASE}/subscriptions/${sub.subscription.id}/deliveries`, undefined, org);
-      await new Promise((r) => setTimeout(r, 200));
-      const after = await json(
-        "GET",
-        `${BASE}/subscriptions/${sub.subscription.id}/deliveries?status=delivered`,
-        undefined,
-        org,
-      );
       expect(list.status).toBe(200);
-      expect(after.body.deliveries).toEqual([
+      // The attempt is recorded once the receiver has answered: polled until the delivery shows it.
+      const deliveredOnes = async () =>
+        (await json("GET", `${BASE}/subscriptions/${sub.subscription.id}/deliveries?status=delivered`, undefined, org))
+          .body.deliveries;
+      await expect.poll(deliveredOnes, { timeout: 10_000, interval: 50 }).toHaveLength(1);
+      expect(await deliveredOnes()).toEqual([
         expect.objectContaining({
           event_id: got!.json.event_id,
           status: "delivered",
@@ -311,10 +309,15 @@ for (const engine of availableEngines()) {
         { first_name: "Quiet", last_name: "Org", date_of_birth: "1990-01-01" },
         org,
       );
-      await new Promise((r) => setTimeout(r, 600));
-      expect(
-        Number(await rt.scalar("select count(*) from outbox where organisation_id = 6 and dispatched_at is null")),
-      ).toBe(0);
+      // The dispatcher takes the event (marks it dispatched) and delivers nothing for an inactive organisation.
+      await expect
+        .poll(
+          async () =>
+            Number(await rt.scalar("select count(*) from outbox where organisation_id = 6 and dispatched_at is null")),
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe(0);
+      await new Promise((r) => setTimeout(r, 200));
       expect(receiver.received.some((r) => r.path === "/org6")).toBe(false);
     });
 
