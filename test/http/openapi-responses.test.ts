@@ -1061,13 +1061,16 @@ describe("replies of the running server match /openapi.json", () => {
     const id = accepted.notification_id;
     // Until the push is attempted, then with the attempt log.
     await call("GET /apis/v1/notifications/{notification_id}", `${base}/${id}`, 200);
-    // The attempt is recorded once the push service has answered: polled until it is.
+    // The push's row exists (pending) from the start; its attempt is recorded once the push service has answered:
+    // polled until the notification is delivered, then the one attempt is in the log.
+    const notification = () => call("GET /apis/v1/notifications/{notification_id}", `${base}/${id}`, 200);
     await expect
-      .poll(async () => (await call("GET /apis/v1/notifications/{notification_id}", `${base}/${id}`, 200)).deliveries, {
-        timeout: 10_000,
-        interval: 50,
-      })
-      .toHaveLength(1);
+      .poll(async () => (await notification()).delivery_status, { timeout: 10_000, interval: 50 })
+      .toBe("delivered");
+    const delivered = await notification();
+    expect(delivered.deliveries).toEqual([
+      expect.objectContaining({ status: "delivered", attempts: 1, attempt_log: [expect.any(Object)] }),
+    ]);
     expect(push.received).toHaveLength(1);
     await call("GET /apis/v1/notifications/inbox", `${base}/inbox?user_type=PATIENT&user_id=patient-42`, 200);
     await call("POST /apis/v1/notifications/{notification_id}/read", `${base}/${id}/read`, 200);
