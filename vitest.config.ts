@@ -19,6 +19,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Background work (jobs, deliveries, summaries) is awaited by polling the asserted state (CONTRIBUTING.md): long
+    // enough for a loaded CI machine, polled often enough to stay quick.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     // Drops the migrated PostgreSQL template a test file copied its databases from (test/support/engines.ts).
     setupFiles: ["test/support/drop-migrated-template.setup.ts"],
   },

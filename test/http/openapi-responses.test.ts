@@ -1064,9 +1064,7 @@ describe("replies of the running server match /openapi.json", () => {
     // The push's row exists (pending) from the start; its attempt is recorded once the push service has answered:
     // polled until the notification is delivered, then the one attempt is in the log.
     const notification = () => call("GET /apis/v1/notifications/{notification_id}", `${base}/${id}`, 200);
-    await expect
-      .poll(async () => (await notification()).delivery_status, { timeout: 10_000, interval: 50 })
-      .toBe("delivered");
+    await expect.poll(async () => (await notification()).delivery_status).toBe("delivered");
     const delivered = await notification();
     expect(delivered.deliveries).toEqual([
       expect.objectContaining({ status: "delivered", attempts: 1, attempt_log: [expect.any(Object)] }),

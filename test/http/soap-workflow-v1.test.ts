@@ -909,7 +909,7 @@ for (const engine of availableEngines()) {
         return { status: job!.status, attempts: Number(job!.attempts), last_error: job!.last_error };
       };
       await expect
-        .poll(summaryJob, { timeout: 10_000, interval: 50 })
+        .poll(summaryJob)
         .toEqual({ status: "failed", attempts: 1, last_error: "RangeError: Maximum call stack size exceeded" });
       const pdf = await get(`/apis/v1/soap-context/${n.context_id}/summary.pdf`);
       expect(pdf.status).toBe(404);

@@ -284,7 +284,7 @@ for (const engine of availableEngines()) {
       const deliveredOnes = async () =>
         (await json("GET", `${BASE}/subscriptions/${sub.subscription.id}/deliveries?status=delivered`, undefined, org))
           .body.deliveries;
-      await expect.poll(deliveredOnes, { timeout: 10_000, interval: 50 }).toHaveLength(1);
+      await expect.poll(deliveredOnes).toHaveLength(1);
       expect(await deliveredOnes()).toEqual([
         expect.objectContaining({
           event_id: got!.json.event_id,
@@ -311,10 +311,8 @@ for (const engine of availableEngines()) {
       );
       // The dispatcher takes the event (marks it dispatched) and delivers nothing for an inactive organisation.
       await expect
-        .poll(
-          async () =>
-            Number(await rt.scalar("select count(*) from outbox where organisation_id = 6 and dispatched_at is null")),
-          { timeout: 10_000, interval: 50 },
+        .poll(async () =>
+          Number(await rt.scalar("select count(*) from outbox where organisation_id = 6 and dispatched_at is null")),
         )
         .toBe(0);
       await new Promise((r) => setTimeout(r, 200));
