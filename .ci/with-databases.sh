@@ -3,7 +3,7 @@
 #
 #   bash .ci/with-databases.sh npm test
 #
-# Installs the servers (and poppler-utils for pdftotext) from Debian's packages when missing, starts each with
+# Installs the servers (and poppler-utils for pdftotext, age for backups) from Debian's packages when missing, starts each with
 # its own data directory under a temporary folder and a free port (no system
 # services), creates the databases, exports their URLs as
 # OPENPRACTICE_TEST_POSTGRES_URL and OPENPRACTICE_TEST_MYSQL_URL, runs the
@@ -21,6 +21,8 @@ command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need_install
 command -v pdftotext >/dev/null 2>&1 || need_install+=(poppler-utils)
 # jq reads ids out of replies in the documented examples (test/docs).
 command -v jq >/dev/null 2>&1 || need_install+=(jq)
+# age (the reference implementation) decrypts the encrypted backups in the tests (test/cli/backup-encryption.test.ts).
+command -v age >/dev/null 2>&1 || need_install+=(age)
 if [ ${#need_install[@]} -gt 0 ]; then
   echo "installing ${need_install[*]} from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive
