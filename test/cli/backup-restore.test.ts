@@ -1,26 +1,13 @@
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { signAccessToken } from "@openpractice/runtime";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../support/temp-dir.js";
-import { CLI, cliEnv, runCli, startServe, stopServe, type ServeProcess } from "./cli-process.js";
+import { runCli, runCliAsync, startServe, stopServe, type ServeProcess } from "./cli-process.js";
 import { patientsIn } from "./patients-in.js";
 
 const SECRET = "backup-restore-secret-0123456789-abcdefghij";
-
-/** The CLI as a child process without blocking this one (the server's writers keep going meanwhile). */
-function runCliAsync(args: string[], env: Record<string, string>, cwd: string) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), cwd });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 describe("openpractice backup and restore (SQLite)", () => {
   let temp: ReturnType<typeof makeTempDir>;

@@ -24,6 +24,18 @@ export function runCli(args: string[], env: Record<string, string>, cwd: string,
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The CLI as a child process without blocking this one (a server's writers, or a test's reader, go on meanwhile). */
+export function runCliAsync(args: string[], env: Record<string, string>, cwd: string) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), cwd });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 export interface ServeProcess {
   child: ChildProcess;
   url: string;

@@ -1,10 +1,12 @@
 import { existsSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { signAccessToken } from "@openpractice/runtime";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../support/temp-dir.js";
-import { runCli, startServe, stopServe, type ServeProcess } from "./cli-process.js";
+import { runCli, runCliAsync, startServe, stopServe, type ServeProcess } from "./cli-process.js";
+import { patientsIn } from "./patients-in.js";
 
 const SECRET = "restore-live-secret-0123456789-abcdefghij";
 const env = { OPENPRACTICE_JWT_SECRET: SECRET, OPENPRACTICE_PLAN_LIMITS: '{"free":1000000}' };
@@ -92,5 +94,46 @@ describe("openpractice restore refuses a database another process has open", () 
       embedder.close();
     }
     expect(runCli(["restore", backup], env, temp.dir).status).toBe(0);
+  });
+
+  // The copy holds SQLite's exclusive lock from its first page to its commit: a process that opens the database
+  // meanwhile (a server started too early) waits, then reads the restored data, never a mixture or the old data.
+  it("a process that opens the database during the copy waits for it, then reads the restored data", async () => {
+    temp = makeTempDir();
+    expect(runCli(["seed", "--patients", "3"], env, temp.dir).status).toBe(0);
+    const database = join(temp.dir, "data", "openpractice.db");
+    // 150 MB of filler: a copy long enough to be seen under way.
+    const filler = new BetterSqlite3(database);
+    filler.exec(
+      "create table filler (x); with recursive n(i) as (select 1 union all select i + 1 from n where i < 150000) insert into filler select randomblob(1000) from n",
+    );
+    filler.close();
+    const backup = join(temp.dir, "big.db");
+    expect(runCli(["backup", backup], env, temp.dir).status).toBe(0);
+    const inBackup = patientsIn(backup);
+    expect(runCli(["seed", "--org", "2", "--patients", "4"], env, temp.dir).status).toBe(0);
+    expect(patientsIn(database)).toBeGreaterThan(inBackup);
+
+    const restore = runCliAsync(["restore", backup], env, temp.dir);
+    // The copy's rollback journal, seen twice 20 ms apart: the copy is under way (leaving WAL mode writes one too,
+    // for a moment).
+    const journal = `${database}-journal`;
+    const copying = async () => {
+      if (!existsSync(journal)) return false;
+      await sleep(20);
+      return existsSync(journal);
+    };
+    await expect.poll(copying).toBe(true);
+    const reader = new BetterSqlite3(database, { readonly: true, timeout: 30_000 });
+    let read: number;
+    try {
+      read = Number((reader.prepare("select count(*) as n from patients").get() as { n: number }).n);
+    } finally {
+      reader.close();
+    }
+    const restored = await restore;
+    expect(restored.stderr).toBe("");
+    expect(restored.status).toBe(0);
+    expect(read).toBe(inBackup);
   });
 });
