@@ -1,7 +1,6 @@
 import { closeSync, createReadStream, createWriteStream, openSync, readSync } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { Decrypter, Encrypter } from "age-encryption";
 
 /** The first line of every age file (age-encryption.org/v1): how restore tells an encrypted backup from a plain one. */
 const AGE_HEADER = Buffer.from("age-encryption.org/v1\n");
@@ -27,6 +26,7 @@ const writeInto = (file: string, stream: ReadableStream<Uint8Array>) =>
  * each authenticated, so a database of gigabytes never sits in memory whole.
  */
 export async function encryptFile(plain: string, target: string, recipient: string): Promise<void> {
+  const { Encrypter } = await import("age-encryption");
   const encrypter = new Encrypter();
   encrypter.addRecipient(recipient);
   await writeInto(target, await encrypter.encrypt(readable(plain)));
@@ -37,6 +37,7 @@ export async function encryptFile(plain: string, target: string, recipient: stri
  * wrong key, and on a chunk that was changed or a file cut short (age authenticates each chunk and marks the last).
  */
 export async function decryptFile(source: string, target: string, identity: string): Promise<void> {
+  const { Decrypter } = await import("age-encryption");
   const decrypter = new Decrypter();
   decrypter.addIdentity(identity);
   await writeInto(target, await decrypter.decrypt(readable(source)));

@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { generateX25519Identity, identityToRecipient } from "age-encryption";
 import { readOrCreateSecretFile } from "./data-secret.js";
 
 /** An age X25519 identity as `age-keygen` writes it (Bech32, upper case). */
 export const AGE_IDENTITY_PATTERN = /^AGE-SECRET-KEY-1[0-9A-Z]{58}$/;
+
+/** age-encryption, loaded when a backup key is needed (about 100 ms that `serve` and the other commands skip). */
+const age = () => import("age-encryption");
 
 /** The key file's name in the data directory. */
 export const BACKUP_KEY_FILE = "backup-key";
@@ -35,6 +37,7 @@ function identityInFile(file: string, text: string): string {
  * `<dataDir>/backup-key`, generated on first use in age-keygen's format (so `age -d -i` reads it too).
  */
 export async function resolveBackupKey(configured: string | undefined, dataDir: string): Promise<BackupKey> {
+  const { generateX25519Identity, identityToRecipient } = await age();
   if (configured)
     return {
       identity: configured,
@@ -65,5 +68,6 @@ export async function existingBackupKey(
   if (!configured && !existsSync(file)) return undefined;
   if (configured) return resolveBackupKey(configured, dataDir);
   const identity = identityInFile(file, readFileSync(file, "utf8"));
+  const { identityToRecipient } = await age();
   return { identity, recipient: await identityToRecipient(identity), source: file, created: false };
 }
