@@ -96,6 +96,25 @@ describe("openpractice restore refuses a database another process has open", () 
     expect(runCli(["restore", backup], env, temp.dir).status).toBe(0);
   });
 
+  it("backup, which runs beside a server, says so when a restore holds the database", () => {
+    temp = makeTempDir();
+    expect(runCli(["migrate"], env, temp.dir).status).toBe(0);
+    const restoring = new BetterSqlite3(join(temp.dir, "data", "openpractice.db"));
+    try {
+      // As restore holds it: SQLite's exclusive locking mode, taken by a first transaction and kept.
+      restoring.pragma("locking_mode = EXCLUSIVE");
+      restoring.exec("BEGIN EXCLUSIVE; COMMIT");
+      const r = runCli(["backup", join(temp.dir, "b.db")], env, temp.dir);
+      expect(r.status).toBe(75);
+      expect(r.stderr).toContain(
+        `backup: ./data/openpractice.db is locked by another process (open in pid ${process.pid} (`,
+      );
+      expect(existsSync(join(temp.dir, "b.db")) || existsSync(join(temp.dir, "b.db.partial"))).toBe(false);
+    } finally {
+      restoring.close();
+    }
+  });
+
   // The copy holds SQLite's exclusive lock from its first page to its commit: a process that opens the database
   // meanwhile (a server started too early) waits, then reads the restored data, never a mixture or the old data.
   it("a process that opens the database during the copy waits for it, then reads the restored data", async () => {

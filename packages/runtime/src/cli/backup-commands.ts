@@ -1,4 +1,5 @@
 import { existsSync, renameSync, rmSync, statSync } from "node:fs";
+import type BetterSqlite3 from "better-sqlite3";
 import { dirname, join } from "node:path";
 import { loadConfig, type RuntimeConfig } from "../config/config.js";
 import { BACKUP_KEY_FILE, existingBackupKey, resolveBackupKey } from "../config/backup-key.js";
@@ -35,6 +36,17 @@ const keyFilesIn = (dataDir: string) => KEY_FILES.map((f) => join(dataDir, f)).f
 async function sqliteDatabase(file: string, options: { readonly?: boolean; fileMustExist?: boolean } = {}) {
   const { default: Database } = await import("better-sqlite3");
   return new Database(file, options);
+}
+
+/**
+ * Copies the database with SQLite's backup API and returns its page count. better-sqlite3 reports a copy that never
+ * started, because another connection held a lock past the busy timeout (SQLITE_BUSY on the first step), as a
+ * finished copy of 0 pages; every database has at least one page, so 0 is that lock, thrown as SQLITE_BUSY.
+ */
+async function copyPages(db: BetterSqlite3.Database, file: string): Promise<number> {
+  const { totalPages } = await db.backup(file);
+  if (totalPages === 0) throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+  return totalPages;
 }
 
 /** A copy beside the database, in its owner-only folder: where a plain copy waits to be encrypted or checked. */
@@ -92,7 +104,13 @@ export async function backupCommand(target: string | undefined, options: BackupO
     if (key) createOwnerOnlyFile(plain);
     const db = await sqliteDatabase(source, { readonly: true, fileMustExist: true });
     try {
-      ({ totalPages: pages } = await db.backup(plain));
+      pages = await copyPages(db, plain);
+    } catch (error) {
+      // Only an exclusive lock held past the busy timeout (a restore under way) stops the online backup.
+      if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+      throw new DatabaseInUseError(
+        `backup: ${source} is locked by another process (${inUseBy(source)}), a restore perhaps; run backup again once it is done`,
+      );
     } finally {
       db.close();
     }
@@ -173,7 +191,7 @@ export async function restoreCommand(source: string | undefined): Promise<void> 
       try {
         // The database is in rollback-journal mode now (keepCurrent): the copy holds SQLite's exclusive lock on it
         // from its first page to its commit, so a server started meanwhile waits, then reads the restored data.
-        ({ totalPages: pages } = await backup.backup(target));
+        pages = await copyPages(backup, target);
       } catch (error) {
         if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
         throw new DatabaseInUseError(
@@ -203,7 +221,7 @@ async function keepCurrent(target: string): Promise<string> {
   try {
     const kept = `${target}.before-restore`;
     createOwnerOnlyFile(kept);
-    await current.backup(kept);
+    await copyPages(current, kept);
     const mode = current.pragma("journal_mode = DELETE", { simple: true });
     if (mode !== "delete") throw new Error(`restore: could not leave WAL mode on ${target} (journal_mode ${mode})`);
     return kept;
