@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, truncateSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -78,6 +78,31 @@ describe("encrypted backups (age)", () => {
     json(cli(["seed", "--org", "2", "--patients", "2"]));
     expect(json(cli(["restore", byAge], withKey))).toMatchObject({ decrypted: true });
     expect(patientsIn(database())).toBe(patients);
+  });
+
+  it("removes the plain copies a killed run left beside the database, and only those", () => {
+    temp = makeTempDir();
+    json(cli(["migrate"]));
+    const data = join(temp.dir, "data");
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    const abandoned = [
+      `openpractice.db.backup-${gone}`,
+      `openpractice.db.restoring-${gone}`,
+      `openpractice.db.restoring-${gone}-wal`,
+    ];
+    // A run still going (this process stands for it), and files that only look alike.
+    const kept = [
+      `openpractice.db.backup-${process.pid}`,
+      `other.db.backup-${gone}`,
+      `openpractice.db.backup-${gone}.txt`,
+    ];
+    for (const f of [...abandoned, ...kept]) writeFileSync(join(data, f), "plain patient records");
+    json(cli(["backup", "--encrypt", join(temp.dir, "b.db.age")]));
+    expect(
+      readdirSync(data)
+        .filter((f) => f.includes(".backup-") || f.includes(".restoring-"))
+        .sort(),
+    ).toEqual([...kept].sort());
   });
 
   it("refuses a backup it cannot decrypt (no key, another key, cut short, altered), changing nothing", () => {

@@ -8,6 +8,7 @@ import { decryptFile, encryptFile, isAgeFile } from "./backup-encryption.js";
 import { backupPrefix, pruneBackups, timestampedBackupName } from "./backup-names.js";
 import { DatabaseInUseError, inUseBy, openDatabaseAlone } from "./database-in-use.js";
 import { createOwnerOnlyFile, ensureOwnerOnlyFolder } from "./owner-only-file.js";
+import { removeAbandonedScratch, scratchBeside } from "./scratch-copies.js";
 import { UsageError } from "./usage-error.js";
 
 /** The key files of the data directory: without them a restored database's webhook keys and tokens are useless. */
@@ -48,9 +49,6 @@ async function copyPages(db: BetterSqlite3.Database, file: string): Promise<numb
   if (totalPages === 0) throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
   return totalPages;
 }
-
-/** A copy beside the database, in its owner-only folder: where a plain copy waits to be encrypted or checked. */
-const scratchBeside = (database: string, role: string) => `${database}.${role}-${process.pid}`;
 
 /** The files SQLite may leave beside a database it opened. */
 const withCompanions = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
@@ -93,6 +91,7 @@ export async function backupCommand(target: string | undefined, options: BackupO
   if (intoFolder) ensureOwnerOnlyFolder(target);
   const file = intoFolder ? join(target, timestampedBackupName(prefix, new Date(), encrypt)) : target;
   if (existsSync(file)) throw new UsageError(`backup: ${file} exists; choose a new file`);
+  removeAbandonedScratch(source);
   const key = encrypt ? await resolveBackupKey(config.backupKey, config.dataDir) : undefined;
   const partial = `${file}.partial`;
   // An encrypted backup is copied in plain beside the database first (as private as the database), then encrypted.
@@ -147,6 +146,7 @@ async function plainBackup(source: string, target: string, config: RuntimeConfig
       `restore: ${source} is encrypted (age) and there is no backup key: set OPENPRACTICE_BACKUP_KEY or put the key file at ${join(config.dataDir, BACKUP_KEY_FILE)}`,
     );
   ensureOwnerOnlyFolder(dirname(target));
+  removeAbandonedScratch(target);
   const plain = scratchBeside(target, "restoring");
   createOwnerOnlyFile(plain);
   try {

@@ -13,7 +13,7 @@ export function timestampedBackupName(prefix: string, at: Date, encrypted: boole
   return `${prefix}-${at.toISOString().replace(/[-:]/g, "")}.db${encrypted ? ".age" : ""}`;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Backups of this prefix in the folder, plain or encrypted, newest first; other files (and links) are never listed. */
 export function backupsIn(folder: string, prefix: string): string[] {
