@@ -1,3 +1,4 @@
+import { createPracticeMetrics } from "@openpractice/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines } from "../support/engines.js";
 import { tokenRequest } from "../support/oauth.js";
@@ -79,9 +80,16 @@ describe("the token endpoint under a burst from one address", () => {
     const watch = setInterval(() => {
       mostRunning = Math.max(mostRunning, rt.runtime.practice.apiClients.secretHashingStats().running);
     }, 5);
-    const answers = await Promise.all(
+    const burst = Promise.all(
       Array.from({ length: 80 }, (_, i) => tokenRequest(rt, { clientId: `opc_unknown${i}`, secret: "ops_nothing" })),
     ).finally(() => clearInterval(watch));
+    // The checks past the cap wait their turn, and the metrics show them waiting.
+    const metrics = createPracticeMetrics(rt.runtime.practice, { defaultMetrics: false });
+    const waiting = async () =>
+      Number(/openpractice_client_secret_checks\{state="waiting"\} (\d+)/.exec((await metrics.render()).body)?.[1]);
+    await expect.poll(waiting).toBeGreaterThan(0);
+    const answers = await burst;
+    expect(await waiting()).toBe(0);
     const hashed = scryptStarted(rt) - before;
     expect(hashed).toBeLessThanOrEqual(29);
     expect(statuses(answers)).toEqual({ 401: hashed, 429: 80 - hashed });
