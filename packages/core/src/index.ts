@@ -133,6 +133,7 @@ export * from "./access/api-client.js";
 export * from "./access/api-client-service.js";
 export * from "./access/client-auth-throttle.js";
 export * from "./access/client-secret.js";
+export * from "./access/concurrency-limit.js";
 export * from "./access/organisation-access.js";
 export * from "./access/organisation-admin-service.js";
 export * from "./ports/api-client-repository.js";
