@@ -675,6 +675,23 @@ for (const engine of availableEngines()) {
       });
       expect(own.status).toBe(201);
       expect(own.body.clinic_ids).toEqual([at.A.clinic]);
+      // A request naming both clinics is reached, and changed without touching the clinic it names outside the token's.
+      const both = await asAdmin("POST", "/v2/waitlist-requests", {
+        patient_id: String(shared.patient),
+        appointment_type_id: shared.type,
+        payment_mode: "SELF_PAY",
+        clinic_ids: [at.A.clinic, at.B.clinic],
+      });
+      const noted = await call("PATCH", `/v2/waitlist-requests/${both.body.id}`, { notes: "afternoons" });
+      expect([noted.status, noted.body.notes, noted.body.clinic_ids]).toEqual([
+        200,
+        "afternoons",
+        [at.A.clinic, at.B.clinic],
+      ]);
+      const widened = await call("PATCH", `/v2/waitlist-requests/${own.body.id}`, {
+        clinic_ids: [at.A.clinic, at.B.clinic],
+      });
+      expect([widened.status, codeOf(widened.body)]).toEqual([400, "UNKNOWN_REFERENCE"]);
     });
 
     it("organisation-wide records stay readable: patients, providers and staff of every clinic, cases", async () => {

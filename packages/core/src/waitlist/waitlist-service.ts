@@ -207,7 +207,8 @@ export class WaitlistService {
       if (changes.clinicIds) next.clinicIds = requestClinics(clinicAccess(principal), changes.clinicIds);
       const issues = waitlistRequestIssues(next);
       if (issues.length > 0) throw DomainError.validation(issues);
-      await this.checkReferences(tx, principal, next);
+      // Clinics it already names stay, reachable or not: only clinics the change sends must be the principal's.
+      await this.checkReferences(tx, principal, changes.clinicIds ? next : { ...next, clinicIds: [] });
       if (!(await tx.waitlist.updateRequest(next))) throw new LostUpdate();
     });
   }
