@@ -13,6 +13,7 @@ export * from "./patch.js";
 export * from "./rule-checks.js";
 export * from "./json-depth.js";
 export * from "./auth/principal.js";
+export * from "./auth/clinic-access.js";
 export * from "./events/event-catalog.js";
 export * from "./organisations/organisation.js";
 export * from "./organisations/plan-limits.js";

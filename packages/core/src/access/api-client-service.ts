@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Clock } from "../clock.js";
+import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import { isPlatformPrincipal, PLATFORM_ORGANISATION_ID, type Principal } from "../auth/principal.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { noteAuditedResource } from "../audit/audit-scope.js";
@@ -25,6 +26,7 @@ const duplicateName = (existingId: number) =>
   new DomainError("DUPLICATE_API_CLIENT", "The organisation already has an API client with this name", {
     existing_api_client_id: existingId,
   });
+const API_CLIENTS = "API clients";
 const invalidClient = (reason: string) => new DomainError("INVALID_CLIENT", "Client authentication failed", { reason });
 
 /** A client with the secret it was just given: the only time the secret is seen. */
@@ -77,7 +79,7 @@ export class ApiClientService {
    */
   async create(principal: Principal, draft: ApiClientDraft): Promise<IssuedClientSecret> {
     assertValidApiClient(draft, true);
-    if (principal.clinicIds.length > 0) assertWithinClinics(principal, draft.clinicIds ?? []);
+    assertWithinCallerClinics(principal, draft.clinicIds ?? [], API_CLIENTS);
     return this.createFor(principal.organisationId, draft, false);
   }
 
@@ -153,8 +155,7 @@ export class ApiClientService {
   /** Name, scopes, clinics and user id; omitted fields keep their values. Tokens already issued keep their claims. */
   async update(principal: Principal, id: number, changes: ApiClientChanges): Promise<ApiClient> {
     assertValidApiClient(changes, false, isPlatformPrincipal(principal));
-    if (principal.clinicIds.length > 0 && changes.clinicIds !== undefined)
-      assertWithinClinics(principal, changes.clinicIds);
+    if (changes.clinicIds !== undefined) assertWithinCallerClinics(principal, changes.clinicIds, API_CLIENTS);
     return this.change(principal, id, async (current, now, tx) => {
       if (current.status === "revoked")
         throw DomainError.validation([
@@ -285,6 +286,8 @@ export class ApiClientService {
     return this.deps.storage.transaction(async (tx) => {
       const current = await tx.apiClients.findById(principal.organisationId, id);
       if (!current) throw notFound(id);
+      // Changing, rotating or revoking a client wider than the caller would let it act beyond its clinics.
+      assertWithinCallerClinics(principal, current.clinicIds, API_CLIENTS);
       const updated = await next(current, now, tx);
       if (updated === current) return current;
       const result = await tx.apiClients.update(updated);
@@ -295,18 +298,6 @@ export class ApiClientService {
 }
 
 const inIdOrder = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
-
-function assertWithinClinics(principal: Principal, clinicIds: readonly number[]) {
-  const outside = clinicIds.filter((id) => !principal.clinicIds.includes(id));
-  if (clinicIds.length === 0 || outside.length > 0)
-    throw new DomainError(
-      "INSUFFICIENT_PERMISSIONS",
-      "A caller restricted to clinics can only create clients restricted to them",
-      {
-        allowed_clinic_ids: [...principal.clinicIds],
-      },
-    );
-}
 
 async function assertClinicsExist(tx: Repositories, organisationId: number, clinicIds: readonly number[]) {
   const issues: ValidationIssue[] = [];
