@@ -24,6 +24,7 @@ import { parseQuery, requestIdFor } from "./request-context.js";
 import type { Contract, RouteContext, RouteDefinition } from "./route.js";
 import { systemRoutes, type DocsAssets } from "./system/system-routes.js";
 import { SchemaValidator } from "./validation/ajv-validator.js";
+import { assertStorableText } from "./validation/text-issues.js";
 
 /** What a host learns about each finished request: no bodies, no query strings, no patient data. */
 export interface RequestLogEntry {
@@ -293,6 +294,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
           (parsedBody ??= readJsonBody(request, bodyLimit).then(
             (body) => {
               if (route.requestBody) bodyValidator.assert(route.requestBody, body);
+              else assertStorableText(body);
               return body;
             },
             (error: unknown) => {
