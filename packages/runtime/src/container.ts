@@ -115,6 +115,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         tokenIssuer: d.resolve<TokenIssuer>(TOKENS.TokenIssuer),
         publicUrl: config.publicUrl,
         docsAssets: swaggerUiAssets(),
+        securityHeaders: { trustForwardedProto: config.trustForwardedProto },
         onRequestComplete: (e) => {
           input.onRequest?.(e);
           logger.info(

@@ -19,6 +19,7 @@ describe("runtime configuration", () => {
       jwtMaxLifetimeSeconds: 86_400,
       accessTokenLifetimeSeconds: 3_600,
       publicUrl: undefined,
+      trustForwardedProto: false,
       metricsPort: undefined,
       metricsHost: "127.0.0.1",
       env: "production",

@@ -33,6 +33,8 @@ export interface RuntimeConfig {
   metricsHost: string;
   /** The URL clients reach the API at (behind a TLS proxy, say): the tokens' iss and the OAuth metadata use it. */
   publicUrl: string | undefined;
+  /** Believe X-Forwarded-Proto: https for HSTS (a proxy that terminates TLS sets it on every request). */
+  trustForwardedProto: boolean;
   /** Lifetime of the tokens POST /oauth/token issues (at most jwtMaxLifetimeSeconds). */
   accessTokenLifetimeSeconds: number;
   env: "development" | "production";
@@ -114,6 +116,12 @@ const schema = {
     optional: true,
   },
   OPENPRACTICE_PUBLIC_URL: { type: "url", optional: true },
+  OPENPRACTICE_TRUST_FORWARDED_PROTO: {
+    type: "enum",
+    values: ["true", "false"],
+    messages: { enumValue: "must be true or false" },
+    optional: true,
+  },
   OPENPRACTICE_METRICS_PORT: { type: "number", integer: true, min: 0, max: 65535, convert: true, optional: true },
   OPENPRACTICE_METRICS_HOST: { type: "string", empty: false, optional: true },
   OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: {
@@ -391,6 +399,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     metricsPort: input.OPENPRACTICE_METRICS_PORT as number | undefined,
     metricsHost: (input.OPENPRACTICE_METRICS_HOST as string | undefined) ?? "127.0.0.1",
     publicUrl: (input.OPENPRACTICE_PUBLIC_URL as string | undefined)?.replace(/\/+$/, ""),
+    trustForwardedProto: input.OPENPRACTICE_TRUST_FORWARDED_PROTO === "true",
     env: deployment,
     logLevel: (input.LOG_LEVEL as RuntimeConfig["logLevel"] | undefined) ?? "info",
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),
