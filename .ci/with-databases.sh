@@ -3,9 +3,9 @@
 #
 #   bash .ci/with-databases.sh npm test
 #
-# Installs the servers (and poppler-utils for pdftotext, age for backups) from Debian's packages when missing, starts each with
-# its own data directory under a temporary folder and a free port (no system
-# services), creates the databases, exports their URLs as
+# Installs the servers (and, through scripts/test-tools.mjs, pdftotext and jq) from
+# Debian's packages when missing, starts each with its own data directory under a
+# temporary folder and a free port (no system services), creates the databases, exports their URLs as
 # OPENPRACTICE_TEST_POSTGRES_URL and OPENPRACTICE_TEST_MYSQL_URL, runs the
 # command, and stops both servers on exit, whether the command passed or not.
 # A second PostgreSQL runs as a hot standby of the first (streaming replication from
@@ -17,18 +17,14 @@ set -euo pipefail
 need_install=()
 command -v pg_ctlcluster >/dev/null 2>&1 || [ -d /usr/lib/postgresql/15/bin ] || need_install+=(postgresql)
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need_install+=(mariadb-server)
-# pdftotext reads the SOAP summary PDFs back in the tests (an independent reader of what pdf-lib wrote).
-command -v pdftotext >/dev/null 2>&1 || need_install+=(poppler-utils)
-# jq reads ids out of replies in the documented examples (test/docs).
-command -v jq >/dev/null 2>&1 || need_install+=(jq)
-# age (the reference implementation) decrypts the encrypted backups in the tests (test/cli/backup-encryption.test.ts).
-command -v age >/dev/null 2>&1 || need_install+=(age)
 if [ ${#need_install[@]} -gt 0 ]; then
   echo "installing ${need_install[*]} from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq "${need_install[@]}" >/dev/null
 fi
+# The command-line tools the tests call (pdftotext, jq): the same installer `npm test` runs.
+node "$(dirname "$0")/../scripts/test-tools.mjs"
 
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 work=$(mktemp -d /tmp/openpractice-db.XXXXXX)

@@ -40,6 +40,17 @@ process.on("exit", () => {
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => process.exit(130));
 
+/** Runs a benchmark's main and exits: 0 when it resolves, 1 with the error printed when it throws. */
+export function runBenchmark(main) {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
+
 async function freePort() {
   const probe = createServer();
   await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));

@@ -8,7 +8,7 @@ import { patientsIn } from "./patients-in.js";
 
 const env = { OPENPRACTICE_JWT_SECRET: "backup-encryption-secret-0123456789-abcdef" };
 
-/** The age reference implementation (Debian's `age` package; .ci/with-databases.sh installs it): an independent reader. */
+/** The age reference implementation (Debian's `age` package; scripts/test-tools.mjs installs it): an independent reader. */
 function age(args: string[]) {
   const r = spawnSync(args[0] === "keygen" ? "age-keygen" : "age", args[0] === "keygen" ? args.slice(1) : args, {
     encoding: "utf8",

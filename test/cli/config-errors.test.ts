@@ -23,6 +23,11 @@ describe("start-up configuration errors", () => {
     ],
     ["OPENPRACTICE_JWKS_URL", "not a url", /^openpractice: configuration error: OPENPRACTICE_JWKS_URL: .*URL/],
     [
+      "OPENPRACTICE_JWKS_URL",
+      "https://idp.example/.well-known/jwks.json",
+      /^openpractice: configuration error: OPENPRACTICE_JWT_ISSUER: is required with OPENPRACTICE_JWKS_URL \(the identity provider's iss, .*\): without it any token the provider signs for another application would be accepted$/,
+    ],
+    [
       "OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS",
       "0",
       /^openpractice: configuration error: OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: .*60.* \(got '0'\)$/,

@@ -6,6 +6,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../support/temp-dir.js";
 import { runCli, startServe, type ServeProcess } from "./cli-process.js";
 
+/** An identity provider's keys, and the issuer and audience its tokens must name. */
+const IDENTITY_PROVIDER = {
+  OPENPRACTICE_JWKS_URL: "https://idp.example/.well-known/jwks.json",
+  OPENPRACTICE_JWT_ISSUER: "https://idp.example/",
+  OPENPRACTICE_JWT_AUDIENCE: "https://api.clinic.example",
+};
+
 let serve: ServeProcess | undefined;
 let temp: ReturnType<typeof makeTempDir> | undefined;
 afterEach(async () => {
@@ -49,11 +56,7 @@ describe("openpractice token and seed", () => {
 
   it("with an identity provider's JWKS URL and no secret, token refuses (exit 78) and no secret file appears", () => {
     temp = makeTempDir();
-    const r = runCli(
-      ["token", "--org", "1"],
-      { OPENPRACTICE_JWKS_URL: "https://idp.example/.well-known/jwks.json" },
-      temp.dir,
-    );
+    const r = runCli(["token", "--org", "1"], IDENTITY_PROVIDER, temp.dir);
     expect(r.status).toBe(78);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim()).toBe(
@@ -65,13 +68,16 @@ describe("openpractice token and seed", () => {
   it("with a JWKS URL and an explicit secret, token signs with that secret, which serve accepts", async () => {
     temp = makeTempDir();
     const env = {
+      ...IDENTITY_PROVIDER,
       OPENPRACTICE_JWKS_URL: "http://127.0.0.1:9/jwks.json",
       OPENPRACTICE_JWT_SECRET: "explicit-secret-0123456789-abcdefghijkl",
     };
     const r = runCli(["token", "--org", "1"], env, temp.dir);
     expect(r.status).toBe(0);
+    // The token names this API as its audience, as the identity provider's tokens do.
     expect(jwt.verify(r.stdout.trim(), env.OPENPRACTICE_JWT_SECRET, { algorithms: ["HS256"] })).toMatchObject({
       organisation_id: 1,
+      aud: "https://api.clinic.example",
     });
     expect(existsSync(join(temp.dir, "data", "jwt-secret"))).toBe(false);
     serve = await startServe({ PORT: "0", ...env }, temp.dir);
@@ -95,7 +101,7 @@ describe("openpractice token and seed", () => {
 
   it("seed with a JWKS URL and no secret prints no token and makes no secret", () => {
     temp = makeTempDir();
-    const r = runCli(["seed", "--patients", "1"], { OPENPRACTICE_JWKS_URL: "https://idp.example/jwks" }, temp.dir);
+    const r = runCli(["seed", "--patients", "1"], IDENTITY_PROVIDER, temp.dir);
     expect(r.status).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.organisation_id).toBe(1);

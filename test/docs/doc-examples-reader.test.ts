@@ -1,5 +1,10 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { compareShape, documentedReplies, examplesOf } from "./doc-examples.js";
+import { compareShape, documentedReplies, examplesOf, addressVariablesNotB } from "./doc-examples.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 const fence = "```";
 
@@ -60,5 +65,31 @@ describe("comparing a documented reply's shape with a real one", () => {
     expect(compareShape({ list: [{ id: 1 }] }, { list: [{ id: "2" }] })).toEqual([
       "$.list[0].id: documented number, got string",
     ]);
+  });
+});
+
+describe("the address the examples use", () => {
+  it("is named B wherever a page sets it (a page that says BASE= and uses $B is caught)", () => {
+    const page = [
+      "Set `BASE=http://127.0.0.1:8080`.",
+      `${fence}sh`,
+      "B=http://127.0.0.1:8080",
+      'curl -s "$B/x"',
+      fence,
+    ];
+    expect(addressVariablesNotB(page.join("\n"))).toEqual(["BASE"]);
+  });
+
+  it("is named B on every documented page", () => {
+    const pages = [
+      "README.md",
+      ...readdirSync(join(ROOT, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    const wrong = pages.flatMap((page) =>
+      addressVariablesNotB(readFileSync(join(ROOT, page), "utf8")).map((name) => `${page}: ${name}`),
+    );
+    expect(wrong).toEqual([]);
   });
 });

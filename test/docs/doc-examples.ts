@@ -46,6 +46,18 @@ function commandsOf(block: string): string[] {
   return commands;
 }
 
+/**
+ * Names a page gives the server's address other than `B` (`BASE=http://127.0.0.1:8080` in prose or code): the
+ * examples read `$B` (CONTRIBUTING.md, "Documented examples are tests"), so a page that tells its reader to set
+ * another name sends every curl nowhere.
+ */
+export function addressVariablesNotB(markdown: string): string[] {
+  const names = [...markdown.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*)=["']?http:\/\/127\.0\.0\.1:8080\b/g)].map(
+    (m) => m[1],
+  );
+  return [...new Set(names)].filter((name): name is string => name !== undefined && name !== "B");
+}
+
 const isCurl = (command: string) => /(^|[\s(;|&])curl\s/.test(command);
 
 /**

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { execFileSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
@@ -9,6 +8,7 @@ import { seedDemo, type SeedSummary } from "@openpractice/runtime";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines, freshDatabase, openEngineStorage, openRawQuery } from "../support/engines.js";
+import { pdftotext } from "../support/pdftotext.js";
 import { FakePushService } from "../support/push-service.js";
 import { WebhookReceiver } from "../support/webhook-receiver.js";
 
@@ -230,7 +230,7 @@ for (const engine of availableEngines().filter((e) => e !== "mysql")) {
       });
       const pdf = await call(b!, "GET", rendered.summary_doc_url);
       expect(pdf.status).toBe(200);
-      const text = execFileSync("pdftotext", ["-", "-"], { input: pdf.body as Buffer }).toString();
+      const text = pdftotext(pdf.body as Buffer);
       expect(text).toContain("Neck stiffness after a long drive");
       await until("the soap_note.completed webhook", async () =>
         receiver.received.some((r) => r.json.event_type === "soap_note.completed"),

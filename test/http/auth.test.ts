@@ -11,7 +11,10 @@ import { startTestRuntime, TEST_SECRET, type TestRuntime } from "../support/runt
 const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const ec = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const stranger = generateKeyPairSync("rsa", { modulusLength: 2048 });
-const claims = { organisation_id: 1, user_id: 101, scope: "read write" };
+// The identity provider's tokens name it and this API; HS256 tokens without them are accepted as before.
+const ISSUER = "https://idp.test/";
+const AUDIENCE = "https://api.clinic.test";
+const claims = { organisation_id: 1, user_id: 101, scope: "read write", iss: ISSUER, aud: AUDIENCE };
 
 let jwks: Server;
 let rt: TestRuntime;
@@ -35,6 +38,8 @@ beforeAll(async () => {
   await new Promise<void>((r) => jwks.listen(0, "127.0.0.1", r));
   rt = await startTestRuntime({
     OPENPRACTICE_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`,
+    OPENPRACTICE_JWT_ISSUER: ISSUER,
+    OPENPRACTICE_JWT_AUDIENCE: AUDIENCE,
   });
 });
 afterAll(async () => {
@@ -229,6 +234,8 @@ describe("authentication", () => {
     const jwksOnly = await startTestRuntime({
       OPENPRACTICE_JWT_SECRET: "",
       OPENPRACTICE_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
+      OPENPRACTICE_JWT_ISSUER: ISSUER,
+      OPENPRACTICE_JWT_AUDIENCE: AUDIENCE,
     });
     try {
       expect(existsSync(join(jwksOnly.dataDir, "jwt-secret"))).toBe(false);

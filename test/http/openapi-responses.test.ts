@@ -56,7 +56,28 @@ describe("replies of the running server match /openapi.json", () => {
     const body = text === "" ? undefined : JSON.parse(text);
     expect(res.status, `${op} at ${path}: ${text.slice(0, 400)}`).toBe(expected);
     problems.push(...checker.problems(method, template, res.status, res.headers.get("content-type"), body));
+    problems.push(...securityHeaderProblems(op, res));
     return body;
+  }
+
+  /**
+   * Every reply carries nosniff, a referrer policy, a frame refusal and a CSP; every reply of an operation that
+   * needs a token, and every error, carries Cache-Control: no-store (patient data is kept by no cache).
+   */
+  function securityHeaderProblems(op: string, res: Response): string[] {
+    const [method, template] = op.split(" ") as [string, string];
+    const operation = doc.paths[template]?.[method.toLowerCase()];
+    const authenticated = (operation?.security?.length ?? 0) > 0 || res.status >= 400;
+    const expected: Record<string, RegExp> = {
+      "x-content-type-options": /^nosniff$/,
+      "referrer-policy": /^no-referrer$/,
+      "x-frame-options": /^DENY$/,
+      "content-security-policy": /frame-ancestors 'none'/,
+      ...(authenticated ? { "cache-control": /(^|[\s,])no-store($|[\s,])/ } : {}),
+    };
+    return Object.entries(expected)
+      .filter(([name, value]) => !value.test(res.headers.get(name) ?? ""))
+      .map(([name]) => `${op} ${res.status}: ${name} is ${res.headers.get(name)}`);
   }
 
   beforeAll(async () => {

@@ -1,10 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { availableEngines } from "../support/engines.js";
+import { pdftotext } from "../support/pdftotext.js";
 import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
-import { makeTempDir } from "../support/temp-dir.js";
 
 const DAY = Math.floor(Date.parse("2031-09-01T00:00:00Z") / 1000);
 const HOUR = 3600;
@@ -23,26 +20,12 @@ const MOD59 = {
   filter: false,
 };
 
-/** pdftotext (poppler-utils, which .ci/run installs) reads the PDF back: an independent check of what we rendered. */
-function pdfText(bytes: Uint8Array, dir: string, name: string): string {
-  const file = join(dir, name);
-  writeFileSync(file, bytes);
-  try {
-    return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
-  } catch (error) {
-    throw new Error(
-      `pdftotext failed or is missing (install poppler-utils; .ci/run does): ${(error as Error).message}`,
-    );
-  }
-}
-
 // Treatment sheets, signing, completion, the PDF summaries, claim and plan of care over HTTP, on every engine this run has.
 for (const engine of availableEngines()) {
   describe(`[${engine}] v1 SOAP workflow over HTTP (spec 4.1)`, () => {
     let rt: TestRuntime;
     let admin: string;
     let supervisor: string;
-    const temp = makeTempDir();
     const ids = { clinic: 0, category: 0, patient: 0, caseId: "", ex: 0, manual: 0, eval: 0 };
     const call = async (method: string, path: string, body?: unknown, token?: string) => {
       const res = await rt.call(method, path, { ...(body === undefined ? {} : { body }), ...(token ? { token } : {}) });
@@ -214,7 +197,6 @@ for (const engine of availableEngines()) {
     });
     afterAll(async () => {
       await rt.stop();
-      temp.remove();
     });
 
     it("walks the whole workflow: create, diagnoses, billing codes, sheet, sign, complete; the PDF reads back with pdftotext", async () => {
@@ -364,7 +346,7 @@ for (const engine of availableEngines()) {
       expect(pdf.status).toBe(200);
       expect(pdf.headers.get("content-type")).toBe("application/pdf");
       expect(pdf.headers.get("cache-control")).toBe("private, no-store");
-      const text = pdfText(new Uint8Array(await pdf.arrayBuffer()), temp.dir, "full.pdf");
+      const text = pdftotext(new Uint8Array(await pdf.arrayBuffer()), { layout: true });
       for (const expected of [
         "Ada Quill",
         "M54.50",
@@ -378,11 +360,9 @@ for (const engine of availableEngines()) {
         signature.content_hash,
       ])
         expect(text).toContain(expected);
-      const short = pdfText(
-        new Uint8Array(await (await rt.call("GET", note.short_summary_url)).arrayBuffer()),
-        temp.dir,
-        "short.pdf",
-      );
+      const short = pdftotext(new Uint8Array(await (await rt.call("GET", note.short_summary_url)).arrayBuffer()), {
+        layout: true,
+      });
       for (const expected of ["Ada Quill", "M54.50", "97110", "page 1 of 1"]) expect(short).toContain(expected);
       expect(short).not.toContain("Low back pain after lifting");
 

@@ -4,6 +4,7 @@ import type { SoapSummary, SoapSummaryRenderer } from "@openpractice/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { PdfLibSummaryRenderer } from "./pdf-summary-renderer.js";
 import { ThreadedSummaryRenderer } from "./threaded-summary-renderer.js";
+import { pdftotext } from "../../../test/support/pdftotext.js";
 
 // The thread loads the built worker (dist/summary-render-worker.js): `npm test` builds first.
 
@@ -35,7 +36,7 @@ const longNote: SoapSummary = {
   contentHash: "sha256:abc",
 };
 
-const textOf = (pdf: Uint8Array) => execFileSync("pdftotext", ["-", "-"], { input: pdf, encoding: "utf8" });
+const textOf = (pdf: Uint8Array) => pdftotext(pdf);
 
 /** Turns of the event loop (setImmediate callbacks) that ran while one render was under way. */
 async function loopTurnsDuring(renderer: SoapSummaryRenderer): Promise<{ turns: number; pdf: Uint8Array }> {

@@ -23,7 +23,9 @@ import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from "./request-body.js";
 import { parseQuery, requestIdFor } from "./request-context.js";
 import type { Contract, RouteContext, RouteDefinition } from "./route.js";
 import { systemRoutes, type DocsAssets } from "./system/system-routes.js";
+import { securityHeaderWriter, type SecurityHeaderOptions } from "./security-headers.js";
 import { SchemaValidator } from "./validation/ajv-validator.js";
+import { assertStorableText } from "./validation/text-issues.js";
 
 /** What a host learns about each finished request: no bodies, no query strings, no patient data. */
 export interface RequestLogEntry {
@@ -51,6 +53,11 @@ export interface HttpHandlerOptions {
   bodyLimitBytes?: number;
   /** Serves the API reference page's static files (the runtime passes swagger-ui-dist). */
   docsAssets?: DocsAssets;
+  /**
+   * Cache-Control: no-store, nosniff, Referrer-Policy, X-Frame-Options, the CSPs and HSTS over TLS, each
+   * changeable or turned off (docs/embedding.md); `false` sends none of them (a host that sets its own).
+   */
+  securityHeaders?: SecurityHeaderOptions | false;
   onRequestComplete?: (entry: RequestLogEntry) => void;
   /** Receives defects (anything that is not a DomainError). */
   onUnexpectedError?: (error: unknown, entry: Omit<RequestLogEntry, "status" | "durationMs">) => void;
@@ -111,6 +118,7 @@ function mountPath(raw: string | null): string {
 export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const { practice, authenticator } = options;
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const writeSecurityHeaders = securityHeaderWriter(options.securityHeaders);
   const bodyValidator = new SchemaValidator();
   const queryValidator = new SchemaValidator({ coerceTypes: true });
   let knownScopes: ReadonlySet<string> = new Set();
@@ -293,6 +301,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
           (parsedBody ??= readJsonBody(request, bodyLimit).then(
             (body) => {
               if (route.requestBody) bodyValidator.assert(route.requestBody, body);
+              else assertStorableText(body);
               return body;
             },
             (error: unknown) => {
@@ -335,6 +344,8 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         );
       }
     }
+    // Errors count as authenticated replies: a 404 of an unmatched path may still name a record.
+    writeSecurityHeaders(request, response, Boolean(route?.auth) || response.status >= 400);
     if (head) response = new Response(null, { status: response.status, headers: response.headers });
     callHook(
       () =>
@@ -356,7 +367,9 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
       return await respond(request, seen, connection);
     } catch (failure) {
       // Rendering the error itself failed (or anything around it): a fixed reply that cannot fail.
-      return lastResortResponse(failure, request, seen, options);
+      const response = lastResortResponse(failure, request, seen, options);
+      writeSecurityHeaders(request, response, true);
+      return response;
     }
   };
 }

@@ -61,6 +61,9 @@ async function overflowAnswer(path: string | null, o: Required<HeaderOverflowOpt
   const headers = {
     "www-authenticate": bearerChallenge({ code: "invalid_token", description: reason }),
     "x-request-id": requestId,
+    // As the handler's errors (security-headers.ts): the answer is not stored, nor read as another type.
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
     connection: "close",
   };
   const local = path !== null && o.prefix && path.startsWith(o.prefix) ? path.slice(o.prefix.length) || "/" : path;

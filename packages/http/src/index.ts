@@ -6,6 +6,11 @@ export * from "./auth/claims.js";
 export * from "./auth/jwt-authenticator.js";
 export * from "./auth/bearer-challenge.js";
 export * from "./header-overflow.js";
+export {
+  API_CONTENT_SECURITY_POLICY,
+  DOCS_CONTENT_SECURITY_POLICY,
+  type SecurityHeaderOptions,
+} from "./security-headers.js";
 export * from "./contracts/v1-contract.js";
 export * from "./contracts/v2-contract.js";
 export type { DocsAssets } from "./system/system-routes.js";

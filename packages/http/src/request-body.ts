@@ -37,7 +37,11 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
     });
   // A declared length within the limit: one read instead of a chunk loop. The
   // host delivers at most Content-Length bytes, so the limit still holds.
-  const text = Number.isFinite(declared) ? await request.text() : await readLimited(request.body, limitBytes, tooLarge);
+  const text = utf8Text(
+    Number.isFinite(declared)
+      ? new Uint8Array(await request.arrayBuffer())
+      : await readLimited(request.body, limitBytes, tooLarge),
+  );
   if (text.trim() === "")
     throw new DomainError("MALFORMED_JSON", "Request body is required", {
       issues: [{ field: "(body)", reason: "is required" }],
@@ -54,12 +58,28 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   }
 }
 
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The body as text, refusing bytes that are not UTF-8: a lenient decoder would turn each into U+FFFD, and the
+ * record would then hold other text than the client sent (RFC 8259 8.1: JSON exchanged between systems is UTF-8).
+ */
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new DomainError("MALFORMED_JSON", "Request body is not valid UTF-8", {
+      issues: [{ field: "(body)", reason: "must be UTF-8 text" }],
+    });
+  }
+}
+
 /** Reads a body of unknown length, giving up as soon as it passes the limit. */
 async function readLimited(
   body: ReadableStream<Uint8Array>,
   limitBytes: number,
   tooLarge: () => DomainError,
-): Promise<string> {
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = body.getReader();
@@ -73,7 +93,7 @@ async function readLimited(
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /**

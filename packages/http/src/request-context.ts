@@ -20,6 +20,7 @@ export function parseQuery(
   schema: JsonSchema | undefined,
   validator: SchemaValidator,
 ): Record<string, unknown> {
+  assertUtf8Query(url.search);
   const query: Record<string, unknown> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
@@ -35,4 +36,37 @@ export function parseQuery(
     throw DomainError.invalidParameter(first.field, raw[first.field] ?? null, reason);
   }
   return query;
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Refuses a parameter whose percent-encoded bytes are not UTF-8 (%ED%A0%80 encodes a lone surrogate, %FF no
+ * character): URLSearchParams would silently read each bad byte as U+FFFD, so the value used would not be the one
+ * sent. Malformed escapes such as "%zz" stay text, as URLSearchParams reads them.
+ */
+function assertUtf8Query(search: string): void {
+  if (!search.includes("%")) return;
+  for (const pair of search.slice(1).split("&")) {
+    if (!pair.includes("%")) continue;
+    try {
+      STRICT_UTF8.decode(percentDecoded(pair));
+    } catch {
+      const [name = "", value = ""] = [...new URLSearchParams(pair)][0] ?? [];
+      throw DomainError.invalidParameter(name, value, "must be UTF-8 text once percent-decoded");
+    }
+  }
+}
+
+/** The bytes of a percent-encoded query pair (`+` and valid `%XX` decoded; the rest as its UTF-8). */
+function percentDecoded(text: string): Uint8Array {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text.charCodeAt(i) === 0x25 ? text.slice(i + 1, i + 3) : "";
+    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(text[i] === "+" ? " " : (text[i] ?? ""), "utf8"));
+  }
+  return Uint8Array.from(bytes);
 }

@@ -92,12 +92,16 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
     keys: input.signingKeys,
     lifetimeSeconds: config.accessTokenLifetimeSeconds,
     issuer: config.publicUrl,
+    audience: config.jwtAudience[0],
   });
   c.register(TOKENS.TokenIssuer, { useValue: tokenIssuer });
   c.register(TOKENS.Authenticator, {
     useValue: createJwtAuthenticator({
       secret: input.jwtSecret,
       jwksUrl: config.jwksUrl,
+      issuer: config.jwtIssuer,
+      audience: config.jwtAudience,
+      skipIssuerAudienceCheck: config.jwksSkipIssuerAudienceCheck,
       // Tokens of our own /oauth/token verify against our own keys.
       localJwks: tokenIssuer.jwks(),
       maxLifetimeSeconds: config.jwtMaxLifetimeSeconds,
@@ -111,6 +115,7 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         tokenIssuer: d.resolve<TokenIssuer>(TOKENS.TokenIssuer),
         publicUrl: config.publicUrl,
         docsAssets: swaggerUiAssets(),
+        securityHeaders: { trustForwardedProto: config.trustForwardedProto },
         onRequestComplete: (e) => {
           input.onRequest?.(e);
           logger.info(

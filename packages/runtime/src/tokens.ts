@@ -12,6 +12,8 @@ export interface TokenClaims {
   scope?: string | undefined;
   clinicIds?: number[] | undefined;
   roles?: string[] | undefined;
+  /** The aud claim (this API's name, OPENPRACTICE_JWT_AUDIENCE); without it the token has none. */
+  audience?: string | undefined;
   /** Lifetime in seconds; default 12 hours. */
   ttlSeconds?: number | undefined;
 }
@@ -27,6 +29,7 @@ export async function signAccessToken(secret: string, claims: TokenClaims): Prom
   if (claims.scope) payload.scope = claims.scope;
   if (claims.clinicIds?.length) payload.clinic_id_list = claims.clinicIds;
   if (claims.roles?.length) payload.roles = claims.roles;
+  if (claims.audience) payload.aud = claims.audience;
   return new SignJWT(payload)
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuedAt()

@@ -18,6 +18,7 @@ function applyFilters<O>(q: SelectQueryBuilder<Database, "appointments", O>, c: 
   if (c.startsBefore) out = out.where("appointments.starts_at", "<", toDbTime(c.startsBefore));
   if (c.doctorId !== undefined) out = out.where("appointments.doctor_id", "=", c.doctorId);
   if (c.clinicId !== undefined) out = out.where("appointments.clinic_id", "=", c.clinicId);
+  if (c.inClinics) out = out.where("appointments.clinic_id", "in", [...c.inClinics]);
   if (c.patientId !== undefined) out = out.where("appointments.patient_id", "=", c.patientId);
   if (c.serviceCaseId !== undefined) out = out.where("appointments.service_case_id", "=", c.serviceCaseId);
   if (c.statuses?.length) out = out.where("appointments.status", "in", c.statuses);

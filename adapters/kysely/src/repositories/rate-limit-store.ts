@@ -1,5 +1,5 @@
 import type { RateLimitStore } from "@openpractice/core";
-import type { Compilable, Kysely } from "kysely";
+import { sql, type Compilable, type Kysely } from "kysely";
 import { toDbTime, type Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { executeInsertByShape } from "../statements-by-shape.js";
@@ -36,6 +36,18 @@ export class KyselyRateLimitStore implements RateLimitStore {
     // (onDuplicateKeyIncrement); one inserted row is a new counter at `hits`. One statement, as above.
     const result = await run("increment", () => upsert(this.db));
     return Number(result.numAffectedRows) === 1 ? hits : Number(result.insertId);
+  }
+
+  async release(key: string, windowStart: Date, hits: number): Promise<void> {
+    if (!Number.isSafeInteger(hits) || hits < 1)
+      throw new RangeError(`rate-limit hits must be a positive integer: ${hits}`);
+    // One UPDATE: its row lock orders it with concurrent upserts of the counter on every engine.
+    await this.db
+      .updateTable("rate_limit_counters")
+      .set({ hits: sql<number>`case when hits > ${hits} then hits - ${hits} else 0 end` })
+      .where("counter_key", "=", key)
+      .where("window_start", "=", toDbTime(windowStart))
+      .execute();
   }
 
   async count(key: string, windowStart: Date): Promise<number> {

@@ -74,13 +74,20 @@ export class KyselyScheduleRepository implements ScheduleRepository {
   async list(
     organisationId: number,
     providerId: number,
-    f: { clinicId?: number | undefined; endingOnOrAfter?: string | undefined; limit: number; offset: number },
+    f: {
+      clinicId?: number | undefined;
+      inClinics?: readonly number[] | undefined;
+      endingOnOrAfter?: string | undefined;
+      limit: number;
+      offset: number;
+    },
   ): Promise<{ schedules: ProviderSchedule[]; total: number }> {
     let q = this.db
       .selectFrom("provider_schedules")
       .where("organisation_id", "=", organisationId)
       .where("provider_id", "=", providerId);
     if (f.clinicId !== undefined) q = q.where("clinic_id", "=", f.clinicId);
+    if (f.inClinics) q = q.where("clinic_id", "in", [...f.inClinics]);
     const ending = f.endingOnOrAfter;
     if (ending !== undefined)
       q = q.where((eb) => eb.or([eb("effective_until", "is", null), eb("effective_until", ">=", ending)]));

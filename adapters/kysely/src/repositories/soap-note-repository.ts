@@ -89,6 +89,7 @@ function applyFilters<O>(q: SelectQueryBuilder<Database, "soap_notes", O>, c: So
   let out = q.where("organisation_id", "=", c.organisationId);
   if (c.patientId !== undefined) out = out.where("patient_id", "=", c.patientId);
   if (c.clinicId !== undefined) out = out.where("clinic_id", "=", c.clinicId);
+  if (c.inClinics) out = out.where("clinic_id", "in", [...c.inClinics]);
   if (c.appointmentId !== undefined) out = out.where("appointment_id", "=", c.appointmentId);
   if (c.serviceCaseId !== undefined) out = out.where("service_case_id", "=", c.serviceCaseId);
   if (c.from) out = out.where("service_date_time", ">=", toDbTime(c.from));
@@ -221,11 +222,16 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async completedNotesOf(organisationId: number, patientIds: readonly number[], perPatient: number) {
+  async completedNotesOf(
+    organisationId: number,
+    patientIds: readonly number[],
+    perPatient: number,
+    inClinics?: readonly number[],
+  ) {
     const out: CompletedNoteDigest[] = [];
     // A page of patients is one slice; the ranking picks each patient's newest notes before any form is read.
     for (const ids of slices(patientIds, 500)) {
-      const ranked = this.db
+      let ranked = this.db
         .selectFrom("soap_notes")
         .select(["id", "context_id", "patient_id", "clinic_id", "service_date_time", "rendering_physician"])
         .select((eb) =>
@@ -237,6 +243,7 @@ export class KyselySoapNoteRepository implements SoapNoteRepository {
         .where("organisation_id", "=", organisationId)
         .where("patient_id", "in", ids)
         .where("status", "=", "COMPLETED");
+      if (inClinics) ranked = ranked.where("clinic_id", "in", [...inClinics]);
       const rows = await this.db
         .selectFrom(ranked.as("n"))
         .leftJoin("form_submissions as f", (j) =>

@@ -8,7 +8,7 @@ import {
   type WaitlistStatus,
   type OfferStatus,
 } from "@openpractice/core";
-import type { Kysely, Selectable } from "kysely";
+import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import type { WaitlistOffersTable, WaitlistRequestsTable } from "../modules/waitlist.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
 import { type Database, fromDbTime, toDbTime } from "../schema.js";
@@ -36,6 +36,21 @@ const toRequest = (r: Selectable<WaitlistRequestsTable>): WaitlistRequest => ({
   updatedAt: fromDbTime(r.updated_at),
   version: Number(r.version),
 });
+
+/**
+ * The conditions under which a request's clinic_ids (the JSON text of an array of integers, as JSON.stringify writes
+ * it: no spaces) names the clinic: alone, first, last or between two others. LIKE on the text works alike on every
+ * engine, where each one's JSON functions differ; a request names at most 20 clinics.
+ */
+const namesClinic = (eb: ExpressionBuilder<Database, "waitlist_requests">, clinicId: number) => {
+  const id = String(Math.trunc(clinicId));
+  return [
+    eb("clinic_ids", "=", `[${id}]`),
+    eb("clinic_ids", "like", `[${id},%`),
+    eb("clinic_ids", "like", `%,${id}]`),
+    eb("clinic_ids", "like", `%,${id},%`),
+  ];
+};
 
 /** Every column a change may write (not id, organisation, patient or created_at). */
 const mutableColumns = (r: WaitlistRequest) => ({
@@ -103,6 +118,7 @@ export class KyselyWaitlistRepository implements WaitlistRepository {
     f: {
       statuses?: readonly WaitlistStatus[] | undefined;
       patientId?: number | undefined;
+      inClinics?: readonly number[] | undefined;
       limit: number;
       offset: number;
     },
@@ -110,6 +126,11 @@ export class KyselyWaitlistRepository implements WaitlistRepository {
     let base = this.db.selectFrom("waitlist_requests").where("organisation_id", "=", organisationId);
     if (f.statuses?.length) base = base.where("status", "in", [...f.statuses]);
     if (f.patientId !== undefined) base = base.where("patient_id", "=", f.patientId);
+    const inClinics = f.inClinics;
+    if (inClinics)
+      base = base.where((eb) =>
+        eb.or([eb("clinic_ids", "=", "[]"), ...inClinics.flatMap((id) => namesClinic(eb, id))]),
+      );
     const [rows, counted] = await Promise.all([
       base
         .selectAll()

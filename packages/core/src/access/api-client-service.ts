@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import type { Clock } from "../clock.js";
+import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import { isPlatformPrincipal, PLATFORM_ORGANISATION_ID, type Principal } from "../auth/principal.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { noteAuditedResource } from "../audit/audit-scope.js";
@@ -16,6 +18,7 @@ import {
 } from "./api-client.js";
 import { ClientAuthThrottle } from "./client-auth-throttle.js";
 import { hashClientSecret, newClientId, newClientSecret, verifyClientSecret } from "./client-secret.js";
+import { ConcurrencyLimit, type ConcurrencyLimitStats } from "./concurrency-limit.js";
 
 const notFound = (id: unknown) =>
   new DomainError("API_CLIENT_NOT_FOUND", "API client not found", { api_client_id: id });
@@ -23,6 +26,7 @@ const duplicateName = (existingId: number) =>
   new DomainError("DUPLICATE_API_CLIENT", "The organisation already has an API client with this name", {
     existing_api_client_id: existingId,
   });
+const API_CLIENTS = "API clients";
 const invalidClient = (reason: string) => new DomainError("INVALID_CLIENT", "Client authentication failed", { reason });
 
 /** A client with the secret it was just given: the only time the secret is seen. */
@@ -34,12 +38,39 @@ export interface IssuedClientSecret {
 /** Compared against when the client id is unknown, so the answer takes as long as for a known one. */
 let decoyHash: Promise<string> | undefined;
 
+/**
+ * scrypt computations one instance runs at once: half the cores (at least one). Each takes tens of milliseconds
+ * of a core and 32 MiB, on libuv's thread pool (four threads); without a cap a burst of token requests fills the
+ * pool and the cores, and every other request waits behind it.
+ */
+export const CLIENT_SECRET_CONCURRENCY = Math.max(1, Math.floor(availableParallelism() / 2));
+
 /** API clients of an organisation (POST /v2/api-clients) and the client authentication of POST /oauth/token. */
 export class ApiClientService {
   private readonly throttle: ClientAuthThrottle;
+  /** Every scrypt computation of the instance (hashing a new secret, checking one) takes a place here. */
+  private readonly scrypt = new ConcurrencyLimit(CLIENT_SECRET_CONCURRENCY);
 
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {
     this.throttle = new ClientAuthThrottle(deps);
+  }
+
+  /** The scrypt computations of this instance: started so far, running and waiting now (for metrics and tests). */
+  secretHashingStats(): ConcurrencyLimitStats {
+    return this.scrypt.stats();
+  }
+
+  /** How many scrypt computations this instance runs at once. */
+  get secretHashingLimit(): number {
+    return this.scrypt.limit;
+  }
+
+  private hash(secret: string): Promise<string> {
+    return this.scrypt.run(() => hashClientSecret(secret));
+  }
+
+  private verify(secret: string, stored: string): Promise<boolean> {
+    return this.scrypt.run(() => verifyClientSecret(secret, stored));
   }
 
   /**
@@ -48,7 +79,7 @@ export class ApiClientService {
    */
   async create(principal: Principal, draft: ApiClientDraft): Promise<IssuedClientSecret> {
     assertValidApiClient(draft, true);
-    if (principal.clinicIds.length > 0) assertWithinClinics(principal, draft.clinicIds ?? []);
+    assertWithinCallerClinics(principal, draft.clinicIds ?? [], API_CLIENTS);
     return this.createFor(principal.organisationId, draft, false);
   }
 
@@ -67,7 +98,7 @@ export class ApiClientService {
 
   private async createFor(organisationId: number, draft: ApiClientDraft, platform: boolean) {
     const secret = newClientSecret();
-    const secretHash = await hashClientSecret(secret);
+    const secretHash = await this.hash(secret);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       const clinicIds = inIdOrder(draft.clinicIds ?? []);
@@ -124,8 +155,7 @@ export class ApiClientService {
   /** Name, scopes, clinics and user id; omitted fields keep their values. Tokens already issued keep their claims. */
   async update(principal: Principal, id: number, changes: ApiClientChanges): Promise<ApiClient> {
     assertValidApiClient(changes, false, isPlatformPrincipal(principal));
-    if (principal.clinicIds.length > 0 && changes.clinicIds !== undefined)
-      assertWithinClinics(principal, changes.clinicIds);
+    if (changes.clinicIds !== undefined) assertWithinCallerClinics(principal, changes.clinicIds, API_CLIENTS);
     return this.change(principal, id, async (current, now, tx) => {
       if (current.status === "revoked")
         throw DomainError.validation([
@@ -179,7 +209,7 @@ export class ApiClientService {
         },
       ]);
     const secret = newClientSecret();
-    const secretHash = await hashClientSecret(secret);
+    const secretHash = await this.hash(secret);
     const client = await this.change(principal, id, async (current, now) => {
       if (current.status === "revoked")
         throw DomainError.validation([
@@ -199,33 +229,35 @@ export class ApiClientService {
 
   /**
    * Client authentication at the token endpoint: the active client whose current secret (or previous one, within
-   * its grace period) matches. Failures are counted per client id and per address and answer INVALID_CLIENT; over
-   * the limit, CLIENT_AUTH_THROTTLED without checking the secret.
+   * its grace period) matches. Each attempt is counted as a failure per client id and per address before the
+   * secret is checked, and taken back when it matched; failures answer INVALID_CLIENT, and over the limit
+   * CLIENT_AUTH_THROTTLED comes without checking the secret.
    */
   async authenticate(clientId: string, secret: string, address?: string): Promise<ApiClient> {
-    await this.throttle.assertAllowed(clientId, address);
-    const client = await this.deps.storage.repositories.apiClients.findByClientId(clientId);
-    const now = this.deps.clock.now();
-    const matches = client
-      ? (await verifyClientSecret(secret, client.secretHash)) ||
-        (client.previousSecretHash !== null &&
-          client.previousSecretExpiresAt !== null &&
-          client.previousSecretExpiresAt > now &&
-          (await verifyClientSecret(secret, client.previousSecretHash)))
-      : await verifyClientSecret(secret, await (decoyHash ??= hashClientSecret(newClientSecret()))).then(() => false);
-    if (!client || !matches) {
-      await this.throttle.recordFailure(clientId, address);
-      throw invalidClient("unknown client or wrong secret");
+    const attempt = await this.throttle.reserve(clientId, address);
+    let failed = true;
+    try {
+      const client = await this.deps.storage.repositories.apiClients.findByClientId(clientId);
+      const now = this.deps.clock.now();
+      const matches = client
+        ? (await this.verify(secret, client.secretHash)) ||
+          (client.previousSecretHash !== null &&
+            client.previousSecretExpiresAt !== null &&
+            client.previousSecretExpiresAt > now &&
+            (await this.verify(secret, client.previousSecretHash)))
+        : await this.verify(secret, await (decoyHash ??= this.hash(newClientSecret()))).then(() => false);
+      if (!client || !matches) throw invalidClient("unknown client or wrong secret");
+      if (client.status === "revoked") throw invalidClient("the client is revoked");
+      // The secret was right: not a guess, whatever follows.
+      failed = false;
+      if (client.organisationId !== PLATFORM_ORGANISATION_ID) {
+        const org = await this.deps.storage.repositories.organisations.findById(client.organisationId);
+        if (org?.deactivatedAt) throw invalidClient("the client's organisation is deactivated");
+      }
+      return client;
+    } finally {
+      await attempt.settle(failed);
     }
-    if (client.status === "revoked") {
-      await this.throttle.recordFailure(clientId, address);
-      throw invalidClient("the client is revoked");
-    }
-    if (client.organisationId !== PLATFORM_ORGANISATION_ID) {
-      const org = await this.deps.storage.repositories.organisations.findById(client.organisationId);
-      if (org?.deactivatedAt) throw invalidClient("the client's organisation is deactivated");
-    }
-    return client;
   }
 
   /**
@@ -254,6 +286,8 @@ export class ApiClientService {
     return this.deps.storage.transaction(async (tx) => {
       const current = await tx.apiClients.findById(principal.organisationId, id);
       if (!current) throw notFound(id);
+      // Changing, rotating or revoking a client wider than the caller would let it act beyond its clinics.
+      assertWithinCallerClinics(principal, current.clinicIds, API_CLIENTS);
       const updated = await next(current, now, tx);
       if (updated === current) return current;
       const result = await tx.apiClients.update(updated);
@@ -264,18 +298,6 @@ export class ApiClientService {
 }
 
 const inIdOrder = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
-
-function assertWithinClinics(principal: Principal, clinicIds: readonly number[]) {
-  const outside = clinicIds.filter((id) => !principal.clinicIds.includes(id));
-  if (clinicIds.length === 0 || outside.length > 0)
-    throw new DomainError(
-      "INSUFFICIENT_PERMISSIONS",
-      "A caller restricted to clinics can only create clients restricted to them",
-      {
-        allowed_clinic_ids: [...principal.clinicIds],
-      },
-    );
-}
 
 async function assertClinicsExist(tx: Repositories, organisationId: number, clinicIds: readonly number[]) {
   const issues: ValidationIssue[] = [];

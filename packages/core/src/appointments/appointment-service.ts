@@ -1,3 +1,4 @@
+import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
@@ -17,6 +18,7 @@ import { serviceCaseId } from "../cases/patient-case.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { localDate, visitProblems, type VisitProblem } from "../cases/visit-tracking.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";
+import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import {
   allowedActions,
   findTransition,
@@ -174,7 +176,7 @@ export class AppointmentService {
       const caseKnown = draft.serviceCaseId != null && (await tx.cases.lockForVisits(orgId, draft.serviceCaseId));
       const [patient, clinic, provider, categories, patientCase] = await Promise.all([
         tx.patients.findById(orgId, draft.patientId),
-        tx.organisations.findClinic(orgId, draft.clinicId),
+        findReachableClinic(tx, principal, draft.clinicId),
         doctorKnown ? tx.organisations.findProvider(orgId, draft.doctorId) : undefined,
         tx.catalog.listAppointmentCategories(orgId),
         caseKnown ? tx.cases.findById(orgId, draft.serviceCaseId as number) : undefined,
@@ -249,10 +251,11 @@ export class AppointmentService {
     });
   }
 
+  /** The appointment; APPOINTMENT_NOT_FOUND when the organisation has none, or it is at a clinic the principal's restriction does not reach. */
   async get(principal: Principal, id: number): Promise<Appointment> {
     if (!Number.isSafeInteger(id) || id <= 0) throw notFound(id);
     const found = await this.deps.storage.repositories.appointments.findById(principal.organisationId, id);
-    if (!found) throw notFound(id);
+    if (!found || !clinicAccess(principal).canSee(found.clinicId)) throw notFound(id);
     return found;
   }
 
@@ -262,7 +265,10 @@ export class AppointmentService {
   }
 
   async list(principal: Principal, query: AppointmentListQuery): Promise<AppointmentPage> {
-    const criteria = toAppointmentListCriteria(principal.organisationId, query);
+    const criteria = {
+      ...toAppointmentListCriteria(principal.organisationId, query),
+      inClinics: clinicAccess(principal).only,
+    };
     // Like the patient list, a page may come from a read replica (PatientService.list).
     const { appointments, total } = await readsFor(this.deps.storage, principal.organisationId).appointments.list(
       criteria,

@@ -1,3 +1,5 @@
+import { clinicAccess } from "../auth/clinic-access.js";
+import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import { toPageWindow } from "../paging.js";
@@ -47,5 +49,23 @@ export class AuditService {
       throw DomainError.invalidParameter("to", query.to.toISOString(), "must be after from");
     const found = await this.deps.storage.repositories.audit.list(organisationId, { ...query, limit, offset });
     return { ...found, page, perPage: size };
+  }
+
+  /**
+   * The trail as a caller reads it (GET /v2/audit-events): the whole organisation's, so a caller restricted to
+   * clinics is refused. Its entries name no clinic and cannot be filtered by one.
+   */
+  listFor(
+    principal: Principal,
+    query: AuditListFilter & { page?: number | undefined; perPage?: number | undefined },
+  ): ReturnType<AuditService["list"]> {
+    const only = clinicAccess(principal).only;
+    if (only)
+      throw new DomainError(
+        "INSUFFICIENT_PERMISSIONS",
+        "The audit trail spans every clinic of the organisation: a caller restricted to clinics cannot read it",
+        { allowed_clinic_ids: [...only] },
+      );
+    return this.list(principal.organisationId, query);
   }
 }

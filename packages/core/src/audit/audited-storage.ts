@@ -28,6 +28,11 @@ function idOf(result: unknown): string | null {
  * and its audit entry are kept or lost together. The entry names the record the operation's path named, else the
  * one the service noted, else the first record an event of the transaction names, else the id of what the
  * transaction returned.
+ *
+ * The entry is appended only after `fn` returned, in its transaction: a service refuses a write (a record not found,
+ * a conflict) by throwing inside the transaction, which rolls the entry back with it. A transaction that commits
+ * and is followed by a refusal would leave an entry for a write that never happened (test/http/audit-refused-writes
+ * sends every audited route an unknown id to hold every service to it).
  */
 export function auditedStorage(storage: Storage, clock: Clock): Storage {
   return withTransaction(storage, <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {

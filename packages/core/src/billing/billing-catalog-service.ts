@@ -1,3 +1,4 @@
+import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
@@ -89,7 +90,7 @@ export class BillingCatalogService {
   async applicable(principal: Principal, q: CatalogQuery): Promise<BillingCode[]> {
     const r = this.deps.storage.repositories;
     const appointment = await r.appointments.findById(principal.organisationId, q.appointmentId);
-    if (!appointment)
+    if (!appointment || !clinicAccess(principal).canSee(appointment.clinicId))
       throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: q.appointmentId });
     const codes = await r.billingCodes.list(principal.organisationId);
     return codes.filter((c) =>

@@ -1,4 +1,5 @@
 import type { Principal } from "../auth/principal.js";
+import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
@@ -54,10 +55,11 @@ export class CaseService {
   /** Checks the organisation-dependent rules of an input and resolves the cards it names into copies. */
   private async resolve(
     tx: Repositories,
-    orgId: number,
+    principal: Principal,
     patientId: number,
     input: CaseChanges,
   ): Promise<{ cards?: CaseInsuranceCard[] }> {
+    const orgId = principal.organisationId;
     if (input.specialization !== undefined) {
       const enabled = await tx.catalog.listSpecializations(orgId);
       if (!enabled.includes(input.specialization)) {
@@ -79,7 +81,8 @@ export class CaseService {
         });
       }
     }
-    if (input.clinicId != null && !(await tx.organisations.findClinic(orgId, input.clinicId))) {
+    // A case names its clinic: within the principal's clinic restriction (else as unknown), though cases are read organisation-wide.
+    if (input.clinicId != null && !(await findReachableClinic(tx, principal, input.clinicId))) {
       throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
         issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: input.clinicId }],
       });
@@ -122,7 +125,7 @@ export class CaseService {
           issues: [{ field: "patientId", reason: "does not exist in this organisation", value: draft.patientId }],
         });
       }
-      const { cards } = await this.resolve(tx, orgId, draft.patientId, draft);
+      const { cards } = await this.resolve(tx, principal, draft.patientId, draft);
       const referrals: CaseReferrals = {
         primary: draft.referrals?.primary ?? null,
         secondary: draft.referrals?.secondary ?? null,
@@ -187,7 +190,7 @@ export class CaseService {
       if (!(await tx.cases.lockForVisits(orgId, id))) throw caseNotFound(serviceCaseId(id));
       const current = await tx.cases.findById(orgId, id);
       if (!current) throw caseNotFound(serviceCaseId(id));
-      const { cards } = await this.resolve(tx, orgId, current.patientId, changes);
+      const { cards } = await this.resolve(tx, principal, current.patientId, changes);
       const { referrals, insuranceCards: _picks, caseTitle, ...rest } = changes;
       const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
       const next: PatientCase = {

@@ -50,7 +50,9 @@ export class DeviceService {
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
-    if (!(await this.deps.storage.transaction((tx) => tx.notifications.deleteDevice(principal.organisationId, id))))
-      throw deviceNotFound(id);
+    // Refused inside the transaction, so an audited request's entry is rolled back with it.
+    await this.deps.storage.transaction(async (tx) => {
+      if (!(await tx.notifications.deleteDevice(principal.organisationId, id))) throw deviceNotFound(id);
+    });
   }
 }

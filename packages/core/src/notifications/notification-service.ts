@@ -122,12 +122,12 @@ export class NotificationService {
 
   /** Marks one entry read; reading it again keeps the first read time. */
   async markRead(principal: Principal, id: string): Promise<Notification> {
-    // Writes run in transactions so an audited request commits its audit entry with them.
-    const read = await this.deps.storage.transaction((tx) =>
-      tx.notifications.markRead(principal.organisationId, id, this.deps.clock.now()),
-    );
-    if (!read) throw notificationNotFound(id);
-    return read;
+    // Refused inside the transaction, so an audited request's entry is rolled back with it.
+    return this.deps.storage.transaction(async (tx) => {
+      const read = await tx.notifications.markRead(principal.organisationId, id, this.deps.clock.now());
+      if (!read) throw notificationNotFound(id);
+      return read;
+    });
   }
 
   async markAllRead(principal: Principal, recipient: RecipientInput): Promise<number> {

@@ -1,5 +1,6 @@
 import { ensureOrganisation } from "./ensure-organisation.js";
 import type { Patch } from "../patch.js";
+import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
@@ -18,6 +19,7 @@ import {
 } from "./clinic-rules.js";
 import { type Clinic, type ClinicAddress, EMPTY_CLINIC_ADDRESS } from "./organisation.js";
 import { clinicNotFound } from "./organisation-errors.js";
+import { findReachableClinic } from "./reachable-clinic.js";
 
 const notFound = clinicNotFound;
 const duplicateName = (existingId: number) =>
@@ -42,7 +44,14 @@ function mergeAddress(current: ClinicAddress, sent: Patch<ClinicAddress> | null 
 export class ClinicService {
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
 
+  /** A token restricted to clinics cannot add one: the new clinic would be outside its own restriction. */
   async create(principal: Principal, draft: ClinicDraft): Promise<Clinic> {
+    if (clinicAccess(principal).only)
+      throw new DomainError(
+        "INSUFFICIENT_PERMISSIONS",
+        "A caller restricted to clinics (clinic_id_list) cannot add clinics to the organisation",
+        { allowed_clinic_ids: [...principal.clinicIds] },
+      );
     assertValidClinic(draft, true);
     const now = this.deps.clock.now();
     const organisationId = principal.organisationId;
@@ -72,7 +81,7 @@ export class ClinicService {
   }
 
   async get(principal: Principal, id: number): Promise<Clinic> {
-    const found = await this.deps.storage.repositories.organisations.findClinic(principal.organisationId, id);
+    const found = await findReachableClinic(this.deps.storage.repositories, principal, id);
     if (!found) throw notFound(id);
     return found;
   }
@@ -82,7 +91,7 @@ export class ClinicService {
     assertValidClinic(changes, false);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
-      const current = await tx.organisations.findClinic(principal.organisationId, id);
+      const current = await findReachableClinic(tx, principal, id);
       if (!current) throw notFound(id);
       const next: Clinic = {
         ...current,
@@ -120,7 +129,9 @@ export class ClinicService {
     const status = query.status ?? "active";
     const terms = searchTerms(query.search ?? "");
     const sort = query.sort ?? "name";
+    const access = clinicAccess(principal);
     const matching = (await this.deps.storage.repositories.organisations.listClinics(principal.organisationId))
+      .filter((c) => access.canSee(c.id))
       .filter((c) => status === "all" || c.active === (status === "active"))
       .filter((c) => terms.every((t) => clinicSearchText(c).includes(t)));
     const key = (c: Clinic) =>

@@ -1,3 +1,4 @@
+import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import { DomainError } from "../errors/domain-error.js";
 import type { ClinicSettings } from "../ports/organisation-repository.js";
@@ -5,6 +6,7 @@ import type { Clock } from "../clock.js";
 import type { Storage } from "../ports/storage.js";
 import { writeChange } from "./clinic-service.js";
 import type { Clinic, Provider } from "./organisation.js";
+import { findReachableClinic } from "./reachable-clinic.js";
 
 const clinicNotFound = (id: unknown) =>
   new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
@@ -15,8 +17,11 @@ const clinicNotFound = (id: unknown) =>
 export class DirectoryService {
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
 
-  listClinics(principal: Principal): Promise<Clinic[]> {
-    return this.deps.storage.repositories.organisations.listClinics(principal.organisationId);
+  /** The clinics the principal's clinic restriction reaches (all of them when it has none). */
+  async listClinics(principal: Principal): Promise<Clinic[]> {
+    const access = clinicAccess(principal);
+    const clinics = await this.deps.storage.repositories.organisations.listClinics(principal.organisationId);
+    return clinics.filter((c) => access.canSee(c.id));
   }
 
   listProviders(principal: Principal): Promise<Provider[]> {
@@ -26,7 +31,7 @@ export class DirectoryService {
   async getClinic(principal: Principal, clinicId: number): Promise<Clinic> {
     const clinic =
       Number.isSafeInteger(clinicId) && clinicId > 0
-        ? await this.deps.storage.repositories.organisations.findClinic(principal.organisationId, clinicId)
+        ? await findReachableClinic(this.deps.storage.repositories, principal, clinicId)
         : undefined;
     if (!clinic) throw clinicNotFound(clinicId);
     return clinic;
@@ -37,9 +42,7 @@ export class DirectoryService {
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       const current =
-        Number.isSafeInteger(clinicId) && clinicId > 0
-          ? await tx.organisations.findClinic(principal.organisationId, clinicId)
-          : undefined;
+        Number.isSafeInteger(clinicId) && clinicId > 0 ? await findReachableClinic(tx, principal, clinicId) : undefined;
       if (!current) throw clinicNotFound(clinicId);
       const next: Clinic = {
         ...current,

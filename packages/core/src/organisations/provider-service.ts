@@ -1,4 +1,5 @@
 import { ensureOrganisation } from "./ensure-organisation.js";
+import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
@@ -17,6 +18,7 @@ import {
 } from "./provider-rules.js";
 
 const notFound = providerNotFound;
+const PROVIDERS = "providers";
 const duplicate = (field: "userId" | "npi", existingId: number) =>
   new DomainError(
     "DUPLICATE_PROVIDER",
@@ -34,6 +36,7 @@ export class ProviderService {
 
   async create(principal: Principal, draft: ProviderDraft): Promise<Provider> {
     assertValidProvider(draft, true);
+    assertWithinCallerClinics(principal, draft.clinicIds ?? [], PROVIDERS);
     const now = this.deps.clock.now();
     const organisationId = principal.organisationId;
     return this.deps.storage.transaction(async (tx) => {
@@ -78,6 +81,9 @@ export class ProviderService {
       const current = await tx.organisations.findProviderById(principal.organisationId, id);
       if (!current) throw notFound(id);
       assertValidProvider(changes, false, current);
+      // The directory reads organisation-wide, but a restricted caller changes only providers of its own clinics.
+      assertWithinCallerClinics(principal, current.clinicIds, PROVIDERS);
+      if (changes.clinicIds) assertWithinCallerClinics(principal, changes.clinicIds, PROVIDERS);
       const next: Provider = {
         ...current,
         firstName: changes.firstName?.trim() ?? current.firstName,

@@ -1,5 +1,6 @@
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import { isDeepStrictEqual } from "node:util";
+import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
@@ -46,13 +47,14 @@ export class PatientService {
     return this.deps.clock.now().toISOString().slice(0, 10);
   }
 
+  /** The patient's clinic must be one of the organisation's, and within the principal's clinic restriction. */
   private async assertClinicInOrganisation(
     tx: Repositories,
-    organisationId: number,
+    principal: Principal,
     clinicId: number | null | undefined,
   ): Promise<void> {
     if (clinicId == null) return;
-    const clinic = await tx.organisations.findClinic(organisationId, clinicId);
+    const clinic = await findReachableClinic(tx, principal, clinicId);
     if (!clinic)
       throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
         issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: clinicId }],
@@ -71,7 +73,7 @@ export class PatientService {
     const orgId = principal.organisationId;
     return this.deps.storage.transaction(async (tx) => {
       await ensureOrganisation(tx, orgId, now);
-      await this.assertClinicInOrganisation(tx, orgId, draft.clinicId);
+      await this.assertClinicInOrganisation(tx, principal, draft.clinicId);
       const result = await tx.patients.insertIfAbsent(toPatientRecord(patientFromDraft(draft, orgId, now)));
       if (result.created) {
         await tx.outbox.append(
@@ -101,7 +103,7 @@ export class PatientService {
     return this.deps.storage.transaction(async (tx) => {
       const current = Number.isSafeInteger(id) && id > 0 ? await tx.patients.findById(orgId, id) : undefined;
       if (!current) throw notFound(id);
-      if (changes.clinicId !== undefined) await this.assertClinicInOrganisation(tx, orgId, changes.clinicId);
+      if (changes.clinicId !== undefined) await this.assertClinicInOrganisation(tx, principal, changes.clinicId);
       const next = applyPatientChanges(current, changes, now);
       if (samePatientContent(current, next)) return current;
       const outcome = await tx.patients.replace(id, toPatientRecord(next));

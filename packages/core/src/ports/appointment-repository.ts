@@ -18,6 +18,8 @@ export interface AppointmentListCriteria {
   startsBefore?: Date | undefined;
   doctorId?: number | undefined;
   clinicId?: number | undefined;
+  /** Only records at one of these clinics (a clinic restriction, auth/clinic-access.ts); never empty; undefined: any. */
+  inClinics?: readonly number[] | undefined;
   patientId?: number | undefined;
   serviceCaseId?: number | undefined;
   statuses?: AppointmentStatus[] | undefined;

@@ -14,7 +14,14 @@ export interface ScheduleRepository {
   list(
     organisationId: number,
     providerId: number,
-    filter: { clinicId?: number | undefined; endingOnOrAfter?: string | undefined; limit: number; offset: number },
+    filter: {
+      clinicId?: number | undefined;
+      /** Only schedules at one of these clinics (a clinic restriction); never empty; undefined: any. */
+      inClinics?: readonly number[] | undefined;
+      endingOnOrAfter?: string | undefined;
+      limit: number;
+      offset: number;
+    },
   ): Promise<{ schedules: ProviderSchedule[]; total: number }>;
   /** Ends a schedule: sets effective_until and replaced_by_id (replaced ones only) and updated_at. */
   end(

@@ -7,6 +7,8 @@ export interface SoapNoteCriteria {
   organisationId: number;
   patientId?: number | undefined;
   clinicId?: number | undefined;
+  /** Only records at one of these clinics (a clinic restriction, auth/clinic-access.ts); never empty; undefined: any. */
+  inClinics?: readonly number[] | undefined;
   appointmentId?: number | undefined;
   serviceCaseId?: number | undefined;
   /** Inclusive lower and exclusive upper bounds on the service date-time. */
@@ -53,6 +55,8 @@ export interface SoapNoteRepository extends SoapNoteWorkflowRepository {
     organisationId: number,
     patientIds: readonly number[],
     perPatient: number,
+    /** Only notes at one of these clinics (a clinic restriction); never empty; undefined: any. */
+    inClinics?: readonly number[],
   ): Promise<CompletedNoteDigest[]>;
 }
 

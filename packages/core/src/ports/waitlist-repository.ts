@@ -13,6 +13,11 @@ export interface WaitlistRepository {
     filter: {
       statuses?: readonly WaitlistStatus[] | undefined;
       patientId?: number | undefined;
+      /**
+       * Only requests a clinic restriction reaches: those naming one of these clinics, or naming none (any clinic);
+       * never empty; undefined: every request.
+       */
+      inClinics?: readonly number[] | undefined;
       limit: number;
       offset: number;
     },

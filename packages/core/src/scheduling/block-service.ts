@@ -1,7 +1,9 @@
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
 import { queueFreedTime } from "../appointments/freed-time.js";
 import type { Appointment } from "../appointments/appointment.js";
+import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
+import type { Provider } from "../organisations/organisation.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import { providerNotFound } from "../organisations/organisation-errors.js";
@@ -22,6 +24,19 @@ const blockNotFound = (id: number) => new DomainError("BLOCK_NOT_FOUND", "Block 
 /** The most appointments a block's answer lists as overlapped (more are counted, not listed). */
 const LISTED_OVERLAPS = 100;
 
+/**
+ * The provider whose calendar the principal may block: one of the organisation's, working at a clinic within the
+ * principal's clinic restriction (a block holds the provider's time at every clinic, so it follows the provider).
+ */
+async function reachableProvider(
+  storage: Storage,
+  principal: Principal,
+  providerId: number,
+): Promise<Provider | undefined> {
+  const provider = await storage.repositories.organisations.findProviderById(principal.organisationId, providerId);
+  return provider && clinicAccess(principal).canSeeAny(provider.clinicIds) ? provider : undefined;
+}
+
 /** Time providers are not bookable. A block over booked appointments is stored and says which: none is cancelled. */
 export class BlockService {
   constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
@@ -35,7 +50,7 @@ export class BlockService {
     if (issues.length > 0) throw DomainError.validation(issues);
     const organisationId = principal.organisationId;
     const repositories = this.deps.storage.repositories;
-    const provider = await repositories.organisations.findProviderById(organisationId, providerId);
+    const provider = await reachableProvider(this.deps.storage, principal, providerId);
     if (!provider) throw providerNotFound(providerId);
     const rrule = draft.rrule?.trim() || null;
     const shape = {
@@ -58,6 +73,7 @@ export class BlockService {
     const { appointments } = await repositories.appointments.list({
       organisationId,
       doctorId: provider.userId,
+      inClinics: clinicAccess(principal).only,
       startsFrom: new Date(block.startsAt.getTime() - 86_400_000),
       startsBefore: block.lastEndsAt,
       statuses: [...SLOT_HOLDING_STATUSES],
@@ -71,8 +87,7 @@ export class BlockService {
   /** The provider's blocks that meet [from, to): from now and a year on unless said, never more than 366 days. */
   async list(principal: Principal, providerId: number, range: { from?: Date; to?: Date }): Promise<ProviderBlock[]> {
     const repositories = this.deps.storage.repositories;
-    if (!(await repositories.organisations.findProviderById(principal.organisationId, providerId)))
-      throw providerNotFound(providerId);
+    if (!(await reachableProvider(this.deps.storage, principal, providerId))) throw providerNotFound(providerId);
     const from = range.from ?? this.deps.clock.now();
     const to = range.to ?? new Date(from.getTime() + BLOCK_LIMITS.maxListDays * DAY_MS);
     if (!(to > from)) throw DomainError.invalidParameter("to", to.toISOString(), "must be after from");
@@ -89,7 +104,12 @@ export class BlockService {
   async remove(principal: Principal, id: number): Promise<ProviderBlock> {
     const repositories = this.deps.storage.repositories;
     const found = await repositories.blocks.findById(principal.organisationId, id);
-    if (!found || found.removedAt !== null) throw blockNotFound(id);
+    if (
+      !found ||
+      found.removedAt !== null ||
+      !(await reachableProvider(this.deps.storage, principal, found.providerId))
+    )
+      throw blockNotFound(id);
     const now = this.deps.clock.now();
     const removed = await this.deps.storage.transaction(async (tx) => {
       if (!(await tx.blocks.remove(principal.organisationId, id, now))) return false;

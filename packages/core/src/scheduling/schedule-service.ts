@@ -1,9 +1,11 @@
 import { DateTime } from "luxon";
+import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import type { Provider } from "../organisations/organisation.js";
 import { clinicNotFound, providerNotFound } from "../organisations/organisation-errors.js";
+import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import { toPageWindow } from "../paging.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import {
@@ -51,10 +53,10 @@ export class ScheduleService {
       // The provider's lock first (the booking contract): concurrent shifts of one provider are decided one by one.
       if (!(await tx.appointments.lockDoctorSchedule(organisationId, provider.userId)))
         throw providerNotFound(providerId);
-      const clinic = await tx.organisations.findClinic(organisationId, draft.clinicId);
+      const clinic = await findReachableClinic(tx, principal, draft.clinicId);
       if (!clinic) throw clinicNotFound(draft.clinicId);
       assertWorksAt(provider, draft.clinicId);
-      const replaced = draft.replacesId ? await this.replaceable(tx, organisationId, providerId, draft) : null;
+      const replaced = draft.replacesId ? await this.replaceable(tx, principal, providerId, draft) : null;
       const shift: Shift = { ...shape, timeZone: clinic.timeZone };
       await assertNoOverlap(tx, organisationId, providerId, shift, replaced?.id);
       const created = await tx.schedules.insert({
@@ -98,6 +100,7 @@ export class ScheduleService {
     const today = this.deps.clock.now().toISOString().slice(0, 10);
     const found = await repositories.schedules.list(organisationId, providerId, {
       clinicId: query.clinicId,
+      inClinics: clinicAccess(principal).only,
       endingOnOrAfter: (query.status ?? "current") === "current" ? today : undefined,
       limit,
       offset,
@@ -107,20 +110,21 @@ export class ScheduleService {
 
   async get(principal: Principal, id: number): Promise<ProviderSchedule> {
     const found = await this.deps.storage.repositories.schedules.findById(principal.organisationId, id);
-    if (!found) throw scheduleNotFound(id);
+    if (!found || !clinicAccess(principal).canSee(found.clinicId)) throw scheduleNotFound(id);
     return found;
   }
 
   /** The schedule a new version replaces: the provider's, not replaced already, starting before the new one. */
   private async replaceable(
     tx: Repositories,
-    organisationId: number,
+    principal: Principal,
     providerId: number,
     draft: ScheduleDraft,
   ): Promise<ProviderSchedule> {
     const id = draft.replacesId as number;
-    const old = await tx.schedules.findById(organisationId, id);
-    if (!old || old.providerId !== providerId) throw scheduleNotFound(id);
+    const old = await tx.schedules.findById(principal.organisationId, id);
+    if (!old || old.providerId !== providerId || !clinicAccess(principal).canSee(old.clinicId))
+      throw scheduleNotFound(id);
     if (old.replacedById !== null)
       throw new DomainError(
         "SCHEDULE_ALREADY_REPLACED",

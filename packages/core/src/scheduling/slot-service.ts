@@ -6,6 +6,7 @@ import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { appointmentTypeNotFound } from "../catalog/catalog-admin-service.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";
 import { clinicNotFound, providerNotFound } from "../organisations/organisation-errors.js";
+import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import type { Storage } from "../ports/storage.js";
 import { blockOccurrences } from "./provider-block.js";
 import { shiftOf } from "./provider-schedule.js";
@@ -58,7 +59,7 @@ export class SlotService {
       issues.push({ field: "slotLength", reason: "give appointment_type_id or slot_length (one of them)" });
     if (issues.length > 0) throw DomainError.validation(issues);
 
-    const clinic = await r.organisations.findClinic(organisationId, query.clinicId);
+    const clinic = await findReachableClinic(r, principal, query.clinicId);
     if (!clinic) throw clinicNotFound(query.clinicId);
     let length = query.slotLength as number;
     if (query.appointmentTypeId !== undefined) {

@@ -1,3 +1,5 @@
+import { clinicAccess } from "../auth/clinic-access.js";
+import type { Principal } from "../auth/principal.js";
 import { DomainError } from "../errors/domain-error.js";
 import type { Repositories } from "../ports/storage.js";
 import type { SoapNote } from "./soap-note.js";
@@ -6,18 +8,36 @@ import { allowedNoteActions, isNoteEditable } from "./soap-note-transitions.js";
 export const soapNoteNotFound = (contextId: unknown) =>
   new DomainError("SOAP_NOTE_NOT_FOUND", "SOAP note not found", { context_id: contextId });
 
-/** The note of the organisation, read without a lock; SOAP_NOTE_NOT_FOUND when it has none. */
-export async function existingNote(r: Repositories, organisationId: number, contextId: string): Promise<SoapNote> {
-  const note = await r.soapNotes.findByContextId(organisationId, contextId);
-  if (!note) throw soapNoteNotFound(contextId);
+type Missing = () => DomainError;
+
+/** A note belongs to the clinic it was written at: outside the principal's clinic restriction, it is not there. */
+function reached(note: SoapNote | undefined, principal: Principal, missing: Missing): SoapNote {
+  if (!note || !clinicAccess(principal).canSee(note.clinicId)) throw missing();
   return note;
 }
 
-/** The note, locked for the rest of the transaction; SOAP_NOTE_NOT_FOUND when the organisation has none. */
-export async function lockedNote(tx: Repositories, organisationId: number, contextId: string): Promise<SoapNote> {
-  const note = await tx.soapNotes.lockNote(organisationId, contextId);
-  if (!note) throw soapNoteNotFound(contextId);
-  return note;
+/**
+ * The note of the principal's organisation, read without a lock; SOAP_NOTE_NOT_FOUND (or the error `missing` makes,
+ * for what hangs off the note) when it has none, or the note is at a clinic the principal's restriction does not
+ * reach.
+ */
+export async function existingNote(
+  r: Repositories,
+  principal: Principal,
+  contextId: string,
+  missing: Missing = () => soapNoteNotFound(contextId),
+): Promise<SoapNote> {
+  return reached(await r.soapNotes.findByContextId(principal.organisationId, contextId), principal, missing);
+}
+
+/** The note, locked for the rest of the transaction; not found as for existingNote. */
+export async function lockedNote(
+  tx: Repositories,
+  principal: Principal,
+  contextId: string,
+  missing: Missing = () => soapNoteNotFound(contextId),
+): Promise<SoapNote> {
+  return reached(await tx.soapNotes.lockNote(principal.organisationId, contextId), principal, missing);
 }
 
 /**

@@ -169,7 +169,7 @@ export class SoapDocumentService {
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
-      const note = await lockedNote(tx, orgId, contextId);
+      const note = await lockedNote(tx, principal, contextId);
       const from = summaryStatusOf(note);
       const to = note.status === "COMPLETED" ? nextSummaryStatus(from, "RERENDER") : undefined;
       if (!to) {
@@ -208,7 +208,7 @@ export class SoapDocumentService {
   /** A stored summary of a note of the caller's organisation. */
   async document(principal: Principal, contextId: string, variant: SummaryVariant): Promise<SoapDocument> {
     const r = this.deps.storage.repositories;
-    const note = await existingNote(r, principal.organisationId, contextId);
+    const note = await existingNote(r, principal, contextId);
     const doc = await r.soapDocuments.get(principal.organisationId, contextId, variant);
     if (!doc) {
       const what = variant === "full" ? "summary" : "short summary";

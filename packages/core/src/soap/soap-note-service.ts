@@ -1,3 +1,4 @@
+import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
@@ -84,6 +85,7 @@ export class SoapNoteService {
   async create(principal: Principal, draft: SoapNoteDraft): Promise<SoapNote> {
     assertValidNoteDraft(draft);
     const orgId = principal.organisationId;
+    const access = clinicAccess(principal);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       // Rule 3: the author is the token's user, and must be one of the organisation's providers.
@@ -97,7 +99,8 @@ export class SoapNoteService {
         );
       const patient = await tx.patients.findById(orgId, draft.patientId);
       if (!patient) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: draft.patientId });
-      const appointment = draft.appointmentId ? await tx.appointments.findById(orgId, draft.appointmentId) : undefined;
+      const found = draft.appointmentId ? await tx.appointments.findById(orgId, draft.appointmentId) : undefined;
+      const appointment = found && access.canSee(found.clinicId) ? found : undefined;
       if (draft.appointmentId && !appointment)
         throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", {
           appointment_id: draft.appointmentId,
@@ -116,23 +119,40 @@ export class SoapNoteService {
       }
       const type = effectiveNoteType(draft);
       const parent = draft.parent ? await tx.soapNotes.findByContextId(orgId, draft.parent) : undefined;
-      if (draft.parent && (!parent || parent.patientId !== draft.patientId || parent.status !== "COMPLETED")) {
+      if (
+        draft.parent &&
+        (!parent ||
+          !access.canSee(parent.clinicId) ||
+          parent.patientId !== draft.patientId ||
+          parent.status !== "COMPLETED")
+      ) {
         throw invalid("parent", "must be the context_id of a COMPLETED note of the same patient", draft.parent);
       }
       const source = draft.dataCarryForwardFrom
         ? await tx.soapNotes.findByContextId(orgId, draft.dataCarryForwardFrom)
         : undefined;
-      if (draft.dataCarryForwardFrom && (!source || source.patientId !== draft.patientId)) {
+      if (
+        draft.dataCarryForwardFrom &&
+        (!source || !access.canSee(source.clinicId) || source.patientId !== draft.patientId)
+      ) {
         throw invalid(
           "data_carry_forward_from",
           "must be the context_id of a note of the same patient",
           draft.dataCarryForwardFrom,
         );
       }
-      // Rule 2: the clinic comes from the session: the appointment's, else the patient's, else the doctor's first.
-      const clinicId = appointment?.clinicId ?? patient.clinicId ?? provider.clinicIds[0];
-      if (clinicId === undefined || clinicId === null)
-        throw invalid("clinic_id", "cannot be resolved: the doctor works at no clinic");
+      // Rule 2: the clinic comes from the session: the appointment's, else the patient's, else the doctor's first;
+      // for a token restricted to clinics, the first of those within its clinics (so its author can read the note).
+      const clinicId = [appointment?.clinicId, patient.clinicId, ...provider.clinicIds].find(
+        (id): id is number => id != null && access.canSee(id),
+      );
+      if (clinicId === undefined)
+        throw invalid(
+          "clinic_id",
+          access.only
+            ? "cannot be resolved: neither the patient nor the doctor is at a clinic of the token's clinic_id_list"
+            : "cannot be resolved: the doctor works at no clinic",
+        );
       const contextId = this.deps.ids.uuid();
       const submissionIds = Object.fromEntries(SOAP_SECTIONS.map((s) => [s, `sub_${this.deps.ids.uuid()}`])) as Record<
         SoapSection,
@@ -193,7 +213,7 @@ export class SoapNoteService {
   }
 
   get(principal: Principal, contextId: string): Promise<SoapNote> {
-    return existingNote(this.deps.storage.repositories, principal.organisationId, contextId);
+    return existingNote(this.deps.storage.repositories, principal, contextId);
   }
 
   /**
@@ -206,7 +226,12 @@ export class SoapNoteService {
     const orgId = principal.organisationId;
     const records = new Map<number, MedicalRecord[]>(patientIds.map((id) => [id, []]));
     if (patientIds.length === 0) return records;
-    const notes = await r.soapNotes.completedNotesOf(orgId, [...new Set(patientIds)], MEDICAL_RECORDS_PER_PATIENT);
+    const notes = await r.soapNotes.completedNotesOf(
+      orgId,
+      [...new Set(patientIds)],
+      MEDICAL_RECORDS_PER_PATIENT,
+      clinicAccess(principal).only,
+    );
     if (notes.length === 0) return records;
     const zones = new Map((await r.organisations.listClinics(orgId)).map((c) => [c.id, c.timeZone]));
     for (const n of notes)
@@ -229,6 +254,7 @@ export class SoapNoteService {
       organisationId: principal.organisationId,
       patientId: q.patientId,
       clinicId: q.clinicId,
+      inClinics: clinicAccess(principal).only,
       appointmentId: q.appointmentId,
       serviceCaseId: q.serviceCaseId,
       from: q.from,
@@ -242,9 +268,12 @@ export class SoapNoteService {
   }
 
   async form(principal: Principal, submissionId: string): Promise<FormSubmission> {
-    const form = await this.deps.storage.repositories.soapNotes.findForm(principal.organisationId, submissionId);
-    if (!form)
-      throw new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found", { submission_id: submissionId });
+    const r = this.deps.storage.repositories;
+    const missing = () =>
+      new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found", { submission_id: submissionId });
+    const form = await r.soapNotes.findForm(principal.organisationId, submissionId);
+    if (!form) throw missing();
+    await existingNote(r, principal, form.contextId, missing);
     return form;
   }
 
@@ -263,14 +292,15 @@ export class SoapNoteService {
         throw invalid(`partialResponse.${path}`, "must start with response.", path);
     }
     return this.deps.storage.transaction(async (tx: Repositories) => {
-      const form = await tx.soapNotes.findForm(orgId, input.submissionId);
-      if (!form || form.contextId !== input.contextId)
-        throw new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found for this note", {
+      const missing = () =>
+        new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found for this note", {
           submission_id: input.submissionId,
           context_id: input.contextId,
         });
+      const form = await tx.soapNotes.findForm(orgId, input.submissionId);
+      if (!form || form.contextId !== input.contextId) throw missing();
       // The note lock orders this write against signing, so a signature never covers half a write.
-      const note = await lockedNote(tx, orgId, form.contextId);
+      const note = await lockedNote(tx, principal, form.contextId, missing);
       assertNoteEditable(note, "WRITE_FORM");
       const conflict = () =>
         new DomainError("VERSION_CONFLICT", `version must be the current version plus 1 (${form.version + 1})`, {

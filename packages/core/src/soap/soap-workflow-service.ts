@@ -166,14 +166,14 @@ export class SoapWorkflowService {
   /** The note's current and revoked signatures, oldest first. */
   async signatures(principal: Principal, contextId: string): Promise<SoapSignature[]> {
     const r = this.deps.storage.repositories;
-    await existingNote(r, principal.organisationId, contextId);
+    await existingNote(r, principal, contextId);
     return r.soapNotes.signaturesOf(principal.organisationId, contextId, { includeRevoked: true });
   }
 
   /** The note's audit trail: creation, sheet writes and every status action, oldest first. */
   async history(principal: Principal, contextId: string): Promise<SoapNoteHistoryEntry[]> {
     const r = this.deps.storage.repositories;
-    await existingNote(r, principal.organisationId, contextId);
+    await existingNote(r, principal, contextId);
     return r.soapNotes.historyOf(principal.organisationId, contextId);
   }
 
@@ -187,7 +187,7 @@ export class SoapWorkflowService {
   /** The claim the default gateway recorded for a note. */
   async claim(principal: Principal, contextId: string): Promise<Claim> {
     const r = this.deps.storage.repositories;
-    await existingNote(r, principal.organisationId, contextId);
+    await existingNote(r, principal, contextId);
     const claim = await r.claims.findByContextId(principal.organisationId, contextId);
     if (!claim)
       throw new DomainError(
@@ -255,7 +255,7 @@ export class SoapWorkflowService {
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
-      const note = await lockedNote(tx, orgId, contextId);
+      const note = await lockedNote(tx, principal, contextId);
       const rows = soapNoteTransitions(note.status, action);
       if (!rows.length) {
         throw new DomainError("INVALID_TRANSITION", `Cannot ${action} a note in status ${note.status}`, {

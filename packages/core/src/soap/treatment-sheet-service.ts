@@ -4,7 +4,7 @@ import type { Clock } from "../clock.js";
 import { DomainError } from "../errors/domain-error.js";
 import { documentationSettingsOf } from "../organisations/documentation-settings.js";
 import type { Repositories, Storage } from "../ports/storage.js";
-import { assertNoteEditable, lockedNote } from "./note-locks.js";
+import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";
 import { assessTreatments, normaliseTreatments } from "./treatment-sheet-rules.js";
 import type { TreatmentLineInput, TreatmentSheet, TreatmentSheetAssessment } from "./treatment-sheet.js";
 
@@ -50,7 +50,7 @@ export class TreatmentSheetService {
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
-      const note = await lockedNote(tx, orgId, input.contextId);
+      const note = await lockedNote(tx, principal, input.contextId);
       if (note.patientId !== input.patientId)
         throw DomainError.validation([
           { field: "patientId", reason: "is not the patient of the note", value: String(input.patientId) },
@@ -105,7 +105,7 @@ export class TreatmentSheetService {
     return this.deps.storage.transaction(async (tx) => {
       const found = await tx.treatmentSheets.findById(orgId, sheetId);
       if (!found) throw sheetNotFound(sheetId);
-      const note = await lockedNote(tx, orgId, found.contextId);
+      const note = await lockedNote(tx, principal, found.contextId, () => sheetNotFound(sheetId));
       assertNoteEditable(note, "WRITE_TREATMENT_SHEET");
       const catalog = await catalogById(tx, orgId);
       const lines = normaliseTreatments(treatments, catalog);
@@ -128,6 +128,7 @@ export class TreatmentSheetService {
     const r = this.deps.storage.repositories;
     const sheet = await r.treatmentSheets.findById(principal.organisationId, sheetId);
     if (!sheet) throw sheetNotFound(sheetId);
+    await existingNote(r, principal, sheet.contextId, () => sheetNotFound(sheetId));
     return assessedSheet(r, sheet);
   }
 }

@@ -1,4 +1,5 @@
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
+import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
@@ -17,6 +18,7 @@ import {
   type StaffRole,
 } from "./staff.js";
 
+const STAFF = "staff members";
 const notFound = (id: unknown) => new DomainError("STAFF_NOT_FOUND", "Staff member not found", { staff_id: id });
 const duplicateEmail = (existingId: number) =>
   new DomainError("DUPLICATE_STAFF_EMAIL", "The organisation already has a staff member with this email", {
@@ -29,6 +31,7 @@ export class StaffService {
 
   async create(principal: Principal, draft: StaffDraft): Promise<StaffMember> {
     assertValidStaff(draft, true);
+    assertWithinCallerClinics(principal, draft.clinicIds ?? [], STAFF);
     const now = this.deps.clock.now();
     const organisationId = principal.organisationId;
     return this.deps.storage.transaction(async (tx) => {
@@ -125,7 +128,10 @@ export class StaffService {
     return this.deps.storage.transaction(async (tx) => {
       const current = await tx.staff.findById(organisationId, id);
       if (!current) throw notFound(id);
+      // The staff list reads organisation-wide, but a restricted caller changes only members of its own clinics.
+      assertWithinCallerClinics(principal, current.clinicIds, STAFF);
       const updated = next(current, now);
+      if (updated.clinicIds !== current.clinicIds) assertWithinCallerClinics(principal, updated.clinicIds, STAFF);
       if (updated === current) return current;
       if (updated.clinicIds !== current.clinicIds) await assertClinicsExist(tx, organisationId, updated.clinicIds);
       const result = await tx.staff.update(updated);

@@ -1,9 +1,11 @@
 import { type AppointmentOutcome, AppointmentService } from "../appointments/appointment-service.js";
+import { type ClinicAccess, clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../clock.js";
 import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
 import { toPageWindow } from "../paging.js";
 import type { Repositories, Storage } from "../ports/storage.js";
+import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import { slotStillFree } from "../scheduling/placement.js";
 import {
   type WaitlistOffer,
@@ -50,6 +52,16 @@ export function refusedTrigger(r: WaitlistRequest, trigger: WaitlistTrigger): Do
 
 class LostUpdate extends Error {}
 
+/** A restricted principal reaches a request that names one of its clinics, or names none (any clinic, its own too). */
+const reaches = (access: ClinicAccess, r: WaitlistRequest) => r.clinicIds.length === 0 || access.canSeeAny(r.clinicIds);
+
+/**
+ * The clinics a request written by the principal names: those it sent; when it sent none, "any clinic" for an
+ * unrestricted principal, and any of its own clinics for a restricted one (it may not open a request to the others).
+ */
+const requestClinics = (access: ClinicAccess, sent: readonly number[]) =>
+  sent.length === 0 && access.only ? [...access.only] : [...sent];
+
 /**
  * Waitlist requests (spec 4.7 /v2/waitlist-requests) of the principal's organisation: create, read, list, change,
  * cancel, and accept the offer a freed slot produced (waitlist-matcher.ts makes offers and lets them lapse).
@@ -62,7 +74,8 @@ export class WaitlistService {
   }
 
   /** Refuses references that name nothing in the organisation (UNKNOWN_REFERENCE, one issue per reference). */
-  private async checkReferences(tx: Repositories, organisationId: number, r: WaitlistRequestDraft): Promise<void> {
+  private async checkReferences(tx: Repositories, principal: Principal, r: WaitlistRequestDraft): Promise<void> {
+    const organisationId = principal.organisationId;
     const issues: ValidationIssue[] = [];
     const missing = "does not exist in this organisation";
     const [patient, type] = await Promise.all([
@@ -75,7 +88,7 @@ export class WaitlistService {
       if (!(await tx.organisations.findProviderById(organisationId, id)))
         issues.push({ field: "providerIds", reason: `${id} ${missing}`, value: id });
     for (const id of r.clinicIds ?? [])
-      if (!(await tx.organisations.findClinic(organisationId, id)))
+      if (!(await findReachableClinic(tx, principal, id)))
         issues.push({ field: "clinicIds", reason: `${id} ${missing}`, value: id });
     if (r.serviceCaseId != null) {
       const c = await tx.cases.findById(organisationId, r.serviceCaseId);
@@ -90,14 +103,15 @@ export class WaitlistService {
     if (issues.length > 0) throw DomainError.validation(issues);
     const organisationId = principal.organisationId;
     const now = this.deps.clock.now();
+    const clinicIds = requestClinics(clinicAccess(principal), draft.clinicIds ?? []);
     const request = await this.deps.storage.transaction(async (tx) => {
-      await this.checkReferences(tx, organisationId, draft);
+      await this.checkReferences(tx, principal, draft);
       return tx.waitlist.insertRequest({
         organisationId,
         patientId: draft.patientId,
         serviceCaseId: draft.serviceCaseId ?? null,
         providerIds: [...(draft.providerIds ?? [])],
-        clinicIds: [...(draft.clinicIds ?? [])],
+        clinicIds,
         appointmentTypeId: draft.appointmentTypeId,
         preferredDays: [...(draft.preferredDays ?? [])],
         timeWindows: (draft.timeWindows ?? []).map((w) => ({ start: w.start, end: w.end })),
@@ -119,13 +133,20 @@ export class WaitlistService {
   private async find(principal: Principal, id: number): Promise<WaitlistRequest> {
     if (!Number.isSafeInteger(id) || id <= 0) throw waitlistRequestNotFound(id);
     const found = await this.deps.storage.repositories.waitlist.findRequest(principal.organisationId, id);
-    if (!found) throw waitlistRequestNotFound(id);
+    if (!found || !reaches(clinicAccess(principal), found)) throw waitlistRequestNotFound(id);
     return found;
+  }
+
+  /** The request's offers the principal reaches (those at its clinics, when it is restricted), newest first. */
+  private async offersOf(principal: Principal, requestIds: readonly number[]): Promise<WaitlistOffer[]> {
+    const access = clinicAccess(principal);
+    const offers = await this.deps.storage.repositories.waitlist.listOffers(principal.organisationId, requestIds);
+    return offers.filter((o) => access.canSee(o.clinicId));
   }
 
   async get(principal: Principal, id: number): Promise<WaitlistRequestView> {
     const request = await this.find(principal, id);
-    return { request, offers: await this.deps.storage.repositories.waitlist.listOffers(request.organisationId, [id]) };
+    return { request, offers: await this.offersOf(principal, [id]) };
   }
 
   async list(
@@ -143,12 +164,13 @@ export class WaitlistService {
     const { requests, total } = await r.listRequests(principal.organisationId, {
       statuses: q.statuses as WaitlistStatus[] | undefined,
       patientId: q.patientId,
+      inClinics: clinicAccess(principal).only,
       limit,
       offset,
     });
     // Every offer of the page in one query, then each request's, newest first as the query returns them.
-    const offers = await r.listOffers(
-      principal.organisationId,
+    const offers = await this.offersOf(
+      principal,
       requests.map((request) => request.id),
     );
     const views = requests.map((request) => ({ request, offers: offers.filter((o) => o.requestId === request.id) }));
@@ -182,9 +204,11 @@ export class WaitlistService {
     return this.onCurrent(principal, id, async (current, tx) => {
       if (waitlistTransitions(current.status, "UPDATE").length === 0) throw refusedTrigger(current, "UPDATE");
       const next: WaitlistRequest = { ...current, ...defined, updatedAt: now };
+      if (changes.clinicIds) next.clinicIds = requestClinics(clinicAccess(principal), changes.clinicIds);
       const issues = waitlistRequestIssues(next);
       if (issues.length > 0) throw DomainError.validation(issues);
-      await this.checkReferences(tx, principal.organisationId, next);
+      // Clinics it already names stay, reachable or not: only clinics the change sends must be the principal's.
+      await this.checkReferences(tx, principal, changes.clinicIds ? next : { ...next, clinicIds: [] });
       if (!(await tx.waitlist.updateRequest(next))) throw new LostUpdate();
     });
   }
@@ -230,7 +254,7 @@ export class WaitlistService {
     const request = await this.find(principal, id);
     if (waitlistTransitions(request.status, "ACCEPT").length === 0) throw refusedTrigger(request, "ACCEPT");
     const r = this.deps.storage.repositories;
-    const offer = (await r.waitlist.listOffers(request.organisationId, [id])).find((o) => o.status === "pending");
+    const offer = (await this.offersOf(principal, [id])).find((o) => o.status === "pending");
     if (!offer) throw refusedTrigger(request, "ACCEPT");
     const now = this.deps.clock.now();
     if (offer.expiresAt.getTime() <= now.getTime())

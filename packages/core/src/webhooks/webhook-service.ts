@@ -207,12 +207,11 @@ export class WebhookService {
   }
 
   async delete(principal: Principal, id: number): Promise<void> {
-    const deleted =
-      Number.isSafeInteger(id) &&
-      id > 0 &&
-      // In a transaction: an audited delete commits its audit entry with it.
-      (await this.deps.storage.transaction((tx) => tx.webhooks.deleteSubscription(principal.organisationId, id)));
-    if (!deleted) throw subscriptionNotFound(id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw subscriptionNotFound(id);
+    // Refused inside the transaction, so an audited request's entry is rolled back with it.
+    await this.deps.storage.transaction(async (tx) => {
+      if (!(await tx.webhooks.deleteSubscription(principal.organisationId, id))) throw subscriptionNotFound(id);
+    });
   }
 
   /**

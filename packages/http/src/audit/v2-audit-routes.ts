@@ -89,7 +89,7 @@ export function v2AuditRoutes({ practice }: RouteDependencies): RouteDefinition[
       responses: { "200": { description: "A page of audit events", schema: v2ListSchema(eventSchema) } },
       async handle(ctx) {
         const q = ctx.query();
-        const page = await practice.audit.list(ctx.principal.organisationId, {
+        const page = await practice.audit.listFor(ctx.principal, {
           page: q.page,
           perPage: q.per_page,
           actorUserId: q.actor_user_id,

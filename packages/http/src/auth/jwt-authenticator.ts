@@ -16,8 +16,24 @@ import { DEFAULT_VERIFIED_TOKEN_CACHE_SIZE, VerifiedTokenCache } from "./verifie
 export interface JwtAuthenticatorOptions {
   /** HS256 shared secret, used as its UTF-8 bytes (what every JWT library does with a string secret). */
   secret?: string | undefined;
-  /** JWKS endpoint of an identity provider, for RS256/ES256 (and PS256, ES384, RS384...) tokens. */
+  /**
+   * JWKS endpoint of an identity provider, for RS256/ES256 (and PS256, ES384, RS384...) tokens. Needs `issuer` and
+   * `audience`: one provider signs with the same keys for every application of its tenant.
+   */
   jwksUrl?: string | undefined;
+  /** The identity provider's `iss`: its tokens must carry exactly this issuer. Required with `jwksUrl`. */
+  issuer?: string | undefined;
+  /**
+   * This API's name in tokens (`aud`), or several: the identity provider's tokens must name one of them. Required
+   * with `jwksUrl`. Tokens of our own keys (HS256 secret, localJwks) that carry an `aud` must name one too; ours
+   * without an `aud` are accepted, as the key alone binds them to this deployment.
+   */
+  audience?: string | readonly string[] | undefined;
+  /**
+   * Development only: accept the identity provider's tokens whatever their `iss` and `aud` (any application of the
+   * provider's tenant gets in). Without it, `jwksUrl` without `issuer` and `audience` throws.
+   */
+  skipIssuerAudienceCheck?: boolean | undefined;
   /**
    * Public keys of our own token endpoint (TokenIssuer.jwks()): tokens whose kid is among them are verified locally,
    * without a shared secret or a network call.
@@ -49,13 +65,21 @@ const unauthorized = (reason: string) => new DomainError("UNAUTHORIZED", "Authen
 // The header's alg is the caller's text: it is never echoed.
 const UNSUPPORTED_ALGORITHM = "token uses an unsupported algorithm";
 
+/** Why a token's claim failed jose's check, in words that never repeat the claim's value. */
+const FAILED_CLAIM: Readonly<Record<string, string>> = {
+  iss: "token was issued by another issuer than the configured identity provider",
+  aud: "token is for another audience than this API",
+  nbf: "token is not valid yet",
+};
+
 function describeJoseError(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return "token has expired";
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return "token signature is invalid";
-  if (error instanceof joseErrors.JWTClaimValidationFailed)
-    return error.reason === "missing"
-      ? `token has no ${error.claim} claim`
-      : `token claim ${error.claim} is invalid (${error.reason})`;
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    if (error.reason === "missing") return `token has no ${error.claim} claim`;
+    if (error.reason === "check_failed" && FAILED_CLAIM[error.claim]) return FAILED_CLAIM[error.claim] as string;
+    return `token claim ${error.claim} is invalid (${error.reason})`;
+  }
   if (error instanceof joseErrors.JWKSNoMatchingKey) return "no key of the identity provider matches the token";
   if (error instanceof joseErrors.JOSEAlgNotAllowed) return UNSUPPORTED_ALGORITHM;
   if (error instanceof joseErrors.JWSInvalid || error instanceof joseErrors.JWTInvalid) return "token is malformed";
@@ -79,17 +103,24 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
     : undefined;
   const localKids = new Set((options.localJwks?.keys ?? []).map((k) => k.kid));
   const local = options.localJwks && localKids.size > 0 ? createLocalJWKSet(options.localJwks) : undefined;
-  // Our own keys by kid; anything else goes to the identity provider's set, when one is configured.
-  const jwks: JWTVerifyGetKey | undefined =
-    local || remote
-      ? (header, token) =>
-          local && (localKids.has(header.kid) || !remote)
-            ? local(header, token)
-            : (remote as JWTVerifyGetKey)(header, token)
-      : undefined;
+  const audience = typeof options.audience === "string" ? [options.audience] : [...(options.audience ?? [])];
+  if (audience.some((a) => typeof a !== "string" || a === ""))
+    throw new Error("createJwtAuthenticator: audience must be non-empty strings");
+  if (options.issuer === "") throw new Error("createJwtAuthenticator: issuer must not be empty");
+  if (remote && !options.skipIssuerAudienceCheck && (!options.issuer || audience.length === 0))
+    throw new Error(
+      "createJwtAuthenticator: jwksUrl needs issuer (the identity provider's iss) and audience (this API's aud): " +
+        "without them a token the provider signed for any other application would be accepted",
+    );
+  // The identity provider's tokens must name it and this API (RFC 8725 3.8, 3.9), unless skipped for development.
+  const bound = !options.skipIssuerAudienceCheck;
+  const providerClaims = {
+    ...(bound && options.issuer ? { issuer: options.issuer } : {}),
+    ...(bound && audience.length > 0 ? { audience } : {}),
+  };
   const clockTolerance = options.clockToleranceSeconds ?? 30;
   const maxLifetime = options.maxLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
-  if (!secretKey && !jwks) throw new Error("createJwtAuthenticator needs a secret, a jwksUrl or localJwks");
+  if (!secretKey && !local && !remote) throw new Error("createJwtAuthenticator needs a secret, a jwksUrl or localJwks");
   if (!(maxLifetime > 0)) throw new Error("createJwtAuthenticator: maxLifetimeSeconds must be positive");
   const verified = new VerifiedTokenCache(
     options.verifiedTokenCacheSize ?? DEFAULT_VERIFIED_TOKEN_CACHE_SIZE,
@@ -106,6 +137,16 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
     return principalFromClaims(payload);
   }
 
+  /**
+   * A token of our own keys names this API when it names an audience at all. One without `aud` is ours by its key
+   * (tokens signed before an audience was configured, HS256 tokens of other libraries), so it is not refused.
+   */
+  function assertOwnAudience(payload: JWTPayload) {
+    if (audience.length === 0 || payload.aud === undefined) return;
+    const named = typeof payload.aud === "string" ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
+    if (!named.some((a) => audience.includes(a))) throw unauthorized(FAILED_CLAIM.aud as string);
+  }
+
   /** The principal of a token just verified, remembered once its lifetime is known to be within the maximum. */
   function verifiedPrincipal(token: string, payload: JWTPayload) {
     const principal = principalOf(payload);
@@ -115,37 +156,44 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
 
   return {
     async authenticate(request: Request) {
-      const header = request.headers.get("authorization");
-      if (!header) throw unauthorized("missing Authorization header");
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      const authorization = request.headers.get("authorization");
+      if (!authorization) throw unauthorized("missing Authorization header");
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
       if (!match) throw unauthorized("Authorization header must be 'Bearer <token>'");
       const token = match[1] as string;
       if (token.length > MAX_TOKEN_LENGTH)
         throw unauthorized(`token is too large (at most ${MAX_TOKEN_LENGTH} characters)`);
       const known = verified.get(token);
       if (known) return principalOf(known);
-      let alg: unknown;
+      let header: ReturnType<typeof decodeProtectedHeader>;
       try {
-        alg = decodeProtectedHeader(token).alg;
+        header = decodeProtectedHeader(token);
       } catch {
         throw unauthorized("token is malformed");
       }
+      const alg: unknown = header.alg;
+      const common = { clockTolerance, requiredClaims: ["exp"] };
       try {
         if (alg === "HS256" && secretKey) {
-          const { payload } = await jwtVerify(token, await secretKey, {
-            algorithms: ["HS256"],
-            clockTolerance,
-            requiredClaims: ["exp"],
-          });
+          const { payload } = await jwtVerify(token, await secretKey, { ...common, algorithms: ["HS256"] });
+          assertOwnAudience(payload);
           return verifiedPrincipal(token, payload);
         }
-        if (typeof alg === "string" && ASYMMETRIC.includes(alg) && jwks) {
-          const { payload } = await jwtVerify(token, jwks, {
-            algorithms: ASYMMETRIC,
-            clockTolerance,
-            requiredClaims: ["exp"],
-          });
-          return verifiedPrincipal(token, payload);
+        if (typeof alg === "string" && ASYMMETRIC.includes(alg)) {
+          // Our own keys by kid; anything else goes to the identity provider's set, when one is configured.
+          if (local && (localKids.has(header.kid) || !remote)) {
+            const { payload } = await jwtVerify(token, local, { ...common, algorithms: ASYMMETRIC });
+            assertOwnAudience(payload);
+            return verifiedPrincipal(token, payload);
+          }
+          if (remote) {
+            const { payload } = await jwtVerify(token, remote, {
+              ...common,
+              ...providerClaims,
+              algorithms: ASYMMETRIC,
+            });
+            return verifiedPrincipal(token, payload);
+          }
         }
       } catch (error) {
         if (error instanceof DomainError) throw error;

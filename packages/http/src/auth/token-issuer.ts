@@ -50,6 +50,8 @@ export interface TokenIssuerOptions {
   lifetimeSeconds?: number | undefined;
   /** The iss claim, when set (the server's public URL). */
   issuer?: string | undefined;
+  /** The aud claim, when set: this API's name, as the identity provider's tokens carry it (RFC 9068). */
+  audience?: string | undefined;
 }
 
 /** An ES256 token issuer over the given keys. */
@@ -77,6 +79,7 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
         .setSubject(claims.clientId ?? String(claims.userId ?? "client"))
         .setExpirationTime(`${lifetimeSeconds}s`);
       if (options.issuer) jwt = jwt.setIssuer(options.issuer);
+      if (options.audience) jwt = jwt.setAudience(options.audience);
       return jwt.sign(await signingKey);
     },
   };

@@ -23,7 +23,7 @@ const DOCS_PAGE = `<!doctype html>
 </html>`;
 
 // Relative URLs, so the page also works when the API is mounted under a prefix (e.g. /emr/docs).
-const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: new URL("openapi.json", document.baseURI).href, dom_id: "#reference", deepLinking: true });`;
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: new URL("openapi.json", document.baseURI).href, dom_id: "#reference", deepLinking: true, validatorUrl: null });`;
 
 const route = routeGroup({ contract: "system", tags: ["System"], auth: false });
 
@@ -152,8 +152,14 @@ export function systemRoutes(deps: {
       path: "/docs",
       operationId: "docs",
       summary: "Browsable API reference.",
+      // /docs/ answers 301 to /docs (a path of its own, so not an answer of this operation).
       responses: { "200": { description: "HTML page", contentType: "text/html", schema: { type: "string" } } },
-      handle: async () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
+      handle: async (ctx) =>
+        // The router matches /docs/ here too, where docs/assets/… would resolve to /docs/docs/assets/…. A relative
+        // Location holds under any mount path, declared (X-Forwarded-Prefix) or not.
+        ctx.url.pathname.endsWith("/")
+          ? new Response(null, { status: 301, headers: { location: `../docs${ctx.url.search}` } })
+          : new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
     }),
     route({
       method: "GET",

@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaValidationError } from "./schema-validation-error.js";
+import { textIssues } from "./text-issues.js";
 
 // ajv-formats ships CommonJS with a default export; normalise both import shapes.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -116,30 +117,6 @@ export function withIdLimits<S>(schema: S, name = ""): S {
   return out as S; // the same schema with a maximum added: what it accepts is a subset of S's
 }
 
-const NUL_REASON = "must not contain the NUL character (U+0000)";
-
-/**
- * Fields whose text (or key) holds U+0000. PostgreSQL text and jsonb cannot store it, so it is refused
- * on every engine alike. Walks with its own stack: a deeply nested value cannot overflow it.
- */
-export function nulIssues(data: unknown): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  const stack: Array<[unknown, string]> = [[data, ""]];
-  while (stack.length > 0) {
-    const [node, path] = stack.pop()!;
-    if (typeof node === "string") {
-      if (node.includes("\u0000")) issues.push({ field: path || "(body)", reason: NUL_REASON });
-    } else if (node && typeof node === "object") {
-      for (const [key, value] of Object.entries(node)) {
-        const field = path ? `${path}.${key}` : key;
-        if (key.includes("\u0000")) issues.push({ field, reason: NUL_REASON });
-        else stack.push([value, field]);
-      }
-    }
-  }
-  return issues;
-}
-
 /** Compiles schemas once per handler instance (no shared global ajv). */
 export class SchemaValidator {
   private readonly ajv: Ajv;
@@ -164,7 +141,7 @@ export class SchemaValidator {
     const fn = this.compiled(schema);
     const issues = fn(data) ? [] : toIssues(fn.errors, data);
     const reported = new Set(issues.map((i) => i.field));
-    return [...issues, ...nulIssues(data).filter((i) => !reported.has(i.field))];
+    return [...issues, ...textIssues(data).filter((i) => !reported.has(i.field))];
   }
 
   /** Throws VALIDATION_FAILED listing every issue. */

@@ -133,6 +133,7 @@ export async function tokenCommand(flags: Record<string, string | undefined>): P
     scope: flags.scope ?? (platform ? "platform:admin" : "read write"),
     clinicIds: flags.clinics ? flags.clinics.split(",").map((c) => positiveInt("clinics", c)) : undefined,
     roles: flags.roles ? flags.roles.split(",").filter(Boolean) : undefined,
+    audience: config.jwtAudience[0],
     ttlSeconds,
   });
   process.stdout.write(`${token}\n`);

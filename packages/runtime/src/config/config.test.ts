@@ -13,9 +13,13 @@ describe("runtime configuration", () => {
       dataDir: "./data",
       jwtSecret: undefined,
       jwksUrl: undefined,
+      jwtIssuer: undefined,
+      jwtAudience: [],
+      jwksSkipIssuerAudienceCheck: false,
       jwtMaxLifetimeSeconds: 86_400,
       accessTokenLifetimeSeconds: 3_600,
       publicUrl: undefined,
+      trustForwardedProto: false,
       metricsPort: undefined,
       metricsHost: "127.0.0.1",
       env: "production",
@@ -41,6 +45,36 @@ describe("runtime configuration", () => {
     });
   });
 
+  it("binds an identity provider's tokens: a JWKS URL needs an issuer and an audience, skipped only in development", () => {
+    const jwks = { OPENPRACTICE_JWKS_URL: "https://idp.example/jwks" };
+    expect(() => loadConfig(jwks)).toThrow(
+      /^OPENPRACTICE_JWT_ISSUER: is required with OPENPRACTICE_JWKS_URL \(the identity provider's iss, .*\): without it any token the provider signs for another application would be accepted$/,
+    );
+    expect(() => loadConfig({ ...jwks, OPENPRACTICE_JWT_ISSUER: "https://idp.example/" })).toThrow(
+      /^OPENPRACTICE_JWT_AUDIENCE: is required with OPENPRACTICE_JWKS_URL \(this API's aud/,
+    );
+    expect(() =>
+      loadConfig({ ...jwks, OPENPRACTICE_JWT_ISSUER: "https://idp.example/", OPENPRACTICE_JWT_AUDIENCE: " , " }),
+    ).toThrow(/^OPENPRACTICE_JWT_AUDIENCE: is required/);
+    const skip = { ...jwks, OPENPRACTICE_JWKS_SKIP_ISSUER_AUDIENCE_CHECK: "true" };
+    expect(() => loadConfig(skip)).toThrow(
+      /^OPENPRACTICE_JWKS_SKIP_ISSUER_AUDIENCE_CHECK: is for development only \(OPENPRACTICE_ENV=development\)/,
+    );
+    expect(loadConfig({ ...skip, OPENPRACTICE_ENV: "development" })).toMatchObject({
+      jwtIssuer: undefined,
+      jwtAudience: [],
+      jwksSkipIssuerAudienceCheck: true,
+    });
+    expect(() => loadConfig({ ...skip, OPENPRACTICE_JWKS_SKIP_ISSUER_AUDIENCE_CHECK: "yes" })).toThrow(
+      /^OPENPRACTICE_JWKS_SKIP_ISSUER_AUDIENCE_CHECK: must be one of true, false/,
+    );
+    expect(() => loadConfig({ OPENPRACTICE_JWT_ISSUER: "https://idp.example/" })).toThrow(
+      /^OPENPRACTICE_JWT_ISSUER: names the identity provider, so it needs OPENPRACTICE_JWKS_URL/,
+    );
+    // Without an identity provider an audience names this API in its own tokens.
+    expect(loadConfig({ OPENPRACTICE_JWT_AUDIENCE: "api://openpractice" }).jwtAudience).toEqual(["api://openpractice"]);
+  });
+
   it("reads and converts every variable, treating empty values as unset", () => {
     const c = loadConfig({
       PORT: "9000",
@@ -49,6 +83,8 @@ describe("runtime configuration", () => {
       OPENPRACTICE_ENV: "development",
       OPENPRACTICE_PLAN_LIMITS: '{"free":5}',
       OPENPRACTICE_JWKS_URL: "https://idp.example/jwks",
+      OPENPRACTICE_JWT_ISSUER: "https://idp.example/",
+      OPENPRACTICE_JWT_AUDIENCE: " https://api.clinic.example , api://openpractice ",
       OPENPRACTICE_DATA_DIR: "",
     });
     expect(c).toMatchObject({
@@ -58,6 +94,9 @@ describe("runtime configuration", () => {
       env: "development",
       planLimits: { free: 5 },
       jwksUrl: "https://idp.example/jwks",
+      jwtIssuer: "https://idp.example/",
+      jwtAudience: ["https://api.clinic.example", "api://openpractice"],
+      jwksSkipIssuerAudienceCheck: false,
       dataDir: "./data",
     });
     expect(loadConfig({ OPENPRACTICE_DATA_DIR: "/srv/op/" }).databaseUrl).toBe("sqlite:/srv/op/openpractice.db");

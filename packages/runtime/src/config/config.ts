@@ -21,6 +21,12 @@ export interface RuntimeConfig {
   dataDir: string;
   jwtSecret: string | undefined;
   jwksUrl: string | undefined;
+  /** The identity provider's iss (OPENPRACTICE_JWT_ISSUER): required with jwksUrl. */
+  jwtIssuer: string | undefined;
+  /** This API's aud values (OPENPRACTICE_JWT_AUDIENCE, comma-separated): required with jwksUrl; the first is ours. */
+  jwtAudience: readonly string[];
+  /** Development only: the identity provider's tokens are accepted whatever their iss and aud. */
+  jwksSkipIssuerAudienceCheck: boolean;
   /** The longest accepted token lifetime in seconds (exp − iat, and exp − now). */
   jwtMaxLifetimeSeconds: number;
   /** Where GET /metrics is served (a listener of its own, never the API's port); undefined: no metrics. */
@@ -28,6 +34,8 @@ export interface RuntimeConfig {
   metricsHost: string;
   /** The URL clients reach the API at (behind a TLS proxy, say): the tokens' iss and the OAuth metadata use it. */
   publicUrl: string | undefined;
+  /** Believe X-Forwarded-Proto: https for HSTS (a proxy that terminates TLS sets it on every request). */
+  trustForwardedProto: boolean;
   /** Lifetime of the tokens POST /oauth/token issues (at most jwtMaxLifetimeSeconds). */
   accessTokenLifetimeSeconds: number;
   env: "development" | "production";
@@ -94,6 +102,14 @@ const schema = {
     optional: true,
   },
   OPENPRACTICE_JWKS_URL: { type: "url", optional: true },
+  OPENPRACTICE_JWT_ISSUER: { type: "string", empty: false, optional: true },
+  OPENPRACTICE_JWT_AUDIENCE: { type: "string", empty: false, optional: true },
+  OPENPRACTICE_JWKS_SKIP_ISSUER_AUDIENCE_CHECK: {
+    type: "enum",
+    values: ["true", "false"],
+    messages: { enumValue: "must be one of {expected}" },
+    optional: true,
+  },
   OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: {
     type: "number",
     integer: true,
@@ -103,6 +119,12 @@ const schema = {
     optional: true,
   },
   OPENPRACTICE_PUBLIC_URL: { type: "url", optional: true },
+  OPENPRACTICE_TRUST_FORWARDED_PROTO: {
+    type: "enum",
+    values: ["true", "false"],
+    messages: { enumValue: "must be true or false" },
+    optional: true,
+  },
   OPENPRACTICE_METRICS_PORT: { type: "number", integer: true, min: 0, max: 65535, convert: true, optional: true },
   OPENPRACTICE_METRICS_HOST: { type: "string", empty: false, optional: true },
   OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: {
@@ -308,6 +330,42 @@ function readUrls(raw: string | undefined, databaseUrl: string): string[] {
   return urls;
 }
 
+/**
+ * The identity provider binding: with a JWKS URL, its tokens must name the provider (iss) and this API (aud), since
+ * one provider signs with the same keys for every application of its tenant. Only development may skip it.
+ */
+function tokenBinding(input: Record<string, unknown>, env: RuntimeConfig["env"]) {
+  const jwksUrl = input.OPENPRACTICE_JWKS_URL as string | undefined;
+  const jwtIssuer = (input.OPENPRACTICE_JWT_ISSUER as string | undefined)?.trim();
+  const jwtAudience = String(input.OPENPRACTICE_JWT_AUDIENCE ?? "")
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean);
+  const skip = input.OPENPRACTICE_JWKS_SKIP_ISSUER_AUDIENCE_CHECK === "true";
+  if (skip && env !== "development")
+    throw new ConfigError(
+      "OPENPRACTICE_JWKS_SKIP_ISSUER_AUDIENCE_CHECK: is for development only (OPENPRACTICE_ENV=development): it lets in every token the identity provider signs for any application",
+    );
+  if (jwtIssuer !== undefined && !jwksUrl)
+    throw new ConfigError(
+      "OPENPRACTICE_JWT_ISSUER: names the identity provider, so it needs OPENPRACTICE_JWKS_URL (the provider's keys)",
+    );
+  if (jwksUrl && !skip)
+    for (const [name, missing] of [
+      ["OPENPRACTICE_JWT_ISSUER", !jwtIssuer],
+      ["OPENPRACTICE_JWT_AUDIENCE", jwtAudience.length === 0],
+    ] as const)
+      if (missing)
+        throw new ConfigError(
+          `${name}: is required with OPENPRACTICE_JWKS_URL (${name.endsWith("ISSUER") ? "the identity provider's iss, e.g. https://tenant.example.auth0.com/" : "this API's aud, as registered at the identity provider"}): without it any token the provider signs for another application would be accepted`,
+        );
+  return {
+    jwtIssuer: jwtIssuer || undefined,
+    jwtAudience: Object.freeze(jwtAudience),
+    jwksSkipIssuerAudienceCheck: skip,
+  };
+}
+
 /** Reads and validates the environment; throws ConfigError with one line on the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
   const input: Record<string, unknown> = {};
@@ -335,6 +393,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     throw new ConfigError(
       `OPENPRACTICE_ACCESS_TOKEN_LIFETIME_SECONDS: must be at most OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS (${jwtMaxLifetimeSeconds}), or the server would refuse its own tokens`,
     );
+  const deployment = (input.OPENPRACTICE_ENV as RuntimeConfig["env"] | undefined) ?? "production";
   return Object.freeze({
     port: (input.PORT as number | undefined) ?? 8080,
     host: (input.HOST as string | undefined) ?? "127.0.0.1",
@@ -344,12 +403,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     dataDir,
     jwtSecret: input.OPENPRACTICE_JWT_SECRET as string | undefined,
     jwksUrl: input.OPENPRACTICE_JWKS_URL as string | undefined,
+    ...tokenBinding(input, deployment),
     jwtMaxLifetimeSeconds,
     accessTokenLifetimeSeconds,
     metricsPort: input.OPENPRACTICE_METRICS_PORT as number | undefined,
     metricsHost: (input.OPENPRACTICE_METRICS_HOST as string | undefined) ?? "127.0.0.1",
     publicUrl: (input.OPENPRACTICE_PUBLIC_URL as string | undefined)?.replace(/\/+$/, ""),
-    env: (input.OPENPRACTICE_ENV as RuntimeConfig["env"] | undefined) ?? "production",
+    trustForwardedProto: input.OPENPRACTICE_TRUST_FORWARDED_PROTO === "true",
+    env: deployment,
     logLevel: (input.LOG_LEVEL as RuntimeConfig["logLevel"] | undefined) ?? "info",
     planLimits: Object.freeze(parsePlanLimits(input.OPENPRACTICE_PLAN_LIMITS as string | undefined)),
     shutdownTimeoutMs: (input.OPENPRACTICE_SHUTDOWN_TIMEOUT_MS as number | undefined) ?? 10_000,

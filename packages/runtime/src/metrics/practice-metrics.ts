@@ -105,6 +105,17 @@ export function createPracticeMetrics(practice: Practice, options: { defaultMetr
       this.set({ state: "max" }, pool.max);
     },
   });
+  new Gauge({
+    name: "openpractice_client_secret_checks",
+    help: "scrypt computations of client secrets (token endpoint, new and rotated secrets) by state: running, or waiting for a place (at most half the cores run at once)",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const { running, waiting } = practice.apiClients.secretHashingStats();
+      this.set({ state: "running" }, running);
+      this.set({ state: "waiting" }, waiting);
+    },
+  });
   void backlog;
   return {
     registry,

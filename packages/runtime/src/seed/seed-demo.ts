@@ -113,7 +113,8 @@ export async function seedDemo(
         userId: first.userId,
         name: principal.name ?? undefined,
         scope: "read write",
-        clinicIds: summary.clinicIds,
+        // No clinic_id_list: the token works across the organisation (the examples add clinics and staff), where a
+        // restricted one reaches its clinics only (docs/authentication.md, "Clinic restrictions").
         roles: ["provider"],
         ttlSeconds: options.tokenTtlSeconds,
       }),

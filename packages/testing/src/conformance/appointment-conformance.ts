@@ -218,6 +218,16 @@ export function describeAppointmentConformance(
       expect(await list({})).toEqual([a1.id, a2.id, a3.id]);
       expect(await list({ doctorId: 102 })).toEqual([a2.id, a3.id]);
       expect(await list({ clinicId: ids.otherClinic })).toEqual([a3.id]);
+      // A clinic restriction (inClinics) filters in the query: the page and its total count only those clinics.
+      expect(await list({ inClinics: [ids.clinic] })).toEqual([a1.id, a2.id]);
+      expect(await list({ inClinics: [ids.otherClinic, ids.clinic] })).toEqual([a1.id, a2.id, a3.id]);
+      const restricted = await s.repositories.appointments.list({
+        ...base,
+        inClinics: [ids.clinic],
+        limit: 1,
+        offset: 1,
+      });
+      expect([restricted.appointments.map((a) => a.id), restricted.total]).toEqual([[a2.id], 2]);
       expect(await list({ patientId: ids.otherPatient })).toEqual([a2.id]);
       expect(await list({ statuses: ["CHECKED_IN", "CANCELLED"] })).toEqual([a2.id]);
       expect(await list({ categoryId: ids.otherCategory })).toEqual([a3.id]);

@@ -96,6 +96,15 @@ export function describeScheduleConformance(engine: string, current: () => { s: 
         offset: 0,
       });
       expect(atOther).toEqual({ schedules: [], total: 0 });
+      // A clinic restriction (inClinics) filters in the query too.
+      expect(
+        await s.repositories.schedules.list(1, provider, { inClinics: [clinic + 1000], limit: 10, offset: 0 }),
+      ).toEqual({
+        schedules: [],
+        total: 0,
+      });
+      const restricted = await s.repositories.schedules.list(1, provider, { inClinics: [clinic], limit: 1, offset: 1 });
+      expect([restricted.total, restricted.schedules.map((x) => x.id)]).toEqual([2, [a.id]]);
     });
 
     it(`[${engine}] stores blocks, finds them by their whole span, and removes them once`, async () => {

@@ -94,6 +94,11 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
         );
       expect(await list({})).toEqual(["ctx-b", "ctx-a"]);
       expect(await list({ clinicId: 8 })).toEqual(["ctx-b"]);
+      expect(await list({ inClinics: [7] })).toEqual(["ctx-a"]);
+      expect(await list({ inClinics: [8, 7] })).toEqual(["ctx-b", "ctx-a"]);
+      expect(
+        (await s.repositories.soapNotes.list({ organisationId: 1, inClinics: [8], limit: 10, offset: 0 })).total,
+      ).toBe(1);
       expect(await list({ completed: false })).toEqual(["ctx-a"]);
       expect(await list({ statuses: ["COMPLETED"] })).toEqual(["ctx-b"]);
       expect(await list({ from: at(30), to: at(61) })).toEqual(["ctx-b"]);
@@ -176,6 +181,13 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
       const bounded = await r.completedNotesOf(1, [patientId, other], 2);
       expect(bounded.filter((n) => n.patientId === patientId).map((n) => n.contextId)).toEqual(["mr-tie", "mr-new"]);
       expect(bounded.filter((n) => n.patientId === other).map((n) => n.contextId)).toEqual(["mr-other"]);
+      // A clinic restriction picks among its clinics' notes before the per-patient bound: mr-old (clinic 8) is kept.
+      expect((await r.completedNotesOf(1, [patientId], 1, [8])).map((n) => n.contextId)).toEqual(["mr-old"]);
+      expect((await r.completedNotesOf(1, [patientId], 10, [7])).map((n) => n.contextId)).toEqual([
+        "mr-tie",
+        "mr-new",
+        "mr-mid",
+      ]);
       expect(await r.completedNotesOf(2, [patientId], 10)).toEqual([
         expect.objectContaining({ contextId: "mr-foreign" }),
       ]);

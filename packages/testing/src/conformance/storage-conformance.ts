@@ -576,6 +576,56 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
         expect(await s.repositories.rateLimits.count("r", T0)).toBe(133);
       });
 
+      it(`[${engine}] release takes back hits of one counter and window, never below zero, never creating one`, async () => {
+        const limits = s.repositories.rateLimits;
+        expect(await limits.hit("rel", at(0), 5)).toBe(5);
+        expect(await limits.hit("rel", at(1), 2)).toBe(2);
+        await limits.release("rel", at(0), 3);
+        expect(await limits.count("rel", at(0))).toBe(2);
+        expect(await limits.count("rel", at(1))).toBe(2);
+        await limits.release("rel", at(0), 7);
+        expect(await limits.count("rel", at(0))).toBe(0);
+        expect(await limits.hit("rel", at(0))).toBe(1);
+        await limits.release("absent", at(0), 1);
+        expect((await fx.probe.rateLimitCounters()).some((c) => c.key === "absent")).toBe(false);
+      });
+
+      it(`[${engine}] reserve then settle: of 50 concurrent reservations against a limit of 10, exactly 10 go on`, async () => {
+        const limits = s.repositories.rateLimits;
+        // Each caller reserves a hit; over the limit it releases it and is refused; within it, its hit stays (a failure).
+        const wentOn = await Promise.all(
+          Array.from({ length: 50 }, async () => {
+            if ((await limits.hit("reserve", T0)) <= 10) return true;
+            await limits.release("reserve", T0, 1);
+            return false;
+          }),
+        );
+        expect(wentOn.filter(Boolean)).toHaveLength(10);
+        expect(await limits.count("reserve", T0)).toBe(10);
+      });
+
+      it(`[${engine}] reserve then settle: callers that release after going on never hold more than the limit at once`, async () => {
+        const limits = s.repositories.rateLimits;
+        let holding = 0;
+        let most = 0;
+        let wentOn = 0;
+        await Promise.all(
+          Array.from({ length: 60 }, async (_, i) => {
+            if ((await limits.hit("settle", T0)) > 10) return limits.release("settle", T0, 1);
+            holding++;
+            wentOn++;
+            most = Math.max(most, holding);
+            // A few store round trips of work, then the hit is taken back (a success).
+            for (let k = 0; k < i % 3; k++) await limits.count("settle", T0);
+            holding--;
+            return limits.release("settle", T0, 1);
+          }),
+        );
+        expect(most).toBeLessThanOrEqual(10);
+        expect(wentOn).toBeGreaterThanOrEqual(10);
+        expect(await limits.count("settle", T0)).toBe(0);
+      });
+
       it(`[${engine}] windows and keys count separately, and old windows can be deleted`, async () => {
         expect(await s.repositories.rateLimits.hit("k", at(0))).toBe(1);
         expect(await s.repositories.rateLimits.hit("k", at(1))).toBe(1);

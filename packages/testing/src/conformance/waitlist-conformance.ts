@@ -69,6 +69,29 @@ export function describeWaitlistConformance(engine: string, current: () => { s: 
       expect(await w.listWaiting(2)).toEqual([]);
     });
 
+    it(`[${engine}] a clinic restriction lists the requests naming one of its clinics or none, counted in the query`, async () => {
+      const w = s.repositories.waitlist;
+      const named = async (clinicIds: number[], minutes: number) =>
+        (await w.insertRequest(request({ clinicIds, createdAt: at(minutes) }))).id;
+      const any = await named([], 0);
+      const alone = await named([5], 1);
+      const first = await named([5, 15], 2);
+      const between = await named([1, 5, 25], 3);
+      const last = await named([15, 5], 4);
+      // Ids that contain 5 in their digits are other clinics: the match is on whole ids.
+      await named([15], 5);
+      const wide = await named([51, 25], 6);
+      await named([50], 7);
+      const page = (inClinics: number[], limit = 10, offset = 0) => w.listRequests(1, { inClinics, limit, offset });
+      expect((await page([5])).requests.map((r) => r.id)).toEqual([any, alone, first, between, last]);
+      expect((await page([5])).total).toBe(5);
+      const second = await page([5], 2, 2);
+      expect([second.requests.map((r) => r.id), second.total]).toEqual([[first, between], 5]);
+      expect((await page([99])).requests.map((r) => r.id)).toEqual([any]);
+      expect((await page([25, 51])).requests.map((r) => r.id)).toEqual([any, between, wide]);
+      expect((await w.listRequests(1, { limit: 20, offset: 0 })).total).toBe(8);
+    });
+
     it(`[${engine}] updates a request only at its version`, async () => {
       const w = s.repositories.waitlist;
       const r = await w.insertRequest(request());

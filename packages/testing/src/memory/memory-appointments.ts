@@ -65,6 +65,7 @@ export function memoryAppointments(s: () => MemoryState): AppointmentRepository 
             (c.startsBefore === undefined || a.startsAt.getTime() < c.startsBefore.getTime()) &&
             (c.doctorId === undefined || a.doctorId === c.doctorId) &&
             (c.clinicId === undefined || a.clinicId === c.clinicId) &&
+            (c.inClinics === undefined || c.inClinics.includes(a.clinicId)) &&
             (c.patientId === undefined || a.patientId === c.patientId) &&
             (c.serviceCaseId === undefined || a.serviceCaseId === c.serviceCaseId) &&
             (!c.statuses?.length || c.statuses.includes(a.status)) &&

@@ -301,6 +301,11 @@ export function memoryFoundation(s: () => MemoryState): FoundationRepositories {
         s().counters.set(k, n);
         return n;
       },
+      async release(key, windowStart, hits) {
+        const k = `${key}|${windowStart.toISOString()}`;
+        const n = s().counters.get(k);
+        if (n !== undefined) s().counters.set(k, Math.max(0, n - hits));
+      },
       count: async (key, windowStart) => s().counters.get(`${key}|${windowStart.toISOString()}`) ?? 0,
       async deleteWindowsBefore(before) {
         let removed = 0;

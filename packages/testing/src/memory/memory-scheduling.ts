@@ -31,6 +31,7 @@ export function memorySchedules(s: () => MemoryState): Pick<Repositories, "sched
           .filter(
             (r) =>
               (f.clinicId === undefined || r.clinicId === f.clinicId) &&
+              (f.inClinics === undefined || f.inClinics.includes(r.clinicId)) &&
               (f.endingOnOrAfter === undefined || endsOnOrAfter(r, f.endingOnOrAfter)),
           )
           .sort((a, b) =>

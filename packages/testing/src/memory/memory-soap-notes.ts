@@ -23,6 +23,7 @@ export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
             n.organisationId === c.organisationId &&
             (c.patientId === undefined || n.patientId === c.patientId) &&
             (c.clinicId === undefined || n.clinicId === c.clinicId) &&
+            (c.inClinics === undefined || c.inClinics.includes(n.clinicId)) &&
             (c.appointmentId === undefined || n.appointmentId === c.appointmentId) &&
             (c.serviceCaseId === undefined || n.serviceCaseId === c.serviceCaseId) &&
             (!c.from || n.serviceDateTime.getTime() >= c.from.getTime()) &&
@@ -43,9 +44,10 @@ export function memorySoapNotes(s: () => MemoryState): SoapNoteRepository {
       s().forms.set(f.id, structuredClone(f));
       return true;
     },
-    async completedNotesOf(orgId, patientIds, perPatient) {
+    async completedNotesOf(orgId, patientIds, perPatient, inClinics) {
       const newestFirst = [...s().notes.values()]
         .filter((n) => n.organisationId === orgId && n.status === "COMPLETED" && patientIds.includes(n.patientId))
+        .filter((n) => inClinics === undefined || inClinics.includes(n.clinicId))
         .sort(
           (a, b) =>
             a.patientId - b.patientId || b.serviceDateTime.getTime() - a.serviceDateTime.getTime() || b.id - a.id,

@@ -21,7 +21,10 @@ export function memoryWaitlist(s: () => MemoryState): Pick<Repositories, "waitli
           .filter(
             (r) =>
               (!f.statuses?.length || f.statuses.includes(r.status)) &&
-              (f.patientId === undefined || r.patientId === f.patientId),
+              (f.patientId === undefined || r.patientId === f.patientId) &&
+              (f.inClinics === undefined ||
+                r.clinicIds.length === 0 ||
+                r.clinicIds.some((id) => f.inClinics!.includes(id))),
           )
           .sort(
             (a, b) =>
