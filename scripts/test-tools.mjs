@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The command-line tools the tests call besides Node: pdftotext (poppler-utils) reads the SOAP summary PDFs back,
-// an independent reader of what pdf-lib wrote; jq reads ids out of replies in the documented examples (test/docs).
+// an independent reader of what pdf-lib wrote; jq reads ids out of replies in the documented examples (test/docs);
+// age reads and writes the encrypted backups (test/cli/backup-encryption.test.ts).
 // `npm test` and .ci/with-databases.sh run this first. A missing tool is installed from Debian's packages when this
 // machine can (apt-get, as root); otherwise one line says what is missing, which tests need it and how to get it,
 // and the tests that need it fail saying the same.
@@ -16,6 +17,13 @@ const TOOLS = [
     usedBy: "the PDF read-back of the SOAP summary tests",
   },
   { command: "jq", debian: "jq", brew: "jq", usedBy: "the documented examples (test/docs)" },
+  // age, the reference implementation, decrypts the encrypted backups and encrypts one for restore.
+  {
+    command: "age",
+    debian: "age",
+    brew: "age",
+    usedBy: "the encrypted backup tests (test/cli/backup-encryption.test.ts)",
+  },
 ];
 
 const onPath = (command) => spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;

@@ -1,43 +1,19 @@
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { signAccessToken } from "@openpractice/runtime";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../support/temp-dir.js";
-import { CLI, cliEnv, runCli, startServe, type ServeProcess } from "./cli-process.js";
+import { runCli, runCliAsync, startServe, stopServe, type ServeProcess } from "./cli-process.js";
+import { patientsIn } from "./patients-in.js";
 
 const SECRET = "backup-restore-secret-0123456789-abcdefghij";
-
-/** The CLI as a child process without blocking this one (the server's writers keep going meanwhile). */
-function runCliAsync(args: string[], env: Record<string, string>, cwd: string) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), cwd });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-const patientsIn = (file: string) => {
-  const db = new BetterSqlite3(file, { readonly: true });
-  try {
-    return Number((db.prepare("select count(*) as n from patients").get() as { n: number }).n);
-  } finally {
-    db.close();
-  }
-};
 
 describe("openpractice backup and restore (SQLite)", () => {
   let temp: ReturnType<typeof makeTempDir>;
   let serve: ServeProcess | undefined;
   afterEach(async () => {
-    if (serve?.child.exitCode === null) {
-      serve.child.kill("SIGTERM");
-      await serve.exited;
-    }
+    await stopServe(serve);
     serve = undefined;
     temp?.remove();
   });
@@ -84,8 +60,7 @@ describe("openpractice backup and restore (SQLite)", () => {
 
     // Later changes, then the restore brings the backup's state back.
     for (let i = 0; i < 5; i++) expect((await create(1000 + i)).status).toBe(201);
-    serve.child.kill("SIGTERM");
-    await serve.exited;
+    await stopServe(serve);
     const restored = runCli(["restore", backupFile], env, temp.dir);
     expect(restored.stderr).toBe("");
     expect(restored.status).toBe(0);

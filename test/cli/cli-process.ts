@@ -14,9 +14,26 @@ export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, LOG_LEVEL: "info", OPENPRACTICE_WORKERS: "1", ...extra };
 }
 
-export function runCli(args: string[], env: Record<string, string>, cwd: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(env), cwd, encoding: "utf8", timeout: 60_000 });
+/** Runs the CLI to its end (under the given umask, e.g. "000", when asked). */
+export function runCli(args: string[], env: Record<string, string>, cwd: string, options: { umask?: string } = {}) {
+  const [command, argv] =
+    options.umask === undefined
+      ? [process.execPath, [CLI, ...args]]
+      : ["/bin/sh", ["-c", `umask ${options.umask} && exec "$0" "$@"`, process.execPath, CLI, ...args]];
+  const r = spawnSync(command, argv, { env: cliEnv(env), cwd, encoding: "utf8", timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The CLI as a child process without blocking this one (a server's writers, or a test's reader, go on meanwhile). */
+export function runCliAsync(args: string[], env: Record<string, string>, cwd: string) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), cwd });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 export interface ServeProcess {
@@ -61,4 +78,11 @@ export async function startServe(
   }
   child.kill("SIGKILL");
   throw new Error(`serve did not start: ${err}`);
+}
+
+/** Stops a server a test started (SIGTERM, then its exit); nothing when there is none or it has exited. */
+export async function stopServe(serve: ServeProcess | undefined): Promise<void> {
+  if (!serve || serve.child.exitCode !== null) return;
+  serve.child.kill("SIGTERM");
+  await serve.exited;
 }

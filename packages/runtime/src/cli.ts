@@ -21,6 +21,7 @@ import {
   platformClientCreateCommand,
 } from "./cli/org-commands.js";
 import { DatabaseUnavailableError } from "./storage-from-url.js";
+import { DatabaseInUseError } from "./cli/database-in-use.js";
 
 const USAGE = `usage: openpractice <command> [options]
 
@@ -47,10 +48,14 @@ commands:
   org deactivate <id>        refuse every token of the organisation (within 30 seconds)
   platform-client create --name S
                              an API client whose tokens carry platform:admin (/v2/organisations)
-  backup <file>              a consistent copy of the SQLite database while the server runs, and the key
-                             files to keep with it (PostgreSQL, MySQL: pg_dump, mysqldump; docs/deployment.md)
-  restore <file>             check a backup and put it in place of the SQLite database (stop the server first;
-                             the old one is kept as <database>.before-restore), then migrate
+  backup <file | folder/> [--encrypt] [--keep N]
+                             a consistent copy of the SQLite database while the server runs (0600), and the key
+                             files to keep with it; into a folder named by the time, --keep N removing older
+                             ones there; --encrypt: an age file for the backup key (OPENPRACTICE_BACKUP_KEY or
+                             <data dir>/backup-key). PostgreSQL, MySQL: pg_dump, mariadb-dump (docs/deployment.md)
+  restore <file>             check a backup (decrypting an age file) and put it in place of the SQLite database,
+                             refused while a process has it open (exit 75); the old one is kept as
+                             <database>.before-restore; then migrate
   keys rotate                a new ES256 key signs tokens of /oauth/token from the next start; older keys
                              stay published until their tokens have expired
   token --org N [--user N] [--scope "read write"] [--name S] [--clinics 1,2] [--roles a,b] [--ttl SECONDS]
@@ -80,6 +85,8 @@ async function main(argv: string[]): Promise<void> {
       "client-name": { type: "string" },
       workers: { type: "string" },
       platform: { type: "boolean" },
+      encrypt: { type: "boolean" },
+      keep: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -111,7 +118,7 @@ async function main(argv: string[]): Promise<void> {
       if (positionals[1] === "create") return platformClientCreateCommand(flags);
       throw new UsageError("platform-client needs: create --name S");
     case "backup":
-      return backupCommand(positionals[1]);
+      return backupCommand(positionals[1], { encrypt: values.encrypt === true, keep: flags.keep });
     case "restore":
       return restoreCommand(positionals[1]);
     case "keys":
@@ -133,6 +140,10 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof DatabaseUnavailableError) {
     process.stderr.write(`openpractice: ${error.message}\n`);
     process.exit(78); // EX_CONFIG: fixed in the environment, like a bad variable
+  }
+  if (error instanceof DatabaseInUseError) {
+    process.stderr.write(`openpractice: ${error.message}\n`);
+    process.exit(75); // EX_TEMPFAIL: try again once the other process has stopped
   }
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
     process.stderr.write(`openpractice: ${(error as Error).message}\n${USAGE}\n`);

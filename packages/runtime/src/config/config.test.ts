@@ -30,6 +30,7 @@ describe("runtime configuration", () => {
       jobLeaseMs: 3_000,
       searchCountLimit: 1_000,
       webhookSecretKey: undefined,
+      backupKey: undefined,
       webhookAllowedHosts: [],
       webhookRotationGraceSeconds: 0,
       waitlistOfferMinutes: 30,
@@ -109,6 +110,12 @@ describe("runtime configuration", () => {
     expect(() => loadConfig({ OPENPRACTICE_WEBHOOK_SECRET_KEY: "abc" })).toThrow(
       "OPENPRACTICE_WEBHOOK_SECRET_KEY: must be 64 hex characters (32 bytes) (got '[hidden]')",
     );
+    // A lower-case identity is still a secret: refused without being echoed.
+    expect(() => loadConfig({ OPENPRACTICE_BACKUP_KEY: `age-secret-key-1${"q".repeat(58)}` })).toThrow(
+      "OPENPRACTICE_BACKUP_KEY: must be an age identity, AGE-SECRET-KEY-1 and 58 more characters (age-keygen) (got '[hidden]')",
+    );
+    const identity = `AGE-SECRET-KEY-1${"Q".repeat(58)}`;
+    expect(loadConfig({ OPENPRACTICE_BACKUP_KEY: identity }).backupKey).toBe(identity);
     expect(loadConfig({ OPENPRACTICE_SEARCH_COUNT_LIMIT: "250" }).searchCountLimit).toBe(250);
     expect(loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "3600" }).jwtMaxLifetimeSeconds).toBe(3600);
     expect(() => loadConfig({ OPENPRACTICE_JWT_MAX_LIFETIME_SECONDS: "59" })).toThrow(

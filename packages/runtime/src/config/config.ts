@@ -4,6 +4,7 @@ import Validator from "fastest-validator";
 import { DEFAULT_READ_YOUR_WRITES_MS, DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
 import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from "@openpractice/http";
 import { vapidPairMatches, type VapidKeys } from "./vapid-keys.js";
+import { AGE_IDENTITY_PATTERN } from "./backup-key.js";
 import { DEFAULT_LEASE_MS, DEFAULT_PUSH_RETRY } from "@openpractice/worker";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -49,6 +50,8 @@ export interface RuntimeConfig {
   searchCountLimit: number | null;
   /** 64 hex characters: the key that encrypts webhook signature keys (generated into the data directory when unset). */
   webhookSecretKey: string | undefined;
+  /** The age identity of encrypted backups (OPENPRACTICE_BACKUP_KEY); undefined: `<dataDir>/backup-key`. */
+  backupKey: string | undefined;
   /** How long a rotated-out webhook key keeps signing when the rotation names no grace period (0: at once). */
   webhookRotationGraceSeconds: number;
   /** How long a waitlist offer holds its slot (minutes). */
@@ -163,6 +166,12 @@ const schema = {
     optional: true,
   },
   OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS: { type: "string", optional: true },
+  OPENPRACTICE_BACKUP_KEY: {
+    type: "string",
+    pattern: AGE_IDENTITY_PATTERN,
+    messages: { stringPattern: "must be an age identity, AGE-SECRET-KEY-1 and 58 more characters (age-keygen)" },
+    optional: true,
+  },
   OPENPRACTICE_WAITLIST_OFFER_MINUTES: {
     type: "number",
     integer: true,
@@ -231,6 +240,7 @@ const SECRET_VARIABLES = new Set([
   "OPENPRACTICE_JWT_SECRET",
   "OPENPRACTICE_WEBHOOK_SECRET_KEY",
   "OPENPRACTICE_VAPID_PRIVATE_KEY",
+  "OPENPRACTICE_BACKUP_KEY",
 ]);
 
 /** The value as it may appear in an error line: secrets hidden, URL passwords masked. */
@@ -409,6 +419,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     searchCountLimit: searchCountLimit(input.OPENPRACTICE_SEARCH_COUNT_LIMIT as number | undefined),
     webhookSecretKey: input.OPENPRACTICE_WEBHOOK_SECRET_KEY as string | undefined,
     webhookAllowedHosts: hostList(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS),
+    backupKey: input.OPENPRACTICE_BACKUP_KEY as string | undefined,
     webhookRotationGraceSeconds: (input.OPENPRACTICE_WEBHOOK_ROTATION_GRACE_SECONDS as number | undefined) ?? 0,
     waitlistOfferMinutes: (input.OPENPRACTICE_WAITLIST_OFFER_MINUTES as number | undefined) ?? 30,
     clearinghouses: parseClearinghouses(input.OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES as string | undefined),
