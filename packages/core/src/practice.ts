@@ -12,7 +12,7 @@ import {
   type PracticeKeys,
 } from "./modules/practice-keys.js";
 import { WAITLIST_LIMITS } from "./waitlist/waitlist.js";
-import type { PracticeSettings } from "./modules/practice-settings.js";
+import type { HostNamedSetting, PracticeSettings } from "./modules/practice-settings.js";
 import type { OutboundAdapters, OutboundSlot } from "./modules/outbound-slot.js";
 import { coreModules, type PracticeServices } from "./modules.js";
 import type { PushTransport } from "./notifications/push-transport.js";
@@ -59,10 +59,18 @@ export interface PracticeOptions {
    * (seconds, at most 7 days). Default 0: spec 4.4 rule 5, the old key is invalid at once.
    */
   webhookRotationGraceSeconds?: number;
-  /** Accept http:// notification URLs (OPENPRACTICE_ENV=development); default false. */
+  /**
+   * Accept http:// webhook notification URLs, for receivers on a development machine; default false (https only).
+   * The outbound address policy is separate: startBackgroundWork's `webhookPolicy` lets deliveries reach loopback.
+   */
   allowHttpWebhooks?: boolean;
-  /** Accept http:// push endpoints (OPENPRACTICE_ENV=development, local push services); default false. */
+  /** Accept http:// push endpoints (a local push service in development); default false (https only). */
   allowHttpPushEndpoints?: boolean;
+  /**
+   * How refusals name allowHttpWebhooks and allowHttpPushEndpoints, for a host that sets them its own way (the
+   * runtime passes `OPENPRACTICE_ENV=development`). Default: the options themselves.
+   */
+  settingNames?: Partial<Record<HostNamedSetting, string>>;
   /** How long a waitlist offer holds its slot, in minutes (1 to 1440; default 30). */
   waitlistOfferMinutes?: number;
   /**
@@ -140,6 +148,11 @@ export function createPractice(options: PracticeOptions): Practice {
     webhookRotationGraceSeconds: options.webhookRotationGraceSeconds ?? 0,
     allowHttpPushEndpoints: options.allowHttpPushEndpoints ?? false,
     waitlistOfferMinutes: options.waitlistOfferMinutes ?? WAITLIST_LIMITS.defaultOfferMinutes,
+    settingNames: Object.freeze({
+      allowHttpWebhooks: "the createPractice option allowHttpWebhooks: true",
+      allowHttpPushEndpoints: "the createPractice option allowHttpPushEndpoints: true",
+      ...definedOnly({ ...options.settingNames }),
+    }),
   });
   const clock = options.clock ?? systemClock;
   return practiceFrom({
