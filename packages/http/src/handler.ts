@@ -18,7 +18,12 @@ import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
 import { httpModules, V1_ERROR_MAP, V2_STATUS_MAP } from "./http-modules.js";
 import { buildOpenApiDocument, openApiDocumentAt, type OpenApiDocument } from "./openapi/openapi-document.js";
-import { lastResortReport, lastResortResponse, type LastResortContext } from "./last-resort.js";
+import {
+  lastResortReport,
+  lastResortResponse,
+  reportUnexpectedOnStderr,
+  type LastResortContext,
+} from "./last-resort.js";
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from "./request-body.js";
 import { parseQuery, requestIdFor } from "./request-context.js";
 import type { Contract, RouteContext, RouteDefinition } from "./route.js";
@@ -52,7 +57,10 @@ export interface HttpHandlerOptions {
   /** Serves the API reference page's static files (the runtime passes swagger-ui-dist). */
   docsAssets?: DocsAssets;
   onRequestComplete?: (entry: RequestLogEntry) => void;
-  /** Receives defects (anything that is not a DomainError). */
+  /**
+   * Receives defects (anything thrown that is not a DomainError, answered 500 INTERNAL_ERROR) and store outages
+   * (503). Default: one JSON line on stderr per defect, with its stack (console.error).
+   */
   onUnexpectedError?: (error: unknown, entry: Omit<RequestLogEntry, "status" | "durationMs">) => void;
 }
 
@@ -110,6 +118,8 @@ function mountPath(raw: string | null): string {
 /** The whole API (v1, v2, system routes) as one web-standard fetch handler. Each call builds independent state. */
 export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const { practice, authenticator } = options;
+  // Defects are always reported somewhere: the host's reporter, else stderr.
+  const reporting = { ...options, onUnexpectedError: options.onUnexpectedError ?? reportUnexpectedOnStderr };
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const bodyValidator = new SchemaValidator();
   const queryValidator = new SchemaValidator({ coerceTypes: true });
@@ -316,7 +326,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         // Not a defect: the store is down or busy for now. Clients may retry.
         errorCode = "SERVICE_UNAVAILABLE";
         headers["retry-after"] = "5";
-        callHook(() => options.onUnexpectedError?.(error, { ...where, organisationId }), where);
+        callHook(() => reporting.onUnexpectedError(error, { ...where, organisationId }), where);
         response = renderError(
           new DomainError("SERVICE_UNAVAILABLE", "The database is unavailable for now; retry shortly"),
           contract,
@@ -325,7 +335,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
           headers,
         );
       } else {
-        callHook(() => options.onUnexpectedError?.(error, { ...where, organisationId }), where);
+        callHook(() => reporting.onUnexpectedError(error, { ...where, organisationId }), where);
         response = renderError(
           new DomainError("INTERNAL_ERROR", "Internal error; the request id identifies it in the server log"),
           contract,
@@ -356,7 +366,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
       return await respond(request, seen, connection);
     } catch (failure) {
       // Rendering the error itself failed (or anything around it): a fixed reply that cannot fail.
-      return lastResortResponse(failure, request, seen, options);
+      return lastResortResponse(failure, request, seen, reporting);
     }
   };
 }
