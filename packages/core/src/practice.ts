@@ -28,6 +28,7 @@ import type { SecretCipher } from "./webhooks/secret-cipher.js";
 import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
 
 export interface PracticeOptions {
+  /** The store every service uses: createSqliteStorage, createPostgresStorage, createMysqlStorage, or your own adapter. */
   storage: Storage;
   /**
    * Key material the instance cannot run without: the key that encrypts webhook
@@ -35,7 +36,9 @@ export interface PracticeOptions {
    * no generated default: see PracticeKeys.
    */
   keys: PracticeKeys;
+  /** Where the instance reads the time; default the system clock (tests pass a fixed one). */
   clock?: Clock;
+  /** How the instance makes random ids and tokens; default node:crypto. */
   ids?: Ids;
   /** Requests per minute per plan, overriding the spec's defaults. */
   planLimits?: Partial<Record<Plan, number>>;
@@ -74,14 +77,17 @@ export interface PracticeOptions {
   /** How long a waitlist offer holds its slot, in minutes (1 to 1440; default 30). */
   waitlistOfferMinutes?: number;
   /**
-   * What sends and renders. Usually left out: startBackgroundWork
-   * (@openpractice/worker) sets the shipped adapters for what these leave out.
+   * Sends webhook deliveries. Usually left out, as are pushTransport and
+   * summaryRenderer: startBackgroundWork (@openpractice/worker) sets the
+   * shipped adapters for what these leave out (HTTPS under its webhookPolicy).
    * Set them to send another way, or to call the delivery services without
    * background work (tests, custom runners). Unset and without background
    * work: webhooks and pushes are refused (recorded as failed), summaries fail.
    */
   webhookTransport?: WebhookTransport;
+  /** Sends Web Push messages; default (with background work): web-push signed with keys.vapid. See webhookTransport. */
   pushTransport?: PushTransport;
+  /** Lays out SOAP note summaries as PDF; default (with background work): @openpractice/pdf-lib. See webhookTransport. */
   summaryRenderer?: SoapSummaryRenderer;
 }
 

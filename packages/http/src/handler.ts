@@ -43,7 +43,12 @@ export interface RequestLogEntry {
 }
 
 export interface HttpHandlerOptions {
+  /** The instance the API serves (createPractice). */
   practice: Practice;
+  /**
+   * Turns a request into a principal (organisation, user, scopes, clinics): createJwtAuthenticator, or your own
+   * (an EMR's session cookie, say); it throws DomainError UNAUTHORIZED to refuse.
+   */
   authenticator: Authenticator;
   /** Signs tokens at POST /oauth/token and publishes /.well-known/jwks.json; without it neither is served. */
   tokenIssuer?: TokenIssuer | undefined;
@@ -56,6 +61,7 @@ export interface HttpHandlerOptions {
   bodyLimitBytes?: number;
   /** Serves the API reference page's static files (the runtime passes swagger-ui-dist). */
   docsAssets?: DocsAssets;
+  /** Hears every finished request (route pattern, status, duration, error code; no bodies): your access log or metrics. */
   onRequestComplete?: (entry: RequestLogEntry) => void;
   /**
    * Receives defects (anything thrown that is not a DomainError, answered 500 INTERNAL_ERROR) and store outages
