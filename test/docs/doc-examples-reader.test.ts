@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareShape, documentedReplies, examplesOf } from "./doc-examples.js";
+import { compareShape, documentedReplies, examplesOf, openPracticeInstalls } from "./doc-examples.js";
 
 const fence = "```";
 
@@ -59,6 +59,40 @@ describe("comparing a documented reply's shape with a real one", () => {
     ).toEqual([]);
     expect(compareShape({ list: [{ id: 1 }] }, { list: [{ id: "2" }] })).toEqual([
       "$.list[0].id: documented number, got string",
+    ]);
+  });
+});
+
+describe("reading a page's install lines", () => {
+  it("takes each npm install naming an @openpractice package, continued lines joined, comments dropped", () => {
+    const page = [
+      `${fence}sh`,
+      "npm install && npm start   # not ours",
+      "npm install @openpractice/core @openpractice/http express \\",
+      "  @openpractice/sqlite kysely better-sqlite3      # or another engine",
+      "npm install jsonwebtoken",
+      fence,
+      "",
+      `${fence}sh`,
+      "npm install --save-dev @openpractice/testing vitest",
+      fence,
+      `${fence}ts`,
+      "// npm install @openpractice/client (not a shell block)",
+      fence,
+    ].join("\n");
+    expect(openPracticeInstalls(page)).toEqual([
+      {
+        line: 1,
+        args: [
+          "@openpractice/core",
+          "@openpractice/http",
+          "express",
+          "@openpractice/sqlite",
+          "kysely",
+          "better-sqlite3",
+        ],
+      },
+      { line: 8, args: ["--save-dev", "@openpractice/testing", "vitest"] },
     ]);
   });
 });
