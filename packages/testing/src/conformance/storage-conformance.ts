@@ -17,6 +17,7 @@ import { describeScheduleConformance } from "./schedule-conformance.js";
 import { describeWaitlistConformance } from "./waitlist-conformance.js";
 import { describeCoverageConformance } from "./coverage-conformance.js";
 import { describeEligibilityConformance } from "./eligibility-conformance.js";
+import { KIT_TIMEOUT_MS, type KitTimeoutOptions } from "./kit-timeouts.js";
 import type { StorageProbe } from "./storage-probe.js";
 
 /** Raw reads of what an adapter persisted, made with the engine's own driver, not through our repositories. */
@@ -53,10 +54,17 @@ function criteria(orgId: number, over: Partial<PatientListCriteria> = {}): Patie
 /**
  * The storage port's contract as executable tests. Every adapter runs it
  * unchanged: `runStorageConformance("sqlite", factory)`. Test names carry the
- * engine name so a failure says which engine broke.
+ * engine name so a failure says which engine broke. The suite sets its own
+ * timeouts (`options.timeoutMs`, default 60 s a test and a fixture hook).
  */
-export function runStorageConformance(engine: string, createFixture: () => Promise<StorageFixture>): void {
-  describe(`storage conformance [${engine}]`, () => {
+export function runStorageConformance(
+  engine: string,
+  createFixture: () => Promise<StorageFixture>,
+  options: KitTimeoutOptions = {},
+): void {
+  const timeout = options.timeoutMs ?? KIT_TIMEOUT_MS;
+  // Every test below inherits the suite's timeout; hooks take theirs one by one.
+  describe(`storage conformance [${engine}]`, { timeout }, () => {
     let fx: StorageFixture;
     let s: Storage;
     beforeEach(async () => {
@@ -64,10 +72,10 @@ export function runStorageConformance(engine: string, createFixture: () => Promi
       s = fx.storage;
       await s.repositories.organisations.ensure({ id: 1, name: "Org one", plan: "free", now: T0 });
       await s.repositories.organisations.ensure({ id: 2, name: "Org two", plan: "enterprise", now: T0 });
-    });
+    }, timeout);
     afterEach(async () => {
       await fx.dispose();
-    });
+    }, timeout);
 
     describe("organisations", () => {
       it(`[${engine}] ensure is insert-if-absent and keeps the existing row`, async () => {
