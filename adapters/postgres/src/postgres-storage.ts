@@ -2,6 +2,7 @@ import { kyselyStorageWithReplicas, serverAddressOf, type Database, type KyselyS
 import { Kysely, PostgresDialect } from "kysely";
 import { pipelinedTransactions } from "./pipelined-transactions.js";
 import pg from "pg";
+import { coalescingSocket } from "./coalescing-socket.js";
 import { postgresProfile } from "./postgres-profile.js";
 
 export interface PostgresStorageOptions {
@@ -118,8 +119,11 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     pool = new pg.Pool({
       connectionString: fromUrl?.url,
       max: options.maxConnections ?? 10,
-      // pg's public pipeline mode: a transaction's statements written together (pipelined-transactions.ts).
-      pipeline: options.pipelining ?? fromUrl?.pipelining ?? true,
+      ...((options.pipelining ?? fromUrl?.pipelining ?? true)
+        ? // pg's public pipeline mode: a transaction's statements written together (pipelined-transactions.ts), in
+          // one TCP segment.
+          { pipeline: true, stream: coalescingSocket }
+        : {}),
     });
     // An idle client dropped by the server emits 'error' on the pool; without a listener that kills the process.
     pool.on("error", (error) => options.onIdleConnectionError?.(error));
