@@ -159,9 +159,10 @@ async function statementsOfClient(client: pg.PoolClient): Promise<ConnectionStat
     statements = new ConnectionStatements();
     statementsOf.set(client, statements);
   }
-  const retired = statements.retiredNames();
-  // Outside any transaction, so a name the server no longer holds (26000) costs nothing but its own answer.
-  await Promise.allSettled(retired.map((name) => client.query(`deallocate ${pg.escapeIdentifier(name)}`)));
+  // Outside any transaction, so a name the server no longer holds (26000) costs nothing but its own answer. One at a
+  // time: a client outside pipeline mode must not be handed a query while another runs (pg deprecates its queue).
+  for (const name of statements.retiredNames())
+    await client.query(`deallocate ${pg.escapeIdentifier(name)}`).catch(() => undefined);
   return statements;
 }
 
