@@ -1,9 +1,9 @@
 import { auditedStorage } from "./audit/audited-storage.js";
 import { countedWritesStorage } from "./rate-limits/counted-write.js";
 import { storedClaimsGateway } from "./billing/stored-claims-gateway.js";
-import { systemClock, type Clock } from "./clock.js";
-import { randomIds, type Ids } from "./ids.js";
-import type { JobHandler } from "./jobs/job-handler.js";
+import { systemClock, type Clock } from "./kernel/clock.js";
+import { randomIds, type Ids } from "./kernel/ids.js";
+import type { JobHandler } from "./kernel/job-handler.js";
 import type { ModuleDependencies } from "./modules/core-module.js";
 import {
   checkVapidKeys,
@@ -22,7 +22,7 @@ import { DEFAULT_SEARCH_COUNT_LIMIT } from "./patients/patient-service.js";
 import type { BillingGateway } from "./ports/billing-gateway.js";
 import type { EligibilityGateway } from "./ports/eligibility-gateway.js";
 import type { ReplicaHealth, Storage } from "./ports/storage.js";
-import type { Patch } from "./patch.js";
+import type { Patch } from "./kernel/patch.js";
 import type { SoapSummaryRenderer } from "./soap/soap-summary.js";
 import type { SecretCipher } from "./webhooks/secret-cipher.js";
 import type { WebhookTransport } from "./webhooks/webhook-delivery.js";

@@ -1,11 +1,11 @@
 import { availableParallelism } from "node:os";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import { isPlatformPrincipal, PLATFORM_ORGANISATION_ID, type Principal } from "../auth/principal.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { noteAuditedResource } from "../audit/audit-scope.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
-import { toPageWindow } from "../paging.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import {
   API_CLIENT_LIMITS,

@@ -1,5 +1,5 @@
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { Storage } from "../ports/storage.js";
 
 const WINDOW_MS = 60_000;

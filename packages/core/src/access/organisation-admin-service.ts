@@ -1,10 +1,10 @@
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { isTimeZone } from "../organisations/clinic-rules.js";
 import { DEFAULT_DOCUMENTATION_SETTINGS } from "../organisations/documentation-settings.js";
 import { PLANS, type Organisation, type Plan } from "../organisations/organisation.js";
-import { toPageWindow } from "../paging.js";
-import type { Patch } from "../patch.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { Patch } from "../kernel/patch.js";
 import type { Storage } from "../ports/storage.js";
 
 export interface OrganisationDraft {

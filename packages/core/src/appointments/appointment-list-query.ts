@@ -1,5 +1,5 @@
-import { DomainError } from "../errors/domain-error.js";
-import { toPageWindow } from "../paging.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { AppointmentListCriteria } from "../ports/appointment-repository.js";
 import { APPOINTMENT_STATUSES, type AppointmentStatus } from "./appointment.js";
 

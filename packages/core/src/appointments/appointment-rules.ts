@@ -1,5 +1,5 @@
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { isPositiveId } from "../rule-checks.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { isPositiveId } from "../kernel/rule-checks.js";
 import { PAYMENT_MODES, type AppointmentDraft, type CancellationRequest } from "./appointment.js";
 
 /** Limits a booking must respect (docs/appointments.md). */

@@ -1,8 +1,8 @@
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import { toPageWindow } from "../paging.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { Storage } from "../ports/storage.js";
 import { AUDIT_LIMITS, type AuditEntry, type AuditEvent, type AuditListFilter } from "./audit-event.js";
 import { runInAuditScope, type AuditScope } from "./audit-scope.js";

@@ -1,7 +1,7 @@
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import type { DomainEvent } from "../events/event-catalog.js";
 import type { Repositories, Storage } from "../ports/storage.js";
-import { withTransaction } from "../storage-with-transaction.js";
+import { withTransaction } from "../kernel/storage-with-transaction.js";
 import { currentAuditScope, type AuditScope } from "./audit-scope.js";
 
 /** The first id an event names besides the organisation (its record: patient_id of patient.created, …). */

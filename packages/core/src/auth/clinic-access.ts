@@ -1,4 +1,4 @@
-import { DomainError } from "../errors/domain-error.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { Principal } from "./principal.js";
 
 /**

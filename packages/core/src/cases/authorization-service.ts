@@ -1,12 +1,12 @@
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import { coverageOfPatient } from "../coverages/patient-coverage.js";
-import { searchTerms } from "../patients/patient-normalisation.js";
+import { searchTerms } from "../kernel/text-match.js";
 import type { Repositories, Storage } from "../ports/storage.js";
-import { toPageWindow } from "../paging.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { Authorization, AuthorizationChanges, AuthorizationDraft } from "./authorization.js";
 import {
   assertConsistentAuthorization,

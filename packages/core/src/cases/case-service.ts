@@ -1,7 +1,7 @@
 import type { Principal } from "../auth/principal.js";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { Authorization } from "./authorization.js";

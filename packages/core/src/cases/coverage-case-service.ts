@@ -1,5 +1,5 @@
 import type { Principal } from "../auth/principal.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { dottedIcdCode } from "../icd/icd-code.js";
 import type { IcdService } from "../icd/icd-search-service.js";
 import type { Storage } from "../ports/storage.js";

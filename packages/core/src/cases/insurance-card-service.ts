@@ -1,9 +1,9 @@
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import type { Storage } from "../ports/storage.js";
 import { domainEvent } from "../events/event-catalog.js";
-import { checkDate } from "./case-rules.js";
+import { checkDate } from "../kernel/calendar-date.js";
 import type { InsuranceCard, InsurancePayer, Subscriber } from "./patient-case.js";
 
 /** The subscriber of a card the patient holds. */

@@ -1,7 +1,7 @@
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 import type { PaymentMode } from "../appointments/appointment.js";
-import { DomainError } from "../errors/domain-error.js";
-import { MAX_STORED_ID } from "../stored-id.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { MAX_STORED_ID } from "../kernel/stored-id.js";
 
 export const TREATMENT_STATUSES = ["ACTIVE", "DISCHARGED"] as const;
 export type TreatmentStatus = (typeof TREATMENT_STATUSES)[number];

@@ -1,7 +1,7 @@
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { Storage } from "../ports/storage.js";
 import type { AppointmentCategory, CancellationReason } from "./catalog.js";
 import {

@@ -1,6 +1,6 @@
 import { APPOINTMENT_LIMITS } from "../appointments/appointment-rules.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import type { Patch } from "../patch.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import type { Patch } from "../kernel/patch.js";
 
 export const CATALOG_LIMITS = Object.freeze({ nameMax: 100, minMinutes: 5, maxMinutes: 480, labelMax: 200 });
 

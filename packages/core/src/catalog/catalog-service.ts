@@ -1,5 +1,5 @@
 import type { Principal } from "../auth/principal.js";
-import { toPageWindow } from "../paging.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { Storage } from "../ports/storage.js";
 import type { AppointmentCategory, CancellationReason } from "./catalog.js";
 

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from "../errors/domain-error.js";
-import { checkDate } from "../cases/case-rules.js";
+import type { ValidationIssue } from "../kernel/domain-error.js";
+import { checkDate } from "../kernel/calendar-date.js";
 import {
   COVERAGE_PRIORITIES,
   type CoveragePriority,

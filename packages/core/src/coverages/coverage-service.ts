@@ -1,8 +1,8 @@
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import { SELF_SUBSCRIBER } from "../cases/insurance-card-service.js";
 import { type InsuranceCard, serviceCaseId, type Subscriber } from "../cases/patient-case.js";
-import { DomainError } from "../errors/domain-error.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { coverageNotFound, coverageOfPatient } from "./patient-coverage.js";

@@ -1,5 +1,5 @@
 import type { InsuranceCard } from "../cases/patient-case.js";
-import { DomainError } from "../errors/domain-error.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { Repositories } from "../ports/storage.js";
 
 export const coverageNotFound = (id: unknown) =>

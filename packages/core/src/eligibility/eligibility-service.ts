@@ -1,11 +1,11 @@
 import type { Principal } from "../auth/principal.js";
 import type { InsuranceCard } from "../cases/patient-case.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import { coverageOfPatient } from "../coverages/patient-coverage.js";
-import { isCalendarDate } from "../patients/patient-rules.js";
-import { toPageWindow } from "../paging.js";
+import { isCalendarDate } from "../kernel/calendar-date.js";
+import { toPageWindow } from "../kernel/paging.js";
 import { type EligibilityGateway, EligibilityGatewayError } from "../ports/eligibility-gateway.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import {

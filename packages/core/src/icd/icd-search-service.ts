@@ -1,5 +1,5 @@
-import { DomainError } from "../errors/domain-error.js";
-import { toPageWindow } from "../paging.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { Storage } from "../ports/storage.js";
 import { icdWords, parseIcdOrderLine, type IcdCode10 } from "./icd-code.js";
 

@@ -1,6 +1,6 @@
-import type { Clock } from "../clock.js";
-import type { Ids } from "../ids.js";
-import type { JobHandler } from "../jobs/job-handler.js";
+import type { Clock } from "../kernel/clock.js";
+import type { Ids } from "../kernel/ids.js";
+import type { JobHandler } from "../kernel/job-handler.js";
 import type { Storage } from "../ports/storage.js";
 import type { PracticeSettings } from "./practice-settings.js";
 

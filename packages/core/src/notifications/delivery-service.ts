@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { NotificationDeliveryStatus, PushOutcome, PushStatus } from "./notification.js";
 import { pushPayload } from "./notification-rules.js";

@@ -1,7 +1,7 @@
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { Ids } from "../ids.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
+import type { Ids } from "../kernel/ids.js";
 import type { Storage } from "../ports/storage.js";
 import type { Device, DeviceDraft } from "./notification.js";
 import { assertRecipient, assertValidDevice, type RecipientInput } from "./notification-rules.js";

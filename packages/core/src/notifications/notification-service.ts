@@ -1,8 +1,8 @@
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { Ids } from "../ids.js";
-import { toPageWindow } from "../paging.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
+import type { Ids } from "../kernel/ids.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { Storage } from "../ports/storage.js";
 import type { DevicePush, Notification, NotificationDraft, PushAttempt } from "./notification.js";
 import {

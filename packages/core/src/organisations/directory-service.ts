@@ -1,8 +1,8 @@
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import { DomainError } from "../errors/domain-error.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { ClinicSettings } from "../ports/organisation-repository.js";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import type { Storage } from "../ports/storage.js";
 import { writeChange } from "./clinic-service.js";
 import type { Clinic, Provider } from "./organisation.js";

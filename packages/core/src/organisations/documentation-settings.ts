@@ -1,7 +1,7 @@
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { BILLING_UNIT_RULES, DEFAULT_BILLING_UNIT_RULE } from "../soap/treatment-sheet.js";
 import type { DocumentationSettings } from "./organisation.js";

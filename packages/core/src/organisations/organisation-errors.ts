@@ -1,4 +1,4 @@
-import { DomainError } from "../errors/domain-error.js";
+import { DomainError } from "../kernel/domain-error.js";
 
 /** Errors of the organisation directory (clinics, doctors). Codes are public: never renamed or reused. */
 export const ORGANISATION_ERROR_CODES = [

@@ -1,11 +1,11 @@
 import { ensureOrganisation } from "./ensure-organisation.js";
 import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
-import { sortedPage, toPageWindow } from "../paging.js";
-import { foldForMatch, searchTerms } from "../patients/patient-normalisation.js";
+import { sortedPage, toPageWindow } from "../kernel/paging.js";
+import { foldForMatch, searchTerms } from "../kernel/text-match.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { Provider } from "./organisation.js";
 import { providerNotFound } from "./organisation-errors.js";

@@ -1,9 +1,9 @@
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import { toPageWindow } from "../paging.js";
-import { searchTerms } from "../patients/patient-normalisation.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { toPageWindow } from "../kernel/paging.js";
+import { searchTerms } from "../kernel/text-match.js";
 import type { Storage } from "../ports/storage.js";
 import {
   assertValidPayer,

@@ -1,5 +1,5 @@
 import type { Clinic, DocumentationSettings, Organisation, Plan, Provider } from "../organisations/organisation.js";
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 
 /** The settings a clinic's administrator may change; omitted ones keep their values. */
 export type ClinicSettings = Patch<Pick<Clinic, "allowDoubleBooking" | "visitLimitWarningOnly">>;

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { RateLimitStore } from "../ports/rate-limit-store.js";
 import type { Repositories, Storage } from "../ports/storage.js";
-import { withTransaction } from "../storage-with-transaction.js";
+import { withTransaction } from "../kernel/storage-with-transaction.js";
 import { RateLimitExceeded } from "./rate-limit-errors.js";
 import type { RateLimitDecision } from "./rate-limiter.js";
 

@@ -1,4 +1,4 @@
-import { DomainError } from "../errors/domain-error.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { RateLimitDecision } from "./rate-limiter.js";
 
 /** Errors of the per-organisation request budget. Codes are public: never renamed or reused. */

@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import type { Plan } from "../organisations/organisation.js";
 import type { RateLimitStore } from "../ports/rate-limit-store.js";
 import type { Storage } from "../ports/storage.js";

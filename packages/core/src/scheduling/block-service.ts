@@ -4,8 +4,8 @@ import type { Appointment } from "../appointments/appointment.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Provider } from "../organisations/organisation.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { providerNotFound } from "../organisations/organisation-errors.js";
 import type { Storage } from "../ports/storage.js";
 import {

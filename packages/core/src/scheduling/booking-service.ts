@@ -5,8 +5,8 @@ import {
   type PlacementCheck,
 } from "../appointments/appointment-service.js";
 import { hasAnyScope, type Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import type { Storage } from "../ports/storage.js";
 import { insideWorkingHours, slotStillFree } from "./placement.js";
 

@@ -1,8 +1,8 @@
 import { DateTime } from "luxon";
 import type { Placement, PlacementCheck } from "../appointments/appointment-service.js";
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { Repositories } from "../ports/storage.js";
 import { blockOccurrences } from "./provider-block.js";
 import { shiftOf } from "./provider-schedule.js";

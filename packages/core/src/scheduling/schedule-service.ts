@@ -1,12 +1,12 @@
 import { DateTime } from "luxon";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { Provider } from "../organisations/organisation.js";
 import { clinicNotFound, providerNotFound } from "../organisations/organisation-errors.js";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
-import { toPageWindow } from "../paging.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import {
   type ProviderSchedule,

@@ -1,8 +1,8 @@
 import { DateTime } from "luxon";
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { appointmentTypeNotFound } from "../catalog/catalog-admin-service.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";
 import { clinicNotFound, providerNotFound } from "../organisations/organisation-errors.js";

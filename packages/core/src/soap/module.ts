@@ -1,5 +1,5 @@
 import { defineCoreModule } from "../modules/core-module.js";
-import { PermanentJobFailure } from "../jobs/job-handler.js";
+import { PermanentJobFailure } from "../kernel/job-handler.js";
 import { SoapDocumentService } from "./soap-document-service.js";
 import { SOAP_ERROR_CODES } from "./soap-errors.js";
 import { SOAP_EVENTS } from "./soap-events.js";

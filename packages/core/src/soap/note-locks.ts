@@ -1,6 +1,6 @@
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import { DomainError } from "../errors/domain-error.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { Repositories } from "../ports/storage.js";
 import type { SoapNote } from "./soap-note.js";
 import { allowedNoteActions, isNoteEditable } from "./soap-note-transitions.js";

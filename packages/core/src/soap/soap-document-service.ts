@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { DEFAULT_DOCUMENTATION_SETTINGS } from "../organisations/documentation-settings.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { existingNote, lockedNote } from "./note-locks.js";

@@ -1,10 +1,10 @@
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
-import type { Ids } from "../ids.js";
-import { toPageWindow } from "../paging.js";
+import type { Ids } from "../kernel/ids.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { SoapNoteCriteria } from "../ports/soap-note-repository.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { PatientCase } from "../cases/patient-case.js";

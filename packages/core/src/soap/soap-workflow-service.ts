@@ -1,8 +1,8 @@
 import type { Principal } from "../auth/principal.js";
 import type { Claim, ClaimDraft } from "../billing/claim.js";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import { localDate } from "../cases/visit-tracking.js";
-import { DomainError } from "../errors/domain-error.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import { documentationSettingsOf } from "../organisations/documentation-settings.js";
 import type { DocumentationSettings } from "../organisations/organisation.js";

@@ -1,5 +1,5 @@
 import type { BillingCode } from "../billing/billing-code.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { supportedUnits } from "./billing-units.js";
 import type {
   BillingUnitRule,

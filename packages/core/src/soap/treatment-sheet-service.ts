@@ -1,7 +1,7 @@
 import type { Principal } from "../auth/principal.js";
 import type { BillingCode } from "../billing/billing-code.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { documentationSettingsOf } from "../organisations/documentation-settings.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";

@@ -1,12 +1,12 @@
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
-import { searchTerms } from "../patients/patient-normalisation.js";
+import { searchTerms } from "../kernel/text-match.js";
 import type { Repositories, Storage } from "../ports/storage.js";
-import { toPageWindow } from "../paging.js";
+import { toPageWindow } from "../kernel/paging.js";
 import {
   assertValidStaff,
   STAFF_LIMITS,

@@ -1,5 +1,5 @@
 import { defineCoreModule } from "../modules/core-module.js";
-import { SYSTEM_ERROR_CODES } from "./system-errors.js";
+import { SYSTEM_ERROR_CODES } from "../kernel/system-errors.js";
 
 /** The codes every route may answer (contract, authentication, routing, outages); no services of its own. */
 export const systemModule = defineCoreModule({

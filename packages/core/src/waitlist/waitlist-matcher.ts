@@ -1,7 +1,7 @@
 import { type FreedTime, queueFreedTime } from "../appointments/freed-time.js";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import { domainEvent } from "../events/event-catalog.js";
-import type { Ids } from "../ids.js";
+import type { Ids } from "../kernel/ids.js";
 import { NOTIFICATION_DELIVERY_QUEUE } from "../notifications/push-outcome.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";
 import type { Repositories, Storage } from "../ports/storage.js";

@@ -1,9 +1,9 @@
 import { type AppointmentOutcome, AppointmentService } from "../appointments/appointment-service.js";
 import { type ClinicAccess, clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { toPageWindow } from "../paging.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import { slotStillFree } from "../scheduling/placement.js";

@@ -1,9 +1,9 @@
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { type EventType, sampleEventData } from "../events/event-catalog.js";
-import type { Ids } from "../ids.js";
-import { toPageWindow } from "../paging.js";
+import type { Ids } from "../kernel/ids.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { DeliveryForAttempt } from "../ports/webhook-repository.js";
 import { nextAttemptAt, WEBHOOK_TIMEOUT_MS } from "./delivery-schedule.js";

@@ -1,6 +1,6 @@
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { isEventType } from "../events/event-catalog.js";
-import { checkOutboundUrl } from "../outbound-url.js";
+import { checkOutboundUrl } from "../kernel/outbound-url.js";
 import { SIGNATURE_FORMATS, WEBHOOK_API_VERSIONS, type SubscriptionChanges } from "./webhook-subscription.js";
 
 export const WEBHOOK_LIMITS = Object.freeze({ nameMax: 200, urlMax: 2048 });

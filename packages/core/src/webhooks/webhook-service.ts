@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { EventType } from "../events/event-catalog.js";
 import type { Organisation } from "../organisations/organisation.js";
 import type { Repositories, Storage } from "../ports/storage.js";

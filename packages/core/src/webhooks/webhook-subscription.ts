@@ -1,4 +1,4 @@
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 import type { EventType } from "../events/event-catalog.js";
 
 /** Payload versions a subscription may pin (spec 9.1); the last is the default. */

@@ -1,4 +1,4 @@
-import type { ClaimedJob } from "../ports/job-queue.js";
+import type { ClaimedJob } from "./job-queue.js";
 import type { Repositories } from "../ports/storage.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Repositories, Storage } from "./ports/storage.js";
+import type { Repositories, Storage } from "../ports/storage.js";
 
 /**
  * `storage` with its `transaction` replaced and everything else passed through, optional members included: the

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from "./errors/domain-error.js";
+import type { ValidationIssue } from "./domain-error.js";
 
 /**
  * A URL we will POST to on someone's behalf (a webhook's notification_url, a

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "./error-codes.js";
+import type { ErrorCode } from "../errors/error-codes.js";
 
 /** One problem with one input field. `field` is a dot path in domain names (e.g. `address.state`). */
 export interface ValidationIssue {

@@ -1,4 +1,4 @@
-import { DomainError } from "./errors/domain-error.js";
+import { DomainError } from "./domain-error.js";
 
 /** page (1-based) and size with defaults, refusing anything out of bounds with INVALID_PARAMETER naming the parameter. */
 export function toPageWindow(
