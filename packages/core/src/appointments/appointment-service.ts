@@ -14,7 +14,7 @@ import {
 import { caseNotFound } from "../cases/case-service.js";
 import { queueFreedTime } from "./freed-time.js";
 import { caseVisitReader } from "../cases/case-visits.js";
-import { serviceCaseId } from "../cases/patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { localDate, visitProblems, type VisitProblem } from "../cases/visit-tracking.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";

@@ -14,7 +14,7 @@ import {
   normaliseAuthorizationInput,
 } from "./authorization-rules.js";
 import { caseNotFound } from "./case-service.js";
-import { serviceCaseId } from "./patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 import { caseVisitReader } from "./case-visits.js";
 import { reportedAuthorizationStatus, visitUsage } from "./visit-tracking.js";
 

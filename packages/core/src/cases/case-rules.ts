@@ -1,4 +1,4 @@
-import { PAYMENT_MODES } from "../appointments/appointment.js";
+import { PAYMENT_MODES } from "./payment-mode.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { checkDate } from "../kernel/calendar-date.js";
 import { ICD10_CODE, isPositiveId } from "../kernel/rule-checks.js";

@@ -6,14 +6,8 @@ import { domainEvent } from "../events/event-catalog.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { Authorization } from "./authorization.js";
 import { assertValidCaseInput, normaliseCaseInput } from "./case-rules.js";
-import {
-  serviceCaseId,
-  type CaseChanges,
-  type CaseDraft,
-  type CaseInsuranceCard,
-  type CaseReferrals,
-  type PatientCase,
-} from "./patient-case.js";
+import type { CaseChanges, CaseDraft, CaseInsuranceCard, CaseReferrals, PatientCase } from "./patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 import type { ReferringPhysician } from "./referring-physician.js";
 import { caseVisitReader } from "./case-visits.js";
 import { authRequiredStatus, visitUsage } from "./visit-tracking.js";

@@ -4,14 +4,8 @@ import { dottedIcdCode } from "../icd/icd-code.js";
 import type { IcdService } from "../icd/icd-search-service.js";
 import type { Storage } from "../ports/storage.js";
 import { type CaseService, type CaseView, caseNotFound } from "./case-service.js";
-import {
-  type CaseChanges,
-  type CaseDraft,
-  type CaseInsuranceCard,
-  type IcdCode,
-  type InsuranceCardType,
-  serviceCaseId,
-} from "./patient-case.js";
+import type { CaseChanges, CaseDraft, CaseInsuranceCard, IcdCode, InsuranceCardType } from "./patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 
 /**
  * What a case names by reference where v1 sends copies (spec 9): diagnoses by ICD-10-CM code, insurance by pointers

@@ -4,15 +4,7 @@ import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import type { Storage } from "../ports/storage.js";
 import { domainEvent } from "../events/event-catalog.js";
 import { checkDate } from "../kernel/calendar-date.js";
-import type { InsuranceCard, InsurancePayer, Subscriber } from "./patient-case.js";
-
-/** The subscriber of a card the patient holds. */
-export const SELF_SUBSCRIBER: Subscriber = Object.freeze({
-  relationship: "self",
-  firstName: null,
-  lastName: null,
-  dateOfBirth: null,
-});
+import { type InsuranceCard, type InsurancePayer, SELF_SUBSCRIBER } from "../coverages/coverage.js";
 
 export interface InsuranceCardDraft {
   payer: InsurancePayer;

@@ -5,7 +5,7 @@ import {
   type CoveragePriority,
   SUBSCRIBER_RELATIONSHIPS,
   type SubscriberRelationship,
-} from "../cases/patient-case.js";
+} from "./coverage.js";
 
 /** A coverage as v2 sends it (spec 4.7 /v2/patients/{id}/coverages): the payer by its registry id. */
 export interface CoverageDraft {

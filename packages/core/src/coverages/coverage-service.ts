@@ -1,7 +1,8 @@
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
-import { SELF_SUBSCRIBER } from "../cases/insurance-card-service.js";
-import { type InsuranceCard, serviceCaseId, type Subscriber } from "../cases/patient-case.js";
+import { SELF_SUBSCRIBER } from "./coverage.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
+import type { InsuranceCard, Subscriber } from "./coverage.js";
 import { DomainError } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import type { Repositories, Storage } from "../ports/storage.js";

@@ -1,4 +1,4 @@
-import type { InsuranceCard } from "../cases/patient-case.js";
+import type { InsuranceCard } from "./coverage.js";
 import { DomainError } from "../kernel/domain-error.js";
 import type { Repositories } from "../ports/storage.js";
 

@@ -1,5 +1,5 @@
 import type { Principal } from "../auth/principal.js";
-import type { InsuranceCard } from "../cases/patient-case.js";
+import type { InsuranceCard } from "../coverages/coverage.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";

@@ -3,7 +3,7 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import type { Repositories, Storage } from "../ports/storage.js";
-import { BILLING_UNIT_RULES, DEFAULT_BILLING_UNIT_RULE } from "../soap/treatment-sheet.js";
+import { BILLING_UNIT_RULES, DEFAULT_BILLING_UNIT_RULE } from "./billing-unit-rule.js";
 import type { DocumentationSettings } from "./organisation.js";
 
 /** What an organisation that never changed its settings gets. */

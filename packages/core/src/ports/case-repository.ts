@@ -1,5 +1,5 @@
 import type { Authorization } from "../cases/authorization.js";
-import type { InsuranceCard } from "../cases/patient-case.js";
+import type { InsuranceCard } from "../coverages/coverage.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import type { ReferringPhysician } from "../cases/referring-physician.js";
 

@@ -1,4 +1,5 @@
-import type { AppointmentDraft, PaymentMode } from "../appointments/appointment.js";
+import type { AppointmentDraft } from "../appointments/appointment.js";
+import type { PaymentMode } from "../cases/payment-mode.js";
 import {
   type AppointmentOutcome,
   AppointmentService,

@@ -8,7 +8,7 @@ import { toPageWindow } from "../kernel/paging.js";
 import type { SoapNoteCriteria } from "../ports/soap-note-repository.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { PatientCase } from "../cases/patient-case.js";
-import { serviceCaseId } from "../cases/patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 import { applyPartialResponse } from "./form-paths.js";
 import { MEDICAL_RECORDS_PER_PATIENT, toMedicalRecord, type MedicalRecord } from "./medical-record.js";
 import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { PAYMENT_MODES } from "../appointments/appointment.js";
+import { PAYMENT_MODES } from "../cases/payment-mode.js";
 import type { ValidationIssue } from "../kernel/domain-error.js";
 import { WEEKDAYS, type Weekday } from "../scheduling/shift.js";
 import {
