@@ -1,4 +1,4 @@
-import type { OrganisationRepository } from "../ports/organisation-repository.js";
+import type { OrganisationRepository } from "../organisations/organisation-repository.js";
 
 /**
  * One visit of a case as visit counting sees it: an appointment, or a

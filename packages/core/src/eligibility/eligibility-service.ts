@@ -6,7 +6,7 @@ import { domainEvent } from "../events/event-catalog.js";
 import { coverageOfPatient } from "../coverages/patient-coverage.js";
 import { isCalendarDate } from "../kernel/calendar-date.js";
 import { toPageWindow } from "../kernel/paging.js";
-import { type EligibilityGateway, EligibilityGatewayError } from "../ports/eligibility-gateway.js";
+import { type EligibilityGateway, EligibilityGatewayError } from "./eligibility-gateway.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import {
   ELIGIBILITY_SERVICE_TYPES,

@@ -1,5 +1,4 @@
-import type { ClaimedJob } from "./job-queue.js";
-import type { Repositories } from "../ports/storage.js";
+import type { ClaimedJob, JobQueue } from "./job-queue.js";
 
 /**
  * Runs one job; throwing reschedules it (or fails it once attempts are used up).
@@ -12,7 +11,7 @@ export type JobHandler = (job: ClaimedJob, context: JobContext) => Promise<void 
 
 export interface JobContext {
   /** Completes the job through the given repositories (a transaction's), as the runner would. */
-  complete(repositories: Repositories): Promise<boolean>;
+  complete(repositories: { jobs: JobQueue }): Promise<boolean>;
   /** This is the job's last attempt: if it throws now, the job fails for good. */
   readonly finalAttempt: boolean;
 }

@@ -1,14 +1,14 @@
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "./storage.js";
 
 /**
  * `storage` with its `transaction` replaced and everything else passed through, optional members included: the
  * Practice's storage wrappers (audited operations, counted writes) change only how a transaction runs.
  */
-export function withTransaction(
-  storage: Storage,
-  transaction: <T>(fn: (tx: Repositories) => Promise<T>) => Promise<T>,
-): Storage {
-  const wrapped: Storage = {
+export function withTransaction<R extends object>(
+  storage: Storage<R>,
+  transaction: <T>(fn: (tx: R) => Promise<T>) => Promise<T>,
+): Storage<R> {
+  const wrapped: Storage<R> = {
     get capabilities() {
       return storage.capabilities;
     },

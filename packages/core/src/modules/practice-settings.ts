@@ -1,5 +1,5 @@
-import type { EligibilityGateway } from "../ports/eligibility-gateway.js";
-import type { BillingGateway } from "../ports/billing-gateway.js";
+import type { EligibilityGateway } from "../eligibility/eligibility-gateway.js";
+import type { BillingGateway } from "../billing/billing-gateway.js";
 import type { Plan } from "../organisations/organisation.js";
 import type { SecretCipher } from "../webhooks/secret-cipher.js";
 import type { OutboundSlot } from "./outbound-slot.js";

@@ -1,7 +1,7 @@
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import { DomainError } from "../kernel/domain-error.js";
-import type { ClinicSettings } from "../ports/organisation-repository.js";
+import type { ClinicSettings } from "./organisation-repository.js";
 import type { Clock } from "../kernel/clock.js";
 import type { Storage } from "../ports/storage.js";
 import { writeChange } from "./clinic-service.js";

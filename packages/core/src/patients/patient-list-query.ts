@@ -1,6 +1,6 @@
 import type { Patch } from "../kernel/patch.js";
 import { DomainError } from "../kernel/domain-error.js";
-import { PATIENT_SORT_FIELDS, type PatientListCriteria, type PatientSortField } from "../ports/patient-repository.js";
+import { PATIENT_SORT_FIELDS, type PatientListCriteria, type PatientSortField } from "./patient-repository.js";
 import type { PatientStatus } from "./patient.js";
 import { searchTerms } from "../kernel/text-match.js";
 

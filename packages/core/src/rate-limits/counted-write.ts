@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { RateLimitStore } from "../ports/rate-limit-store.js";
+import type { RateLimitStore } from "./rate-limit-store.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import { withTransaction } from "../kernel/storage-with-transaction.js";
 import { RateLimitExceeded } from "./rate-limit-errors.js";

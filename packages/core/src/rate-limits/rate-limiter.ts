@@ -1,6 +1,6 @@
 import type { Clock } from "../kernel/clock.js";
 import type { Plan } from "../organisations/organisation.js";
-import type { RateLimitStore } from "../ports/rate-limit-store.js";
+import type { RateLimitStore } from "./rate-limit-store.js";
 import type { Storage } from "../ports/storage.js";
 import { runInCountedWrite, type CountedWriteScope } from "./counted-write.js";
 import { HitLeases } from "./hit-leases.js";

@@ -5,7 +5,7 @@ import { DomainError } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import type { Ids } from "../kernel/ids.js";
 import { toPageWindow } from "../kernel/paging.js";
-import type { SoapNoteCriteria } from "../ports/soap-note-repository.js";
+import type { SoapNoteCriteria } from "./soap-note-repository.js";
 import type { Repositories, Storage } from "../ports/storage.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { serviceCaseId } from "../kernel/service-case-id.js";

@@ -5,7 +5,7 @@ import { type EventType, sampleEventData } from "../events/event-catalog.js";
 import type { Ids } from "../kernel/ids.js";
 import { toPageWindow } from "../kernel/paging.js";
 import type { Repositories, Storage } from "../ports/storage.js";
-import type { DeliveryForAttempt } from "../ports/webhook-repository.js";
+import type { DeliveryForAttempt } from "./webhook-repository.js";
 import { nextAttemptAt, WEBHOOK_TIMEOUT_MS } from "./delivery-schedule.js";
 import type { SecretCipher } from "./secret-cipher.js";
 import type {

@@ -1,4 +1,4 @@
-import type { SoapDocument, SummaryVariant } from "../soap/soap-summary.js";
+import type { SoapDocument, SummaryVariant } from "./soap-summary.js";
 
 /** Rendered note summaries (PDF bytes), one per note and variant. */
 export interface SoapDocumentRepository {

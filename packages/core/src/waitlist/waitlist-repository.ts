@@ -1,4 +1,4 @@
-import type { WaitlistOffer, WaitlistRequest, WaitlistStatus } from "../waitlist/waitlist.js";
+import type { WaitlistOffer, WaitlistRequest, WaitlistStatus } from "./waitlist.js";
 
 /**
  * Waitlist requests and their offers, of every organisation; every method is scoped by organisation id.

@@ -1,4 +1,4 @@
-import type { Appointment, AppointmentHistoryEntry, AppointmentStatus } from "../appointments/appointment.js";
+import type { Appointment, AppointmentHistoryEntry, AppointmentStatus } from "./appointment.js";
 
 /** An appointment as stored: everything but the generated id. */
 export type AppointmentRecord = Omit<Appointment, "id">;

@@ -1,4 +1,4 @@
-import type { PlanOfCare } from "../soap/plan-of-care.js";
+import type { PlanOfCare } from "./plan-of-care.js";
 
 /** Plans of care: one per case, or one per patient for notes without a case. */
 export interface PlanOfCareRepository {

@@ -1,4 +1,4 @@
-import type { ProviderBlock } from "../scheduling/provider-block.js";
+import type { ProviderBlock } from "./provider-block.js";
 
 /** Providers' blocks, scoped by organisation; removed blocks stay (removedAt) and are left out of the lists. */
 export interface BlockRepository {

@@ -1,4 +1,4 @@
-import type { BillingCode } from "../billing/billing-code.js";
+import type { BillingCode } from "./billing-code.js";
 
 export interface BillingCodeRepository {
   /**

@@ -1,4 +1,4 @@
-import type { StaffMember, StaffRole, StaffSortField, StaffStatus } from "../staff/staff.js";
+import type { StaffMember, StaffRole, StaffSortField, StaffStatus } from "./staff.js";
 
 /** A list request as the repository runs it: folded search terms, filters, order and window. */
 export interface StaffListFilter {

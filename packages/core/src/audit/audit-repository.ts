@@ -1,4 +1,4 @@
-import type { AuditEvent, AuditListFilter } from "../audit/audit-event.js";
+import type { AuditEvent, AuditListFilter } from "./audit-event.js";
 
 /** The audit trail: append and read only (no port method changes or deletes an entry). */
 export interface AuditRepository {

@@ -1,5 +1,5 @@
-import type { Claim, ClaimDraft } from "../billing/claim.js";
-import type { Repositories } from "./storage.js";
+import type { Claim, ClaimDraft } from "./claim.js";
+import type { Repositories } from "../ports/storage.js";
 
 /** What the gateway reports back; the note's billing_status becomes `status`. */
 export interface BillingSubmission {

@@ -1,4 +1,4 @@
-import type { EligibilityExchange, EligibilityInquiry } from "../eligibility/eligibility.js";
+import type { EligibilityExchange, EligibilityInquiry } from "./eligibility.js";
 
 export type EligibilityFailureKind = "not_configured" | "timeout" | "unavailable" | "invalid_response";
 

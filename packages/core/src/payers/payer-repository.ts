@@ -1,4 +1,4 @@
-import type { Payer, PayerType } from "../payers/payer.js";
+import type { Payer, PayerType } from "./payer.js";
 
 /** The payer registry (organisationId null) and organisations' own payers. */
 export interface PayerRepository {

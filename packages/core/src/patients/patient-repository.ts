@@ -1,4 +1,4 @@
-import type { Patient, PatientRecord, PatientStatus } from "../patients/patient.js";
+import type { Patient, PatientRecord, PatientStatus } from "./patient.js";
 
 export const PATIENT_SORT_FIELDS = ["created_at", "updated_at", "last_name", "first_name"] as const;
 export type PatientSortField = (typeof PATIENT_SORT_FIELDS)[number];

@@ -1,4 +1,4 @@
-import type { TreatmentLine, TreatmentSheet } from "../soap/treatment-sheet.js";
+import type { TreatmentLine, TreatmentSheet } from "./treatment-sheet.js";
 
 /** Treatment sheets, one per note (a unique key on the note enforces it). */
 export interface TreatmentSheetRepository {

@@ -1,4 +1,4 @@
-import type { ProviderSchedule } from "../scheduling/provider-schedule.js";
+import type { ProviderSchedule } from "./provider-schedule.js";
 
 /**
  * Providers' schedules, scoped by organisation (another organisation's schedule is invisible). Writes of one

@@ -1,4 +1,4 @@
-import type { ApiClient, ApiClientStatus } from "../access/api-client.js";
+import type { ApiClient, ApiClientStatus } from "./api-client.js";
 
 export interface ApiClientRepository {
   /**

@@ -1,4 +1,4 @@
-import type { EligibilityCheck, EligibilityCheckRecord } from "../eligibility/eligibility.js";
+import type { EligibilityCheck, EligibilityCheckRecord } from "./eligibility.js";
 
 /** Eligibility checks of coverages, kept whatever their outcome. */
 export interface EligibilityCheckRepository {

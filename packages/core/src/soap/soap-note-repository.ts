@@ -1,5 +1,5 @@
-import type { FormSubmission, SoapNote, SoapNoteStatus } from "../soap/soap-note.js";
-import type { SignatureRole, SoapNoteHistoryEntry, SoapSignature } from "../soap/soap-signature.js";
+import type { FormSubmission, SoapNote, SoapNoteStatus } from "./soap-note.js";
+import type { SignatureRole, SoapNoteHistoryEntry, SoapSignature } from "./soap-signature.js";
 
 export type SoapNoteRecord = Omit<SoapNote, "id">;
 

@@ -1,6 +1,6 @@
 import type { EventType } from "../events/event-catalog.js";
-import type { StoredSubscription } from "../webhooks/webhook-subscription.js";
-import type { WebhookAttempt, WebhookDelivery } from "../webhooks/webhook-delivery.js";
+import type { StoredSubscription } from "./webhook-subscription.js";
+import type { WebhookAttempt, WebhookDelivery } from "./webhook-delivery.js";
 
 export type SubscriptionRecord = Omit<StoredSubscription, "id">;
 

@@ -1,4 +1,4 @@
-import type { IcdCode10 } from "../icd/icd-code.js";
+import type { IcdCode10 } from "./icd-code.js";
 
 export interface IcdSearch {
   year: number;

@@ -5,7 +5,7 @@ import type {
   NotificationDeliveryStatus,
   PushAttempt,
   Recipient,
-} from "../notifications/notification.js";
+} from "./notification.js";
 
 /**
  * Devices, notifications (each one also an inbox entry), and the pushes and

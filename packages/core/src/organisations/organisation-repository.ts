@@ -1,4 +1,4 @@
-import type { Clinic, DocumentationSettings, Organisation, Plan, Provider } from "../organisations/organisation.js";
+import type { Clinic, DocumentationSettings, Organisation, Plan, Provider } from "./organisation.js";
 import type { Patch } from "../kernel/patch.js";
 
 /** The settings a clinic's administrator may change; omitted ones keep their values. */

@@ -1,7 +1,6 @@
-import type { Authorization } from "../cases/authorization.js";
-import type { InsuranceCard } from "../coverages/coverage.js";
-import type { PatientCase } from "../cases/patient-case.js";
-import type { ReferringPhysician } from "../cases/referring-physician.js";
+import type { Authorization } from "./authorization.js";
+import type { PatientCase } from "./patient-case.js";
+import type { ReferringPhysician } from "./referring-physician.js";
 
 export type CaseRecord = Omit<PatientCase, "id">;
 
@@ -50,23 +49,6 @@ export interface ReferringPhysicianRepository {
     limit: number,
     offset: number,
   ): Promise<{ physicians: ReferringPhysician[]; total: number }>;
-}
-
-export type InsuranceCardRecord = Omit<InsuranceCard, "id">;
-
-/**
- * Insurance cards (v1) and coverages (v2): one record. A deleted card stays stored (cases keep copies of it) and is
- * left out of every read.
- */
-export interface InsuranceCardRepository {
-  insert(record: InsuranceCardRecord): Promise<InsuranceCard>;
-  /** The patient's cards, oldest first. */
-  listByPatient(organisationId: number, patientId: number): Promise<InsuranceCard[]>;
-  findById(organisationId: number, id: number): Promise<InsuranceCard | undefined>;
-  /** Writes every field but id, organisation, patient and createdAt. */
-  update(card: InsuranceCard): Promise<void>;
-  /** Marks it deleted at `now`; false when there was no such (undeleted) card. */
-  delete(organisationId: number, id: number, now: Date): Promise<boolean>;
 }
 
 export type AuthorizationRecord = Omit<Authorization, "id">;

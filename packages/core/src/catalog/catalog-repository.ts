@@ -1,4 +1,4 @@
-import type { AppointmentCategory, CancellationReason } from "../catalog/catalog.js";
+import type { AppointmentCategory, CancellationReason } from "./catalog.js";
 
 /** Per-organisation reference data: appointment categories, cancellation reasons, enabled specializations. */
 export interface CatalogRepository {
