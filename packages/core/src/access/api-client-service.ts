@@ -6,7 +6,8 @@ import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { noteAuditedResource } from "../audit/audit-scope.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import { toPageWindow } from "../kernel/paging.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { AccessServiceRepositories } from "./access-service-repositories.js";
 import {
   API_CLIENT_LIMITS,
   assertValidApiClient,
@@ -51,7 +52,7 @@ export class ApiClientService {
   /** Every scrypt computation of the instance (hashing a new secret, checking one) takes a place here. */
   private readonly scrypt = new ConcurrencyLimit(CLIENT_SECRET_CONCURRENCY);
 
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {
+  constructor(private readonly deps: { storage: Storage<AccessServiceRepositories>; clock: Clock }) {
     this.throttle = new ClientAuthThrottle(deps);
   }
 
@@ -280,7 +281,7 @@ export class ApiClientService {
   private async change(
     principal: Principal,
     id: number,
-    next: (current: ApiClient, now: Date, tx: Repositories) => Promise<ApiClient>,
+    next: (current: ApiClient, now: Date, tx: AccessServiceRepositories) => Promise<ApiClient>,
   ): Promise<ApiClient> {
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
@@ -299,7 +300,7 @@ export class ApiClientService {
 
 const inIdOrder = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
 
-async function assertClinicsExist(tx: Repositories, organisationId: number, clinicIds: readonly number[]) {
+async function assertClinicsExist(tx: AccessServiceRepositories, organisationId: number, clinicIds: readonly number[]) {
   const issues: ValidationIssue[] = [];
   for (const [i, id] of clinicIds.entries())
     if (!(await tx.organisations.findClinic(organisationId, id)))

@@ -1,6 +1,7 @@
 import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { AccessServiceRepositories } from "./access-service-repositories.js";
 
 const WINDOW_MS = 60_000;
 
@@ -21,7 +22,7 @@ export interface ClientAuthAttempt {
  * are refused without checking the secret. Guessing stops, and so does the scrypt work an attacker would cost us.
  */
 export class ClientAuthThrottle {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<AccessServiceRepositories>; clock: Clock }) {}
 
   private keys(clientId: string, address: string | undefined) {
     const keys: Array<{ key: string; limit: number }> = [

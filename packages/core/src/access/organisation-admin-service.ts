@@ -5,7 +5,8 @@ import { DEFAULT_DOCUMENTATION_SETTINGS } from "../organisations/documentation-s
 import { PLANS, type Organisation, type Plan } from "../organisations/organisation.js";
 import { toPageWindow } from "../kernel/paging.js";
 import type { Patch } from "../kernel/patch.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { AccessServiceRepositories } from "./access-service-repositories.js";
 
 export interface OrganisationDraft {
   name: string;
@@ -48,7 +49,7 @@ function organisationIssues(input: OrganisationChanges, creating: boolean): Vali
  * platform:admin): create, list, change, deactivate. Callers have checked the operator's authority.
  */
 export class OrganisationAdminService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<AccessServiceRepositories>; clock: Clock }) {}
 
   /** A new organisation under the next free id, active, with default documentation settings. */
   async create(draft: OrganisationDraft): Promise<Organisation> {

@@ -3,7 +3,8 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
-import { readsFor, type Repositories, type Storage } from "../ports/storage.js";
+import { type Storage, readsFor } from "../kernel/storage.js";
+import type { AppointmentServiceRepositories } from "./appointment-service-repositories.js";
 import type { Appointment, AppointmentDraft, AppointmentHistoryEntry, CancellationRequest } from "./appointment.js";
 import { toAppointmentListCriteria, type AppointmentListQuery } from "./appointment-list-query.js";
 import {
@@ -54,12 +55,16 @@ export interface Placement {
  * schedule is locked and the references are known, before the double-booking check (v2 checks working hours
  * and named slots with one: scheduling/placement.ts). It throws to refuse.
  */
-export type PlacementCheck = (tx: Repositories, placement: Placement) => Promise<void>;
+export type PlacementCheck<R extends AppointmentServiceRepositories = AppointmentServiceRepositories> = (
+  tx: R,
+  placement: Placement,
+) => Promise<void>;
 
-export interface BookOptions {
-  placement?: PlacementCheck | undefined;
+/** `R`: the repositories of the booking's transaction, as the service that books sees them (scheduling's, say). */
+export interface BookOptions<R extends AppointmentServiceRepositories = AppointmentServiceRepositories> {
+  placement?: PlacementCheck<R> | undefined;
   /** Runs in the booking's transaction after the appointment is stored (the waitlist marks its offer accepted). */
-  onBooked?: ((tx: Repositories, appointment: Appointment) => Promise<void>) | undefined;
+  onBooked?: ((tx: R, appointment: Appointment) => Promise<void>) | undefined;
 }
 
 /** What an action needs besides the appointment: new times for RESCHEDULE, the reason for CANCEL. */
@@ -111,12 +116,12 @@ function historyEntry(
  * the principal's organisation. Every change writes its event and its audit
  * row in the same transaction as the change.
  */
-export class AppointmentService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+export class AppointmentService<R extends AppointmentServiceRepositories = AppointmentServiceRepositories> {
+  constructor(private readonly deps: { storage: Storage<R>; clock: Clock }) {}
 
   /** Refuses a slot the doctor already holds (unless the clinic allows double booking). Call after lockDoctorSchedule. */
   private async assertSlotFree(
-    tx: Repositories,
+    tx: R,
     a: { organisationId: number; doctorId: number; clinicId: number; startsAt: Date; endsAt: Date },
     exceptId?: number,
   ): Promise<void> {
@@ -138,7 +143,7 @@ export class AppointmentService {
    * every authorization window. Call after lockForVisits of the case.
    */
   private async checkVisits(
-    tx: Repositories,
+    tx: R,
     clinic: Clinic,
     c: PatientCase | undefined,
     startsAt: Date,
@@ -165,7 +170,7 @@ export class AppointmentService {
   }
 
   /** Books an appointment (status SCHEDULED) and emits appointment.created. */
-  async book(principal: Principal, draft: AppointmentDraft, options: BookOptions = {}): Promise<AppointmentOutcome> {
+  async book(principal: Principal, draft: AppointmentDraft, options: BookOptions<R> = {}): Promise<AppointmentOutcome> {
     assertValidAppointmentDraft(draft);
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
@@ -304,7 +309,7 @@ export class AppointmentService {
   }
 
   private async applyAction(
-    tx: Repositories,
+    tx: R,
     principal: Principal,
     before: Appointment,
     input: ActionInput,
@@ -344,7 +349,7 @@ export class AppointmentService {
 
   /** Checks the transition's guard and returns the appointment as it will be stored. */
   private async afterGuard(
-    tx: Repositories,
+    tx: R,
     principal: Principal,
     current: Appointment,
     t: AppointmentTransition,

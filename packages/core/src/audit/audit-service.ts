@@ -3,7 +3,8 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
 import { toPageWindow } from "../kernel/paging.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { AuditServiceRepositories } from "./audit-service-repositories.js";
 import { AUDIT_LIMITS, type AuditEntry, type AuditEvent, type AuditListFilter } from "./audit-event.js";
 import { runInAuditScope, type AuditScope } from "./audit-scope.js";
 import { auditRow } from "./audited-storage.js";
@@ -13,7 +14,7 @@ import { auditRow } from "./audited-storage.js";
  * patient records when the organisation asks for it (record). Entries are never changed or deleted.
  */
 export class AuditService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<AuditServiceRepositories>; clock: Clock }) {}
 
   /**
    * Runs a write as an audited operation: its first transaction commits the entry with it. An operation that

@@ -2,7 +2,8 @@ import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { BillingServiceRepositories } from "./billing-service-repositories.js";
 import {
   assertValidBillingCodes,
   billingCodeApplies,
@@ -24,7 +25,7 @@ export interface CatalogQuery {
 
 /** The organisation's billing-code catalog: maintained by an admin upload or the CLI, read per visit. */
 export class BillingCatalogService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<BillingServiceRepositories>; clock: Clock }) {}
 
   /** Inserts or replaces codes by their number; the whole upload is checked first and written in one transaction. */
   /**

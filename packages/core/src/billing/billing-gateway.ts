@@ -1,5 +1,6 @@
 import type { Claim, ClaimDraft } from "./claim.js";
-import type { Repositories } from "../ports/storage.js";
+import type { JobQueue } from "../kernel/job-queue.js";
+import type { OutboxRepository } from "../kernel/outbox-repository.js";
 
 /** What the gateway reports back; the note's billing_status becomes `status`. */
 export interface BillingSubmission {
@@ -15,7 +16,14 @@ export interface BillingSubmission {
  * and call out from a worker, never hold the transaction open over the network.
  */
 export interface BillingGateway {
-  submit(claim: ClaimDraft, tx: Repositories, now: Date): Promise<BillingSubmission>;
+  submit(claim: ClaimDraft, tx: BillingGatewayRepositories, now: Date): Promise<BillingSubmission>;
+}
+
+/** What a gateway may write in the completion's transaction: the claim itself, a job to send it, an event. */
+export interface BillingGatewayRepositories {
+  claims: ClaimRepository;
+  jobs: JobQueue;
+  outbox: OutboxRepository;
 }
 
 /** Claims repository of the default gateway. */

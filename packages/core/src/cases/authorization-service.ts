@@ -5,7 +5,8 @@ import { DomainError } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import { coverageOfPatient } from "../coverages/patient-coverage.js";
 import { searchTerms } from "../kernel/text-match.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CaseServiceRepositories } from "./case-service-repositories.js";
 import { toPageWindow } from "../kernel/paging.js";
 import type { Authorization, AuthorizationChanges, AuthorizationDraft } from "./authorization.js";
 import {
@@ -48,7 +49,7 @@ const eventData = (a: Authorization) => ({
 
 /** Payer authorizations of visits on a case (create, read, update, delete, list by case, search). */
 export class AuthorizationService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CaseServiceRepositories>; clock: Clock }) {}
 
   private today(): string {
     return this.deps.clock.now().toISOString().slice(0, 10);
@@ -130,14 +131,19 @@ export class AuthorizationService {
     return this.view(r, await this.findUnder(r, principal.organisationId, under, id));
   }
 
-  private async caseAndCoverage(r: Repositories, orgId: number, caseId: number, coverageId: number) {
+  private async caseAndCoverage(r: CaseServiceRepositories, orgId: number, caseId: number, coverageId: number) {
     const c = await r.cases.findById(orgId, caseId);
     if (!c) throw caseNotFound(serviceCaseId(caseId));
     await coverageOfPatient(r, orgId, c.patientId, coverageId);
   }
 
   /** The authorization `id` as the path under a case and coverage names it (getUnder's rule). */
-  private async findUnder(r: Repositories, orgId: number, under: CoveragePath, id: number): Promise<Authorization> {
+  private async findUnder(
+    r: CaseServiceRepositories,
+    orgId: number,
+    under: CoveragePath,
+    id: number,
+  ): Promise<Authorization> {
     await this.caseAndCoverage(r, orgId, under.caseId, under.coverageId);
     const found = Number.isSafeInteger(id) && id > 0 ? await r.authorizations.findById(orgId, id) : undefined;
     if (!found || found.caseId !== under.caseId || (found.coverageId !== null && found.coverageId !== under.coverageId))
@@ -208,12 +214,12 @@ export class AuthorizationService {
     return { authorizations: await this.views(r, found.authorizations), total: found.total, page, size };
   }
 
-  private async view(r: Repositories, a: Authorization): Promise<AuthorizationView> {
+  private async view(r: CaseServiceRepositories, a: Authorization): Promise<AuthorizationView> {
     return (await this.views(r, [a]))[0]!;
   }
 
   /** Views of authorizations of one organisation, reading clinics once and each case's appointments once. */
-  private async views(r: Repositories, authorizations: Authorization[]): Promise<AuthorizationView[]> {
+  private async views(r: CaseServiceRepositories, authorizations: Authorization[]): Promise<AuthorizationView[]> {
     if (authorizations.length === 0) return [];
     const reader = await caseVisitReader(r, authorizations[0]!.organisationId);
     const today = this.today();

@@ -3,7 +3,8 @@ import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CaseServiceRepositories } from "./case-service-repositories.js";
 import type { Authorization } from "./authorization.js";
 import { assertValidCaseInput, normaliseCaseInput } from "./case-rules.js";
 import type { CaseChanges, CaseDraft, CaseInsuranceCard, CaseReferrals, PatientCase } from "./patient-case.js";
@@ -40,7 +41,7 @@ function caseEventData(c: PatientCase) {
 
 /** Cases (spec 2.4, 4.2) of the principal's organisation; every change writes its event in the same transaction. */
 export class CaseService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CaseServiceRepositories>; clock: Clock }) {}
 
   private today(): string {
     return this.deps.clock.now().toISOString().slice(0, 10);
@@ -48,7 +49,7 @@ export class CaseService {
 
   /** Checks the organisation-dependent rules of an input and resolves the cards it names into copies. */
   private async resolve(
-    tx: Repositories,
+    tx: CaseServiceRepositories,
     principal: Principal,
     patientId: number,
     input: CaseChanges,
@@ -205,7 +206,7 @@ export class CaseService {
     });
   }
 
-  private async view(r: Repositories, c: PatientCase): Promise<CaseView> {
+  private async view(r: CaseServiceRepositories, c: PatientCase): Promise<CaseView> {
     const orgId = c.organisationId;
     const physician = async (id: number | null) =>
       id === null ? null : ((await r.referringPhysicians.findById(orgId, id)) ?? null);

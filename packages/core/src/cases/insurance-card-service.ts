@@ -1,7 +1,8 @@
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CaseServiceRepositories } from "./case-service-repositories.js";
 import { domainEvent } from "../events/event-catalog.js";
 import { checkDate } from "../kernel/calendar-date.js";
 import { type InsuranceCard, type InsurancePayer, SELF_SUBSCRIBER } from "../coverages/coverage.js";
@@ -17,7 +18,7 @@ const patientNotFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "P
 
 /** A patient's insurance cards: what cases copy with a PRIMARY, SECONDARY or TERTIARY rank. */
 export class InsuranceCardService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CaseServiceRepositories>; clock: Clock }) {}
 
   async add(principal: Principal, patientId: number, draft: InsuranceCardDraft): Promise<InsuranceCard> {
     const issues: ValidationIssue[] = [];

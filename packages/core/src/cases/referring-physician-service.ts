@@ -4,7 +4,8 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
 import { searchTerms } from "../kernel/text-match.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CaseServiceRepositories } from "./case-service-repositories.js";
 import { toPageWindow } from "../kernel/paging.js";
 import type { ReferringPhysician, ReferringPhysicianChanges, ReferringPhysicianDraft } from "./referring-physician.js";
 import { assertValidReferringPhysician } from "./referring-physician-rules.js";
@@ -18,7 +19,7 @@ const duplicate = (existingId: number) =>
 
 /** The registry of referring physicians cases point into, per organisation; NPI unique per organisation. */
 export class ReferringPhysicianService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CaseServiceRepositories>; clock: Clock }) {}
 
   async create(principal: Principal, draft: ReferringPhysicianDraft): Promise<ReferringPhysician> {
     assertValidReferringPhysician(draft, true);

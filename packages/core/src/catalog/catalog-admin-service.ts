@@ -2,7 +2,8 @@ import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CatalogServiceRepositories } from "./catalog-service-repositories.js";
 import type { AppointmentCategory, CancellationReason } from "./catalog.js";
 import {
   type AppointmentTypeChanges,
@@ -30,7 +31,7 @@ const duplicateReason = (existingId: number) =>
 
 /** An administrator's edits of the reference data booking and cancelling use: appointment types and cancellation reasons. */
 export class CatalogAdminService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CatalogServiceRepositories>; clock: Clock }) {}
 
   async createAppointmentType(principal: Principal, draft: AppointmentTypeDraft): Promise<AppointmentCategory> {
     assertValidAppointmentType(draft, true);

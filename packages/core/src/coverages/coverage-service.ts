@@ -5,7 +5,8 @@ import { serviceCaseId } from "../kernel/service-case-id.js";
 import type { InsuranceCard, Subscriber } from "./coverage.js";
 import { DomainError } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CoverageServiceRepositories } from "./coverage-service-repositories.js";
 import { coverageNotFound, coverageOfPatient } from "./patient-coverage.js";
 import { type CoverageChanges, type CoverageDraft, coverageIssues, type SubscriberInput } from "./coverage-rules.js";
 
@@ -33,9 +34,9 @@ const eventData = (c: InsuranceCard) => ({
  * coverage.* event in the same transaction.
  */
 export class CoverageService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CoverageServiceRepositories>; clock: Clock }) {}
 
-  private async payerOf(tx: Repositories, organisationId: number, payerRef: number) {
+  private async payerOf(tx: CoverageServiceRepositories, organisationId: number, payerRef: number) {
     const payer = await tx.payers.findById(organisationId, payerRef);
     if (!payer)
       throw DomainError.unknownReference([
@@ -44,7 +45,7 @@ export class CoverageService {
     return { payerRegId: payer.id, name: payer.name, payerId: payer.payerId };
   }
 
-  private async patientOf(tx: Repositories, principal: Principal, patientId: number) {
+  private async patientOf(tx: CoverageServiceRepositories, principal: Principal, patientId: number) {
     if (!Number.isSafeInteger(patientId) || !(await tx.patients.findById(principal.organisationId, patientId)))
       throw patientNotFound(patientId);
   }

@@ -1,6 +1,6 @@
 import type { InsuranceCard } from "./coverage.js";
 import { DomainError } from "../kernel/domain-error.js";
-import type { Repositories } from "../ports/storage.js";
+import type { InsuranceCardRepository } from "./insurance-card-repository.js";
 
 export const coverageNotFound = (id: unknown) =>
   new DomainError("COVERAGE_NOT_FOUND", "Coverage not found", { coverage_id: id });
@@ -10,7 +10,7 @@ export const coverageNotFound = (id: unknown) =>
  * (coverages, eligibility checks, authorizations under a coverage). COVERAGE_NOT_FOUND otherwise.
  */
 export async function coverageOfPatient(
-  r: Repositories,
+  r: { insuranceCards: Pick<InsuranceCardRepository, "findById"> },
   organisationId: number,
   patientId: number,
   coverageId: number,

@@ -7,7 +7,8 @@ import { coverageOfPatient } from "../coverages/patient-coverage.js";
 import { isCalendarDate } from "../kernel/calendar-date.js";
 import { toPageWindow } from "../kernel/paging.js";
 import { type EligibilityGateway, EligibilityGatewayError } from "./eligibility-gateway.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { EligibilityServiceRepositories } from "./eligibility-service-repositories.js";
 import {
   ELIGIBILITY_SERVICE_TYPES,
   type EligibilityCheck,
@@ -41,9 +42,20 @@ const FAILURE_CODES = {
  * coverage.eligibility_checked in the transaction that records it.
  */
 export class EligibilityService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; gateway: EligibilityGateway | null }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage<EligibilityServiceRepositories>;
+      clock: Clock;
+      gateway: EligibilityGateway | null;
+    },
+  ) {}
 
-  private async coverageOf(r: Repositories, principal: Principal, patientId: number, coverageId: number) {
+  private async coverageOf(
+    r: EligibilityServiceRepositories,
+    principal: Principal,
+    patientId: number,
+    coverageId: number,
+  ) {
     const patient = Number.isSafeInteger(patientId)
       ? await r.patients.findById(principal.organisationId, patientId)
       : undefined;

@@ -3,7 +3,8 @@ import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
 import type { Ids } from "../kernel/ids.js";
 import { toPageWindow } from "../kernel/paging.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { NotificationServiceRepositories } from "./notification-service-repositories.js";
 import type { DevicePush, Notification, NotificationDraft, PushAttempt } from "./notification.js";
 import {
   assertRecipient,
@@ -37,7 +38,14 @@ const sameContent = (n: Notification, v: ValidNotification) =>
  * recipient's inbox entry. Recipients resolve within the organisation only.
  */
 export class NotificationService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; ids: Ids; transport: PushTransport }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage<NotificationServiceRepositories>;
+      clock: Clock;
+      ids: Ids;
+      transport: PushTransport;
+    },
+  ) {}
 
   /**
    * Stores the notification and queues its delivery in one transaction. With

@@ -7,7 +7,8 @@ import { DomainError } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import { sortedPage, toPageWindow } from "../kernel/paging.js";
 import { foldForMatch, searchTerms } from "../kernel/text-match.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { OrganisationServiceRepositories } from "./organisation-service-repositories.js";
 import {
   assertValidClinic,
   CLINIC_LIMITS,
@@ -42,7 +43,7 @@ function mergeAddress(current: ClinicAddress, sent: Patch<ClinicAddress> | null 
 
 /** The organisation's clinics (v2 directory): create, read, change, list; v1 reads the same rows. */
 export class ClinicService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<OrganisationServiceRepositories>; clock: Clock }) {}
 
   /** A token restricted to clinics cannot add one: the new clinic would be outside its own restriction. */
   async create(principal: Principal, draft: ClinicDraft): Promise<Clinic> {
@@ -142,7 +143,12 @@ export class ClinicService {
 }
 
 /** Writes a changed clinic and its clinic.updated event; a name held by another clinic is refused. */
-export async function writeChange(tx: Repositories, current: Clinic, next: Clinic, now: Date): Promise<void> {
+export async function writeChange(
+  tx: OrganisationServiceRepositories,
+  current: Clinic,
+  next: Clinic,
+  now: Date,
+): Promise<void> {
   const result = await tx.organisations.updateClinic(next);
   if (!result.updated) throw duplicateName(result.existingId);
   await tx.outbox.append(

@@ -6,7 +6,8 @@ import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import { sortedPage, toPageWindow } from "../kernel/paging.js";
 import { foldForMatch, searchTerms } from "../kernel/text-match.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { OrganisationServiceRepositories } from "./organisation-service-repositories.js";
 import type { Provider } from "./organisation.js";
 import { providerNotFound } from "./organisation-errors.js";
 import {
@@ -32,7 +33,7 @@ const searchText = (p: Provider) => foldForMatch([p.firstName, p.lastName, p.npi
 
 /** The organisation's treating providers (v2 directory); v1's provider list and booking read the same rows. */
 export class ProviderService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<OrganisationServiceRepositories>; clock: Clock }) {}
 
   async create(principal: Principal, draft: ProviderDraft): Promise<Provider> {
     assertValidProvider(draft, true);
@@ -139,7 +140,7 @@ export class ProviderService {
 }
 
 /** The clinics are the organisation's and the supervisor is one of its providers; each unknown one is named. */
-async function assertReferences(tx: Repositories, p: Omit<Provider, "id">): Promise<void> {
+async function assertReferences(tx: OrganisationServiceRepositories, p: Omit<Provider, "id">): Promise<void> {
   const issues: ValidationIssue[] = [];
   for (const [i, clinicId] of p.clinicIds.entries())
     if (!(await tx.organisations.findClinic(p.organisationId, clinicId)))

@@ -5,7 +5,8 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
-import { readsFor, type Repositories, type Storage } from "../ports/storage.js";
+import { type Storage, readsFor } from "../kernel/storage.js";
+import type { PatientServiceRepositories } from "./patient-service-repositories.js";
 import type { Patient, PatientChanges, PatientDraft } from "./patient.js";
 import { toPatientListCriteria, type PatientListQuery } from "./patient-list-query.js";
 import { toPatientRecord } from "./patient-normalisation.js";
@@ -41,7 +42,13 @@ const notFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "Patient 
 
 /** Patient registration, reads, updates and the list. Every call is scoped to the principal's organisation. */
 export class PatientService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; searchCountLimit?: number | null }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage<PatientServiceRepositories>;
+      clock: Clock;
+      searchCountLimit?: number | null;
+    },
+  ) {}
 
   private today(): string {
     return this.deps.clock.now().toISOString().slice(0, 10);
@@ -49,7 +56,7 @@ export class PatientService {
 
   /** The patient's clinic must be one of the organisation's, and within the principal's clinic restriction. */
   private async assertClinicInOrganisation(
-    tx: Repositories,
+    tx: PatientServiceRepositories,
     principal: Principal,
     clinicId: number | null | undefined,
   ): Promise<void> {

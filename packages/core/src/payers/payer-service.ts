@@ -4,7 +4,8 @@ import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
 import { toPageWindow } from "../kernel/paging.js";
 import { searchTerms } from "../kernel/text-match.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { PayerServiceRepositories } from "./payer-service-repositories.js";
 import {
   assertValidPayer,
   PAYER_LIMITS,
@@ -19,7 +20,7 @@ const notFound = (id: unknown) => new DomainError("PAYER_NOT_FOUND", "Payer not 
 
 /** The payer registry and organisations' own payers: search, read, an admin's additions, the registry import. */
 export class PayerService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<PayerServiceRepositories>; clock: Clock }) {}
 
   async search(
     principal: Principal,

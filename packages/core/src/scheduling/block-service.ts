@@ -7,7 +7,8 @@ import type { Provider } from "../organisations/organisation.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
 import { providerNotFound } from "../organisations/organisation-errors.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import {
   BLOCK_LIMITS,
   type BlockDraft,
@@ -29,7 +30,7 @@ const LISTED_OVERLAPS = 100;
  * principal's clinic restriction (a block holds the provider's time at every clinic, so it follows the provider).
  */
 async function reachableProvider(
-  storage: Storage,
+  storage: Storage<SchedulingServiceRepositories>,
   principal: Principal,
   providerId: number,
 ): Promise<Provider | undefined> {
@@ -39,7 +40,7 @@ async function reachableProvider(
 
 /** Time providers are not bookable. A block over booked appointments is stored and says which: none is cancelled. */
 export class BlockService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<SchedulingServiceRepositories>; clock: Clock }) {}
 
   async create(
     principal: Principal,

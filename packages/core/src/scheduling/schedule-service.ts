@@ -7,7 +7,8 @@ import type { Provider } from "../organisations/organisation.js";
 import { clinicNotFound, providerNotFound } from "../organisations/organisation-errors.js";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import { toPageWindow } from "../kernel/paging.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import {
   type ProviderSchedule,
   SCHEDULE_LIMITS,
@@ -25,7 +26,7 @@ const dayBefore = (date: string) => DateTime.fromISO(date, { zone: "UTC" }).minu
 
 /** Providers' working hours: recurring shifts per clinic, replaced rather than edited, never overlapping. */
 export class ScheduleService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<SchedulingServiceRepositories>; clock: Clock }) {}
 
   /**
    * Adds a shift (or a new version of one: `replacesId`). Refused with 409 SCHEDULE_OVERLAP when it would overlap
@@ -116,7 +117,7 @@ export class ScheduleService {
 
   /** The schedule a new version replaces: the provider's, not replaced already, starting before the new one. */
   private async replaceable(
-    tx: Repositories,
+    tx: SchedulingServiceRepositories,
     principal: Principal,
     providerId: number,
     draft: ScheduleDraft,
@@ -155,7 +156,7 @@ function assertWorksAt(provider: Provider, clinicId: number) {
 
 /** The provider's other shifts in force from the new one's start, each in its own clinic's zone, must not meet it. */
 async function assertNoOverlap(
-  tx: Repositories,
+  tx: SchedulingServiceRepositories,
   organisationId: number,
   providerId: number,
   shift: Shift,

@@ -7,7 +7,8 @@ import { appointmentTypeNotFound } from "../catalog/catalog-admin-service.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";
 import { clinicNotFound, providerNotFound } from "../organisations/organisation-errors.js";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import { blockOccurrences } from "./provider-block.js";
 import { shiftOf } from "./provider-schedule.js";
 import { type Interval, occurrences, type Shift } from "./shift.js";
@@ -44,7 +45,7 @@ export const SLOT_LIMITS = { maxDays: 31, maxProviders: 20, searchDays: 90, minL
  * clinic only when it does not allow double booking), not in the past.
  */
 export class SlotService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<SchedulingServiceRepositories>; clock: Clock }) {}
 
   async find(principal: Principal, query: SlotQuery): Promise<ProviderSlots[]> {
     const organisationId = principal.organisationId;

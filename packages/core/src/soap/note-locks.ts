@@ -1,7 +1,7 @@
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import { DomainError } from "../kernel/domain-error.js";
-import type { Repositories } from "../ports/storage.js";
+import type { SoapNoteRepository } from "./soap-note-repository.js";
 import type { SoapNote } from "./soap-note.js";
 import { allowedNoteActions, isNoteEditable } from "./soap-note-transitions.js";
 
@@ -22,7 +22,7 @@ function reached(note: SoapNote | undefined, principal: Principal, missing: Miss
  * reach.
  */
 export async function existingNote(
-  r: Repositories,
+  r: { soapNotes: SoapNoteRepository },
   principal: Principal,
   contextId: string,
   missing: Missing = () => soapNoteNotFound(contextId),
@@ -32,7 +32,7 @@ export async function existingNote(
 
 /** The note, locked for the rest of the transaction; not found as for existingNote. */
 export async function lockedNote(
-  tx: Repositories,
+  tx: { soapNotes: SoapNoteRepository },
   principal: Principal,
   contextId: string,
   missing: Missing = () => soapNoteNotFound(contextId),

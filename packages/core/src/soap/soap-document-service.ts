@@ -2,7 +2,8 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
 import { DEFAULT_DOCUMENTATION_SETTINGS } from "../organisations/documentation-settings.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import { existingNote, lockedNote } from "./note-locks.js";
 import { diagnosesOf, soapContentHash } from "./soap-note-content.js";
 import { SOAP_SECTIONS, type FormSubmission, type SoapNote } from "./soap-note.js";
@@ -40,16 +41,20 @@ function localDateTime(instant: Date, timeZone: string): string {
 /** Renders completed notes' PDF summaries (the job queued at completion) and serves them to the organisation. */
 export class SoapDocumentService {
   constructor(
-    private readonly deps: { storage: Storage; clock: Clock; renderer: () => SoapSummaryRenderer | undefined },
+    private readonly deps: {
+      storage: Storage<SoapServiceRepositories>;
+      clock: Clock;
+      renderer: () => SoapSummaryRenderer | undefined;
+    },
   ) {}
 
   /** Everything the summary shows, read from the store. */
-  async summaryOf(r: Repositories, note: SoapNote): Promise<SoapSummary> {
+  async summaryOf(r: SoapServiceRepositories, note: SoapNote): Promise<SoapSummary> {
     return buildSummary(note, await this.sourcesOf(r, note));
   }
 
   /** The rows a summary is made of (the only part of rendering that talks to the store). */
-  private async sourcesOf(r: Repositories, note: SoapNote): Promise<SummarySources> {
+  private async sourcesOf(r: SoapServiceRepositories, note: SoapNote): Promise<SummarySources> {
     const orgId = note.organisationId;
     const [org, clinic, patient, forms, sheet, signatures, catalog] = await Promise.all([
       r.organisations.findById(orgId),
@@ -248,14 +253,14 @@ export function summaryStatusOf(note: SoapNote): SummaryStatus | null {
 }
 
 interface SummarySources {
-  org: Awaited<ReturnType<Repositories["organisations"]["findById"]>>;
-  clinic: Awaited<ReturnType<Repositories["organisations"]["findClinic"]>>;
-  patient: Awaited<ReturnType<Repositories["patients"]["findById"]>>;
+  org: Awaited<ReturnType<SoapServiceRepositories["organisations"]["findById"]>>;
+  clinic: Awaited<ReturnType<SoapServiceRepositories["organisations"]["findClinic"]>>;
+  patient: Awaited<ReturnType<SoapServiceRepositories["patients"]["findById"]>>;
   forms: FormSubmission[];
-  sheet: Awaited<ReturnType<Repositories["treatmentSheets"]["findByContextId"]>>;
+  sheet: Awaited<ReturnType<SoapServiceRepositories["treatmentSheets"]["findByContextId"]>>;
   signatures: SoapSignature[];
   catalog: Awaited<ReturnType<typeof catalogById>>;
-  providers: Awaited<ReturnType<Repositories["organisations"]["findProvider"]>>[];
+  providers: Awaited<ReturnType<SoapServiceRepositories["organisations"]["findProvider"]>>[];
 }
 
 /** The summary in words, from its rows: no store, so the same note always gives the same summary (or the same error). */

@@ -6,7 +6,8 @@ import { domainEvent } from "../events/event-catalog.js";
 import type { Ids } from "../kernel/ids.js";
 import { toPageWindow } from "../kernel/paging.js";
 import type { SoapNoteCriteria } from "./soap-note-repository.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { serviceCaseId } from "../kernel/service-case-id.js";
 import { applyPartialResponse } from "./form-paths.js";
@@ -80,7 +81,7 @@ function diagnosisFromCase(c: PatientCase | undefined, uuid: () => string): Reco
  * the versioned form submissions of each section.
  */
 export class SoapNoteService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; ids: Ids }) {}
+  constructor(private readonly deps: { storage: Storage<SoapServiceRepositories>; clock: Clock; ids: Ids }) {}
 
   async create(principal: Principal, draft: SoapNoteDraft): Promise<SoapNote> {
     assertValidNoteDraft(draft);
@@ -291,7 +292,7 @@ export class SoapNoteService {
       if (path !== "response" && !path.startsWith("response."))
         throw invalid(`partialResponse.${path}`, "must start with response.", path);
     }
-    return this.deps.storage.transaction(async (tx: Repositories) => {
+    return this.deps.storage.transaction(async (tx: SoapServiceRepositories) => {
       const missing = () =>
         new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found for this note", {
           submission_id: input.submissionId,

@@ -8,7 +8,8 @@ import { documentationSettingsOf } from "../organisations/documentation-settings
 import type { DocumentationSettings } from "../organisations/organisation.js";
 import type { BillingGateway } from "../billing/billing-gateway.js";
 import type { SoapNoteChanges } from "./soap-note-repository.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import { existingNote, lockedNote } from "./note-locks.js";
 import { certificationEnd, goalsOf, type PlanOfCare } from "./plan-of-care.js";
 import { diagnosesOf, missingSections, requiredSections, soapContentHash } from "./soap-note-content.js";
@@ -140,7 +141,9 @@ function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): G
  * the PDF job, the claim, the plan of care and the event.
  */
 export class SoapWorkflowService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; billingGateway: BillingGateway }) {}
+  constructor(
+    private readonly deps: { storage: Storage<SoapServiceRepositories>; clock: Clock; billingGateway: BillingGateway },
+  ) {}
 
   sign(principal: Principal, contextId: string): Promise<SoapNote> {
     return this.act(principal, contextId, "SIGN");
@@ -198,7 +201,7 @@ export class SoapWorkflowService {
     return claim;
   }
 
-  private async readState(tx: Repositories, note: SoapNote): Promise<NoteState> {
+  private async readState(tx: SoapServiceRepositories, note: SoapNote): Promise<NoteState> {
     const orgId = note.organisationId;
     const [settings, forms, sheet, signatures, catalog, renderer] = await Promise.all([
       documentationSettingsOf(tx, orgId),
@@ -349,14 +352,14 @@ export class SoapWorkflowService {
     });
   }
 
-  private async serviceDate(tx: Repositories, note: SoapNote): Promise<string> {
+  private async serviceDate(tx: SoapServiceRepositories, note: SoapNote): Promise<string> {
     const clinic = await tx.organisations.findClinic(note.organisationId, note.clinicId);
     return localDate(note.serviceDateTime, clinic?.timeZone ?? "UTC");
   }
 
   /** Auto-submission: the claim of the billed lines and the Assessment's codes goes through the gateway. */
   private async submitForBilling(
-    tx: Repositories,
+    tx: SoapServiceRepositories,
     s: NoteState,
     now: Date,
     serviceDate: () => Promise<string>,
@@ -391,7 +394,7 @@ export class SoapWorkflowService {
 
   /** INITIAL_SOAP: the case's plan of care takes this evaluation's diagnoses, goals and a new 90-day certification. */
   private async updatePlanOfCare(
-    tx: Repositories,
+    tx: SoapServiceRepositories,
     s: NoteState,
     now: Date,
     serviceDate: () => Promise<string>,

@@ -3,7 +3,8 @@ import type { BillingCode } from "../billing/billing-code.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
 import { documentationSettingsOf } from "../organisations/documentation-settings.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";
 import { assessTreatments, normaliseTreatments } from "./treatment-sheet-rules.js";
 import type { TreatmentLineInput, TreatmentSheet, TreatmentSheetAssessment } from "./treatment-sheet.js";
@@ -17,13 +18,16 @@ const sheetNotFound = (id: unknown) =>
   new DomainError("TREATMENT_SHEET_NOT_FOUND", "Treatment sheet not found", { sheet_id: id });
 
 /** The organisation's catalog by billing-code id (inactive codes included, so old sheets still read). */
-export async function catalogById(r: Repositories, organisationId: number): Promise<Map<number, BillingCode>> {
+export async function catalogById(
+  r: SoapServiceRepositories,
+  organisationId: number,
+): Promise<Map<number, BillingCode>> {
   return new Map((await r.billingCodes.list(organisationId)).map((c) => [c.id, c]));
 }
 
 /** A sheet with the units the organisation's billing rule supports per line; `catalog` when the caller has read it already. */
 export async function assessedSheet(
-  r: Repositories,
+  r: SoapServiceRepositories,
   sheet: TreatmentSheet,
   catalog?: ReadonlyMap<number, BillingCode>,
 ): Promise<AssessedTreatmentSheet> {
@@ -41,7 +45,7 @@ export async function assessedSheet(
  * and completion instead.
  */
 export class TreatmentSheetService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<SoapServiceRepositories>; clock: Clock }) {}
 
   async create(
     principal: Principal,

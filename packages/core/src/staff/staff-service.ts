@@ -5,7 +5,8 @@ import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { domainEvent } from "../events/event-catalog.js";
 import { searchTerms } from "../kernel/text-match.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { StaffServiceRepositories } from "./staff-service-repositories.js";
 import { toPageWindow } from "../kernel/paging.js";
 import {
   assertValidStaff,
@@ -27,7 +28,7 @@ const duplicateEmail = (existingId: number) =>
 
 /** The practice's staff: front desk, billing and administration, per organisation. */
 export class StaffService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<StaffServiceRepositories>; clock: Clock }) {}
 
   async create(principal: Principal, draft: StaffDraft): Promise<StaffMember> {
     assertValidStaff(draft, true);
@@ -152,7 +153,7 @@ export class StaffService {
 const inIdOrder = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
 
 /** Every clinic id names a clinic of the organisation; the unknown ones are named (clinicIds.<i>). */
-async function assertClinicsExist(tx: Repositories, organisationId: number, clinicIds: readonly number[]) {
+async function assertClinicsExist(tx: StaffServiceRepositories, organisationId: number, clinicIds: readonly number[]) {
   const issues: ValidationIssue[] = [];
   for (const [i, clinicId] of clinicIds.entries())
     if (!(await tx.organisations.findClinic(organisationId, clinicId)))

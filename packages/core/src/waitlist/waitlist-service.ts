@@ -4,7 +4,8 @@ import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { toPageWindow } from "../kernel/paging.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { WaitlistServiceRepositories } from "./waitlist-service-repositories.js";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import { slotStillFree } from "../scheduling/placement.js";
 import {
@@ -67,14 +68,18 @@ const requestClinics = (access: ClinicAccess, sent: readonly number[]) =>
  * cancel, and accept the offer a freed slot produced (waitlist-matcher.ts makes offers and lets them lapse).
  */
 export class WaitlistService {
-  private readonly appointments: AppointmentService;
+  private readonly appointments: AppointmentService<WaitlistServiceRepositories>;
 
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {
+  constructor(private readonly deps: { storage: Storage<WaitlistServiceRepositories>; clock: Clock }) {
     this.appointments = new AppointmentService(deps);
   }
 
   /** Refuses references that name nothing in the organisation (UNKNOWN_REFERENCE, one issue per reference). */
-  private async checkReferences(tx: Repositories, principal: Principal, r: WaitlistRequestDraft): Promise<void> {
+  private async checkReferences(
+    tx: WaitlistServiceRepositories,
+    principal: Principal,
+    r: WaitlistRequestDraft,
+  ): Promise<void> {
     const organisationId = principal.organisationId;
     const issues: ValidationIssue[] = [];
     const missing = "does not exist in this organisation";
@@ -184,7 +189,7 @@ export class WaitlistService {
   private async onCurrent(
     principal: Principal,
     id: number,
-    write: (current: WaitlistRequest, tx: Repositories) => Promise<void>,
+    write: (current: WaitlistRequest, tx: WaitlistServiceRepositories) => Promise<void>,
   ): Promise<WaitlistRequestView> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.find(principal, id);

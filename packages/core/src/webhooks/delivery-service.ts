@@ -4,7 +4,8 @@ import { DomainError } from "../kernel/domain-error.js";
 import { type EventType, sampleEventData } from "../events/event-catalog.js";
 import type { Ids } from "../kernel/ids.js";
 import { toPageWindow } from "../kernel/paging.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { WebhookServiceRepositories } from "./webhook-service-repositories.js";
 import type { DeliveryForAttempt } from "./webhook-repository.js";
 import { nextAttemptAt, WEBHOOK_TIMEOUT_MS } from "./delivery-schedule.js";
 import type { SecretCipher } from "./secret-cipher.js";
@@ -46,7 +47,7 @@ const isSuccess = (r: TransportResult) => r.statusCode !== null && r.statusCode 
 export class WebhookDeliveryService {
   constructor(
     private readonly deps: {
-      storage: Storage;
+      storage: Storage<WebhookServiceRepositories>;
       clock: Clock;
       ids: Ids;
       cipher: SecretCipher;
@@ -176,7 +177,7 @@ export class WebhookDeliveryService {
    * transaction: each attempt is stored; on failure the next one is queued on
    * the schedule, or the delivery is failed after the sixth.
    */
-  async recordAttempts(tx: Repositories, outcomes: AttemptOutcome[]): Promise<void> {
+  async recordAttempts(tx: WebhookServiceRepositories, outcomes: AttemptOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     const now = this.deps.clock.now();
     const next = outcomes.map((o) =>
@@ -275,7 +276,7 @@ export class WebhookDeliveryService {
     deliveryId: number,
   ): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
     const now = this.deps.clock.now();
-    return this.deps.storage.transaction(async (tx: Repositories) => {
+    return this.deps.storage.transaction(async (tx: WebhookServiceRepositories) => {
       const d = await tx.webhooks.findDelivery(principal.organisationId, deliveryId);
       if (!d || d.subscriptionId !== subscriptionId)
         throw new DomainError("DELIVERY_NOT_FOUND", "Delivery not found", {

@@ -3,7 +3,8 @@ import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
 import type { EventType } from "../events/event-catalog.js";
 import type { Organisation } from "../organisations/organisation.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { WebhookServiceRepositories } from "./webhook-service-repositories.js";
 import { assertValidSubscription, checkEventTypes } from "./webhook-rules.js";
 import { newSignatureKey, type SecretCipher } from "./secret-cipher.js";
 import {
@@ -41,7 +42,7 @@ export function signingKeysOf(s: StoredSubscription, cipher: SecretCipher, now: 
 export class WebhookService {
   constructor(
     private readonly deps: {
-      storage: Storage;
+      storage: Storage<WebhookServiceRepositories>;
       clock: Clock;
       cipher: SecretCipher;
       allowHttp: boolean;
@@ -54,7 +55,7 @@ export class WebhookService {
 
   /** Rule 4: refuses when another active subscription sends one of `s`'s events to its exact URL. */
   private async assertNoDuplicate(
-    tx: Repositories,
+    tx: WebhookServiceRepositories,
     s: Pick<StoredSubscription, "id" | "organisationId" | "eventTypes" | "notificationUrl" | "isActive">,
   ): Promise<void> {
     if (!s.isActive) return;
@@ -77,7 +78,7 @@ export class WebhookService {
   }
 
   /** Rule 7: the first create of an unknown organisation creates it from the token's claims. */
-  private async lockOrganisation(tx: Repositories, principal: Principal, create: boolean): Promise<void> {
+  private async lockOrganisation(tx: WebhookServiceRepositories, principal: Principal, create: boolean): Promise<void> {
     if (await tx.webhooks.lockOrganisation(principal.organisationId)) return;
     if (!create) throw subscriptionNotFound(null);
     await tx.organisations.ensure({
@@ -125,7 +126,7 @@ export class WebhookService {
     return publicSubscription(await this.stored(this.deps.storage.repositories, principal, id));
   }
 
-  private async stored(r: Repositories, principal: Principal, id: number): Promise<StoredSubscription> {
+  private async stored(r: WebhookServiceRepositories, principal: Principal, id: number): Promise<StoredSubscription> {
     const found =
       Number.isSafeInteger(id) && id > 0 ? await r.webhooks.findSubscription(principal.organisationId, id) : undefined;
     if (!found) throw subscriptionNotFound(id);
