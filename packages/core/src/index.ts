@@ -1,11 +1,33 @@
-export * from "./errors/error-codes.js";
 export * from "./modules.js";
-export * from "./modules/core-module.js";
-export * from "./modules/practice-keys.js";
-export * from "./modules/practice-settings.js";
-export * from "./modules/outbound-slot.js";
+// The kernel every feature builds on: the module descriptor, options, events, the storage port's generic form.
+export * from "./kernel/module.js";
+export * from "./kernel/options.js";
+export * from "./kernel/events.js";
+export * from "./kernel/event-catalogue.js";
+export { errorsOf, type DomainErrorFactory, type ErrorDetails, type ValidationIssue } from "./kernel/domain-error.js";
+export { systemError } from "./kernel/system-errors.js";
+// The composition root: the error and event catalogues, the options, built from the module list.
+export {
+  DomainError,
+  type DomainErrorClass,
+  domainEvent,
+  type DomainEvent,
+  type ErrorCode,
+  errorCodes,
+  eventDataSchema,
+  type EventData,
+  eventDescriptions,
+  eventPayloadFields,
+  type EventType,
+  isDomainError,
+  isEventType,
+  sampleEventData,
+} from "./catalogues.js";
+export * from "./practice-options.js";
+export * from "./practice-keys.js";
+export * from "./practice-settings.js";
+export * from "./outbound-slot.js";
 export * from "./soap/summary-link.js";
-export * from "./kernel/domain-error.js";
 export * from "./kernel/clock.js";
 export * from "./kernel/ids.js";
 export * from "./kernel/paging.js";
@@ -14,7 +36,6 @@ export * from "./kernel/rule-checks.js";
 export * from "./kernel/json-depth.js";
 export * from "./auth/principal.js";
 export * from "./auth/clinic-access.js";
-export * from "./events/event-catalog.js";
 export * from "./organisations/organisation.js";
 export * from "./organisations/plan-limits.js";
 export * from "./organisations/npi.js";
@@ -58,7 +79,7 @@ export * from "./patients/patient-list-query.js";
 export * from "./patients/patient-service.js";
 export * from "./rate-limits/rate-limiter.js";
 export { RateLimitExceeded } from "./rate-limits/rate-limit-errors.js";
-export * from "./ports/storage.js";
+export { type PoolStats, readsFor, type ReplicaHealth, type StorageCapabilities } from "./kernel/storage.js";
 export * from "./storage-engine.js";
 export * from "./kernel/job-handler.js";
 export * from "./patients/patient-repository.js";

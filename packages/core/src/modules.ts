@@ -1,3 +1,5 @@
+import type { Owns } from "./kernel/module.js";
+import type { Storage as StoragePort } from "./kernel/storage.js";
 import { accessModule } from "./access/module.js";
 import { auditModule } from "./audit/module.js";
 import { appointmentsModule } from "./appointments/module.js";
@@ -20,10 +22,11 @@ import { waitlistModule } from "./waitlist/module.js";
 import { webhooksModule } from "./webhooks/module.js";
 
 /**
- * Every domain of core, in one list: the Practice's services, the error
- * catalogue, the event catalogue and the job table are built from it. A new
- * domain adds its module here (and one line in packages/http's and
- * adapters/kysely's lists).
+ * Every domain of core, in one list: the storage port (Repositories), the
+ * Practice's services and options, the error catalogue, the event catalogue
+ * and the job table are built from it. A new domain adds its module here (and
+ * one line in packages/http's, adapters/kysely's and the in-memory storage's
+ * lists); the order is the catalogues' order, so a module is added at the end.
  */
 export const coreModules = [
   systemModule,
@@ -48,11 +51,27 @@ export const coreModules = [
   eligibilityModule,
 ] as const;
 
-type CoreModules = typeof coreModules;
+type CoreModule = (typeof coreModules)[number];
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type OwnedBy<M> = M extends { readonly repositories: Owns<infer R> } ? R : never;
 
 /** The services of every module, by property name (practice.patients, practice.soapNotes, …). */
-export type PracticeServices = UnionToIntersection<ReturnType<CoreModules[number]["createServices"]>>;
+export type PracticeServices = UnionToIntersection<ReturnType<CoreModule["createServices"]>>;
 
 /** Every module's event definitions, merged by event type. */
-export type EventDefinitions = UnionToIntersection<CoreModules[number]["events"]>;
+export type EventDefinitions = UnionToIntersection<CoreModule["events"]>;
+
+/** The repositories every module owns, merged: the storage port an adapter implements. */
+type ModuleRepositories = UnionToIntersection<OwnedBy<CoreModule>>;
+
+/**
+ * The repositories a unit of work can touch: each module's own (its feature folder declares the port), merged
+ * from the module list. A storage adapter provides every one of them.
+ */
+export interface Repositories extends ModuleRepositories {}
+
+/** The storage port over every repository: what an adapter implements and createPractice takes. */
+export type Storage<R extends object = Repositories> = StoragePort<R>;
+
+/** Every module's scalar options of createPractice, by name. */
+export type ModuleOptionDescriptors = UnionToIntersection<CoreModule["options"]>;

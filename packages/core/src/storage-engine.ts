@@ -1,4 +1,4 @@
-import type { Storage } from "./ports/storage.js";
+import type { Storage } from "./modules.js";
 
 /**
  * How long after an organisation's write its list reads stay on the primary when the host names no window

@@ -1,3 +1,4 @@
+import { accessError } from "./access-errors.js";
 import { availableParallelism } from "node:os";
 import type { Clock } from "../kernel/clock.js";
 import { assertWithinCallerClinics } from "../auth/clinic-access.js";
@@ -21,14 +22,13 @@ import { ClientAuthThrottle } from "./client-auth-throttle.js";
 import { hashClientSecret, newClientId, newClientSecret, verifyClientSecret } from "./client-secret.js";
 import { ConcurrencyLimit, type ConcurrencyLimitStats } from "./concurrency-limit.js";
 
-const notFound = (id: unknown) =>
-  new DomainError("API_CLIENT_NOT_FOUND", "API client not found", { api_client_id: id });
+const notFound = (id: unknown) => accessError("API_CLIENT_NOT_FOUND", "API client not found", { api_client_id: id });
 const duplicateName = (existingId: number) =>
-  new DomainError("DUPLICATE_API_CLIENT", "The organisation already has an API client with this name", {
+  accessError("DUPLICATE_API_CLIENT", "The organisation already has an API client with this name", {
     existing_api_client_id: existingId,
   });
 const API_CLIENTS = "API clients";
-const invalidClient = (reason: string) => new DomainError("INVALID_CLIENT", "Client authentication failed", { reason });
+const invalidClient = (reason: string) => accessError("INVALID_CLIENT", "Client authentication failed", { reason });
 
 /** A client with the secret it was just given: the only time the secret is seen. */
 export interface IssuedClientSecret {
@@ -269,7 +269,7 @@ export class ApiClientService {
     const requested = requestedScope === undefined ? client.scopes : parseScopeParameter(requestedScope);
     const refused = requested.filter((s) => !client.scopes.includes(s));
     if (requested.length === 0 || refused.length > 0)
-      throw new DomainError(
+      throw accessError(
         "INVALID_SCOPE",
         refused.length > 0 ? `The client may not request: ${refused.join(" ")}` : "The scope parameter names no scope",
         { refused_scopes: refused },

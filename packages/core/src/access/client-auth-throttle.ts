@@ -1,5 +1,5 @@
+import { accessError } from "./access-errors.js";
 import type { Clock } from "../kernel/clock.js";
-import { DomainError } from "../kernel/domain-error.js";
 import type { Storage } from "../kernel/storage.js";
 import type { AccessServiceRepositories } from "./access-service-repositories.js";
 
@@ -46,7 +46,7 @@ export class ClientAuthThrottle {
     const { start, retryAfterSeconds } = this.window();
     const limits = this.deps.storage.repositories.rateLimits;
     const throttled = (limit: number) =>
-      new DomainError("CLIENT_AUTH_THROTTLED", "Too many failed client authentications; retry later", {
+      accessError("CLIENT_AUTH_THROTTLED", "Too many failed client authentications; retry later", {
         limit,
         retry_after_seconds: retryAfterSeconds,
       });

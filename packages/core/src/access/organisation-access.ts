@@ -1,5 +1,5 @@
+import { accessError } from "./access-errors.js";
 import type { Clock } from "../kernel/clock.js";
-import { DomainError } from "../kernel/domain-error.js";
 import { isPlatformPrincipal, type Principal } from "../auth/principal.js";
 import type { Storage } from "../kernel/storage.js";
 import type { AccessServiceRepositories } from "./access-service-repositories.js";
@@ -38,7 +38,7 @@ export class OrganisationAccess {
   async assertActive(principal: Principal): Promise<void> {
     if (isPlatformPrincipal(principal)) return;
     if ((await this.lookup(principal.organisationId)).deactivated)
-      throw new DomainError("ORGANISATION_DEACTIVATED", "The organisation is deactivated; its tokens are refused", {
+      throw accessError("ORGANISATION_DEACTIVATED", "The organisation is deactivated; its tokens are refused", {
         organisation_id: principal.organisationId,
       });
   }

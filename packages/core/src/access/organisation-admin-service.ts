@@ -1,3 +1,4 @@
+import { accessError } from "./access-errors.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { isTimeZone } from "../organisations/clinic-rules.js";
@@ -20,7 +21,7 @@ export type OrganisationChanges = Patch<OrganisationDraft & { plan: Plan; active
 export const ORGANISATION_LIMITS = Object.freeze({ nameMax: 200, defaultPerPage: 20, maxPerPage: 100 });
 
 export const organisationNotFound = (id: unknown) =>
-  new DomainError("ORGANISATION_NOT_FOUND", "Organisation not found", { organisation_id: id });
+  accessError("ORGANISATION_NOT_FOUND", "Organisation not found", { organisation_id: id });
 
 function organisationIssues(input: OrganisationChanges, creating: boolean): ValidationIssue[] {
   const issues: ValidationIssue[] = [];

@@ -1,8 +1,11 @@
+import { appointmentEvent } from "./appointment-events.js";
+import { caseError } from "../cases/case-errors.js";
+import { appointmentError } from "./appointment-errors.js";
+import { systemError } from "../kernel/system-errors.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
 import { type Storage, readsFor } from "../kernel/storage.js";
 import type { AppointmentServiceRepositories } from "./appointment-service-repositories.js";
 import type { Appointment, AppointmentDraft, AppointmentHistoryEntry, CancellationRequest } from "./appointment.js";
@@ -74,7 +77,7 @@ export type ActionInput =
   | { action: "CANCEL"; cancellation: CancellationRequest };
 
 const notFound = (id: unknown) =>
-  new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: id });
+  appointmentError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: id });
 
 const unknownReference = DomainError.unknownReference;
 
@@ -129,7 +132,7 @@ export class AppointmentService<R extends AppointmentServiceRepositories = Appoi
     if (clinic?.allowDoubleBooking) return;
     const clash = await tx.appointments.findOverlapping({ ...a, statuses: SLOT_HOLDING_STATUSES, exceptId });
     if (clash) {
-      throw new DomainError("SCHEDULE_CONFLICT", `The doctor already has appointment ${clash.id} at that time`, {
+      throw appointmentError("SCHEDULE_CONFLICT", `The doctor already has appointment ${clash.id} at that time`, {
         conflicting_appointment_id: clash.id,
         conflicting_timestamp: Math.floor(clash.startsAt.getTime() / 1000),
         conflicting_end_timestamp: Math.floor(clash.endsAt.getTime() / 1000),
@@ -165,7 +168,7 @@ export class AppointmentService<R extends AppointmentServiceRepositories = Appoi
       reader.zoneOf,
     );
     const first = problems[0];
-    if (first && !clinic.visitLimitWarningOnly) throw new DomainError(first.code, first.message, first.details);
+    if (first && !clinic.visitLimitWarningOnly) throw caseError(first.code, first.message, first.details);
     return problems;
   }
 
@@ -250,7 +253,7 @@ export class AppointmentService<R extends AppointmentServiceRepositories = Appoi
         version: 1,
       });
       await tx.appointments.appendHistory(historyEntry(appointment, "BOOK", null, principal.userId, now));
-      await tx.outbox.append(domainEvent("appointment.created", eventData(appointment), now));
+      await tx.outbox.append(appointmentEvent("appointment.created", eventData(appointment), now));
       if (options.onBooked) await options.onBooked(tx, appointment);
       return { appointment, warnings };
     });
@@ -330,7 +333,7 @@ export class AppointmentService<R extends AppointmentServiceRepositories = Appoi
     if (!(await tx.appointments.update(next))) throw new LostUpdate();
     const stored = { ...next, version: current.version + 1 };
     await tx.appointments.appendHistory(historyEntry(stored, input.action, current.status, principal.userId, now));
-    await tx.outbox.append(domainEvent(transition.event, eventData(stored), now));
+    await tx.outbox.append(appointmentEvent(transition.event, eventData(stored), now));
     // A cancelled visit gives its time back (a reschedule gives back the old time too): the waitlist may fill it.
     if (transition.to === "CANCELLED" || (input.action === "RESCHEDULE" && current.status === "SCHEDULED"))
       await queueFreedTime(
@@ -361,7 +364,7 @@ export class AppointmentService<R extends AppointmentServiceRepositories = Appoi
     switch (t.guard) {
       case "start_passed":
         if (now.getTime() < current.startsAt.getTime()) {
-          throw new DomainError(
+          throw systemError(
             "INVALID_TRANSITION",
             "An appointment can be marked as a no-show only once its start time has passed",
             {
@@ -422,7 +425,7 @@ export class AppointmentService<R extends AppointmentServiceRepositories = Appoi
 
 function refused(current: Appointment, action: AppointmentAction): DomainError {
   const verb = action.toLowerCase().replace("_", "-");
-  return new DomainError("INVALID_TRANSITION", `Cannot ${verb} an appointment that is ${current.status}`, {
+  return systemError("INVALID_TRANSITION", `Cannot ${verb} an appointment that is ${current.status}`, {
     appointment_id: current.id,
     current_status: current.status,
     action,

@@ -1,3 +1,4 @@
+import { systemError } from "../kernel/system-errors.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
@@ -62,7 +63,7 @@ export class AuditService {
   ): ReturnType<AuditService["list"]> {
     const only = clinicAccess(principal).only;
     if (only)
-      throw new DomainError(
+      throw systemError(
         "INSUFFICIENT_PERMISSIONS",
         "The audit trail spans every clinic of the organisation: a caller restricted to clinics cannot read it",
         { allowed_clinic_ids: [...only] },

@@ -1,5 +1,5 @@
 import type { Clock } from "../kernel/clock.js";
-import type { DomainEvent } from "../events/event-catalog.js";
+import type { OutboxEvent } from "../kernel/events.js";
 import type { OutboxRepository } from "../kernel/outbox-repository.js";
 import type { Storage } from "../kernel/storage.js";
 import type { AuditRepository } from "./audit-repository.js";
@@ -7,7 +7,7 @@ import { withTransaction } from "../kernel/storage-with-transaction.js";
 import { currentAuditScope, type AuditScope } from "./audit-scope.js";
 
 /** The first id an event names besides the organisation (its record: patient_id of patient.created, …). */
-function recordIdOf(event: DomainEvent): string | null {
+function recordIdOf(event: OutboxEvent): string | null {
   for (const [field, value] of Object.entries((event.data ?? {}) as Record<string, unknown>))
     if (
       field !== "organisation_id" &&

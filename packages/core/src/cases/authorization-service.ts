@@ -1,8 +1,8 @@
+import { caseEvent } from "./case-events.js";
+import { caseError } from "./case-errors.js";
 import type { Patch } from "../kernel/patch.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
-import { DomainError } from "../kernel/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
 import { coverageOfPatient } from "../coverages/patient-coverage.js";
 import { searchTerms } from "../kernel/text-match.js";
 import type { Storage } from "../kernel/storage.js";
@@ -38,7 +38,7 @@ export interface CoveragePath {
 }
 
 const notFound = (id: unknown) =>
-  new DomainError("AUTHORIZATION_NOT_FOUND", "Authorization not found", { authorization_id: id });
+  caseError("AUTHORIZATION_NOT_FOUND", "Authorization not found", { authorization_id: id });
 
 const eventData = (a: Authorization) => ({
   organisation_id: a.organisationId,
@@ -89,7 +89,7 @@ export class AuthorizationService {
       };
       assertConsistentAuthorization(record);
       const created = await tx.authorizations.insert(record);
-      await tx.outbox.append(domainEvent("authorization.created", eventData(created), now));
+      await tx.outbox.append(caseEvent("authorization.created", eventData(created), now));
       return this.view(tx, created);
     });
   }
@@ -179,7 +179,7 @@ export class AuthorizationService {
       // A change that changes nothing writes nothing and raises nothing (as a case's).
       if (JSON.stringify(before) === JSON.stringify(after)) return this.view(tx, current);
       await tx.authorizations.update(next);
-      await tx.outbox.append(domainEvent("authorization.updated", eventData(next), now));
+      await tx.outbox.append(caseEvent("authorization.updated", eventData(next), now));
       return this.view(tx, next);
     });
   }
@@ -192,7 +192,7 @@ export class AuthorizationService {
       const orgId = principal.organisationId;
       const found = under ? await this.findUnder(tx, orgId, under, id) : await tx.authorizations.findById(orgId, id);
       if (!found || !(await tx.authorizations.delete(principal.organisationId, id))) throw notFound(id);
-      await tx.outbox.append(domainEvent("authorization.deleted", eventData(found), this.deps.clock.now()));
+      await tx.outbox.append(caseEvent("authorization.deleted", eventData(found), this.deps.clock.now()));
     });
   }
 

@@ -1,9 +1,10 @@
+import { coverageEvent } from "../coverages/coverage-events.js";
+import { patientError } from "../patients/patient-errors.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import type { Storage } from "../kernel/storage.js";
 import type { CaseServiceRepositories } from "./case-service-repositories.js";
-import { domainEvent } from "../events/event-catalog.js";
 import { checkDate } from "../kernel/calendar-date.js";
 import { type InsuranceCard, type InsurancePayer, SELF_SUBSCRIBER } from "../coverages/coverage.js";
 
@@ -14,7 +15,7 @@ export interface InsuranceCardDraft {
   planEndDate?: string | null | undefined;
 }
 
-const patientNotFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
+const patientNotFound = (id: unknown) => patientError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
 
 /** A patient's insurance cards: what cases copy with a PRIMARY, SECONDARY or TERTIARY rank. */
 export class InsuranceCardService {
@@ -60,7 +61,7 @@ export class InsuranceCardService {
       });
       // The same record is a v2 coverage: its event is written here too.
       await tx.outbox.append(
-        domainEvent(
+        coverageEvent(
           "coverage.created",
           { organisation_id: card.organisationId, patient_id: patientId, coverage_id: card.id },
           now,

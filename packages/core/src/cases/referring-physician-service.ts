@@ -1,3 +1,4 @@
+import { caseError } from "./case-errors.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Patch } from "../kernel/patch.js";
 import type { Principal } from "../auth/principal.js";
@@ -11,9 +12,9 @@ import type { ReferringPhysician, ReferringPhysicianChanges, ReferringPhysicianD
 import { assertValidReferringPhysician } from "./referring-physician-rules.js";
 
 const notFound = (id: unknown) =>
-  new DomainError("REFERRING_PHYSICIAN_NOT_FOUND", "Referring physician not found", { referring_physician_id: id });
+  caseError("REFERRING_PHYSICIAN_NOT_FOUND", "Referring physician not found", { referring_physician_id: id });
 const duplicate = (existingId: number) =>
-  new DomainError("DUPLICATE_REFERRING_PHYSICIAN", "The organisation already has a referring physician with this NPI", {
+  caseError("DUPLICATE_REFERRING_PHYSICIAN", "The organisation already has a referring physician with this NPI", {
     existing_referring_physician_id: existingId,
   });
 

@@ -1,9 +1,9 @@
+import { coverageError } from "./coverage-errors.js";
 import type { InsuranceCard } from "./coverage.js";
-import { DomainError } from "../kernel/domain-error.js";
 import type { InsuranceCardRepository } from "./insurance-card-repository.js";
 
 export const coverageNotFound = (id: unknown) =>
-  new DomainError("COVERAGE_NOT_FOUND", "Coverage not found", { coverage_id: id });
+  coverageError("COVERAGE_NOT_FOUND", "Coverage not found", { coverage_id: id });
 
 /**
  * One of the patient's (undeleted) coverages in the organisation: what every path naming a patient's coverage reads

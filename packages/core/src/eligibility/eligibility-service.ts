@@ -1,8 +1,10 @@
+import { eligibilityEvent } from "./eligibility-events.js";
+import { eligibilityError } from "./eligibility-errors.js";
+import { patientError } from "../patients/patient-errors.js";
 import type { Principal } from "../auth/principal.js";
 import type { InsuranceCard } from "../coverages/coverage.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
 import { coverageOfPatient } from "../coverages/patient-coverage.js";
 import { isCalendarDate } from "../kernel/calendar-date.js";
 import { toPageWindow } from "../kernel/paging.js";
@@ -59,7 +61,7 @@ export class EligibilityService {
     const patient = Number.isSafeInteger(patientId)
       ? await r.patients.findById(principal.organisationId, patientId)
       : undefined;
-    if (!patient) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
+    if (!patient) throw patientError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
     return { patient, coverage: await coverageOfPatient(r, principal.organisationId, patientId, coverageId) };
   }
 
@@ -101,7 +103,7 @@ export class EligibilityService {
       ]);
     const gateway = this.deps.gateway;
     if (!gateway)
-      throw new DomainError(
+      throw eligibilityError(
         "ELIGIBILITY_NOT_CONFIGURED",
         "Real-time eligibility is not configured for this organisation; record results by hand on v1",
         {},
@@ -126,7 +128,7 @@ export class EligibilityService {
     });
     if (status !== "rejected") return saved;
     const first = exchange.rejections[0];
-    throw new DomainError(
+    throw eligibilityError(
       "ELIGIBILITY_REJECTED",
       `The payer rejected the inquiry: ${exchange.rejections.map((r) => `${r.code} ${r.reason}`).join("; ")}`,
       {
@@ -148,7 +150,7 @@ export class EligibilityService {
       return await gateway.check(organisationId, inquiry);
     } catch (error) {
       if (!(error instanceof EligibilityGatewayError)) throw error;
-      if (error.kind === "not_configured") throw new DomainError("ELIGIBILITY_NOT_CONFIGURED", error.message, {});
+      if (error.kind === "not_configured") throw eligibilityError("ELIGIBILITY_NOT_CONFIGURED", error.message, {});
       const code = FAILURE_CODES[error.kind];
       const saved = await this.save({
         ...base,
@@ -158,7 +160,7 @@ export class EligibilityService {
         request: error.request,
         response: error.response,
       });
-      throw new DomainError(code, error.message, { check_id: saved.id });
+      throw eligibilityError(code, error.message, { check_id: saved.id });
     }
   }
 
@@ -239,7 +241,7 @@ export class EligibilityService {
     return this.deps.storage.transaction(async (tx) => {
       const id = await tx.eligibilityChecks.insert(record);
       await tx.outbox.append(
-        domainEvent(
+        eligibilityEvent(
           "coverage.eligibility_checked",
           {
             organisation_id: record.organisationId,

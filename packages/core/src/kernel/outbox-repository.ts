@@ -1,7 +1,7 @@
-import type { DomainEvent } from "../events/event-catalog.js";
+import type { OutboxEvent } from "./events.js";
 
 /** A stored outbox row. */
-export interface OutboxEntry extends DomainEvent {
+export interface OutboxEntry extends OutboxEvent {
   id: number;
   dispatchedAt: Date | null;
 }
@@ -12,7 +12,7 @@ export interface OutboxEntry extends DomainEvent {
  * back with it. A dispatcher (webhooks issue) reads undispatched rows in id order.
  */
 export interface OutboxRepository {
-  append(event: DomainEvent): Promise<void>;
+  append(event: OutboxEvent): Promise<void>;
   /** Undispatched events in id order, oldest first, at most `limit`. */
   listPending(limit: number): Promise<OutboxEntry[]>;
   /** Marks the events handed to the webhook fan-out. */

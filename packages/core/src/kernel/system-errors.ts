@@ -1,3 +1,5 @@
+import { errorsOf } from "./domain-error.js";
+
 /** Errors any route can answer: input that fails the wire contract, authentication, routing and outages. Codes are public: never renamed or reused. */
 export const SYSTEM_ERROR_CODES = [
   /** A request body or a domain input broke one or more rules; details.issues lists them. */
@@ -35,3 +37,6 @@ export const SYSTEM_ERROR_CODES = [
   /** A defect: anything not classified above. Never used for client mistakes. */
   "INTERNAL_ERROR",
 ] as const;
+
+/** The error constructor of the kernel's codes, which every feature may throw. */
+export const systemError = errorsOf(SYSTEM_ERROR_CODES);

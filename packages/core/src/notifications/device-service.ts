@@ -1,6 +1,6 @@
+import { notificationError } from "./notification-errors.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
-import { DomainError } from "../kernel/domain-error.js";
 import type { Ids } from "../kernel/ids.js";
 import type { Storage } from "../kernel/storage.js";
 import type { NotificationServiceRepositories } from "./notification-service-repositories.js";
@@ -8,7 +8,7 @@ import type { Device, DeviceDraft } from "./notification.js";
 import { assertRecipient, assertValidDevice, type RecipientInput } from "./notification-rules.js";
 
 export const deviceNotFound = (id: unknown) =>
-  new DomainError("DEVICE_NOT_FOUND", "Device not found", { device_id: id });
+  notificationError("DEVICE_NOT_FOUND", "Device not found", { device_id: id });
 
 /**
  * Push devices of the principal's organisation's users. A device is one Web

@@ -1,10 +1,11 @@
+import { organisationEvent } from "./organisation-events.js";
+import { systemError } from "../kernel/system-errors.js";
+import { organisationError } from "./organisation-errors.js";
 import { ensureOrganisation } from "./ensure-organisation.js";
 import type { Patch } from "../kernel/patch.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
-import { DomainError } from "../kernel/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
 import { sortedPage, toPageWindow } from "../kernel/paging.js";
 import { foldForMatch, searchTerms } from "../kernel/text-match.js";
 import type { Storage } from "../kernel/storage.js";
@@ -24,7 +25,7 @@ import { findReachableClinic } from "./reachable-clinic.js";
 
 const notFound = clinicNotFound;
 const duplicateName = (existingId: number) =>
-  new DomainError("DUPLICATE_CLINIC", "The organisation already has a clinic with this name", {
+  organisationError("DUPLICATE_CLINIC", "The organisation already has a clinic with this name", {
     existing_clinic_id: existingId,
   });
 
@@ -48,7 +49,7 @@ export class ClinicService {
   /** A token restricted to clinics cannot add one: the new clinic would be outside its own restriction. */
   async create(principal: Principal, draft: ClinicDraft): Promise<Clinic> {
     if (clinicAccess(principal).only)
-      throw new DomainError(
+      throw systemError(
         "INSUFFICIENT_PERMISSIONS",
         "A caller restricted to clinics (clinic_id_list) cannot add clinics to the organisation",
         { allowed_clinic_ids: [...principal.clinicIds] },
@@ -75,7 +76,7 @@ export class ClinicService {
       });
       if (!result.created) throw duplicateName(result.existingId);
       await tx.outbox.append(
-        domainEvent("clinic.created", { organisation_id: organisationId, clinic_id: result.clinic.id }, now),
+        organisationEvent("clinic.created", { organisation_id: organisationId, clinic_id: result.clinic.id }, now),
       );
       return result.clinic;
     });
@@ -152,6 +153,6 @@ export async function writeChange(
   const result = await tx.organisations.updateClinic(next);
   if (!result.updated) throw duplicateName(result.existingId);
   await tx.outbox.append(
-    domainEvent("clinic.updated", { organisation_id: current.organisationId, clinic_id: current.id }, now),
+    organisationEvent("clinic.updated", { organisation_id: current.organisationId, clinic_id: current.id }, now),
   );
 }

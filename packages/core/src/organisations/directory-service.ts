@@ -1,6 +1,6 @@
+import { organisationError } from "./organisation-errors.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import { DomainError } from "../kernel/domain-error.js";
 import type { ClinicSettings } from "./organisation-repository.js";
 import type { Clock } from "../kernel/clock.js";
 import type { Storage } from "../kernel/storage.js";
@@ -10,7 +10,7 @@ import type { Clinic, Provider } from "./organisation.js";
 import { findReachableClinic } from "./reachable-clinic.js";
 
 const clinicNotFound = (id: unknown) =>
-  new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
+  organisationError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
     issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: id }],
   });
 

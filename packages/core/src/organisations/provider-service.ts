@@ -1,9 +1,10 @@
+import { organisationEvent } from "./organisation-events.js";
+import { organisationError } from "./organisation-errors.js";
 import { ensureOrganisation } from "./ensure-organisation.js";
 import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
 import { sortedPage, toPageWindow } from "../kernel/paging.js";
 import { foldForMatch, searchTerms } from "../kernel/text-match.js";
 import type { Storage } from "../kernel/storage.js";
@@ -21,7 +22,7 @@ import {
 const notFound = providerNotFound;
 const PROVIDERS = "providers";
 const duplicate = (field: "userId" | "npi", existingId: number) =>
-  new DomainError(
+  organisationError(
     "DUPLICATE_PROVIDER",
     field === "npi"
       ? "Another provider of the organisation has this NPI"
@@ -63,7 +64,11 @@ export class ProviderService {
       const result = await tx.organisations.insertProvider(provider);
       if (!result.created) throw duplicate(result.field, result.existingId);
       await tx.outbox.append(
-        domainEvent("provider.created", { organisation_id: organisationId, provider_id: result.provider.id }, now),
+        organisationEvent(
+          "provider.created",
+          { organisation_id: organisationId, provider_id: result.provider.id },
+          now,
+        ),
       );
       return result.provider;
     });
@@ -106,7 +111,7 @@ export class ProviderService {
       const result = await tx.organisations.updateProvider(next);
       if (!result.updated) throw duplicate(result.field, result.existingId);
       await tx.outbox.append(
-        domainEvent("provider.updated", { organisation_id: principal.organisationId, provider_id: id }, now),
+        organisationEvent("provider.updated", { organisation_id: principal.organisationId, provider_id: id }, now),
       );
       return next;
     });

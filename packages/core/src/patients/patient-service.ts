@@ -1,10 +1,11 @@
+import { patientEvent } from "./patient-events.js";
+import { organisationError } from "../organisations/organisation-errors.js";
+import { patientError } from "./patient-errors.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import { isDeepStrictEqual } from "node:util";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
-import { DomainError } from "../kernel/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
 import { type Storage, readsFor } from "../kernel/storage.js";
 import type { PatientServiceRepositories } from "./patient-service-repositories.js";
 import type { Patient, PatientChanges, PatientDraft } from "./patient.js";
@@ -38,7 +39,7 @@ export interface RegistrationResult {
   patient: Patient;
 }
 
-const notFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
+const notFound = (id: unknown) => patientError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
 
 /** Patient registration, reads, updates and the list. Every call is scoped to the principal's organisation. */
 export class PatientService {
@@ -63,7 +64,7 @@ export class PatientService {
     if (clinicId == null) return;
     const clinic = await findReachableClinic(tx, principal, clinicId);
     if (!clinic)
-      throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
+      throw organisationError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
         issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: clinicId }],
       });
   }
@@ -84,7 +85,7 @@ export class PatientService {
       const result = await tx.patients.insertIfAbsent(toPatientRecord(patientFromDraft(draft, orgId, now)));
       if (result.created) {
         await tx.outbox.append(
-          domainEvent("patient.created", { organisation_id: orgId, patient_id: result.patient.id }, now),
+          patientEvent("patient.created", { organisation_id: orgId, patient_id: result.patient.id }, now),
         );
       }
       return result;
@@ -116,11 +117,11 @@ export class PatientService {
       const outcome = await tx.patients.replace(id, toPatientRecord(next));
       if (outcome.outcome === "missing") throw notFound(id);
       if (outcome.outcome === "conflict") {
-        throw new DomainError("DUPLICATE_PATIENT", "Another patient with the same name and date of birth exists", {
+        throw patientError("DUPLICATE_PATIENT", "Another patient with the same name and date of birth exists", {
           existing_patient_id: outcome.existingId,
         });
       }
-      await tx.outbox.append(domainEvent("patient.updated", { organisation_id: orgId, patient_id: id }, now));
+      await tx.outbox.append(patientEvent("patient.updated", { organisation_id: orgId, patient_id: id }, now));
       return outcome.patient;
     });
   }

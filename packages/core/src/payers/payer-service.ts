@@ -1,3 +1,4 @@
+import { payerError } from "./payer-errors.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
@@ -16,7 +17,7 @@ import {
   payerIssues,
 } from "./payer.js";
 
-const notFound = (id: unknown) => new DomainError("PAYER_NOT_FOUND", "Payer not found", { payer_ref: id });
+const notFound = (id: unknown) => payerError("PAYER_NOT_FOUND", "Payer not found", { payer_ref: id });
 
 /** The payer registry and organisations' own payers: search, read, an admin's additions, the registry import. */
 export class PayerService {
@@ -63,13 +64,9 @@ export class PayerService {
         updatedAt: now,
       });
       if (!result.created)
-        throw new DomainError(
-          "DUPLICATE_PAYER",
-          "A payer with this payer id exists (in the registry or the organisation)",
-          {
-            existing_payer_ref: result.existingId,
-          },
-        );
+        throw payerError("DUPLICATE_PAYER", "A payer with this payer id exists (in the registry or the organisation)", {
+          existing_payer_ref: result.existingId,
+        });
       return result.payer;
     });
   }

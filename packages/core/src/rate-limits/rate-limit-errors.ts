@@ -1,3 +1,4 @@
+import { errorsOf } from "../kernel/domain-error.js";
 import { DomainError } from "../kernel/domain-error.js";
 import type { RateLimitDecision } from "./rate-limiter.js";
 
@@ -6,6 +7,9 @@ export const RATE_LIMIT_ERROR_CODES = [
   /** The organisation has used its request budget for the current window. */
   "RATE_LIMIT_EXCEEDED",
 ] as const;
+
+/** Throws one of the codes above (and only those). */
+export const rateLimitError = errorsOf(RATE_LIMIT_ERROR_CODES);
 
 /** RATE_LIMIT_EXCEEDED for a refused decision; its details name the limit and the seconds to wait. */
 export class RateLimitExceeded extends DomainError {

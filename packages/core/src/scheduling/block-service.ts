@@ -1,3 +1,4 @@
+import { schedulingError } from "./scheduling-errors.js";
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
 import { queueFreedTime } from "../appointments/freed-time.js";
 import type { Appointment } from "../appointments/appointment.js";
@@ -20,7 +21,7 @@ import {
 
 const DAY_MS = 86_400_000;
 
-const blockNotFound = (id: number) => new DomainError("BLOCK_NOT_FOUND", "Block not found", { block_id: id });
+const blockNotFound = (id: number) => schedulingError("BLOCK_NOT_FOUND", "Block not found", { block_id: id });
 
 /** The most appointments a block's answer lists as overlapped (more are counted, not listed). */
 const LISTED_OVERLAPS = 100;

@@ -1,8 +1,8 @@
+import { schedulingError } from "./scheduling-errors.js";
 import { DateTime } from "luxon";
 import type { Placement, PlacementCheck } from "../appointments/appointment-service.js";
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
 import type { Clock } from "../kernel/clock.js";
-import { DomainError } from "../kernel/domain-error.js";
 import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import { blockOccurrences } from "./provider-block.js";
 import { shiftOf } from "./provider-schedule.js";
@@ -78,7 +78,7 @@ export async function heldProblem(
 }
 
 const slotUnavailable = (problem: PlacementProblem, at: Placement) =>
-  new DomainError(
+  schedulingError(
     "SLOT_UNAVAILABLE",
     `The slot is no longer available: ${MESSAGES[problem.reason]}`,
     details(problem, at),
@@ -92,7 +92,7 @@ export function insideWorkingHours(clock: Clock, override: boolean): PlacementCh
   return async (tx, at) => {
     const problem = override ? null : await workingHoursProblem(tx, at);
     if (problem)
-      throw new DomainError("OUTSIDE_WORKING_HOURS", `Cannot book: ${MESSAGES[problem.reason]}`, details(problem, at));
+      throw schedulingError("OUTSIDE_WORKING_HOURS", `Cannot book: ${MESSAGES[problem.reason]}`, details(problem, at));
     const held = await heldProblem(tx, at, clock.now());
     if (held) throw slotUnavailable(held, at);
   };

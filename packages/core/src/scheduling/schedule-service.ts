@@ -1,3 +1,4 @@
+import { schedulingError } from "./scheduling-errors.js";
 import { DateTime } from "luxon";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
@@ -19,7 +20,7 @@ import {
 import { firstOverlap, type Shift, shiftIssues } from "./shift.js";
 
 const scheduleNotFound = (id: number) =>
-  new DomainError("SCHEDULE_NOT_FOUND", "Schedule not found", { schedule_id: id });
+  schedulingError("SCHEDULE_NOT_FOUND", "Schedule not found", { schedule_id: id });
 
 /** The day before a date (YYYY-MM-DD), by calendar: the replaced schedule's last day. */
 const dayBefore = (date: string) => DateTime.fromISO(date, { zone: "UTC" }).minus({ days: 1 }).toISODate() as string;
@@ -127,7 +128,7 @@ export class ScheduleService {
     if (!old || old.providerId !== providerId || !clinicAccess(principal).canSee(old.clinicId))
       throw scheduleNotFound(id);
     if (old.replacedById !== null)
-      throw new DomainError(
+      throw schedulingError(
         "SCHEDULE_ALREADY_REPLACED",
         `Schedule ${id} was replaced by schedule ${old.replacedById}`,
         {
@@ -169,7 +170,7 @@ async function assertNoOverlap(
       zones.set(other.clinicId, (await tx.organisations.findClinic(organisationId, other.clinicId))?.timeZone ?? "UTC");
     const overlap = firstOverlap(shift, shiftOf(other, zones.get(other.clinicId) as string));
     if (overlap)
-      throw new DomainError(
+      throw schedulingError(
         "SCHEDULE_OVERLAP",
         `The shift overlaps schedule ${other.id} (clinic ${other.clinicId}) from ${overlap.start.toISOString()}`,
         {

@@ -1,6 +1,7 @@
+import { systemError } from "../kernel/system-errors.js";
+import { soapError } from "./soap-errors.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
-import { DomainError } from "../kernel/domain-error.js";
 import { DEFAULT_DOCUMENTATION_SETTINGS } from "../organisations/documentation-settings.js";
 import type { Storage } from "../kernel/storage.js";
 import type { SoapServiceRepositories } from "./soap-service-repositories.js";
@@ -182,7 +183,7 @@ export class SoapDocumentService {
           note.status !== "COMPLETED"
             ? `A note in status ${note.status} has no summary yet; complete it first`
             : `The summary is ${from} already; it is rendered shortly`;
-        throw new DomainError("INVALID_TRANSITION", why, {
+        throw systemError("INVALID_TRANSITION", why, {
           context_id: note.contextId,
           current_status: note.status,
           summary_status: from,
@@ -219,7 +220,7 @@ export class SoapDocumentService {
       const what = variant === "full" ? "summary" : "short summary";
       const status = summaryStatusOf(note);
       if (status === "FAILED") {
-        throw new DomainError(
+        throw soapError(
           "DOCUMENT_NOT_FOUND",
           `The note's ${what} could not be rendered: ${note.summaryFailure}. Render it again once the cause is fixed`,
           {
@@ -232,7 +233,7 @@ export class SoapDocumentService {
       }
       const why =
         note.status === "COMPLETED" ? "is being rendered; try again shortly" : "exists once the note is completed";
-      throw new DomainError("DOCUMENT_NOT_FOUND", `The note's ${what} ${why}`, {
+      throw soapError("DOCUMENT_NOT_FOUND", `The note's ${what} ${why}`, {
         context_id: contextId,
         status: note.status,
         summary_status: status,

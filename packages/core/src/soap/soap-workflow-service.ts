@@ -1,9 +1,11 @@
+import { soapEvent } from "./soap-events.js";
+import { systemError } from "../kernel/system-errors.js";
+import { soapError } from "./soap-errors.js";
 import type { Principal } from "../auth/principal.js";
 import type { Claim, ClaimDraft } from "../billing/claim.js";
 import type { Clock } from "../kernel/clock.js";
 import { localDate } from "../cases/visit-tracking.js";
 import { DomainError } from "../kernel/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
 import { documentationSettingsOf } from "../organisations/documentation-settings.js";
 import type { DocumentationSettings } from "../organisations/organisation.js";
 import type { BillingGateway } from "../billing/billing-gateway.js";
@@ -183,7 +185,7 @@ export class SoapWorkflowService {
   /** A plan of care of the caller's organisation. */
   async planOfCare(principal: Principal, id: number): Promise<PlanOfCare> {
     const plan = await this.deps.storage.repositories.plansOfCare.findById(principal.organisationId, id);
-    if (!plan) throw new DomainError("PLAN_OF_CARE_NOT_FOUND", "Plan of care not found", { plan_of_care_id: id });
+    if (!plan) throw soapError("PLAN_OF_CARE_NOT_FOUND", "Plan of care not found", { plan_of_care_id: id });
     return plan;
   }
 
@@ -193,7 +195,7 @@ export class SoapWorkflowService {
     await existingNote(r, principal, contextId);
     const claim = await r.claims.findByContextId(principal.organisationId, contextId);
     if (!claim)
-      throw new DomainError(
+      throw soapError(
         "CLAIM_NOT_FOUND",
         "The note has no claim: it is not completed, or the organisation does not auto-submit to the stored claims",
         { context_id: contextId },
@@ -240,13 +242,13 @@ export class SoapWorkflowService {
     // Every content problem at once, so the client can show them together.
     const content = failures.filter((f) => f.code === "NOTE_INCOMPLETE");
     if (first.code === "NOTE_INCOMPLETE" && content.length > 1) {
-      throw new DomainError(
+      throw soapError(
         "NOTE_INCOMPLETE",
         content.map((f) => f.message).join(". "),
         Object.assign({}, ...content.map((f) => f.details)),
       );
     }
-    throw new DomainError(first.code, first.message, { context_id: s.note.contextId, ...first.details });
+    throw soapError(first.code, first.message, { context_id: s.note.contextId, ...first.details });
   }
 
   private async act(
@@ -261,7 +263,7 @@ export class SoapWorkflowService {
       const note = await lockedNote(tx, principal, contextId);
       const rows = soapNoteTransitions(note.status, action);
       if (!rows.length) {
-        throw new DomainError("INVALID_TRANSITION", `Cannot ${action} a note in status ${note.status}`, {
+        throw systemError("INVALID_TRANSITION", `Cannot ${action} a note in status ${note.status}`, {
           context_id: note.contextId,
           current_status: note.status,
           action,
@@ -332,7 +334,7 @@ export class SoapWorkflowService {
               changes.planOfCareId = await this.updatePlanOfCare(tx, state, now, serviceDateOnce);
             break;
           case "emit_soap_note_completed":
-            await tx.outbox.append(domainEvent("soap_note.completed", noteEventData(note), now));
+            await tx.outbox.append(soapEvent("soap_note.completed", noteEventData(note), now));
             break;
         }
       }

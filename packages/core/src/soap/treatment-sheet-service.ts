@@ -1,3 +1,4 @@
+import { soapError } from "./soap-errors.js";
 import type { Principal } from "../auth/principal.js";
 import type { BillingCode } from "../billing/billing-code.js";
 import type { Clock } from "../kernel/clock.js";
@@ -15,7 +16,7 @@ export interface AssessedTreatmentSheet {
 }
 
 const sheetNotFound = (id: unknown) =>
-  new DomainError("TREATMENT_SHEET_NOT_FOUND", "Treatment sheet not found", { sheet_id: id });
+  soapError("TREATMENT_SHEET_NOT_FOUND", "Treatment sheet not found", { sheet_id: id });
 
 /** The organisation's catalog by billing-code id (inactive codes included, so old sheets still read). */
 export async function catalogById(
@@ -62,7 +63,7 @@ export class TreatmentSheetService {
       assertNoteEditable(note, "WRITE_TREATMENT_SHEET");
       const existing = await tx.treatmentSheets.findByContextId(orgId, note.contextId);
       if (existing) {
-        throw new DomainError(
+        throw soapError(
           "TREATMENT_SHEET_EXISTS",
           `The note already has treatment sheet ${existing.id}; replace its treatments instead`,
           { context_id: note.contextId, treatment_sheet_id: existing.id },
@@ -80,7 +81,7 @@ export class TreatmentSheetService {
       });
       // The note lock serialises creators, so a duplicate here means the unique key caught a writer outside it.
       if (!sheet)
-        throw new DomainError("TREATMENT_SHEET_EXISTS", "The note already has a treatment sheet", {
+        throw soapError("TREATMENT_SHEET_EXISTS", "The note already has a treatment sheet", {
           context_id: note.contextId,
         });
       await tx.soapNotes.updateNote(orgId, note.contextId, { treatmentSheetId: sheet.id, updatedAt: now });

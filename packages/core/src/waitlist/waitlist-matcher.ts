@@ -1,6 +1,6 @@
+import { waitlistEvent } from "./waitlist-events.js";
 import { type FreedTime, queueFreedTime } from "../appointments/freed-time.js";
 import type { Clock } from "../kernel/clock.js";
-import { domainEvent } from "../events/event-catalog.js";
 import type { Ids } from "../kernel/ids.js";
 import { NOTIFICATION_DELIVERY_QUEUE } from "../notifications/push-outcome.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";
@@ -135,7 +135,7 @@ export class WaitlistMatcher {
     if (!(await tx.waitlist.updateRequest({ ...request, status: transition.to, updatedAt: now })))
       throw new Error(`waitlist request ${request.id} changed while it was offered a slot; the job retries`);
     await tx.outbox.append(
-      domainEvent(
+      waitlistEvent(
         "waitlist.offer_created",
         {
           organisation_id: at.organisationId,

@@ -1,3 +1,5 @@
+import { systemError } from "../kernel/system-errors.js";
+import { waitlistError } from "./waitlist-errors.js";
 import { type AppointmentOutcome, AppointmentService } from "../appointments/appointment-service.js";
 import { type ClinicAccess, clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
@@ -22,7 +24,7 @@ import { allowedWaitlistTriggers, type WaitlistTrigger, waitlistTransitions } fr
 import { queueFreedTime } from "../appointments/freed-time.js";
 
 export const waitlistRequestNotFound = (id: unknown) =>
-  new DomainError("WAITLIST_REQUEST_NOT_FOUND", "Waitlist request not found", { waitlist_request_id: id });
+  waitlistError("WAITLIST_REQUEST_NOT_FOUND", "Waitlist request not found", { waitlist_request_id: id });
 
 /** A request as read: with its offers, newest first (the first is the live one when the status is offered). */
 export interface WaitlistRequestView {
@@ -39,16 +41,12 @@ export interface WaitlistPage {
 
 /** The request can not take the trigger in its status (INVALID_TRANSITION, naming status and allowed triggers). */
 export function refusedTrigger(r: WaitlistRequest, trigger: WaitlistTrigger): DomainError {
-  return new DomainError(
-    "INVALID_TRANSITION",
-    `Cannot ${trigger.toLowerCase()} a waitlist request that is ${r.status}`,
-    {
-      waitlist_request_id: r.id,
-      current_status: r.status,
-      action: trigger,
-      allowed_actions: allowedWaitlistTriggers(r.status),
-    },
-  );
+  return systemError("INVALID_TRANSITION", `Cannot ${trigger.toLowerCase()} a waitlist request that is ${r.status}`, {
+    waitlist_request_id: r.id,
+    current_status: r.status,
+    action: trigger,
+    allowed_actions: allowedWaitlistTriggers(r.status),
+  });
 }
 
 class LostUpdate extends Error {}
@@ -263,7 +261,7 @@ export class WaitlistService {
     if (!offer) throw refusedTrigger(request, "ACCEPT");
     const now = this.deps.clock.now();
     if (offer.expiresAt.getTime() <= now.getTime())
-      throw new DomainError("WAITLIST_OFFER_EXPIRED", "The offer has expired; the slot goes to the next request", {
+      throw waitlistError("WAITLIST_OFFER_EXPIRED", "The offer has expired; the slot goes to the next request", {
         waitlist_request_id: id,
         waitlist_offer_id: offer.id,
         expired_at: offer.expiresAt.toISOString(),

@@ -1,7 +1,8 @@
+import { systemError } from "../kernel/system-errors.js";
+import { webhookError } from "./webhook-errors.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
-import { DomainError } from "../kernel/domain-error.js";
-import { type EventType, sampleEventData } from "../events/event-catalog.js";
+import type { EventCatalogue } from "../kernel/event-catalogue.js";
 import type { Ids } from "../kernel/ids.js";
 import { toPageWindow } from "../kernel/paging.js";
 import type { Storage } from "../kernel/storage.js";
@@ -52,6 +53,8 @@ export class WebhookDeliveryService {
       ids: Ids;
       cipher: SecretCipher;
       transport: WebhookTransport;
+      /** The practice's event types: a test delivery sends a sample of one. */
+      events: EventCatalogue;
     },
   ) {}
 
@@ -62,7 +65,7 @@ export class WebhookDeliveryService {
       const events = await tx.outbox.listPending(limit);
       // A batch is mostly a few organisations and types: look each pair's subscribers up once.
       const subscribers = new Map<string, Promise<StoredSubscription[]>>();
-      const subscribersOf = (org: number, type: EventType) => {
+      const subscribersOf = (org: number, type: string) => {
         const key = `${org}|${type}`;
         if (!subscribers.has(key)) subscribers.set(key, tx.webhooks.subscribersOf(org, type));
         return subscribers.get(key)!;
@@ -233,14 +236,14 @@ export class WebhookDeliveryService {
   ): Promise<{ payload: WebhookEnvelope; result: TransportResult; deliveryId: string }> {
     const s = await this.deps.storage.repositories.webhooks.findSubscription(principal.organisationId, subscriptionId);
     if (!s) throw subscriptionNotFound(subscriptionId);
-    const eventType = s.eventTypes[0] as EventType;
+    const eventType = s.eventTypes[0] as string;
     const payload = this.envelope(
       {
         eventId: `evt_${this.deps.ids.uuid()}`,
         eventType,
         apiVersion: s.apiVersion,
         // Every field of the event's published schema, so receivers can validate the test like a real delivery.
-        data: sampleEventData(eventType, principal.organisationId),
+        data: this.deps.events.sampleData(eventType, principal.organisationId),
       },
       true,
     );
@@ -279,12 +282,12 @@ export class WebhookDeliveryService {
     return this.deps.storage.transaction(async (tx: WebhookServiceRepositories) => {
       const d = await tx.webhooks.findDelivery(principal.organisationId, deliveryId);
       if (!d || d.subscriptionId !== subscriptionId)
-        throw new DomainError("DELIVERY_NOT_FOUND", "Delivery not found", {
+        throw webhookError("DELIVERY_NOT_FOUND", "Delivery not found", {
           delivery_id: deliveryId,
           subscription_id: subscriptionId,
         });
       if (d.status !== "failed") {
-        throw new DomainError("INVALID_TRANSITION", `Only a failed delivery can be retried; this one is ${d.status}`, {
+        throw systemError("INVALID_TRANSITION", `Only a failed delivery can be retried; this one is ${d.status}`, {
           delivery_id: d.id,
           current_status: d.status,
           action: "RETRY",

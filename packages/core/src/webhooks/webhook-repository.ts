@@ -1,4 +1,3 @@
-import type { EventType } from "../events/event-catalog.js";
 import type { StoredSubscription } from "./webhook-subscription.js";
 import type { WebhookAttempt, WebhookDelivery } from "./webhook-delivery.js";
 
@@ -25,7 +24,7 @@ export interface WebhookRepository {
   updateSubscription(s: StoredSubscription): Promise<void>;
   deleteSubscription(organisationId: number, id: number): Promise<boolean>;
   /** Active subscriptions of active organisations that take this event type. */
-  subscribersOf(organisationId: number, eventType: EventType): Promise<StoredSubscription[]>;
+  subscribersOf(organisationId: number, eventType: string): Promise<StoredSubscription[]>;
 
   /**
    * Inserts the deliveries (the fan-out's batch, in as few statements as the

@@ -1,4 +1,4 @@
-import { AesGcmSecretCipher } from "../webhooks/secret-cipher.js";
+import { AesGcmSecretCipher } from "./webhooks/secret-cipher.js";
 
 /** A VAPID key pair (RFC 8292) as web-push makes them: URL-safe base64, and the contact push services see. */
 export interface VapidKeys {

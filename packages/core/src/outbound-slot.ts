@@ -1,6 +1,6 @@
-import type { PushTransport } from "../notifications/push-transport.js";
-import type { SoapSummaryRenderer } from "../soap/soap-summary.js";
-import type { WebhookTransport } from "../webhooks/webhook-delivery.js";
+import type { PushTransport } from "./notifications/push-transport.js";
+import type { SoapSummaryRenderer } from "./soap/soap-summary.js";
+import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
 
 /** What sends and renders: webhook POSTs, Web Push messages, PDF summaries. */
 export interface OutboundAdapters {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { domainEvent, eventPayloadFields } from "./event-catalog.js";
+import { domainEvent, eventPayloadFields } from "./catalogues.js";
 
 describe("event catalog", () => {
   it("carries organisation_id in every event type", () => {
