@@ -78,6 +78,7 @@ export * from "./kernel/calendar-date.js";
 export * from "./patients/patient-list-query.js";
 export * from "./patients/patient-service.js";
 export * from "./rate-limits/rate-limiter.js";
+export * from "./rate-limits/rate-limit-decision.js";
 export { RateLimitExceeded } from "./rate-limits/rate-limit-errors.js";
 export { type PoolStats, readsFor, type ReplicaHealth, type StorageCapabilities } from "./kernel/storage.js";
 export * from "./storage-engine.js";

@@ -3,7 +3,7 @@ import type { RateLimitStore } from "./rate-limit-store.js";
 import type { Storage } from "../kernel/storage.js";
 import { withTransaction } from "../kernel/storage-with-transaction.js";
 import { RateLimitExceeded } from "./rate-limit-errors.js";
-import type { RateLimitDecision } from "./rate-limiter.js";
+import type { RateLimitDecision } from "./rate-limit-decision.js";
 
 /**
  * A write request whose rate-limit hit its first committed transaction counts. pending → claimed (a transaction

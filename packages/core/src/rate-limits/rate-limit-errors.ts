@@ -1,6 +1,6 @@
 import { errorsOf } from "../kernel/domain-error.js";
 import { DomainError } from "../kernel/domain-error.js";
-import type { RateLimitDecision } from "./rate-limiter.js";
+import type { RateLimitDecision } from "./rate-limit-decision.js";
 
 /** Errors of the per-organisation request budget. Codes are public: never renamed or reused. */
 export const RATE_LIMIT_ERROR_CODES = [

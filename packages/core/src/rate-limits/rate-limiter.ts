@@ -5,16 +5,7 @@ import type { Storage } from "../kernel/storage.js";
 import type { RateLimitServiceRepositories } from "./rate-limit-service-repositories.js";
 import { runInCountedWrite, type CountedWriteScope } from "./counted-write.js";
 import { HitLeases } from "./hit-leases.js";
-
-export interface RateLimitDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** When the current window ends and the budget refills. */
-  resetAt: Date;
-  /** Whole seconds until resetAt (at least 1); meaningful when not allowed. */
-  retryAfterSeconds: number;
-}
+import type { RateLimitDecision } from "./rate-limit-decision.js";
 
 /** A write run by `runCounted`: its decision, and how the write ended (absent when the budget refused it). */
 export interface CountedRun<T> {
