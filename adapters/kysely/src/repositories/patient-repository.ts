@@ -2,7 +2,9 @@ import type { InsertPatientResult, PatientListCriteria, PatientRecord, PatientRe
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from "kysely";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
-import { toDbTime, type Database, type PatientsTable } from "../schema.js";
+import { toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { PatientsTable } from "../tables/patients.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { executeWithNext } from "../deferred-appends.js";
 import { insertAhead, reservedId } from "../speculative-inserts.js";
