@@ -25,7 +25,7 @@ export * from "./kysely-module.js";
 export * from "./kysely-modules.js";
 export * from "./insert-ignoring-duplicate.js";
 export * from "./contention.js";
-export * from "./migrations/migrate.js";
+export * from "./migrate.js";
 export {
   applyPatientFilters,
   containsPattern,
