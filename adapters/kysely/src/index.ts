@@ -28,13 +28,13 @@ export * from "./contention.js";
 export * from "./migrate.js";
 export {
   applyPatientFilters,
-  containsPattern,
   PATIENT_SORT_COLUMNS,
   patientListQueries,
   rowsOfPage,
   searchTextContains,
   type PatientQueryNarrowing,
 } from "./repositories/patient-repository.js";
+export { containsPattern } from "./repositories/contains-pattern.js";
 export { patientToRow, rowToPatient } from "./repositories/patient-rows.js";
 
 /** Node socket errors that mean the server was not reachable or the connection dropped (any engine). */
@@ -50,5 +50,5 @@ export const NETWORK_UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
 export * from "./server-address.js";
 export * from "./patient-counts.js";
 export * from "./walked-search-page.js";
-export { SENT_WITH_NEXT_STATEMENT } from "./deferred-appends.js";
+export { SENT_WITH_NEXT_STATEMENT } from "./sent-with-next.js";
 export * from "./statements-by-shape.js";

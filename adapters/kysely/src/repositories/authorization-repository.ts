@@ -11,7 +11,7 @@ import type { Database } from "../schema.js";
 import type { AuthorizationsTable } from "../tables/cases.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
-import { containsPattern } from "./patient-repository.js";
+import { containsPattern } from "./contains-pattern.js";
 
 function columns(
   a: AuthorizationRecord,

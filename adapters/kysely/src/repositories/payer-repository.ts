@@ -6,7 +6,7 @@ import type { PayersTable } from "../tables/payers.js";
 import { fromDbTime, toDbTime } from "../db-time.js";
 import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
-import { containsPattern } from "./patient-repository.js";
+import { containsPattern } from "./contains-pattern.js";
 
 /** The registry's rows have no organisation. */
 const REGISTRY = 0;

@@ -11,7 +11,7 @@ import type { ReferringPhysiciansTable } from "../tables/cases.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
-import { containsPattern } from "./patient-repository.js";
+import { containsPattern } from "./contains-pattern.js";
 
 function columns(
   p: ReferringPhysicianRecord,

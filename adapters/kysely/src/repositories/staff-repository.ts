@@ -15,7 +15,7 @@ import type { StaffTable } from "../tables/staff.js";
 import { fromDbTime, toDbTime } from "../db-time.js";
 import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
-import { containsPattern } from "./patient-repository.js";
+import { containsPattern } from "./contains-pattern.js";
 
 const SORT_COLUMN = {
   last_name: "last_name_sort",
