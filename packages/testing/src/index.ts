@@ -1,4 +1,5 @@
-export { runStorageConformance, type StorageFixture } from "./conformance/storage-conformance.js";
+export { runStorageConformance } from "./conformance/storage-conformance.js";
+export type { StorageFixture } from "./conformance/storage-fixture.js";
 export {
   sharedSchemaProbe,
   type ProbedAppointment,

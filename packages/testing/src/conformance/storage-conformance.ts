@@ -17,16 +17,7 @@ import { describeScheduleConformance } from "./schedule-conformance.js";
 import { describeWaitlistConformance } from "./waitlist-conformance.js";
 import { describeCoverageConformance } from "./coverage-conformance.js";
 import { describeEligibilityConformance } from "./eligibility-conformance.js";
-import type { StorageProbe } from "./storage-probe.js";
-
-/** Raw reads of what an adapter persisted, made with the engine's own driver, not through our repositories. */
-/** One isolated, migrated, empty store per test, with its probe. */
-export interface StorageFixture {
-  storage: Storage;
-  probe: StorageProbe;
-  /** Closes connections and removes the store. */
-  dispose(): Promise<void>;
-}
+import type { StorageFixture } from "./storage-fixture.js";
 
 const T0 = new Date("2026-03-01T10:00:00.000Z");
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
