@@ -11,4 +11,4 @@ export {
 } from "./conformance/storage-probe.js";
 export { runRaceConformance, type RaceFixture } from "./conformance/race-conformance.js";
 export { testAccessToken, testPracticeKeys } from "./conformance/test-keys.js";
-export { MemoryStorage } from "./memory/memory-storage.js";
+export { MemoryStorage } from "./memory-storage.js";
