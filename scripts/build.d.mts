@@ -5,10 +5,13 @@ export declare function buildChanged(options?: {
   declarations?: boolean;
   node?: string;
   env?: NodeJS.ProcessEnv;
+  /** One workspace package's directory: only it is built. */
+  only?: string;
 }): string[];
 /** buildChanged with one line on stderr saying what it rebuilt; false when a build failed. */
 export declare function buildChangedAndSay(options?: {
   declarations?: boolean;
   node?: string;
   env?: NodeJS.ProcessEnv;
+  only?: string;
 }): boolean;

@@ -5,12 +5,14 @@
 //
 //   node scripts/build.mjs                  JavaScript only: what the runtime, the CLI and the tests load
 //   node scripts/build.mjs --declarations   also the .d.ts files (for publishing and embedding)
+//   ... --only <dir>                        that one workspace package (each package's prepack: npm pack
+//                                           builds the declarations it publishes, about 10 s a package)
 //
 // Progress goes to stderr, so a command's stdout (e.g. the seed's JSON line) stays clean.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -54,8 +56,10 @@ function readStamp(packageDir) {
  * Builds the packages whose inputs changed; returns the names of those rebuilt. Checking costs
  * only a hash, on any Node; tsup runs on `node` (a supported one) for the packages that changed.
  */
-export function buildChanged({ declarations = false, node = process.execPath, env = process.env } = {}) {
-  const workspaces = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).workspaces;
+export function buildChanged({ declarations = false, node = process.execPath, env = process.env, only } = {}) {
+  const all = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).workspaces;
+  const workspaces = only === undefined ? all : all.filter((w) => join(root, w) === resolve(only));
+  if (workspaces.length === 0) throw new Error(`${only} is not a workspace package of ${root}`);
   const rebuilt = [];
   for (const workspace of workspaces) {
     const packageDir = join(root, workspace);
@@ -87,5 +91,7 @@ export function buildChangedAndSay(options) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  if (!buildChangedAndSay({ declarations: process.argv.includes("--declarations") })) process.exit(1);
+  const args = process.argv.slice(2);
+  const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+  if (!buildChangedAndSay({ declarations: args.includes("--declarations"), only })) process.exit(1);
 }

@@ -2,7 +2,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { compareShape, documentedReplies, examplesOf, addressVariablesNotB } from "./doc-examples.js";
+import {
+  addressVariablesNotB,
+  compareShape,
+  documentedReplies,
+  examplesOf,
+  openPracticeInstalls,
+} from "./doc-examples.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -91,5 +97,39 @@ describe("the address the examples use", () => {
       addressVariablesNotB(readFileSync(join(ROOT, page), "utf8")).map((name) => `${page}: ${name}`),
     );
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("reading a page's install lines", () => {
+  it("takes each npm install naming an @openpractice package, continued lines joined, comments dropped", () => {
+    const page = [
+      `${fence}sh`,
+      "npm install && npm start   # not ours",
+      "npm install @openpractice/core @openpractice/http express \\",
+      "  @openpractice/sqlite kysely better-sqlite3      # or another engine",
+      "npm install jsonwebtoken",
+      fence,
+      "",
+      `${fence}sh`,
+      "npm install --save-dev @openpractice/testing vitest",
+      fence,
+      `${fence}ts`,
+      "// npm install @openpractice/client (not a shell block)",
+      fence,
+    ].join("\n");
+    expect(openPracticeInstalls(page)).toEqual([
+      {
+        line: 1,
+        args: [
+          "@openpractice/core",
+          "@openpractice/http",
+          "express",
+          "@openpractice/sqlite",
+          "kysely",
+          "better-sqlite3",
+        ],
+      },
+      { line: 8, args: ["--save-dev", "@openpractice/testing", "vitest"] },
+    ]);
   });
 });

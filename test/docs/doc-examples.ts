@@ -78,6 +78,29 @@ export function examplesOf(markdown: string): { script: string; curls: CurlExamp
 }
 
 /**
+ * The `npm install` commands of a page's sh blocks that name an @openpractice package, each as its words after
+ * `install` (continued lines joined, comments dropped), with the line of its block. The doc test does not run them;
+ * test/packaging/pack-install.mjs installs each into a new project from the packed tarballs, so a package missing
+ * from a line fails there as it would for a reader.
+ */
+export function openPracticeInstalls(markdown: string): { line: number; args: string[] }[] {
+  const out: { line: number; args: string[] }[] = [];
+  for (const block of shBlocks(markdown))
+    for (const command of commandsOf(block.body)) {
+      const words = command
+        .replace(/#[^\n]*$/gm, "")
+        .replace(/\\\n/g, " ")
+        .trim()
+        .split(/\s+/);
+      if (words[0] === "npm" && ["install", "i", "add"].includes(words[1] ?? "") && words.some(isOpenPractice))
+        out.push({ line: block.line, args: words.slice(2) });
+    }
+  return out;
+}
+
+const isOpenPractice = (word: string) => word.startsWith("@openpractice/");
+
+/**
  * The replies documented right after a block of curls (the next fence is ```json, or ```http starting with a status
  * line), each with the index of the block's last curl command.
  */

@@ -114,7 +114,7 @@ for (const engine of availableEngines()) {
         expect(res.status).toBe(400);
         expect((await res.json()).error.details.errors[0]).toMatchObject({
           field: "notification_url",
-          reason: expect.stringContaining("https"),
+          reason: "must use https (http is accepted only with OPENPRACTICE_ENV=development)",
         });
       } finally {
         await prod.stop();

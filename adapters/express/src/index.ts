@@ -1,1 +1,2 @@
 export * from "./express-host.js";
+export { keepRawBody } from "./body-read-before.js";

@@ -4,13 +4,14 @@ import type { ValidationIssue } from "./errors/domain-error.js";
  * A URL we will POST to on someone's behalf (a webhook's notification_url, a
  * push subscription's endpoint): http(s), at most `max` characters, https
  * unless `allowHttp` (development), and no credentials in it. Pushes one issue
- * naming `field` when it is not.
+ * naming `field` when it is not; a refused http URL names `httpSetting`, the
+ * host's own name for what would accept it (an option, an environment variable).
  */
 export function checkOutboundUrl(
   issues: ValidationIssue[],
   field: string,
   raw: unknown,
-  o: { allowHttp: boolean; max: number; what: string },
+  o: { allowHttp: boolean; httpSetting: string; max: number; what: string },
 ): void {
   let url: URL | undefined;
   try {
@@ -23,7 +24,7 @@ export function checkOutboundUrl(
   } else if (url.protocol === "http:" && !o.allowHttp) {
     issues.push({
       field,
-      reason: "must use https (http is accepted only with OPENPRACTICE_ENV=development)",
+      reason: `must use https (http is accepted only with ${o.httpSetting})`,
       value: raw,
     });
   } else if (url.username || url.password) {

@@ -12,7 +12,7 @@ import {
   type PracticeKeys,
 } from "./modules/practice-keys.js";
 import { WAITLIST_LIMITS } from "./waitlist/waitlist.js";
-import type { PracticeSettings } from "./modules/practice-settings.js";
+import type { HostNamedSetting, PracticeSettings } from "./modules/practice-settings.js";
 import type { OutboundAdapters, OutboundSlot } from "./modules/outbound-slot.js";
 import { coreModules, type PracticeServices } from "./modules.js";
 import type { PushTransport } from "./notifications/push-transport.js";
@@ -28,6 +28,7 @@ import type { SecretCipher } from "./webhooks/secret-cipher.js";
 import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
 
 export interface PracticeOptions {
+  /** The store every service uses: createSqliteStorage, createPostgresStorage, createMysqlStorage, or your own adapter. */
   storage: Storage;
   /**
    * Key material the instance cannot run without: the key that encrypts webhook
@@ -35,7 +36,9 @@ export interface PracticeOptions {
    * no generated default: see PracticeKeys.
    */
   keys: PracticeKeys;
+  /** Where the instance reads the time; default the system clock (tests pass a fixed one). */
   clock?: Clock;
+  /** How the instance makes random ids and tokens; default node:crypto. */
   ids?: Ids;
   /** Requests per minute per plan, overriding the spec's defaults. */
   planLimits?: Partial<Record<Plan, number>>;
@@ -59,21 +62,32 @@ export interface PracticeOptions {
    * (seconds, at most 7 days). Default 0: spec 4.4 rule 5, the old key is invalid at once.
    */
   webhookRotationGraceSeconds?: number;
-  /** Accept http:// notification URLs (OPENPRACTICE_ENV=development); default false. */
+  /**
+   * Accept http:// webhook notification URLs, for receivers on a development machine; default false (https only).
+   * The outbound address policy is separate: startBackgroundWork's `webhookPolicy` lets deliveries reach loopback.
+   */
   allowHttpWebhooks?: boolean;
-  /** Accept http:// push endpoints (OPENPRACTICE_ENV=development, local push services); default false. */
+  /** Accept http:// push endpoints (a local push service in development); default false (https only). */
   allowHttpPushEndpoints?: boolean;
+  /**
+   * How refusals name allowHttpWebhooks and allowHttpPushEndpoints, for a host that sets them its own way (the
+   * runtime passes `OPENPRACTICE_ENV=development`). Default: the options themselves.
+   */
+  settingNames?: Partial<Record<HostNamedSetting, string>>;
   /** How long a waitlist offer holds its slot, in minutes (1 to 1440; default 30). */
   waitlistOfferMinutes?: number;
   /**
-   * What sends and renders. Usually left out: startBackgroundWork
-   * (@openpractice/worker) sets the shipped adapters for what these leave out.
+   * Sends webhook deliveries. Usually left out, as are pushTransport and
+   * summaryRenderer: startBackgroundWork (@openpractice/worker) sets the
+   * shipped adapters for what these leave out (HTTPS under its webhookPolicy).
    * Set them to send another way, or to call the delivery services without
    * background work (tests, custom runners). Unset and without background
    * work: webhooks and pushes are refused (recorded as failed), summaries fail.
    */
   webhookTransport?: WebhookTransport;
+  /** Sends Web Push messages; default (with background work): web-push signed with keys.vapid. See webhookTransport. */
   pushTransport?: PushTransport;
+  /** Lays out SOAP note summaries as PDF; default (with background work): @openpractice/pdf-lib. See webhookTransport. */
   summaryRenderer?: SoapSummaryRenderer;
 }
 
@@ -140,6 +154,11 @@ export function createPractice(options: PracticeOptions): Practice {
     webhookRotationGraceSeconds: options.webhookRotationGraceSeconds ?? 0,
     allowHttpPushEndpoints: options.allowHttpPushEndpoints ?? false,
     waitlistOfferMinutes: options.waitlistOfferMinutes ?? WAITLIST_LIMITS.defaultOfferMinutes,
+    settingNames: Object.freeze({
+      allowHttpWebhooks: "the createPractice option allowHttpWebhooks: true",
+      allowHttpPushEndpoints: "the createPractice option allowHttpPushEndpoints: true",
+      ...definedOnly({ ...options.settingNames }),
+    }),
   });
   const clock = options.clock ?? systemClock;
   return practiceFrom({

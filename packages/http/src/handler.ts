@@ -18,7 +18,12 @@ import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
 import { httpModules, V1_ERROR_MAP, V2_STATUS_MAP } from "./http-modules.js";
 import { buildOpenApiDocument, openApiDocumentAt, type OpenApiDocument } from "./openapi/openapi-document.js";
-import { lastResortReport, lastResortResponse, type LastResortContext } from "./last-resort.js";
+import {
+  lastResortReport,
+  lastResortResponse,
+  reportUnexpectedOnStderr,
+  type LastResortContext,
+} from "./last-resort.js";
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from "./request-body.js";
 import { parseQuery, requestIdFor } from "./request-context.js";
 import type { Contract, RouteContext, RouteDefinition } from "./route.js";
@@ -40,7 +45,12 @@ export interface RequestLogEntry {
 }
 
 export interface HttpHandlerOptions {
+  /** The instance the API serves (createPractice). */
   practice: Practice;
+  /**
+   * Turns a request into a principal (organisation, user, scopes, clinics): createJwtAuthenticator, or your own
+   * (an EMR's session cookie, say); it throws DomainError UNAUTHORIZED to refuse.
+   */
   authenticator: Authenticator;
   /** Signs tokens at POST /oauth/token and publishes /.well-known/jwks.json; without it neither is served. */
   tokenIssuer?: TokenIssuer | undefined;
@@ -58,8 +68,12 @@ export interface HttpHandlerOptions {
    * changeable or turned off (docs/embedding.md); `false` sends none of them (a host that sets its own).
    */
   securityHeaders?: SecurityHeaderOptions | false;
+  /** Hears every finished request (route pattern, status, duration, error code; no bodies): your access log or metrics. */
   onRequestComplete?: (entry: RequestLogEntry) => void;
-  /** Receives defects (anything that is not a DomainError). */
+  /**
+   * Receives defects (anything thrown that is not a DomainError, answered 500 INTERNAL_ERROR) and store outages
+   * (503). Default: one JSON line on stderr per defect, with its stack (console.error).
+   */
   onUnexpectedError?: (error: unknown, entry: Omit<RequestLogEntry, "status" | "durationMs">) => void;
 }
 
@@ -117,6 +131,8 @@ function mountPath(raw: string | null): string {
 /** The whole API (v1, v2, system routes) as one web-standard fetch handler. Each call builds independent state. */
 export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
   const { practice, authenticator } = options;
+  // Defects are always reported somewhere: the host's reporter, else stderr.
+  const reporting = { ...options, onUnexpectedError: options.onUnexpectedError ?? reportUnexpectedOnStderr };
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const writeSecurityHeaders = securityHeaderWriter(options.securityHeaders);
   const bodyValidator = new SchemaValidator();
@@ -325,7 +341,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         // Not a defect: the store is down or busy for now. Clients may retry.
         errorCode = "SERVICE_UNAVAILABLE";
         headers["retry-after"] = "5";
-        callHook(() => options.onUnexpectedError?.(error, { ...where, organisationId }), where);
+        callHook(() => reporting.onUnexpectedError(error, { ...where, organisationId }), where);
         response = renderError(
           new DomainError("SERVICE_UNAVAILABLE", "The database is unavailable for now; retry shortly"),
           contract,
@@ -334,7 +350,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
           headers,
         );
       } else {
-        callHook(() => options.onUnexpectedError?.(error, { ...where, organisationId }), where);
+        callHook(() => reporting.onUnexpectedError(error, { ...where, organisationId }), where);
         response = renderError(
           new DomainError("INTERNAL_ERROR", "Internal error; the request id identifies it in the server log"),
           contract,
@@ -367,7 +383,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
       return await respond(request, seen, connection);
     } catch (failure) {
       // Rendering the error itself failed (or anything around it): a fixed reply that cannot fail.
-      const response = lastResortResponse(failure, request, seen, options);
+      const response = lastResortResponse(failure, request, seen, reporting);
       writeSecurityHeaders(request, response, true);
       return response;
     }

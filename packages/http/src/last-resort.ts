@@ -28,6 +28,39 @@ export function describeThrown(error: unknown): { name: string; message: string;
   };
 }
 
+/** One JSON line on stderr in the runtime log's shape (level, time, request id, route, err, msg); never throws. */
+function writeErrorLine(
+  error: unknown,
+  entry: { requestId: string; method: string; route: string; organisationId?: number | undefined },
+  msg: string,
+  withStack: boolean,
+): void {
+  try {
+    const { name, message, stack } = describeThrown(error);
+    console.error(
+      JSON.stringify({
+        level: "error",
+        time: new Date().toISOString(),
+        request_id: entry.requestId,
+        method: entry.method,
+        route: entry.route,
+        organisation_id: entry.organisationId,
+        err: withStack ? { name, message, stack } : { name, message },
+        msg,
+      }),
+    );
+  } catch {
+    // nothing is left to report with
+  }
+}
+
+/**
+ * onUnexpectedError when the host passes none: each defect as one JSON line on stderr, with its stack, so a 500
+ * is never silent. A host with a logger passes its own (the runtime logs through pino).
+ */
+export const reportUnexpectedOnStderr: NonNullable<HttpHandlerOptions["onUnexpectedError"]> = (error, entry) =>
+  writeErrorLine(error, entry, "unexpected error", true);
+
 /**
  * Reports a failure of the error path or of a host hook: to the host's
  * onUnexpectedError, and when that throws too, as one JSON line on stderr.
@@ -43,21 +76,7 @@ export function lastResortReport(
   } catch {
     // the host's logger failed as well: fall through to the plain line
   }
-  try {
-    const { name, message } = describeThrown(error);
-    console.error(
-      JSON.stringify({
-        level: "error",
-        time: new Date().toISOString(),
-        request_id: entry.requestId,
-        route: entry.route,
-        err: { name, message },
-        msg: "unexpected error in the error path",
-      }),
-    );
-  } catch {
-    // nothing is left to report with
-  }
+  writeErrorLine(error, entry, "unexpected error in the error path", false);
 }
 
 /**

@@ -80,6 +80,11 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         waitlistOfferMinutes: config.waitlistOfferMinutes,
         eligibilityGateway: new X12EligibilityGateway({ clearinghouseFor: (id) => config.clearinghouses.get(id) }),
         allowHttpPushEndpoints: development,
+        // Refusals name the runtime's own setting, not the library option it turns into.
+        settingNames: {
+          allowHttpWebhooks: "OPENPRACTICE_ENV=development",
+          allowHttpPushEndpoints: "OPENPRACTICE_ENV=development",
+        },
         // Set before the server listens, so a /test delivery never meets an unset transport; background work keeps it.
         webhookTransport: createWebhookTransport({
           allowPrivate: development,

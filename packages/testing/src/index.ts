@@ -9,6 +9,7 @@ export {
   type StorageProbe,
   type TableReader,
 } from "./conformance/storage-probe.js";
-export { runRaceConformance, type RaceFixture } from "./conformance/race-conformance.js";
+export { runRaceConformance, type RaceFixture, type RaceOptions } from "./conformance/race-conformance.js";
+export { KIT_TIMEOUT_MS, type KitTimeoutOptions } from "./conformance/kit-timeouts.js";
 export { testAccessToken, testPracticeKeys } from "./conformance/test-keys.js";
 export { MemoryStorage } from "./memory-storage.js";

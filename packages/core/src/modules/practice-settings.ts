@@ -5,6 +5,9 @@ import type { SecretCipher } from "../webhooks/secret-cipher.js";
 import type { OutboundSlot } from "./outbound-slot.js";
 import type { VapidKeys } from "./practice-keys.js";
 
+/** The settings a host may set in its own way (the runtime: OPENPRACTICE_ENV), named so in refusals. */
+export type HostNamedSetting = "allowHttpWebhooks" | "allowHttpPushEndpoints";
+
 /** The options of createPractice after defaults: what every module's services may read. Frozen. */
 export interface PracticeSettings {
   readonly planLimits: Readonly<Record<Plan, number>>;
@@ -27,6 +30,8 @@ export interface PracticeSettings {
   /** Grace period of a webhook key rotation that names none (seconds; 0: the old key stops at once, spec rule 5). */
   readonly webhookRotationGraceSeconds: number;
   readonly allowHttpPushEndpoints: boolean;
+  /** How refusals name the two settings above: the options themselves, or the host's own words for them. */
+  readonly settingNames: Readonly<Record<HostNamedSetting, string>>;
   /** How long a waitlist offer holds its slot (minutes, default 30). */
   readonly waitlistOfferMinutes: number;
 }

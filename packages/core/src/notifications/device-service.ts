@@ -16,10 +16,12 @@ export const deviceNotFound = (id: unknown) =>
  * shared browser never pushes to the previous user.
  */
 export class DeviceService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; ids: Ids; allowHttp: boolean }) {}
+  constructor(
+    private readonly deps: { storage: Storage; clock: Clock; ids: Ids; allowHttp: boolean; httpSetting: string },
+  ) {}
 
   async register(principal: Principal, draft: DeviceDraft): Promise<{ device: Device; created: boolean }> {
-    const valid = assertValidDevice(draft, { allowHttp: this.deps.allowHttp });
+    const valid = assertValidDevice(draft, { allowHttp: this.deps.allowHttp, httpSetting: this.deps.httpSetting });
     const now = this.deps.clock.now();
     // Writes run in transactions so an audited request commits its audit entry with them.
     return this.deps.storage.transaction((tx) =>

@@ -20,7 +20,13 @@ export const notificationsModule = defineCoreModule({
     };
     return {
       notifications: new NotificationService({ storage, clock, ids, transport }),
-      pushDevices: new DeviceService({ storage, clock, ids, allowHttp: settings.allowHttpPushEndpoints }),
+      pushDevices: new DeviceService({
+        storage,
+        clock,
+        ids,
+        allowHttp: settings.allowHttpPushEndpoints,
+        httpSetting: settings.settingNames.allowHttpPushEndpoints,
+      }),
       notificationDeliveries: new NotificationDeliveryService({ storage, clock, transport }),
     };
   },

@@ -62,7 +62,7 @@ describe("notification rules", () => {
     ecdh.generateKeys();
     const keys = { p256dh: ecdh.getPublicKey("base64url"), auth: randomBytes(16).toString("base64url") };
     const draft = { userType: "patient", userId: "9", endpoint: "https://push.example.org/x", keys };
-    expect(assertValidDevice(draft, { allowHttp: false })).toMatchObject({
+    expect(assertValidDevice(draft, { allowHttp: false, httpSetting: "the option" })).toMatchObject({
       recipient: { userType: "PATIENT", userId: "9" },
       keys,
     });
@@ -72,14 +72,21 @@ describe("notification rules", () => {
       issuesOf(() =>
         assertValidDevice(
           { ...draft, keys: { p256dh: offCurve.toString("base64url"), auth: "AAAA" } },
-          { allowHttp: false },
+          { allowHttp: false, httpSetting: "the option" },
         ),
       ),
     ).toEqual(["keys.p256dh", "keys.auth"]);
     expect(
-      issuesOf(() => assertValidDevice({ ...draft, endpoint: "http://push.example.org/x" }, { allowHttp: false })),
+      issuesOf(() =>
+        assertValidDevice(
+          { ...draft, endpoint: "http://push.example.org/x" },
+          { allowHttp: false, httpSetting: "the option" },
+        ),
+      ),
     ).toEqual(["endpoint"]);
-    expect(() => assertValidDevice({ ...draft, endpoint: "http://127.0.0.1:9/x" }, { allowHttp: true })).not.toThrow();
+    expect(() =>
+      assertValidDevice({ ...draft, endpoint: "http://127.0.0.1:9/x" }, { allowHttp: true, httpSetting: "the option" }),
+    ).not.toThrow();
   });
 });
 

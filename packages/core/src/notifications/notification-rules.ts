@@ -190,12 +190,13 @@ function checkKeys(issues: ValidationIssue[], keys: Partial<PushKeys> | undefine
 /** A device registration: a recipient, a push endpoint and keys that can encrypt, an optional label. */
 export function assertValidDevice(
   draft: DeviceDraft,
-  env: { allowHttp: boolean },
+  env: { allowHttp: boolean; httpSetting: string },
 ): { recipient: Recipient; endpoint: string; keys: PushKeys; label: string | null } {
   const issues: ValidationIssue[] = [];
   const recipient = checkRecipient(issues, "", draft);
   checkOutboundUrl(issues, "endpoint", draft.endpoint, {
     allowHttp: env.allowHttp,
+    httpSetting: env.httpSetting,
     max: NOTIFICATION_LIMITS.endpointMax,
     what: "the push service URL of the subscription",
   });

@@ -27,6 +27,7 @@ export const webhooksModule = defineCoreModule({
       clock,
       cipher: settings.cipher,
       allowHttp: settings.allowHttpWebhooks,
+      httpSetting: settings.settingNames.allowHttpWebhooks,
       rotationGraceSeconds: settings.webhookRotationGraceSeconds,
     }),
     webhookDeliveries: new WebhookDeliveryService({

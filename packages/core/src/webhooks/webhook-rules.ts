@@ -33,7 +33,7 @@ export function checkEventTypes(issues: ValidationIssue[], eventTypes: unknown):
 export function assertValidSubscription(
   input: SubscriptionChanges,
   creating: boolean,
-  env: { allowHttp: boolean },
+  env: { allowHttp: boolean; httpSetting: string },
 ): void {
   if (input.apiVersion !== undefined && !(WEBHOOK_API_VERSIONS as readonly string[]).includes(input.apiVersion)) {
     throw new DomainError(
@@ -62,6 +62,7 @@ export function assertValidSubscription(
   if (creating || input.notificationUrl !== undefined)
     checkOutboundUrl(issues, "notificationUrl", input.notificationUrl, {
       allowHttp: env.allowHttp,
+      httpSetting: env.httpSetting,
       max: WEBHOOK_LIMITS.urlMax,
       what: "a valid URL",
     });

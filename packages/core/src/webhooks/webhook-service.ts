@@ -45,6 +45,8 @@ export class WebhookService {
       clock: Clock;
       cipher: SecretCipher;
       allowHttp: boolean;
+      /** What a refused http URL names as the setting that accepts it. */
+      httpSetting: string;
       /** The grace period of a rotation that names none: 0 (spec 4.4 rule 5) unless the instance says otherwise. */
       rotationGraceSeconds?: number | undefined;
     },
@@ -88,7 +90,7 @@ export class WebhookService {
   }
 
   async create(principal: Principal, draft: SubscriptionDraft): Promise<SubscriptionWithKey> {
-    assertValidSubscription(draft, true, { allowHttp: this.deps.allowHttp });
+    assertValidSubscription(draft, true, { allowHttp: this.deps.allowHttp, httpSetting: this.deps.httpSetting });
     const now = this.deps.clock.now();
     const signatureKey = newSignatureKey();
     return this.deps.storage.transaction(async (tx) => {
@@ -157,7 +159,7 @@ export class WebhookService {
 
   /** PATCH: name, event_types (replaces the array), notification_url, api_version, is_active. */
   async update(principal: Principal, id: number, changes: SubscriptionChanges): Promise<WebhookSubscription> {
-    assertValidSubscription(changes, false, { allowHttp: this.deps.allowHttp });
+    assertValidSubscription(changes, false, { allowHttp: this.deps.allowHttp, httpSetting: this.deps.httpSetting });
     const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as {
       [K in keyof SubscriptionChanges]?: Exclude<SubscriptionChanges[K], undefined>;
     };

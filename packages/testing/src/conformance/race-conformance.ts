@@ -2,6 +2,7 @@ import { createECDH, randomBytes } from "node:crypto";
 import { createPractice, type Storage } from "@openpractice/core";
 import { createHttpHandler, createJwtAuthenticator, type FetchHandler } from "@openpractice/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KIT_TIMEOUT_MS, type KitTimeoutOptions } from "./kit-timeouts.js";
 import { testAccessToken, testPracticeKeys } from "./test-keys.js";
 
 /** A migrated, empty store on the engine under test, and how to remove it. */
@@ -10,7 +11,7 @@ export interface RaceFixture {
   dispose(): Promise<void>;
 }
 
-export interface RaceOptions {
+export interface RaceOptions extends KitTimeoutOptions {
   /** Identical requests fired at once per round (default 20). */
   concurrency?: number;
   /** Rounds per rule, each on a fresh organisation (default 5): one burst can pass by luck. */
@@ -53,7 +54,9 @@ function tally(replies: Reply[], label: (r: Reply) => string, defects: Map<strin
  * Each rule expects exactly one winner and the documented answer for every
  * other request (a refusal, or the winner's result for idempotent rules), and
  * never a 5xx. An engine adapter inherits the whole suite by calling
- * `runRaceConformance(name, factory)` with a factory of fresh stores.
+ * `runRaceConformance(name, factory)` with a factory of fresh stores. The
+ * suite sets its own timeouts (`options.timeoutMs`, default 60 s a rule and a
+ * fixture hook).
  */
 export function runRaceConformance(
   engine: string,
@@ -62,8 +65,11 @@ export function runRaceConformance(
 ): void {
   const n = options.concurrency ?? 20;
   const rounds = options.rounds ?? 5;
+  const timeout = options.timeoutMs ?? KIT_TIMEOUT_MS;
 
-  describe(`race conformance [${engine}]: ${n} concurrent identical requests, ${rounds} rounds per rule`, () => {
+  // Every rule inherits the suite's timeout (a rule is rounds × n requests); the hooks take theirs one by one.
+  const title = `race conformance [${engine}]: ${n} concurrent identical requests, ${rounds} rounds per rule`;
+  describe(title, { timeout }, () => {
     let fx: RaceFixture;
     let handle: FetchHandler;
     let nextOrganisation = 1000;
@@ -90,10 +96,10 @@ export function runRaceConformance(
               .slice(0, 120),
           ),
       });
-    }, 60_000);
+    }, timeout);
     afterAll(async () => {
       await fx.dispose();
-    });
+    }, timeout);
 
     /**
      * A new organisation and a client acting in it as user 101. Stored up front
