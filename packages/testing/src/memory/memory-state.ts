@@ -47,7 +47,7 @@ export interface StoredJob {
 
 /** Everything the store holds; a transaction snapshots and restores it whole. */
 export interface MemoryState {
-  /** The state of domains added as memory modules (memory-modules.ts), by module key: see moduleState. */
+  /** The state of domains added as memory modules (domains.ts), by module key: see moduleState. */
   modules: Map<string, unknown>;
   organisations: Map<number, Organisation>;
   clinics: Clinic[];

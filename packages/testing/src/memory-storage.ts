@@ -1,8 +1,8 @@
 import type { Repositories, Storage } from "@openpractice/core";
-import { memoryRepositories } from "./memory-modules.js";
-import { emptyState, type MemoryState } from "./memory-state.js";
-import type { StorageProbe } from "../conformance/storage-probe.js";
-import { memoryProbe } from "./memory-probe.js";
+import { testingDomains } from "./domains.js";
+import { emptyState, type MemoryState } from "./memory/memory-state.js";
+import type { StorageProbe } from "./conformance/storage-probe.js";
+import { memoryProbe } from "./memory/memory-probe.js";
 
 /**
  * A complete storage adapter in memory, to show what the port asks of one and
@@ -72,4 +72,9 @@ function wrapEach(repos: Repositories, around: <T>(call: () => Promise<T>) => Pr
     );
   }
   return wrapped as unknown as Repositories;
+}
+
+/** Every repository of the port over the state: each domain's memory module (domains.ts). */
+function memoryRepositories(s: () => MemoryState): Repositories {
+  return Object.assign({}, ...testingDomains.map((domain) => domain.repositories(s))) as Repositories;
 }
