@@ -1,6 +1,7 @@
 import { DomainError as KernelDomainError, type ErrorDetails, type ValidationIssue } from "./kernel/domain-error.js";
 import { eventCatalogue } from "./kernel/event-catalogue.js";
 import { checkedEvent, type OutboxEvent } from "./kernel/events.js";
+import type { ErrorCodeOf } from "./kernel/module-list.js";
 import { coreModules, type EventDefinitions } from "./modules.js";
 
 /**
@@ -11,7 +12,7 @@ import { coreModules, type EventDefinitions } from "./modules.js";
  * v2 error body) maps these codes exactly once, in packages/http, and the
  * compiler refuses a code either map lacks.
  */
-export type ErrorCode = (typeof coreModules)[number]["errorCodes"][number];
+export type ErrorCode = ErrorCodeOf<typeof coreModules>;
 
 const ERROR_CODES: readonly ErrorCode[] = Object.freeze(coreModules.flatMap((m): readonly ErrorCode[] => m.errorCodes));
 

@@ -1,6 +1,7 @@
 export * from "./modules.js";
 // The kernel every feature builds on: the module descriptor, options, events, the storage port's generic form.
 export * from "./kernel/module.js";
+export * from "./kernel/module-list.js";
 export * from "./kernel/options.js";
 export * from "./kernel/events.js";
 export * from "./kernel/event-catalogue.js";

@@ -1,4 +1,4 @@
-import type { Owns } from "./kernel/module.js";
+import type { EventDefinitionsOf, OptionDescriptorsOf, RepositoriesOf, ServicesOf } from "./kernel/module-list.js";
 import type { Storage as StoragePort } from "./kernel/storage.js";
 import { accessModule } from "./access/module.js";
 import { auditModule } from "./audit/module.js";
@@ -51,18 +51,16 @@ export const coreModules = [
   eligibilityModule,
 ] as const;
 
-type CoreModule = (typeof coreModules)[number];
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-type OwnedBy<M> = M extends { readonly repositories: Owns<infer R> } ? R : never;
+type CoreModules = typeof coreModules;
 
 /** The services of every module, by property name (practice.patients, practice.soapNotes, …). */
-export type PracticeServices = UnionToIntersection<ReturnType<CoreModule["createServices"]>>;
+export type PracticeServices = ServicesOf<CoreModules>;
 
 /** Every module's event definitions, merged by event type. */
-export type EventDefinitions = UnionToIntersection<CoreModule["events"]>;
+export type EventDefinitions = EventDefinitionsOf<CoreModules>;
 
 /** The repositories every module owns, merged: the storage port an adapter implements. */
-type ModuleRepositories = UnionToIntersection<OwnedBy<CoreModule>>;
+type ModuleRepositories = RepositoriesOf<CoreModules>;
 
 /**
  * The repositories a unit of work can touch: each module's own (its feature folder declares the port), merged
@@ -74,4 +72,4 @@ export interface Repositories extends ModuleRepositories {}
 export type Storage<R extends object = Repositories> = StoragePort<R>;
 
 /** Every module's scalar options of createPractice, by name. */
-export type ModuleOptionDescriptors = UnionToIntersection<CoreModule["options"]>;
+export type ModuleOptionDescriptors = OptionDescriptorsOf<CoreModules>;

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from "./kernel/clock.js";
 import { randomIds, type Ids } from "./kernel/ids.js";
 import type { JobHandler } from "./kernel/job-handler.js";
 import type { ModuleDependencies } from "./kernel/module.js";
+import type { ModulesServed } from "./kernel/module-list.js";
 import type { Patch } from "./kernel/patch.js";
 import type { ReplicaHealth } from "./kernel/storage.js";
 import { coreModules, type PracticeServices, type Repositories, type Storage } from "./modules.js";
@@ -142,16 +143,10 @@ export function createPractice(options: PracticeOptions): Practice {
 /** What every module is built from here: the whole storage, the settings, the catalogue of every event. */
 type PracticeDependencies = ModuleDependencies<Repositories, PracticeSettings>;
 
-type CoreModule = (typeof coreModules)[number];
-type NeedsOf<M> = M extends { createServices(deps: infer D): object } ? D : never;
-/** Each module's key, or never when the practice meets its needs (the repositories and settings it asks for). */
-type Served = {
-  [K in CoreModule["key"]]: PracticeDependencies extends NeedsOf<Extract<CoreModule, { key: K }>> ? never : K;
-};
+type Served = ModulesServed<typeof coreModules, PracticeDependencies>;
+type Key = (typeof coreModules)[number]["key"];
 // Fails to compile, naming the modules, when one asks for a repository no module owns or a setting the practice lacks.
-const everyModuleServed: [Served[CoreModule["key"]]] extends [never]
-  ? true
-  : Exclude<Served[CoreModule["key"]], never> = true;
+const everyModuleServed: [Served[Key]] extends [never] ? true : Exclude<Served[Key], never> = true;
 void everyModuleServed;
 
 function practiceFrom(deps: PracticeDependencies): Practice {
