@@ -24,7 +24,7 @@ export {
   isEventType,
   sampleEventData,
 } from "./catalogues.js";
-export * from "./practice-options.js";
+export { type ModuleOptions, type PracticeEnvironmentSettings, practiceOptionDescriptors } from "./practice-options.js";
 export * from "./practice-keys.js";
 export * from "./practice-settings.js";
 export * from "./outbound-slot.js";
