@@ -24,9 +24,11 @@ import { webhooksModule } from "./webhooks/module.js";
 /**
  * Every domain of core, in one list: the storage port (Repositories), the
  * Practice's services and options, the error catalogue, the event catalogue
- * and the job table are built from it. A new domain adds its module here (and
- * one line in packages/http's, adapters/kysely's and the in-memory storage's
- * lists); the order is the catalogues' order, so a module is added at the end.
+ * and the job table are built from it. A new domain adds its module at the
+ * end (the order is the catalogues' order) and re-exports its public names
+ * at the end of this file; the other layers' lists are packages/http's http-modules.ts,
+ * adapters/kysely's kysely-modules.ts and schema.ts, and the adapter kit's
+ * domains.ts.
  */
 export const coreModules = [
   systemModule,
@@ -73,3 +75,6 @@ export type Storage<R extends object = Repositories> = StoragePort<R>;
 
 /** Every module's scalar options of createPractice, by name. */
 export type ModuleOptionDescriptors = OptionDescriptorsOf<CoreModules>;
+
+// A domain's public names reach the package's index through this file: a new domain re-exports them below
+// (`export * from "./<domain>/<domain>-service.js";`), so index.ts stays as it is.
