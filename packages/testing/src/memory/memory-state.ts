@@ -25,7 +25,7 @@ import type {
   ReferringPhysician,
   CancellationReason,
   Clinic,
-  DomainEvent,
+  OutboxEntry,
   Organisation,
   Patient,
   PatientRecord,
@@ -83,7 +83,7 @@ export interface MemoryState {
   documents: Map<string, SoapDocument>;
   icd: IcdCode10[];
   billingCodes: BillingCode[];
-  outbox: Array<DomainEvent & { id: number; dispatchedAt: Date | null }>;
+  outbox: OutboxEntry[];
   counters: Map<string, number>;
   jobs: Map<number, StoredJob>;
   locks: Map<string, { holder: string; expiresAt: number }>;
