@@ -7,6 +7,9 @@ import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from "@openpractice/http";
 import { vapidPairMatches, type VapidKeys } from "./vapid-keys.js";
 import { AGE_IDENTITY_PATTERN } from "./backup-key.js";
 import { DEFAULT_LEASE_MS, DEFAULT_PUSH_RETRY } from "@openpractice/worker";
+import { ConfigError } from "./config-error.js";
+
+export { ConfigError };
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -224,11 +227,6 @@ const SECRET_VARIABLES = new Set([
 function printable(name: string, value: string | undefined): string {
   if (SECRET_VARIABLES.has(name)) return "[hidden]";
   return String(value).replace(/(\/\/[^/:@\s]*:)[^@/\s]*@/, "$1***@");
-}
-
-/** A start-up configuration problem: one line naming the variable and what is wrong. */
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
 }
 
 function parsePlanLimits(raw: string | undefined): Partial<Record<Plan, number>> {
