@@ -2,7 +2,7 @@ import { kyselyStorageWithReplicas, serverAddressOf, type Database, type KyselyS
 import { Kysely, MysqlDialect, sql } from "kysely";
 import { createPool, type Pool, type PoolOptions } from "mysql2";
 import { mariaDbProfile, mysqlProfile } from "./mysql-profile.js";
-import { allowsMultipleStatements, multipleStatementsOf, pipelinedTransactions } from "./pipelined-transactions.js";
+import { allowsMultipleStatements, mysqlUrlSettings, pipelinedTransactions } from "./pipelined-transactions.js";
 
 export interface MysqlStorageOptions {
   /** mysql://user:password@host:port/database; the adapter creates and owns a pool. Ignored when `pool` is given. */
@@ -13,6 +13,14 @@ export interface MysqlStorageOptions {
   maxConnections?: number | undefined;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean | undefined;
+  /**
+   * Statement batching for the pool the adapter builds (default **false**; `?multipleStatements=true` in the URL
+   * turns it on too): the pool allows several statements in one text (mysql2's `multipleStatements`), and a
+   * transaction's statements ride together, a registration in 2 round trips instead of 5
+   * (pipelined-transactions.ts). The risk: were any SQL ever built by splicing input, it could chain statements.
+   * A pool passed in is batched when it was built with `multipleStatements: true`.
+   */
+  multipleStatements?: boolean | undefined;
   /** Read replicas of the primary for list and search reads; never migrated. */
   readUrls?: readonly string[] | undefined;
   /** Read-your-writes window in milliseconds (default 5,000). */
@@ -31,15 +39,16 @@ const POOL_SETTINGS: PoolOptions = {
 
 /** The storage port on MySQL 8 or MariaDB 10.6+ (mysql2 + Kysely). Tables use utf8mb4. */
 export async function createMysqlStorage(options: MysqlStorageOptions): Promise<KyselyStorage> {
-  const url = options.url;
-  if (!options.pool && !url) throw new Error("createMysqlStorage needs a url or a pool");
+  if (!options.pool && !options.url) throw new Error("createMysqlStorage needs a url or a pool");
+  const fromUrl = options.url ? mysqlUrlSettings(options.url) : undefined;
   const pool =
     options.pool ??
     createPool({
       ...POOL_SETTINGS,
-      // The primary's statements ride together (pipelined-transactions.ts); values are escaped by mysql2's format.
-      multipleStatements: multipleStatementsOf(url as string),
-      uri: url as string,
+      // Only when asked: the primary's statements then ride together (pipelined-transactions.ts), each value
+      // escaped by mysql2's format.
+      multipleStatements: options.multipleStatements ?? fromUrl?.multipleStatements ?? false,
+      uri: fromUrl?.url as string,
       connectionLimit: options.maxConnections ?? 10,
     });
   // A vendor's pool is used as given: its statements ride together only if it allows multiple statements.
@@ -58,7 +67,7 @@ export async function createMysqlStorage(options: MysqlStorageOptions): Promise<
         // A replica that does not answer within 3 s is passed over (its reads go to the primary).
         pool: createPool({
           ...POOL_SETTINGS,
-          uri: readUrl,
+          uri: mysqlUrlSettings(readUrl).url,
           connectionLimit: options.maxConnections ?? 10,
           connectTimeout: 3_000,
         }),

@@ -23,8 +23,9 @@ type Answer = (error: unknown, result: MysqlQueryResult) => void;
  * `format`, the very escaping `query(sql, values)` applies, so no value is ever spliced in any other way. A failed
  * statement's error then carries the whole text (`error.sql`), values included: like any driver error, not for
  * logs. The server runs them in order and stops at the first error, which fails the statement they rode with: the
- * transaction then rolls back as it would have. A registration thus takes two round trips (START TRANSACTION and the insert; the
- * outbox event, the audit entry and COMMIT) instead of five.
+ * transaction then rolls back as it would have. A registration thus takes two round trips (START TRANSACTION and the
+ * insert; the outbox event, the audit entry and COMMIT) instead of five. Off by default: only on a pool that allows
+ * multiple statements, which the adapter's own does only when asked (`multipleStatements`).
  */
 class PipelinedTransactionConnection implements MysqlPoolConnection {
   private beginHeld = false;
@@ -85,13 +86,23 @@ class PipelinedTransactionConnection implements MysqlPoolConnection {
   }
 }
 
+/** The URL's `multipleStatements` parameter, taken out of it (so mysql2 reads it from nowhere else). */
+export interface MysqlUrlSettings {
+  url: string;
+  /** Present when the URL says: `true`, `1`, `on` or `yes` turn statement batching on, anything else off. */
+  multipleStatements: boolean | undefined;
+}
+
 /**
- * Whether a pool built from `url` should take several statements in one text: yes unless the URL says
- * `multipleStatements=false` (each statement then is its own round trip, as without the pipelining).
+ * Statement batching is off unless asked for: several statements in one text would let any SQL ever built by
+ * splicing input chain statements of its own. `?multipleStatements=true` (or the option) turns it on.
  */
-export function multipleStatementsOf(url: string): boolean {
-  const given = new URL(url).searchParams.get("multipleStatements")?.toLowerCase();
-  return given !== "false" && given !== "0";
+export function mysqlUrlSettings(url: string): MysqlUrlSettings {
+  const parsed = new URL(url);
+  const given = parsed.searchParams.get("multipleStatements");
+  if (given === null) return { url, multipleStatements: undefined };
+  parsed.searchParams.delete("multipleStatements");
+  return { url: parsed.toString(), multipleStatements: ["true", "1", "on", "yes"].includes(given.toLowerCase()) };
 }
 
 /**

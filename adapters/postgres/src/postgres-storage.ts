@@ -2,6 +2,7 @@ import { kyselyStorageWithReplicas, serverAddressOf, type Database, type KyselyS
 import { Kysely, PostgresDialect } from "kysely";
 import { pipelinedTransactions } from "./pipelined-transactions.js";
 import pg from "pg";
+import { coalescingSocket } from "./coalescing-socket.js";
 import { postgresProfile } from "./postgres-profile.js";
 
 export interface PostgresStorageOptions {
@@ -18,6 +19,12 @@ export interface PostgresStorageOptions {
    * too). Turn off behind a pooler that does not carry prepared statements between transactions.
    */
   preparedStatements?: boolean | undefined;
+  /**
+   * Pipelining for the pool the adapter builds (default true; `?pipelining=false` in the URL turns it off too):
+   * its clients run in pg's pipeline mode, and a transaction's statements are written together, a registration in
+   * one round trip. A pool passed in is pipelined when it was built with `pipeline: true`.
+   */
+  pipelining?: boolean | undefined;
   /** Told when an idle pooled connection fails (server restart, network drop); the pool replaces it. */
   onIdleConnectionError?: ((error: Error) => void) | undefined;
   /** Read replicas (hot standbys of the primary) for list and search reads; never migrated. */
@@ -42,7 +49,7 @@ function replicaPools(options: PostgresStorageOptions) {
   }));
   const built = (options.readUrls ?? []).map((url) => {
     const pool = new pg.Pool({
-      connectionString: url,
+      connectionString: postgresUrlSettings(url).url,
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
       // Names the replica's sessions in pg_stat_activity, apart from the primary's.
@@ -70,34 +77,54 @@ function guardCheckedOutClients(pool: pg.Pool): void {
   });
 }
 
+/** The adapter's own URL parameters, each on unless the URL says `false`, `0`, `off` or `no`. */
+export interface PostgresUrlSettings {
+  /** The URL without them (pg would not know them), otherwise as written. */
+  url: string;
+  preparedStatements: boolean;
+  pipelining: boolean;
+}
+
+const OWN_PARAMETERS = ["preparedStatements", "pipelining"] as const;
+
 /**
- * The URL without our `preparedStatements` parameter (pg would not know it), and its setting (default true; `false`,
- * `0`, `off` or `no` turn it off). The query string is edited as text: pg accepts connection strings that are not
- * WHATWG URLs (a socket directory as host), and a URL parser's error would print the password.
+ * The URL's `preparedStatements` and `pipelining` parameters, taken out of it. The query string is edited as text:
+ * pg accepts connection strings that are not WHATWG URLs (a socket directory as host), and a URL parser's error
+ * would print the password.
  */
-export function preparedStatementsOf(url: string): { url: string; preparedStatements: boolean } {
+export function postgresUrlSettings(url: string): PostgresUrlSettings {
+  const settings: PostgresUrlSettings = { url, preparedStatements: true, pipelining: true };
   const query = url.indexOf("?");
-  if (query < 0 || !url.includes("preparedStatements=", query)) return { url, preparedStatements: true };
-  let preparedStatements = true;
+  if (query < 0) return settings;
   const kept = url
     .slice(query + 1)
     .split("&")
     .filter((pair) => {
-      if (!pair.startsWith("preparedStatements=")) return true;
-      const value = decodeURIComponent(pair.slice("preparedStatements=".length)).toLowerCase();
-      preparedStatements = !["false", "0", "off", "no"].includes(value);
+      const own = OWN_PARAMETERS.find((name) => pair.startsWith(`${name}=`));
+      if (!own) return true;
+      const value = decodeURIComponent(pair.slice(own.length + 1)).toLowerCase();
+      settings[own] = !["false", "0", "off", "no"].includes(value);
       return false;
     });
-  return { url: url.slice(0, kept.length > 0 ? query + 1 : query) + kept.join("&"), preparedStatements };
+  settings.url = url.slice(0, kept.length > 0 ? query + 1 : query) + kept.join("&");
+  return settings;
 }
 
 /** The storage port on PostgreSQL (pg + Kysely). */
 export async function createPostgresStorage(options: PostgresStorageOptions): Promise<KyselyStorage> {
   if (!options.pool && !options.url) throw new Error("createPostgresStorage needs a url or a pool");
   let pool = options.pool;
-  const fromUrl = options.url ? preparedStatementsOf(options.url) : undefined;
+  const fromUrl = options.url ? postgresUrlSettings(options.url) : undefined;
   if (!pool) {
-    pool = new pg.Pool({ connectionString: fromUrl?.url, max: options.maxConnections ?? 10 });
+    pool = new pg.Pool({
+      connectionString: fromUrl?.url,
+      max: options.maxConnections ?? 10,
+      ...((options.pipelining ?? fromUrl?.pipelining ?? true)
+        ? // pg's public pipeline mode: a transaction's statements written together (pipelined-transactions.ts), in
+          // one TCP segment.
+          { pipeline: true, stream: coalescingSocket }
+        : {}),
+    });
     // An idle client dropped by the server emits 'error' on the pool; without a listener that kills the process.
     pool.on("error", (error) => options.onIdleConnectionError?.(error));
   }

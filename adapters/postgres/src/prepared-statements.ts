@@ -2,41 +2,44 @@ import { randomBytes } from "node:crypto";
 import { PREPARABLE, SENT_WITH_NEXT_STATEMENT } from "@openpractice/kysely";
 
 /**
- * A statement marked PREPARABLE (an insert compiled by shape) is parsed once per connection as a named prepared
- * statement; later calls only bind their values to it. The server then skips parsing and planning the text: a
- * registration's two inserts took 0.25 to 0.38 ms of the server's CPU named against 0.41 to 0.60 unnamed
- * (2026-11-27). Their plans do not depend on the values (inserts), so a generic plan costs nothing.
+ * A statement marked PREPARABLE (an insert compiled by shape) is sent as a named prepared statement (pg's public
+ * `client.query({ name, text, values })`): pg parses it once per connection and later calls only bind their values
+ * to it. The server then skips parsing and planning the text: a registration's two inserts took 0.25 to 0.38 ms of
+ * the server's CPU named against 0.41 to 0.60 unnamed (2026-11-27). Their plans do not depend on the values
+ * (inserts), so a generic plan costs nothing.
  */
 export function isPreparable(sql: string): boolean {
   return sql.startsWith(PREPARABLE) || sql.startsWith(SENT_WITH_NEXT_STATEMENT + PREPARABLE);
 }
 
 /**
- * Names a connection may hold on the server at most (kept, awaiting their Parse's answer, or retired and not yet
- * closed); past it a text is sent unnamed, as without names.
+ * Texts named at most in one generation: each connection then holds at most this many of the current generation's
+ * names on the server; past it a text is sent unnamed, as without names.
  */
-const MAX_NAMED_PER_CONNECTION = 256;
+const MAX_NAMED_TEXTS = 256;
 
 /**
  * Names are unique in the process (a counter) and between processes (a random part), so that behind a pooler that
- * hands one server session to several clients no two texts ever share a name.
+ * hands one server session to several clients no two texts ever share a name. pg refuses one name for two texts on
+ * a connection, and a name here belongs to one text for good.
  */
 const processPart = randomBytes(4).toString("hex");
 let lastNumber = 0;
 const newName = () => `openpractice_${processPart}_${++lastNumber}`;
 
 /**
- * Bumped when the server reports a named statement gone, stale or taken anywhere: every connection then retires its
- * names (closing them on the server at its next exchange) and parses its statements again under new ones.
+ * Bumped when the server reports a named statement gone, stale or taken anywhere: every text then gets a new name,
+ * which pg parses anew on each connection, and each connection closes its old names at its next checkout.
  */
 let generation = 0;
+let namesByText = new Map<string, string>();
 
 /**
  * SQLSTATE 26000: the named statement does not exist on the connection (something ran DEALLOCATE or DISCARD ALL, or
  * a pooler moved the session); 42P05: the name exists already (a pooler gave the session of another client);
  * 0A000 from the plan cache's revalidation ("cached plan must not change result type", in the server's language):
  * a migration changed a table whose rows a named statement returns. Each is raised at Bind, before the statement
- * runs, so the statement or its transaction may run again once every connection forgot its names.
+ * runs, so the statement or its transaction may run again once every text has a new name.
  */
 export function isStalePreparedStatement(error: unknown): boolean {
   const e = error as { code?: unknown; routine?: unknown; message?: unknown } | null;
@@ -50,59 +53,34 @@ export function isStalePreparedStatement(error: unknown): boolean {
 
 export function forgetAllPreparedStatements(): void {
   generation++;
-}
-
-/** A statement to send: named and new to the connection (`parse`), or named and already parsed there. */
-export interface StatementName {
-  name: string;
-  parse: boolean;
+  namesByText = new Map();
 }
 
 /**
- * The named statements of one connection, by text, for a client that runs one query at a time (pg's default). A
- * name is kept only once the server has answered its Parse (`parsed`): a Parse skipped after an earlier error in
- * the same exchange, or unanswered when the query ended early, is retired instead. Retired names (those, the names
- * of a forgotten generation, a second name parsed for one text) are closed at the connection's next exchange
- * (`retiredNames`); names are never reused, so a name the server may or may not hold is never parsed twice.
+ * The names one pg connection was given, so that it closes those of a forgotten generation (pg keeps no list a
+ * caller may edit, and never closes a name itself). pg decides by itself whether a name still needs its Parse on
+ * the connection: it parses it with its first use there.
  */
 export class ConnectionStatements {
-  private readonly byText = new Map<string, string>();
   private seenGeneration = generation;
-  /** Named Parses written and not yet answered, in order: the server answers them in that order. */
-  private awaitingParse: Array<{ text: string; name: string }> = [];
+  private readonly given = new Set<string>();
   private retired: string[] = [];
 
-  /** The name to send `text` under, given when its messages are written; undefined to send it unnamed. */
-  nameFor(text: string): StatementName | undefined {
+  /** The name to send `text` under; undefined to send it unnamed (not marked PREPARABLE, or past the limit). */
+  nameFor(text: string): string | undefined {
+    if (!isPreparable(text)) return undefined;
     this.catchUp();
-    const name = this.byText.get(text);
-    if (name !== undefined) return { name, parse: false };
-    if (this.byText.size + this.awaitingParse.length + this.retired.length >= MAX_NAMED_PER_CONNECTION)
-      return undefined;
-    return { name: newName(), parse: true };
+    let name = namesByText.get(text);
+    if (name === undefined) {
+      if (namesByText.size >= MAX_NAMED_TEXTS) return undefined;
+      name = newName();
+      namesByText.set(text, name);
+    }
+    this.given.add(name);
+    return name;
   }
 
-  /** Call for each named Parse as it is written, in order. */
-  parsing(text: string, name: string): void {
-    this.awaitingParse.push({ text, name });
-  }
-
-  /** The server answered a Parse (ParseComplete): the oldest named one awaiting it, if any, is kept. */
-  parsed(): void {
-    const statement = this.awaitingParse.shift();
-    if (!statement) return;
-    this.catchUp();
-    if (this.byText.has(statement.text)) this.retired.push(statement.name);
-    else this.byText.set(statement.text, statement.name);
-  }
-
-  /** The exchange ended (ReadyForQuery or an error): Parses still unanswered may or may not have run. */
-  settled(): void {
-    for (const statement of this.awaitingParse) this.retired.push(statement.name);
-    this.awaitingParse = [];
-  }
-
-  /** Names to close on the server before anything else is written; they are forgotten here. */
+  /** Names of forgotten generations the connection may hold on the server: close them (DEALLOCATE) once. */
   retiredNames(): string[] {
     this.catchUp();
     const names = this.retired;
@@ -112,8 +90,8 @@ export class ConnectionStatements {
 
   private catchUp(): void {
     if (this.seenGeneration === generation) return;
-    for (const name of this.byText.values()) this.retired.push(name);
-    this.byText.clear();
+    this.retired.push(...this.given);
+    this.given.clear();
     this.seenGeneration = generation;
   }
 }

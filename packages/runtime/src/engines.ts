@@ -14,6 +14,11 @@ export interface EngineEntry {
   /** The variable .ci/with-databases.sh sets to a throw-away server's URL (SQLite needs none). */
   readonly testUrlVariable?: string;
   load(): Promise<StorageEngine>;
+  /**
+   * The driver settings DATABASE_URL chose that change what reaches the server, for the start-up log (logged
+   * with "openpractice listening"); loads the engine's package.
+   */
+  settings?(url: string): Promise<Readonly<Record<string, boolean>>>;
 }
 
 export const ENGINES: readonly EngineEntry[] = Object.freeze([
@@ -23,12 +28,20 @@ export const ENGINES: readonly EngineEntry[] = Object.freeze([
     schemes: ["postgres://", "postgresql://"],
     testUrlVariable: "OPENPRACTICE_TEST_POSTGRES_URL",
     load: async () => (await import("@openpractice/postgres")).postgresEngine,
+    settings: async (url) => {
+      const { pipelining, preparedStatements } = (await import("@openpractice/postgres")).postgresUrlSettings(url);
+      return { pipelining, prepared_statements: preparedStatements };
+    },
   },
   {
     name: "mysql",
     schemes: ["mysql://"],
     testUrlVariable: "OPENPRACTICE_TEST_MYSQL_URL",
     load: async () => (await import("@openpractice/mysql")).mysqlEngine,
+    // Several statements in one text (mysql2's multipleStatements): off unless the URL asks for it.
+    settings: async (url) => ({
+      statement_batching: (await import("@openpractice/mysql")).mysqlUrlSettings(url).multipleStatements ?? false,
+    }),
   },
 ]);
 

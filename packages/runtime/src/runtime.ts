@@ -11,6 +11,7 @@ import { resolveRuntimeKeys } from "./config/practice-keys.js";
 import { resolveSigningKeys } from "./config/signing-keys.js";
 import { composeContainer, TOKENS } from "./container.js";
 import { createLogger, type Logger } from "./logger.js";
+import { engineForUrl } from "./engines.js";
 import { openStorage } from "./storage-from-url.js";
 import { startBackgroundWork } from "@openpractice/worker";
 import { shareMetricsWithPrimary, startMetricsServer } from "./metrics/metrics-server.js";
@@ -139,7 +140,11 @@ export async function startRuntime(options: StartOptions): Promise<RuntimeHandle
       ? await startMetricsServer(metrics, config.metricsHost, config.metricsPort ?? 0)
       : undefined;
   if (metricsServer) logger.info({ url: metricsServer.url }, "metrics listening");
-  logger.info({ url, engine: storage.capabilities.engine, env: config.env }, "openpractice listening");
+  const driverSettings = await engineForUrl(config.databaseUrl)?.settings?.(config.databaseUrl);
+  logger.info(
+    { url, engine: storage.capabilities.engine, env: config.env, ...driverSettings },
+    "openpractice listening",
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
