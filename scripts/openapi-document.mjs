@@ -5,8 +5,8 @@ import { createPractice } from "@openpractice/core";
 import { createHttpHandler, createTokenIssuer, generateSigningKey } from "@openpractice/http";
 import { MemoryStorage, testPracticeKeys } from "@openpractice/testing";
 
-/** @returns {Promise<Record<string, any>>} */
-export async function currentOpenApiDocument() {
+/** The text of /openapi.json, byte for byte as served. */
+export async function currentOpenApiText() {
   const practice = createPractice({ storage: new MemoryStorage(), keys: testPracticeKeys() });
   const handler = createHttpHandler({
     practice,
@@ -19,5 +19,10 @@ export async function currentOpenApiDocument() {
   });
   const response = await handler(new Request("http://127.0.0.1/openapi.json"));
   if (!response.ok) throw new Error(`/openapi.json answered ${response.status}`);
-  return response.json();
+  return response.text();
+}
+
+/** @returns {Promise<Record<string, any>>} */
+export async function currentOpenApiDocument() {
+  return JSON.parse(await currentOpenApiText());
 }

@@ -20,27 +20,72 @@ const MARKER = /(<!-- options: (\w+) in (\S+) -->\n)([\s\S]*?)(<!-- \/options --
 /** Text for one table cell: one line, pipes escaped. */
 const cell = (text) => text.replace(/\s+/g, " ").trim().replaceAll("|", "\\|");
 
+/** The comment of a declaration as written: JSDoc would read "@openpractice/x12" in the prose as a tag. */
+const commentOf = (node) =>
+  ts
+    .getJSDocCommentsAndTags(node)
+    .filter(ts.isJSDoc)
+    .map((d) =>
+      d
+        .getText()
+        .replace(/^\/\*\*|\*\/$/g, "")
+        .replace(/^\s*\* ?/gm, ""),
+    )
+    .join(" ");
+
 /** The rows of an interface: each property's name, whether it is required, its type and its JSDoc. */
 export function optionsOf(file, name) {
   const source = ts.createSourceFile(file, readFileSync(resolve(root, file), "utf8"), ts.ScriptTarget.Latest, true);
   const declaration = source.statements.find((s) => ts.isInterfaceDeclaration(s) && s.name.text === name);
   if (!declaration) throw new Error(`${file} declares no interface ${name}`);
-  return declaration.members.filter(ts.isPropertySignature).map((member) => {
+  const own = declaration.members.filter(ts.isPropertySignature).map((member) => {
     const option = member.name.getText(source);
-    // The comment as written: JSDoc would read "@openpractice/x12" in the prose as a tag.
-    const doc = ts
-      .getJSDocCommentsAndTags(member)
-      .filter(ts.isJSDoc)
-      .map((d) =>
-        d
-          .getText(source)
-          .replace(/^\/\*\*|\*\/$/g, "")
-          .replace(/^\s*\* ?/gm, ""),
-      )
-      .join(" ");
+    const doc = commentOf(member);
     if (doc.trim() === "") throw new Error(`${name}.${option} (${file}) has no JSDoc to document it with`);
     return { option, required: !member.questionToken, type: member.type?.getText(source) ?? "unknown", doc };
   });
+  return declaration.heritageClauses
+    ? [...own, ...inheritedOptionsOf(file, name, new Set(own.map((o) => o.option)))]
+    : own;
+}
+
+/**
+ * The properties an interface inherits (createPractice's module options, declared with their modules), read with
+ * the type checker: each documented by the comment of the declaration it comes from.
+ */
+function inheritedOptionsOf(file, name, own) {
+  const path = resolve(root, file);
+  const program = ts.createProgram([path], {
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    customConditions: ["source"],
+    skipLibCheck: true,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const declaration = program
+    .getSourceFile(path)
+    ?.statements.find((s) => ts.isInterfaceDeclaration(s) && s.name.text === name);
+  if (!declaration) throw new Error(`${file} declares no interface ${name}`);
+  return checker
+    .getPropertiesOfType(checker.getTypeAtLocation(declaration.name))
+    .filter((property) => !own.has(property.name))
+    .map((property) => {
+      const origin = property.valueDeclaration ?? property.declarations?.[0];
+      const doc = origin ? commentOf(origin) : "";
+      if (doc.trim() === "") throw new Error(`${name}.${property.name} (inherited) has no JSDoc to document it with`);
+      const type = checker.typeToString(checker.getNonNullableType(checker.getTypeOfSymbol(property)));
+      const nullable = checker.typeToString(checker.getTypeOfSymbol(property)).split(" | ").includes("null");
+      return {
+        option: property.name,
+        required: (property.flags & ts.SymbolFlags.Optional) === 0,
+        type: nullable ? `${type} | null` : type,
+        doc,
+      };
+    });
 }
 
 /** The Markdown table of an interface's options. */

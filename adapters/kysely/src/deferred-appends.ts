@@ -1,25 +1,10 @@
 import type { AuditEvent, DomainEvent, Repositories } from "@openpractice/core";
-import type { Compilable, Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { auditEventRow } from "./repositories/audit-repository.js";
 import { outboxRow } from "./repositories/outbox-repository.js";
 import type { Database } from "./schema.js";
-import { compileByShape, rowsShape, type Shaped } from "./statements-by-shape.js";
-
-/**
- * Marks a statement whose result nobody reads, so a driver may hold it and write it with the next statement of
- * the transaction (on PostgreSQL, with COMMIT: `pipelinedTransactions`). A SQL comment: any engine ignores it.
- */
-export const SENT_WITH_NEXT_STATEMENT = "/* sent with the next statement */ ";
-
-/** Runs the statement compiled by shape (statements-by-shape.ts) and marked SENT_WITH_NEXT_STATEMENT. */
-export async function executeWithNext(
-  trx: Kysely<Database>,
-  shaped: Shaped | undefined,
-  build: () => Compilable,
-): Promise<void> {
-  const compiled = compileByShape(trx, shaped, build);
-  await trx.executeQuery({ ...compiled, sql: SENT_WITH_NEXT_STATEMENT + compiled.sql });
-}
+import { executeWithNext } from "./sent-with-next.js";
+import { rowsShape, type Shaped } from "./statements-by-shape.js";
 
 /** The shape of several inserts in one statement, their values in order; undefined where one has no shape. */
 function shapeOf(...inserts: Array<Shaped | undefined>): Shaped | undefined {

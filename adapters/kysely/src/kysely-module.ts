@@ -8,9 +8,11 @@ import type { SqlDialectProfile } from "./sql-dialect-profile.js";
  * key in core's Repositories), its migrations (named with their global number,
  * applied in name order across all modules) and the tables it owns. The
  * storage's repositories and the migration list are built from the list of
- * modules (kysely-modules.ts). A new domain's table types live in its module file
- * and join `Database` with one line per table in schema.ts (declaration merging
- * from the module's file would be lost from the bundled declarations).
+ * modules (kysely-modules.ts). A new domain's table types live in
+ * tables/<domain>.ts (leaf files: kysely's types only) and join `Database` with
+ * one line in schema.ts (declaration merging from the domain's file would be lost
+ * from the bundled declarations). Modules sit above their repositories and
+ * migrations, which never import a module.
  */
 export interface KyselyModule<K extends keyof Repositories> {
   readonly key: string;

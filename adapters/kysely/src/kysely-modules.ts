@@ -22,7 +22,7 @@ import type { SqlDialectProfile } from "./sql-dialect-profile.js";
 /**
  * Every domain of the shared SQL adapter, in one list: the storage's
  * repositories and the migrations are built from it. A new domain adds its
- * module here.
+ * module here and its tables' line to `Database` (schema.ts).
  */
 export const kyselyModules = [
   foundationKyselyModule,

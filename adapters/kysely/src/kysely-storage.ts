@@ -3,7 +3,7 @@ import { sql, type Kysely } from "kysely";
 import { deferringAppends } from "./deferred-appends.js";
 import { GroupCommit } from "./group-commit.js";
 import { KnownOrganisations } from "./known-organisations.js";
-import { migrateToLatest } from "./migrations/migrate.js";
+import { migrateToLatest } from "./migrate.js";
 import { repositoriesOn } from "./kysely-modules.js";
 import type { Database } from "./schema.js";
 import { allowInsertsAhead, runningInsertsAhead } from "./speculative-inserts.js";

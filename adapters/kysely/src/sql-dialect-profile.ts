@@ -1,7 +1,8 @@
 import type { ColumnType, IgnoreDuplicates, IncrementOnDuplicate } from "./insert-styles.js";
 import type { PatientListCriteria, StorageCapabilities } from "@openpractice/core";
 import type { ColumnDefinitionBuilder, Kysely, Migration, Selectable, SelectQueryBuilder } from "kysely";
-import type { Database, PatientsTable } from "./schema.js";
+import type { Database } from "./schema.js";
+import type { PatientsTable } from "./tables/patients.js";
 
 /**
  * An engine's faster path for the patient list with a search, backed by an

@@ -1,3 +1,5 @@
+import type { EventDefinitionsOf, OptionDescriptorsOf, RepositoriesOf, ServicesOf } from "./kernel/module-list.js";
+import type { Storage as StoragePort } from "./kernel/storage.js";
 import { accessModule } from "./access/module.js";
 import { auditModule } from "./audit/module.js";
 import { appointmentsModule } from "./appointments/module.js";
@@ -20,10 +22,13 @@ import { waitlistModule } from "./waitlist/module.js";
 import { webhooksModule } from "./webhooks/module.js";
 
 /**
- * Every domain of core, in one list: the Practice's services, the error
- * catalogue, the event catalogue and the job table are built from it. A new
- * domain adds its module here (and one line in packages/http's and
- * adapters/kysely's lists).
+ * Every domain of core, in one list: the storage port (Repositories), the
+ * Practice's services and options, the error catalogue, the event catalogue
+ * and the job table are built from it. A new domain adds its module at the
+ * end (the order is the catalogues' order) and re-exports its public names
+ * at the end of this file; the other layers' lists are packages/http's http-modules.ts,
+ * adapters/kysely's kysely-modules.ts and schema.ts, and the adapter kit's
+ * domains.ts.
  */
 export const coreModules = [
   systemModule,
@@ -49,10 +54,27 @@ export const coreModules = [
 ] as const;
 
 type CoreModules = typeof coreModules;
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /** The services of every module, by property name (practice.patients, practice.soapNotes, …). */
-export type PracticeServices = UnionToIntersection<ReturnType<CoreModules[number]["createServices"]>>;
+export type PracticeServices = ServicesOf<CoreModules>;
 
 /** Every module's event definitions, merged by event type. */
-export type EventDefinitions = UnionToIntersection<CoreModules[number]["events"]>;
+export type EventDefinitions = EventDefinitionsOf<CoreModules>;
+
+/** The repositories every module owns, merged: the storage port an adapter implements. */
+type ModuleRepositories = RepositoriesOf<CoreModules>;
+
+/**
+ * The repositories a unit of work can touch: each module's own (its feature folder declares the port), merged
+ * from the module list. A storage adapter provides every one of them.
+ */
+export interface Repositories extends ModuleRepositories {}
+
+/** The storage port over every repository: what an adapter implements and createPractice takes. */
+export type Storage<R extends object = Repositories> = StoragePort<R>;
+
+/** Every module's scalar options of createPractice, by name. */
+export type ModuleOptionDescriptors = OptionDescriptorsOf<CoreModules>;
+
+// A domain's public names reach the package's index through this file: a new domain re-exports them below
+// (`export * from "./<domain>/<domain>-service.js";`), so index.ts stays as it is.

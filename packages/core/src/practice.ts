@@ -1,33 +1,34 @@
 import { auditedStorage } from "./audit/audited-storage.js";
-import { countedWritesStorage } from "./rate-limits/counted-write.js";
+import type { BillingGateway } from "./billing/billing-gateway.js";
 import { storedClaimsGateway } from "./billing/stored-claims-gateway.js";
-import { systemClock, type Clock } from "./clock.js";
-import { randomIds, type Ids } from "./ids.js";
-import type { JobHandler } from "./jobs/job-handler.js";
-import type { ModuleDependencies } from "./modules/core-module.js";
-import {
-  checkVapidKeys,
-  PracticeConfigurationError,
-  webhookCipherFromKey,
-  type PracticeKeys,
-} from "./modules/practice-keys.js";
-import { WAITLIST_LIMITS } from "./waitlist/waitlist.js";
-import type { HostNamedSetting, PracticeSettings } from "./modules/practice-settings.js";
-import type { OutboundAdapters, OutboundSlot } from "./modules/outbound-slot.js";
-import { coreModules, type PracticeServices } from "./modules.js";
+import { practiceEvents } from "./catalogues.js";
+import type { EligibilityGateway } from "./eligibility/eligibility-gateway.js";
+import { systemClock, type Clock } from "./kernel/clock.js";
+import { randomIds, type Ids } from "./kernel/ids.js";
+import type { JobHandler } from "./kernel/job-handler.js";
+import type { ModuleDependencies } from "./kernel/module.js";
+import type { ModulesServed } from "./kernel/module-list.js";
+import type { Patch } from "./kernel/patch.js";
+import type { ReplicaHealth } from "./kernel/storage.js";
+import { coreModules, type PracticeServices, type Repositories, type Storage } from "./modules.js";
 import type { PushTransport } from "./notifications/push-transport.js";
 import type { Plan } from "./organisations/organisation.js";
 import { resolvePlanLimits } from "./organisations/plan-limits.js";
-import { DEFAULT_SEARCH_COUNT_LIMIT } from "./patients/patient-service.js";
-import type { BillingGateway } from "./ports/billing-gateway.js";
-import type { EligibilityGateway } from "./ports/eligibility-gateway.js";
-import type { ReplicaHealth, Storage } from "./ports/storage.js";
-import type { Patch } from "./patch.js";
+import type { OutboundAdapters, OutboundSlot } from "./outbound-slot.js";
+import { checkVapidKeys, type PracticeKeys, webhookCipherFromKey } from "./practice-keys.js";
+import { type ModuleOptions, resolveModuleSettings, resolveSettingNames } from "./practice-options.js";
+import type { HostNamedSetting, PracticeSettings } from "./practice-settings.js";
+import { countedWritesStorage } from "./rate-limits/counted-write.js";
 import type { SoapSummaryRenderer } from "./soap/soap-summary.js";
 import type { SecretCipher } from "./webhooks/secret-cipher.js";
 import type { WebhookTransport } from "./webhooks/webhook-delivery.js";
 
-export interface PracticeOptions {
+/**
+ * The options of createPractice: the ones below (storage, keys, objects such as gateways and transports) and each
+ * module's scalar options (ModuleOptions: searchCountLimit, webhookRotationGraceSeconds, allowHttpWebhooks,
+ * allowHttpPushEndpoints, waitlistOfferMinutes, …), declared with their range and default where the module is.
+ */
+export interface PracticeOptions extends ModuleOptions {
   /** The store every service uses: createSqliteStorage, createPostgresStorage, createMysqlStorage, or your own adapter. */
   storage: Storage;
   /**
@@ -42,12 +43,6 @@ export interface PracticeOptions {
   ids?: Ids;
   /** Requests per minute per plan, overriding the spec's defaults. */
   planLimits?: Partial<Record<Plan, number>>;
-  /**
-   * Patient searches count matches exactly up to this many, then report this
-   * number with `total_count_exact: false` (default 1,000). null counts every
-   * match, which is slow for common terms in large organisations.
-   */
-  searchCountLimit?: number | null;
   /** Encrypts webhook signature keys at rest in place of keys.webhookSecretKey (a KMS-backed cipher, say). */
   webhookCipher?: SecretCipher;
   /** Where completed notes' claims go when the organisation auto-submits; default: recorded in the store (claims). */
@@ -58,24 +53,10 @@ export interface PracticeOptions {
    */
   eligibilityGateway?: EligibilityGateway;
   /**
-   * How long a rotated-out webhook key keeps signing beside the new one when the rotation names no grace period
-   * (seconds, at most 7 days). Default 0: spec 4.4 rule 5, the old key is invalid at once.
-   */
-  webhookRotationGraceSeconds?: number;
-  /**
-   * Accept http:// webhook notification URLs, for receivers on a development machine; default false (https only).
-   * The outbound address policy is separate: startBackgroundWork's `webhookPolicy` lets deliveries reach loopback.
-   */
-  allowHttpWebhooks?: boolean;
-  /** Accept http:// push endpoints (a local push service in development); default false (https only). */
-  allowHttpPushEndpoints?: boolean;
-  /**
    * How refusals name allowHttpWebhooks and allowHttpPushEndpoints, for a host that sets them its own way (the
    * runtime passes `OPENPRACTICE_ENV=development`). Default: the options themselves.
    */
   settingNames?: Partial<Record<HostNamedSetting, string>>;
-  /** How long a waitlist offer holds its slot, in minutes (1 to 1440; default 30). */
-  waitlistOfferMinutes?: number;
   /**
    * Sends webhook deliveries. Usually left out, as are pushTransport and
    * summaryRenderer: startBackgroundWork (@openpractice/worker) sets the
@@ -133,14 +114,9 @@ export function createPractice(options: PracticeOptions): Practice {
   const keys = options.keys ?? ({} as Partial<PracticeKeys>);
   const cipher = options.webhookCipher ?? webhookCipherFromKey(keys.webhookSecretKey);
   const vapid = checkVapidKeys(keys.vapid);
-  const offerMinutes = options.waitlistOfferMinutes;
-  if (offerMinutes !== undefined && (!Number.isInteger(offerMinutes) || offerMinutes < 1 || offerMinutes > 1440))
-    throw new PracticeConfigurationError(
-      `waitlistOfferMinutes must be an integer from 1 to 1440 (got ${offerMinutes})`,
-    );
   const settings: PracticeSettings = Object.freeze({
+    ...resolveModuleSettings(options),
     planLimits: resolvePlanLimits({ ...options.planLimits }),
-    searchCountLimit: options.searchCountLimit === undefined ? DEFAULT_SEARCH_COUNT_LIMIT : options.searchCountLimit,
     cipher,
     vapid,
     outbound: definedOnly({
@@ -150,15 +126,7 @@ export function createPractice(options: PracticeOptions): Practice {
     }),
     billingGateway: options.billingGateway ?? storedClaimsGateway,
     eligibilityGateway: options.eligibilityGateway ?? null,
-    allowHttpWebhooks: options.allowHttpWebhooks ?? false,
-    webhookRotationGraceSeconds: options.webhookRotationGraceSeconds ?? 0,
-    allowHttpPushEndpoints: options.allowHttpPushEndpoints ?? false,
-    waitlistOfferMinutes: options.waitlistOfferMinutes ?? WAITLIST_LIMITS.defaultOfferMinutes,
-    settingNames: Object.freeze({
-      allowHttpWebhooks: "the createPractice option allowHttpWebhooks: true",
-      allowHttpPushEndpoints: "the createPractice option allowHttpPushEndpoints: true",
-      ...definedOnly({ ...options.settingNames }),
-    }),
+    settingNames: resolveSettingNames({ ...options.settingNames }),
   });
   const clock = options.clock ?? systemClock;
   return practiceFrom({
@@ -168,10 +136,20 @@ export function createPractice(options: PracticeOptions): Practice {
     clock,
     ids: options.ids ?? randomIds,
     settings,
+    eventCatalogue: practiceEvents,
   });
 }
 
-function practiceFrom(deps: ModuleDependencies): Practice {
+/** What every module is built from here: the whole storage, the settings, the catalogue of every event. */
+type PracticeDependencies = ModuleDependencies<Repositories, PracticeSettings>;
+
+type Served = ModulesServed<typeof coreModules, PracticeDependencies>;
+type Key = (typeof coreModules)[number]["key"];
+// Fails to compile, naming the modules, when one asks for a repository no module owns or a setting the practice lacks.
+const everyModuleServed: [Served[Key]] extends [never] ? true : Exclude<Served[Key], never> = true;
+void everyModuleServed;
+
+function practiceFrom(deps: PracticeDependencies): Practice {
   const built = coreModules.map((module) => ({ module, services: module.createServices(deps) }));
   const services = Object.assign({}, ...built.map((b) => b.services)) as PracticeServices;
   const practice: Practice = Object.freeze({
@@ -192,7 +170,7 @@ function practiceFrom(deps: ModuleDependencies): Practice {
       for (const { module, services: own } of built) {
         // Each module's jobs see its own services, typed as it declared them.
         const jobs = (
-          module.jobs as ((s: object, d: ModuleDependencies) => Readonly<Record<string, JobHandler>>) | undefined
+          module.jobs as ((s: object, d: PracticeDependencies) => Readonly<Record<string, JobHandler>>) | undefined
         )?.(own, deps);
         for (const [queue, handler] of Object.entries(jobs ?? {})) {
           if (handlers.has(queue)) throw new Error(`two modules handle the queue ${queue}`);

@@ -17,9 +17,10 @@ export type PathParams<P extends string> = P extends `${string}:${infer Name}/${
  */
 export type Static<S> = S extends JSONSchema ? FromSchema<S, { keepDefaultedPropertiesOptional: true }> : never;
 
-type BodyOf<S> = [S] extends [undefined] ? unknown : Static<S>;
-/** Without a schema the query is the raw text of each parameter. */
-type QueryOf<S> = [S] extends [undefined] ? Readonly<Record<string, string | undefined>> : Static<S>;
+/** The type of `ctx.body()` for body schema `S`. */
+export type BodyOf<S> = [S] extends [undefined] ? unknown : Static<S>;
+/** The type of `ctx.query()` for query schema `S`; without a schema the query is the raw text of each parameter. */
+export type QueryOf<S> = [S] extends [undefined] ? Readonly<Record<string, string | undefined>> : Static<S>;
 
 /** The read and write scopes of a resource; each also accepts the broad `read` or `write`. */
 export interface ScopePair {
@@ -47,7 +48,8 @@ export interface RouteGroup {
   platform?: boolean;
 }
 
-type ResponseSpec = RouteDefinition["responses"][string];
+/** One entry of a route's `responses`: the description of a reply and its schema. */
+export type ResponseSpec = RouteDefinition["responses"][string];
 
 /** One route as written in a domain's routes file; its handler's inputs are typed from `path`, `requestBody`, `query` and `ids`. */
 export interface RouteSpec<P extends string, B, Q, I> {
@@ -143,3 +145,6 @@ export function routeGroup(group: RouteGroup) {
     return route;
   };
 }
+
+/** The `route` function of a group (what `routeGroup` returns); `resourceRoutes` builds a resource's routes with it. */
+export type RouteBuilder = ReturnType<typeof routeGroup>;

@@ -31,18 +31,7 @@ import { systemRoutes, type DocsAssets } from "./system/system-routes.js";
 import { securityHeaderWriter, type SecurityHeaderOptions } from "./security-headers.js";
 import { SchemaValidator } from "./validation/ajv-validator.js";
 import { assertStorableText } from "./validation/text-issues.js";
-
-/** What a host learns about each finished request: no bodies, no query strings, no patient data. */
-export interface RequestLogEntry {
-  requestId: string;
-  method: string;
-  /** The route pattern (e.g. /v2/patients/:id), never the concrete path. */
-  route: string;
-  status: number;
-  durationMs: number;
-  organisationId?: number | undefined;
-  errorCode?: string | undefined;
-}
+import type { RequestLogEntry } from "./request-hooks.js";
 
 export interface HttpHandlerOptions {
   /** The instance the API serves (createPractice). */

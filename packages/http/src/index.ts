@@ -1,4 +1,5 @@
 export * from "./handler.js";
+export * from "./request-hooks.js";
 export * from "./http-module.js";
 export * from "./http-modules.js";
 export * from "./auth/authenticator.js";

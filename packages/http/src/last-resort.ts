@@ -1,5 +1,5 @@
 import type { Contract } from "./route.js";
-import type { HttpHandlerOptions } from "./handler.js";
+import type { RequestHooks, UnexpectedErrorHook } from "./request-hooks.js";
 
 /** What the handler had learnt about a request when something failed outside the normal error path. */
 export interface LastResortContext {
@@ -58,7 +58,7 @@ function writeErrorLine(
  * onUnexpectedError when the host passes none: each defect as one JSON line on stderr, with its stack, so a 500
  * is never silent. A host with a logger passes its own (the runtime logs through pino).
  */
-export const reportUnexpectedOnStderr: NonNullable<HttpHandlerOptions["onUnexpectedError"]> = (error, entry) =>
+export const reportUnexpectedOnStderr: UnexpectedErrorHook = (error, entry) =>
   writeErrorLine(error, entry, "unexpected error", true);
 
 /**
@@ -67,7 +67,7 @@ export const reportUnexpectedOnStderr: NonNullable<HttpHandlerOptions["onUnexpec
  */
 export function lastResortReport(
   error: unknown,
-  options: Pick<HttpHandlerOptions, "onUnexpectedError">,
+  options: Pick<RequestHooks, "onUnexpectedError">,
   entry: { requestId: string; method: string; route: string },
 ): void {
   try {
@@ -88,7 +88,7 @@ export function lastResortResponse(
   failure: unknown,
   request: Request,
   seen: LastResortContext,
-  options: Pick<HttpHandlerOptions, "onUnexpectedError" | "onRequestComplete">,
+  options: RequestHooks,
 ): Response {
   let requestId = seen.requestId;
   if (!requestId) {

@@ -22,6 +22,7 @@ import {
 import { createWebhookTransport } from "@openpractice/worker";
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import type { RuntimeConfig } from "./config/config.js";
+import { practiceOptionsFor } from "./config/practice-options.js";
 import { swaggerUiAssets } from "./docs-assets.js";
 import type { Logger } from "./logger.js";
 
@@ -74,17 +75,10 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         clock: d.resolve<Clock>(TOKENS.Clock),
         keys: input.keys,
         planLimits: config.planLimits,
-        searchCountLimit: config.searchCountLimit,
-        allowHttpWebhooks: development,
-        webhookRotationGraceSeconds: config.webhookRotationGraceSeconds,
-        waitlistOfferMinutes: config.waitlistOfferMinutes,
+        // The core modules' options from their variables; the development ones on with OPENPRACTICE_ENV=development,
+        // and refusals naming that setting rather than the library option it turns into.
+        ...practiceOptionsFor(config),
         eligibilityGateway: new X12EligibilityGateway({ clearinghouseFor: (id) => config.clearinghouses.get(id) }),
-        allowHttpPushEndpoints: development,
-        // Refusals name the runtime's own setting, not the library option it turns into.
-        settingNames: {
-          allowHttpWebhooks: "OPENPRACTICE_ENV=development",
-          allowHttpPushEndpoints: "OPENPRACTICE_ENV=development",
-        },
         // Set before the server listens, so a /test delivery never meets an unset transport; background work keeps it.
         webhookTransport: createWebhookTransport({
           allowPrivate: development,

@@ -1,4 +1,5 @@
-export { runStorageConformance, type StorageFixture } from "./conformance/storage-conformance.js";
+export { runStorageConformance } from "./conformance/storage-conformance.js";
+export type { StorageFixture } from "./conformance/storage-fixture.js";
 export {
   sharedSchemaProbe,
   type ProbedAppointment,
@@ -11,4 +12,4 @@ export {
 export { runRaceConformance, type RaceFixture, type RaceOptions } from "./conformance/race-conformance.js";
 export { KIT_TIMEOUT_MS, type KitTimeoutOptions } from "./conformance/kit-timeouts.js";
 export { testAccessToken, testPracticeKeys } from "./conformance/test-keys.js";
-export { MemoryStorage } from "./memory/memory-storage.js";
+export { MemoryStorage } from "./memory-storage.js";

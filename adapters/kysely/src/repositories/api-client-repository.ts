@@ -2,8 +2,9 @@ import { apiClientNameKey, type ApiClient, type ApiClientRepository, type ApiCli
 import type { Kysely, Selectable } from "kysely";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
-import type { ApiClientsTable } from "../modules/access.js";
-import { type Database, fromDbTime, toDbTime } from "../schema.js";
+import type { ApiClientsTable } from "../tables/access.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 
 const time = (d: Date | null) => (d ? toDbTime(d) : null);

@@ -7,7 +7,8 @@ import type {
   AppointmentStatus,
 } from "@openpractice/core";
 import type { Kysely, SelectQueryBuilder } from "kysely";
-import { fromDbTime, toDbTime, type Database } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { appointmentMutableColumns, appointmentToRow, rowToAppointment } from "./appointment-rows.js";
 import { insertReturningId } from "./insert-returning-id.js";

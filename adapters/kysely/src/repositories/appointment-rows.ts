@@ -1,6 +1,7 @@
 import type { Appointment, AppointmentRecord, AppointmentStatus, PaymentMode } from "@openpractice/core";
 import type { Insertable, Selectable } from "kysely";
-import { fromDbTime, toDbTime, type AppointmentsTable } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { AppointmentsTable } from "../tables/appointments.js";
 
 const nullableNumber = (v: number | string | null): number | null => (v === null ? null : Number(v));
 

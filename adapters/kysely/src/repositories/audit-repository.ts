@@ -1,7 +1,8 @@
 import type { AuditEvent, AuditListFilter, AuditRepository } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
-import type { AuditEventsTable } from "../modules/audit.js";
-import { type Database, fromDbTime, toDbTime } from "../schema.js";
+import type { AuditEventsTable } from "../tables/audit.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import { executeInsertByShape } from "../statements-by-shape.js";
 
 const toEvent = (r: Selectable<AuditEventsTable>): AuditEvent => ({

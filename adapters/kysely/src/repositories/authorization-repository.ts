@@ -6,10 +6,12 @@ import type {
   AuthorizationStatus,
 } from "@openpractice/core";
 import { sql, type Insertable, type Kysely, type Selectable } from "kysely";
-import { fromDbTime, toDbTime, type AuthorizationsTable, type Database } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { AuthorizationsTable } from "../tables/cases.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
-import { containsPattern } from "./patient-repository.js";
+import { containsPattern } from "./contains-pattern.js";
 
 function columns(
   a: AuthorizationRecord,

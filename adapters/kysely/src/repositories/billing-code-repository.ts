@@ -2,7 +2,9 @@ import type { BillingCode, BillingCodeRepository } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { readLatest } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
-import { fromDbTime, toDbTime, type BillingCodesTable, type Database } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { BillingCodesTable } from "../tables/billing.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 
 const toCode = (r: Selectable<BillingCodesTable>): BillingCode => ({

@@ -1,7 +1,8 @@
 import type { BlockRepository, ProviderBlock } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
-import type { ProviderBlocksTable } from "../modules/scheduling.js";
-import { type Database, fromDbTime, toDbTime } from "../schema.js";
+import type { ProviderBlocksTable } from "../tables/scheduling.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
 

@@ -1,6 +1,8 @@
 import type { CaseRecord, CaseRepository, PatientCase, PaymentMode, TreatmentStatus } from "@openpractice/core";
 import type { Insertable, Kysely, Selectable } from "kysely";
-import { fromDbTime, toDbTime, type CasesTable, type Database } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { CasesTable } from "../tables/cases.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
 

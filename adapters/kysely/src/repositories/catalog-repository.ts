@@ -2,7 +2,8 @@ import type { AppointmentCategory, CancellationReason, CatalogRepository } from 
 import type { Kysely, Selectable } from "kysely";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicate, insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
-import type { AppointmentCategoriesTable, CancellationReasonsTable, Database } from "../schema.js";
+import type { Database } from "../schema.js";
+import type { AppointmentCategoriesTable, CancellationReasonsTable } from "../tables/foundation.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 
 const toCategory = (r: Selectable<AppointmentCategoriesTable>): AppointmentCategory => ({

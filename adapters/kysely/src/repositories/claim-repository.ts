@@ -1,6 +1,7 @@
 import { storedClaimReference, type Claim, type ClaimDraft, type ClaimRepository } from "@openpractice/core";
 import type { Kysely } from "kysely";
-import { fromDbTime, toDbTime, type Database } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
 

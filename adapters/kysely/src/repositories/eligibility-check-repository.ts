@@ -5,8 +5,9 @@ import type {
   EligibilityCheckStatus,
 } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
-import type { EligibilityChecksTable } from "../modules/eligibility.js";
-import { type Database, fromDbTime, toDbTime } from "../schema.js";
+import type { EligibilityChecksTable } from "../tables/eligibility.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
 

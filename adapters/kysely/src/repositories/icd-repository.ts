@@ -1,6 +1,7 @@
 import { icdWords, type IcdCode10, type IcdRepository, type IcdSearch } from "@openpractice/core";
 import { sql, type Kysely, type Selectable } from "kysely";
-import type { Database, IcdCodesTable } from "../schema.js";
+import type { Database } from "../schema.js";
+import type { IcdCodesTable } from "../tables/icd.js";
 import { slices } from "../batches.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 

@@ -6,7 +6,9 @@ import type {
   SubscriberRelationship,
 } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
-import { fromDbTime, toDbTime, type Database, type InsuranceCardsTable } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { InsuranceCardsTable } from "../tables/cases.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
 

@@ -1,6 +1,8 @@
 import type { ClaimedJob, JobLease, JobQueue, NewJob, QueueStats } from "@openpractice/core";
 import { sql, type Kysely, type Selectable } from "kysely";
-import { fromDbTime, toDbTime, type Database, type JobsTable } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { JobsTable } from "../tables/foundation.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { groupBy, slices } from "../batches.js";
 import { insertReturningId } from "./insert-returning-id.js";

@@ -1,7 +1,8 @@
 import type { LockStore } from "@openpractice/core";
 import type { Kysely } from "kysely";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
-import { toDbTime, type Database } from "../schema.js";
+import { toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 
 /** Lease rows: portable across engines (no advisory-lock session to keep alive), and visible for operators. */

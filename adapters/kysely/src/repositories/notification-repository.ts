@@ -14,14 +14,9 @@ import { createHash } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import { readLatest } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
-import {
-  fromDbTime,
-  toDbTime,
-  type Database,
-  type NotificationDevicesTable,
-  type NotificationPushesTable,
-  type NotificationsTable,
-} from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { NotificationDevicesTable, NotificationPushesTable, NotificationsTable } from "../tables/notifications.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 
 const endpointHash = (endpoint: string) => createHash("sha256").update(endpoint).digest("hex");

@@ -13,14 +13,9 @@ import type { Kysely, Selectable } from "kysely";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicate, insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
 import { insertReturningId } from "./insert-returning-id.js";
-import {
-  fromDbTime,
-  toDbTime,
-  type ClinicsTable,
-  type Database,
-  type OrganisationsTable,
-  type ProvidersTable,
-} from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { ClinicsTable, OrganisationsTable, ProvidersTable } from "../tables/foundation.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 
 const toOrganisation = (r: Selectable<OrganisationsTable>): Organisation => ({

@@ -1,6 +1,7 @@
 import type { DomainEvent, EventType, OutboxEntry, OutboxRepository } from "@openpractice/core";
 import type { Kysely } from "kysely";
-import { fromDbTime, toDbTime, type Database } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import { executeInsertByShape } from "../statements-by-shape.js";
 
 /** The outbox row of an event, not yet dispatched. */

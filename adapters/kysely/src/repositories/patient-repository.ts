@@ -2,20 +2,18 @@ import type { InsertPatientResult, PatientListCriteria, PatientRecord, PatientRe
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from "kysely";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
-import { toDbTime, type Database, type PatientsTable } from "../schema.js";
+import { toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { PatientsTable } from "../tables/patients.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
-import { executeWithNext } from "../deferred-appends.js";
+import { executeWithNext } from "../sent-with-next.js";
 import { insertAhead, reservedId } from "../speculative-inserts.js";
 import { executeInsertByShape, rowsShape } from "../statements-by-shape.js";
+import { containsPattern } from "./contains-pattern.js";
 import { patientToRow, rowToPatient } from "./patient-rows.js";
 
 /** Not a string holding a lone surrogate (with the u flag a pair is one code point; a lone half matches \p{Cs}). */
 const isWellFormedValue = (value: unknown) => typeof value !== "string" || !/\p{Cs}/u.test(value);
-
-/** LIKE pattern for "contains term", with the wildcard characters of the term escaped. */
-export function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** `search_text` contains `term` (the shared search condition; an engine's index only narrows the rows it tests). */
 export const searchTextContains = (term: string) =>

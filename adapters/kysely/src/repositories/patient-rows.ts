@@ -1,6 +1,7 @@
 import type { Patient, PatientRecord, PatientStatus, Sex } from "@openpractice/core";
 import type { Insertable, Selectable } from "kysely";
-import { fromDbTime, toDbTime, type PatientsTable } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { PatientsTable } from "../tables/patients.js";
 
 export function patientToRow(r: PatientRecord): Insertable<PatientsTable> {
   return {

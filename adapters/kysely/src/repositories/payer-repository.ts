@@ -2,10 +2,11 @@ import { foldForMatch, type Payer, type PayerRepository, payerSearchText, type P
 import { type Kysely, type Selectable, sql } from "kysely";
 import { readLatest } from "../contention.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
-import type { PayersTable } from "../modules/payers.js";
-import { type Database, fromDbTime, toDbTime } from "../schema.js";
+import type { PayersTable } from "../tables/payers.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
-import { containsPattern } from "./patient-repository.js";
+import { containsPattern } from "./contains-pattern.js";
 
 /** The registry's rows have no organisation. */
 const REGISTRY = 0;

@@ -1,6 +1,8 @@
 import type { PlanOfCare, PlanOfCareRepository } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
-import { fromDbTime, toDbTime, type Database, type PlansOfCareTable } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { PlansOfCareTable } from "../tables/soap.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { readForUpdate, readLatest } from "../contention.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";

@@ -1,6 +1,7 @@
 import type { RateLimitStore } from "@openpractice/core";
 import { sql, type Compilable, type Kysely } from "kysely";
-import { toDbTime, type Database } from "../schema.js";
+import { toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { executeInsertByShape } from "../statements-by-shape.js";
 

@@ -5,11 +5,13 @@ import {
   type ReferringPhysicianRepository,
 } from "@openpractice/core";
 import { sql, type Insertable, type Kysely, type Selectable } from "kysely";
-import { fromDbTime, toDbTime, type Database, type ReferringPhysiciansTable } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { ReferringPhysiciansTable } from "../tables/cases.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
-import { containsPattern } from "./patient-repository.js";
+import { containsPattern } from "./contains-pattern.js";
 
 function columns(
   p: ReferringPhysicianRecord,

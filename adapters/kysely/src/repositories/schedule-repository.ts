@@ -1,7 +1,8 @@
 import type { ProviderSchedule, ScheduleRepository, Weekday } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
-import type { ProviderSchedulesTable } from "../modules/scheduling.js";
-import { type Database, fromDbTime, toDbTime } from "../schema.js";
+import type { ProviderSchedulesTable } from "../tables/scheduling.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
 

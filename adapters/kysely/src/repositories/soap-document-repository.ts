@@ -1,6 +1,7 @@
 import type { SoapDocument, SoapDocumentRepository, SummaryVariant } from "@openpractice/core";
 import type { Kysely } from "kysely";
-import { fromDbTime, toDbTime, type Database } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 
 /** Rendered summaries as binary columns (blob, bytea, longblob). */
 export class KyselySoapDocumentRepository implements SoapDocumentRepository {

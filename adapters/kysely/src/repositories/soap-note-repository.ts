@@ -15,14 +15,9 @@ import type {
   SummaryStatus,
 } from "@openpractice/core";
 import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
-import {
-  fromDbTime,
-  toDbTime,
-  type Database,
-  type FormSubmissionsTable,
-  type SoapNotesTable,
-  type SoapSignaturesTable,
-} from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { FormSubmissionsTable, SoapNotesTable, SoapSignaturesTable } from "../tables/soap.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { slices } from "../batches.js";
 import { insertReturningId } from "./insert-returning-id.js";

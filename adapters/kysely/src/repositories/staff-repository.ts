@@ -11,10 +11,11 @@ import {
 import { type Kysely, type Selectable, sql } from "kysely";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
-import type { StaffTable } from "../modules/staff.js";
-import { type Database, fromDbTime, toDbTime } from "../schema.js";
+import type { StaffTable } from "../tables/staff.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
-import { containsPattern } from "./patient-repository.js";
+import { containsPattern } from "./contains-pattern.js";
 
 const SORT_COLUMN = {
   last_name: "last_name_sort",

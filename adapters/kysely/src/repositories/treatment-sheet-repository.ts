@@ -1,7 +1,9 @@
 import type { TreatmentLine, TreatmentSheet, TreatmentSheetRepository } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { insertIgnoringDuplicate } from "../insert-ignoring-duplicate.js";
-import { fromDbTime, toDbTime, type Database, type TreatmentSheetsTable } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { TreatmentSheetsTable } from "../tables/soap.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 
 const toSheet = (r: Selectable<TreatmentSheetsTable>): TreatmentSheet => ({

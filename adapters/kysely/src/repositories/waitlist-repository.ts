@@ -9,9 +9,10 @@ import {
   type OfferStatus,
 } from "@openpractice/core";
 import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
-import type { WaitlistOffersTable, WaitlistRequestsTable } from "../modules/waitlist.js";
+import type { WaitlistOffersTable, WaitlistRequestsTable } from "../tables/waitlist.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
-import { type Database, fromDbTime, toDbTime } from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
 

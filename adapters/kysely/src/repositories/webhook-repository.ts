@@ -10,13 +10,9 @@ import type {
   WebhookRepository,
 } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
-import {
-  fromDbTime,
-  toDbTime,
-  type Database,
-  type WebhookDeliveriesTable,
-  type WebhookSubscriptionsTable,
-} from "../schema.js";
+import { fromDbTime, toDbTime } from "../db-time.js";
+import type { Database } from "../schema.js";
+import type { WebhookDeliveriesTable, WebhookSubscriptionsTable } from "../tables/webhooks.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { groupBy, slices } from "../batches.js";
 import { insertReturningId } from "./insert-returning-id.js";

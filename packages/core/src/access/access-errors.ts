@@ -1,3 +1,5 @@
+import { errorsOf } from "../kernel/domain-error.js";
+
 /** Errors of organisation administration and API access. Codes are public: never renamed or reused. */
 export const ACCESS_ERROR_CODES = [
   /** The organisation does not exist (platform routes), or has no record yet (GET /v2/organisation). */
@@ -15,3 +17,6 @@ export const ACCESS_ERROR_CODES = [
   /** Too many failed client authentications from this client or address in the current minute. */
   "CLIENT_AUTH_THROTTLED",
 ] as const;
+
+/** Throws one of the codes above (and only those). */
+export const accessError = errorsOf(ACCESS_ERROR_CODES);

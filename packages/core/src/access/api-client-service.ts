@@ -1,12 +1,14 @@
+import { accessError } from "./access-errors.js";
 import { availableParallelism } from "node:os";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import { isPlatformPrincipal, PLATFORM_ORGANISATION_ID, type Principal } from "../auth/principal.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { noteAuditedResource } from "../audit/audit-scope.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
-import { toPageWindow } from "../paging.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { Storage } from "../kernel/storage.js";
+import type { AccessServiceRepositories } from "./access-service-repositories.js";
 import {
   API_CLIENT_LIMITS,
   assertValidApiClient,
@@ -20,14 +22,13 @@ import { ClientAuthThrottle } from "./client-auth-throttle.js";
 import { hashClientSecret, newClientId, newClientSecret, verifyClientSecret } from "./client-secret.js";
 import { ConcurrencyLimit, type ConcurrencyLimitStats } from "./concurrency-limit.js";
 
-const notFound = (id: unknown) =>
-  new DomainError("API_CLIENT_NOT_FOUND", "API client not found", { api_client_id: id });
+const notFound = (id: unknown) => accessError("API_CLIENT_NOT_FOUND", "API client not found", { api_client_id: id });
 const duplicateName = (existingId: number) =>
-  new DomainError("DUPLICATE_API_CLIENT", "The organisation already has an API client with this name", {
+  accessError("DUPLICATE_API_CLIENT", "The organisation already has an API client with this name", {
     existing_api_client_id: existingId,
   });
 const API_CLIENTS = "API clients";
-const invalidClient = (reason: string) => new DomainError("INVALID_CLIENT", "Client authentication failed", { reason });
+const invalidClient = (reason: string) => accessError("INVALID_CLIENT", "Client authentication failed", { reason });
 
 /** A client with the secret it was just given: the only time the secret is seen. */
 export interface IssuedClientSecret {
@@ -51,7 +52,7 @@ export class ApiClientService {
   /** Every scrypt computation of the instance (hashing a new secret, checking one) takes a place here. */
   private readonly scrypt = new ConcurrencyLimit(CLIENT_SECRET_CONCURRENCY);
 
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {
+  constructor(private readonly deps: { storage: Storage<AccessServiceRepositories>; clock: Clock }) {
     this.throttle = new ClientAuthThrottle(deps);
   }
 
@@ -268,7 +269,7 @@ export class ApiClientService {
     const requested = requestedScope === undefined ? client.scopes : parseScopeParameter(requestedScope);
     const refused = requested.filter((s) => !client.scopes.includes(s));
     if (requested.length === 0 || refused.length > 0)
-      throw new DomainError(
+      throw accessError(
         "INVALID_SCOPE",
         refused.length > 0 ? `The client may not request: ${refused.join(" ")}` : "The scope parameter names no scope",
         { refused_scopes: refused },
@@ -280,7 +281,7 @@ export class ApiClientService {
   private async change(
     principal: Principal,
     id: number,
-    next: (current: ApiClient, now: Date, tx: Repositories) => Promise<ApiClient>,
+    next: (current: ApiClient, now: Date, tx: AccessServiceRepositories) => Promise<ApiClient>,
   ): Promise<ApiClient> {
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
@@ -299,7 +300,7 @@ export class ApiClientService {
 
 const inIdOrder = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
 
-async function assertClinicsExist(tx: Repositories, organisationId: number, clinicIds: readonly number[]) {
+async function assertClinicsExist(tx: AccessServiceRepositories, organisationId: number, clinicIds: readonly number[]) {
   const issues: ValidationIssue[] = [];
   for (const [i, id] of clinicIds.entries())
     if (!(await tx.organisations.findClinic(organisationId, id)))

@@ -1,6 +1,7 @@
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { Storage } from "../ports/storage.js";
+import { accessError } from "./access-errors.js";
+import type { Clock } from "../kernel/clock.js";
+import type { Storage } from "../kernel/storage.js";
+import type { AccessServiceRepositories } from "./access-service-repositories.js";
 
 const WINDOW_MS = 60_000;
 
@@ -21,7 +22,7 @@ export interface ClientAuthAttempt {
  * are refused without checking the secret. Guessing stops, and so does the scrypt work an attacker would cost us.
  */
 export class ClientAuthThrottle {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<AccessServiceRepositories>; clock: Clock }) {}
 
   private keys(clientId: string, address: string | undefined) {
     const keys: Array<{ key: string; limit: number }> = [
@@ -45,7 +46,7 @@ export class ClientAuthThrottle {
     const { start, retryAfterSeconds } = this.window();
     const limits = this.deps.storage.repositories.rateLimits;
     const throttled = (limit: number) =>
-      new DomainError("CLIENT_AUTH_THROTTLED", "Too many failed client authentications; retry later", {
+      accessError("CLIENT_AUTH_THROTTLED", "Too many failed client authentications; retry later", {
         limit,
         retry_after_seconds: retryAfterSeconds,
       });

@@ -1,4 +1,6 @@
-import { defineCoreModule } from "../modules/core-module.js";
+import { defineCoreModule, type ModuleDependencies, owns } from "../kernel/module.js";
+import type { AccessServiceRepositories } from "./access-service-repositories.js";
+import type { ApiClientRepository } from "./api-client-repository.js";
 import { ACCESS_ERROR_CODES } from "./access-errors.js";
 import { ApiClientService } from "./api-client-service.js";
 import { OrganisationAccess } from "./organisation-access.js";
@@ -7,7 +9,8 @@ import { OrganisationAdminService } from "./organisation-admin-service.js";
 /** Setting a practice up and letting its software in: organisations (platform operator), API clients, token grants. */
 export const accessModule = defineCoreModule({
   key: "access",
-  createServices: ({ storage, clock }) => ({
+  repositories: owns<{ apiClients: ApiClientRepository }>(),
+  createServices: ({ storage, clock }: ModuleDependencies<AccessServiceRepositories>) => ({
     organisationAdmin: new OrganisationAdminService({ storage, clock }),
     organisationAccess: new OrganisationAccess({ storage, clock }),
     apiClients: new ApiClientService({ storage, clock }),

@@ -1,7 +1,8 @@
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import { accessError } from "./access-errors.js";
+import type { Clock } from "../kernel/clock.js";
 import { isPlatformPrincipal, type Principal } from "../auth/principal.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { AccessServiceRepositories } from "./access-service-repositories.js";
 
 /** How long a process trusts what it read of an organisation; a deactivation takes effect within this. */
 export const ORGANISATION_ACCESS_CACHE_MS = 30_000;
@@ -19,7 +20,7 @@ interface Known {
 export class OrganisationAccess {
   private readonly known = new Map<number, Known>();
 
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<AccessServiceRepositories>; clock: Clock }) {}
 
   private async lookup(organisationId: number): Promise<Known> {
     const now = this.deps.clock.now().getTime();
@@ -37,7 +38,7 @@ export class OrganisationAccess {
   async assertActive(principal: Principal): Promise<void> {
     if (isPlatformPrincipal(principal)) return;
     if ((await this.lookup(principal.organisationId)).deactivated)
-      throw new DomainError("ORGANISATION_DEACTIVATED", "The organisation is deactivated; its tokens are refused", {
+      throw accessError("ORGANISATION_DEACTIVATED", "The organisation is deactivated; its tokens are refused", {
         organisation_id: principal.organisationId,
       });
   }

@@ -1,11 +1,13 @@
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { accessError } from "./access-errors.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { isTimeZone } from "../organisations/clinic-rules.js";
 import { DEFAULT_DOCUMENTATION_SETTINGS } from "../organisations/documentation-settings.js";
 import { PLANS, type Organisation, type Plan } from "../organisations/organisation.js";
-import { toPageWindow } from "../paging.js";
-import type { Patch } from "../patch.js";
-import type { Storage } from "../ports/storage.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { Patch } from "../kernel/patch.js";
+import type { Storage } from "../kernel/storage.js";
+import type { AccessServiceRepositories } from "./access-service-repositories.js";
 
 export interface OrganisationDraft {
   name: string;
@@ -19,7 +21,7 @@ export type OrganisationChanges = Patch<OrganisationDraft & { plan: Plan; active
 export const ORGANISATION_LIMITS = Object.freeze({ nameMax: 200, defaultPerPage: 20, maxPerPage: 100 });
 
 export const organisationNotFound = (id: unknown) =>
-  new DomainError("ORGANISATION_NOT_FOUND", "Organisation not found", { organisation_id: id });
+  accessError("ORGANISATION_NOT_FOUND", "Organisation not found", { organisation_id: id });
 
 function organisationIssues(input: OrganisationChanges, creating: boolean): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -48,7 +50,7 @@ function organisationIssues(input: OrganisationChanges, creating: boolean): Vali
  * platform:admin): create, list, change, deactivate. Callers have checked the operator's authority.
  */
 export class OrganisationAdminService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<AccessServiceRepositories>; clock: Clock }) {}
 
   /** A new organisation under the next free id, active, with default documentation settings. */
   async create(draft: OrganisationDraft): Promise<Organisation> {

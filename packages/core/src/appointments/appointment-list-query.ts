@@ -1,6 +1,6 @@
-import { DomainError } from "../errors/domain-error.js";
-import { toPageWindow } from "../paging.js";
-import type { AppointmentListCriteria } from "../ports/appointment-repository.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { AppointmentListCriteria } from "./appointment-repository.js";
 import { APPOINTMENT_STATUSES, type AppointmentStatus } from "./appointment.js";
 
 /** What a list can be sorted by (then by id, in the same direction). */

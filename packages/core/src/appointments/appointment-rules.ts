@@ -1,6 +1,8 @@
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { isPositiveId } from "../rule-checks.js";
-import { PAYMENT_MODES, type AppointmentDraft, type CancellationRequest } from "./appointment.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { isPositiveId } from "../kernel/rule-checks.js";
+import { CATALOG_LIMITS } from "../catalog/catalog-rules.js";
+import type { AppointmentDraft, CancellationRequest } from "./appointment.js";
+import { PAYMENT_MODES } from "../cases/payment-mode.js";
 
 /** Limits a booking must respect (docs/appointments.md). */
 export const APPOINTMENT_LIMITS = Object.freeze({
@@ -9,7 +11,7 @@ export const APPOINTMENT_LIMITS = Object.freeze({
   maxCategories: 20,
   maxTextLength: 4000,
   maxUrlLength: 2048,
-  maxCancellationFee: 100_000,
+  maxCancellationFee: CATALOG_LIMITS.maxCancellationFee,
 });
 
 function checkTimes(issues: ValidationIssue[], startsAt: Date, endsAt: Date): void {

@@ -1,9 +1,13 @@
+import { appointmentEvent } from "./appointment-events.js";
+import { caseError } from "../cases/case-errors.js";
+import { appointmentError } from "./appointment-errors.js";
+import { systemError } from "../kernel/system-errors.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
-import { readsFor, type Repositories, type Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { type Storage, readsFor } from "../kernel/storage.js";
+import type { AppointmentServiceRepositories } from "./appointment-service-repositories.js";
 import type { Appointment, AppointmentDraft, AppointmentHistoryEntry, CancellationRequest } from "./appointment.js";
 import { toAppointmentListCriteria, type AppointmentListQuery } from "./appointment-list-query.js";
 import {
@@ -14,7 +18,7 @@ import {
 import { caseNotFound } from "../cases/case-service.js";
 import { queueFreedTime } from "./freed-time.js";
 import { caseVisitReader } from "../cases/case-visits.js";
-import { serviceCaseId } from "../cases/patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import { localDate, visitProblems, type VisitProblem } from "../cases/visit-tracking.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";
@@ -54,12 +58,16 @@ export interface Placement {
  * schedule is locked and the references are known, before the double-booking check (v2 checks working hours
  * and named slots with one: scheduling/placement.ts). It throws to refuse.
  */
-export type PlacementCheck = (tx: Repositories, placement: Placement) => Promise<void>;
+export type PlacementCheck<R extends AppointmentServiceRepositories = AppointmentServiceRepositories> = (
+  tx: R,
+  placement: Placement,
+) => Promise<void>;
 
-export interface BookOptions {
-  placement?: PlacementCheck | undefined;
+/** `R`: the repositories of the booking's transaction, as the service that books sees them (scheduling's, say). */
+export interface BookOptions<R extends AppointmentServiceRepositories = AppointmentServiceRepositories> {
+  placement?: PlacementCheck<R> | undefined;
   /** Runs in the booking's transaction after the appointment is stored (the waitlist marks its offer accepted). */
-  onBooked?: ((tx: Repositories, appointment: Appointment) => Promise<void>) | undefined;
+  onBooked?: ((tx: R, appointment: Appointment) => Promise<void>) | undefined;
 }
 
 /** What an action needs besides the appointment: new times for RESCHEDULE, the reason for CANCEL. */
@@ -69,7 +77,7 @@ export type ActionInput =
   | { action: "CANCEL"; cancellation: CancellationRequest };
 
 const notFound = (id: unknown) =>
-  new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: id });
+  appointmentError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: id });
 
 const unknownReference = DomainError.unknownReference;
 
@@ -111,12 +119,12 @@ function historyEntry(
  * the principal's organisation. Every change writes its event and its audit
  * row in the same transaction as the change.
  */
-export class AppointmentService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+export class AppointmentService<R extends AppointmentServiceRepositories = AppointmentServiceRepositories> {
+  constructor(private readonly deps: { storage: Storage<R>; clock: Clock }) {}
 
   /** Refuses a slot the doctor already holds (unless the clinic allows double booking). Call after lockDoctorSchedule. */
   private async assertSlotFree(
-    tx: Repositories,
+    tx: R,
     a: { organisationId: number; doctorId: number; clinicId: number; startsAt: Date; endsAt: Date },
     exceptId?: number,
   ): Promise<void> {
@@ -124,7 +132,7 @@ export class AppointmentService {
     if (clinic?.allowDoubleBooking) return;
     const clash = await tx.appointments.findOverlapping({ ...a, statuses: SLOT_HOLDING_STATUSES, exceptId });
     if (clash) {
-      throw new DomainError("SCHEDULE_CONFLICT", `The doctor already has appointment ${clash.id} at that time`, {
+      throw appointmentError("SCHEDULE_CONFLICT", `The doctor already has appointment ${clash.id} at that time`, {
         conflicting_appointment_id: clash.id,
         conflicting_timestamp: Math.floor(clash.startsAt.getTime() / 1000),
         conflicting_end_timestamp: Math.floor(clash.endsAt.getTime() / 1000),
@@ -138,7 +146,7 @@ export class AppointmentService {
    * every authorization window. Call after lockForVisits of the case.
    */
   private async checkVisits(
-    tx: Repositories,
+    tx: R,
     clinic: Clinic,
     c: PatientCase | undefined,
     startsAt: Date,
@@ -160,12 +168,12 @@ export class AppointmentService {
       reader.zoneOf,
     );
     const first = problems[0];
-    if (first && !clinic.visitLimitWarningOnly) throw new DomainError(first.code, first.message, first.details);
+    if (first && !clinic.visitLimitWarningOnly) throw caseError(first.code, first.message, first.details);
     return problems;
   }
 
   /** Books an appointment (status SCHEDULED) and emits appointment.created. */
-  async book(principal: Principal, draft: AppointmentDraft, options: BookOptions = {}): Promise<AppointmentOutcome> {
+  async book(principal: Principal, draft: AppointmentDraft, options: BookOptions<R> = {}): Promise<AppointmentOutcome> {
     assertValidAppointmentDraft(draft);
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
@@ -245,7 +253,7 @@ export class AppointmentService {
         version: 1,
       });
       await tx.appointments.appendHistory(historyEntry(appointment, "BOOK", null, principal.userId, now));
-      await tx.outbox.append(domainEvent("appointment.created", eventData(appointment), now));
+      await tx.outbox.append(appointmentEvent("appointment.created", eventData(appointment), now));
       if (options.onBooked) await options.onBooked(tx, appointment);
       return { appointment, warnings };
     });
@@ -304,7 +312,7 @@ export class AppointmentService {
   }
 
   private async applyAction(
-    tx: Repositories,
+    tx: R,
     principal: Principal,
     before: Appointment,
     input: ActionInput,
@@ -325,7 +333,7 @@ export class AppointmentService {
     if (!(await tx.appointments.update(next))) throw new LostUpdate();
     const stored = { ...next, version: current.version + 1 };
     await tx.appointments.appendHistory(historyEntry(stored, input.action, current.status, principal.userId, now));
-    await tx.outbox.append(domainEvent(transition.event, eventData(stored), now));
+    await tx.outbox.append(appointmentEvent(transition.event, eventData(stored), now));
     // A cancelled visit gives its time back (a reschedule gives back the old time too): the waitlist may fill it.
     if (transition.to === "CANCELLED" || (input.action === "RESCHEDULE" && current.status === "SCHEDULED"))
       await queueFreedTime(
@@ -344,7 +352,7 @@ export class AppointmentService {
 
   /** Checks the transition's guard and returns the appointment as it will be stored. */
   private async afterGuard(
-    tx: Repositories,
+    tx: R,
     principal: Principal,
     current: Appointment,
     t: AppointmentTransition,
@@ -356,7 +364,7 @@ export class AppointmentService {
     switch (t.guard) {
       case "start_passed":
         if (now.getTime() < current.startsAt.getTime()) {
-          throw new DomainError(
+          throw systemError(
             "INVALID_TRANSITION",
             "An appointment can be marked as a no-show only once its start time has passed",
             {
@@ -417,7 +425,7 @@ export class AppointmentService {
 
 function refused(current: Appointment, action: AppointmentAction): DomainError {
   const verb = action.toLowerCase().replace("_", "-");
-  return new DomainError("INVALID_TRANSITION", `Cannot ${verb} an appointment that is ${current.status}`, {
+  return systemError("INVALID_TRANSITION", `Cannot ${verb} an appointment that is ${current.status}`, {
     appointment_id: current.id,
     current_status: current.status,
     action,

@@ -1,4 +1,4 @@
-import type { EventType } from "../events/event-catalog.js";
+import type { APPOINTMENT_EVENTS } from "./appointment-events.js";
 import type { AppointmentStatus } from "./appointment.js";
 
 /** Actions a caller can take on an existing appointment (each has a v1 endpoint). */
@@ -20,7 +20,7 @@ export interface AppointmentTransition {
   guard: AppointmentGuard | null;
   to: AppointmentStatus;
   /** The event written to the outbox in the same transaction. */
-  event: EventType;
+  event: keyof typeof APPOINTMENT_EVENTS;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { PaymentMode } from "../cases/payment-mode.js";
+
 /** Appointment statuses (spec 3.4 leaves the set open; docs/appointments.md documents this one). */
 export const APPOINTMENT_STATUSES = [
   "SCHEDULED",
@@ -8,10 +10,6 @@ export const APPOINTMENT_STATUSES = [
   "NO_SHOW",
 ] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
-
-/** Spec 4.2's payment modes, shared by appointments and cases. */
-export const PAYMENT_MODES = ["INSURANCE_PAY", "SELF_PAY", "CASH", "CARD", "UPI", "WALLET"] as const;
-export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
 /** The cancellation recorded on a cancelled appointment. */
 export interface AppointmentCancellation {

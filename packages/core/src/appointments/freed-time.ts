@@ -1,4 +1,4 @@
-import type { Repositories } from "../ports/storage.js";
+import type { JobQueue } from "../kernel/job-queue.js";
 
 /**
  * Time a provider got back (an appointment cancelled, a block removed, a waitlist offer that lapsed), announced on
@@ -18,7 +18,7 @@ export const FREED_TIME_QUEUE = "scheduling.time-freed";
 
 /** Queues the freed time in `tx`, unless it is over already: nobody books the past. */
 export async function queueFreedTime(
-  tx: Repositories,
+  tx: { jobs: JobQueue },
   freed: Omit<FreedTime, "startsAt" | "endsAt"> & { startsAt: Date; endsAt: Date },
   now: Date,
 ): Promise<void> {

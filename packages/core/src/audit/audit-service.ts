@@ -1,9 +1,11 @@
+import { systemError } from "../kernel/system-errors.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import { toPageWindow } from "../paging.js";
-import type { Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { Storage } from "../kernel/storage.js";
+import type { AuditServiceRepositories } from "./audit-service-repositories.js";
 import { AUDIT_LIMITS, type AuditEntry, type AuditEvent, type AuditListFilter } from "./audit-event.js";
 import { runInAuditScope, type AuditScope } from "./audit-scope.js";
 import { auditRow } from "./audited-storage.js";
@@ -13,7 +15,7 @@ import { auditRow } from "./audited-storage.js";
  * patient records when the organisation asks for it (record). Entries are never changed or deleted.
  */
 export class AuditService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<AuditServiceRepositories>; clock: Clock }) {}
 
   /**
    * Runs a write as an audited operation: its first transaction commits the entry with it. An operation that
@@ -61,7 +63,7 @@ export class AuditService {
   ): ReturnType<AuditService["list"]> {
     const only = clinicAccess(principal).only;
     if (only)
-      throw new DomainError(
+      throw systemError(
         "INSUFFICIENT_PERMISSIONS",
         "The audit trail spans every clinic of the organisation: a caller restricted to clinics cannot read it",
         { allowed_clinic_ids: [...only] },

@@ -1,11 +1,13 @@
-import type { Clock } from "../clock.js";
-import type { DomainEvent } from "../events/event-catalog.js";
-import type { Repositories, Storage } from "../ports/storage.js";
-import { withTransaction } from "../storage-with-transaction.js";
+import type { Clock } from "../kernel/clock.js";
+import type { OutboxEvent } from "../kernel/events.js";
+import type { OutboxRepository } from "../kernel/outbox-repository.js";
+import type { Storage } from "../kernel/storage.js";
+import type { AuditRepository } from "./audit-repository.js";
+import { withTransaction } from "../kernel/storage-with-transaction.js";
 import { currentAuditScope, type AuditScope } from "./audit-scope.js";
 
 /** The first id an event names besides the organisation (its record: patient_id of patient.created, …). */
-function recordIdOf(event: DomainEvent): string | null {
+function recordIdOf(event: OutboxEvent): string | null {
   for (const [field, value] of Object.entries((event.data ?? {}) as Record<string, unknown>))
     if (
       field !== "organisation_id" &&
@@ -34,15 +36,18 @@ function idOf(result: unknown): string | null {
  * and is followed by a refusal would leave an entry for a write that never happened (test/http/audit-refused-writes
  * sends every audited route an unknown id to hold every service to it).
  */
-export function auditedStorage(storage: Storage, clock: Clock): Storage {
-  return withTransaction(storage, <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {
+export function auditedStorage<R extends { audit: AuditRepository; outbox: OutboxRepository }>(
+  storage: Storage<R>,
+  clock: Clock,
+): Storage<R> {
+  return withTransaction(storage, <T>(fn: (tx: R) => Promise<T>): Promise<T> => {
     const scope = currentAuditScope();
     if (!scope || scope.recorded) return storage.transaction(fn);
     return storage
       .transaction(async (tx) => {
         let eventRecord: string | null = null;
         const outbox = tx.outbox;
-        const watched: Repositories = {
+        const watched: R = {
           ...tx,
           outbox: Object.assign(Object.create(outbox) as typeof outbox, {
             append: (...args: Parameters<typeof outbox.append>) => {

@@ -1,4 +1,4 @@
-import { DomainError } from "../errors/domain-error.js";
+import { systemError } from "../kernel/system-errors.js";
 import type { Principal } from "./principal.js";
 
 /**
@@ -48,7 +48,7 @@ export function clinicAccess(principal: Pick<Principal, "clinicIds">): ClinicAcc
 export function assertWithinCallerClinics(principal: Principal, clinicIds: readonly number[], record: string): void {
   const only = clinicAccess(principal).only;
   if (!only || (clinicIds.length > 0 && clinicAccess(principal).canSeeAll(clinicIds))) return;
-  throw new DomainError(
+  throw systemError(
     "INSUFFICIENT_PERMISSIONS",
     `A caller restricted to clinics can only write ${record} restricted to some of its own clinics`,
     { allowed_clinic_ids: [...only] },

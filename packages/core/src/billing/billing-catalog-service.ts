@@ -1,8 +1,9 @@
+import { appointmentError } from "../appointments/appointment-errors.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import type { Storage } from "../kernel/storage.js";
+import type { BillingServiceRepositories } from "./billing-service-repositories.js";
 import {
   assertValidBillingCodes,
   billingCodeApplies,
@@ -24,7 +25,7 @@ export interface CatalogQuery {
 
 /** The organisation's billing-code catalog: maintained by an admin upload or the CLI, read per visit. */
 export class BillingCatalogService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<BillingServiceRepositories>; clock: Clock }) {}
 
   /** Inserts or replaces codes by their number; the whole upload is checked first and written in one transaction. */
   /**
@@ -91,7 +92,7 @@ export class BillingCatalogService {
     const r = this.deps.storage.repositories;
     const appointment = await r.appointments.findById(principal.organisationId, q.appointmentId);
     if (!appointment || !clinicAccess(principal).canSee(appointment.clinicId))
-      throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: q.appointmentId });
+      throw appointmentError("APPOINTMENT_NOT_FOUND", "Appointment not found", { appointment_id: q.appointmentId });
     const codes = await r.billingCodes.list(principal.organisationId);
     return codes.filter((c) =>
       billingCodeApplies(c, { speciality: q.speciality, noteType: q.soapNoteType, payerId: q.payerId }),

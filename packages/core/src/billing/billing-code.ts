@@ -1,6 +1,6 @@
-import type { Patch } from "../patch.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { BILLING_CODE } from "../rule-checks.js";
+import type { Patch } from "../kernel/patch.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { BILLING_CODE } from "../kernel/rule-checks.js";
 
 /** A modifier a billing code may carry (spec 2.3's modifier object). */
 export interface CptModifier {

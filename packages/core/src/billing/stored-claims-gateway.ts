@@ -1,4 +1,4 @@
-import type { BillingGateway } from "../ports/billing-gateway.js";
+import type { BillingGateway } from "./billing-gateway.js";
 
 /** The reference the default gateway gives a claim it recorded (claim rows carry no other). */
 export const storedClaimReference = (claimId: number) => `claim-${claimId}`;

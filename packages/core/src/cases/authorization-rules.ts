@@ -1,7 +1,8 @@
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { AUTHORIZATION_STATUSES, type Authorization, type AuthorizationChanges } from "./authorization.js";
-import { checkDate, checkIcdCodes, normaliseIcdCodes } from "./case-rules.js";
-import { BILLING_CODE, isPositiveId } from "../rule-checks.js";
+import { checkDate } from "../kernel/calendar-date.js";
+import { checkIcdCodes, normaliseIcdCodes } from "./case-rules.js";
+import { BILLING_CODE, isPositiveId } from "../kernel/rule-checks.js";
 
 const count = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 10_000;
 

@@ -1,12 +1,13 @@
-import type { Patch } from "../patch.js";
+import { caseEvent } from "./case-events.js";
+import { caseError } from "./case-errors.js";
+import type { Patch } from "../kernel/patch.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
+import type { Clock } from "../kernel/clock.js";
 import { coverageOfPatient } from "../coverages/patient-coverage.js";
-import { searchTerms } from "../patients/patient-normalisation.js";
-import type { Repositories, Storage } from "../ports/storage.js";
-import { toPageWindow } from "../paging.js";
+import { searchTerms } from "../kernel/text-match.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CaseServiceRepositories } from "./case-service-repositories.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { Authorization, AuthorizationChanges, AuthorizationDraft } from "./authorization.js";
 import {
   assertConsistentAuthorization,
@@ -14,7 +15,7 @@ import {
   normaliseAuthorizationInput,
 } from "./authorization-rules.js";
 import { caseNotFound } from "./case-service.js";
-import { serviceCaseId } from "./patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 import { caseVisitReader } from "./case-visits.js";
 import { reportedAuthorizationStatus, visitUsage } from "./visit-tracking.js";
 
@@ -37,7 +38,7 @@ export interface CoveragePath {
 }
 
 const notFound = (id: unknown) =>
-  new DomainError("AUTHORIZATION_NOT_FOUND", "Authorization not found", { authorization_id: id });
+  caseError("AUTHORIZATION_NOT_FOUND", "Authorization not found", { authorization_id: id });
 
 const eventData = (a: Authorization) => ({
   organisation_id: a.organisationId,
@@ -48,7 +49,7 @@ const eventData = (a: Authorization) => ({
 
 /** Payer authorizations of visits on a case (create, read, update, delete, list by case, search). */
 export class AuthorizationService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CaseServiceRepositories>; clock: Clock }) {}
 
   private today(): string {
     return this.deps.clock.now().toISOString().slice(0, 10);
@@ -88,7 +89,7 @@ export class AuthorizationService {
       };
       assertConsistentAuthorization(record);
       const created = await tx.authorizations.insert(record);
-      await tx.outbox.append(domainEvent("authorization.created", eventData(created), now));
+      await tx.outbox.append(caseEvent("authorization.created", eventData(created), now));
       return this.view(tx, created);
     });
   }
@@ -130,14 +131,19 @@ export class AuthorizationService {
     return this.view(r, await this.findUnder(r, principal.organisationId, under, id));
   }
 
-  private async caseAndCoverage(r: Repositories, orgId: number, caseId: number, coverageId: number) {
+  private async caseAndCoverage(r: CaseServiceRepositories, orgId: number, caseId: number, coverageId: number) {
     const c = await r.cases.findById(orgId, caseId);
     if (!c) throw caseNotFound(serviceCaseId(caseId));
     await coverageOfPatient(r, orgId, c.patientId, coverageId);
   }
 
   /** The authorization `id` as the path under a case and coverage names it (getUnder's rule). */
-  private async findUnder(r: Repositories, orgId: number, under: CoveragePath, id: number): Promise<Authorization> {
+  private async findUnder(
+    r: CaseServiceRepositories,
+    orgId: number,
+    under: CoveragePath,
+    id: number,
+  ): Promise<Authorization> {
     await this.caseAndCoverage(r, orgId, under.caseId, under.coverageId);
     const found = Number.isSafeInteger(id) && id > 0 ? await r.authorizations.findById(orgId, id) : undefined;
     if (!found || found.caseId !== under.caseId || (found.coverageId !== null && found.coverageId !== under.coverageId))
@@ -173,7 +179,7 @@ export class AuthorizationService {
       // A change that changes nothing writes nothing and raises nothing (as a case's).
       if (JSON.stringify(before) === JSON.stringify(after)) return this.view(tx, current);
       await tx.authorizations.update(next);
-      await tx.outbox.append(domainEvent("authorization.updated", eventData(next), now));
+      await tx.outbox.append(caseEvent("authorization.updated", eventData(next), now));
       return this.view(tx, next);
     });
   }
@@ -186,7 +192,7 @@ export class AuthorizationService {
       const orgId = principal.organisationId;
       const found = under ? await this.findUnder(tx, orgId, under, id) : await tx.authorizations.findById(orgId, id);
       if (!found || !(await tx.authorizations.delete(principal.organisationId, id))) throw notFound(id);
-      await tx.outbox.append(domainEvent("authorization.deleted", eventData(found), this.deps.clock.now()));
+      await tx.outbox.append(caseEvent("authorization.deleted", eventData(found), this.deps.clock.now()));
     });
   }
 
@@ -208,12 +214,12 @@ export class AuthorizationService {
     return { authorizations: await this.views(r, found.authorizations), total: found.total, page, size };
   }
 
-  private async view(r: Repositories, a: Authorization): Promise<AuthorizationView> {
+  private async view(r: CaseServiceRepositories, a: Authorization): Promise<AuthorizationView> {
     return (await this.views(r, [a]))[0]!;
   }
 
   /** Views of authorizations of one organisation, reading clinics once and each case's appointments once. */
-  private async views(r: Repositories, authorizations: Authorization[]): Promise<AuthorizationView[]> {
+  private async views(r: CaseServiceRepositories, authorizations: Authorization[]): Promise<AuthorizationView[]> {
     if (authorizations.length === 0) return [];
     const reader = await caseVisitReader(r, authorizations[0]!.organisationId);
     const today = this.today();

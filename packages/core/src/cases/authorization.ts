@@ -1,4 +1,4 @@
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 import type { IcdCode } from "./patient-case.js";
 
 export const AUTHORIZATION_STATUSES = ["ACTIVE", "INACTIVE", "EXPIRED"] as const;

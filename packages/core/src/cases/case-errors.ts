@@ -1,3 +1,5 @@
+import { errorsOf } from "../kernel/domain-error.js";
+
 /** Errors of cases, referring physicians and authorizations. Codes are public: never renamed or reused. */
 export const CASE_ERROR_CODES = [
   /** The case does not exist in the caller's organisation. */
@@ -13,3 +15,6 @@ export const CASE_ERROR_CODES = [
   /** A tracked case has no active authorization whose window contains the visit date. */
   "NO_VALID_AUTHORIZATION",
 ] as const;
+
+/** Throws one of the codes above (and only those). */
+export const caseError = errorsOf(CASE_ERROR_CODES);

@@ -1,3 +1,5 @@
+import { eventsOf } from "../kernel/events.js";
+
 const CASE_FIELDS = ["organisation_id", "service_case_id", "patient_id", "clinic_id"] as const;
 
 /** Case events: spec 6.1, identifiers only. */
@@ -15,3 +17,6 @@ export const AUTHORIZATION_EVENTS = {
   "authorization.updated": { fields: AUTHORIZATION_FIELDS, description: "An authorization changed." },
   "authorization.deleted": { fields: AUTHORIZATION_FIELDS, description: "An authorization was deleted." },
 } as const;
+
+/** Builds one of the case and authorization events above, with exactly its payload fields. */
+export const caseEvent = eventsOf({ ...CASE_EVENTS, ...AUTHORIZATION_EVENTS });

@@ -1,7 +1,7 @@
-import { PAYMENT_MODES } from "../appointments/appointment.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { isCalendarDate } from "../patients/patient-rules.js";
-import { ICD10_CODE, isPositiveId } from "../rule-checks.js";
+import { PAYMENT_MODES } from "./payment-mode.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { checkDate } from "../kernel/calendar-date.js";
+import { ICD10_CODE, isPositiveId } from "../kernel/rule-checks.js";
 import { INSURANCE_CARD_TYPES, TREATMENT_STATUSES, type CaseChanges, type IcdCode } from "./patient-case.js";
 
 export const CASE_LIMITS = Object.freeze({
@@ -45,10 +45,6 @@ export function checkIcdCodes(issues: ValidationIssue[], field: string, codes: I
     if (c.revision !== "ICD10")
       issues.push({ field: `${field}.${i}.revision`, reason: "must be ICD10", value: c.revision });
   });
-}
-
-export function checkDate(issues: ValidationIssue[], field: string, value: string | null | undefined): void {
-  if (value != null && !isCalendarDate(value)) issues.push({ field, reason: "must be a date as YYYY-MM-DD", value });
 }
 
 /** Shape rules of a case draft or change that need no store; throws VALIDATION_FAILED listing every issue. */

@@ -1,19 +1,17 @@
+import { caseEvent } from "./case-events.js";
+import { caseError } from "./case-errors.js";
+import { organisationError } from "../organisations/organisation-errors.js";
+import { patientError } from "../patients/patient-errors.js";
 import type { Principal } from "../auth/principal.js";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CaseServiceRepositories } from "./case-service-repositories.js";
 import type { Authorization } from "./authorization.js";
 import { assertValidCaseInput, normaliseCaseInput } from "./case-rules.js";
-import {
-  serviceCaseId,
-  type CaseChanges,
-  type CaseDraft,
-  type CaseInsuranceCard,
-  type CaseReferrals,
-  type PatientCase,
-} from "./patient-case.js";
+import type { CaseChanges, CaseDraft, CaseInsuranceCard, CaseReferrals, PatientCase } from "./patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 import type { ReferringPhysician } from "./referring-physician.js";
 import { caseVisitReader } from "./case-visits.js";
 import { authRequiredStatus, visitUsage } from "./visit-tracking.js";
@@ -30,8 +28,7 @@ export interface CaseView {
   visits: { used: number; booked: number };
 }
 
-export const caseNotFound = (id: unknown) =>
-  new DomainError("CASE_NOT_FOUND", "Case not found", { service_case_id: id });
+export const caseNotFound = (id: unknown) => caseError("CASE_NOT_FOUND", "Case not found", { service_case_id: id });
 
 const RANKS = ["primary", "secondary", "tertiary"] as const;
 
@@ -46,7 +43,7 @@ function caseEventData(c: PatientCase) {
 
 /** Cases (spec 2.4, 4.2) of the principal's organisation; every change writes its event in the same transaction. */
 export class CaseService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CaseServiceRepositories>; clock: Clock }) {}
 
   private today(): string {
     return this.deps.clock.now().toISOString().slice(0, 10);
@@ -54,7 +51,7 @@ export class CaseService {
 
   /** Checks the organisation-dependent rules of an input and resolves the cards it names into copies. */
   private async resolve(
-    tx: Repositories,
+    tx: CaseServiceRepositories,
     principal: Principal,
     patientId: number,
     input: CaseChanges,
@@ -75,7 +72,7 @@ export class CaseService {
     for (const rank of RANKS) {
       const id = input.referrals?.[rank];
       if (id != null && !(await tx.referringPhysicians.findById(orgId, id))) {
-        throw new DomainError("REFERRING_PHYSICIAN_NOT_FOUND", `Referring physician ${id} not found`, {
+        throw caseError("REFERRING_PHYSICIAN_NOT_FOUND", `Referring physician ${id} not found`, {
           referring_physician_id: id,
           issues: [{ field: `referrals.${rank}`, reason: "does not exist in this organisation", value: id }],
         });
@@ -83,7 +80,7 @@ export class CaseService {
     }
     // A case names its clinic: within the principal's clinic restriction (else as unknown), though cases are read organisation-wide.
     if (input.clinicId != null && !(await findReachableClinic(tx, principal, input.clinicId))) {
-      throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
+      throw organisationError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
         issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: input.clinicId }],
       });
     }
@@ -120,7 +117,7 @@ export class CaseService {
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       if (!(await tx.patients.findById(orgId, draft.patientId))) {
-        throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", {
+        throw patientError("PATIENT_NOT_FOUND", "Patient not found", {
           patient_id: draft.patientId,
           issues: [{ field: "patientId", reason: "does not exist in this organisation", value: draft.patientId }],
         });
@@ -157,7 +154,7 @@ export class CaseService {
         createdAt: now,
         updatedAt: now,
       });
-      await tx.outbox.append(domainEvent("case.created", caseEventData(created), now));
+      await tx.outbox.append(caseEvent("case.created", caseEventData(created), now));
       return this.view(tx, created);
     });
   }
@@ -171,7 +168,7 @@ export class CaseService {
   async listByPatient(principal: Principal, patientId: number): Promise<CaseView[]> {
     const r = this.deps.storage.repositories;
     if (!(await r.patients.findById(principal.organisationId, patientId)))
-      throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
+      throw patientError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
     return Promise.all((await r.cases.listByPatient(principal.organisationId, patientId)).map((c) => this.view(r, c)));
   }
 
@@ -206,12 +203,12 @@ export class CaseService {
       if (JSON.stringify(before) === JSON.stringify(after)) return this.view(tx, current);
       await tx.cases.update(next);
       const discharged = current.treatmentStatus !== "DISCHARGED" && next.treatmentStatus === "DISCHARGED";
-      await tx.outbox.append(domainEvent(discharged ? "case.discharged" : "case.updated", caseEventData(next), now));
+      await tx.outbox.append(caseEvent(discharged ? "case.discharged" : "case.updated", caseEventData(next), now));
       return this.view(tx, next);
     });
   }
 
-  private async view(r: Repositories, c: PatientCase): Promise<CaseView> {
+  private async view(r: CaseServiceRepositories, c: PatientCase): Promise<CaseView> {
     const orgId = c.organisationId;
     const physician = async (id: number | null) =>
       id === null ? null : ((await r.referringPhysicians.findById(orgId, id)) ?? null);

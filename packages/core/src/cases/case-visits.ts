@@ -1,6 +1,4 @@
-import type { Appointment } from "../appointments/appointment.js";
-import type { Repositories } from "../ports/storage.js";
-import type { SoapNote } from "../soap/soap-note.js";
+import type { OrganisationRepository } from "../organisations/organisation-repository.js";
 
 /**
  * One visit of a case as visit counting sees it: an appointment, or a
@@ -23,10 +21,52 @@ export interface CaseVisitReader {
   zoneOf(clinicId: number): string;
 }
 
+/** An appointment as visit counting reads it (appointments sit above cases: this is the shape, not their record). */
+export interface VisitAppointment {
+  id: number;
+  clinicId: number;
+  startsAt: Date;
+  status: string;
+}
+
+/** A SOAP note as visit counting reads it. */
+export interface VisitNote {
+  appointmentId: number | null;
+  clinicId: number;
+  serviceDateTime: Date;
+  completed: boolean;
+  type: string;
+}
+
+/**
+ * What visit counting reads: the organisation's clinics, and a case's appointments and completed notes. The
+ * appointment and note repositories satisfy it; cases declare only the calls they make.
+ */
+export interface CaseVisitRepositories {
+  organisations: Pick<OrganisationRepository, "listClinics">;
+  appointments: {
+    list(criteria: { organisationId: number; serviceCaseId: number; limit: number; offset: number }): Promise<{
+      appointments: VisitAppointment[];
+    }>;
+  };
+  soapNotes: {
+    list(criteria: {
+      organisationId: number;
+      serviceCaseId: number;
+      completed: true;
+      limit: number;
+      offset: number;
+    }): Promise<{ notes: VisitNote[] }>;
+  };
+}
+
 const BOOKED = new Set(["SCHEDULED", "CHECKED_IN", "IN_PROGRESS"]);
 
 /** The case's appointments and completed notes as visits: a completed note counts its appointment (or itself) as done. */
-export function caseVisits(appointments: readonly Appointment[], completedNotes: readonly SoapNote[]): CaseVisit[] {
+export function caseVisits(
+  appointments: readonly VisitAppointment[],
+  completedNotes: readonly VisitNote[],
+): CaseVisit[] {
   const visitNotes = completedNotes.filter((n) => n.completed && n.type !== "ADDENDUM");
   const documented = new Set(visitNotes.map((n) => n.appointmentId).filter((id): id is number => id !== null));
   const visits: CaseVisit[] = appointments.map((a) => ({
@@ -49,7 +89,7 @@ export function caseVisits(appointments: readonly Appointment[], completedNotes:
 }
 
 /** Reads the organisation's clinics once and each case's visits at most once. */
-export async function caseVisitReader(r: Repositories, organisationId: number): Promise<CaseVisitReader> {
+export async function caseVisitReader(r: CaseVisitRepositories, organisationId: number): Promise<CaseVisitReader> {
   const clinics = await r.organisations.listClinics(organisationId);
   const cache = new Map<number, Promise<CaseVisit[]>>();
   return {

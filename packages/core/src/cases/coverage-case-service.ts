@@ -1,17 +1,12 @@
 import type { Principal } from "../auth/principal.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { dottedIcdCode } from "../icd/icd-code.js";
 import type { IcdService } from "../icd/icd-search-service.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CaseServiceRepositories } from "./case-service-repositories.js";
 import { type CaseService, type CaseView, caseNotFound } from "./case-service.js";
-import {
-  type CaseChanges,
-  type CaseDraft,
-  type CaseInsuranceCard,
-  type IcdCode,
-  type InsuranceCardType,
-  serviceCaseId,
-} from "./patient-case.js";
+import type { CaseChanges, CaseDraft, CaseInsuranceCard, IcdCode, InsuranceCardType } from "./patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 
 /**
  * What a case names by reference where v1 sends copies (spec 9): diagnoses by ICD-10-CM code, insurance by pointers
@@ -50,7 +45,9 @@ export function coveragePointer(cards: readonly CaseInsuranceCard[], rank: Insur
  * coverage an open case points to stays refused (COVERAGE_IN_USE). A TERTIARY copy written on v1 is kept.
  */
 export class CoverageCaseService {
-  constructor(private readonly deps: { storage: Storage; cases: CaseService; icd: IcdService }) {}
+  constructor(
+    private readonly deps: { storage: Storage<CaseServiceRepositories>; cases: CaseService; icd: IcdService },
+  ) {}
 
   async create(principal: Principal, sent: CoverageCaseDraft): Promise<CaseView> {
     const resolved = await this.resolve(principal, sent.patientId, sent, []);

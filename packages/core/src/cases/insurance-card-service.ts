@@ -1,18 +1,12 @@
+import { coverageEvent } from "../coverages/coverage-events.js";
+import { patientError } from "../patients/patient-errors.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import type { Storage } from "../ports/storage.js";
-import { domainEvent } from "../events/event-catalog.js";
-import { checkDate } from "./case-rules.js";
-import type { InsuranceCard, InsurancePayer, Subscriber } from "./patient-case.js";
-
-/** The subscriber of a card the patient holds. */
-export const SELF_SUBSCRIBER: Subscriber = Object.freeze({
-  relationship: "self",
-  firstName: null,
-  lastName: null,
-  dateOfBirth: null,
-});
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CaseServiceRepositories } from "./case-service-repositories.js";
+import { checkDate } from "../kernel/calendar-date.js";
+import { type InsuranceCard, type InsurancePayer, SELF_SUBSCRIBER } from "../coverages/coverage.js";
 
 export interface InsuranceCardDraft {
   payer: InsurancePayer;
@@ -21,11 +15,11 @@ export interface InsuranceCardDraft {
   planEndDate?: string | null | undefined;
 }
 
-const patientNotFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
+const patientNotFound = (id: unknown) => patientError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
 
 /** A patient's insurance cards: what cases copy with a PRIMARY, SECONDARY or TERTIARY rank. */
 export class InsuranceCardService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CaseServiceRepositories>; clock: Clock }) {}
 
   async add(principal: Principal, patientId: number, draft: InsuranceCardDraft): Promise<InsuranceCard> {
     const issues: ValidationIssue[] = [];
@@ -67,7 +61,7 @@ export class InsuranceCardService {
       });
       // The same record is a v2 coverage: its event is written here too.
       await tx.outbox.append(
-        domainEvent(
+        coverageEvent(
           "coverage.created",
           { organisation_id: card.organisationId, patient_id: patientId, coverage_id: card.id },
           now,

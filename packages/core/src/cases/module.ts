@@ -1,4 +1,6 @@
-import { defineCoreModule } from "../modules/core-module.js";
+import { defineCoreModule, type ModuleDependencies, owns } from "../kernel/module.js";
+import type { AuthorizationRepository, CaseRepository, ReferringPhysicianRepository } from "./case-repository.js";
+import type { CaseServiceRepositories } from "./case-service-repositories.js";
 import { AuthorizationService } from "./authorization-service.js";
 import { CASE_ERROR_CODES } from "./case-errors.js";
 import { AUTHORIZATION_EVENTS, CASE_EVENTS } from "./case-events.js";
@@ -11,7 +13,12 @@ import { ReferringPhysicianService } from "./referring-physician-service.js";
 /** Cases with their insurance cards, referring physicians and authorizations. */
 export const casesModule = defineCoreModule({
   key: "cases",
-  createServices: ({ storage, clock }) => {
+  repositories: owns<{
+    cases: CaseRepository;
+    referringPhysicians: ReferringPhysicianRepository;
+    authorizations: AuthorizationRepository;
+  }>(),
+  createServices: ({ storage, clock }: ModuleDependencies<CaseServiceRepositories>) => {
     const cases = new CaseService({ storage, clock });
     return {
       cases,

@@ -1,4 +1,4 @@
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { isValidNpi } from "../organisations/npi.js";
 import type { ReferringPhysicianChanges } from "./referring-physician.js";
 

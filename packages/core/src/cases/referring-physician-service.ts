@@ -1,24 +1,26 @@
+import { caseError } from "./case-errors.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import { searchTerms } from "../patients/patient-normalisation.js";
-import type { Storage } from "../ports/storage.js";
-import { toPageWindow } from "../paging.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { searchTerms } from "../kernel/text-match.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CaseServiceRepositories } from "./case-service-repositories.js";
+import { toPageWindow } from "../kernel/paging.js";
 import type { ReferringPhysician, ReferringPhysicianChanges, ReferringPhysicianDraft } from "./referring-physician.js";
 import { assertValidReferringPhysician } from "./referring-physician-rules.js";
 
 const notFound = (id: unknown) =>
-  new DomainError("REFERRING_PHYSICIAN_NOT_FOUND", "Referring physician not found", { referring_physician_id: id });
+  caseError("REFERRING_PHYSICIAN_NOT_FOUND", "Referring physician not found", { referring_physician_id: id });
 const duplicate = (existingId: number) =>
-  new DomainError("DUPLICATE_REFERRING_PHYSICIAN", "The organisation already has a referring physician with this NPI", {
+  caseError("DUPLICATE_REFERRING_PHYSICIAN", "The organisation already has a referring physician with this NPI", {
     existing_referring_physician_id: existingId,
   });
 
 /** The registry of referring physicians cases point into, per organisation; NPI unique per organisation. */
 export class ReferringPhysicianService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CaseServiceRepositories>; clock: Clock }) {}
 
   async create(principal: Principal, draft: ReferringPhysicianDraft): Promise<ReferringPhysician> {
     assertValidReferringPhysician(draft, true);

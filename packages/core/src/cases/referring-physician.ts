@@ -1,4 +1,4 @@
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 /** A physician who refers patients (the registry cases point into). */
 export interface ReferringPhysician {
   id: number;

@@ -1,6 +1,7 @@
 import type { CaseVisit } from "./case-visits.js";
 import type { Authorization, AuthorizationStatus } from "./authorization.js";
-import { serviceCaseId, type AuthRequiredStatus, type PatientCase } from "./patient-case.js";
+import type { AuthRequiredStatus, PatientCase } from "./patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 
 /** A refusal (or, where the clinic says so, a warning) about a visit on a tracked case. */
 export interface VisitProblem {

@@ -1,8 +1,9 @@
+import { catalogError } from "./catalog-errors.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CatalogServiceRepositories } from "./catalog-service-repositories.js";
 import type { AppointmentCategory, CancellationReason } from "./catalog.js";
 import {
   type AppointmentTypeChanges,
@@ -15,22 +16,22 @@ import {
 
 /** The organisation has no such appointment type (category). */
 export const appointmentTypeNotFound = (id: unknown) =>
-  new DomainError("APPOINTMENT_TYPE_NOT_FOUND", "Appointment type not found", { appointment_type_id: id });
+  catalogError("APPOINTMENT_TYPE_NOT_FOUND", "Appointment type not found", { appointment_type_id: id });
 const typeNotFound = appointmentTypeNotFound;
 const duplicateType = (existingId: number) =>
-  new DomainError("DUPLICATE_APPOINTMENT_TYPE", "The organisation already has an appointment type with this name", {
+  catalogError("DUPLICATE_APPOINTMENT_TYPE", "The organisation already has an appointment type with this name", {
     existing_appointment_type_id: existingId,
   });
 const reasonNotFound = (id: unknown) =>
-  new DomainError("CANCELLATION_REASON_NOT_FOUND", "Cancellation reason not found", { cancellation_reason_id: id });
+  catalogError("CANCELLATION_REASON_NOT_FOUND", "Cancellation reason not found", { cancellation_reason_id: id });
 const duplicateReason = (existingId: number) =>
-  new DomainError("DUPLICATE_CANCELLATION_REASON", "The organisation already has a cancellation reason with this key", {
+  catalogError("DUPLICATE_CANCELLATION_REASON", "The organisation already has a cancellation reason with this key", {
     existing_cancellation_reason_id: existingId,
   });
 
 /** An administrator's edits of the reference data booking and cancelling use: appointment types and cancellation reasons. */
 export class CatalogAdminService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CatalogServiceRepositories>; clock: Clock }) {}
 
   async createAppointmentType(principal: Principal, draft: AppointmentTypeDraft): Promise<AppointmentCategory> {
     assertValidAppointmentType(draft, true);

@@ -1,8 +1,14 @@
-import { APPOINTMENT_LIMITS } from "../appointments/appointment-rules.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import type { Patch } from "../patch.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import type { Patch } from "../kernel/patch.js";
 
-export const CATALOG_LIMITS = Object.freeze({ nameMax: 100, minMinutes: 5, maxMinutes: 480, labelMax: 200 });
+export const CATALOG_LIMITS = Object.freeze({
+  nameMax: 100,
+  minMinutes: 5,
+  maxMinutes: 480,
+  labelMax: 200,
+  /** A cancellation reason's fee, and the fee a cancellation charges. */
+  maxCancellationFee: 100_000,
+});
 
 export interface AppointmentTypeDraft {
   name: string;
@@ -88,11 +94,11 @@ export function assertValidCancellationReason(
   const fee = input.cancellationFee;
   if (
     fee !== undefined &&
-    (typeof fee !== "number" || !Number.isFinite(fee) || fee < 0 || fee > APPOINTMENT_LIMITS.maxCancellationFee)
+    (typeof fee !== "number" || !Number.isFinite(fee) || fee < 0 || fee > CATALOG_LIMITS.maxCancellationFee)
   )
     issues.push({
       field: "cancellationFee",
-      reason: `must be between 0 and ${APPOINTMENT_LIMITS.maxCancellationFee}`,
+      reason: `must be between 0 and ${CATALOG_LIMITS.maxCancellationFee}`,
       value: fee,
     });
   if (issues.length) throw DomainError.validation(issues);

@@ -1,11 +1,12 @@
 import type { Principal } from "../auth/principal.js";
-import { toPageWindow } from "../paging.js";
-import type { Storage } from "../ports/storage.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CatalogServiceRepositories } from "./catalog-service-repositories.js";
 import type { AppointmentCategory, CancellationReason } from "./catalog.js";
 
 /** The organisation's reference data, read-only through the API. */
 export class CatalogService {
-  constructor(private readonly deps: { storage: Storage }) {}
+  constructor(private readonly deps: { storage: Storage<CatalogServiceRepositories> }) {}
 
   appointmentCategories(principal: Principal): Promise<AppointmentCategory[]> {
     return this.deps.storage.repositories.catalog.listAppointmentCategories(principal.organisationId);

@@ -1,11 +1,11 @@
-import type { ValidationIssue } from "../errors/domain-error.js";
-import { checkDate } from "../cases/case-rules.js";
+import type { ValidationIssue } from "../kernel/domain-error.js";
+import { checkDate } from "../kernel/calendar-date.js";
 import {
   COVERAGE_PRIORITIES,
   type CoveragePriority,
   SUBSCRIBER_RELATIONSHIPS,
   type SubscriberRelationship,
-} from "../cases/patient-case.js";
+} from "./coverage.js";
 
 /** A coverage as v2 sends it (spec 4.7 /v2/patients/{id}/coverages): the payer by its registry id. */
 export interface CoverageDraft {

@@ -1,14 +1,18 @@
+import { coverageEvent } from "./coverage-events.js";
+import { coverageError } from "./coverage-errors.js";
+import { patientError } from "../patients/patient-errors.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { SELF_SUBSCRIBER } from "../cases/insurance-card-service.js";
-import { type InsuranceCard, serviceCaseId, type Subscriber } from "../cases/patient-case.js";
-import { DomainError } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { SELF_SUBSCRIBER } from "./coverage.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
+import type { InsuranceCard, Subscriber } from "./coverage.js";
+import { DomainError } from "../kernel/domain-error.js";
+import type { Storage } from "../kernel/storage.js";
+import type { CoverageServiceRepositories } from "./coverage-service-repositories.js";
 import { coverageNotFound, coverageOfPatient } from "./patient-coverage.js";
 import { type CoverageChanges, type CoverageDraft, coverageIssues, type SubscriberInput } from "./coverage-rules.js";
 
-const patientNotFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
+const patientNotFound = (id: unknown) => patientError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
 
 const subscriberOf = (s: SubscriberInput | null | undefined): Subscriber =>
   !s || s.relationship === "self"
@@ -32,9 +36,9 @@ const eventData = (c: InsuranceCard) => ({
  * coverage.* event in the same transaction.
  */
 export class CoverageService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<CoverageServiceRepositories>; clock: Clock }) {}
 
-  private async payerOf(tx: Repositories, organisationId: number, payerRef: number) {
+  private async payerOf(tx: CoverageServiceRepositories, organisationId: number, payerRef: number) {
     const payer = await tx.payers.findById(organisationId, payerRef);
     if (!payer)
       throw DomainError.unknownReference([
@@ -43,7 +47,7 @@ export class CoverageService {
     return { payerRegId: payer.id, name: payer.name, payerId: payer.payerId };
   }
 
-  private async patientOf(tx: Repositories, principal: Principal, patientId: number) {
+  private async patientOf(tx: CoverageServiceRepositories, principal: Principal, patientId: number) {
     if (!Number.isSafeInteger(patientId) || !(await tx.patients.findById(principal.organisationId, patientId)))
       throw patientNotFound(patientId);
   }
@@ -69,7 +73,7 @@ export class CoverageService {
         createdAt: now,
         updatedAt: now,
       });
-      await tx.outbox.append(domainEvent("coverage.created", eventData(card), now));
+      await tx.outbox.append(coverageEvent("coverage.created", eventData(card), now));
       return card;
     });
   }
@@ -124,7 +128,7 @@ export class CoverageService {
         updatedAt: now,
       };
       await tx.insuranceCards.update(next);
-      await tx.outbox.append(domainEvent("coverage.updated", eventData(next), now));
+      await tx.outbox.append(coverageEvent("coverage.updated", eventData(next), now));
       return next;
     });
   }
@@ -144,13 +148,13 @@ export class CoverageService {
         (c) => c.treatmentStatus !== "DISCHARGED" && c.insuranceCards.some((copy) => copy.id === id),
       );
       if (using.length > 0)
-        throw new DomainError(
+        throw coverageError(
           "COVERAGE_IN_USE",
           `Coverage ${id} is used by open case${using.length > 1 ? "s" : ""} ${using.map((c) => serviceCaseId(c.id)).join(", ")}`,
           { coverage_id: id, service_case_ids: using.map((c) => serviceCaseId(c.id)) },
         );
       if (!(await tx.insuranceCards.delete(principal.organisationId, id, now))) throw coverageNotFound(id);
-      await tx.outbox.append(domainEvent("coverage.deleted", eventData(card), now));
+      await tx.outbox.append(coverageEvent("coverage.deleted", eventData(card), now));
       return card;
     });
   }

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from "../errors/domain-error.js";
-import { isCalendarDate } from "../patients/patient-rules.js";
+import type { ValidationIssue } from "../kernel/domain-error.js";
+import { isCalendarDate } from "../kernel/calendar-date.js";
 import { ELIGIBILITY_SERVICE_TYPES, type EligibilityResult, type ServiceBenefits } from "./eligibility.js";
 
 const amount = (v: unknown) => v === null || (typeof v === "number" && Number.isFinite(v) && v >= 0 && v < 1e9);

@@ -1,13 +1,16 @@
+import { eligibilityEvent } from "./eligibility-events.js";
+import { eligibilityError } from "./eligibility-errors.js";
+import { patientError } from "../patients/patient-errors.js";
 import type { Principal } from "../auth/principal.js";
-import type { InsuranceCard } from "../cases/patient-case.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
+import type { InsuranceCard } from "../coverages/coverage.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { coverageOfPatient } from "../coverages/patient-coverage.js";
-import { isCalendarDate } from "../patients/patient-rules.js";
-import { toPageWindow } from "../paging.js";
-import { type EligibilityGateway, EligibilityGatewayError } from "../ports/eligibility-gateway.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import { isCalendarDate } from "../kernel/calendar-date.js";
+import { toPageWindow } from "../kernel/paging.js";
+import { type EligibilityGateway, EligibilityGatewayError } from "./eligibility-gateway.js";
+import type { Storage } from "../kernel/storage.js";
+import type { EligibilityServiceRepositories } from "./eligibility-service-repositories.js";
 import {
   ELIGIBILITY_SERVICE_TYPES,
   type EligibilityCheck,
@@ -41,13 +44,24 @@ const FAILURE_CODES = {
  * coverage.eligibility_checked in the transaction that records it.
  */
 export class EligibilityService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; gateway: EligibilityGateway | null }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage<EligibilityServiceRepositories>;
+      clock: Clock;
+      gateway: EligibilityGateway | null;
+    },
+  ) {}
 
-  private async coverageOf(r: Repositories, principal: Principal, patientId: number, coverageId: number) {
+  private async coverageOf(
+    r: EligibilityServiceRepositories,
+    principal: Principal,
+    patientId: number,
+    coverageId: number,
+  ) {
     const patient = Number.isSafeInteger(patientId)
       ? await r.patients.findById(principal.organisationId, patientId)
       : undefined;
-    if (!patient) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
+    if (!patient) throw patientError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
     return { patient, coverage: await coverageOfPatient(r, principal.organisationId, patientId, coverageId) };
   }
 
@@ -89,7 +103,7 @@ export class EligibilityService {
       ]);
     const gateway = this.deps.gateway;
     if (!gateway)
-      throw new DomainError(
+      throw eligibilityError(
         "ELIGIBILITY_NOT_CONFIGURED",
         "Real-time eligibility is not configured for this organisation; record results by hand on v1",
         {},
@@ -114,7 +128,7 @@ export class EligibilityService {
     });
     if (status !== "rejected") return saved;
     const first = exchange.rejections[0];
-    throw new DomainError(
+    throw eligibilityError(
       "ELIGIBILITY_REJECTED",
       `The payer rejected the inquiry: ${exchange.rejections.map((r) => `${r.code} ${r.reason}`).join("; ")}`,
       {
@@ -136,7 +150,7 @@ export class EligibilityService {
       return await gateway.check(organisationId, inquiry);
     } catch (error) {
       if (!(error instanceof EligibilityGatewayError)) throw error;
-      if (error.kind === "not_configured") throw new DomainError("ELIGIBILITY_NOT_CONFIGURED", error.message, {});
+      if (error.kind === "not_configured") throw eligibilityError("ELIGIBILITY_NOT_CONFIGURED", error.message, {});
       const code = FAILURE_CODES[error.kind];
       const saved = await this.save({
         ...base,
@@ -146,7 +160,7 @@ export class EligibilityService {
         request: error.request,
         response: error.response,
       });
-      throw new DomainError(code, error.message, { check_id: saved.id });
+      throw eligibilityError(code, error.message, { check_id: saved.id });
     }
   }
 
@@ -227,7 +241,7 @@ export class EligibilityService {
     return this.deps.storage.transaction(async (tx) => {
       const id = await tx.eligibilityChecks.insert(record);
       await tx.outbox.append(
-        domainEvent(
+        eligibilityEvent(
           "coverage.eligibility_checked",
           {
             organisation_id: record.organisationId,

@@ -1,4 +1,4 @@
-import type { InsuranceCard } from "../cases/patient-case.js";
+import type { InsuranceCard } from "../coverages/coverage.js";
 
 /**
  * The X12 service type codes a therapy clinic asks about: health benefit plan coverage (30), physical therapy (PT),

@@ -1,4 +1,4 @@
-import { foldForMatch } from "../patients/patient-normalisation.js";
+import { foldForMatch } from "../kernel/text-match.js";
 
 /** One ICD-10-CM code of a yearly code set (the CMS order file's row). */
 export interface IcdCode10 {

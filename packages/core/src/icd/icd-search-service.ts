@@ -1,6 +1,7 @@
-import { DomainError } from "../errors/domain-error.js";
-import { toPageWindow } from "../paging.js";
-import type { Storage } from "../ports/storage.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { Storage } from "../kernel/storage.js";
+import type { IcdServiceRepositories } from "./icd-service-repositories.js";
 import { icdWords, parseIcdOrderLine, type IcdCode10 } from "./icd-code.js";
 
 const CODE_LIKE = /^[A-Za-z][0-9][0-9A-Za-z]?(\.?[0-9A-Za-z]{0,4})?$/;
@@ -25,7 +26,7 @@ export interface IcdSearchQuery {
 
 /** The ICD-10-CM code set: import of the CMS order file, and search by code or by words. */
 export class IcdService {
-  constructor(private readonly deps: { storage: Storage }) {}
+  constructor(private readonly deps: { storage: Storage<IcdServiceRepositories> }) {}
 
   /**
    * Loads a CMS order file's lines as the code set of `year`, replacing that

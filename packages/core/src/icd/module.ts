@@ -1,10 +1,13 @@
-import { defineCoreModule } from "../modules/core-module.js";
+import { defineCoreModule, type ModuleDependencies, owns } from "../kernel/module.js";
+import type { IcdRepository } from "./icd-repository.js";
+import type { IcdServiceRepositories } from "./icd-service-repositories.js";
 import { IcdService } from "./icd-search-service.js";
 
 /** The ICD-10-CM code search. */
 export const icdModule = defineCoreModule({
   key: "icd",
-  createServices: ({ storage }) => ({ icd: new IcdService({ storage }) }),
+  repositories: owns<{ icd: IcdRepository }>(),
+  createServices: ({ storage }: ModuleDependencies<IcdServiceRepositories>) => ({ icd: new IcdService({ storage }) }),
   errorCodes: [],
   events: {},
 });

@@ -1,5 +1,6 @@
-import type { Clock } from "../clock.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import type { Storage } from "../kernel/storage.js";
+import type { NotificationServiceRepositories } from "./notification-service-repositories.js";
 import type { NotificationDeliveryStatus, PushOutcome, PushStatus } from "./notification.js";
 import { pushPayload } from "./notification-rules.js";
 import { classifyPush, PUSH_TTL_SECONDS, summariseDelivery } from "./push-outcome.js";
@@ -30,7 +31,13 @@ export interface AttemptReport {
  * core decides what each answer means and keeps the record.
  */
 export class NotificationDeliveryService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; transport: PushTransport }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage<NotificationServiceRepositories>;
+      clock: Clock;
+      transport: PushTransport;
+    },
+  ) {}
 
   /**
    * Creates a push for each current device of the recipient (once: a job run
@@ -148,7 +155,7 @@ export class NotificationDeliveryService {
    */
   async finish(
     notificationId: string,
-    options: { alsoInTransaction?: (tx: Repositories) => Promise<unknown> } = {},
+    options: { alsoInTransaction?: (tx: NotificationServiceRepositories) => Promise<unknown> } = {},
   ): Promise<NotificationDeliveryStatus | undefined> {
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {

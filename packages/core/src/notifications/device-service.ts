@@ -1,13 +1,14 @@
+import { notificationError } from "./notification-errors.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { Ids } from "../ids.js";
-import type { Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import type { Ids } from "../kernel/ids.js";
+import type { Storage } from "../kernel/storage.js";
+import type { NotificationServiceRepositories } from "./notification-service-repositories.js";
 import type { Device, DeviceDraft } from "./notification.js";
 import { assertRecipient, assertValidDevice, type RecipientInput } from "./notification-rules.js";
 
 export const deviceNotFound = (id: unknown) =>
-  new DomainError("DEVICE_NOT_FOUND", "Device not found", { device_id: id });
+  notificationError("DEVICE_NOT_FOUND", "Device not found", { device_id: id });
 
 /**
  * Push devices of the principal's organisation's users. A device is one Web
@@ -17,7 +18,13 @@ export const deviceNotFound = (id: unknown) =>
  */
 export class DeviceService {
   constructor(
-    private readonly deps: { storage: Storage; clock: Clock; ids: Ids; allowHttp: boolean; httpSetting: string },
+    private readonly deps: {
+      storage: Storage<NotificationServiceRepositories>;
+      clock: Clock;
+      ids: Ids;
+      allowHttp: boolean;
+      httpSetting: string;
+    },
   ) {}
 
   async register(principal: Principal, draft: DeviceDraft): Promise<{ device: Device; created: boolean }> {

@@ -1,6 +1,6 @@
 import { createECDH, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { DomainError } from "../errors/domain-error.js";
+import type { DomainError } from "../kernel/domain-error.js";
 import type { DevicePush } from "./notification.js";
 import { assertValidDevice, assertValidNotification, pushPayload } from "./notification-rules.js";
 import { classifyPush, summariseDelivery } from "./push-outcome.js";

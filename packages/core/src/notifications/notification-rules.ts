@@ -1,6 +1,6 @@
 import { ECDH } from "node:crypto";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { checkOutboundUrl } from "../outbound-url.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { checkOutboundUrl } from "../kernel/outbound-url.js";
 import {
   USER_TYPES,
   type DeviceDraft,

@@ -1,9 +1,11 @@
+import { systemError } from "../kernel/system-errors.js";
+import { notificationError } from "./notification-errors.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { Ids } from "../ids.js";
-import { toPageWindow } from "../paging.js";
-import type { Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import type { Ids } from "../kernel/ids.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { Storage } from "../kernel/storage.js";
+import type { NotificationServiceRepositories } from "./notification-service-repositories.js";
 import type { DevicePush, Notification, NotificationDraft, PushAttempt } from "./notification.js";
 import {
   assertRecipient,
@@ -15,7 +17,7 @@ import { NOTIFICATION_DELIVERY_QUEUE } from "./push-outcome.js";
 import type { PushTransport } from "./push-transport.js";
 
 export const notificationNotFound = (id: unknown) =>
-  new DomainError("NOTIFICATION_NOT_FOUND", "Notification not found", { notification_id: id });
+  notificationError("NOTIFICATION_NOT_FOUND", "Notification not found", { notification_id: id });
 
 /** The reply of deliver (spec 4.5): always accepted; `replayed` says an earlier request with the same idempotency key made it. */
 export interface AcceptedNotification {
@@ -37,7 +39,14 @@ const sameContent = (n: Notification, v: ValidNotification) =>
  * recipient's inbox entry. Recipients resolve within the organisation only.
  */
 export class NotificationService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; ids: Ids; transport: PushTransport }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage<NotificationServiceRepositories>;
+      clock: Clock;
+      ids: Ids;
+      transport: PushTransport;
+    },
+  ) {}
 
   /**
    * Stores the notification and queues its delivery in one transaction. With
@@ -77,7 +86,7 @@ export class NotificationService {
         `notification with idempotency key of organisation ${principal.organisationId} neither inserted nor found`,
       );
     if (!sameContent(first, valid)) {
-      throw new DomainError(
+      throw systemError(
         "IDEMPOTENCY_KEY_REUSED",
         "This idempotency_key was already used for a different notification; use a new key for new content",
         {
@@ -140,7 +149,8 @@ export class NotificationService {
   /** The application server key browsers subscribe with (PushManager.subscribe's applicationServerKey). */
   vapidPublicKey(): string {
     const key = this.deps.transport.vapidPublicKey;
-    if (!key) throw new DomainError("PUSH_NOT_CONFIGURED", "Web Push is not configured on this server (no VAPID key)");
+    if (!key)
+      throw notificationError("PUSH_NOT_CONFIGURED", "Web Push is not configured on this server (no VAPID key)");
     return key;
   }
 }

@@ -1,13 +1,15 @@
+import { organisationEvent } from "./organisation-events.js";
+import { systemError } from "../kernel/system-errors.js";
+import { organisationError } from "./organisation-errors.js";
 import { ensureOrganisation } from "./ensure-organisation.js";
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
-import { sortedPage, toPageWindow } from "../paging.js";
-import { foldForMatch, searchTerms } from "../patients/patient-normalisation.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { sortedPage, toPageWindow } from "../kernel/paging.js";
+import { foldForMatch, searchTerms } from "../kernel/text-match.js";
+import type { Storage } from "../kernel/storage.js";
+import type { OrganisationServiceRepositories } from "./organisation-service-repositories.js";
 import {
   assertValidClinic,
   CLINIC_LIMITS,
@@ -23,7 +25,7 @@ import { findReachableClinic } from "./reachable-clinic.js";
 
 const notFound = clinicNotFound;
 const duplicateName = (existingId: number) =>
-  new DomainError("DUPLICATE_CLINIC", "The organisation already has a clinic with this name", {
+  organisationError("DUPLICATE_CLINIC", "The organisation already has a clinic with this name", {
     existing_clinic_id: existingId,
   });
 
@@ -42,12 +44,12 @@ function mergeAddress(current: ClinicAddress, sent: Patch<ClinicAddress> | null 
 
 /** The organisation's clinics (v2 directory): create, read, change, list; v1 reads the same rows. */
 export class ClinicService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<OrganisationServiceRepositories>; clock: Clock }) {}
 
   /** A token restricted to clinics cannot add one: the new clinic would be outside its own restriction. */
   async create(principal: Principal, draft: ClinicDraft): Promise<Clinic> {
     if (clinicAccess(principal).only)
-      throw new DomainError(
+      throw systemError(
         "INSUFFICIENT_PERMISSIONS",
         "A caller restricted to clinics (clinic_id_list) cannot add clinics to the organisation",
         { allowed_clinic_ids: [...principal.clinicIds] },
@@ -74,7 +76,7 @@ export class ClinicService {
       });
       if (!result.created) throw duplicateName(result.existingId);
       await tx.outbox.append(
-        domainEvent("clinic.created", { organisation_id: organisationId, clinic_id: result.clinic.id }, now),
+        organisationEvent("clinic.created", { organisation_id: organisationId, clinic_id: result.clinic.id }, now),
       );
       return result.clinic;
     });
@@ -142,10 +144,15 @@ export class ClinicService {
 }
 
 /** Writes a changed clinic and its clinic.updated event; a name held by another clinic is refused. */
-export async function writeChange(tx: Repositories, current: Clinic, next: Clinic, now: Date): Promise<void> {
+export async function writeChange(
+  tx: OrganisationServiceRepositories,
+  current: Clinic,
+  next: Clinic,
+  now: Date,
+): Promise<void> {
   const result = await tx.organisations.updateClinic(next);
   if (!result.updated) throw duplicateName(result.existingId);
   await tx.outbox.append(
-    domainEvent("clinic.updated", { organisation_id: current.organisationId, clinic_id: current.id }, now),
+    organisationEvent("clinic.updated", { organisation_id: current.organisationId, clinic_id: current.id }, now),
   );
 }

@@ -1,21 +1,22 @@
+import { organisationError } from "./organisation-errors.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { ClinicSettings } from "../ports/organisation-repository.js";
-import type { Clock } from "../clock.js";
-import type { Storage } from "../ports/storage.js";
+import type { ClinicSettings } from "./organisation-repository.js";
+import type { Clock } from "../kernel/clock.js";
+import type { Storage } from "../kernel/storage.js";
+import type { OrganisationServiceRepositories } from "./organisation-service-repositories.js";
 import { writeChange } from "./clinic-service.js";
 import type { Clinic, Provider } from "./organisation.js";
 import { findReachableClinic } from "./reachable-clinic.js";
 
 const clinicNotFound = (id: unknown) =>
-  new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
+  organisationError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
     issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: id }],
   });
 
 /** The organisation's clinics and providers as the other modules and the API read them. */
 export class DirectoryService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<OrganisationServiceRepositories>; clock: Clock }) {}
 
   /** The clinics the principal's clinic restriction reaches (all of them when it has none). */
   async listClinics(principal: Principal): Promise<Clinic[]> {

@@ -1,9 +1,10 @@
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import type { Repositories, Storage } from "../ports/storage.js";
-import { BILLING_UNIT_RULES, DEFAULT_BILLING_UNIT_RULE } from "../soap/treatment-sheet.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import type { Storage } from "../kernel/storage.js";
+import type { OrganisationServiceRepositories } from "./organisation-service-repositories.js";
+import { BILLING_UNIT_RULES, DEFAULT_BILLING_UNIT_RULE } from "./billing-unit-rule.js";
 import type { DocumentationSettings } from "./organisation.js";
 
 /** What an organisation that never changed its settings gets. */
@@ -15,13 +16,16 @@ export const DEFAULT_DOCUMENTATION_SETTINGS: DocumentationSettings = Object.free
 });
 
 /** The organisation's settings, or the defaults when it has no row yet. */
-export async function documentationSettingsOf(r: Repositories, organisationId: number): Promise<DocumentationSettings> {
+export async function documentationSettingsOf(
+  r: OrganisationServiceRepositories,
+  organisationId: number,
+): Promise<DocumentationSettings> {
   return (await r.organisations.findById(organisationId))?.documentation ?? DEFAULT_DOCUMENTATION_SETTINGS;
 }
 
 /** Reads and changes how the caller's organisation documents and bills visits. */
 export class DocumentationSettingsService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<OrganisationServiceRepositories>; clock: Clock }) {}
 
   get(principal: Principal): Promise<DocumentationSettings> {
     return documentationSettingsOf(this.deps.storage.repositories, principal.organisationId);

@@ -1,4 +1,4 @@
-import { DomainError } from "../errors/domain-error.js";
+import { errorsOf } from "../kernel/domain-error.js";
 
 /** Errors of the organisation directory (clinics, doctors). Codes are public: never renamed or reused. */
 export const ORGANISATION_ERROR_CODES = [
@@ -12,10 +12,13 @@ export const ORGANISATION_ERROR_CODES = [
   "DUPLICATE_PROVIDER",
 ] as const;
 
+/** Throws one of the codes above (and only those). */
+export const organisationError = errorsOf(ORGANISATION_ERROR_CODES);
+
 /** The organisation has no such clinic (other organisations' included). */
 export const clinicNotFound = (id: unknown) =>
-  new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", { clinic_id: id });
+  organisationError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", { clinic_id: id });
 
 /** The organisation has no such provider (other organisations' included). */
 export const providerNotFound = (id: unknown) =>
-  new DomainError("PROVIDER_NOT_FOUND", "Provider not found", { provider_id: id });
+  organisationError("PROVIDER_NOT_FOUND", "Provider not found", { provider_id: id });

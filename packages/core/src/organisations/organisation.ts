@@ -1,4 +1,4 @@
-import type { BillingUnitRule } from "../soap/treatment-sheet.js";
+import type { BillingUnitRule } from "./billing-unit-rule.js";
 
 /** How an organisation documents and bills visits (GET/POST /apis/v1/organisation/settings). */
 export interface DocumentationSettings {

@@ -1,5 +1,5 @@
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import type { Patch } from "../patch.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import type { Patch } from "../kernel/patch.js";
 import { isValidNpi } from "./npi.js";
 import type { Provider } from "./organisation.js";
 

@@ -1,12 +1,14 @@
+import { organisationEvent } from "./organisation-events.js";
+import { organisationError } from "./organisation-errors.js";
 import { ensureOrganisation } from "./ensure-organisation.js";
 import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
-import { sortedPage, toPageWindow } from "../paging.js";
-import { foldForMatch, searchTerms } from "../patients/patient-normalisation.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { sortedPage, toPageWindow } from "../kernel/paging.js";
+import { foldForMatch, searchTerms } from "../kernel/text-match.js";
+import type { Storage } from "../kernel/storage.js";
+import type { OrganisationServiceRepositories } from "./organisation-service-repositories.js";
 import type { Provider } from "./organisation.js";
 import { providerNotFound } from "./organisation-errors.js";
 import {
@@ -20,7 +22,7 @@ import {
 const notFound = providerNotFound;
 const PROVIDERS = "providers";
 const duplicate = (field: "userId" | "npi", existingId: number) =>
-  new DomainError(
+  organisationError(
     "DUPLICATE_PROVIDER",
     field === "npi"
       ? "Another provider of the organisation has this NPI"
@@ -32,7 +34,7 @@ const searchText = (p: Provider) => foldForMatch([p.firstName, p.lastName, p.npi
 
 /** The organisation's treating providers (v2 directory); v1's provider list and booking read the same rows. */
 export class ProviderService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<OrganisationServiceRepositories>; clock: Clock }) {}
 
   async create(principal: Principal, draft: ProviderDraft): Promise<Provider> {
     assertValidProvider(draft, true);
@@ -62,7 +64,11 @@ export class ProviderService {
       const result = await tx.organisations.insertProvider(provider);
       if (!result.created) throw duplicate(result.field, result.existingId);
       await tx.outbox.append(
-        domainEvent("provider.created", { organisation_id: organisationId, provider_id: result.provider.id }, now),
+        organisationEvent(
+          "provider.created",
+          { organisation_id: organisationId, provider_id: result.provider.id },
+          now,
+        ),
       );
       return result.provider;
     });
@@ -105,7 +111,7 @@ export class ProviderService {
       const result = await tx.organisations.updateProvider(next);
       if (!result.updated) throw duplicate(result.field, result.existingId);
       await tx.outbox.append(
-        domainEvent("provider.updated", { organisation_id: principal.organisationId, provider_id: id }, now),
+        organisationEvent("provider.updated", { organisation_id: principal.organisationId, provider_id: id }, now),
       );
       return next;
     });
@@ -139,7 +145,7 @@ export class ProviderService {
 }
 
 /** The clinics are the organisation's and the supervisor is one of its providers; each unknown one is named. */
-async function assertReferences(tx: Repositories, p: Omit<Provider, "id">): Promise<void> {
+async function assertReferences(tx: OrganisationServiceRepositories, p: Omit<Provider, "id">): Promise<void> {
   const issues: ValidationIssue[] = [];
   for (const [i, clinicId] of p.clinicIds.entries())
     if (!(await tx.organisations.findClinic(p.organisationId, clinicId)))

@@ -1,6 +1,6 @@
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Repositories } from "../ports/storage.js";
+import type { OrganisationRepository } from "./organisation-repository.js";
 import type { Clinic } from "./organisation.js";
 
 /**
@@ -9,7 +9,7 @@ import type { Clinic } from "./organisation.js";
  * the organisation's other clinics.
  */
 export async function findReachableClinic(
-  r: Repositories,
+  r: { organisations: Pick<OrganisationRepository, "findClinic"> },
   principal: Principal,
   clinicId: number,
 ): Promise<Clinic | undefined> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DomainError } from "../errors/domain-error.js";
+import type { DomainError } from "../kernel/domain-error.js";
 import { parseTimeBound, toPatientListCriteria } from "./patient-list-query.js";
 
 const detailsOf = (fn: () => unknown) => {

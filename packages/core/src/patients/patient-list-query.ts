@@ -1,8 +1,8 @@
-import type { Patch } from "../patch.js";
-import { DomainError } from "../errors/domain-error.js";
-import { PATIENT_SORT_FIELDS, type PatientListCriteria, type PatientSortField } from "../ports/patient-repository.js";
+import type { Patch } from "../kernel/patch.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { PATIENT_SORT_FIELDS, type PatientListCriteria, type PatientSortField } from "./patient-repository.js";
 import type { PatientStatus } from "./patient.js";
-import { searchTerms } from "./patient-normalisation.js";
+import { searchTerms } from "../kernel/text-match.js";
 
 /** Bounds of the v2 patients list (spec 4.6, 8). */
 export const PATIENT_LIST_LIMITS = Object.freeze({

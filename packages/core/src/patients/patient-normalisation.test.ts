@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { foldForMatch, patientIdentityKey, patientSearchText, searchTerms } from "./patient-normalisation.js";
+import { foldForMatch, searchTerms } from "../kernel/text-match.js";
+import { patientIdentityKey, patientSearchText } from "./patient-normalisation.js";
 
 describe("patient normalisation", () => {
   it("folds case, accents and spaces", () => {

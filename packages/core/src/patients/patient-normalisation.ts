@@ -1,18 +1,5 @@
+import { digitsOnly, foldForMatch } from "../kernel/text-match.js";
 import type { Patient, PatientRecord } from "./patient.js";
-
-/** Case- and accent-insensitive form of a name or term, used for matching only (stored values keep their case). */
-export function foldForMatch(value: string): string {
-  return value
-    .normalize("NFKD")
-    .replace(/\p{Diacritic}/gu, "")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-export function digitsOnly(value: string): string {
-  return value.replace(/\D+/g, "");
-}
 
 /** The duplicate-registration key: same folded first name, last name and date of birth. */
 export function patientIdentityKey(firstName: string, lastName: string, dateOfBirth: string): string {
@@ -26,18 +13,6 @@ export function patientSearchText(
   const parts = [p.firstName, p.middleName ?? "", p.lastName, p.email ?? ""].map(foldForMatch);
   const phone = p.phone ? digitsOnly(p.phone) : "";
   return [...parts, phone].filter(Boolean).join(" ");
-}
-
-/**
- * Splits a search string into terms that must all match (AND). A term that is
- * a phone number ("(555) 010-2030") becomes its digits so it matches however the
- * phone was written.
- */
-export function searchTerms(search: string): string[] {
-  return foldForMatch(search)
-    .split(" ")
-    .filter(Boolean)
-    .map((term) => (/^[\d\s()+.-]+$/.test(term) && digitsOnly(term).length > 0 ? digitsOnly(term) : term));
 }
 
 export function toPatientRecord(p: Omit<Patient, "id">): PatientRecord {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../errors/domain-error.js";
+import { isCalendarDate } from "../kernel/calendar-date.js";
+import { DomainError } from "../kernel/domain-error.js";
 import {
   applyPatientChanges,
   assertValidPatientChanges,
   assertValidPatientDraft,
-  isCalendarDate,
   patientFromDraft,
 } from "./patient-rules.js";
 

@@ -1,5 +1,6 @@
-import type { Patch } from "../patch.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Patch } from "../kernel/patch.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { isCalendarDate } from "../kernel/calendar-date.js";
 import { PATIENT_STATUSES, SEXES, type Patient, type PatientChanges, type PatientDraft } from "./patient.js";
 
 const NAME_MAX = 100;
@@ -8,17 +9,7 @@ const PHONE_CHARS = /^[+\d\s().-]+$/;
 const STATE = /^[A-Z]{2}$/;
 const COUNTRY = /^[A-Z]{2}$/;
 const POSTAL = /^[A-Za-z0-9 -]{3,10}$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const EARLIEST_BIRTH = "1900-01-01";
-
-/** True when `value` is a real calendar date written YYYY-MM-DD (no 2023-02-30). */
-export function isCalendarDate(value: string): boolean {
-  const m = ISO_DATE.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
 
 function checkRequiredName(issues: ValidationIssue[], field: string, value: unknown): void {
   if (typeof value !== "string" || value.trim() === "")

@@ -1,11 +1,13 @@
+import { patientEvent } from "./patient-events.js";
+import { organisationError } from "../organisations/organisation-errors.js";
+import { patientError } from "./patient-errors.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import { isDeepStrictEqual } from "node:util";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
-import { readsFor, type Repositories, type Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { type Storage, readsFor } from "../kernel/storage.js";
+import type { PatientServiceRepositories } from "./patient-service-repositories.js";
 import type { Patient, PatientChanges, PatientDraft } from "./patient.js";
 import { toPatientListCriteria, type PatientListQuery } from "./patient-list-query.js";
 import { toPatientRecord } from "./patient-normalisation.js";
@@ -37,11 +39,17 @@ export interface RegistrationResult {
   patient: Patient;
 }
 
-const notFound = (id: unknown) => new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
+const notFound = (id: unknown) => patientError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: id });
 
 /** Patient registration, reads, updates and the list. Every call is scoped to the principal's organisation. */
 export class PatientService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; searchCountLimit?: number | null }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage<PatientServiceRepositories>;
+      clock: Clock;
+      searchCountLimit?: number | null;
+    },
+  ) {}
 
   private today(): string {
     return this.deps.clock.now().toISOString().slice(0, 10);
@@ -49,14 +57,14 @@ export class PatientService {
 
   /** The patient's clinic must be one of the organisation's, and within the principal's clinic restriction. */
   private async assertClinicInOrganisation(
-    tx: Repositories,
+    tx: PatientServiceRepositories,
     principal: Principal,
     clinicId: number | null | undefined,
   ): Promise<void> {
     if (clinicId == null) return;
     const clinic = await findReachableClinic(tx, principal, clinicId);
     if (!clinic)
-      throw new DomainError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
+      throw organisationError("CLINIC_NOT_FOUND", "Clinic not found in this organisation", {
         issues: [{ field: "clinicId", reason: "does not exist in this organisation", value: clinicId }],
       });
   }
@@ -77,7 +85,7 @@ export class PatientService {
       const result = await tx.patients.insertIfAbsent(toPatientRecord(patientFromDraft(draft, orgId, now)));
       if (result.created) {
         await tx.outbox.append(
-          domainEvent("patient.created", { organisation_id: orgId, patient_id: result.patient.id }, now),
+          patientEvent("patient.created", { organisation_id: orgId, patient_id: result.patient.id }, now),
         );
       }
       return result;
@@ -109,11 +117,11 @@ export class PatientService {
       const outcome = await tx.patients.replace(id, toPatientRecord(next));
       if (outcome.outcome === "missing") throw notFound(id);
       if (outcome.outcome === "conflict") {
-        throw new DomainError("DUPLICATE_PATIENT", "Another patient with the same name and date of birth exists", {
+        throw patientError("DUPLICATE_PATIENT", "Another patient with the same name and date of birth exists", {
           existing_patient_id: outcome.existingId,
         });
       }
-      await tx.outbox.append(domainEvent("patient.updated", { organisation_id: orgId, patient_id: id }, now));
+      await tx.outbox.append(patientEvent("patient.updated", { organisation_id: orgId, patient_id: id }, now));
       return outcome.patient;
     });
   }

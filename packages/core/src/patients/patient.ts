@@ -1,4 +1,4 @@
-import type { Patch } from "../patch.js";
+import type { Patch } from "../kernel/patch.js";
 export const SEXES = ["MALE", "FEMALE", "OTHER", "UNDEFINED"] as const;
 export type Sex = (typeof SEXES)[number];
 

@@ -1,10 +1,12 @@
+import { payerError } from "./payer-errors.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import { toPageWindow } from "../paging.js";
-import { searchTerms } from "../patients/patient-normalisation.js";
-import type { Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
+import { toPageWindow } from "../kernel/paging.js";
+import { searchTerms } from "../kernel/text-match.js";
+import type { Storage } from "../kernel/storage.js";
+import type { PayerServiceRepositories } from "./payer-service-repositories.js";
 import {
   assertValidPayer,
   PAYER_LIMITS,
@@ -15,11 +17,11 @@ import {
   payerIssues,
 } from "./payer.js";
 
-const notFound = (id: unknown) => new DomainError("PAYER_NOT_FOUND", "Payer not found", { payer_ref: id });
+const notFound = (id: unknown) => payerError("PAYER_NOT_FOUND", "Payer not found", { payer_ref: id });
 
 /** The payer registry and organisations' own payers: search, read, an admin's additions, the registry import. */
 export class PayerService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<PayerServiceRepositories>; clock: Clock }) {}
 
   async search(
     principal: Principal,
@@ -62,13 +64,9 @@ export class PayerService {
         updatedAt: now,
       });
       if (!result.created)
-        throw new DomainError(
-          "DUPLICATE_PAYER",
-          "A payer with this payer id exists (in the registry or the organisation)",
-          {
-            existing_payer_ref: result.existingId,
-          },
-        );
+        throw payerError("DUPLICATE_PAYER", "A payer with this payer id exists (in the registry or the organisation)", {
+          existing_payer_ref: result.existingId,
+        });
       return result.payer;
     });
   }

@@ -1,6 +1,6 @@
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import type { Patch } from "../patch.js";
-import { foldForMatch } from "../patients/patient-normalisation.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import type { Patch } from "../kernel/patch.js";
+import { foldForMatch } from "../kernel/text-match.js";
 
 export const PAYER_TYPES = [
   "commercial",

@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { RateLimitStore } from "../ports/rate-limit-store.js";
-import type { Repositories, Storage } from "../ports/storage.js";
-import { withTransaction } from "../storage-with-transaction.js";
+import type { RateLimitStore } from "./rate-limit-store.js";
+import type { Storage } from "../kernel/storage.js";
+import { withTransaction } from "../kernel/storage-with-transaction.js";
 import { RateLimitExceeded } from "./rate-limit-errors.js";
-import type { RateLimitDecision } from "./rate-limiter.js";
+import type { RateLimitDecision } from "./rate-limit-decision.js";
 
 /**
  * A write request whose rate-limit hit its first committed transaction counts. pending → claimed (a transaction
@@ -34,8 +34,8 @@ export class CountedWriteRefused extends RateLimitExceeded {}
  * request fails the same way. Outside a counted write, and after its hit has committed within the budget,
  * transactions run unchanged.
  */
-export function countedWritesStorage(storage: Storage): Storage {
-  return withTransaction(storage, <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {
+export function countedWritesStorage<R extends { rateLimits: RateLimitStore }>(storage: Storage<R>): Storage<R> {
+  return withTransaction(storage, <T>(fn: (tx: R) => Promise<T>): Promise<T> => {
     // Read now, in the caller's context: a shared commit runs the body from another request's turn.
     const scope = scopes.getStore();
     if (!scope || scope.state === "closed") return storage.transaction(fn);

@@ -1,11 +1,15 @@
-import { DomainError } from "../errors/domain-error.js";
-import type { RateLimitDecision } from "./rate-limiter.js";
+import { errorsOf } from "../kernel/domain-error.js";
+import { DomainError } from "../kernel/domain-error.js";
+import type { RateLimitDecision } from "./rate-limit-decision.js";
 
 /** Errors of the per-organisation request budget. Codes are public: never renamed or reused. */
 export const RATE_LIMIT_ERROR_CODES = [
   /** The organisation has used its request budget for the current window. */
   "RATE_LIMIT_EXCEEDED",
 ] as const;
+
+/** Throws one of the codes above (and only those). */
+export const rateLimitError = errorsOf(RATE_LIMIT_ERROR_CODES);
 
 /** RATE_LIMIT_EXCEEDED for a refused decision; its details name the limit and the seconds to wait. */
 export class RateLimitExceeded extends DomainError {

@@ -1,19 +1,11 @@
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import type { Plan } from "../organisations/organisation.js";
-import type { RateLimitStore } from "../ports/rate-limit-store.js";
-import type { Storage } from "../ports/storage.js";
+import type { RateLimitStore } from "./rate-limit-store.js";
+import type { Storage } from "../kernel/storage.js";
+import type { RateLimitServiceRepositories } from "./rate-limit-service-repositories.js";
 import { runInCountedWrite, type CountedWriteScope } from "./counted-write.js";
 import { HitLeases } from "./hit-leases.js";
-
-export interface RateLimitDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** When the current window ends and the budget refills. */
-  resetAt: Date;
-  /** Whole seconds until resetAt (at least 1); meaningful when not allowed. */
-  retryAfterSeconds: number;
-}
+import type { RateLimitDecision } from "./rate-limit-decision.js";
 
 /** A write run by `runCounted`: its decision, and how the write ended (absent when the budget refused it). */
 export interface CountedRun<T> {
@@ -58,7 +50,13 @@ export class RateLimiter {
   /** Counter key → the reservation under way; other requests of the key wait for it rather than reserve too. */
   private readonly reserving = new Map<string, Promise<void>>();
 
-  constructor(private readonly deps: { storage: Storage; clock: Clock; planLimits: Readonly<Record<Plan, number>> }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage<RateLimitServiceRepositories>;
+      clock: Clock;
+      planLimits: Readonly<Record<Plan, number>>;
+    },
+  ) {}
 
   /** The organisation's plan, read at most every PLAN_CACHE_MS (the counts themselves are never cached). */
   private async planOf(organisationId: number, now: number): Promise<Plan> {

@@ -1,13 +1,15 @@
+import { schedulingError } from "./scheduling-errors.js";
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
 import { queueFreedTime } from "../appointments/freed-time.js";
 import type { Appointment } from "../appointments/appointment.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Provider } from "../organisations/organisation.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { providerNotFound } from "../organisations/organisation-errors.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import {
   BLOCK_LIMITS,
   type BlockDraft,
@@ -19,7 +21,7 @@ import {
 
 const DAY_MS = 86_400_000;
 
-const blockNotFound = (id: number) => new DomainError("BLOCK_NOT_FOUND", "Block not found", { block_id: id });
+const blockNotFound = (id: number) => schedulingError("BLOCK_NOT_FOUND", "Block not found", { block_id: id });
 
 /** The most appointments a block's answer lists as overlapped (more are counted, not listed). */
 const LISTED_OVERLAPS = 100;
@@ -29,7 +31,7 @@ const LISTED_OVERLAPS = 100;
  * principal's clinic restriction (a block holds the provider's time at every clinic, so it follows the provider).
  */
 async function reachableProvider(
-  storage: Storage,
+  storage: Storage<SchedulingServiceRepositories>,
   principal: Principal,
   providerId: number,
 ): Promise<Provider | undefined> {
@@ -39,7 +41,7 @@ async function reachableProvider(
 
 /** Time providers are not bookable. A block over booked appointments is stored and says which: none is cancelled. */
 export class BlockService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<SchedulingServiceRepositories>; clock: Clock }) {}
 
   async create(
     principal: Principal,

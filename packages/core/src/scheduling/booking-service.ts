@@ -1,13 +1,15 @@
-import type { AppointmentDraft, PaymentMode } from "../appointments/appointment.js";
+import type { AppointmentDraft } from "../appointments/appointment.js";
+import type { PaymentMode } from "../cases/payment-mode.js";
 import {
   type AppointmentOutcome,
   AppointmentService,
   type PlacementCheck,
 } from "../appointments/appointment-service.js";
 import { hasAnyScope, type Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import type { Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import { insideWorkingHours, slotStillFree } from "./placement.js";
 
 /** Scopes that may book outside working hours and inside blocks (never over another appointment). */
@@ -40,9 +42,9 @@ export interface SchedulingBookingRequest {
  */
 export class SchedulingBookingService {
   // AppointmentService holds nothing but its dependencies: this one is the same service as practice.appointments.
-  private readonly appointments: AppointmentService;
+  private readonly appointments: AppointmentService<SchedulingServiceRepositories>;
 
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {
+  constructor(private readonly deps: { storage: Storage<SchedulingServiceRepositories>; clock: Clock }) {
     this.appointments = new AppointmentService(deps);
   }
 
@@ -83,7 +85,7 @@ export class SchedulingBookingService {
       comments: request.comments ?? null,
       appointmentNotes: request.appointmentNotes ?? null,
     };
-    const placement: PlacementCheck =
+    const placement: PlacementCheck<SchedulingServiceRepositories> =
       request.slotStart !== undefined
         ? slotStillFree(this.deps.clock)
         : insideWorkingHours(this.deps.clock, hasAnyScope(principal, WORKING_HOURS_OVERRIDE_SCOPES));

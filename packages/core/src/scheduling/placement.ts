@@ -1,9 +1,9 @@
+import { schedulingError } from "./scheduling-errors.js";
 import { DateTime } from "luxon";
 import type { Placement, PlacementCheck } from "../appointments/appointment-service.js";
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { Repositories } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import { blockOccurrences } from "./provider-block.js";
 import { shiftOf } from "./provider-schedule.js";
 import { occurrences } from "./shift.js";
@@ -24,7 +24,10 @@ const DAY_MS = 86_400_000;
  * Whether [startsAt, endsAt) lies inside the provider's working hours at the clinic (shifts that touch count as
  * one stretch) and outside every block. Reads in the booking's transaction, so it sees what the lock protects.
  */
-export async function workingHoursProblem(tx: Repositories, at: Placement): Promise<PlacementProblem | null> {
+export async function workingHoursProblem(
+  tx: SchedulingServiceRepositories,
+  at: Placement,
+): Promise<PlacementProblem | null> {
   const zone = at.clinic.timeZone;
   const firstDay = DateTime.fromJSDate(new Date(at.startsAt.getTime() - DAY_MS), { zone }).toISODate() as string;
   const schedules = (await tx.schedules.listInForce(at.organisationId, [at.provider.id], firstDay)).filter(
@@ -64,7 +67,7 @@ function details(p: PlacementProblem, at: Placement): Record<string, unknown> {
 
 /** A pending waitlist offer other than `exceptOfferId` that holds part of the time. */
 export async function heldProblem(
-  tx: Repositories,
+  tx: SchedulingServiceRepositories,
   at: Placement,
   now: Date,
   exceptOfferId?: number,
@@ -75,7 +78,7 @@ export async function heldProblem(
 }
 
 const slotUnavailable = (problem: PlacementProblem, at: Placement) =>
-  new DomainError(
+  schedulingError(
     "SLOT_UNAVAILABLE",
     `The slot is no longer available: ${MESSAGES[problem.reason]}`,
     details(problem, at),
@@ -85,11 +88,11 @@ const slotUnavailable = (problem: PlacementProblem, at: Placement) =>
  * Booking at a free start: inside working hours and outside blocks, else 409 OUTSIDE_WORKING_HOURS unless
  * `override`; never into time a waitlist offer holds (409 SLOT_UNAVAILABLE, reason held).
  */
-export function insideWorkingHours(clock: Clock, override: boolean): PlacementCheck {
+export function insideWorkingHours(clock: Clock, override: boolean): PlacementCheck<SchedulingServiceRepositories> {
   return async (tx, at) => {
     const problem = override ? null : await workingHoursProblem(tx, at);
     if (problem)
-      throw new DomainError("OUTSIDE_WORKING_HOURS", `Cannot book: ${MESSAGES[problem.reason]}`, details(problem, at));
+      throw schedulingError("OUTSIDE_WORKING_HOURS", `Cannot book: ${MESSAGES[problem.reason]}`, details(problem, at));
     const held = await heldProblem(tx, at, clock.now());
     if (held) throw slotUnavailable(held, at);
   };
@@ -97,7 +100,7 @@ export function insideWorkingHours(clock: Clock, override: boolean): PlacementCh
 
 /** Why the slot is not bookable now, as the slot search decides; null when it is. */
 export async function slotProblem(
-  tx: Repositories,
+  tx: SchedulingServiceRepositories,
   at: Placement,
   now: Date,
   exceptOfferId?: number,
@@ -120,7 +123,7 @@ export async function slotProblem(
  * be bookable, else 409 SLOT_UNAVAILABLE. The doctor's schedule is locked, so of concurrent bookings of one slot
  * exactly one passes.
  */
-export function slotStillFree(clock: Clock, exceptOfferId?: number): PlacementCheck {
+export function slotStillFree(clock: Clock, exceptOfferId?: number): PlacementCheck<SchedulingServiceRepositories> {
   return async (tx, at) => {
     const problem = await slotProblem(tx, at, clock.now(), exceptOfferId);
     if (problem) throw slotUnavailable(problem, at);

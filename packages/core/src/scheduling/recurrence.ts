@@ -1,4 +1,4 @@
-import type { ValidationIssue } from "../errors/domain-error.js";
+import type { ValidationIssue } from "../kernel/domain-error.js";
 import { RRule, type RRuleInstance, rrulestr } from "./rrule-interop.js";
 
 /** The longest RRULE text a shift or a block stores. */

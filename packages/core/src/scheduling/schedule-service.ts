@@ -1,13 +1,15 @@
+import { schedulingError } from "./scheduling-errors.js";
 import { DateTime } from "luxon";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import type { Provider } from "../organisations/organisation.js";
 import { clinicNotFound, providerNotFound } from "../organisations/organisation-errors.js";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
-import { toPageWindow } from "../paging.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import {
   type ProviderSchedule,
   SCHEDULE_LIMITS,
@@ -18,14 +20,14 @@ import {
 import { firstOverlap, type Shift, shiftIssues } from "./shift.js";
 
 const scheduleNotFound = (id: number) =>
-  new DomainError("SCHEDULE_NOT_FOUND", "Schedule not found", { schedule_id: id });
+  schedulingError("SCHEDULE_NOT_FOUND", "Schedule not found", { schedule_id: id });
 
 /** The day before a date (YYYY-MM-DD), by calendar: the replaced schedule's last day. */
 const dayBefore = (date: string) => DateTime.fromISO(date, { zone: "UTC" }).minus({ days: 1 }).toISODate() as string;
 
 /** Providers' working hours: recurring shifts per clinic, replaced rather than edited, never overlapping. */
 export class ScheduleService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<SchedulingServiceRepositories>; clock: Clock }) {}
 
   /**
    * Adds a shift (or a new version of one: `replacesId`). Refused with 409 SCHEDULE_OVERLAP when it would overlap
@@ -116,7 +118,7 @@ export class ScheduleService {
 
   /** The schedule a new version replaces: the provider's, not replaced already, starting before the new one. */
   private async replaceable(
-    tx: Repositories,
+    tx: SchedulingServiceRepositories,
     principal: Principal,
     providerId: number,
     draft: ScheduleDraft,
@@ -126,7 +128,7 @@ export class ScheduleService {
     if (!old || old.providerId !== providerId || !clinicAccess(principal).canSee(old.clinicId))
       throw scheduleNotFound(id);
     if (old.replacedById !== null)
-      throw new DomainError(
+      throw schedulingError(
         "SCHEDULE_ALREADY_REPLACED",
         `Schedule ${id} was replaced by schedule ${old.replacedById}`,
         {
@@ -155,7 +157,7 @@ function assertWorksAt(provider: Provider, clinicId: number) {
 
 /** The provider's other shifts in force from the new one's start, each in its own clinic's zone, must not meet it. */
 async function assertNoOverlap(
-  tx: Repositories,
+  tx: SchedulingServiceRepositories,
   organisationId: number,
   providerId: number,
   shift: Shift,
@@ -168,7 +170,7 @@ async function assertNoOverlap(
       zones.set(other.clinicId, (await tx.organisations.findClinic(organisationId, other.clinicId))?.timeZone ?? "UTC");
     const overlap = firstOverlap(shift, shiftOf(other, zones.get(other.clinicId) as string));
     if (overlap)
-      throw new DomainError(
+      throw schedulingError(
         "SCHEDULE_OVERLAP",
         `The shift overlaps schedule ${other.id} (clinic ${other.clinicId}) from ${overlap.start.toISOString()}`,
         {

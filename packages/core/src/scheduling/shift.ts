@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import type { ValidationIssue } from "../errors/domain-error.js";
+import type { ValidationIssue } from "../kernel/domain-error.js";
 import { isTimeZone } from "../organisations/clinic-rules.js";
 import { cachedRule, ruleOptions, ruleTextIssues } from "./recurrence.js";
 import { RRule, type RRuleInstance } from "./rrule-interop.js";

@@ -1,13 +1,14 @@
 import { DateTime } from "luxon";
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { appointmentTypeNotFound } from "../catalog/catalog-admin-service.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";
 import { clinicNotFound, providerNotFound } from "../organisations/organisation-errors.js";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
-import type { Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import { blockOccurrences } from "./provider-block.js";
 import { shiftOf } from "./provider-schedule.js";
 import { type Interval, occurrences, type Shift } from "./shift.js";
@@ -44,7 +45,7 @@ export const SLOT_LIMITS = { maxDays: 31, maxProviders: 20, searchDays: 90, minL
  * clinic only when it does not allow double booking), not in the past.
  */
 export class SlotService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<SchedulingServiceRepositories>; clock: Clock }) {}
 
   async find(principal: Principal, query: SlotQuery): Promise<ProviderSlots[]> {
     const organisationId = principal.organisationId;

@@ -1,4 +1,4 @@
-import type { BillingUnitRule } from "./treatment-sheet.js";
+import type { BillingUnitRule } from "../organisations/billing-unit-rule.js";
 
 /** Units that `minutes` support when 8 minutes make the first unit and every further 15 one more (0-7: none). */
 export function midpointUnits(minutes: number): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DomainError } from "../errors/domain-error.js";
-import { jsonDepth, MAX_JSON_DEPTH } from "../json-depth.js";
+import type { DomainError } from "../kernel/domain-error.js";
+import { jsonDepth, MAX_JSON_DEPTH } from "../kernel/json-depth.js";
 import { applyPartialResponse } from "./form-paths.js";
 
 /** An array nesting `levels` arrays (levels 0 is a scalar), built without recursion. */

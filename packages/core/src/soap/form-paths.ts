@@ -1,5 +1,5 @@
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { jsonDepth, MAX_JSON_DEPTH } from "../json-depth.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { jsonDepth, MAX_JSON_DEPTH } from "../kernel/json-depth.js";
 
 const SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 const FORBIDDEN = new Set(["__proto__", "prototype", "constructor"]);

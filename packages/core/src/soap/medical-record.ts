@@ -1,5 +1,5 @@
 import { localDate } from "../cases/visit-tracking.js";
-import type { CompletedNoteDigest } from "../ports/soap-note-repository.js";
+import type { CompletedNoteDigest } from "./soap-note-repository.js";
 import { diagnosesOf } from "./soap-note-content.js";
 
 /** How many medical records an expanded patient shows: its newest completed notes. */

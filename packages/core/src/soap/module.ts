@@ -1,18 +1,37 @@
-import { defineCoreModule } from "../modules/core-module.js";
-import { PermanentJobFailure } from "../jobs/job-handler.js";
+import type { BillingGateway } from "../billing/billing-gateway.js";
+import { defineCoreModule, type ModuleDependencies, owns } from "../kernel/module.js";
+import type { PlanOfCareRepository } from "./plan-of-care-repository.js";
+import type { SoapDocumentRepository } from "./soap-document-repository.js";
+import type { SoapNoteRepository } from "./soap-note-repository.js";
+import type { SoapServiceRepositories } from "./soap-service-repositories.js";
+import type { TreatmentSheetRepository } from "./treatment-sheet-repository.js";
+import { PermanentJobFailure } from "../kernel/job-handler.js";
 import { SoapDocumentService } from "./soap-document-service.js";
 import { SOAP_ERROR_CODES } from "./soap-errors.js";
 import { SOAP_EVENTS } from "./soap-events.js";
 import { SoapNoteService } from "./soap-note-service.js";
+import type { SoapSummaryRenderer } from "./soap-summary.js";
 import { SOAP_SUMMARY_QUEUE, SoapWorkflowService } from "./soap-workflow-service.js";
 import { summaryFailureReason } from "./summary-status.js";
 import { soapSummaryPath } from "./summary-link.js";
 import { TreatmentSheetService } from "./treatment-sheet-service.js";
 
+/** What the SOAP services read of the practice's settings: where claims go, and the renderer set at start. */
+export interface SoapSettings {
+  readonly billingGateway: BillingGateway;
+  readonly outbound: { readonly summaryRenderer?: SoapSummaryRenderer | undefined };
+}
+
 /** SOAP notes: forms, treatment sheets, signing and completion (PDF summary, billing, plan of care). */
 export const soapModule = defineCoreModule({
   key: "soap",
-  createServices: ({ storage, clock, ids, settings }) => ({
+  repositories: owns<{
+    soapNotes: SoapNoteRepository;
+    treatmentSheets: TreatmentSheetRepository;
+    plansOfCare: PlanOfCareRepository;
+    soapDocuments: SoapDocumentRepository;
+  }>(),
+  createServices: ({ storage, clock, ids, settings }: ModuleDependencies<SoapServiceRepositories, SoapSettings>) => ({
     soapNotes: new SoapNoteService({ storage, clock, ids }),
     soapWorkflow: new SoapWorkflowService({ storage, clock, billingGateway: settings.billingGateway }),
     soapDocuments: new SoapDocumentService({ storage, clock, renderer: () => settings.outbound.summaryRenderer }),

@@ -1,12 +1,14 @@
+import { systemError } from "../kernel/system-errors.js";
+import { soapError } from "./soap-errors.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { Repositories } from "../ports/storage.js";
+import type { DomainError } from "../kernel/domain-error.js";
+import type { SoapNoteRepository } from "./soap-note-repository.js";
 import type { SoapNote } from "./soap-note.js";
 import { allowedNoteActions, isNoteEditable } from "./soap-note-transitions.js";
 
 export const soapNoteNotFound = (contextId: unknown) =>
-  new DomainError("SOAP_NOTE_NOT_FOUND", "SOAP note not found", { context_id: contextId });
+  soapError("SOAP_NOTE_NOT_FOUND", "SOAP note not found", { context_id: contextId });
 
 type Missing = () => DomainError;
 
@@ -22,7 +24,7 @@ function reached(note: SoapNote | undefined, principal: Principal, missing: Miss
  * reach.
  */
 export async function existingNote(
-  r: Repositories,
+  r: { soapNotes: SoapNoteRepository },
   principal: Principal,
   contextId: string,
   missing: Missing = () => soapNoteNotFound(contextId),
@@ -32,7 +34,7 @@ export async function existingNote(
 
 /** The note, locked for the rest of the transaction; not found as for existingNote. */
 export async function lockedNote(
-  tx: Repositories,
+  tx: { soapNotes: SoapNoteRepository },
   principal: Principal,
   contextId: string,
   missing: Missing = () => soapNoteNotFound(contextId),
@@ -51,7 +53,7 @@ export function assertNoteEditable(note: SoapNote, action: string): void {
     note.status === "COMPLETED"
       ? "A COMPLETED note is locked; write an ADDENDUM instead"
       : "A note awaiting co-signature cannot change; the supervising physician co-signs it or returns it for revision";
-  throw new DomainError("INVALID_TRANSITION", why, {
+  throw systemError("INVALID_TRANSITION", why, {
     context_id: note.contextId,
     current_status: note.status,
     action,

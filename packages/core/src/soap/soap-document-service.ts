@@ -1,8 +1,10 @@
+import { systemError } from "../kernel/system-errors.js";
+import { soapError } from "./soap-errors.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
 import { DEFAULT_DOCUMENTATION_SETTINGS } from "../organisations/documentation-settings.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import { existingNote, lockedNote } from "./note-locks.js";
 import { diagnosesOf, soapContentHash } from "./soap-note-content.js";
 import { SOAP_SECTIONS, type FormSubmission, type SoapNote } from "./soap-note.js";
@@ -40,16 +42,20 @@ function localDateTime(instant: Date, timeZone: string): string {
 /** Renders completed notes' PDF summaries (the job queued at completion) and serves them to the organisation. */
 export class SoapDocumentService {
   constructor(
-    private readonly deps: { storage: Storage; clock: Clock; renderer: () => SoapSummaryRenderer | undefined },
+    private readonly deps: {
+      storage: Storage<SoapServiceRepositories>;
+      clock: Clock;
+      renderer: () => SoapSummaryRenderer | undefined;
+    },
   ) {}
 
   /** Everything the summary shows, read from the store. */
-  async summaryOf(r: Repositories, note: SoapNote): Promise<SoapSummary> {
+  async summaryOf(r: SoapServiceRepositories, note: SoapNote): Promise<SoapSummary> {
     return buildSummary(note, await this.sourcesOf(r, note));
   }
 
   /** The rows a summary is made of (the only part of rendering that talks to the store). */
-  private async sourcesOf(r: Repositories, note: SoapNote): Promise<SummarySources> {
+  private async sourcesOf(r: SoapServiceRepositories, note: SoapNote): Promise<SummarySources> {
     const orgId = note.organisationId;
     const [org, clinic, patient, forms, sheet, signatures, catalog] = await Promise.all([
       r.organisations.findById(orgId),
@@ -177,7 +183,7 @@ export class SoapDocumentService {
           note.status !== "COMPLETED"
             ? `A note in status ${note.status} has no summary yet; complete it first`
             : `The summary is ${from} already; it is rendered shortly`;
-        throw new DomainError("INVALID_TRANSITION", why, {
+        throw systemError("INVALID_TRANSITION", why, {
           context_id: note.contextId,
           current_status: note.status,
           summary_status: from,
@@ -214,7 +220,7 @@ export class SoapDocumentService {
       const what = variant === "full" ? "summary" : "short summary";
       const status = summaryStatusOf(note);
       if (status === "FAILED") {
-        throw new DomainError(
+        throw soapError(
           "DOCUMENT_NOT_FOUND",
           `The note's ${what} could not be rendered: ${note.summaryFailure}. Render it again once the cause is fixed`,
           {
@@ -227,7 +233,7 @@ export class SoapDocumentService {
       }
       const why =
         note.status === "COMPLETED" ? "is being rendered; try again shortly" : "exists once the note is completed";
-      throw new DomainError("DOCUMENT_NOT_FOUND", `The note's ${what} ${why}`, {
+      throw soapError("DOCUMENT_NOT_FOUND", `The note's ${what} ${why}`, {
         context_id: contextId,
         status: note.status,
         summary_status: status,
@@ -248,14 +254,14 @@ export function summaryStatusOf(note: SoapNote): SummaryStatus | null {
 }
 
 interface SummarySources {
-  org: Awaited<ReturnType<Repositories["organisations"]["findById"]>>;
-  clinic: Awaited<ReturnType<Repositories["organisations"]["findClinic"]>>;
-  patient: Awaited<ReturnType<Repositories["patients"]["findById"]>>;
+  org: Awaited<ReturnType<SoapServiceRepositories["organisations"]["findById"]>>;
+  clinic: Awaited<ReturnType<SoapServiceRepositories["organisations"]["findClinic"]>>;
+  patient: Awaited<ReturnType<SoapServiceRepositories["patients"]["findById"]>>;
   forms: FormSubmission[];
-  sheet: Awaited<ReturnType<Repositories["treatmentSheets"]["findByContextId"]>>;
+  sheet: Awaited<ReturnType<SoapServiceRepositories["treatmentSheets"]["findByContextId"]>>;
   signatures: SoapSignature[];
   catalog: Awaited<ReturnType<typeof catalogById>>;
-  providers: Awaited<ReturnType<Repositories["organisations"]["findProvider"]>>[];
+  providers: Awaited<ReturnType<SoapServiceRepositories["organisations"]["findProvider"]>>[];
 }
 
 /** The summary in words, from its rows: no store, so the same note always gives the same summary (or the same error). */

@@ -1,3 +1,5 @@
+import { errorsOf } from "../kernel/domain-error.js";
+
 /** Errors of SOAP notes, treatment sheets and completion. Codes are public: never renamed or reused. */
 export const SOAP_ERROR_CODES = [
   /** The SOAP note (context) does not exist in the caller's organisation. */
@@ -19,3 +21,6 @@ export const SOAP_ERROR_CODES = [
   /** The note has no claim (not completed, or the organisation does not auto-submit). */
   "CLAIM_NOT_FOUND",
 ] as const;
+
+/** Throws one of the codes above (and only those). */
+export const soapError = errorsOf(SOAP_ERROR_CODES);

@@ -1,14 +1,20 @@
+import { soapEvent } from "./soap-events.js";
+import { appointmentError } from "../appointments/appointment-errors.js";
+import { caseError } from "../cases/case-errors.js";
+import { systemError } from "../kernel/system-errors.js";
+import { patientError } from "../patients/patient-errors.js";
+import { soapError } from "./soap-errors.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
-import type { Ids } from "../ids.js";
-import { toPageWindow } from "../paging.js";
-import type { SoapNoteCriteria } from "../ports/soap-note-repository.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
+import type { Ids } from "../kernel/ids.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { SoapNoteCriteria } from "./soap-note-repository.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import type { PatientCase } from "../cases/patient-case.js";
-import { serviceCaseId } from "../cases/patient-case.js";
+import { serviceCaseId } from "../kernel/service-case-id.js";
 import { applyPartialResponse } from "./form-paths.js";
 import { MEDICAL_RECORDS_PER_PATIENT, toMedicalRecord, type MedicalRecord } from "./medical-record.js";
 import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";
@@ -80,7 +86,7 @@ function diagnosisFromCase(c: PatientCase | undefined, uuid: () => string): Reco
  * the versioned form submissions of each section.
  */
 export class SoapNoteService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; ids: Ids }) {}
+  constructor(private readonly deps: { storage: Storage<SoapServiceRepositories>; clock: Clock; ids: Ids }) {}
 
   async create(principal: Principal, draft: SoapNoteDraft): Promise<SoapNote> {
     assertValidNoteDraft(draft);
@@ -98,22 +104,22 @@ export class SoapNoteService {
           principal.userId,
         );
       const patient = await tx.patients.findById(orgId, draft.patientId);
-      if (!patient) throw new DomainError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: draft.patientId });
+      if (!patient) throw patientError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: draft.patientId });
       const found = draft.appointmentId ? await tx.appointments.findById(orgId, draft.appointmentId) : undefined;
       const appointment = found && access.canSee(found.clinicId) ? found : undefined;
       if (draft.appointmentId && !appointment)
-        throw new DomainError("APPOINTMENT_NOT_FOUND", "Appointment not found", {
+        throw appointmentError("APPOINTMENT_NOT_FOUND", "Appointment not found", {
           appointment_id: draft.appointmentId,
         });
       if (appointment?.status === "CANCELLED")
-        throw new DomainError("APPOINTMENT_CANCELLED", "Appointment is cancelled", { appointment_id: appointment.id });
+        throw appointmentError("APPOINTMENT_CANCELLED", "Appointment is cancelled", { appointment_id: appointment.id });
       if (appointment && appointment.patientId !== draft.patientId)
         throw invalid("appointment_id", "belongs to another patient", draft.appointmentId);
       // Rule 4: the case comes from the appointment when it is not sent.
       const caseId = draft.serviceCaseId ?? appointment?.serviceCaseId ?? null;
       const patientCase = caseId === null ? undefined : await tx.cases.findById(orgId, caseId);
       if (caseId !== null && (!patientCase || patientCase.patientId !== draft.patientId)) {
-        throw new DomainError("CASE_NOT_FOUND", "Case not found for this patient", {
+        throw caseError("CASE_NOT_FOUND", "Case not found for this patient", {
           service_case_id: serviceCaseId(caseId),
         });
       }
@@ -207,7 +213,7 @@ export class SoapNoteService {
           };
         }),
       );
-      await tx.outbox.append(domainEvent("soap_note.created", noteEventData(note), now));
+      await tx.outbox.append(soapEvent("soap_note.created", noteEventData(note), now));
       return note;
     });
   }
@@ -270,7 +276,7 @@ export class SoapNoteService {
   async form(principal: Principal, submissionId: string): Promise<FormSubmission> {
     const r = this.deps.storage.repositories;
     const missing = () =>
-      new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found", { submission_id: submissionId });
+      soapError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found", { submission_id: submissionId });
     const form = await r.soapNotes.findForm(principal.organisationId, submissionId);
     if (!form) throw missing();
     await existingNote(r, principal, form.contextId, missing);
@@ -291,9 +297,9 @@ export class SoapNoteService {
       if (path !== "response" && !path.startsWith("response."))
         throw invalid(`partialResponse.${path}`, "must start with response.", path);
     }
-    return this.deps.storage.transaction(async (tx: Repositories) => {
+    return this.deps.storage.transaction(async (tx: SoapServiceRepositories) => {
       const missing = () =>
-        new DomainError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found for this note", {
+        soapError("FORM_SUBMISSION_NOT_FOUND", "Form submission not found for this note", {
           submission_id: input.submissionId,
           context_id: input.contextId,
         });
@@ -303,7 +309,7 @@ export class SoapNoteService {
       const note = await lockedNote(tx, principal, form.contextId, missing);
       assertNoteEditable(note, "WRITE_FORM");
       const conflict = () =>
-        new DomainError("VERSION_CONFLICT", `version must be the current version plus 1 (${form.version + 1})`, {
+        systemError("VERSION_CONFLICT", `version must be the current version plus 1 (${form.version + 1})`, {
           submission_id: form.id,
           current_version: form.version,
           expected_version: form.version + 1,

@@ -1,5 +1,5 @@
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { ICD10_CODE, isPositiveId } from "../rule-checks.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { ICD10_CODE, isPositiveId } from "../kernel/rule-checks.js";
 import { SOAP_NOTE_TYPES, SUBTYPE_OVERRIDES, type SoapNoteDraft, type SoapNoteType } from "./soap-note.js";
 
 /** The type to store: attributes.subType overrides the sent type (spec 4.1 rule 1). */

@@ -1,14 +1,17 @@
+import { soapEvent } from "./soap-events.js";
+import { systemError } from "../kernel/system-errors.js";
+import { soapError } from "./soap-errors.js";
 import type { Principal } from "../auth/principal.js";
 import type { Claim, ClaimDraft } from "../billing/claim.js";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../kernel/clock.js";
 import { localDate } from "../cases/visit-tracking.js";
-import { DomainError } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { documentationSettingsOf } from "../organisations/documentation-settings.js";
 import type { DocumentationSettings } from "../organisations/organisation.js";
-import type { BillingGateway } from "../ports/billing-gateway.js";
-import type { SoapNoteChanges } from "../ports/soap-note-repository.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { BillingGateway } from "../billing/billing-gateway.js";
+import type { SoapNoteChanges } from "./soap-note-repository.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import { existingNote, lockedNote } from "./note-locks.js";
 import { certificationEnd, goalsOf, type PlanOfCare } from "./plan-of-care.js";
 import { diagnosesOf, missingSections, requiredSections, soapContentHash } from "./soap-note-content.js";
@@ -140,7 +143,9 @@ function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): G
  * the PDF job, the claim, the plan of care and the event.
  */
 export class SoapWorkflowService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; billingGateway: BillingGateway }) {}
+  constructor(
+    private readonly deps: { storage: Storage<SoapServiceRepositories>; clock: Clock; billingGateway: BillingGateway },
+  ) {}
 
   sign(principal: Principal, contextId: string): Promise<SoapNote> {
     return this.act(principal, contextId, "SIGN");
@@ -180,7 +185,7 @@ export class SoapWorkflowService {
   /** A plan of care of the caller's organisation. */
   async planOfCare(principal: Principal, id: number): Promise<PlanOfCare> {
     const plan = await this.deps.storage.repositories.plansOfCare.findById(principal.organisationId, id);
-    if (!plan) throw new DomainError("PLAN_OF_CARE_NOT_FOUND", "Plan of care not found", { plan_of_care_id: id });
+    if (!plan) throw soapError("PLAN_OF_CARE_NOT_FOUND", "Plan of care not found", { plan_of_care_id: id });
     return plan;
   }
 
@@ -190,7 +195,7 @@ export class SoapWorkflowService {
     await existingNote(r, principal, contextId);
     const claim = await r.claims.findByContextId(principal.organisationId, contextId);
     if (!claim)
-      throw new DomainError(
+      throw soapError(
         "CLAIM_NOT_FOUND",
         "The note has no claim: it is not completed, or the organisation does not auto-submit to the stored claims",
         { context_id: contextId },
@@ -198,7 +203,7 @@ export class SoapWorkflowService {
     return claim;
   }
 
-  private async readState(tx: Repositories, note: SoapNote): Promise<NoteState> {
+  private async readState(tx: SoapServiceRepositories, note: SoapNote): Promise<NoteState> {
     const orgId = note.organisationId;
     const [settings, forms, sheet, signatures, catalog, renderer] = await Promise.all([
       documentationSettingsOf(tx, orgId),
@@ -237,13 +242,13 @@ export class SoapWorkflowService {
     // Every content problem at once, so the client can show them together.
     const content = failures.filter((f) => f.code === "NOTE_INCOMPLETE");
     if (first.code === "NOTE_INCOMPLETE" && content.length > 1) {
-      throw new DomainError(
+      throw soapError(
         "NOTE_INCOMPLETE",
         content.map((f) => f.message).join(". "),
         Object.assign({}, ...content.map((f) => f.details)),
       );
     }
-    throw new DomainError(first.code, first.message, { context_id: s.note.contextId, ...first.details });
+    throw soapError(first.code, first.message, { context_id: s.note.contextId, ...first.details });
   }
 
   private async act(
@@ -258,7 +263,7 @@ export class SoapWorkflowService {
       const note = await lockedNote(tx, principal, contextId);
       const rows = soapNoteTransitions(note.status, action);
       if (!rows.length) {
-        throw new DomainError("INVALID_TRANSITION", `Cannot ${action} a note in status ${note.status}`, {
+        throw systemError("INVALID_TRANSITION", `Cannot ${action} a note in status ${note.status}`, {
           context_id: note.contextId,
           current_status: note.status,
           action,
@@ -329,7 +334,7 @@ export class SoapWorkflowService {
               changes.planOfCareId = await this.updatePlanOfCare(tx, state, now, serviceDateOnce);
             break;
           case "emit_soap_note_completed":
-            await tx.outbox.append(domainEvent("soap_note.completed", noteEventData(note), now));
+            await tx.outbox.append(soapEvent("soap_note.completed", noteEventData(note), now));
             break;
         }
       }
@@ -349,14 +354,14 @@ export class SoapWorkflowService {
     });
   }
 
-  private async serviceDate(tx: Repositories, note: SoapNote): Promise<string> {
+  private async serviceDate(tx: SoapServiceRepositories, note: SoapNote): Promise<string> {
     const clinic = await tx.organisations.findClinic(note.organisationId, note.clinicId);
     return localDate(note.serviceDateTime, clinic?.timeZone ?? "UTC");
   }
 
   /** Auto-submission: the claim of the billed lines and the Assessment's codes goes through the gateway. */
   private async submitForBilling(
-    tx: Repositories,
+    tx: SoapServiceRepositories,
     s: NoteState,
     now: Date,
     serviceDate: () => Promise<string>,
@@ -391,7 +396,7 @@ export class SoapWorkflowService {
 
   /** INITIAL_SOAP: the case's plan of care takes this evaluation's diagnoses, goals and a new 90-day certification. */
   private async updatePlanOfCare(
-    tx: Repositories,
+    tx: SoapServiceRepositories,
     s: NoteState,
     now: Date,
     serviceDate: () => Promise<string>,

@@ -1,13 +1,13 @@
 import type { BillingCode } from "../billing/billing-code.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { supportedUnits } from "./billing-units.js";
 import type {
-  BillingUnitRule,
   TreatmentLine,
   TreatmentLineInput,
   TreatmentModifier,
   TreatmentSheetAssessment,
 } from "./treatment-sheet.js";
+import type { BillingUnitRule } from "../organisations/billing-unit-rule.js";
 
 /** Bounds of a treatment sheet: more lines than a visit holds, or minutes and units past a day, are data-entry mistakes. */
 export const TREATMENT_LIMITS = Object.freeze({ maxLines: 50, maxMinutes: 24 * 60, maxUnits: 96 });

@@ -1,9 +1,11 @@
+import { soapError } from "./soap-errors.js";
 import type { Principal } from "../auth/principal.js";
 import type { BillingCode } from "../billing/billing-code.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
 import { documentationSettingsOf } from "../organisations/documentation-settings.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";
 import { assessTreatments, normaliseTreatments } from "./treatment-sheet-rules.js";
 import type { TreatmentLineInput, TreatmentSheet, TreatmentSheetAssessment } from "./treatment-sheet.js";
@@ -14,16 +16,19 @@ export interface AssessedTreatmentSheet {
 }
 
 const sheetNotFound = (id: unknown) =>
-  new DomainError("TREATMENT_SHEET_NOT_FOUND", "Treatment sheet not found", { sheet_id: id });
+  soapError("TREATMENT_SHEET_NOT_FOUND", "Treatment sheet not found", { sheet_id: id });
 
 /** The organisation's catalog by billing-code id (inactive codes included, so old sheets still read). */
-export async function catalogById(r: Repositories, organisationId: number): Promise<Map<number, BillingCode>> {
+export async function catalogById(
+  r: SoapServiceRepositories,
+  organisationId: number,
+): Promise<Map<number, BillingCode>> {
   return new Map((await r.billingCodes.list(organisationId)).map((c) => [c.id, c]));
 }
 
 /** A sheet with the units the organisation's billing rule supports per line; `catalog` when the caller has read it already. */
 export async function assessedSheet(
-  r: Repositories,
+  r: SoapServiceRepositories,
   sheet: TreatmentSheet,
   catalog?: ReadonlyMap<number, BillingCode>,
 ): Promise<AssessedTreatmentSheet> {
@@ -41,7 +46,7 @@ export async function assessedSheet(
  * and completion instead.
  */
 export class TreatmentSheetService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<SoapServiceRepositories>; clock: Clock }) {}
 
   async create(
     principal: Principal,
@@ -58,7 +63,7 @@ export class TreatmentSheetService {
       assertNoteEditable(note, "WRITE_TREATMENT_SHEET");
       const existing = await tx.treatmentSheets.findByContextId(orgId, note.contextId);
       if (existing) {
-        throw new DomainError(
+        throw soapError(
           "TREATMENT_SHEET_EXISTS",
           `The note already has treatment sheet ${existing.id}; replace its treatments instead`,
           { context_id: note.contextId, treatment_sheet_id: existing.id },
@@ -76,7 +81,7 @@ export class TreatmentSheetService {
       });
       // The note lock serialises creators, so a duplicate here means the unique key caught a writer outside it.
       if (!sheet)
-        throw new DomainError("TREATMENT_SHEET_EXISTS", "The note already has a treatment sheet", {
+        throw soapError("TREATMENT_SHEET_EXISTS", "The note already has a treatment sheet", {
           context_id: note.contextId,
         });
       await tx.soapNotes.updateNote(orgId, note.contextId, { treatmentSheetId: sheet.id, updatedAt: now });

@@ -1,26 +1,17 @@
-import { defineCoreModule } from "../modules/core-module.js";
+import { defineCoreModule, type ModuleDependencies, owns } from "../kernel/module.js";
+import type { StaffRepository } from "./staff-repository.js";
+import type { StaffServiceRepositories } from "./staff-service-repositories.js";
+import { STAFF_EVENTS } from "./staff-events.js";
+import { STAFF_ERROR_CODES } from "./staff-errors.js";
 import { StaffService } from "./staff-service.js";
 
 /** The practice's staff (spec 4.7 /v2/staff): people who work there without treating patients. */
 export const staffModule = defineCoreModule({
   key: "staff",
-  createServices: ({ storage, clock }) => ({ staff: new StaffService({ storage, clock }) }),
-  // Codes are public: never renamed or reused.
-  errorCodes: [
-    /** The staff member does not exist in the caller's organisation (other organisations' included). */
-    "STAFF_NOT_FOUND",
-    /** Another staff member of the organisation has this email (details.existing_staff_id). */
-    "DUPLICATE_STAFF_EMAIL",
-  ] as const,
-  events: {
-    "staff.created": { fields: ["organisation_id", "staff_id"], description: "A staff member was added." },
-    "staff.updated": {
-      fields: ["organisation_id", "staff_id"],
-      description: "A staff member's record changed (or they were reactivated).",
-    },
-    "staff.deactivated": {
-      fields: ["organisation_id", "staff_id"],
-      description: "A staff member was deactivated (DELETE); the record stays.",
-    },
-  } as const,
+  repositories: owns<{ staff: StaffRepository }>(),
+  createServices: ({ storage, clock }: ModuleDependencies<StaffServiceRepositories>) => ({
+    staff: new StaffService({ storage, clock }),
+  }),
+  errorCodes: STAFF_ERROR_CODES,
+  events: STAFF_EVENTS,
 });

@@ -1,16 +1,17 @@
+import { staffEvent } from "./staff-events.js";
+import { staffError } from "./staff-errors.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import { assertWithinCallerClinics } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { domainEvent } from "../events/event-catalog.js";
-import { searchTerms } from "../patients/patient-normalisation.js";
-import type { Repositories, Storage } from "../ports/storage.js";
-import { toPageWindow } from "../paging.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { searchTerms } from "../kernel/text-match.js";
+import type { Storage } from "../kernel/storage.js";
+import type { StaffServiceRepositories } from "./staff-service-repositories.js";
+import { toPageWindow } from "../kernel/paging.js";
 import {
   assertValidStaff,
   STAFF_LIMITS,
-  staffEmailKey,
   type StaffChanges,
   type StaffDraft,
   type StaffListQuery,
@@ -19,15 +20,15 @@ import {
 } from "./staff.js";
 
 const STAFF = "staff members";
-const notFound = (id: unknown) => new DomainError("STAFF_NOT_FOUND", "Staff member not found", { staff_id: id });
+const notFound = (id: unknown) => staffError("STAFF_NOT_FOUND", "Staff member not found", { staff_id: id });
 const duplicateEmail = (existingId: number) =>
-  new DomainError("DUPLICATE_STAFF_EMAIL", "The organisation already has a staff member with this email", {
+  staffError("DUPLICATE_STAFF_EMAIL", "The organisation already has a staff member with this email", {
     existing_staff_id: existingId,
   });
 
 /** The practice's staff: front desk, billing and administration, per organisation. */
 export class StaffService {
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {}
+  constructor(private readonly deps: { storage: Storage<StaffServiceRepositories>; clock: Clock }) {}
 
   async create(principal: Principal, draft: StaffDraft): Promise<StaffMember> {
     assertValidStaff(draft, true);
@@ -54,7 +55,7 @@ export class StaffService {
       });
       if (!result.created) throw duplicateEmail(result.existingId);
       await tx.outbox.append(
-        domainEvent("staff.created", { organisation_id: organisationId, staff_id: result.member.id }, now),
+        staffEvent("staff.created", { organisation_id: organisationId, staff_id: result.member.id }, now),
       );
       return result.member;
     });
@@ -138,7 +139,7 @@ export class StaffService {
       if (!result.updated) throw duplicateEmail(result.existingId);
       const deactivated = current.status === "active" && updated.status === "inactive";
       await tx.outbox.append(
-        domainEvent(
+        staffEvent(
           deactivated ? "staff.deactivated" : "staff.updated",
           { organisation_id: organisationId, staff_id: id },
           now,
@@ -152,7 +153,7 @@ export class StaffService {
 const inIdOrder = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
 
 /** Every clinic id names a clinic of the organisation; the unknown ones are named (clinicIds.<i>). */
-async function assertClinicsExist(tx: Repositories, organisationId: number, clinicIds: readonly number[]) {
+async function assertClinicsExist(tx: StaffServiceRepositories, organisationId: number, clinicIds: readonly number[]) {
   const issues: ValidationIssue[] = [];
   for (const [i, clinicId] of clinicIds.entries())
     if (!(await tx.organisations.findClinic(organisationId, clinicId)))

@@ -1,7 +1,7 @@
-import type { ValidationIssue } from "../errors/domain-error.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { Patch } from "../patch.js";
-import { foldForMatch } from "../patients/patient-normalisation.js";
+import type { ValidationIssue } from "../kernel/domain-error.js";
+import { DomainError } from "../kernel/domain-error.js";
+import type { Patch } from "../kernel/patch.js";
+import { foldForMatch } from "../kernel/text-match.js";
 
 /** What a staff member does at the practice; access to the API is the business of API clients and scopes. */
 export const STAFF_ROLES = ["front_desk", "scheduler", "biller", "office_manager", "admin", "aide"] as const;

@@ -1,10 +1,11 @@
+import { waitlistEvent } from "./waitlist-events.js";
 import { type FreedTime, queueFreedTime } from "../appointments/freed-time.js";
-import type { Clock } from "../clock.js";
-import { domainEvent } from "../events/event-catalog.js";
-import type { Ids } from "../ids.js";
+import type { Clock } from "../kernel/clock.js";
+import type { Ids } from "../kernel/ids.js";
 import { NOTIFICATION_DELIVERY_QUEUE } from "../notifications/push-outcome.js";
 import type { Clinic, Provider } from "../organisations/organisation.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { WaitlistServiceRepositories } from "./waitlist-service-repositories.js";
 import { slotProblem } from "../scheduling/placement.js";
 import { shiftOf } from "../scheduling/provider-schedule.js";
 import { occurrences } from "../scheduling/shift.js";
@@ -35,7 +36,14 @@ const offerPush = (offer: WaitlistOffer, clinic: Clinic) => ({
  * slot is held by at most one offer and never offered to one request twice (the offers' unique key).
  */
 export class WaitlistMatcher {
-  constructor(private readonly deps: { storage: Storage; clock: Clock; ids: Ids; offerMinutes: number }) {}
+  constructor(
+    private readonly deps: {
+      storage: Storage<WaitlistServiceRepositories>;
+      clock: Clock;
+      ids: Ids;
+      offerMinutes: number;
+    },
+  ) {}
 
   /** Handles one freed stretch: at most one offer. Returns the offer made, if any. */
   async offerFreedTime(freed: FreedTime): Promise<WaitlistOffer | undefined> {
@@ -84,7 +92,7 @@ export class WaitlistMatcher {
 
   /** The clinic of the freed time: the one named, else the clinic whose shift of the provider holds its start. */
   private async clinicOf(
-    tx: Repositories,
+    tx: WaitlistServiceRepositories,
     provider: Provider,
     clinicId: number | null,
     startsAt: Date,
@@ -103,7 +111,7 @@ export class WaitlistMatcher {
 
   /** OFFER: the offer, the request offered, the event, the patient's push and the expiry job, in one transaction. */
   private async offer(
-    tx: Repositories,
+    tx: WaitlistServiceRepositories,
     request: WaitlistRequest,
     at: { organisationId: number; provider: Provider; clinic: Clinic; startsAt: Date; endsAt: Date },
     now: Date,
@@ -127,7 +135,7 @@ export class WaitlistMatcher {
     if (!(await tx.waitlist.updateRequest({ ...request, status: transition.to, updatedAt: now })))
       throw new Error(`waitlist request ${request.id} changed while it was offered a slot; the job retries`);
     await tx.outbox.append(
-      domainEvent(
+      waitlistEvent(
         "waitlist.offer_created",
         {
           organisation_id: at.organisationId,
@@ -168,7 +176,7 @@ export class WaitlistMatcher {
   }
 
   /** LATEST_DATE_PASSED: a waiting request past its latest date expires. */
-  private async expireRequest(tx: Repositories, request: WaitlistRequest, now: Date): Promise<void> {
+  private async expireRequest(tx: WaitlistServiceRepositories, request: WaitlistRequest, now: Date): Promise<void> {
     const transition = waitlistTransitions(request.status, "LATEST_DATE_PASSED")[0];
     if (transition) await tx.waitlist.updateRequest({ ...request, status: transition.to, updatedAt: now });
   }

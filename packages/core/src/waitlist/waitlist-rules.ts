@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
-import { PAYMENT_MODES } from "../appointments/appointment.js";
-import type { ValidationIssue } from "../errors/domain-error.js";
+import { PAYMENT_MODES } from "../cases/payment-mode.js";
+import type { ValidationIssue } from "../kernel/domain-error.js";
 import { WEEKDAYS, type Weekday } from "../scheduling/shift.js";
 import {
   type TimeWindow,

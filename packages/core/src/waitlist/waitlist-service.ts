@@ -1,10 +1,13 @@
+import { systemError } from "../kernel/system-errors.js";
+import { waitlistError } from "./waitlist-errors.js";
 import { type AppointmentOutcome, AppointmentService } from "../appointments/appointment-service.js";
 import { type ClinicAccess, clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { toPageWindow } from "../paging.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { Storage } from "../kernel/storage.js";
+import type { WaitlistServiceRepositories } from "./waitlist-service-repositories.js";
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import { slotStillFree } from "../scheduling/placement.js";
 import {
@@ -21,7 +24,7 @@ import { allowedWaitlistTriggers, type WaitlistTrigger, waitlistTransitions } fr
 import { queueFreedTime } from "../appointments/freed-time.js";
 
 export const waitlistRequestNotFound = (id: unknown) =>
-  new DomainError("WAITLIST_REQUEST_NOT_FOUND", "Waitlist request not found", { waitlist_request_id: id });
+  waitlistError("WAITLIST_REQUEST_NOT_FOUND", "Waitlist request not found", { waitlist_request_id: id });
 
 /** A request as read: with its offers, newest first (the first is the live one when the status is offered). */
 export interface WaitlistRequestView {
@@ -38,16 +41,12 @@ export interface WaitlistPage {
 
 /** The request can not take the trigger in its status (INVALID_TRANSITION, naming status and allowed triggers). */
 export function refusedTrigger(r: WaitlistRequest, trigger: WaitlistTrigger): DomainError {
-  return new DomainError(
-    "INVALID_TRANSITION",
-    `Cannot ${trigger.toLowerCase()} a waitlist request that is ${r.status}`,
-    {
-      waitlist_request_id: r.id,
-      current_status: r.status,
-      action: trigger,
-      allowed_actions: allowedWaitlistTriggers(r.status),
-    },
-  );
+  return systemError("INVALID_TRANSITION", `Cannot ${trigger.toLowerCase()} a waitlist request that is ${r.status}`, {
+    waitlist_request_id: r.id,
+    current_status: r.status,
+    action: trigger,
+    allowed_actions: allowedWaitlistTriggers(r.status),
+  });
 }
 
 class LostUpdate extends Error {}
@@ -67,14 +66,18 @@ const requestClinics = (access: ClinicAccess, sent: readonly number[]) =>
  * cancel, and accept the offer a freed slot produced (waitlist-matcher.ts makes offers and lets them lapse).
  */
 export class WaitlistService {
-  private readonly appointments: AppointmentService;
+  private readonly appointments: AppointmentService<WaitlistServiceRepositories>;
 
-  constructor(private readonly deps: { storage: Storage; clock: Clock }) {
+  constructor(private readonly deps: { storage: Storage<WaitlistServiceRepositories>; clock: Clock }) {
     this.appointments = new AppointmentService(deps);
   }
 
   /** Refuses references that name nothing in the organisation (UNKNOWN_REFERENCE, one issue per reference). */
-  private async checkReferences(tx: Repositories, principal: Principal, r: WaitlistRequestDraft): Promise<void> {
+  private async checkReferences(
+    tx: WaitlistServiceRepositories,
+    principal: Principal,
+    r: WaitlistRequestDraft,
+  ): Promise<void> {
     const organisationId = principal.organisationId;
     const issues: ValidationIssue[] = [];
     const missing = "does not exist in this organisation";
@@ -184,7 +187,7 @@ export class WaitlistService {
   private async onCurrent(
     principal: Principal,
     id: number,
-    write: (current: WaitlistRequest, tx: Repositories) => Promise<void>,
+    write: (current: WaitlistRequest, tx: WaitlistServiceRepositories) => Promise<void>,
   ): Promise<WaitlistRequestView> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.find(principal, id);
@@ -258,7 +261,7 @@ export class WaitlistService {
     if (!offer) throw refusedTrigger(request, "ACCEPT");
     const now = this.deps.clock.now();
     if (offer.expiresAt.getTime() <= now.getTime())
-      throw new DomainError("WAITLIST_OFFER_EXPIRED", "The offer has expired; the slot goes to the next request", {
+      throw waitlistError("WAITLIST_OFFER_EXPIRED", "The offer has expired; the slot goes to the next request", {
         waitlist_request_id: id,
         waitlist_offer_id: offer.id,
         expired_at: offer.expiresAt.toISOString(),

@@ -1,4 +1,4 @@
-import type { PaymentMode } from "../appointments/appointment.js";
+import type { PaymentMode } from "../cases/payment-mode.js";
 import type { Weekday } from "../scheduling/shift.js";
 
 /** A request's life: waiting for a slot, holding an offer, booked, past its latest date, or withdrawn. */

@@ -1,11 +1,13 @@
+import { systemError } from "../kernel/system-errors.js";
+import { webhookError } from "./webhook-errors.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import { type EventType, sampleEventData } from "../events/event-catalog.js";
-import type { Ids } from "../ids.js";
-import { toPageWindow } from "../paging.js";
-import type { Repositories, Storage } from "../ports/storage.js";
-import type { DeliveryForAttempt } from "../ports/webhook-repository.js";
+import type { Clock } from "../kernel/clock.js";
+import type { EventCatalogue } from "../kernel/event-catalogue.js";
+import type { Ids } from "../kernel/ids.js";
+import { toPageWindow } from "../kernel/paging.js";
+import type { Storage } from "../kernel/storage.js";
+import type { WebhookServiceRepositories } from "./webhook-service-repositories.js";
+import type { DeliveryForAttempt } from "./webhook-repository.js";
 import { nextAttemptAt, WEBHOOK_TIMEOUT_MS } from "./delivery-schedule.js";
 import type { SecretCipher } from "./secret-cipher.js";
 import type {
@@ -46,11 +48,13 @@ const isSuccess = (r: TransportResult) => r.statusCode !== null && r.statusCode 
 export class WebhookDeliveryService {
   constructor(
     private readonly deps: {
-      storage: Storage;
+      storage: Storage<WebhookServiceRepositories>;
       clock: Clock;
       ids: Ids;
       cipher: SecretCipher;
       transport: WebhookTransport;
+      /** The practice's event types: a test delivery sends a sample of one. */
+      events: EventCatalogue;
     },
   ) {}
 
@@ -61,7 +65,7 @@ export class WebhookDeliveryService {
       const events = await tx.outbox.listPending(limit);
       // A batch is mostly a few organisations and types: look each pair's subscribers up once.
       const subscribers = new Map<string, Promise<StoredSubscription[]>>();
-      const subscribersOf = (org: number, type: EventType) => {
+      const subscribersOf = (org: number, type: string) => {
         const key = `${org}|${type}`;
         if (!subscribers.has(key)) subscribers.set(key, tx.webhooks.subscribersOf(org, type));
         return subscribers.get(key)!;
@@ -176,7 +180,7 @@ export class WebhookDeliveryService {
    * transaction: each attempt is stored; on failure the next one is queued on
    * the schedule, or the delivery is failed after the sixth.
    */
-  async recordAttempts(tx: Repositories, outcomes: AttemptOutcome[]): Promise<void> {
+  async recordAttempts(tx: WebhookServiceRepositories, outcomes: AttemptOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     const now = this.deps.clock.now();
     const next = outcomes.map((o) =>
@@ -232,14 +236,14 @@ export class WebhookDeliveryService {
   ): Promise<{ payload: WebhookEnvelope; result: TransportResult; deliveryId: string }> {
     const s = await this.deps.storage.repositories.webhooks.findSubscription(principal.organisationId, subscriptionId);
     if (!s) throw subscriptionNotFound(subscriptionId);
-    const eventType = s.eventTypes[0] as EventType;
+    const eventType = s.eventTypes[0] as string;
     const payload = this.envelope(
       {
         eventId: `evt_${this.deps.ids.uuid()}`,
         eventType,
         apiVersion: s.apiVersion,
         // Every field of the event's published schema, so receivers can validate the test like a real delivery.
-        data: sampleEventData(eventType, principal.organisationId),
+        data: this.deps.events.sampleData(eventType, principal.organisationId),
       },
       true,
     );
@@ -275,15 +279,15 @@ export class WebhookDeliveryService {
     deliveryId: number,
   ): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
     const now = this.deps.clock.now();
-    return this.deps.storage.transaction(async (tx: Repositories) => {
+    return this.deps.storage.transaction(async (tx: WebhookServiceRepositories) => {
       const d = await tx.webhooks.findDelivery(principal.organisationId, deliveryId);
       if (!d || d.subscriptionId !== subscriptionId)
-        throw new DomainError("DELIVERY_NOT_FOUND", "Delivery not found", {
+        throw webhookError("DELIVERY_NOT_FOUND", "Delivery not found", {
           delivery_id: deliveryId,
           subscription_id: subscriptionId,
         });
       if (d.status !== "failed") {
-        throw new DomainError("INVALID_TRANSITION", `Only a failed delivery can be retried; this one is ${d.status}`, {
+        throw systemError("INVALID_TRANSITION", `Only a failed delivery can be retried; this one is ${d.status}`, {
           delivery_id: d.id,
           current_status: d.status,
           action: "RETRY",

@@ -1,5 +1,3 @@
-import type { EventType } from "../events/event-catalog.js";
-
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
 /** One event for one subscription, tried on the retry schedule until delivered or failed. */
@@ -11,7 +9,7 @@ export interface WebhookDelivery {
   outboxId: number | null;
   /** evt_<uuid>: the receiver's idempotency key, the same on every attempt. */
   eventId: string;
-  eventType: EventType;
+  eventType: string;
   apiVersion: string;
   data: Record<string, unknown>;
   status: DeliveryStatus;

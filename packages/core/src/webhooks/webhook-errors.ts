@@ -1,3 +1,5 @@
+import { errorsOf } from "../kernel/domain-error.js";
+
 /** Errors of webhook subscriptions and deliveries. Codes are public: never renamed or reused. */
 export const WEBHOOK_ERROR_CODES = [
   /** A webhook subscription's api_version is not one we produce (spec 7.2). */
@@ -11,3 +13,6 @@ export const WEBHOOK_ERROR_CODES = [
   /** The webhook delivery does not exist for this subscription. */
   "DELIVERY_NOT_FOUND",
 ] as const;
+
+/** Throws one of the codes above (and only those). */
+export const webhookError = errorsOf(WEBHOOK_ERROR_CODES);

@@ -1,16 +1,22 @@
-import { DomainError, type ValidationIssue } from "../errors/domain-error.js";
-import { isEventType } from "../events/event-catalog.js";
-import { checkOutboundUrl } from "../outbound-url.js";
+import { webhookError } from "./webhook-errors.js";
+import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
+import type { EventCatalogue } from "../kernel/event-catalogue.js";
+import { checkOutboundUrl } from "../kernel/outbound-url.js";
 import { SIGNATURE_FORMATS, WEBHOOK_API_VERSIONS, type SubscriptionChanges } from "./webhook-subscription.js";
 
 export const WEBHOOK_LIMITS = Object.freeze({ nameMax: 200, urlMax: 2048 });
 
-export function checkEventTypes(issues: ValidationIssue[], eventTypes: unknown): void {
+/** The event types of a subscription: at least one, each one the practice's catalogue has, none twice. */
+export function checkEventTypes(
+  issues: ValidationIssue[],
+  eventTypes: unknown,
+  catalogue: Pick<EventCatalogue, "has">,
+): void {
   if (!Array.isArray(eventTypes) || eventTypes.length === 0) {
     issues.push({ field: "eventTypes", reason: "must list at least one event type" });
     return;
   }
-  const unknown = eventTypes.filter((t) => !isEventType(t));
+  const unknown = eventTypes.filter((t) => !catalogue.has(t));
   if (unknown.length)
     issues.push({
       field: "eventTypes",
@@ -33,10 +39,10 @@ export function checkEventTypes(issues: ValidationIssue[], eventTypes: unknown):
 export function assertValidSubscription(
   input: SubscriptionChanges,
   creating: boolean,
-  env: { allowHttp: boolean; httpSetting: string },
+  env: { allowHttp: boolean; httpSetting: string; events: Pick<EventCatalogue, "has"> },
 ): void {
   if (input.apiVersion !== undefined && !(WEBHOOK_API_VERSIONS as readonly string[]).includes(input.apiVersion)) {
-    throw new DomainError(
+    throw webhookError(
       "INVALID_API_VERSION",
       `Unknown api_version '${input.apiVersion}' (supported: ${WEBHOOK_API_VERSIONS.join(", ")})`,
       {
@@ -58,7 +64,7 @@ export function assertValidSubscription(
   ) {
     issues.push({ field: "name", reason: `must be 1 to ${WEBHOOK_LIMITS.nameMax} characters` });
   }
-  if (creating || input.eventTypes !== undefined) checkEventTypes(issues, input.eventTypes);
+  if (creating || input.eventTypes !== undefined) checkEventTypes(issues, input.eventTypes, env.events);
   if (creating || input.notificationUrl !== undefined)
     checkOutboundUrl(issues, "notificationUrl", input.notificationUrl, {
       allowHttp: env.allowHttp,

@@ -1,9 +1,12 @@
+import { systemError } from "../kernel/system-errors.js";
+import { webhookError } from "./webhook-errors.js";
 import type { Principal } from "../auth/principal.js";
-import type { Clock } from "../clock.js";
-import { DomainError } from "../errors/domain-error.js";
-import type { EventType } from "../events/event-catalog.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
+import type { EventCatalogue } from "../kernel/event-catalogue.js";
 import type { Organisation } from "../organisations/organisation.js";
-import type { Repositories, Storage } from "../ports/storage.js";
+import type { Storage } from "../kernel/storage.js";
+import type { WebhookServiceRepositories } from "./webhook-service-repositories.js";
 import { assertValidSubscription, checkEventTypes } from "./webhook-rules.js";
 import { newSignatureKey, type SecretCipher } from "./secret-cipher.js";
 import {
@@ -17,7 +20,7 @@ import {
 } from "./webhook-subscription.js";
 
 export const subscriptionNotFound = (id: unknown) =>
-  new DomainError("SUBSCRIPTION_NOT_FOUND", "Subscription not found", { subscription_id: id });
+  webhookError("SUBSCRIPTION_NOT_FOUND", "Subscription not found", { subscription_id: id });
 
 /** The public face of a stored subscription: never the key, not even encrypted. */
 export function publicSubscription(s: StoredSubscription): WebhookSubscription {
@@ -41,9 +44,11 @@ export function signingKeysOf(s: StoredSubscription, cipher: SecretCipher, now: 
 export class WebhookService {
   constructor(
     private readonly deps: {
-      storage: Storage;
+      storage: Storage<WebhookServiceRepositories>;
       clock: Clock;
       cipher: SecretCipher;
+      /** The practice's event types, which subscriptions may name. */
+      events: EventCatalogue;
       allowHttp: boolean;
       /** What a refused http URL names as the setting that accepts it. */
       httpSetting: string;
@@ -54,7 +59,7 @@ export class WebhookService {
 
   /** Rule 4: refuses when another active subscription sends one of `s`'s events to its exact URL. */
   private async assertNoDuplicate(
-    tx: Repositories,
+    tx: WebhookServiceRepositories,
     s: Pick<StoredSubscription, "id" | "organisationId" | "eventTypes" | "notificationUrl" | "isActive">,
   ): Promise<void> {
     if (!s.isActive) return;
@@ -63,7 +68,7 @@ export class WebhookService {
       if (other.id === s.id || other.notificationUrl !== s.notificationUrl) continue;
       const overlap = other.eventTypes.filter((t) => s.eventTypes.includes(t));
       if (overlap.length) {
-        throw new DomainError(
+        throw webhookError(
           "DUPLICATE_SUBSCRIPTION",
           `Subscription ${other.id} already sends ${overlap.join(", ")} to this notification_url`,
           {
@@ -77,7 +82,7 @@ export class WebhookService {
   }
 
   /** Rule 7: the first create of an unknown organisation creates it from the token's claims. */
-  private async lockOrganisation(tx: Repositories, principal: Principal, create: boolean): Promise<void> {
+  private async lockOrganisation(tx: WebhookServiceRepositories, principal: Principal, create: boolean): Promise<void> {
     if (await tx.webhooks.lockOrganisation(principal.organisationId)) return;
     if (!create) throw subscriptionNotFound(null);
     await tx.organisations.ensure({
@@ -90,7 +95,11 @@ export class WebhookService {
   }
 
   async create(principal: Principal, draft: SubscriptionDraft): Promise<SubscriptionWithKey> {
-    assertValidSubscription(draft, true, { allowHttp: this.deps.allowHttp, httpSetting: this.deps.httpSetting });
+    assertValidSubscription(draft, true, {
+      allowHttp: this.deps.allowHttp,
+      httpSetting: this.deps.httpSetting,
+      events: this.deps.events,
+    });
     const now = this.deps.clock.now();
     const signatureKey = newSignatureKey();
     return this.deps.storage.transaction(async (tx) => {
@@ -98,7 +107,7 @@ export class WebhookService {
       const record = {
         organisationId: principal.organisationId,
         name: draft.name.trim(),
-        eventTypes: [...draft.eventTypes] as EventType[],
+        eventTypes: [...draft.eventTypes],
         notificationUrl: draft.notificationUrl,
         apiVersion: draft.apiVersion ?? LATEST_WEBHOOK_API_VERSION,
         isActive: true,
@@ -125,7 +134,7 @@ export class WebhookService {
     return publicSubscription(await this.stored(this.deps.storage.repositories, principal, id));
   }
 
-  private async stored(r: Repositories, principal: Principal, id: number): Promise<StoredSubscription> {
+  private async stored(r: WebhookServiceRepositories, principal: Principal, id: number): Promise<StoredSubscription> {
     const found =
       Number.isSafeInteger(id) && id > 0 ? await r.webhooks.findSubscription(principal.organisationId, id) : undefined;
     if (!found) throw subscriptionNotFound(id);
@@ -159,7 +168,11 @@ export class WebhookService {
 
   /** PATCH: name, event_types (replaces the array), notification_url, api_version, is_active. */
   async update(principal: Principal, id: number, changes: SubscriptionChanges): Promise<WebhookSubscription> {
-    assertValidSubscription(changes, false, { allowHttp: this.deps.allowHttp, httpSetting: this.deps.httpSetting });
+    assertValidSubscription(changes, false, {
+      allowHttp: this.deps.allowHttp,
+      httpSetting: this.deps.httpSetting,
+      events: this.deps.events,
+    });
     const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as {
       [K in keyof SubscriptionChanges]?: Exclude<SubscriptionChanges[K], undefined>;
     };
@@ -168,7 +181,7 @@ export class WebhookService {
         ...s,
         ...defined,
         name: defined.name?.trim() ?? s.name,
-        eventTypes: (defined.eventTypes as EventType[] | undefined) ?? s.eventTypes,
+        eventTypes: (defined.eventTypes as string[] | undefined) ?? s.eventTypes,
       })),
     );
   }
@@ -178,7 +191,7 @@ export class WebhookService {
     this.assertEventList(eventTypes);
     return publicSubscription(
       await this.modify(principal, id, (s) => {
-        const added = eventTypes.filter((t) => !s.eventTypes.includes(t as EventType)) as EventType[];
+        const added = eventTypes.filter((t) => !s.eventTypes.includes(t));
         return added.length ? { ...s, eventTypes: [...s.eventTypes, ...added] } : s;
       }),
     );
@@ -191,7 +204,7 @@ export class WebhookService {
       await this.modify(principal, id, (s) => {
         const kept = s.eventTypes.filter((t) => !eventTypes.includes(t));
         if (kept.length === 0) {
-          throw new DomainError(
+          throw webhookError(
             "CANNOT_REMOVE_ALL_EVENTS",
             "Unsubscribing would leave no events; delete the subscription instead",
             { subscription_id: s.id, event_types: s.eventTypes },
@@ -204,7 +217,7 @@ export class WebhookService {
 
   private assertEventList(eventTypes: string[]): void {
     const issues: Parameters<typeof checkEventTypes>[0] = [];
-    checkEventTypes(issues, eventTypes);
+    checkEventTypes(issues, eventTypes, this.deps.events);
     if (issues.length) throw DomainError.validation(issues);
   }
 
@@ -255,7 +268,7 @@ export class WebhookService {
   async organisation(principal: Principal): Promise<Organisation> {
     const org = await this.deps.storage.repositories.organisations.findById(principal.organisationId);
     if (!org)
-      throw new DomainError("VALIDATION_FAILED", "The organisation has no profile yet: create a subscription first", {
+      throw systemError("VALIDATION_FAILED", "The organisation has no profile yet: create a subscription first", {
         issues: [{ field: "organisation_id", reason: "has no profile yet", value: principal.organisationId }],
       });
     return org;

@@ -1,5 +1,4 @@
-import type { Patch } from "../patch.js";
-import type { EventType } from "../events/event-catalog.js";
+import type { Patch } from "../kernel/patch.js";
 
 /** Payload versions a subscription may pin (spec 9.1); the last is the default. */
 export const WEBHOOK_API_VERSIONS = ["2026-06-11"] as const;
@@ -19,7 +18,7 @@ export interface WebhookSubscription {
   id: number;
   organisationId: number;
   name: string;
-  eventTypes: EventType[];
+  eventTypes: string[];
   notificationUrl: string;
   apiVersion: string;
   isActive: boolean;

@@ -4,8 +4,9 @@ import { optionalBody } from "../contracts/optional-body.js";
 import { rotationBodySchema } from "../contracts/rotation-body.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { V2_ID_INPUT, v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
+import { V2_ID_INPUT, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup } from "../define-route.js";
+import { resourceRoutes } from "../resource-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   arrayOf,
@@ -160,11 +161,15 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
     rateLimitBucket: "v2",
     fieldNames: FIELDS,
   });
-  const ids = { api_client_id: API_CLIENT_ID };
-  const conflict = {
-    description: "DUPLICATE_API_CLIENT: details.existing_api_client_id names the client with this name",
-    schema: { $ref: "#/components/schemas/V2Error" },
-  };
+  const duplicate = "DUPLICATE_API_CLIENT: details.existing_api_client_id names the client with this name";
+  const clients = resourceRoutes(route, {
+    path: "/v2/api-clients",
+    item: "/v2/api-clients/:api_client_id",
+    ids: { api_client_id: API_CLIENT_ID },
+    view: v2ApiClientView,
+    reply: clientSchema,
+    conflict: duplicate,
+  });
   const assertKnownScopes = (scopes: readonly string[] | undefined) => {
     const issues = unknownScopeIssues(scopes, knownScopes());
     if (issues.length > 0) throw DomainError.validation(issues);
@@ -179,7 +184,7 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
       requestBody: v2ApiClientCreateSchema,
       responses: {
         "201": { description: "The client and its secret (Location: its URL)", schema: withSecret },
-        "409": conflict,
+        "409": { description: duplicate, schema: { $ref: "#/components/schemas/V2Error" } },
       },
       async handle(ctx) {
         const b = await ctx.body();
@@ -197,15 +202,12 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
         );
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/api-clients",
-      readsOnly: true,
+    clients.list({
       operationId: "v2ListApiClients",
       summary: "List the organisation's API clients by id: active ones unless status says otherwise.",
+      description: "A page of clients",
       scopes: ADMIN,
       query: listQuery,
-      responses: { "200": { description: "A page of clients", schema: v2ListSchema(clientSchema) } },
       async handle(ctx) {
         const q = ctx.query();
         const page = await practice.apiClients.list(ctx.principal, {
@@ -213,64 +215,46 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
           perPage: q.per_page,
           status: q.status,
         });
-        return jsonResponse(200, v2ListBody(ctx, page, page.clients.map(v2ApiClientView), undefined));
+        return { ...page, rows: page.clients };
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/api-clients/:api_client_id",
-      ids,
-      readsOnly: true,
+    clients.get({
       operationId: "v2GetApiClient",
       summary: "Read an API client (never its secret).",
+      description: "The client",
       scopes: ADMIN,
-      responses: { "200": { description: "The client", schema: clientSchema } },
-      async handle(ctx) {
-        return jsonResponse(200, v2ApiClientView(await practice.apiClients.get(ctx.principal, ctx.ids.api_client_id)));
-      },
+      handle: (ctx) => practice.apiClients.get(ctx.principal, ctx.ids.api_client_id),
     }),
-    route({
-      method: "PATCH",
-      path: "/v2/api-clients/:api_client_id",
-      ids,
+    clients.update({
       operationId: "v2UpdateApiClient",
       summary:
         "Change name, scopes, clinics or user id; omitted fields keep their values. Tokens already issued keep theirs until they expire.",
+      description: "The client",
       scopes: ADMIN,
       requestBody: v2ApiClientUpdateSchema,
-      responses: { "200": { description: "The client", schema: clientSchema }, "409": conflict },
       async handle(ctx) {
         const b = await ctx.body();
         assertKnownScopes(b.scopes);
-        const client = await practice.apiClients.update(ctx.principal, ctx.ids.api_client_id, {
+        return practice.apiClients.update(ctx.principal, ctx.ids.api_client_id, {
           name: b.name,
           scopes: b.scopes,
           clinicIds: b.clinic_ids?.map(Number),
           userId: toId(b.user_id),
         });
-        return jsonResponse(200, v2ApiClientView(client));
       },
     }),
-    route({
-      method: "DELETE",
-      path: "/v2/api-clients/:api_client_id",
-      ids,
+    clients.deactivate({
       operationId: "v2RevokeApiClient",
       summary:
         "Revoke an API client: it obtains no more tokens (issued ones expire within their lifetime). The record stays.",
+      description: "The revoked client",
       scopes: ADMIN,
-      responses: { "200": { description: "The revoked client", schema: clientSchema } },
-      async handle(ctx) {
-        return jsonResponse(
-          200,
-          v2ApiClientView(await practice.apiClients.revoke(ctx.principal, ctx.ids.api_client_id)),
-        );
-      },
+      handle: (ctx) => practice.apiClients.revoke(ctx.principal, ctx.ids.api_client_id),
     }),
     route({
       method: "POST",
       path: "/v2/api-clients/:api_client_id/rotate-secret",
-      ids,
+      ids: { api_client_id: API_CLIENT_ID },
       operationId: "v2RotateApiClientSecret",
       summary:
         "A new client_secret (shown once); the current one keeps working for grace_period_seconds (default 24 hours).",

@@ -1,9 +1,9 @@
 import type { ReferringPhysician } from "@openpractice/core";
-import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
+import { v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import { dateTime, idText, plainText, replyObject, textOrNull } from "../openapi/reply-schemas.js";
+import { resourceRoutes } from "../resource-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { nullable } from "../validation/json-schema.js";
 import {
@@ -14,7 +14,6 @@ import {
 } from "./v1-authorization-contract.js";
 
 const PHYSICIAN_ID = pathIdKind("REFERRING_PHYSICIAN_NOT_FOUND", "referring_physician_id");
-const v2ErrorBody = { $ref: "#/components/schemas/V2Error" };
 const text = (max: number) => nullable({ type: "string", minLength: 1, maxLength: max });
 
 const properties = {
@@ -114,41 +113,30 @@ export function v2ReferringPhysicianRoutes({ practice }: RouteDependencies): Rou
     rateLimitBucket: "v2",
     fieldNames: V1_PHYSICIAN_FIELDS,
   });
-  const ids = { referring_physician_id: PHYSICIAN_ID };
-  const notFound = { description: "REFERRING_PHYSICIAN_NOT_FOUND", schema: v2ErrorBody };
-  const duplicate = {
-    description: "DUPLICATE_REFERRING_PHYSICIAN: details.existing_referring_physician_id has the NPI",
-    schema: v2ErrorBody,
-  };
+  const physicians = resourceRoutes(route, {
+    path: "/v2/referring-physicians",
+    item: "/v2/referring-physicians/:referring_physician_id",
+    ids: { referring_physician_id: PHYSICIAN_ID },
+    view,
+    reply: physicianSchema,
+    conflict: "DUPLICATE_REFERRING_PHYSICIAN: details.existing_referring_physician_id has the NPI",
+  });
   return [
-    route({
-      method: "POST",
-      path: "/v2/referring-physicians",
+    physicians.create({
       auditResource: "referring_physician",
       operationId: "v2CreateReferringPhysician",
       summary: "Add a referring physician to the registry; NPI unique in the organisation.",
-      access: "write",
+      description: "The physician",
       requestBody: createSchema,
-      responses: { "201": { description: "The physician", schema: physicianSchema }, "409": duplicate },
       async handle(ctx) {
-        const physician = await practice.referringPhysicians.create(
-          ctx.principal,
-          v1PhysicianDraftFromBody(await ctx.body()),
-        );
-        return jsonResponse(201, view(physician), {
-          location: `${ctx.basePath}/v2/referring-physicians/${physician.id}`,
-        });
+        return practice.referringPhysicians.create(ctx.principal, v1PhysicianDraftFromBody(await ctx.body()));
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/referring-physicians",
-      readsOnly: true,
+    physicians.list({
       operationId: "v2ListReferringPhysicians",
       summary: "The registry, or the physicians `query` finds by name or NPI.",
-      access: "read",
+      description: "A page of physicians",
       query: listQuery,
-      responses: { "200": { description: "A page of physicians", schema: v2ListSchema(physicianSchema) } },
       async handle(ctx) {
         const q = ctx.query();
         const found = await practice.referringPhysicians.search(ctx.principal, {
@@ -156,58 +144,26 @@ export function v2ReferringPhysicianRoutes({ practice }: RouteDependencies): Rou
           page: q.page,
           size: q.per_page,
         });
-        return jsonResponse(
-          200,
-          v2ListBody(
-            ctx,
-            { page: found.page, perPage: found.size, total: found.total },
-            found.physicians.map(view),
-            undefined,
-          ),
-        );
+        return { rows: found.physicians, page: found.page, perPage: found.size, total: found.total };
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/referring-physicians/:referring_physician_id",
-      ids,
-      readsOnly: true,
+    physicians.get({
       operationId: "v2GetReferringPhysician",
       summary: "Read a referring physician.",
-      access: "read",
-      responses: { "200": { description: "The physician", schema: physicianSchema }, "404": notFound },
-      async handle(ctx) {
-        return jsonResponse(
-          200,
-          view(await practice.referringPhysicians.get(ctx.principal, ctx.ids.referring_physician_id)),
-        );
-      },
+      description: "The physician",
+      handle: (ctx) => practice.referringPhysicians.get(ctx.principal, ctx.ids.referring_physician_id),
     }),
-    route({
-      method: "PATCH",
-      path: "/v2/referring-physicians/:referring_physician_id",
-      ids,
+    physicians.update({
       operationId: "v2UpdateReferringPhysician",
       summary:
         "Change a physician (omitted fields keep their values). One without a whole address (address1, city, state, zip) cannot be updated until the change supplies it (spec 7.5): 400 naming the missing fields.",
-      access: "write",
+      description: "The physician after the change",
       requestBody: updateSchema,
-      responses: {
-        "200": { description: "The physician after the change", schema: physicianSchema },
-        "404": notFound,
-        "409": duplicate,
-      },
       async handle(ctx) {
         const changes = v1PhysicianChangesFromBody(await ctx.body());
-        const physician = await practice.referringPhysicians.update(
-          ctx.principal,
-          ctx.ids.referring_physician_id,
-          changes,
-          {
-            requireAddress: true,
-          },
-        );
-        return jsonResponse(200, view(physician));
+        return practice.referringPhysicians.update(ctx.principal, ctx.ids.referring_physician_id, changes, {
+          requireAddress: true,
+        });
       },
     }),
   ];

@@ -5,10 +5,10 @@ import {
   type CancellationReason,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
-import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
+import { v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
+import { resourceRoutes } from "../resource-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   boolean,
@@ -150,156 +150,124 @@ export function v2CatalogRoutes({ practice }: RouteDependencies): RouteDefinitio
     rateLimitBucket: "v2",
     fieldNames: FIELDS,
   });
-  const conflict = (code: string) => ({ description: code, schema: { $ref: "#/components/schemas/V2Error" } });
+  const types = resourceRoutes(route, {
+    path: "/v2/appointment-types",
+    item: "/v2/appointment-types/:appointment_type_id",
+    ids: { appointment_type_id: TYPE_ID },
+    view: typeView,
+    reply: typeSchema,
+    conflict: "DUPLICATE_APPOINTMENT_TYPE",
+  });
+  const reasons = resourceRoutes(route, {
+    path: "/v2/cancellation-reasons",
+    item: "/v2/cancellation-reasons/:cancellation_reason_id",
+    ids: { cancellation_reason_id: REASON_ID },
+    view: reasonView,
+    reply: reasonSchema,
+  });
   return [
-    route({
-      method: "GET",
-      path: "/v2/appointment-types",
-      readsOnly: true,
+    types.list({
       operationId: "v2ListAppointmentTypes",
       summary:
         "The organisation's appointment types (v1 appointment categories) with duration and colour; active ones unless status says otherwise.",
-      access: "read",
+      description: "A page of appointment types",
       query: listQuery,
-      responses: { "200": { description: "A page of appointment types", schema: v2ListSchema(typeSchema) } },
       async handle(ctx) {
         const q = ctx.query();
-        const page = await practice.catalog.appointmentTypePage(ctx.principal, {
+        return practice.catalog.appointmentTypePage(ctx.principal, {
           page: q.page,
           perPage: q.per_page,
           status: q.status,
         });
-        return jsonResponse(200, v2ListBody(ctx, page, page.rows.map(typeView), undefined));
       },
     }),
-    route({
-      method: "POST",
-      path: "/v2/appointment-types",
+    types.create({
       operationId: "v2CreateAppointmentType",
       summary: "Admin: add an appointment type (active). The name is unique in the organisation.",
+      description: "The new type",
       scopes: ADMIN_SCOPES,
       requestBody: typeCreateSchema,
-      responses: {
-        "201": { description: "The new type", schema: typeSchema },
-        "409": conflict("DUPLICATE_APPOINTMENT_TYPE"),
-      },
       async handle(ctx) {
         const b = await ctx.body();
-        const created = await practice.catalogAdmin.createAppointmentType(ctx.principal, {
+        return practice.catalogAdmin.createAppointmentType(ctx.principal, {
           name: b.name,
           type: b.type,
           durationMinutes: b.duration_minutes,
           colour: b.colour,
         });
-        return jsonResponse(201, typeView(created), { location: `${ctx.basePath}/v2/appointment-types/${created.id}` });
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/appointment-types/:appointment_type_id",
-      ids: { appointment_type_id: TYPE_ID },
-      readsOnly: true,
+    types.get({
       operationId: "v2GetAppointmentType",
       summary: "Read an appointment type, active or not.",
-      access: "read",
-      responses: { "200": { description: "The type", schema: typeSchema } },
-      async handle(ctx) {
-        return jsonResponse(
-          200,
-          typeView(await practice.catalogAdmin.appointmentType(ctx.principal, ctx.ids.appointment_type_id)),
-        );
-      },
+      description: "The type",
+      handle: (ctx) => practice.catalogAdmin.appointmentType(ctx.principal, ctx.ids.appointment_type_id),
     }),
-    route({
-      method: "PATCH",
-      path: "/v2/appointment-types/:appointment_type_id",
-      ids: { appointment_type_id: TYPE_ID },
+    types.update({
       operationId: "v2UpdateAppointmentType",
       summary:
         "Admin: change an appointment type; active false stops new bookings with it (existing appointments keep it).",
+      description: "The type after the change",
       scopes: ADMIN_SCOPES,
       requestBody: typeUpdateSchema,
-      responses: {
-        "200": { description: "The type after the change", schema: typeSchema },
-        "409": conflict("DUPLICATE_APPOINTMENT_TYPE"),
-      },
       async handle(ctx) {
         const b = await ctx.body();
-        const changed = await practice.catalogAdmin.updateAppointmentType(ctx.principal, ctx.ids.appointment_type_id, {
+        return practice.catalogAdmin.updateAppointmentType(ctx.principal, ctx.ids.appointment_type_id, {
           name: b.name,
           type: b.type,
           durationMinutes: b.duration_minutes,
           colour: b.colour,
           active: b.active,
         });
-        return jsonResponse(200, typeView(changed));
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/cancellation-reasons",
-      readsOnly: true,
+    reasons.list({
       operationId: "v2ListCancellationReasons",
       summary:
         "The organisation's cancellation reasons with their default fees; active ones unless status says otherwise.",
-      access: "read",
+      description: "A page of reasons",
       query: listQuery,
-      responses: { "200": { description: "A page of reasons", schema: v2ListSchema(reasonSchema) } },
       async handle(ctx) {
         const q = ctx.query();
-        const page = await practice.catalog.cancellationReasonPage(ctx.principal, {
+        return practice.catalog.cancellationReasonPage(ctx.principal, {
           page: q.page,
           perPage: q.per_page,
           status: q.status,
         });
-        return jsonResponse(200, v2ListBody(ctx, page, page.rows.map(reasonView), undefined));
       },
     }),
-    route({
-      method: "POST",
-      path: "/v2/cancellation-reasons",
+    reasons.create({
       operationId: "v2CreateCancellationReason",
       summary: "Admin: add a cancellation reason (active). The key is unique in the organisation and never changes.",
+      description: "The new reason",
       scopes: ADMIN_SCOPES,
       requestBody: reasonCreateSchema,
       responses: {
-        "201": { description: "The new reason", schema: reasonSchema },
-        "409": conflict("DUPLICATE_CANCELLATION_REASON"),
+        "409": { description: "DUPLICATE_CANCELLATION_REASON", schema: { $ref: "#/components/schemas/V2Error" } },
       },
       async handle(ctx) {
         const b = await ctx.body();
-        const created = await practice.catalogAdmin.createCancellationReason(ctx.principal, {
+        return practice.catalogAdmin.createCancellationReason(ctx.principal, {
           reasonKey: b.reason_key,
           reasonLabel: b.reason_label,
           cancellationFee: b.cancellation_fee,
         });
-        return jsonResponse(201, reasonView(created), {
-          location: `${ctx.basePath}/v2/cancellation-reasons/${created.id}`,
-        });
       },
     }),
-    route({
-      method: "PATCH",
-      path: "/v2/cancellation-reasons/:cancellation_reason_id",
-      ids: { cancellation_reason_id: REASON_ID },
+    reasons.update({
       operationId: "v2UpdateCancellationReason",
       summary:
         "Admin: change a reason's label, default fee or status; INACTIVE reasons can no longer be named by a cancellation.",
+      description: "The reason after the change",
       scopes: ADMIN_SCOPES,
       requestBody: reasonUpdateSchema,
-      responses: { "200": { description: "The reason after the change", schema: reasonSchema } },
       async handle(ctx) {
         const b = await ctx.body();
-        const changed = await practice.catalogAdmin.updateCancellationReason(
-          ctx.principal,
-          ctx.ids.cancellation_reason_id,
-          {
-            reasonLabel: b.reason_label,
-            cancellationFee: b.cancellation_fee,
-            status: b.status,
-          },
-        );
-        return jsonResponse(200, reasonView(changed));
+        return practice.catalogAdmin.updateCancellationReason(ctx.principal, ctx.ids.cancellation_reason_id, {
+          reasonLabel: b.reason_label,
+          cancellationFee: b.cancellation_fee,
+          status: b.status,
+        });
       },
     }),
   ];

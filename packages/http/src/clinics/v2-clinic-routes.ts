@@ -1,16 +1,9 @@
 import { CLINIC_LIMITS, CLINIC_SORT_FIELDS, type Clinic, type ClinicChanges } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
-import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import {
-  v2FieldList,
-  v2FieldsParameter,
-  v2ListBody,
-  v2ListSchema,
-  v2Project,
-  v2PageParameters,
-} from "../contracts/v2-contract.js";
+import { v2FieldsParameter, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
+import { resourceRoutes } from "../resource-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   boolean,
@@ -242,41 +235,35 @@ export function v2ClinicRoutes({ practice }: RouteDependencies): RouteDefinition
     rateLimitBucket: "v2",
     fieldNames: V2_CLINIC_FIELDS,
   });
-  const ids = { clinic_id: CLINIC_ID };
-  const conflict = {
-    description: "DUPLICATE_CLINIC: details.existing_clinic_id names the clinic with this name",
-    schema: { $ref: "#/components/schemas/V2Error" },
-  };
+  const clinics = resourceRoutes(route, {
+    path: "/v2/clinics",
+    item: "/v2/clinics/:clinic_id",
+    ids: { clinic_id: CLINIC_ID },
+    view: v2ClinicView,
+    reply: v2ClinicSchema,
+    fields: { parameter: fieldsSchema, reply: v2ClinicFieldsSchema },
+    conflict: "DUPLICATE_CLINIC: details.existing_clinic_id names the clinic with this name",
+  });
   return [
-    route({
-      method: "POST",
-      path: "/v2/clinics",
+    clinics.create({
       operationId: "v2CreateClinic",
       summary: "Add a clinic (active). The name is unique in the organisation; the time zone is an IANA name.",
-      access: "write",
+      description: "The new clinic",
       requestBody: v2ClinicCreateSchema,
-      responses: { "201": { description: "The new clinic", schema: v2ClinicSchema }, "409": conflict },
       async handle(ctx) {
         const { active: _, ...changes } = clinicChangesFromBody(await ctx.body());
-        const clinic = await practice.clinics.create(ctx.principal, {
+        return practice.clinics.create(ctx.principal, {
           ...changes,
           name: changes.name ?? "",
           timeZone: changes.timeZone ?? "",
         });
-        return jsonResponse(201, v2ClinicView(clinic), { location: `${ctx.basePath}/v2/clinics/${clinic.id}` });
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/clinics",
-      readsOnly: true,
+    clinics.list({
       operationId: "v2ListClinics",
       summary: "The organisation's clinics (spec 4.7): active ones by name unless status, sort or order say otherwise.",
-      access: "read",
+      description: "A page of clinics",
       query: v2ClinicListQuerySchema,
-      responses: {
-        "200": { description: "A page of clinics", schema: v2ListSchema(v2ClinicFieldsSchema) },
-      },
       async handle(ctx) {
         const q = ctx.query();
         const page = await practice.clinics.list(ctx.principal, {
@@ -287,40 +274,23 @@ export function v2ClinicRoutes({ practice }: RouteDependencies): RouteDefinition
           sort: q.sort,
           order: q.order,
         });
-        return jsonResponse(200, v2ListBody(ctx, page, page.clinics.map(v2ClinicView), q.fields));
+        return { ...page, rows: page.clinics };
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/clinics/:clinic_id",
-      ids,
-      readsOnly: true,
+    clinics.get({
       operationId: "v2GetClinic",
       summary: "Read a clinic, active or not.",
-      access: "read",
-      query: { type: "object", additionalProperties: false, properties: { fields: fieldsSchema } },
-      responses: { "200": { description: "The clinic", schema: v2ClinicFieldsSchema } },
-      async handle(ctx) {
-        const clinic = await practice.clinics.get(ctx.principal, ctx.ids.clinic_id);
-        return jsonResponse(200, v2Project(v2ClinicView(clinic), v2FieldList(ctx.query().fields)));
-      },
+      description: "The clinic",
+      handle: (ctx) => practice.clinics.get(ctx.principal, ctx.ids.clinic_id),
     }),
-    route({
-      method: "PATCH",
-      path: "/v2/clinics/:clinic_id",
-      ids,
+    clinics.update({
       operationId: "v2UpdateClinic",
       summary:
         "Change a clinic: omitted fields keep their values, null clears an optional one, address fields merge; active false deactivates.",
-      access: "write",
+      description: "The clinic after the change",
       requestBody: v2ClinicUpdateSchema,
-      responses: { "200": { description: "The clinic after the change", schema: v2ClinicSchema }, "409": conflict },
       async handle(ctx) {
-        const changes = clinicChangesFromBody(await ctx.body());
-        return jsonResponse(
-          200,
-          v2ClinicView(await practice.clinics.update(ctx.principal, ctx.ids.clinic_id, changes)),
-        );
+        return practice.clinics.update(ctx.principal, ctx.ids.clinic_id, clinicChangesFromBody(await ctx.body()));
       },
     }),
   ];

@@ -1,10 +1,10 @@
 import { PAYER_LIMITS, PAYER_TYPES, type Payer } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
-import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2ListBody, v2ListSchema, v2PageParameters } from "../contracts/v2-contract.js";
+import { v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import { boolean, described, idText, oneOfStrings, replyObject, plainText } from "../openapi/reply-schemas.js";
+import { resourceRoutes } from "../resource-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 
 const PAYER_REF = pathIdKind("PAYER_NOT_FOUND", "payer_ref");
@@ -73,16 +73,20 @@ export function v2PayerRoutes({ practice }: RouteDependencies): RouteDefinition[
     rateLimitBucket: "v2",
     fieldNames: FIELDS,
   });
+  const payers = resourceRoutes(route, {
+    path: "/v2/payers",
+    item: "/v2/payers/:payer_ref",
+    ids: { payer_ref: PAYER_REF },
+    view: payerView,
+    reply: object,
+    conflict: "DUPLICATE_PAYER: details.existing_payer_ref",
+  });
   return [
-    route({
-      method: "GET",
-      path: "/v2/payers",
-      readsOnly: true,
+    payers.list({
       operationId: "v2ListPayers",
       summary: "Search the payer registry and the organisation's own payers by name or payer id, by name.",
-      access: "read",
+      description: "A page of payers",
       query: listQuery,
-      responses: { "200": { description: "A page of payers", schema: v2ListSchema(object) } },
       async handle(ctx) {
         const q = ctx.query();
         const page = await practice.payers.search(ctx.principal, {
@@ -91,46 +95,30 @@ export function v2PayerRoutes({ practice }: RouteDependencies): RouteDefinition[
           search: q.search,
           type: q.type,
         });
-        return jsonResponse(200, v2ListBody(ctx, page, page.payers.map(payerView), undefined));
+        return { ...page, rows: page.payers };
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/payers/:payer_ref",
-      ids: { payer_ref: PAYER_REF },
-      readsOnly: true,
+    payers.get({
       operationId: "v2GetPayer",
       summary: "Read a payer (`payer_ref` is its `id`, not the clearinghouse payer id).",
-      access: "read",
-      responses: { "200": { description: "The payer", schema: object } },
-      async handle(ctx) {
-        return jsonResponse(200, payerView(await practice.payers.get(ctx.principal, ctx.ids.payer_ref)));
-      },
+      description: "The payer",
+      handle: (ctx) => practice.payers.get(ctx.principal, ctx.ids.payer_ref),
     }),
-    route({
-      method: "POST",
-      path: "/v2/payers",
+    payers.create({
       operationId: "v2CreatePayer",
       summary:
         "Admin: add a payer of the organisation's own (one the registry lacks). A payer id the registry or the organisation has is 409.",
+      description: "The new payer",
       scopes: ADMIN_SCOPES,
       requestBody: createSchema,
-      responses: {
-        "201": { description: "The new payer", schema: object },
-        "409": {
-          description: "DUPLICATE_PAYER: details.existing_payer_ref",
-          schema: { $ref: "#/components/schemas/V2Error" },
-        },
-      },
       async handle(ctx) {
         const b = await ctx.body();
-        const payer = await practice.payers.create(ctx.principal, {
+        return practice.payers.create(ctx.principal, {
           payerId: b.payer_id,
           name: b.name,
           type: b.type,
           eligibility: b.eligibility,
         });
-        return jsonResponse(201, payerView(payer), { location: `${ctx.basePath}/v2/payers/${payer.id}` });
       },
     }),
   ];

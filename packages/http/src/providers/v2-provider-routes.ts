@@ -1,17 +1,9 @@
 import { PROVIDER_LIMITS, PROVIDER_SORT_FIELDS, type Provider, type ProviderChanges } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
-import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import {
-  V2_ID_INPUT,
-  v2FieldList,
-  v2FieldsParameter,
-  v2ListBody,
-  v2ListSchema,
-  v2Project,
-  v2PageParameters,
-} from "../contracts/v2-contract.js";
+import { V2_ID_INPUT, v2FieldsParameter, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
+import { resourceRoutes } from "../resource-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   arrayOf,
@@ -232,42 +224,38 @@ export function v2ProviderRoutes({ practice }: RouteDependencies): RouteDefiniti
     rateLimitBucket: "v2",
     fieldNames: V2_PROVIDER_FIELDS,
   });
-  const ids = { provider_id: PROVIDER_ID };
-  const conflict = {
-    description: "DUPLICATE_PROVIDER: details.existing_provider_id holds the NPI or user id (details.field)",
-    schema: { $ref: "#/components/schemas/V2Error" },
-  };
+  const providers = resourceRoutes(route, {
+    path: "/v2/providers",
+    item: "/v2/providers/:provider_id",
+    ids: { provider_id: PROVIDER_ID },
+    view: v2ProviderView,
+    reply: v2ProviderSchema,
+    fields: { parameter: fieldsSchema, reply: v2ProviderFieldsSchema },
+    conflict: "DUPLICATE_PROVIDER: details.existing_provider_id holds the NPI or user id (details.field)",
+  });
   return [
-    route({
-      method: "POST",
-      path: "/v2/providers",
+    providers.create({
       operationId: "v2CreateProvider",
       summary:
         "Add a provider (active). NPI and user id are unique in the organisation; clinics and supervisor must exist.",
-      access: "write",
+      description: "The new provider",
       requestBody: v2ProviderCreateSchema,
-      responses: { "201": { description: "The new provider", schema: v2ProviderSchema }, "409": conflict },
       async handle(ctx) {
         const b = await ctx.body();
         const { active: _, ...changes } = providerChangesFromBody(b);
-        const provider = await practice.providers.create(ctx.principal, {
+        return practice.providers.create(ctx.principal, {
           ...changes,
           userId: Number(b.user_id),
           firstName: b.first_name,
           lastName: b.last_name,
         });
-        return jsonResponse(201, v2ProviderView(provider), { location: `${ctx.basePath}/v2/providers/${provider.id}` });
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/providers",
-      readsOnly: true,
+    providers.list({
       operationId: "v2ListProviders",
       summary: "The organisation's providers: active ones by last name unless status, sort or order say otherwise.",
-      access: "read",
+      description: "A page of providers",
       query: v2ProviderListQuerySchema,
-      responses: { "200": { description: "A page of providers", schema: v2ListSchema(v2ProviderFieldsSchema) } },
       async handle(ctx) {
         const q = ctx.query();
         const page = await practice.providers.list(ctx.principal, {
@@ -279,40 +267,24 @@ export function v2ProviderRoutes({ practice }: RouteDependencies): RouteDefiniti
           sort: q.sort,
           order: q.order,
         });
-        return jsonResponse(200, v2ListBody(ctx, page, page.providers.map(v2ProviderView), q.fields));
+        return { ...page, rows: page.providers };
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/providers/:provider_id",
-      ids,
-      readsOnly: true,
+    providers.get({
       operationId: "v2GetProvider",
       summary: "Read a provider, active or not.",
-      access: "read",
-      query: { type: "object", additionalProperties: false, properties: { fields: fieldsSchema } },
-      responses: { "200": { description: "The provider", schema: v2ProviderFieldsSchema } },
-      async handle(ctx) {
-        const provider = await practice.providers.get(ctx.principal, ctx.ids.provider_id);
-        return jsonResponse(200, v2Project(v2ProviderView(provider), v2FieldList(ctx.query().fields)));
-      },
+      description: "The provider",
+      handle: (ctx) => practice.providers.get(ctx.principal, ctx.ids.provider_id),
     }),
-    route({
-      method: "PATCH",
-      path: "/v2/providers/:provider_id",
-      ids,
+    providers.update({
       operationId: "v2UpdateProvider",
       summary:
         "Change a provider: omitted fields keep their values, null clears an optional one, lists given replace the list; active false deactivates. The user id does not change.",
-      access: "write",
+      description: "The provider after the change",
       requestBody: v2ProviderUpdateSchema,
-      responses: { "200": { description: "The provider after the change", schema: v2ProviderSchema }, "409": conflict },
       async handle(ctx) {
         const changes = providerChangesFromBody(await ctx.body());
-        return jsonResponse(
-          200,
-          v2ProviderView(await practice.providers.update(ctx.principal, ctx.ids.provider_id, changes)),
-        );
+        return practice.providers.update(ctx.principal, ctx.ids.provider_id, changes);
       },
     }),
   ];

@@ -7,18 +7,10 @@ import {
   type StaffMember,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
-import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import {
-  V2_ID_INPUT,
-  v2FieldList,
-  v2FieldsParameter,
-  v2ListBody,
-  v2ListSchema,
-  v2Project,
-  v2PageParameters,
-} from "../contracts/v2-contract.js";
+import { V2_ID_INPUT, v2FieldsParameter, v2PageParameters } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair, type Static } from "../define-route.js";
+import { resourceRoutes } from "../resource-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
   arrayOf,
@@ -111,12 +103,6 @@ const v2StaffListQuerySchema = {
     ] as const),
   },
 } as const;
-const v2StaffReadQuerySchema = {
-  type: "object",
-  additionalProperties: false,
-  properties: { fields: v2StaffListQuerySchema.properties.fields },
-} as const;
-
 /** A staff member as v2 shows them (v2StaffView). */
 const v2StaffSchema = replyObject(
   {
@@ -202,46 +188,39 @@ export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[
     rateLimitBucket: "v2",
     fieldNames: V2_STAFF_FIELDS,
   });
-  const ids = { staff_id: STAFF_ID };
-  const one = (description: string) => ({ description, schema: v2StaffSchema });
-  const conflict = {
-    description: "DUPLICATE_STAFF_EMAIL: details.existing_staff_id names the member with this email",
-    schema: { $ref: "#/components/schemas/V2Error" },
-  };
+  const staff = resourceRoutes(route, {
+    path: "/v2/staff",
+    item: "/v2/staff/:staff_id",
+    ids: { staff_id: STAFF_ID },
+    view: v2StaffView,
+    reply: v2StaffSchema,
+    fields: { parameter: v2StaffListQuerySchema.properties.fields, reply: v2StaffFieldsSchema },
+    conflict: "DUPLICATE_STAFF_EMAIL: details.existing_staff_id names the member with this email",
+  });
   return [
-    route({
-      method: "POST",
-      path: "/v2/staff",
+    staff.create({
       operationId: "v2CreateStaff",
       summary: "Add a staff member (status active). The email is unique in the organisation, case-insensitively.",
-      access: "write",
+      description: "The new member (Location: its URL)",
       requestBody: v2StaffCreateSchema,
-      responses: { "201": one("The new member (Location: its URL)"), "409": conflict },
       async handle(ctx) {
         const b = await ctx.body();
-        const member = await practice.staff.create(ctx.principal, {
+        const { status: _, ...changes } = staffChangesFromBody(b);
+        return practice.staff.create(ctx.principal, {
+          ...changes,
           firstName: b.first_name,
           lastName: b.last_name,
           email: b.email,
-          phone: b.phone,
           roles: b.roles,
-          clinicIds: b.clinic_ids?.map(Number),
         });
-        return jsonResponse(201, v2StaffView(member), { location: `${ctx.basePath}/v2/staff/${member.id}` });
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/staff",
-      readsOnly: true,
+    staff.list({
       operationId: "v2ListStaff",
       summary:
         "List staff, paginated: active ones by last name unless status, sort or order say otherwise; search, role and clinic_id narrow it.",
-      access: "read",
+      description: "A page of staff",
       query: v2StaffListQuerySchema,
-      responses: {
-        "200": { description: "A page of staff", schema: v2ListSchema(v2StaffFieldsSchema) },
-      },
       async handle(ctx) {
         const q = ctx.query();
         const page = await practice.staff.list(ctx.principal, {
@@ -254,51 +233,31 @@ export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[
           sort: q.sort,
           order: q.order,
         });
-        return jsonResponse(200, v2ListBody(ctx, page, page.members.map(v2StaffView), q.fields));
+        return { ...page, rows: page.members };
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/staff/:staff_id",
-      ids,
-      readsOnly: true,
+    staff.get({
       operationId: "v2GetStaff",
       summary: "Read a staff member, active or not.",
-      access: "read",
-      query: v2StaffReadQuerySchema,
-      responses: { "200": { description: "The member", schema: v2StaffFieldsSchema } },
-      async handle(ctx) {
-        const member = await practice.staff.get(ctx.principal, ctx.ids.staff_id);
-        return jsonResponse(200, v2Project(v2StaffView(member), v2FieldList(ctx.query().fields)));
-      },
+      description: "The member",
+      handle: (ctx) => practice.staff.get(ctx.principal, ctx.ids.staff_id),
     }),
-    route({
-      method: "PATCH",
-      path: "/v2/staff/:staff_id",
-      ids,
+    staff.update({
       operationId: "v2UpdateStaff",
       summary:
         "Change a staff member: omitted fields keep their values, roles and clinic_ids given replace the list; status active reactivates.",
-      access: "write",
+      description: "The member after the change",
       requestBody: v2StaffUpdateSchema,
-      responses: { "200": one("The member after the change"), "409": conflict },
       async handle(ctx) {
-        const changes = staffChangesFromBody(await ctx.body());
-        return jsonResponse(200, v2StaffView(await practice.staff.update(ctx.principal, ctx.ids.staff_id, changes)));
+        return practice.staff.update(ctx.principal, ctx.ids.staff_id, staffChangesFromBody(await ctx.body()));
       },
     }),
-    route({
-      method: "DELETE",
-      path: "/v2/staff/:staff_id",
-      ids,
+    staff.deactivate({
       operationId: "v2DeactivateStaff",
       summary:
         "Deactivate a staff member: status inactive, deactivated_at set; the record, its email and history stay. Repeating it changes nothing.",
-      access: "write",
-      responses: { "200": one("The deactivated member") },
-      async handle(ctx) {
-        return jsonResponse(200, v2StaffView(await practice.staff.deactivate(ctx.principal, ctx.ids.staff_id)));
-      },
+      description: "The deactivated member",
+      handle: (ctx) => practice.staff.deactivate(ctx.principal, ctx.ids.staff_id),
     }),
   ];
 }

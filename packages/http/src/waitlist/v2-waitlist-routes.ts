@@ -1,9 +1,9 @@
 import { requireServiceCaseId, type WaitlistRequestDraft } from "@openpractice/core";
 import { jsonResponse } from "../contracts/json-response.js";
 import { pathIdKind } from "../contracts/path-id.js";
-import { v2ListBody, v2ListSchema } from "../contracts/v2-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
 import { replyObject } from "../openapi/reply-schemas.js";
+import { resourceRoutes } from "../resource-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { v2AppointmentSchema, v2AppointmentView } from "../appointments/v2-appointment-contract.js";
 import {
@@ -30,20 +30,24 @@ export function v2WaitlistRoutes({ practice }: RouteDependencies): RouteDefiniti
     rateLimitBucket: "v2",
     fieldNames: V2_WAITLIST_FIELDS,
   });
-  const ids = { waitlist_request_id: REQUEST_ID };
-  const notFound = { description: "WAITLIST_REQUEST_NOT_FOUND", schema: v2ErrorBody };
-  const refused = { description: "INVALID_TRANSITION: details name the current status", schema: v2ErrorBody };
+  const requests = resourceRoutes(route, {
+    path: "/v2/waitlist-requests",
+    item: "/v2/waitlist-requests/:waitlist_request_id",
+    ids: { waitlist_request_id: REQUEST_ID },
+    view: v2WaitlistView,
+    reply: v2WaitlistSchema,
+  });
+  const refused = {
+    "409": { description: "INVALID_TRANSITION: details name the current status", schema: v2ErrorBody },
+  };
   return [
-    route({
-      method: "POST",
-      path: "/v2/waitlist-requests",
+    requests.create({
       auditResource: "waitlist_request",
       operationId: "v2CreateWaitlistRequest",
       summary:
         "Put a patient on the waitlist: the type of visit, who and where is acceptable, which days and times, between which dates. Freed slots that fit are offered to it.",
-      access: "write",
+      description: "The request (status waiting)",
       requestBody: v2WaitlistCreateSchema,
-      responses: { "201": { description: "The request (status waiting)", schema: v2WaitlistSchema } },
       async handle(ctx) {
         const b = await ctx.body();
         const draft = {
@@ -52,21 +56,14 @@ export function v2WaitlistRoutes({ practice }: RouteDependencies): RouteDefiniti
           appointmentTypeId: Number(b.appointment_type_id),
           paymentMode: b.payment_mode,
         } as WaitlistRequestDraft;
-        const view = await practice.waitlist.create(ctx.principal, draft);
-        return jsonResponse(201, v2WaitlistView(view), {
-          location: `${ctx.basePath}/v2/waitlist-requests/${view.request.id}`,
-        });
+        return practice.waitlist.create(ctx.principal, draft);
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/waitlist-requests",
-      readsOnly: true,
+    requests.list({
       operationId: "v2ListWaitlistRequests",
       summary: "The waitlist, in the order offers go: priority (high first), then the oldest request.",
-      access: "read",
+      description: "A page of requests",
       query: v2WaitlistListQuerySchema,
-      responses: { "200": { description: "A page of requests", schema: v2ListSchema(v2WaitlistSchema) } },
       async handle(ctx) {
         const q = ctx.query();
         const page = await practice.waitlist.list(ctx.principal, {
@@ -75,68 +72,38 @@ export function v2WaitlistRoutes({ practice }: RouteDependencies): RouteDefiniti
           ...(q.page === undefined ? {} : { page: q.page }),
           ...(q.per_page === undefined ? {} : { perPage: q.per_page }),
         });
-        return jsonResponse(200, v2ListBody(ctx, page, page.requests.map(v2WaitlistView), undefined));
+        return { ...page, rows: page.requests };
       },
     }),
-    route({
-      method: "GET",
-      path: "/v2/waitlist-requests/:waitlist_request_id",
-      ids,
-      readsOnly: true,
+    requests.get({
       operationId: "v2GetWaitlistRequest",
       summary: "Read a request with its latest offer.",
-      access: "read",
-      responses: { "200": { description: "The request", schema: v2WaitlistSchema }, "404": notFound },
-      async handle(ctx) {
-        return jsonResponse(
-          200,
-          v2WaitlistView(await practice.waitlist.get(ctx.principal, ctx.ids.waitlist_request_id)),
-        );
-      },
+      description: "The request",
+      handle: (ctx) => practice.waitlist.get(ctx.principal, ctx.ids.waitlist_request_id),
     }),
-    route({
-      method: "PATCH",
-      path: "/v2/waitlist-requests/:waitlist_request_id",
-      ids,
+    requests.update({
       operationId: "v2UpdateWaitlistRequest",
       summary: "Change a waiting or offered request: omitted fields keep their values, lists given replace the list.",
-      access: "write",
+      description: "The request after the change",
       requestBody: v2WaitlistUpdateSchema,
-      responses: {
-        "200": { description: "The request after the change", schema: v2WaitlistSchema },
-        "404": notFound,
-        "409": refused,
-      },
+      responses: refused,
       async handle(ctx) {
         const changes = waitlistChangesFromBody(await ctx.body(), parseCaseId);
-        const view = await practice.waitlist.update(ctx.principal, ctx.ids.waitlist_request_id, changes);
-        return jsonResponse(200, v2WaitlistView(view));
+        return practice.waitlist.update(ctx.principal, ctx.ids.waitlist_request_id, changes);
       },
     }),
-    route({
-      method: "DELETE",
-      path: "/v2/waitlist-requests/:waitlist_request_id",
-      ids,
+    requests.deactivate({
       operationId: "v2CancelWaitlistRequest",
       summary:
         "Take a request off the waitlist (status cancelled; the record stays). A pending offer is withdrawn and its slot offered to the next request.",
-      access: "write",
-      responses: {
-        "200": { description: "The cancelled request", schema: v2WaitlistSchema },
-        "404": notFound,
-        "409": refused,
-      },
-      async handle(ctx) {
-        return jsonResponse(
-          200,
-          v2WaitlistView(await practice.waitlist.cancel(ctx.principal, ctx.ids.waitlist_request_id)),
-        );
-      },
+      description: "The cancelled request",
+      responses: refused,
+      handle: (ctx) => practice.waitlist.cancel(ctx.principal, ctx.ids.waitlist_request_id),
     }),
     route({
       method: "POST",
       path: "/v2/waitlist-requests/:waitlist_request_id/accept-offer",
-      ids,
+      ids: { waitlist_request_id: REQUEST_ID },
       operationId: "v2AcceptWaitlistOffer",
       summary:
         "Book the pending offer's slot: the appointment, the offer accepted and the request booked, in one transaction. 409 WAITLIST_OFFER_EXPIRED once its hold ran out.",
@@ -149,7 +116,6 @@ export function v2WaitlistRoutes({ practice }: RouteDependencies): RouteDefiniti
             { title: "WaitlistOfferAccepted" },
           ),
         },
-        "404": notFound,
         "409": {
           description: "INVALID_TRANSITION (no pending offer), WAITLIST_OFFER_EXPIRED or SLOT_UNAVAILABLE",
           schema: v2ErrorBody,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Clearinghouse } from "@openpractice/x12";
-import { ConfigError } from "./config.js";
+import { ConfigError } from "./config-error.js";
 
 const NAME = "OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES";
 const REQUIRED = [

@@ -1,16 +1,24 @@
 import type { Clearinghouse } from "@openpractice/x12";
 import { parseClearinghouses } from "./clearinghouses.js";
 import Validator from "fastest-validator";
-import { DEFAULT_READ_YOUR_WRITES_MS, DEFAULT_SEARCH_COUNT_LIMIT, PLANS, type Plan } from "@openpractice/core";
+import { DEFAULT_READ_YOUR_WRITES_MS, PLANS, type Plan, type PracticeEnvironmentSettings } from "@openpractice/core";
+import { practiceOptionSchema, practiceOptionValues } from "./practice-options.js";
 import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from "@openpractice/http";
 import { vapidPairMatches, type VapidKeys } from "./vapid-keys.js";
 import { AGE_IDENTITY_PATTERN } from "./backup-key.js";
 import { DEFAULT_LEASE_MS, DEFAULT_PUSH_RETRY } from "@openpractice/worker";
+import { ConfigError } from "./config-error.js";
+
+export { ConfigError };
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
-/** The runtime's configuration, read from the environment once at start-up and frozen. */
-export interface RuntimeConfig {
+/**
+ * The runtime's configuration, read from the environment once at start-up and frozen. The core modules' options
+ * (searchCountLimit, webhookRotationGraceSeconds, waitlistOfferMinutes, …) come from their variables
+ * (OPENPRACTICE_SEARCH_COUNT_LIMIT, …; config/practice-options.ts).
+ */
+export interface RuntimeConfig extends PracticeEnvironmentSettings {
   port: number;
   host: string;
   databaseUrl: string;
@@ -46,16 +54,10 @@ export interface RuntimeConfig {
   workerPollMs: number;
   /** The lease of a claimed job and of the webhook fan-out lock, renewed while held: how long a crashed process's claims block others. */
   jobLeaseMs: number;
-  /** Patient searches count matches exactly up to this many; null counts all (OPENPRACTICE_SEARCH_COUNT_LIMIT=0). */
-  searchCountLimit: number | null;
   /** 64 hex characters: the key that encrypts webhook signature keys (generated into the data directory when unset). */
   webhookSecretKey: string | undefined;
   /** The age identity of encrypted backups (OPENPRACTICE_BACKUP_KEY); undefined: `<dataDir>/backup-key`. */
   backupKey: string | undefined;
-  /** How long a rotated-out webhook key keeps signing when the rotation names no grace period (0: at once). */
-  webhookRotationGraceSeconds: number;
-  /** How long a waitlist offer holds its slot (minutes). */
-  waitlistOfferMinutes: number;
   /** Each organisation's clearinghouse for real-time eligibility (OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES). */
   clearinghouses: ReadonlyMap<number, Clearinghouse>;
   /** Hosts webhooks may reach even when they resolve to private or loopback addresses. */
@@ -172,22 +174,6 @@ const schema = {
     messages: { stringPattern: "must be an age identity, AGE-SECRET-KEY-1 and 58 more characters (age-keygen)" },
     optional: true,
   },
-  OPENPRACTICE_WAITLIST_OFFER_MINUTES: {
-    type: "number",
-    integer: true,
-    min: 1,
-    max: 1440,
-    convert: true,
-    optional: true,
-  },
-  OPENPRACTICE_WEBHOOK_ROTATION_GRACE_SECONDS: {
-    type: "number",
-    integer: true,
-    min: 0,
-    max: 604_800,
-    convert: true,
-    optional: true,
-  },
   OPENPRACTICE_VAPID_PUBLIC_KEY: {
     type: "string",
     pattern: /^[A-Za-z0-9_-]{87}$/,
@@ -225,14 +211,8 @@ const schema = {
     optional: true,
   },
   OPENPRACTICE_SUMMARY_THREADS: { type: "number", integer: true, min: 0, max: 16, convert: true, optional: true },
-  OPENPRACTICE_SEARCH_COUNT_LIMIT: {
-    type: "number",
-    integer: true,
-    min: 0,
-    max: 1000000000,
-    convert: true,
-    optional: true,
-  },
+  // The core modules' options: one variable each (OPENPRACTICE_WAITLIST_OFFER_MINUTES, ...).
+  ...practiceOptionSchema(),
 } as const;
 
 /** Variables whose values must never be echoed (a too-short secret is still a secret). */
@@ -247,11 +227,6 @@ const SECRET_VARIABLES = new Set([
 function printable(name: string, value: string | undefined): string {
   if (SECRET_VARIABLES.has(name)) return "[hidden]";
   return String(value).replace(/(\/\/[^/:@\s]*:)[^@/\s]*@/, "$1***@");
-}
-
-/** A start-up configuration problem: one line naming the variable and what is wrong. */
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
 }
 
 function parsePlanLimits(raw: string | undefined): Partial<Record<Plan, number>> {
@@ -297,12 +272,6 @@ function vapidKeys(publicKey: string | undefined, privateKey: string | undefined
   if (!vapidPairMatches({ publicKey, privateKey }))
     throw new ConfigError("OPENPRACTICE_VAPID_PUBLIC_KEY: is not the public key of OPENPRACTICE_VAPID_PRIVATE_KEY");
   return Object.freeze({ publicKey, privateKey });
-}
-
-/** 0 means "always count exactly"; unset means the core's default (1,000). */
-function searchCountLimit(value: number | undefined): number | null {
-  if (value === undefined) return DEFAULT_SEARCH_COUNT_LIMIT;
-  return value === 0 ? null : value;
 }
 
 /**
@@ -416,12 +385,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     shutdownTimeoutMs: (input.OPENPRACTICE_SHUTDOWN_TIMEOUT_MS as number | undefined) ?? 10_000,
     workerPollMs: (input.OPENPRACTICE_WORKER_POLL_MS as number | undefined) ?? 1_000,
     jobLeaseMs: (input.OPENPRACTICE_JOB_LEASE_MS as number | undefined) ?? DEFAULT_LEASE_MS,
-    searchCountLimit: searchCountLimit(input.OPENPRACTICE_SEARCH_COUNT_LIMIT as number | undefined),
     webhookSecretKey: input.OPENPRACTICE_WEBHOOK_SECRET_KEY as string | undefined,
     webhookAllowedHosts: hostList(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS),
     backupKey: input.OPENPRACTICE_BACKUP_KEY as string | undefined,
-    webhookRotationGraceSeconds: (input.OPENPRACTICE_WEBHOOK_ROTATION_GRACE_SECONDS as number | undefined) ?? 0,
-    waitlistOfferMinutes: (input.OPENPRACTICE_WAITLIST_OFFER_MINUTES as number | undefined) ?? 30,
     clearinghouses: parseClearinghouses(input.OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES as string | undefined),
     vapidKeys: vapidKeys(
       input.OPENPRACTICE_VAPID_PUBLIC_KEY as string | undefined,
@@ -433,5 +399,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     pushRetryBaseMs: (input.OPENPRACTICE_PUSH_RETRY_BASE_MS as number | undefined) ?? DEFAULT_PUSH_RETRY.baseDelayMs,
     workers: input.OPENPRACTICE_WORKERS as number | undefined,
     summaryThreads: (input.OPENPRACTICE_SUMMARY_THREADS as number | undefined) ?? 1,
+    ...practiceOptionValues(input),
   });
 }

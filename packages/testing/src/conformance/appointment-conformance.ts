@@ -8,7 +8,7 @@ import {
   type Storage,
 } from "@openpractice/core";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { StorageFixture } from "./storage-conformance.js";
+import type { StorageFixture } from "./storage-fixture.js";
 import { testPracticeKeys } from "./test-keys.js";
 
 const T0 = new Date("2026-03-02T15:00:00.000Z");

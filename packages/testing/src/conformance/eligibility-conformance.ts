@@ -1,6 +1,6 @@
 import type { EligibilityCheckRecord, Storage } from "@openpractice/core";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { StorageFixture } from "./storage-conformance.js";
+import type { StorageFixture } from "./storage-fixture.js";
 
 const T0 = new Date("2026-11-20T15:00:00.000Z");
 

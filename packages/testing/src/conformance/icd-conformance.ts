@@ -1,6 +1,6 @@
 import type { IcdCode10, Storage } from "@openpractice/core";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { StorageFixture } from "./storage-conformance.js";
+import type { StorageFixture } from "./storage-fixture.js";
 
 const code = (year: number, orderNumber: number, c: string, billable: boolean, longDescription: string): IcdCode10 => ({
   year,

@@ -6,7 +6,7 @@ import {
   type Storage,
 } from "@openpractice/core";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { StorageFixture } from "./storage-conformance.js";
+import type { StorageFixture } from "./storage-fixture.js";
 
 const T0 = new Date("2026-08-01T14:00:00.000Z");
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);

@@ -22,7 +22,7 @@ const SORT = {
 /**
  * The platform's repositories (organisations and their directory, the catalog,
  * patients, the outbox, rate limits, jobs, locks); the domains' come from
- * memory-modules.ts.
+ * domains.ts.
  */
 type FoundationRepositories = Pick<
   Repositories,

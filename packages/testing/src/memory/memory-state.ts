@@ -25,7 +25,7 @@ import type {
   ReferringPhysician,
   CancellationReason,
   Clinic,
-  DomainEvent,
+  OutboxEntry,
   Organisation,
   Patient,
   PatientRecord,
@@ -47,7 +47,7 @@ export interface StoredJob {
 
 /** Everything the store holds; a transaction snapshots and restores it whole. */
 export interface MemoryState {
-  /** The state of domains added as memory modules (memory-modules.ts), by module key: see moduleState. */
+  /** The state of domains added as memory modules (domains.ts), by module key: see moduleState. */
   modules: Map<string, unknown>;
   organisations: Map<number, Organisation>;
   clinics: Clinic[];
@@ -83,7 +83,7 @@ export interface MemoryState {
   documents: Map<string, SoapDocument>;
   icd: IcdCode10[];
   billingCodes: BillingCode[];
-  outbox: Array<DomainEvent & { id: number; dispatchedAt: Date | null }>;
+  outbox: OutboxEntry[];
   counters: Map<string, number>;
   jobs: Map<number, StoredJob>;
   locks: Map<string, { holder: string; expiresAt: number }>;
