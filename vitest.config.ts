@@ -24,5 +24,7 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000, interval: 50 } },
     // Drops the migrated PostgreSQL template a test file copied its databases from (test/support/engines.ts).
     setupFiles: ["test/support/drop-migrated-template.setup.ts"],
+    // Prints the versions of the engine servers the run tests on (the PostgreSQL suites run on several).
+    globalSetup: ["test/support/server-versions.global-setup.ts"],
   },
 });

