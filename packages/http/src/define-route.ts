@@ -73,6 +73,7 @@ export interface RouteSpec<P extends string, B, Q, I> {
   v1ErrorStatus?: number;
   fieldNames?: FieldNames;
   auditResource?: string;
+  clinicRestriction?: string;
   handle(
     ctx: RouteContext<BodyOf<B>, QueryOf<Q>, PathParams<P>, { readonly [K in keyof I]: number }>,
   ): Promise<Response>;
@@ -100,7 +101,11 @@ function commonResponses(route: RouteDefinition): Record<string, ResponseSpec> {
   if (invalid.length > 0 && ownStatus) out["400"] = { description: invalid.join("; "), schema };
   if (route.scopes && ownStatus)
     out["403"] = {
-      description: `INSUFFICIENT_PERMISSIONS: the token holds none of ${route.scopes.join(", ")}`,
+      description:
+        `INSUFFICIENT_PERMISSIONS: the token holds none of ${route.scopes.join(", ")}` +
+        (route.clinicRestriction
+          ? `, or it is restricted to clinics (clinic_id_list) and ${route.clinicRestriction}`
+          : ""),
       schema,
     };
   const notFound = [...new Set(Object.values(route.ids ?? {}).map((kind) => kind.notFound))];

@@ -55,6 +55,8 @@ export interface ResourceOperation {
   /** Instead of the group's read or write scopes (an administrator's operation). */
   scopes?: readonly string[];
   auditResource?: string;
+  /** What a token restricted to clinics is refused here (RouteDefinition.clinicRestriction). */
+  clinicRestriction?: string;
   /** Replies of this operation's own (a 409 with its own meaning); an entry wins over the helper's. */
   responses?: Record<string, ResponseSpec>;
 }
@@ -96,6 +98,7 @@ export function resourceRoutes<T, const C extends string, const P extends `${C}/
     summary: op.summary,
     ...(op.scopes ? { scopes: op.scopes } : {}),
     ...(op.auditResource ? { auditResource: op.auditResource } : {}),
+    ...(op.clinicRestriction ? { clinicRestriction: op.clinicRestriction } : {}),
   });
 
   // The routes with a generic body or query schema name their type arguments: inferred, they go past TypeScript's

@@ -55,6 +55,11 @@ export interface RouteDefinition {
   auditResource?: string;
   /** The principal must hold one of these scopes. */
   scopes?: readonly string[];
+  /**
+   * What a token restricted to clinics (clinic_id_list) is refused here with 403 INSUFFICIENT_PERMISSIONS, e.g.
+   * "adding a clinic": the OpenAPI document's 403 names it beside the scopes.
+   */
+  clinicRestriction?: string;
   /** Count the request against the organisation's plan budget in this bucket. */
   rateLimitBucket?: string;
   /**

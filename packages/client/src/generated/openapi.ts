@@ -10884,7 +10884,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin, or it is restricted to clinics (clinic_id_list) and the new client would not be restricted to some of its own clinics */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11000,7 +11000,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin, or it is restricted to clinics (clinic_id_list) and the client is not restricted to some of its own clinics */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11079,7 +11079,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin, or it is restricted to clinics (clinic_id_list) and the client, before or after the change, is not restricted to some of its own clinics */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11162,7 +11162,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin, or it is restricted to clinics (clinic_id_list) and the client is not restricted to some of its own clinics */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12017,7 +12017,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin, or it is restricted to clinics (clinic_id_list) and so cannot read the audit trail, which spans every clinic */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13182,7 +13182,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of clinics:write, write */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of clinics:write, write, or it is restricted to clinics (clinic_id_list) and so cannot add a clinic */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14878,7 +14878,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of providers:write, write */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of providers:write, write, or it is restricted to clinics (clinic_id_list) and the new provider would not be restricted to some of its own clinics */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15037,7 +15037,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of providers:write, write */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of providers:write, write, or it is restricted to clinics (clinic_id_list) and the provider, before or after the change, is not restricted to some of its own clinics */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15972,7 +15972,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of staff:write, write */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of staff:write, write, or it is restricted to clinics (clinic_id_list) and the new member would not be restricted to some of its own clinics */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16100,7 +16100,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of staff:write, write */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of staff:write, write, or it is restricted to clinics (clinic_id_list) and the member is not restricted to some of its own clinics */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16186,7 +16186,7 @@ export interface operations {
                     "application/json": components["schemas"]["V2Error"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of staff:write, write */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of staff:write, write, or it is restricted to clinics (clinic_id_list) and the member, before or after the change, is not restricted to some of its own clinics */
             403: {
                 headers: {
                     [name: string]: unknown;

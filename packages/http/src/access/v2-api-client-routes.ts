@@ -179,6 +179,7 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
       method: "POST",
       path: "/v2/api-clients",
       operationId: "v2CreateApiClient",
+      clinicRestriction: "the new client would not be restricted to some of its own clinics",
       summary: "Create an API client; the answer carries its client_secret, shown this once.",
       scopes: ADMIN,
       requestBody: v2ApiClientCreateSchema,
@@ -227,6 +228,7 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
     }),
     clients.update({
       operationId: "v2UpdateApiClient",
+      clinicRestriction: "the client, before or after the change, is not restricted to some of its own clinics",
       summary:
         "Change name, scopes, clinics or user id; omitted fields keep their values. Tokens already issued keep theirs until they expire.",
       description: "The client",
@@ -245,6 +247,7 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
     }),
     clients.deactivate({
       operationId: "v2RevokeApiClient",
+      clinicRestriction: "the client is not restricted to some of its own clinics",
       summary:
         "Revoke an API client: it obtains no more tokens (issued ones expire within their lifetime). The record stays.",
       description: "The revoked client",
@@ -256,6 +259,7 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
       path: "/v2/api-clients/:api_client_id/rotate-secret",
       ids: { api_client_id: API_CLIENT_ID },
       operationId: "v2RotateApiClientSecret",
+      clinicRestriction: "the client is not restricted to some of its own clinics",
       summary:
         "A new client_secret (shown once); the current one keeps working for grace_period_seconds (default 24 hours).",
       scopes: ADMIN,

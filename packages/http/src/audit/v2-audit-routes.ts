@@ -82,6 +82,7 @@ export function v2AuditRoutes({ practice }: RouteDependencies): RouteDefinition[
       path: "/v2/audit-events",
       readsOnly: true,
       operationId: "v2ListAuditEvents",
+      clinicRestriction: "so cannot read the audit trail, which spans every clinic",
       summary:
         "The audit trail, newest first: who changed (or, with audit_reads, read) which record, filtered by actor, client, resource, action and time.",
       scopes: ["admin"],

@@ -247,6 +247,7 @@ export function v2ClinicRoutes({ practice }: RouteDependencies): RouteDefinition
   return [
     clinics.create({
       operationId: "v2CreateClinic",
+      clinicRestriction: "so cannot add a clinic",
       summary: "Add a clinic (active). The name is unique in the organisation; the time zone is an IANA name.",
       description: "The new clinic",
       requestBody: v2ClinicCreateSchema,

@@ -236,6 +236,7 @@ export function v2ProviderRoutes({ practice }: RouteDependencies): RouteDefiniti
   return [
     providers.create({
       operationId: "v2CreateProvider",
+      clinicRestriction: "the new provider would not be restricted to some of its own clinics",
       summary:
         "Add a provider (active). NPI and user id are unique in the organisation; clinics and supervisor must exist.",
       description: "The new provider",
@@ -278,6 +279,7 @@ export function v2ProviderRoutes({ practice }: RouteDependencies): RouteDefiniti
     }),
     providers.update({
       operationId: "v2UpdateProvider",
+      clinicRestriction: "the provider, before or after the change, is not restricted to some of its own clinics",
       summary:
         "Change a provider: omitted fields keep their values, null clears an optional one, lists given replace the list; active false deactivates. The user id does not change.",
       description: "The provider after the change",

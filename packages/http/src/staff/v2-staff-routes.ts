@@ -200,6 +200,7 @@ export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[
   return [
     staff.create({
       operationId: "v2CreateStaff",
+      clinicRestriction: "the new member would not be restricted to some of its own clinics",
       summary: "Add a staff member (status active). The email is unique in the organisation, case-insensitively.",
       description: "The new member (Location: its URL)",
       requestBody: v2StaffCreateSchema,
@@ -244,6 +245,7 @@ export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[
     }),
     staff.update({
       operationId: "v2UpdateStaff",
+      clinicRestriction: "the member, before or after the change, is not restricted to some of its own clinics",
       summary:
         "Change a staff member: omitted fields keep their values, roles and clinic_ids given replace the list; status active reactivates.",
       description: "The member after the change",
@@ -254,6 +256,7 @@ export function v2StaffRoutes({ practice }: RouteDependencies): RouteDefinition[
     }),
     staff.deactivate({
       operationId: "v2DeactivateStaff",
+      clinicRestriction: "the member is not restricted to some of its own clinics",
       summary:
         "Deactivate a staff member: status inactive, deactivated_at set; the record, its email and history stay. Repeating it changes nothing.",
       description: "The deactivated member",
