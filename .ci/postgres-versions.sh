@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite with PostgreSQL 16, 17 and 18 as its server engine (or the majors given), one version after the
 # other, each on throw-away servers of its own: the nightly-style run that does not fit in CI's time (CONTRIBUTING.md,
-# "PostgreSQL versions"). CI itself runs everything on Debian's PostgreSQL 15 and the PostgreSQL suites on 18.
+# "PostgreSQL versions"). CI itself runs every test on Debian's PostgreSQL 15 (Node 24) and on 18 (Node 22).
 #
 #   npm run test:postgres-versions           # 16, 17 and 18
 #   npm run test:postgres-versions -- 17     # one
