@@ -62,6 +62,7 @@ function replicaPools(options: PostgresStorageOptions) {
 }
 
 const guarded = new WeakSet<pg.PoolClient>();
+const guardedPools = new WeakSet<pg.Pool>();
 
 /**
  * pg-pool listens for errors only on idle clients. When the server drops a client this store has checked out
@@ -70,6 +71,9 @@ const guarded = new WeakSet<pg.PoolClient>();
  * query rejects (isUnavailable: 503), and the pool discards the client when it is released.
  */
 function guardCheckedOutClients(pool: pg.Pool): void {
+  // Once per pool: a host that builds a storage per tenant or per test on its one pool adds no listener each time.
+  if (guardedPools.has(pool)) return;
+  guardedPools.add(pool);
   pool.on("acquire", (client) => {
     if (guarded.has(client)) return;
     guarded.add(client);
