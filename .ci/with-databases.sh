@@ -33,14 +33,13 @@ DEBIAN_PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 debian_pg_major=$(basename "$(dirname "$DEBIAN_PG_BIN")")
 PG_BIN=$DEBIAN_PG_BIN
 if [ "${OPENPRACTICE_TEST_PG_VERSION:-$debian_pg_major}" != "$debian_pg_major" ]; then
-  PG_BIN=$(node "$(dirname "$0")/../scripts/postgres-binaries.mjs" "$OPENPRACTICE_TEST_PG_VERSION")
-  # A clone under a folder only root may enter (/root is 0700) keeps its .postgres/ from the postgres user the
-  # servers run as: then the binaries go to a cache outside the clone that it can read.
-  if ! runuser -u postgres -- test -x "$PG_BIN/postgres" && [ -z "${OPENPRACTICE_POSTGRES_CACHE:-}" ] && [ "$(id -u)" = 0 ]; then
+  # A clone under a folder only root may enter (/root is 0700) would keep its .postgres/ from the postgres user the
+  # servers run as: then the binaries go to a cache outside the clone that it can read, decided before installing.
+  if [ -z "${OPENPRACTICE_POSTGRES_CACHE:-}" ] && [ "$(id -u)" = 0 ] && ! runuser -u postgres -- test -x "$(cd "$(dirname "$0")/.." && pwd)"; then
     export OPENPRACTICE_POSTGRES_CACHE=/var/cache/openpractice/postgres
     install -d -m 755 /var/cache/openpractice "$OPENPRACTICE_POSTGRES_CACHE"
-    PG_BIN=$(node "$(dirname "$0")/../scripts/postgres-binaries.mjs" "$OPENPRACTICE_TEST_PG_VERSION")
   fi
+  PG_BIN=$(node "$(dirname "$0")/../scripts/postgres-binaries.mjs" "$OPENPRACTICE_TEST_PG_VERSION")
   if ! runuser -u postgres -- test -x "$PG_BIN/postgres"; then
     echo "the postgres user cannot run $PG_BIN/postgres: set OPENPRACTICE_POSTGRES_CACHE to a folder it can read" >&2
     exit 1
