@@ -78,3 +78,5 @@ export type ModuleOptionDescriptors = OptionDescriptorsOf<CoreModules>;
 
 // A domain's public names reach the package's index through this file: a new domain re-exports them below
 // (`export * from "./<domain>/<domain>-service.js";`), so index.ts stays as it is.
+export * from "./documents/document-store.js";
+export * from "./documents/malware-scanner.js";
