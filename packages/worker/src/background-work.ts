@@ -68,6 +68,7 @@ export interface BackgroundWork {
 /** The fan-out's lock: one process of a deployment moves outbox rows into deliveries. */
 const FAN_OUT_TASK = "webhooks-fan-out";
 const PURGE_TASK = "purge-rate-limit-windows";
+const DOCUMENTS_TASK = "documents-housekeeping";
 
 /**
  * Queues the worker runs besides the modules' own: `system.noop` does nothing
@@ -112,7 +113,10 @@ export function builtInJobHandlers(
   return handlers;
 }
 
-/** The periodic tasks of a deployment: the webhook fan-out (polling) and the rate-limit purge (every 10 minutes). */
+/**
+ * The periodic tasks of a deployment: the webhook fan-out (polling), the rate-limit purge (every 10 minutes) and the
+ * patient documents' housekeeping (hourly).
+ */
 function periodicTasks(
   practice: Practice,
   logger: WorkerLogger,
@@ -139,6 +143,24 @@ function periodicTasks(
       run: async () => {
         const removed = await practice.rateLimiter.purgeOldWindows();
         if (removed > 0) logger.debug({ removed }, "purged rate-limit windows");
+      },
+    },
+    {
+      // Patient documents: deleted ones past their organisation's retention period are purged (bytes, then row,
+      // audited), and bytes no row names, older than an hour (an upload cut off by a crash), are removed.
+      name: DOCUMENTS_TASK,
+      schedule: { cron: "23 * * * *" },
+      lockTtlMs: 30 * 60_000,
+      run: async (held) => {
+        let purged = 0;
+        while (held()) {
+          const batch = await practice.patientDocuments.purgeDue(100);
+          purged += batch;
+          if (batch < 100) break;
+        }
+        const orphans = held() ? await practice.patientDocuments.sweepOrphans() : [];
+        if (purged > 0 || orphans.length > 0)
+          logger.info({ purged, orphans: orphans.length }, "patient documents housekeeping");
       },
     },
   ];

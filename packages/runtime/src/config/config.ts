@@ -1,5 +1,12 @@
 import type { Clearinghouse } from "@openpractice/x12";
 import { parseClearinghouses } from "./clearinghouses.js";
+import {
+  type ClamdConfig,
+  clamdConfig,
+  DOCUMENT_VARIABLES,
+  type DocumentStoreConfig,
+  documentStoreConfig,
+} from "./documents-config.js";
 import Validator from "fastest-validator";
 import { DEFAULT_READ_YOUR_WRITES_MS, PLANS, type Plan, type PracticeEnvironmentSettings } from "@openpractice/core";
 import { practiceOptionSchema, practiceOptionValues } from "./practice-options.js";
@@ -60,6 +67,10 @@ export interface RuntimeConfig extends PracticeEnvironmentSettings {
   backupKey: string | undefined;
   /** Each organisation's clearinghouse for real-time eligibility (OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES). */
   clearinghouses: ReadonlyMap<number, Clearinghouse>;
+  /** Where patient documents' sealed bytes go (OPENPRACTICE_DOCUMENT_STORE; default the data directory's documents/). */
+  documentStore: DocumentStoreConfig;
+  /** The clamd uploads are scanned with (OPENPRACTICE_CLAMD); undefined: served unscanned. */
+  clamd: ClamdConfig | undefined;
   /** Hosts webhooks may reach even when they resolve to private or loopback addresses. */
   webhookAllowedHosts: string[];
   /** The VAPID key pair from the environment; undefined: read or generated in the data directory. */
@@ -151,6 +162,7 @@ const schema = {
   },
   OPENPRACTICE_PLAN_LIMITS: { type: "string", optional: true },
   OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES: { type: "string", optional: true },
+  ...DOCUMENT_VARIABLES,
   OPENPRACTICE_SHUTDOWN_TIMEOUT_MS: {
     type: "number",
     integer: true,
@@ -389,6 +401,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     webhookAllowedHosts: hostList(input.OPENPRACTICE_WEBHOOK_ALLOWED_HOSTS),
     backupKey: input.OPENPRACTICE_BACKUP_KEY as string | undefined,
     clearinghouses: parseClearinghouses(input.OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES as string | undefined),
+    documentStore: documentStoreConfig(input, dataDir),
+    clamd: clamdConfig(input),
     vapidKeys: vapidKeys(
       input.OPENPRACTICE_VAPID_PUBLIC_KEY as string | undefined,
       input.OPENPRACTICE_VAPID_PRIVATE_KEY as string | undefined,
