@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { availableEngines } from "../support/engines.js";
 import { pdftotext } from "../support/pdftotext.js";
@@ -372,6 +373,24 @@ for (const engine of availableEngines()) {
           .code,
       ).toBe(4048);
       expect((await rt.call("GET", note.summary_doc_url, { token: null })).status).toBe(401);
+
+      // The full summary is listed among the patient's documents, and served from the same bytes (no copy).
+      const listed = (await get(`/apis/v1/patient/${ids.patient}/documents?category=visit_summary`)).body.data;
+      const summary = listed.documents.find((d: { soap_context_id: string }) => d.soap_context_id === created.context_id);
+      const fullPdf = new Uint8Array(await (await rt.call("GET", note.summary_doc_url)).arrayBuffer());
+      expect(summary).toMatchObject({
+        source: "soap_summary",
+        media_type: "application/pdf",
+        size_bytes: fullPdf.byteLength,
+        sha256: createHash("sha256").update(fullPdf).digest("hex"),
+        status: "available",
+        scan: { result: "not_applicable" },
+      });
+      const served = await rt.call("GET", `/apis/v1/patient/${ids.patient}/documents/${summary.id}/content`);
+      expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(fullPdf))).toBe(true);
+      expect(await rt.scalar("SELECT storage_key FROM patient_documents WHERE id = ?", summary.id)).toBeNull();
+      const removal = await call("DELETE", `/apis/v1/patient/${ids.patient}/documents/${summary.id}`);
+      expect(removal.status).toBe(400);
       const history = (await get(`/apis/v1/soap-context/${created.context_id}/history`)).body.data.history;
       expect(history.map((h: { action: string }) => h.action)).toEqual([
         "CREATE_TREATMENT_SHEET",
@@ -762,6 +781,8 @@ for (const engine of availableEngines()) {
       const made = await sheet(n, [{ treatment_class_id: ids.ex, duration: 15, units: 1 }]);
       await signed(n);
       expect((await complete(n.context_id)).body.data.status).toBe("COMPLETED");
+      // Rendered first: the summary job writes its own rows (the visit summary's document and event).
+      await rendered(n.context_id);
       const before = (await get(`/apis/v1/soap-context/${n.context_id}`)).body.data;
       const counts = async () => [
         await count("soap_signatures"),
