@@ -26,6 +26,7 @@ describe("createPractice's module options", () => {
       allowHttpWebhooks: false,
       allowHttpPushEndpoints: false,
       waitlistOfferMinutes: 30,
+      documentMaxBytes: 25 * 1024 * 1024,
     });
   });
 

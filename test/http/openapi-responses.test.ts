@@ -4,6 +4,7 @@ import { createHttpHandler } from "@openpractice/http";
 import { seedDemo, type SeedSummary } from "@openpractice/runtime";
 import { MemoryStorage, testPracticeKeys } from "@openpractice/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { multipartBody } from "../support/multipart.js";
 import { ReplyChecker } from "../support/openapi-check.js";
 import { FakePushService } from "../support/push-service.js";
 import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
@@ -1099,6 +1100,59 @@ describe("replies of the running server match /openapi.json", () => {
     await call("DELETE /apis/v1/notifications/devices/{device_id}", `${base}/devices/${registered.device_id}`, 204);
     await call("GET /apis/v1/notifications/{notification_id}", `${base}/ntf_missing`, 404);
     expect(problems).toEqual([]);
+  });
+
+  it("v1 patient documents: upload, list, read, update, download whole and by range, delete, settings", async () => {
+    const patient = seed.patient_ids[0] as number;
+    const base = `/apis/v1/patient/${patient}/documents`;
+    const form = multipartBody([
+      { name: "category", value: "referral" },
+      { name: "title", value: "Referral" },
+      { name: "file", value: "Referral: left knee, 8 visits.\n", fileName: "referral.txt", contentType: "text/plain" },
+    ]);
+    const upload = "POST /apis/v1/patient/{patient_id}/documents";
+    const created = await call(upload, base, 200, {
+      body: form.body.toString("latin1"),
+      headers: { "content-type": form.contentType },
+    });
+    const one = `${base}/${created.data.id}`;
+    const noFile = multipartBody([{ name: "title", value: "No file" }]);
+    await call(upload, base, 400, {
+      body: noFile.body.toString("latin1"),
+      headers: { "content-type": noFile.contentType },
+    });
+    await call(upload, `/apis/v1/patient/999999/documents`, 404, {
+      body: form.body.toString("latin1"),
+      headers: { "content-type": form.contentType },
+    });
+    await call("GET /apis/v1/patient/{patient_id}/documents", `${base}?category=referral`, 200);
+    await call("GET /apis/v1/patient/{patient_id}/documents/{document_id}", one, 200);
+    await call("GET /apis/v1/patient/{patient_id}/documents/{document_id}", `${base}/999999`, 404);
+    await call("POST /apis/v1/patient/{patient_id}/documents/{document_id}", one, 200, {
+      body: { title: "Referral (knee)" },
+    });
+    await call("POST /apis/v1/patient/{patient_id}/documents/{document_id}", one, 400, { body: { category: "nope" } });
+    const download = "GET /apis/v1/patient/{patient_id}/documents/{document_id}/content";
+    const documented = doc.paths["/apis/v1/patient/{patient_id}/documents/{document_id}/content"].get.responses;
+    for (const [status, headers] of [
+      [200, {}],
+      [206, { range: "bytes=0-7" }],
+    ] as const) {
+      const res = await rt.call("GET", `${one}/content`, { headers });
+      expect(res.status).toBe(status);
+      expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(Object.keys(documented[String(status)].content)).toEqual(["*/*"]);
+      checker.covered.add(`${download} ${status}`);
+    }
+    await call(download, `${one}/content`, 416, { headers: { range: "bytes=900-" } });
+    await call("GET /apis/v1/document-settings", "/apis/v1/document-settings", 200);
+    await call("POST /apis/v1/document-settings", "/apis/v1/document-settings", 200, {
+      body: { retention_days: 14 },
+      token: admin,
+    });
+    await call("POST /apis/v1/document-settings", "/apis/v1/document-settings", 403, { body: { retention_days: 1 } });
+    await call("DELETE /apis/v1/patient/{patient_id}/documents/{document_id}", one, 200);
+    await call("DELETE /apis/v1/patient/{patient_id}/documents/{document_id}", one, 404);
   });
 
   it("covered the representative operations (and reports how much of the document real replies checked)", () => {

@@ -376,7 +376,9 @@ for (const engine of availableEngines()) {
 
       // The full summary is listed among the patient's documents, and served from the same bytes (no copy).
       const listed = (await get(`/apis/v1/patient/${ids.patient}/documents?category=visit_summary`)).body.data;
-      const summary = listed.documents.find((d: { soap_context_id: string }) => d.soap_context_id === created.context_id);
+      const summary = listed.documents.find(
+        (d: { soap_context_id: string }) => d.soap_context_id === created.context_id,
+      );
       const fullPdf = new Uint8Array(await (await rt.call("GET", note.summary_doc_url)).arrayBuffer());
       expect(summary).toMatchObject({
         source: "soap_summary",

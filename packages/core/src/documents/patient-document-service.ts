@@ -125,6 +125,15 @@ export class PatientDocumentService {
   }
 
   /**
+   * What an upload checks before a byte of the body is read: a document store, and the patient in the caller's
+   * organisation. A host calls it first so an upload to an unknown patient is refused without reading the file.
+   */
+  async checkUploadTarget(principal: Principal, patientId: number): Promise<void> {
+    this.store();
+    await this.patientOf(principal, patientId);
+  }
+
+  /**
    * Streams an upload into the store, then writes its record, its event and its scan job in one transaction. The
    * patient is checked before a byte is read; a refusal at any later step removes the staged bytes, so nothing is
    * left: no row without bytes, no bytes without a row (a process that dies between the two leaves bytes the

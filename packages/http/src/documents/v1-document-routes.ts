@@ -92,6 +92,11 @@ export function v1DocumentRoutes({ practice }: RouteDependencies): RouteDefiniti
         "503": error("DOCUMENT_STORE_NOT_CONFIGURED: the instance has no document store"),
       },
       async handle(ctx) {
+        // An unknown patient or no store is refused before the body is read.
+        await service.checkUploadTarget(ctx.principal, ctx.ids.patient_id).catch((error: unknown) => {
+          if (ctx.responseHeaders) ctx.responseHeaders.connection = "close";
+          throw error;
+        });
         const document = await receiveUpload(ctx.request, {
           maxFileBytes: service.maxBytes,
           unread: () => {
@@ -195,8 +200,8 @@ export function v1DocumentRoutes({ practice }: RouteDependencies): RouteDefiniti
         "Download the content, decrypted as it streams: the detected Content-Type, Content-Disposition attachment, ETag (the SHA-256), Range requests answered 206.",
       access: "read",
       responses: {
-        "200": { description: "The content", binaryContentType: "application/octet-stream" },
-        "206": { description: "The range asked for (Content-Range)", binaryContentType: "application/octet-stream" },
+        "200": { description: "The content, as the detected media type", binaryContentType: "*/*" },
+        "206": { description: "The range asked for (Content-Range)", binaryContentType: "*/*" },
         "304": { description: "If-None-Match names the current ETag" },
         "409": error("DOCUMENT_NOT_READY: the malware scan has not finished (details.status)"),
         "410": error("DOCUMENT_QUARANTINED: the malware scan found something (details.signature); never served"),
