@@ -38,6 +38,18 @@ export interface TestClamd {
  */
 export async function startTestClamd(): Promise<TestClamd> {
   const clamd = clamdBinary();
+  // The free port is the OS's pick, released before clamd binds it: a test file starting at the same moment may
+  // take it first (clamd then exits at once), so a failed start is tried again on another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClamd(clamd);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+async function startClamd(clamd: string): Promise<TestClamd> {
   const { dir, remove } = makeTempDir("openpractice-clamd-");
   try {
     const database = join(dir, "db");
@@ -70,6 +82,12 @@ export async function startTestClamd(): Promise<TestClamd> {
     child.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
+    try {
+      // A binary that cannot be run (OPENPRACTICE_CLAMD pointing nowhere) is an 'error' event, not an exit.
+      await once(child, "spawn");
+    } catch (error) {
+      throw new Error(`clamd (${clamd}) could not be run: ${(error as Error).message}; ${INSTALL}`);
+    }
     const log = () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : "") + stderr;
     await answersPing({ host, port }, child, log);
     const startupMs = performance.now() - started;
