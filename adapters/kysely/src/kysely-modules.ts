@@ -15,6 +15,7 @@ import { schedulingKyselyModule } from "./modules/scheduling.js";
 import { staffKyselyModule } from "./modules/staff.js";
 import { waitlistKyselyModule } from "./modules/waitlist.js";
 import { eligibilityKyselyModule } from "./modules/eligibility.js";
+import { documentsKyselyModule } from "./modules/documents.js";
 import { webhooksKyselyModule } from "./modules/webhooks.js";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
@@ -41,6 +42,7 @@ export const kyselyModules = [
   schedulingKyselyModule,
   waitlistKyselyModule,
   eligibilityKyselyModule,
+  documentsKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;

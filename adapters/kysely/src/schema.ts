@@ -14,6 +14,7 @@ import type { AuditSchema } from "./tables/audit.js";
 import type { SchedulingSchema } from "./tables/scheduling.js";
 import type { WaitlistSchema } from "./tables/waitlist.js";
 import type { EligibilitySchema } from "./tables/eligibility.js";
+import type { DocumentsSchema } from "./tables/documents.js";
 
 /**
  * The database every engine shares: each domain's tables (tables/<domain>.ts), one line per domain. One type
@@ -37,4 +38,5 @@ export interface Database
     AuditSchema,
     SchedulingSchema,
     WaitlistSchema,
-    EligibilitySchema {}
+    EligibilitySchema,
+    DocumentsSchema {}

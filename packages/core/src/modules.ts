@@ -20,6 +20,7 @@ import { staffModule } from "./staff/module.js";
 import { systemModule } from "./system/module.js";
 import { waitlistModule } from "./waitlist/module.js";
 import { webhooksModule } from "./webhooks/module.js";
+import { documentsModule } from "./documents/module.js";
 
 /**
  * Every domain of core, in one list: the storage port (Repositories), the
@@ -51,6 +52,7 @@ export const coreModules = [
   waitlistModule,
   coveragesModule,
   eligibilityModule,
+  documentsModule,
 ] as const;
 
 type CoreModules = typeof coreModules;
@@ -80,3 +82,11 @@ export type ModuleOptionDescriptors = OptionDescriptorsOf<CoreModules>;
 // (`export * from "./<domain>/<domain>-service.js";`), so index.ts stays as it is.
 export * from "./documents/document-store.js";
 export * from "./documents/malware-scanner.js";
+export * from "./documents/patient-document.js";
+export * from "./documents/patient-document-repository.js";
+export * from "./documents/patient-document-service.js";
+export * from "./documents/document-status-transitions.js";
+export * from "./documents/sealed-content.js";
+export * from "./documents/document-keys.js";
+export { DOCUMENT_ERROR_CODES } from "./documents/patient-document-errors.js";
+export { DOCUMENT_EVENTS } from "./documents/patient-document-events.js";

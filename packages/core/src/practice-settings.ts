@@ -5,6 +5,8 @@ import type { ModuleOptionDescriptors } from "./modules.js";
 import type { Plan } from "./organisations/organisation.js";
 import type { OutboundSlot } from "./outbound-slot.js";
 import type { VapidKeys } from "./practice-keys.js";
+import type { DocumentStore } from "./documents/document-store.js";
+import type { MalwareScanner } from "./documents/malware-scanner.js";
 import type { SecretCipher } from "./webhooks/secret-cipher.js";
 
 /** The settings a host may set in its own way (the runtime: OPENPRACTICE_ENV), named so in refusals. */
@@ -29,6 +31,12 @@ export interface PracticeSettings extends ModuleSettings {
   readonly billingGateway: BillingGateway;
   /** null: real-time checks are refused (ELIGIBILITY_NOT_CONFIGURED). */
   readonly eligibilityGateway: EligibilityGateway | null;
+  /** Where patient documents' sealed bytes go; null: uploads and downloads are refused. */
+  readonly documentStore: DocumentStore | null;
+  /** Scans uploaded documents; null: they are served unscanned (scan result not_configured). */
+  readonly malwareScanner: MalwareScanner | null;
+  /** The media types an upload may be, as detected from its content. */
+  readonly documentMediaTypes: readonly string[];
   /** How refusals name the settings a host sets its own way: the options themselves, or the host's own words for them. */
   readonly settingNames: Readonly<Record<HostNamedSetting, string>>;
 }

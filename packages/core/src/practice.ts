@@ -2,6 +2,9 @@ import { auditedStorage } from "./audit/audited-storage.js";
 import type { BillingGateway } from "./billing/billing-gateway.js";
 import { storedClaimsGateway } from "./billing/stored-claims-gateway.js";
 import { practiceEvents } from "./catalogues.js";
+import type { DocumentStore } from "./documents/document-store.js";
+import type { MalwareScanner } from "./documents/malware-scanner.js";
+import { DEFAULT_ALLOWED_MEDIA_TYPES } from "./documents/patient-document.js";
 import type { EligibilityGateway } from "./eligibility/eligibility-gateway.js";
 import { systemClock, type Clock } from "./kernel/clock.js";
 import { randomIds, type Ids } from "./kernel/ids.js";
@@ -52,6 +55,23 @@ export interface PracticeOptions extends ModuleOptions {
    * with ELIGIBILITY_NOT_CONFIGURED and results can still be recorded by hand.
    */
   eligibilityGateway?: EligibilityGateway;
+  /**
+   * Where patient documents' bytes go, sealed (encrypted per document) before they reach it: @openpractice/files'
+   * FileSystemDocumentStore (the runtime's default, under its data directory), @openpractice/s3's S3DocumentStore,
+   * or your own. Without one, uploads and downloads are refused with DOCUMENT_STORE_NOT_CONFIGURED (visit summaries
+   * are still listed and served).
+   */
+  documentStore?: DocumentStore;
+  /**
+   * Scans uploads before they are served (@openpractice/clamav's ClamdScanner). Without one, documents are served
+   * unscanned, with scan result not_configured.
+   */
+  malwareScanner?: MalwareScanner;
+  /**
+   * The media types an upload may be, detected from its content (file-type's names; text/plain for UTF-8 text).
+   * Default: PDF, JPEG, PNG, HEIC/HEIF, TIFF and plain text.
+   */
+  documentMediaTypes?: readonly string[];
   /**
    * How refusals name allowHttpWebhooks and allowHttpPushEndpoints, for a host that sets them its own way (the
    * runtime passes `OPENPRACTICE_ENV=development`). Default: the options themselves.
@@ -126,6 +146,9 @@ export function createPractice(options: PracticeOptions): Practice {
     }),
     billingGateway: options.billingGateway ?? storedClaimsGateway,
     eligibilityGateway: options.eligibilityGateway ?? null,
+    documentStore: options.documentStore ?? null,
+    malwareScanner: options.malwareScanner ?? null,
+    documentMediaTypes: Object.freeze([...(options.documentMediaTypes ?? DEFAULT_ALLOWED_MEDIA_TYPES)]),
     settingNames: resolveSettingNames({ ...options.settingNames }),
   });
   const clock = options.clock ?? systemClock;

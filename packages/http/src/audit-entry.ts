@@ -48,7 +48,7 @@ export function auditEntryOf(
     clientId: principal.clientId ?? null,
     action,
     resourceType: resourceTypeOf(route),
-    resourceId: resourceIdOf(route, ctx),
+    resourceId: route.auditNamesCreated ? null : resourceIdOf(route, ctx),
     requestId: ctx.requestId,
     changedFields: [],
   };

@@ -73,6 +73,8 @@ export interface RouteSpec<P extends string, B, Q, I> {
   v1ErrorStatus?: number;
   fieldNames?: FieldNames;
   auditResource?: string;
+  auditNamesCreated?: boolean;
+  requestContentType?: string;
   clinicRestriction?: string;
   handle(
     ctx: RouteContext<BodyOf<B>, QueryOf<Q>, PathParams<P>, { readonly [K in keyof I]: number }>,

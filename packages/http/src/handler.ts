@@ -302,6 +302,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         remoteAddress: connection?.remoteAddress,
         query: () => (parsedQuery ??= parseQuery(url, route.query, queryValidator)),
         ids: {},
+        responseHeaders: headers,
         body: () =>
           (parsedBody ??= readJsonBody(request, bodyLimit).then(
             (body) => {

@@ -1,6 +1,7 @@
 import { schedulingHttpModule } from "./scheduling/module.js";
 import { waitlistHttpModule } from "./waitlist/module.js";
 import { eligibilityHttpModule } from "./eligibility/module.js";
+import { documentsHttpModule } from "./documents/module.js";
 import { coveragesHttpModule } from "./coverages/module.js";
 import type { ErrorCode } from "@openpractice/core";
 import { accessHttpModule } from "./access/module.js";
@@ -45,6 +46,7 @@ export const httpModules = [
   waitlistHttpModule,
   coveragesHttpModule,
   eligibilityHttpModule,
+  documentsHttpModule,
   systemHttpModule,
 ] as const;
 

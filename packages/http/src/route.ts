@@ -35,6 +35,11 @@ export interface RouteContext<
   query(): Query;
   /** The path ids the route declares (`ids`), parsed before the handler runs. */
   ids: Ids;
+  /**
+   * Headers the answer carries whatever it turns out to be, an error's included (a 416's Content-Range, a
+   * Connection: close when a refused upload's body was left unread). Set by the handler table.
+   */
+  responseHeaders?: Record<string, string>;
 }
 
 export interface RouteDefinition {
@@ -53,6 +58,11 @@ export interface RouteDefinition {
   platform?: boolean;
   /** The kind of record the audit trail names for this route's writes; default: read from the path. */
   auditResource?: string;
+  /**
+   * The audit entry names the record the operation creates (the service notes it) rather than the path's last id:
+   * an upload under /patient/:patient_id/documents is the document's entry, not the patient's.
+   */
+  auditNamesCreated?: boolean;
   /** The principal must hold one of these scopes. */
   scopes?: readonly string[];
   /**

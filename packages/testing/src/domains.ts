@@ -16,6 +16,7 @@ import { memoryApiClients, memoryAudit } from "./memory/memory-access.js";
 import { memoryAppointments } from "./memory/memory-appointments.js";
 import { memoryBillingCodes } from "./memory/memory-billing-codes.js";
 import { memoryCases } from "./memory/memory-cases.js";
+import { memoryDocuments } from "./memory/memory-documents.js";
 import { memoryEligibility } from "./memory/memory-eligibility.js";
 import { memoryFoundation } from "./memory/memory-foundation.js";
 import { memoryIcd } from "./memory/memory-icd.js";
@@ -90,6 +91,7 @@ export const testingDomains = [
   { key: "scheduling", repositories: memorySchedules, conformance: describeScheduleConformance },
   { key: "waitlist", repositories: memoryWaitlist, conformance: describeWaitlistConformance },
   { key: "eligibility", repositories: memoryEligibility, conformance: describeEligibilityConformance },
+  { key: "documents", repositories: memoryDocuments, conformance: null },
 ] as const satisfies readonly TestingDomain[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { documentEvent } from "../documents/patient-document-events.js";
 import { systemError } from "../kernel/system-errors.js";
 import { soapError } from "./soap-errors.js";
 import type { Principal } from "../auth/principal.js";
@@ -20,6 +22,42 @@ import {
 } from "./soap-summary.js";
 import { catalogById } from "./treatment-sheet-service.js";
 import { assessTreatments } from "./treatment-sheet-rules.js";
+
+/**
+ * Lists the full summary among the patient's documents (category visit_summary), pointing at the bytes just
+ * stored rather than copying them; its first rendering writes patient_document.created.
+ */
+async function listVisitSummary(
+  tx: SoapServiceRepositories,
+  note: SoapNote,
+  content: Uint8Array,
+  mediaType: string,
+  now: Date,
+): Promise<void> {
+  const { created, document } = await tx.patientDocuments.recordVisitSummary({
+    organisationId: note.organisationId,
+    patientId: note.patientId,
+    caseId: note.serviceCaseId,
+    appointmentId: note.appointmentId,
+    clinicId: note.clinicId,
+    soapContextId: note.contextId,
+    title: `Visit summary ${note.serviceDateTime.toISOString().slice(0, 10)}`,
+    fileName: `soap-summary-${note.contextId}.pdf`,
+    mediaType,
+    sizeBytes: content.byteLength,
+    sha256: createHash("sha256").update(content).digest("hex"),
+    documentDate: note.serviceDateTime.toISOString().slice(0, 10),
+    createdAt: now,
+  });
+  if (created)
+    await tx.outbox.append(
+      documentEvent(
+        "patient_document.created",
+        { organisation_id: note.organisationId, document_id: document.id, patient_id: note.patientId },
+        now,
+      ),
+    );
+}
 
 /** Where a host serves a note's summary (the v1 contract passes its paths); stored as summary_doc_url and short_summary_url. */
 export type SummaryUrl = (contextId: string, variant: SummaryVariant) => string;
@@ -125,6 +163,7 @@ export class SoapDocumentService {
           createdAt: now,
         });
       }
+      await listVisitSummary(tx, current, full, renderer.contentType, now);
       await tx.soapNotes.updateNote(organisationId, contextId, {
         summaryDocUrl: urlOf(contextId, "full"),
         shortSummaryUrl: urlOf(contextId, "short"),

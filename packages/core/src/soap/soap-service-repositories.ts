@@ -2,6 +2,7 @@ import type { AppointmentRepository } from "../appointments/appointment-reposito
 import type { BillingCodeRepository } from "../billing/billing-code-repository.js";
 import type { ClaimRepository } from "../billing/billing-gateway.js";
 import type { AuthorizationRepository, CaseRepository } from "../cases/case-repository.js";
+import type { PatientDocumentRepository } from "../documents/patient-document-repository.js";
 import type { InsuranceCardRepository } from "../coverages/insurance-card-repository.js";
 import type { JobQueue } from "../kernel/job-queue.js";
 import type { OutboxRepository } from "../kernel/outbox-repository.js";
@@ -28,4 +29,6 @@ export interface SoapServiceRepositories {
   organisations: OrganisationRepository;
   outbox: OutboxRepository;
   jobs: JobQueue;
+  /** Where a rendered summary is listed among the patient's documents (category visit_summary). */
+  patientDocuments: PatientDocumentRepository;
 }

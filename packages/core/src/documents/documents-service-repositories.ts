@@ -1,0 +1,22 @@
+import type { AppointmentRepository } from "../appointments/appointment-repository.js";
+import type { AuditRepository } from "../audit/audit-repository.js";
+import type { CaseRepository } from "../cases/case-repository.js";
+import type { JobQueue } from "../kernel/job-queue.js";
+import type { OutboxRepository } from "../kernel/outbox-repository.js";
+import type { OrganisationRepository } from "../organisations/organisation-repository.js";
+import type { PatientRepository } from "../patients/patient-repository.js";
+import type { SoapDocumentRepository } from "../soap/soap-document-repository.js";
+import type { PatientDocumentRepository } from "./patient-document-repository.js";
+
+/** The repositories patient documents read and write through: each a port of the feature that owns it. */
+export interface DocumentServiceRepositories {
+  patientDocuments: PatientDocumentRepository;
+  patients: PatientRepository;
+  cases: CaseRepository;
+  appointments: AppointmentRepository;
+  soapDocuments: SoapDocumentRepository;
+  organisations: OrganisationRepository;
+  outbox: OutboxRepository;
+  jobs: JobQueue;
+  audit: AuditRepository;
+}
