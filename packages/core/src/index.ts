@@ -68,8 +68,6 @@ export * from "./eligibility/eligibility-warnings.js";
 export * from "./eligibility/eligibility-service.js";
 export * from "./eligibility/eligibility-gateway.js";
 export * from "./eligibility/eligibility-check-repository.js";
-export * from "./documents/document-store.js";
-export * from "./documents/malware-scanner.js";
 export * from "./cases/referring-physician-service.js";
 export * from "./cases/insurance-card-service.js";
 export * from "./cases/authorization-service.js";
