@@ -4,7 +4,7 @@
 #   bash .ci/with-databases.sh npm test
 #   OPENPRACTICE_TEST_PG_VERSION=18 bash .ci/with-databases.sh npx vitest run test/conformance
 #
-# Installs the servers (and, through scripts/test-tools.mjs, pdftotext and jq) from
+# Installs the servers (and, through scripts/test-tools.mjs, pdftotext, jq, age and clamd) from
 # Debian's packages when missing, starts each with its own data directory under a
 # temporary folder and a free port (no system services), creates the databases, exports their URLs as
 # OPENPRACTICE_TEST_POSTGRES_URL and OPENPRACTICE_TEST_MYSQL_URL, runs the
