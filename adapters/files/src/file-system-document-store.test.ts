@@ -1,7 +1,12 @@
 import { mkdtemp, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
-import { describeDocumentStoreConformance, patternStream, randomDocumentKey } from "@openpractice/testing";
+import {
+  checkPattern,
+  describeDocumentStoreConformance,
+  patternStream,
+  randomDocumentKey,
+} from "@openpractice/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileSystemDocumentStore } from "./file-system-document-store.js";
 
@@ -26,6 +31,17 @@ describe("FileSystemDocumentStore on disk", () => {
   });
   afterEach(async () => {
     await rm(directory, { recursive: true, force: true });
+  });
+
+  it("puts and gets 20 MiB", async () => {
+    const key = randomDocumentKey();
+    const size = 20 * 1024 * 1024 + 3;
+    let started = performance.now();
+    await expect(store.put(key, patternStream({ size, seed: 20 }))).resolves.toEqual({ size });
+    const putMs = performance.now() - started;
+    started = performance.now();
+    expect(await checkPattern(await store.get(key), 20)).toMatchObject({ size, firstMismatch: null });
+    console.info(`filesystem: 20 MiB put ${putMs.toFixed(0)} ms, get ${(performance.now() - started).toFixed(0)} ms`);
   });
 
   it("shards objects by the key's first two characters", async () => {
