@@ -8,7 +8,14 @@ import { defineConfig } from "vitest/config";
 // CommonJS dependencies (pg requires pg-pool) and hand them ESM namespaces.
 export default defineConfig({
   resolve: { conditions: ["source", ...defaultClientConditions] },
-  ssr: { resolve: { conditions: ["source", ...defaultServerConditions], externalConditions: ["source"] } },
+  // Vite's "module" condition is dropped on the server side: Node ignores it, and packages that map it to bundler-only
+  // builds (the AWS SDK's dist-es, with extensionless imports) failed to load from node_modules.
+  ssr: {
+    resolve: {
+      conditions: ["source", ...defaultServerConditions.filter((c) => c !== "module")],
+      externalConditions: ["source"],
+    },
+  },
   test: {
     include: [
       "packages/*/src/**/*.test.ts",

@@ -13,3 +13,15 @@ export { runRaceConformance, type RaceFixture, type RaceOptions } from "./confor
 export { KIT_TIMEOUT_MS, type KitTimeoutOptions } from "./conformance/kit-timeouts.js";
 export { testAccessToken, testPracticeKeys } from "./conformance/test-keys.js";
 export { MemoryStorage } from "./memory-storage.js";
+export {
+  describeDocumentStoreConformance,
+  type DocumentStoreFixture,
+  randomDocumentKey,
+} from "./conformance/document-store-conformance.js";
+export {
+  checkPattern,
+  type PatternCheck,
+  patternByte,
+  patternStream,
+  type PatternStreamOptions,
+} from "./conformance/byte-pattern.js";

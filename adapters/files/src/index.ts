@@ -1,0 +1,1 @@
+export { FileSystemDocumentStore, type FileSystemDocumentStoreOptions } from "./file-system-document-store.js";

@@ -1,0 +1,1 @@
+export { S3DocumentStore, type S3DocumentStoreOptions } from "./s3-document-store.js";
