@@ -14,6 +14,8 @@ import { s3rverMultipartCalls } from "./s3rver-multipart-calls.js";
 export interface S3rverFixture {
   client: S3Client;
   bucket: string;
+  /** The server's URL (http://127.0.0.1:port), for a client made elsewhere (the runtime's OPENPRACTICE_S3_ENDPOINT). */
+  endpoint: string;
   /** Where s3rver keeps the bucket's files: its unfinished multipart uploads are in `._S3rver_uploads`. */
   bucketDirectory: string;
   stop(): Promise<void>;
@@ -39,6 +41,7 @@ export async function startS3rver(bucket = "documents"): Promise<S3rverFixture> 
   return {
     client,
     bucket,
+    endpoint: `http://127.0.0.1:${port}`,
     bucketDirectory: join(directory, bucket),
     async stop() {
       client.destroy();

@@ -1,3 +1,5 @@
+import { ClamdScanner } from "@openpractice/clamav";
+import { documentStoreOf } from "./document-store-of.js";
 import { X12EligibilityGateway } from "@openpractice/x12";
 import "reflect-metadata";
 import {
@@ -79,6 +81,8 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         // and refusals naming that setting rather than the library option it turns into.
         ...practiceOptionsFor(config),
         eligibilityGateway: new X12EligibilityGateway({ clearinghouseFor: (id) => config.clearinghouses.get(id) }),
+        documentStore: documentStoreOf(config.documentStore),
+        ...(config.clamd ? { malwareScanner: new ClamdScanner(config.clamd) } : {}),
         // Set before the server listens, so a /test delivery never meets an unset transport; background work keeps it.
         webhookTransport: createWebhookTransport({
           allowPrivate: development,

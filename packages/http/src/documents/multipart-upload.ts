@@ -69,9 +69,12 @@ export async function receiveUpload<T>(
       resolve();
     });
     parser.on("error", (error: Error) => reject(invalid([{ field: "(body)", reason: error.message }])));
-    source.on("error", (error: Error) =>
-      reject(invalid([{ field: "(body)", reason: `was cut off (${error.message})` }])),
-    );
+    source.on("error", (error: Error) => {
+      // The client went away mid-body: busboy passes the error to the file part being read, so the store's put
+      // fails and removes what it wrote, instead of waiting for bytes that never come.
+      parser.destroy(error);
+      reject(invalid([{ field: "(body)", reason: `was cut off (${error.message})` }]));
+    });
   });
   formRead.catch(() => undefined);
   const outcome = new Promise<T>((resolve, reject) => {
