@@ -5,8 +5,19 @@ import type { JobQueue } from "../kernel/job-queue.js";
 import type { OutboxRepository } from "../kernel/outbox-repository.js";
 import type { OrganisationRepository } from "../organisations/organisation-repository.js";
 import type { PatientRepository } from "../patients/patient-repository.js";
-import type { SoapDocumentRepository } from "../soap/soap-document-repository.js";
 import type { PatientDocumentRepository } from "./patient-document-repository.js";
+
+/**
+ * Where a visit summary's bytes are read: the SOAP summaries' own repository, named here by the one method documents
+ * use, so this folder does not import soap's (soap lists its summaries here, which is the import that stays).
+ */
+export interface RenderedSummaries {
+  get(
+    organisationId: number,
+    contextId: string,
+    variant: "full",
+  ): Promise<{ readonly content: Uint8Array; readonly contentType: string } | undefined>;
+}
 
 /** The repositories patient documents read and write through: each a port of the feature that owns it. */
 export interface DocumentServiceRepositories {
@@ -14,7 +25,7 @@ export interface DocumentServiceRepositories {
   patients: PatientRepository;
   cases: CaseRepository;
   appointments: AppointmentRepository;
-  soapDocuments: SoapDocumentRepository;
+  soapDocuments: RenderedSummaries;
   organisations: OrganisationRepository;
   outbox: OutboxRepository;
   jobs: JobQueue;
