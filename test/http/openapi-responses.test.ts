@@ -1115,6 +1115,8 @@ describe("replies of the running server match /openapi.json", () => {
       body: form.body.toString("latin1"),
       headers: { "content-type": form.contentType },
     });
+    // No scanner here: served at once, and said so.
+    expect(created.data).toMatchObject({ status: "available", scan: { result: "not_configured" } });
     const one = `${base}/${created.data.id}`;
     const noFile = multipartBody([{ name: "title", value: "No file" }]);
     await call(upload, base, 400, {

@@ -28,6 +28,9 @@ async function referralPdf(): Promise<Buffer> {
   return Buffer.from(await pdf.save({ useObjectStreams: false }));
 }
 
+/** The runtime's size limit here: above the referral PDF, far below what the over-limit test sends. */
+const LIMIT = 512 * 1024;
+
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
 /** Every file under a directory, recursively (the filesystem store's objects and partials). */
@@ -113,6 +116,7 @@ for (const { engine, store } of runs) {
           ...s3Variables,
           OPENPRACTICE_CLAMD: `tcp://127.0.0.1:${clamd.port}`,
           OPENPRACTICE_WORKER_POLL_MS: "50",
+          OPENPRACTICE_DOCUMENT_MAX_BYTES: String(LIMIT),
           OPENPRACTICE_PLAN_LIMITS: '{"free":100000}',
         },
         { engine },
@@ -291,6 +295,55 @@ for (const { engine, store } of runs) {
       expect(await objects()).toHaveLength(before);
     });
 
+    it("refuses a file over the size limit with 413 as it passes the limit, without reading the rest", async () => {
+      const before = (await objects()).length;
+      const rows = Number(await rt.scalar("SELECT COUNT(*) FROM patient_documents"));
+      const head = multipartBody([...fields(), file(pdf)]);
+      // The form's head and the PDF, then zeros that never end: the declared length is 64 MiB.
+      const opening = head.body.subarray(0, head.body.indexOf(pdf) + pdf.length);
+      const declared = 64 * 1024 * 1024;
+      const { port } = new URL(rt.url);
+      const token = await rt.token();
+      const { answer, sent } = await new Promise<{ answer: string; sent: number }>((resolve, reject) => {
+        let sent = 0;
+        let answer = "";
+        let stop = false;
+        const socket = connect(Number(port), "127.0.0.1", () => {
+          socket.write(
+            `POST ${base()} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${head.contentType}\r\nContent-Length: ${declared}\r\n\r\n`,
+          );
+          socket.write(opening);
+          sent = opening.length;
+          const zeros = Buffer.alloc(64 * 1024);
+          const pump = () => {
+            while (!stop && sent < declared) {
+              sent += zeros.length;
+              if (!socket.write(zeros)) return socket.once("drain", pump);
+            }
+          };
+          pump();
+        });
+        socket.on("data", (d) => {
+          answer += d;
+          if (answer.includes("\r\n\r\n{") && answer.trimEnd().endsWith("}")) {
+            stop = true;
+            socket.destroy();
+            resolve({ answer, sent });
+          }
+        });
+        socket.on("error", (error) => (answer ? resolve({ answer, sent }) : reject(error)));
+        socket.on("close", () => resolve({ answer, sent }));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 413/);
+      expect(answer).toContain('"error_code":"DOCUMENT_TOO_LARGE"');
+      expect(answer).toContain(`"limit_bytes":${LIMIT}`);
+      // The answer came long before the 64 MiB: the server stopped reading near the limit.
+      expect(sent).toBeLessThan(16 * 1024 * 1024);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(Number(await rt.scalar("SELECT COUNT(*) FROM patient_documents"))).toBe(rows);
+      expect(await objects()).toHaveLength(before);
+    });
+
     it("an upload cut off mid-stream leaves nothing behind", async () => {
       const before = (await objects()).length;
       const rows = Number(await rt.scalar("SELECT COUNT(*) FROM patient_documents"));
@@ -313,6 +366,38 @@ for (const { engine, store } of runs) {
       await new Promise((r) => setTimeout(r, 500));
       expect(Number(await rt.scalar("SELECT COUNT(*) FROM patient_documents"))).toBe(rows);
       expect(await objects()).toHaveLength(before);
+    });
+
+    it("the housekeeping sweep removes bytes no record names once they are an hour old, and nothing else", async () => {
+      const practice = rt.runtime.practice;
+      const store = practice.patientDocuments.store;
+      const orphan = async (key: string) => {
+        await store.put(
+          key,
+          (async function* () {
+            yield Buffer.from("bytes of an upload whose record was never written");
+          })(),
+        );
+      };
+      await orphan("orphanOldOrphanOldOrph");
+      await orphan("orphanNewOrphanNewOrph");
+      const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+      if (s3) {
+        // An S3 server keeps its own write times: the sweep is asked for "older than now" instead.
+        expect(await practice.patientDocuments.sweepOrphans(3_600_000)).toEqual([]);
+        const removed = await practice.patientDocuments.sweepOrphans(-60_000);
+        expect(removed.sort()).toEqual(["orphanNewOrphanNewOrph", "orphanOldOrphanOldOrph"]);
+      } else {
+        const { utimesSync } = await import("node:fs");
+        const old = filesUnder(docs()).find((f) => f.endsWith("orphanOldOrphanOldOrph")) as string;
+        utimesSync(join(docs(), old), twoHoursAgo, twoHoursAgo);
+        expect(await practice.patientDocuments.sweepOrphans()).toEqual(["orphanOldOrphanOldOrph"]);
+        expect(await practice.patientDocuments.sweepOrphans(-60_000)).toEqual(["orphanNewOrphanNewOrph"]);
+      }
+      // Every object left is named by a record.
+      const keys = (await objects()).map((k) => k.split("/").at(-1));
+      const named = await rt.rawRows("SELECT storage_key FROM patient_documents WHERE storage_key IS NOT NULL");
+      expect(keys.sort()).toEqual(named.map((r) => r.storage_key).sort());
     });
 
     it("deletes (kept for the retention period, then purged with an audit entry) and sends both events signed", async () => {

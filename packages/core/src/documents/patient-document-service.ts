@@ -85,8 +85,8 @@ export class PatientDocumentService {
     return this.deps.limits.maxBytes;
   }
 
-  /** The store, or DOCUMENT_STORE_NOT_CONFIGURED. */
-  private store(): DocumentStore {
+  /** The document store (createPractice's documentStore), or DOCUMENT_STORE_NOT_CONFIGURED. */
+  get store(): DocumentStore {
     if (!this.deps.store)
       throw documentError(
         "DOCUMENT_STORE_NOT_CONFIGURED",
@@ -129,7 +129,7 @@ export class PatientDocumentService {
    * organisation. A host calls it first so an upload to an unknown patient is refused without reading the file.
    */
   async checkUploadTarget(principal: Principal, patientId: number): Promise<void> {
-    this.store();
+    void this.store;
     await this.patientOf(principal, patientId);
   }
 
@@ -140,7 +140,7 @@ export class PatientDocumentService {
    * orphan sweep removes).
    */
   async upload(principal: Principal, patientId: number, upload: DocumentUpload): Promise<PatientDocument> {
-    const store = this.store();
+    const store = this.store;
     await this.patientOf(principal, patientId);
     const organisationId = principal.organisationId;
     const storageKey = newDocumentObjectKey();
@@ -414,7 +414,7 @@ export class PatientDocumentService {
 
   private sealedContentOf(document: PatientDocument, range?: ByteRange): Promise<ByteStream> {
     const storageKey = document.storageKey as string;
-    return readSealedContent(this.store(), {
+    return readSealedContent(this.store, {
       storageKey,
       dataKey: unwrapDataKey(this.deps.cipher, document.organisationId, storageKey, document.wrappedKey as string),
       sizeBytes: document.sizeBytes,

@@ -34,12 +34,12 @@ async function* guarded(stream: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8
 /**
  * Reads a multipart/form-data upload with busboy as it arrives: the one file part named `file` goes to `onFile`
  * as a stream (never buffered whole); fields before or after it are collected. Resolves with what `onFile`
- * resolves. When the answer comes before the body was read to its end (a refusal mid-file), the rest is not
- * read: the request stream is destroyed and `unread()` is called, so the host closes the connection.
+ * resolves. When the answer comes before the body was read to its end (a refusal mid-file), nothing more is parsed
+ * or stored: the rest is discarded while the answer goes out (discardWhileAnswering).
  */
 export async function receiveUpload<T>(
   request: Request,
-  o: { maxFileBytes: number; onFile: (file: UploadedFile) => Promise<T>; unread: () => void },
+  o: { maxFileBytes: number; onFile: (file: UploadedFile) => Promise<T> },
 ): Promise<T> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\b/i.test(type))
@@ -126,10 +126,43 @@ export async function receiveUpload<T>(
     return await outcome;
   } finally {
     if (!closed) {
-      // Answered before the body ended (a refusal mid-file): read no more of it.
+      // Answered before the body ended (a refusal mid-file): nothing more is parsed or stored.
       source.unpipe(parser);
-      source.destroy();
-      o.unread();
+      parser.destroy();
+      discardWhileAnswering(source);
     }
   }
+}
+
+/** A body refused before it was read (an unknown patient): discarded while the answer goes out, as below. */
+export function discardUnreadBody(request: Request): void {
+  if (!request.body || request.bodyUsed) return;
+  discardWhileAnswering(Readable.fromWeb(request.body as unknown as NodeWebReadableStream<Uint8Array>));
+}
+
+/** How much of a refused body is still read and thrown away, and for how long, so the client sees the answer. */
+const LINGER = { bytes: 256 * 1024 * 1024, ms: 5_000 } as const;
+
+/**
+ * A client still sending its body loses an answer whose connection is closed under it (the unread bytes turn the
+ * close into a reset that discards the answer on its side), so the connection is not closed with the answer:
+ * what the client still sends is read and thrown away, as nginx's lingering close does, for at most 5 seconds or
+ * 256 MiB, after which the stream (and with it the connection) is destroyed. A client that reads the early answer
+ * and stops sending ends it sooner.
+ */
+function discardWhileAnswering(source: Readable): void {
+  let discarded = 0;
+  const stop = () => {
+    clearTimeout(timer);
+    source.destroy();
+  };
+  const timer = setTimeout(stop, LINGER.ms);
+  timer.unref();
+  source.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER.bytes) stop();
+  });
+  source.once("end", stop);
+  source.once("error", stop);
+  source.resume();
 }

@@ -6,7 +6,7 @@ import { arrayOf, replyObject } from "../openapi/reply-schemas.js";
 import { PATIENT_ID } from "../patients/v1-patient-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import { contentResponse, etagOf, requestedRange } from "./content-response.js";
-import { receiveUpload } from "./multipart-upload.js";
+import { discardUnreadBody, receiveUpload } from "./multipart-upload.js";
 import {
   V1_DOCUMENT_FIELDS,
   v1DocumentChangesFromBody,
@@ -85,7 +85,9 @@ export function v1DocumentRoutes({ practice }: RouteDependencies): RouteDefiniti
         "400": error(
           "DOCUMENT_UPLOAD_INVALID (no file part, two file parts, an unknown or repeated field, a cut-off body), DOCUMENT_EMPTY, or VALIDATION_FAILED naming the field (an unknown category, a case or appointment of another patient)",
         ),
-        "413": error("DOCUMENT_TOO_LARGE: the file passed the size limit (details.limit_bytes); the rest was not read"),
+        "413": error(
+          "DOCUMENT_TOO_LARGE: the file passed the size limit (details.limit_bytes); answered at once, the rest neither parsed nor stored",
+        ),
         "415": error(
           "DOCUMENT_TYPE_NOT_ALLOWED: the type detected from the content is not accepted or not the one declared (details.detected_type); UNSUPPORTED_MEDIA_TYPE: the body is not multipart/form-data",
         ),
@@ -94,14 +96,11 @@ export function v1DocumentRoutes({ practice }: RouteDependencies): RouteDefiniti
       async handle(ctx) {
         // An unknown patient or no store is refused before the body is read.
         await service.checkUploadTarget(ctx.principal, ctx.ids.patient_id).catch((error: unknown) => {
-          if (ctx.responseHeaders) ctx.responseHeaders.connection = "close";
+          discardUnreadBody(ctx.request);
           throw error;
         });
         const document = await receiveUpload(ctx.request, {
           maxFileBytes: service.maxBytes,
-          unread: () => {
-            if (ctx.responseHeaders) ctx.responseHeaders.connection = "close";
-          },
           onFile: (file) =>
             service.upload(ctx.principal, ctx.ids.patient_id, {
               content: file.content,

@@ -7,6 +7,7 @@ import { practiceOptionSchema, practiceOptionsFor } from "./practice-options.js"
 describe("the core modules' options in the runtime", () => {
   it("reads each integer option from its variable, named as before", () => {
     expect(Object.keys(practiceOptionSchema()).sort()).toEqual([
+      "OPENPRACTICE_DOCUMENT_MAX_BYTES",
       "OPENPRACTICE_SEARCH_COUNT_LIMIT",
       "OPENPRACTICE_WAITLIST_OFFER_MINUTES",
       "OPENPRACTICE_WEBHOOK_ROTATION_GRACE_SECONDS",
@@ -38,6 +39,7 @@ describe("the core modules' options in the runtime", () => {
       allowHttpWebhooks: true,
       allowHttpPushEndpoints: true,
       waitlistOfferMinutes: 30,
+      documentMaxBytes: 25 * 1024 * 1024,
       webhookRotationGraceSeconds: 0,
       searchCountLimit: 1000,
       settingNames: {
