@@ -32,6 +32,7 @@ const PAGES = [
   "docs/audit-trail.md",
   "docs/scheduling.md",
   "docs/insurance.md",
+  "docs/documents.md",
 ];
 
 function runBash(

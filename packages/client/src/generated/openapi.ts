@@ -8548,7 +8548,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description DOCUMENT_TOO_LARGE: the file passed the size limit (details.limit_bytes); the rest was not read */
+            /** @description DOCUMENT_TOO_LARGE: the file passed the size limit (details.limit_bytes); answered at once, the rest neither parsed nor stored */
             413: {
                 headers: {
                     [name: string]: unknown;
