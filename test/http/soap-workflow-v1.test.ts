@@ -393,6 +393,19 @@ for (const engine of availableEngines()) {
       expect(await rt.scalar("SELECT storage_key FROM patient_documents WHERE id = ?", summary.id)).toBeNull();
       const removal = await call("DELETE", `/apis/v1/patient/${ids.patient}/documents/${summary.id}`);
       expect(removal.status).toBe(400);
+      // A token of another clinic neither lists the note's summary nor reads it; one of the note's clinic does.
+      const elsewhere = await rt.token({ clinicIds: [ids.clinic + 1000] });
+      const here = await rt.token({ clinicIds: [ids.clinic] });
+      const listedFor = async (token: string) =>
+        (await get(`/apis/v1/patient/${ids.patient}/documents?category=visit_summary`, token)).body.data.documents.map(
+          (d: { id: number }) => d.id,
+        );
+      expect(await listedFor(elsewhere)).not.toContain(summary.id);
+      expect(await listedFor(here)).toContain(summary.id);
+      expect((await get(`/apis/v1/patient/${ids.patient}/documents/${summary.id}`, elsewhere)).status).toBe(404);
+      expect((await get(`/apis/v1/patient/${ids.patient}/documents/${summary.id}/content`, elsewhere)).status).toBe(
+        404,
+      );
       const history = (await get(`/apis/v1/soap-context/${created.context_id}/history`)).body.data.history;
       expect(history.map((h: { action: string }) => h.action)).toEqual([
         "CREATE_TREATMENT_SHEET",
