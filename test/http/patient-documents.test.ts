@@ -289,8 +289,12 @@ for (const { engine, store } of runs) {
       }
       const mismatch = await upload([...fields(), file(pdf, "photo.png", "image/png")]);
       expect(mismatch.body.details).toMatchObject({ detected_type: "application/pdf", declared_type: "image/png" });
-      const foreign = await upload([...fields(), file(pdf)], { token: await rt.token({ organisationId: 2 }) });
+      const otherOrganisation = await rt.token({ organisationId: 2 });
+      const foreign = await upload([...fields(), file(pdf)], { token: otherOrganisation });
       expect(foreign.status).toBe(404);
+      for (const path of [`${base()}/${referralId}`, `${base()}/${referralId}/content`, base()])
+        expect((await rt.call("GET", path, { token: otherOrganisation })).status).toBe(404);
+      expect((await rt.call("DELETE", `${base()}/${referralId}`, { token: otherOrganisation })).status).toBe(404);
       expect(Number(await rt.scalar("SELECT COUNT(*) FROM patient_documents"))).toBe(rows);
       expect(await objects()).toHaveLength(before);
     });

@@ -45,6 +45,15 @@ describe("media type detection", () => {
       ),
     ).toBe("image/png");
     expect(await detectMediaType(oneByOneTiff())).toBe("image/tiff");
+    // An ISO-BMFF file whose brand is heic: a phone's photo of an insurance card.
+    const ftyp = Buffer.concat([
+      Buffer.from([0, 0, 0, 0x18]),
+      Buffer.from("ftypheic", "latin1"),
+      Buffer.from([0, 0, 0, 0]),
+      Buffer.from("mif1heic", "latin1"),
+      Buffer.alloc(64),
+    ]);
+    expect(await detectMediaType(ftyp)).toBe("image/heic");
   });
 
   it("recognises UTF-8 text apart, and calls binary it cannot name octet-stream", async () => {
