@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from "node:crypto";
 import type { ByteRange, ByteStream } from "./document-store.js";
 
 /**
@@ -32,13 +32,13 @@ function nonceOf(prefix: Buffer, index: number, last: boolean): Buffer {
   return nonce;
 }
 
-function sealChunk(key: Buffer, header: Buffer, index: number, last: boolean, plain: Uint8Array): Buffer {
+function sealChunk(key: KeyObject, header: Buffer, index: number, last: boolean, plain: Uint8Array): Buffer {
   const cipher = createCipheriv("aes-256-gcm", key, nonceOf(header.subarray(8, 15), index, last));
   cipher.setAAD(header);
   return Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
 }
 
-function openChunk(key: Buffer, header: Buffer, index: number, last: boolean, sealed: Buffer): Buffer {
+function openChunk(key: KeyObject, header: Buffer, index: number, last: boolean, sealed: Buffer): Buffer {
   if (sealed.length < SEALED_TAG_BYTES) throw new SealedContentError(`chunk ${index} is cut short`);
   const decipher = createDecipheriv("aes-256-gcm", key, nonceOf(header.subarray(8, 15), index, last));
   decipher.setAAD(header);
@@ -64,21 +64,25 @@ export async function* sealContent(
   key: Buffer,
   chunkBytes = DEFAULT_CHUNK_BYTES,
 ): AsyncGenerator<Buffer> {
+  // One key object for every chunk (a raw key would be imported again by each cipher).
+  const secret = createSecretKey(key);
   const header = Buffer.alloc(SEALED_HEADER_BYTES);
   SEALED_MAGIC.copy(header, 0);
   header.writeUInt32BE(chunkBytes, 4);
   randomBytes(7).copy(header, 8);
   yield header;
-  let pending = Buffer.alloc(chunkBytes);
+  // Two buffers in turn: the one being filled, and a full one held until more bytes show it is not the last. A
+  // chunk's cipher copies its input out at once, so a buffer is reused as soon as its chunk is sealed.
+  const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+  let pending = buffers[0] as Buffer;
   let filled = 0;
   let index = 0;
-  // A full chunk is sealed only once more bytes arrive: until then it may be the last one.
   let full: Buffer | undefined;
   for await (const piece of plain) {
     let offset = 0;
     while (offset < piece.byteLength) {
       if (full) {
-        yield sealChunk(key, header, index++, false, full);
+        yield sealChunk(secret, header, index++, false, full);
         full = undefined;
       }
       const take = Math.min(chunkBytes - filled, piece.byteLength - offset);
@@ -87,12 +91,12 @@ export async function* sealContent(
       offset += take;
       if (filled === chunkBytes) {
         full = pending;
-        pending = Buffer.alloc(chunkBytes);
+        pending = (pending === buffers[0] ? buffers[1] : buffers[0]) as Buffer;
         filled = 0;
       }
     }
   }
-  yield sealChunk(key, header, index, true, full ?? pending.subarray(0, filled));
+  yield sealChunk(secret, header, index, true, full ?? pending.subarray(0, filled));
 }
 
 /** Where the sealed chunks of a plain range lie in the object, and how to cut the plain bytes out of them. */
@@ -148,8 +152,10 @@ export async function* openSealedSpan(
 ): AsyncGenerator<Buffer> {
   const chunkBytes = parseSealedHeader(header);
   const sealedChunk = chunkBytes + SEALED_TAG_BYTES;
-  let buffered: Buffer[] = [];
-  let bufferedBytes = 0;
+  const secret = createSecretKey(key);
+  // One sealed chunk is gathered here before it is opened (reads rarely line up with chunks).
+  const gathered = Buffer.allocUnsafe(sealedChunk);
+  let have = 0;
   let index = span.firstChunk;
   let skip = span.skip;
   let remaining = span.length;
@@ -161,20 +167,25 @@ export async function* openSealedSpan(
     if (out.length > 0) yield out;
   };
   for await (const piece of sealed) {
-    buffered.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
-    bufferedBytes += piece.byteLength;
-    while (bufferedBytes >= sealedChunk && index < span.lastChunk) {
-      const all = Buffer.concat(buffered, bufferedBytes);
-      yield* emit(openChunk(key, header, index, index === totalChunks - 1, all.subarray(0, sealedChunk)));
-      index++;
-      buffered = [all.subarray(sealedChunk)];
-      bufferedBytes = all.length - sealedChunk;
+    let offset = 0;
+    while (offset < piece.byteLength) {
+      if (index > span.lastChunk) throw new SealedContentError("the sealed object is longer than its record says");
+      const take = Math.min(sealedChunk - have, piece.byteLength - offset);
+      gathered.set(piece.subarray(offset, offset + take), have);
+      have += take;
+      offset += take;
+      if (have === sealedChunk) {
+        yield* emit(openChunk(secret, header, index, index === totalChunks - 1, gathered));
+        index++;
+        have = 0;
+      }
     }
   }
-  if (index !== span.lastChunk) throw new SealedContentError("the sealed object ends early");
-  const rest = Buffer.concat(buffered, bufferedBytes);
-  yield* emit(openChunk(key, header, index, index === totalChunks - 1, rest));
-  if (remaining !== 0) throw new SealedContentError("the sealed object ends early");
+  if (index === span.lastChunk && have > 0) {
+    yield* emit(openChunk(secret, header, index, index === totalChunks - 1, gathered.subarray(0, have)));
+    index++;
+  }
+  if (index !== span.lastChunk + 1 || remaining !== 0) throw new SealedContentError("the sealed object ends early");
 }
 
 /** The number of chunks of a content of `plainBytes` bytes. */
