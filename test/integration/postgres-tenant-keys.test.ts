@@ -67,6 +67,7 @@ const KEYS_WITHOUT_ORGANISATION: readonly string[] = [
   "notifications: primary key (id)",
   "outbox: primary key (id)",
   "patients: foreign key (clinic_id) references clinics (id)",
+  "patient_documents: primary key (id)",
   "patients: primary key (id)",
   "payers: primary key (id)",
   "plans_of_care: primary key (id)",

@@ -8,7 +8,7 @@ const TIME = "varchar(30)";
  * Patient documents' records (their bytes are in the document store, sealed, or in soap_documents for visit
  * summaries) and each organisation's document settings. The list reads one patient's documents newest first
  * (organisation, patient, created_at, id); the purge reads deleted rows by purge_after; the orphan sweep looks
- * storage keys up (unique). Summaries rendered before this migration are listed here with their hash.
+ * storage keys up (unique within an organisation). Summaries rendered before this migration are listed here with their hash.
  */
 export function patientDocumentsMigration(profile: SqlDialectProfile): Migration {
   return {
@@ -44,7 +44,9 @@ export function patientDocumentsMigration(profile: SqlDialectProfile): Migration
         .addColumn("updated_at", TIME, (c) => c.notNull())
         .addColumn("deleted_at", TIME)
         .addColumn("purge_after", TIME)
-        .addUniqueConstraint("patient_documents_key_uq", ["storage_key"])
+        // Keys are 128 random bits; unique within the organisation (a distributed PostgreSQL enforces no wider
+        // uniqueness, docs/scale-out.md), looked up alone by the orphan sweep through the index below.
+        .addUniqueConstraint("patient_documents_key_uq", ["organisation_id", "storage_key"])
         .addUniqueConstraint("patient_documents_summary_uq", ["organisation_id", "soap_context_id"])
         .execute();
       await db.schema
@@ -52,6 +54,7 @@ export function patientDocumentsMigration(profile: SqlDialectProfile): Migration
         .on("patient_documents")
         .columns(["organisation_id", "patient_id", "created_at", "id"])
         .execute();
+      await db.schema.createIndex("patient_documents_key_ix").on("patient_documents").column("storage_key").execute();
       await db.schema
         .createIndex("patient_documents_purge_ix")
         .on("patient_documents")
