@@ -195,7 +195,7 @@ async function inProcess(source, practice, store) {
       await timed(async () => {
         const found = await practice.patientDocuments.content(PRINCIPAL, PATIENT.id, doc.id);
         const hash = createHash("sha256");
-        for await (const piece of found.content) hash.update(piece);
+        for await (const piece of await found.read()) hash.update(piece);
         if (hash.digest("hex") !== source.sha256) throw new Error("in-process read differs");
       }),
     );

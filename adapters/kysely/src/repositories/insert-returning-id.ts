@@ -19,7 +19,8 @@ type TableWithId =
   | "provider_schedules"
   | "provider_blocks"
   | "waitlist_requests"
-  | "eligibility_checks";
+  | "eligibility_checks"
+  | "patient_documents";
 
 /** INSERT and the generated id: RETURNING where the engine has it, the driver's insert id elsewhere (MySQL). */
 export async function insertReturningId<T extends TableWithId>(

@@ -7,11 +7,13 @@ import {
   type PatientDocumentRepository,
   type ScanResult,
   type VisitSummaryRecord,
+  documentListDate,
   visitSummaryDocument,
 } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { readLatest } from "../contention.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
+import { insertReturningId } from "./insert-returning-id.js";
 import { fromDbTime, toDbTime } from "../db-time.js";
 import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
@@ -19,9 +21,6 @@ import type { PatientDocumentsTable } from "../tables/documents.js";
 
 const time = (d: Date | null) => (d ? toDbTime(d) : null);
 const timeOf = (s: string | null) => (s === null ? null : fromDbTime(s));
-/** The list's date: the document's own, else the day it was filed (UTC). */
-const listedOn = (d: Pick<PatientDocument, "documentDate" | "createdAt">) =>
-  d.documentDate ?? toDbTime(d.createdAt).slice(0, 10);
 
 /** The columns an update may change. */
 function mutableColumns(d: PatientDocument) {
@@ -30,7 +29,7 @@ function mutableColumns(d: PatientDocument) {
     title: d.title,
     description: d.description,
     document_date: d.documentDate,
-    listed_on: listedOn(d),
+    listed_on: documentListDate(d),
     case_id: d.caseId,
     appointment_id: d.appointmentId,
     clinic_id: d.clinicId,
@@ -103,20 +102,7 @@ export class KyselyPatientDocumentRepository implements PatientDocumentRepositor
   ) {}
 
   async insert(record: Omit<PatientDocument, "id">): Promise<PatientDocument> {
-    const values = allColumns(record);
-    let id: number;
-    if (this.profile.capabilities.returning) {
-      const row = await this.db
-        .insertInto("patient_documents")
-        .values(values)
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      id = Number(row.id);
-    } else {
-      const result = await this.db.insertInto("patient_documents").values(values).executeTakeFirstOrThrow();
-      id = Number(result.insertId);
-    }
-    return { ...record, id };
+    return { ...record, id: await insertReturningId(this.db, this.profile, "patient_documents", allColumns(record)) };
   }
 
   async findById(organisationId: number, id: number): Promise<PatientDocument | undefined> {

@@ -8389,7 +8389,7 @@ export interface operations {
     v1ListPatientDocuments: {
         parameters: {
             query?: {
-                /** @description 12 or SERVICE_CASE_12 */
+                /** @description a case id or SERVICE_CASE_<id> */
                 case_id?: string;
                 category?: string;
                 /** @description document_date (else the upload day) on or after */

@@ -1,14 +1,18 @@
 import type { ByteRange, ByteStream, DocumentStore } from "./document-store.js";
 import {
   chunkCountOf,
+  DEFAULT_CHUNK_BYTES,
   openSealedSpan,
   parseSealedHeader,
   SEALED_HEADER_BYTES,
   sealedSpanOf,
 } from "./sealed-content.js";
 
-/** Reads the first `bytes` bytes of a stream, returning them and the rest of the stream. */
-async function splitHead(stream: ByteStream, bytes: number): Promise<{ head: Buffer; rest: ByteStream }> {
+/** Reads the first `bytes` bytes of a stream, returning them, the rest of the stream, and how to drop the rest. */
+async function splitHead(
+  stream: ByteStream,
+  bytes: number,
+): Promise<{ head: Buffer; rest: ByteStream; close: () => Promise<unknown> }> {
   const iterator = stream[Symbol.asyncIterator]();
   const parts: Buffer[] = [];
   let have = 0;
@@ -31,7 +35,7 @@ async function splitHead(stream: ByteStream, bytes: number): Promise<{ head: Buf
       }
     },
   };
-  return { head: all.subarray(0, bytes), rest };
+  return { head: all.subarray(0, bytes), rest, close: async () => iterator.return?.() };
 }
 
 /**
@@ -44,26 +48,23 @@ export async function readSealedContent(
   o: { storageKey: string; dataKey: Buffer; sizeBytes: number; range?: ByteRange | undefined },
 ): Promise<ByteStream> {
   const range = o.range ?? { start: 0, end: o.sizeBytes - 1 };
-  // The chunk size is the header's; the span is computed with it once the header is read.
-  let header: Buffer;
-  let sealed: ByteStream;
-  const probe = sealedSpanOf(range, o.sizeBytes);
-  if (probe.firstChunk === 0) {
-    const whole = await store.get(o.storageKey, { start: 0, end: probe.sealed.end });
-    const split = await splitHead(whole, SEALED_HEADER_BYTES);
-    header = split.head;
-    sealed = split.rest;
-    const chunkBytes = parseSealedHeader(header);
-    const span = sealedSpanOf(range, o.sizeBytes, chunkBytes);
-    if (span.firstChunk !== 0 || span.sealed.end !== probe.sealed.end) {
-      // Stored with another chunk size: read again with the right span.
-      return readWithHeader(store, o, header, range);
-    }
-    return openSealedSpan(sealed, o.dataKey, header, span, chunkCountOf(o.sizeBytes, chunkBytes));
+  // The span in the chunk size sealContent writes; the header, read with the chunks or before them, confirms it.
+  const span = sealedSpanOf(range, o.sizeBytes);
+  if (span.firstChunk > 0) {
+    const head = await splitHead(
+      await store.get(o.storageKey, { start: 0, end: SEALED_HEADER_BYTES - 1 }),
+      SEALED_HEADER_BYTES,
+    );
+    await head.close();
+    return readWithHeader(store, o, head.head, range);
   }
-  const head = await store.get(o.storageKey, { start: 0, end: SEALED_HEADER_BYTES - 1 });
-  header = (await splitHead(head, SEALED_HEADER_BYTES)).head;
-  return readWithHeader(store, o, header, range);
+  const split = await splitHead(await store.get(o.storageKey, { start: 0, end: span.sealed.end }), SEALED_HEADER_BYTES);
+  const chunkBytes = parseSealedHeader(split.head);
+  if (chunkBytes === DEFAULT_CHUNK_BYTES)
+    return openSealedSpan(split.rest, o.dataKey, split.head, span, chunkCountOf(o.sizeBytes, chunkBytes));
+  // Sealed with another chunk size: the span read was not this object's; read the right one.
+  await split.close();
+  return readWithHeader(store, o, split.head, range);
 }
 
 async function readWithHeader(

@@ -8,7 +8,7 @@ import { DOCUMENT_ERROR_CODES } from "./patient-document-errors.js";
 import { DOCUMENT_EVENTS } from "./patient-document-events.js";
 import type { PatientDocumentRepository } from "./patient-document-repository.js";
 import { DOCUMENT_SCAN_QUEUE, PatientDocumentService } from "./patient-document-service.js";
-import { DEFAULT_ALLOWED_MEDIA_TYPES, DOCUMENT_LIMITS } from "./patient-document.js";
+import { DOCUMENT_LIMITS } from "./patient-document.js";
 
 const options = {
   /** The largest file an upload may carry, in bytes (default 25 MiB; at most 1 GiB). */
@@ -26,8 +26,6 @@ export interface DocumentSettingsOfPractice extends OptionValues<typeof options>
   /** The media types accepted, as detected from the content (createPractice's documentMediaTypes). */
   readonly documentMediaTypes: readonly string[];
 }
-
-export { DEFAULT_ALLOWED_MEDIA_TYPES };
 
 /** Patient documents (spec 9.4, on v1): uploads sealed in a document store, scanned, listed, served, purged. */
 export const documentsModule = defineCoreModule({

@@ -41,11 +41,10 @@ export interface DocumentUpload {
   metadata: () => Promise<DocumentMetadataInput>;
 }
 
-/** A document's content to send: the record, the bytes (whole or the range) and the range served. */
+/** A document whose content may be sent: its record, and its bytes to stream, whole or an inclusive range. */
 export interface DocumentContent {
   document: PatientDocument;
-  content: ByteStream;
-  range: ByteRange | undefined;
+  read(range?: ByteRange): Promise<ByteStream>;
 }
 
 export interface PatientDocumentServiceDeps {
@@ -312,14 +311,9 @@ export class PatientDocumentService {
         documentDate: changes.documentDate === undefined ? current.documentDate : changes.documentDate,
         caseId: changes.caseId === undefined ? current.caseId : changes.caseId,
         appointmentId: changes.appointmentId === undefined ? current.appointmentId : changes.appointmentId,
+        // A summary keeps its note's clinic; an upload follows its appointment (none: the organisation's).
         clinicId:
-          changes.appointmentId === undefined
-            ? current.clinicId
-            : changes.appointmentId === null
-              ? current.source === "soap_summary"
-                ? current.clinicId
-                : null
-              : clinicId,
+          current.source === "soap_summary" || changes.appointmentId === undefined ? current.clinicId : clinicId,
         updatedAt: now,
       };
       await tx.patientDocuments.update(next);
@@ -368,16 +362,11 @@ export class PatientDocumentService {
   }
 
   /**
-   * The content to download, whole or a range: 409 DOCUMENT_NOT_READY while the scan is pending, 410
-   * DOCUMENT_QUARANTINED for good when it found something. Uploads are decrypted as they stream; visit
-   * summaries come from the SOAP summary store.
+   * A document to download: 409 DOCUMENT_NOT_READY while the scan is pending, 410 DOCUMENT_QUARANTINED for good when
+   * it found something. The record is read once; `read` then streams the bytes, whole or a range (uploads decrypted
+   * as they stream, visit summaries from the SOAP summary store).
    */
-  async content(
-    principal: Principal,
-    patientId: number,
-    documentId: number,
-    range?: ByteRange,
-  ): Promise<DocumentContent> {
+  async content(principal: Principal, patientId: number, documentId: number): Promise<DocumentContent> {
     await this.patientOf(principal, patientId);
     const document = await this.visible(this.deps.storage.repositories, principal, patientId, documentId);
     if (document.status === "pending_scan")
@@ -395,21 +384,21 @@ export class PatientDocumentService {
           signature: document.scanSignature,
         },
       );
-    if (range && (range.start > range.end || range.end >= document.sizeBytes))
-      throw documentError("DOCUMENT_RANGE_NOT_SATISFIABLE", "The range lies outside the document", {
-        size_bytes: document.sizeBytes,
-      });
-    if (document.source === "soap_summary") {
+    const read = async (range?: ByteRange): Promise<ByteStream> => {
+      if (range && (range.start > range.end || range.end >= document.sizeBytes))
+        throw documentError("DOCUMENT_RANGE_NOT_SATISFIABLE", "The range lies outside the document", {
+          size_bytes: document.sizeBytes,
+        });
+      if (document.source === "upload") return this.sealedContentOf(document, range);
       const summary = await this.deps.storage.repositories.soapDocuments.get(
         principal.organisationId,
         document.soapContextId as string,
         "full",
       );
       if (!summary) throw notFound(documentId);
-      const bytes = range ? summary.content.subarray(range.start, range.end + 1) : summary.content;
-      return { document, content: oneChunk(bytes), range };
-    }
-    return { document, content: await this.sealedContentOf(document, range), range };
+      return oneChunk(range ? summary.content.subarray(range.start, range.end + 1) : summary.content);
+    };
+    return { document, read };
   }
 
   private sealedContentOf(document: PatientDocument, range?: ByteRange): Promise<ByteStream> {

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from "../kernel/domain-error.js";
 import { DomainError } from "../kernel/domain-error.js";
-import { isCalendarDate } from "../kernel/calendar-date.js";
+import { checkDate } from "../kernel/calendar-date.js";
 
 /** The categories every organisation has (OpenEMR's document tree, flattened to what therapy clinics file). */
 export const BUILT_IN_DOCUMENT_CATEGORIES = [
@@ -162,8 +162,7 @@ export function documentMetadataIssues(
   }
   text("title", input.title, DOCUMENT_LIMITS.titleMax, creating || input.title !== undefined);
   text("description", input.description, DOCUMENT_LIMITS.descriptionMax, false);
-  if (input.documentDate !== undefined && input.documentDate !== null && !isCalendarDate(input.documentDate))
-    issues.push({ field: "document_date", reason: "must be a valid date (YYYY-MM-DD)", value: input.documentDate });
+  checkDate(issues, "document_date", input.documentDate);
   for (const [field, value] of [
     ["case_id", input.caseId],
     ["appointment_id", input.appointmentId],
@@ -181,6 +180,10 @@ export function assertValidDocumentMetadata(
   const issues = documentMetadataIssues(input, creating, categories);
   if (issues.length > 0) throw DomainError.validation(issues);
 }
+
+/** The date a list's range filters on: the document's own, else the day it was filed (UTC). */
+export const documentListDate = (d: Pick<PatientDocument, "documentDate" | "createdAt">): string =>
+  d.documentDate ?? d.createdAt.toISOString().slice(0, 10);
 
 /** The categories an organisation can file under: the built-in ones and its own. */
 export const categoriesOf = (settings: DocumentSettings): string[] => [

@@ -19,6 +19,10 @@ export const SEALED_TAG_BYTES = 16;
 /** 64 KiB: large enough that the tags cost 0.02%, small enough that a Range read decrypts little more than asked. */
 export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
+/** The number of chunks of a content of `plainBytes` bytes (an empty content is one empty chunk). */
+export const chunkCountOf = (plainBytes: number, chunkBytes: number): number =>
+  Math.max(1, Math.ceil(plainBytes / chunkBytes));
+
 /** Thrown when sealed bytes fail authentication or are not in the format (a changed byte, a wrong key). */
 export class SealedContentError extends Error {
   override readonly name = "SealedContentError";
@@ -52,7 +56,7 @@ function openChunk(key: KeyObject, header: Buffer, index: number, last: boolean,
 
 /** The sealed size of `plainBytes` bytes: header, the bytes, and one tag per chunk (an empty content has one). */
 export function sealedSize(plainBytes: number, chunkBytes = DEFAULT_CHUNK_BYTES): number {
-  return SEALED_HEADER_BYTES + plainBytes + Math.max(1, Math.ceil(plainBytes / chunkBytes)) * SEALED_TAG_BYTES;
+  return SEALED_HEADER_BYTES + plainBytes + chunkCountOf(plainBytes, chunkBytes) * SEALED_TAG_BYTES;
 }
 
 /**
@@ -113,7 +117,7 @@ export interface SealedSpan {
 
 /** The chunks holding plain bytes [start, end] of a content of `plainBytes` bytes. */
 export function sealedSpanOf(range: ByteRange, plainBytes: number, chunkBytes = DEFAULT_CHUNK_BYTES): SealedSpan {
-  const chunks = Math.max(1, Math.ceil(plainBytes / chunkBytes));
+  const chunks = chunkCountOf(plainBytes, chunkBytes);
   const firstChunk = Math.floor(range.start / chunkBytes);
   const lastChunk = Math.min(chunks - 1, Math.floor(range.end / chunkBytes));
   const sealedChunk = chunkBytes + SEALED_TAG_BYTES;
@@ -187,7 +191,3 @@ export async function* openSealedSpan(
   }
   if (index !== span.lastChunk + 1 || remaining !== 0) throw new SealedContentError("the sealed object ends early");
 }
-
-/** The number of chunks of a content of `plainBytes` bytes. */
-export const chunkCountOf = (plainBytes: number, chunkBytes: number): number =>
-  Math.max(1, Math.ceil(plainBytes / chunkBytes));

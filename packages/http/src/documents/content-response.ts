@@ -1,3 +1,4 @@
+import { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { ByteRange, ByteStream, PatientDocument } from "@openpractice/core";
 
 /**
@@ -45,17 +46,8 @@ export function contentResponse(
   content: ByteStream,
   range: ByteRange | undefined,
 ): Response {
-  const iterator = content[Symbol.asyncIterator]();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await iterator.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await iterator.return?.();
-    },
-  });
+  // Pulled as the host writes (a cancelled download returns the iterator, which closes the store's stream).
+  const body = WebReadableStream.from(content) as unknown as ReadableStream<Uint8Array>;
   const headers: Record<string, string> = {
     "content-type": document.mediaType === "text/plain" ? "text/plain; charset=utf-8" : document.mediaType,
     "content-disposition": attachmentDisposition(document.fileName),

@@ -2,14 +2,14 @@ import {
   BUILT_IN_DOCUMENT_CATEGORIES,
   DOCUMENT_LIMITS,
   DOCUMENT_STATUSES,
-  parseServiceCaseId,
+  requireServiceCaseId,
   SCAN_RESULTS,
   serviceCaseId,
   type DocumentMetadataInput,
   type DocumentSettings,
   type PatientDocument,
 } from "@openpractice/core";
-import { caseIdBodySchema } from "../contracts/case-id.js";
+import { caseIdBodySchema, caseIdQuerySchema } from "../contracts/case-id.js";
 import type { FieldNames } from "../contracts/field-names.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
 import {
@@ -180,9 +180,7 @@ type UpdateBody = {
 
 export function v1DocumentChangesFromBody(body: UpdateBody): DocumentMetadataInput {
   const caseId =
-    body.case_id === undefined || body.case_id === null
-      ? body.case_id
-      : (parseServiceCaseId(body.case_id) ?? (body.case_id as unknown as number));
+    body.case_id === undefined || body.case_id === null ? body.case_id : requireServiceCaseId(body.case_id, "case_id");
   return {
     category: body.category,
     title: body.title,
@@ -198,7 +196,7 @@ export const v1DocumentListQuery = {
   additionalProperties: false,
   properties: {
     category: { type: "string", maxLength: DOCUMENT_LIMITS.categoryMax },
-    case_id: { type: "string", pattern: "^(SERVICE_CASE_)?[1-9][0-9]{0,14}$", description: "12 or SERVICE_CASE_12" },
+    case_id: caseIdQuerySchema,
     status: { type: "string", enum: [...DOCUMENT_STATUSES], description: "Default: every status but deleted" },
     from: { type: "string", format: "date", description: "document_date (else the upload day) on or after" },
     to: { type: "string", format: "date", description: "document_date (else the upload day) on or before" },

@@ -1,4 +1,10 @@
-import { DomainError, parseServiceCaseId, type DocumentMetadataInput, type ValidationIssue } from "@openpractice/core";
+import {
+  DomainError,
+  parseServiceCaseId,
+  requireServiceCaseId,
+  type DocumentMetadataInput,
+  type ValidationIssue,
+} from "@openpractice/core";
 import { pathIdKind } from "../contracts/path-id.js";
 import { V1_PAGINATION_SCHEMA, v1EnvelopeSchema, v1Pagination, v1Success } from "../contracts/v1-contract.js";
 import { routeGroup, scopePair } from "../define-route.js";
@@ -42,8 +48,7 @@ function metadataFromFields(fields: Record<string, string>): DocumentMetadataInp
     title: fields.title,
     description: optional("description"),
     documentDate: optional("document_date"),
-    // A text that is no id reaches the service as it is, which names the field.
-    caseId: caseId === undefined ? undefined : (parseServiceCaseId(caseId) ?? (caseId as unknown as number)),
+    caseId: caseId === undefined ? undefined : requireServiceCaseId(caseId, "case_id"),
     appointmentId:
       appointmentId === undefined
         ? undefined
@@ -211,14 +216,10 @@ export function v1DocumentRoutes({ practice }: RouteDependencies): RouteDefiniti
       },
       async handle(ctx) {
         const { patient_id: patientId, document_id: documentId } = ctx.ids;
-        const document = await service.get(ctx.principal, patientId, documentId);
+        const { document, read } = await service.content(ctx.principal, patientId, documentId);
         const etag = etagOf(document);
         const ifNoneMatch = ctx.request.headers.get("if-none-match");
-        if (
-          ifNoneMatch &&
-          document.status === "available" &&
-          ifNoneMatch.split(",").some((t) => t.trim() === etag || t.trim() === "*")
-        )
+        if (ifNoneMatch?.split(",").some((t) => t.trim() === etag || t.trim() === "*"))
           return new Response(null, { status: 304, headers: { etag, "cache-control": "private, no-store" } });
         const range = requestedRange(ctx.request.headers, document.sizeBytes, etag);
         if (range === "unsatisfiable") {
@@ -227,8 +228,7 @@ export function v1DocumentRoutes({ practice }: RouteDependencies): RouteDefiniti
             size_bytes: document.sizeBytes,
           });
         }
-        const found = await service.content(ctx.principal, patientId, documentId, range);
-        return contentResponse(found.document, found.content, found.range);
+        return contentResponse(document, await read(range), range);
       },
     }),
     route({

@@ -1,12 +1,11 @@
 import {
+  documentListDate,
   type DocumentSettings,
   type PatientDocument,
   type Repositories,
   visitSummaryDocument,
 } from "@openpractice/core";
 import { type MemoryState, moduleState } from "./memory-state.js";
-
-const listedOn = (d: PatientDocument) => d.documentDate ?? d.createdAt.toISOString().slice(0, 10);
 
 /** Patient documents' records and settings in memory, in the domain's own slice of the state. */
 export function memoryDocuments(s: () => MemoryState): Pick<Repositories, "patientDocuments"> {
@@ -45,8 +44,8 @@ export function memoryDocuments(s: () => MemoryState): Pick<Repositories, "patie
               (f.status ? d.status === f.status : d.status !== "deleted") &&
               (f.category === undefined || d.category === f.category) &&
               (f.caseId === undefined || d.caseId === f.caseId) &&
-              (f.from === undefined || listedOn(d) >= f.from) &&
-              (f.to === undefined || listedOn(d) <= f.to) &&
+              (f.from === undefined || documentListDate(d) >= f.from) &&
+              (f.to === undefined || documentListDate(d) <= f.to) &&
               (f.clinicIds === undefined || d.clinicId === null || f.clinicIds.includes(d.clinicId)),
           )
           .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
