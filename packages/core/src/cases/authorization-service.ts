@@ -1,3 +1,4 @@
+import { queueAuthorizationsChange } from "./authorization-watch.js";
 import { caseEvent } from "./case-events.js";
 import { caseError } from "./case-errors.js";
 import type { Patch } from "../kernel/patch.js";
@@ -16,20 +17,9 @@ import {
 } from "./authorization-rules.js";
 import { caseNotFound } from "./case-service.js";
 import { serviceCaseId } from "../kernel/service-case-id.js";
-import { caseVisitReader } from "./case-visits.js";
-import { reportedAuthorizationStatus, visitUsage } from "./visit-tracking.js";
+import { authorizationViews, type AuthorizationView } from "./authorization-usage.js";
 
-/** An authorization as reads show it: the reported status and its visits counted from the case's appointments. */
-export interface AuthorizationView {
-  authorization: Authorization;
-  reportedStatus: Authorization["status"];
-  /** Completed visits in the window, including those consumed before tracking. */
-  currentVisits: number;
-  /** Visits booked in the window and not yet completed. */
-  bookedVisits: number;
-  /** Authorized visits neither completed nor booked (never below 0). */
-  remainingVisits: number;
-}
+export type { AuthorizationView } from "./authorization-usage.js";
 
 /** v2's path to an authorization: the case and the coverage it is granted under. */
 export interface CoveragePath {
@@ -90,6 +80,11 @@ export class AuthorizationService {
       assertConsistentAuthorization(record);
       const created = await tx.authorizations.insert(record);
       await tx.outbox.append(caseEvent("authorization.created", eventData(created), now));
+      await queueAuthorizationsChange(
+        tx,
+        { organisationId: orgId, caseId: created.caseId, authorizationId: created.id },
+        now,
+      );
       return this.view(tx, created);
     });
   }
@@ -180,6 +175,11 @@ export class AuthorizationService {
       if (JSON.stringify(before) === JSON.stringify(after)) return this.view(tx, current);
       await tx.authorizations.update(next);
       await tx.outbox.append(caseEvent("authorization.updated", eventData(next), now));
+      await queueAuthorizationsChange(
+        tx,
+        { organisationId: orgId, caseId: next.caseId, authorizationId: next.id },
+        now,
+      );
       return this.view(tx, next);
     });
   }
@@ -193,6 +193,11 @@ export class AuthorizationService {
       const found = under ? await this.findUnder(tx, orgId, under, id) : await tx.authorizations.findById(orgId, id);
       if (!found || !(await tx.authorizations.delete(principal.organisationId, id))) throw notFound(id);
       await tx.outbox.append(caseEvent("authorization.deleted", eventData(found), this.deps.clock.now()));
+      await queueAuthorizationsChange(
+        tx,
+        { organisationId: orgId, caseId: found.caseId, authorizationId: found.id },
+        this.deps.clock.now(),
+      );
     });
   }
 
@@ -219,25 +224,7 @@ export class AuthorizationService {
   }
 
   /** Views of authorizations of one organisation, reading clinics once and each case's appointments once. */
-  private async views(r: CaseServiceRepositories, authorizations: Authorization[]): Promise<AuthorizationView[]> {
-    if (authorizations.length === 0) return [];
-    const reader = await caseVisitReader(r, authorizations[0]!.organisationId);
-    const today = this.today();
-    return Promise.all(
-      authorizations.map(async (a) => {
-        const usage = visitUsage(await reader.visitsOf(a.caseId), reader.zoneOf, {
-          from: a.effectiveStartDate,
-          to: a.effectiveEndDate,
-        });
-        const currentVisits = a.previouslyConsumedVisits + usage.used;
-        return {
-          authorization: a,
-          reportedStatus: reportedAuthorizationStatus(a, today),
-          currentVisits,
-          bookedVisits: usage.booked,
-          remainingVisits: Math.max(0, a.authorizedVisits - currentVisits - usage.booked),
-        };
-      }),
-    );
+  private views(r: CaseServiceRepositories, authorizations: Authorization[]): Promise<AuthorizationView[]> {
+    return authorizationViews(r, authorizations, this.today());
   }
 }

@@ -1,3 +1,4 @@
+import type { JobQueue } from "../kernel/job-queue.js";
 import type { CatalogRepository } from "../catalog/catalog-repository.js";
 import type { InsuranceCardRepository } from "../coverages/insurance-card-repository.js";
 import type { IcdRepository } from "../icd/icd-repository.js";
@@ -20,4 +21,5 @@ export interface CaseServiceRepositories extends CaseVisitRepositories {
   icd: IcdRepository;
   payers: PayerRepository;
   outbox: OutboxRepository;
+  jobs: JobQueue;
 }

@@ -1,3 +1,4 @@
+import { queueAuthorizationsChange } from "./authorization-watch.js";
 import { caseEvent } from "./case-events.js";
 import { caseError } from "./case-errors.js";
 import { organisationError } from "../organisations/organisation-errors.js";
@@ -204,6 +205,7 @@ export class CaseService {
       await tx.cases.update(next);
       const discharged = current.treatmentStatus !== "DISCHARGED" && next.treatmentStatus === "DISCHARGED";
       await tx.outbox.append(caseEvent(discharged ? "case.discharged" : "case.updated", caseEventData(next), now));
+      await queueAuthorizationsChange(tx, { organisationId: principal.organisationId, caseId: next.id }, now);
       return this.view(tx, next);
     });
   }

@@ -1,3 +1,4 @@
+import { queueQuarantineChange } from "./quarantine-watch.js";
 import type { Principal } from "../auth/principal.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Clock } from "../kernel/clock.js";
@@ -350,6 +351,7 @@ export class PatientDocumentService {
       };
       // The compare-and-set keeps a scan verdict landing now from writing over the deletion (or the reverse).
       if (!(await tx.patientDocuments.updateIfStatus(next, current.status))) throw notFound(documentId);
+      if (current.status === "quarantined") await queueQuarantineChange(tx, principal.organisationId, documentId, now);
       await tx.outbox.append(
         documentEvent(
           "patient_document.deleted",
@@ -438,9 +440,11 @@ export class PatientDocumentService {
       scannedAt: scanner ? now : null,
       updatedAt: now,
     };
-    return this.deps.storage.transaction(async (tx) =>
-      (await tx.patientDocuments.updateIfStatus(next, "pending_scan")) ? next : current,
-    );
+    return this.deps.storage.transaction(async (tx) => {
+      if (!(await tx.patientDocuments.updateIfStatus(next, "pending_scan"))) return current;
+      if (next.status === "quarantined") await queueQuarantineChange(tx, organisationId, documentId, now);
+      return next;
+    });
   }
 
   /**

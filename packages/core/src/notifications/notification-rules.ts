@@ -26,7 +26,7 @@ export const NOTIFICATION_LIMITS = Object.freeze({
   payloadMaxBytes: 3072,
 });
 
-/** PATIENT or PROVIDER in any case (spec 4.5), as the stored upper-case form; undefined otherwise. */
+/** PATIENT, PROVIDER (spec 4.5) or STAFF, in any case, as the stored upper-case form; undefined otherwise. */
 export function normaliseUserType(raw: unknown): UserType | undefined {
   if (typeof raw !== "string") return undefined;
   const upper = raw.trim().toUpperCase();
@@ -52,7 +52,7 @@ function checkRecipient(
   if (!userType)
     issues.push({
       field: `${prefix}userType`,
-      reason: "must be PATIENT or PROVIDER (any case)",
+      reason: "must be PATIENT, PROVIDER or STAFF (any case)",
       value: raw.userType ?? null,
     });
   if (userId === undefined)
@@ -112,7 +112,7 @@ export function pushPayload(notificationId: string, n: Pick<ValidNotification, "
 }
 
 /**
- * Spec 4.5 and 7.3: recipient.user_id, recipient.user_type (PATIENT or PROVIDER,
+ * Spec 4.5 and 7.3: recipient.user_id, recipient.user_type (PATIENT, PROVIDER or STAFF,
  * any case) and notification.title are required; body and link are optional
  * text; the whole push message must fit a push service's size limit. Every
  * problem is reported at once.

@@ -1,5 +1,8 @@
-/** Who a notification or a device belongs to; user ids are the integrator's own (spec 2.8: a string). */
-export const USER_TYPES = ["PATIENT", "PROVIDER"] as const;
+/**
+ * Who a notification or a device belongs to; user ids are the integrator's own (spec 2.8: a string). STAFF (a staff
+ * member, by staff id) is this service's addition to spec 4.5's two, for the inbox of tasks assigned to staff.
+ */
+export const USER_TYPES = ["PATIENT", "PROVIDER", "STAFF"] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
 export interface Recipient {

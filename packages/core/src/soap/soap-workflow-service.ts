@@ -1,3 +1,4 @@
+import { queueCosignChange } from "./cosign-watch.js";
 import { soapEvent } from "./soap-events.js";
 import { systemError } from "../kernel/system-errors.js";
 import { soapError } from "./soap-errors.js";
@@ -349,6 +350,7 @@ export class SoapWorkflowService {
         at: now,
         details,
       });
+      if (note.status === "COSIGN" || row.to === "COSIGN") await queueCosignChange(tx, orgId, note.contextId, now);
       // updateNote writes exactly `changes`: the note as stored now, without reading it back.
       return { ...note, ...changes };
     });

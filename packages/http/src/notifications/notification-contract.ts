@@ -28,7 +28,11 @@ const userId = {
   maxLength: NOTIFICATION_LIMITS.userIdMax,
   description: "Your id of the user (a string; integers are taken as their decimal form)",
 } as const;
-const userType = { type: "string", maxLength: 20, description: "PATIENT or PROVIDER, in any case" } as const;
+const userType = {
+  type: "string",
+  maxLength: 20,
+  description: "PATIENT, PROVIDER or STAFF (a staff member, by staff id), in any case",
+} as const;
 const optionalText = (max: number, description: string) =>
   ({
     type: ["string", "null"],
@@ -104,7 +108,7 @@ export const deviceRegisterSchema = {
 } as const;
 
 const recipientQuery = {
-  user_type: { type: "string", description: "PATIENT or PROVIDER, in any case" },
+  user_type: { type: "string", description: "PATIENT, PROVIDER or STAFF (a staff member, by staff id), in any case" },
   user_id: { type: "string", description: "The user's id" },
 } as const;
 export const devicesQuery = {
