@@ -21,6 +21,7 @@ import { systemModule } from "./system/module.js";
 import { waitlistModule } from "./waitlist/module.js";
 import { webhooksModule } from "./webhooks/module.js";
 import { documentsModule } from "./documents/module.js";
+import { tasksModule } from "./tasks/module.js";
 
 /**
  * Every domain of core, in one list: the storage port (Repositories), the
@@ -53,6 +54,7 @@ export const coreModules = [
   coveragesModule,
   eligibilityModule,
   documentsModule,
+  tasksModule,
 ] as const;
 
 type CoreModules = typeof coreModules;
@@ -90,3 +92,12 @@ export * from "./documents/sealed-content.js";
 export * from "./documents/document-keys.js";
 export { DOCUMENT_ERROR_CODES } from "./documents/patient-document-errors.js";
 export { DOCUMENT_EVENTS } from "./documents/patient-document-events.js";
+export * from "./tasks/task.js";
+export * from "./tasks/task-repository.js";
+export * from "./tasks/task-service.js";
+export * from "./tasks/task-rule-service.js";
+export * from "./tasks/task-status-transitions.js";
+export * from "./tasks/task-raising-rules.js";
+export { parseTaskTime } from "./tasks/task-input.js";
+export { TASK_ERROR_CODES } from "./tasks/task-errors.js";
+export { TASK_EVENTS } from "./tasks/task-events.js";

@@ -2,6 +2,7 @@ import { schedulingHttpModule } from "./scheduling/module.js";
 import { waitlistHttpModule } from "./waitlist/module.js";
 import { eligibilityHttpModule } from "./eligibility/module.js";
 import { documentsHttpModule } from "./documents/module.js";
+import { tasksHttpModule } from "./tasks/module.js";
 import { coveragesHttpModule } from "./coverages/module.js";
 import type { ErrorCode } from "@openpractice/core";
 import { accessHttpModule } from "./access/module.js";
@@ -47,6 +48,7 @@ export const httpModules = [
   coveragesHttpModule,
   eligibilityHttpModule,
   documentsHttpModule,
+  tasksHttpModule,
   systemHttpModule,
 ] as const;
 
