@@ -84,6 +84,8 @@ const KEYS_WITHOUT_ORGANISATION: readonly string[] = [
   "soap_notes: unique (context_id)",
   "soap_signatures: primary key (id)",
   "staff: primary key (id)",
+  "task_comments: primary key (id)",
+  "tasks: primary key (id)",
   "treatment_sheets: primary key (id)",
   "waitlist_offers: primary key (id)",
   "waitlist_offers: unique (request_id, provider_id, starts_at)",

@@ -16,6 +16,7 @@ import { staffKyselyModule } from "./modules/staff.js";
 import { waitlistKyselyModule } from "./modules/waitlist.js";
 import { eligibilityKyselyModule } from "./modules/eligibility.js";
 import { documentsKyselyModule } from "./modules/documents.js";
+import { tasksKyselyModule } from "./modules/tasks.js";
 import { webhooksKyselyModule } from "./modules/webhooks.js";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
@@ -43,6 +44,7 @@ export const kyselyModules = [
   waitlistKyselyModule,
   eligibilityKyselyModule,
   documentsKyselyModule,
+  tasksKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;
@@ -61,7 +63,7 @@ export function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile)
  * The shared migrations of every module, plus the engine's own
  * (profile.extraMigrations: 003-<engine> search indexes, 013-postgres search
  * statistics), by name. Names carry a global number and Kysely applies them in
- * name order, whatever module declares them; the next shared number is 032.
+ * name order, whatever module declares them; the next shared number is 038.
  */
 export function moduleMigrations(profile: SqlDialectProfile): Record<string, Migration> {
   const all: Record<string, Migration> = { ...profile.extraMigrations };

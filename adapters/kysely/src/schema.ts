@@ -15,6 +15,7 @@ import type { SchedulingSchema } from "./tables/scheduling.js";
 import type { WaitlistSchema } from "./tables/waitlist.js";
 import type { EligibilitySchema } from "./tables/eligibility.js";
 import type { DocumentsSchema } from "./tables/documents.js";
+import type { TasksSchema } from "./tables/tasks.js";
 
 /**
  * The database every engine shares: each domain's tables (tables/<domain>.ts), one line per domain. One type
@@ -39,4 +40,5 @@ export interface Database
     SchedulingSchema,
     WaitlistSchema,
     EligibilitySchema,
-    DocumentsSchema {}
+    DocumentsSchema,
+    TasksSchema {}

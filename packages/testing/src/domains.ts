@@ -9,6 +9,7 @@ import { describePayerConformance } from "./conformance/payer-conformance.js";
 import { describeScheduleConformance } from "./conformance/schedule-conformance.js";
 import { describeSoapNoteConformance } from "./conformance/soap-note-conformance.js";
 import { describeStaffConformance } from "./conformance/staff-conformance.js";
+import { describeTaskConformance } from "./conformance/task-conformance.js";
 import type { DomainConformance } from "./conformance/storage-fixture.js";
 import { describeWaitlistConformance } from "./conformance/waitlist-conformance.js";
 import { describeWebhookConformance } from "./conformance/webhook-conformance.js";
@@ -32,6 +33,7 @@ import {
 } from "./memory/memory-soap-completion.js";
 import { memorySoapNotes } from "./memory/memory-soap-notes.js";
 import { memoryStaff } from "./memory/memory-staff.js";
+import { memoryTasks } from "./memory/memory-tasks.js";
 import type { MemoryState } from "./memory/memory-state.js";
 import { memoryWaitlist } from "./memory/memory-waitlist.js";
 import { memoryWebhooks } from "./memory/memory-webhooks.js";
@@ -92,6 +94,7 @@ export const testingDomains = [
   { key: "waitlist", repositories: memoryWaitlist, conformance: describeWaitlistConformance },
   { key: "eligibility", repositories: memoryEligibility, conformance: describeEligibilityConformance },
   { key: "documents", repositories: memoryDocuments, conformance: null },
+  { key: "tasks", repositories: memoryTasks, conformance: describeTaskConformance },
 ] as const satisfies readonly TestingDomain[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

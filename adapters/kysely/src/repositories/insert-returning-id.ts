@@ -20,7 +20,9 @@ type TableWithId =
   | "provider_blocks"
   | "waitlist_requests"
   | "eligibility_checks"
-  | "patient_documents";
+  | "patient_documents"
+  | "tasks"
+  | "task_comments";
 
 /** INSERT and the generated id: RETURNING where the engine has it, the driver's insert id elsewhere (MySQL). */
 export async function insertReturningId<T extends TableWithId>(
