@@ -69,6 +69,8 @@ export interface BackgroundWork {
 const FAN_OUT_TASK = "webhooks-fan-out";
 const PURGE_TASK = "purge-rate-limit-windows";
 const DOCUMENTS_TASK = "documents-housekeeping";
+const TASK_RULES_TASK = "task-rules-reconcile";
+const OVERDUE_TASKS_TASK = "tasks-overdue";
 
 /**
  * Queues the worker runs besides the modules' own: `system.noop` does nothing
@@ -114,8 +116,8 @@ export function builtInJobHandlers(
 }
 
 /**
- * The periodic tasks of a deployment: the webhook fan-out (polling), the rate-limit purge (every 10 minutes) and the
- * patient documents' housekeeping (hourly).
+ * The periodic tasks of a deployment: the webhook fan-out (polling), the rate-limit purge (every 10 minutes), the
+ * patient documents' housekeeping (hourly), the overdue tasks' notices (hourly) and the task rules' reconcile (daily).
  */
 function periodicTasks(
   practice: Practice,
@@ -161,6 +163,33 @@ function periodicTasks(
         const orphans = held() ? await practice.patientDocuments.sweepOrphans() : [];
         if (purged > 0 || orphans.length > 0)
           logger.info({ purged, orphans: orphans.length }, "patient documents housekeeping");
+      },
+    },
+    {
+      // Tasks past a due time they still owe a notice for: one inbox entry and push each (the row's compare-and-set
+      // and the notice's idempotency key keep a rerun from sending it twice).
+      name: OVERDUE_TASKS_TASK,
+      schedule: { cron: "41 * * * *" },
+      lockTtlMs: 30 * 60_000,
+      run: async (held) => {
+        let sent = 0;
+        while (held()) {
+          const batch = await practice.taskRules.sendOverdue(500);
+          sent += batch;
+          if (batch < 500) break;
+        }
+        if (sent > 0) logger.info({ sent }, "overdue task notices");
+      },
+    },
+    {
+      // The task rules' conditions that move with time alone (an authorization's end date coming near, visits used
+      // by bookings): one reconcile job per organisation on the queue, which evaluates them and every open system task.
+      name: TASK_RULES_TASK,
+      schedule: { cron: "15 6 * * *" },
+      lockTtlMs: 30 * 60_000,
+      run: async () => {
+        const queued = await practice.taskRules.queueReconciles();
+        logger.debug({ queued }, "task rule reconciles queued");
       },
     },
   ];
