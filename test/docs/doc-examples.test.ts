@@ -33,6 +33,7 @@ const PAGES = [
   "docs/scheduling.md",
   "docs/insurance.md",
   "docs/documents.md",
+  "docs/tasks.md",
 ];
 
 function runBash(

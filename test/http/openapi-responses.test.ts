@@ -1157,6 +1157,47 @@ describe("replies of the running server match /openapi.json", () => {
     await call("DELETE /apis/v1/patient/{patient_id}/documents/{document_id}", one, 404);
   });
 
+  it("v1 tasks: create, list, read, update, refuse, comment, settings", async () => {
+    const patient = seed.patient_ids[0] as number;
+    const doctor = seed.provider_ids[1] as number;
+    const created = await call("POST /apis/v1/tasks", "/apis/v1/tasks", 200, {
+      body: {
+        title: "Call back",
+        patient_id: patient,
+        assignee: { type: "provider", id: doctor },
+        priority: "high",
+        due_at: "2031-12-01T17:00:00Z",
+      },
+    });
+    const one = `/apis/v1/tasks/${created.data.id}`;
+    await call("POST /apis/v1/tasks", "/apis/v1/tasks", 400, { body: { title: "x", due_at: "soon" } });
+    await call("POST /apis/v1/tasks", "/apis/v1/tasks", 400, { body: { title: "x", patient_id: 999999 } });
+    await call(
+      "GET /apis/v1/tasks",
+      `/apis/v1/tasks?assignee=provider:${doctor}&status=open,in_progress&sort=-priority`,
+      200,
+    );
+    await call("GET /apis/v1/tasks", "/apis/v1/tasks?status=someday", 400);
+    await call("GET /apis/v1/tasks/{task_id}", one, 200);
+    await call("GET /apis/v1/tasks/{task_id}", "/apis/v1/tasks/999999", 404);
+    await call("POST /apis/v1/tasks/{task_id}", one, 200, { body: { status: "done" } });
+    await call("POST /apis/v1/tasks/{task_id}", one, 409, { body: { status: "done" } });
+    await call("POST /apis/v1/tasks/{task_id}", one, 409, { body: { title: "Closed" } });
+    await call("POST /apis/v1/tasks/{task_id}", one, 400, { body: { priority: "asap" } });
+    await call("POST /apis/v1/tasks/{task_id}/comments", `${one}/comments`, 200, { body: { body: "Done by phone." } });
+    await call("POST /apis/v1/tasks/{task_id}/comments", `${one}/comments`, 400, { body: { body: "" } });
+    await call("GET /apis/v1/tasks/{task_id}/comments", `${one}/comments`, 200);
+    await call("GET /apis/v1/task-settings", "/apis/v1/task-settings", 200);
+    await call("POST /apis/v1/task-settings", "/apis/v1/task-settings", 200, {
+      token: admin,
+      body: { rules: { document_quarantined: { enabled: false } } },
+    });
+    await call("POST /apis/v1/task-settings", "/apis/v1/task-settings", 403, {
+      body: { rules: { document_quarantined: { enabled: true } } },
+    });
+    expect(problems).toEqual([]);
+  });
+
   it("covered the representative operations (and reports how much of the document real replies checked)", () => {
     const required = [
       "POST /apis/v1/patient 200",

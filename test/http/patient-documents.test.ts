@@ -258,6 +258,27 @@ for (const { engine, store } of runs) {
       const content = await get(`${base()}/${done.id}/content`);
       expect(content.status).toBe(410);
       expect(await content.json()).toMatchObject({ error_code: "DOCUMENT_QUARANTINED" });
+      // The quarantine raises one task (tasks' document_quarantined rule); deleting the document resolves it.
+      const raisedTask = async (status: string) => {
+        for (let i = 0; i < 300; i++) {
+          const listed = await get(
+            `/apis/v1/tasks?rule=document_quarantined&subject_type=document&subject_id=${done.id}&status=${status}`,
+          );
+          const tasks = (await listed.json()).data.tasks;
+          if (tasks.length > 0) return tasks;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error(`no ${status} quarantine task within 15 s`);
+      };
+      const [task] = await raisedTask("open");
+      expect(task).toMatchObject({
+        origin: "system",
+        priority: "high",
+        subject: { type: "document", id: String(done.id) },
+      });
+      expect((await rt.call("DELETE", `${base()}/${done.id}`)).status).toBe(200);
+      const [resolved] = await raisedTask("done");
+      expect(resolved).toMatchObject({ id: task.id, resolution: "document_deleted" });
     });
 
     it("refuses bad uploads with the field named, and leaves neither row nor bytes", async () => {

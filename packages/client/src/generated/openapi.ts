@@ -1039,6 +1039,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apis/v1/task-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which of the system's task rules are on for the organisation (every rule is on until turned off). */
+        get: operations["v1GetTaskSettings"];
+        put?: never;
+        /** Turn the system's task rules on or off (rules not named keep their switch); a rule turned off raises nothing but still closes its tasks when their condition clears. Administrators only. */
+        post: operations["v1UpdateTaskSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apis/v1/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tasks of the organisation: by assignee (provider:{doctor_id}, staff:{id}, none), patient, status, priority, due window, subject, origin or rule; sorted by due time, priority or creation. */
+        get: operations["v1ListTasks"];
+        put?: never;
+        /** Create a task (open): a title, optionally a patient and a record of theirs it is about, an assignee (a provider or staff member: their inbox entry and Web Push), a priority and a due time. */
+        post: operations["v1CreateTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apis/v1/tasks/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One task. */
+        get: operations["v1GetTask"];
+        put?: never;
+        /** Partial update: fields, assignee (a new one is notified), and status through the state table (in_progress, done, cancelled; open reopens a closed task). Concurrent completions: one wins, the other gets 409 with the current status. */
+        post: operations["v1UpdateTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apis/v1/tasks/{task_id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A task's comments, oldest first. */
+        get: operations["v1ListTaskComments"];
+        put?: never;
+        /** Add a comment to a task (open or closed). */
+        post: operations["v1CommentOnTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apis/v1/treatment-catalog": {
         parameters: {
             query?: never;
@@ -2773,7 +2845,7 @@ export interface components {
             /** @description Your id of the user */
             user_id: string;
             /** @enum {string} */
-            user_type: "PATIENT" | "PROVIDER";
+            user_type: "PATIENT" | "PROVIDER" | "STAFF";
         };
         /**
          * NotReadyStatus
@@ -3170,7 +3242,7 @@ export interface components {
             updated_at: string;
             user_id: string;
             /** @enum {string} */
-            user_type: "PATIENT" | "PROVIDER";
+            user_type: "PATIENT" | "PROVIDER" | "STAFF";
         };
         /**
          * ReadyStatus
@@ -3822,7 +3894,7 @@ export interface components {
              * @description The stable error code (docs/errors.md)
              * @enum {string}
              */
-            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED";
+            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED";
             errors?: components["schemas"]["FieldIssue"][];
             message: string;
         };
@@ -4171,6 +4243,127 @@ export interface components {
             signed_at: string;
             user_id: number;
         };
+        /**
+         * V1Task
+         * @example {
+         *       "id": 318,
+         *       "title": "Call back about the home exercise program",
+         *       "description": null,
+         *       "status": "open",
+         *       "priority": "high",
+         *       "due_at": "2026-12-01T17:00:00",
+         *       "overdue": false,
+         *       "patient_id": 7,
+         *       "clinic_id": 3,
+         *       "subject": {
+         *         "type": "appointment",
+         *         "id": "5521"
+         *       },
+         *       "assignee": {
+         *         "type": "staff",
+         *         "id": 4
+         *       },
+         *       "origin": "person",
+         *       "rule": null,
+         *       "created_by": {
+         *         "user_id": 101,
+         *         "client_id": null
+         *       },
+         *       "completed_at": null,
+         *       "completed_by": {
+         *         "user_id": null
+         *       },
+         *       "resolution": null,
+         *       "created_at": "2026-11-28T09:12:40",
+         *       "updated_at": "2026-11-28T09:12:40",
+         *       "version": 1
+         *     }
+         */
+        V1Task: {
+            assignee: components["schemas"]["V1TaskAssignee"] | null;
+            /** @description The clinic of its subject; null: the organisation's */
+            clinic_id: number | null;
+            /** @description When it was done or cancelled */
+            completed_at: string | null;
+            completed_by: {
+                user_id: number | null;
+            };
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            created_at: string;
+            created_by: {
+                client_id: string | null;
+                user_id: number | null;
+            };
+            description: string | null;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            due_at: string | null;
+            id: number;
+            /** @enum {string} */
+            origin: "person" | "system";
+            /** @description Past its due time while open or in progress */
+            overdue: boolean;
+            patient_id: number | null;
+            /** @enum {string} */
+            priority: "urgent" | "high" | "normal" | "low";
+            /** @description Why the system closed it: cosigned, returned_for_revision, note_removed, authorization_extended, condition_cleared, document_deleted */
+            resolution: string | null;
+            /**
+             * @description The rule that raised it (origin system)
+             * @enum {string|null}
+             */
+            rule: "soap_cosign" | "authorization_low" | "document_quarantined" | null;
+            /** @enum {string} */
+            status: "open" | "in_progress" | "done" | "cancelled";
+            subject: components["schemas"]["V1TaskSubject"] | null;
+            title: string;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            updated_at: string;
+            /** @description +1 on every change; send it back as version for an optimistic update */
+            version: number;
+        };
+        /** V1TaskAssignee */
+        V1TaskAssignee: {
+            /** @description provider: the doctor id (the provider's user id); staff: the staff member's id */
+            id: number;
+            /** @enum {string} */
+            type: "provider" | "staff";
+        };
+        /** V1TaskComment */
+        V1TaskComment: {
+            author: {
+                client_id: string | null;
+                name: string | null;
+                user_id: number | null;
+            };
+            body: string;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            created_at: string;
+            id: number;
+            task_id: number;
+        };
+        /** V1TaskRuleSwitches */
+        V1TaskRuleSwitches: {
+            authorization_low: {
+                enabled: boolean;
+            };
+            document_quarantined: {
+                enabled: boolean;
+            };
+            soap_cosign: {
+                enabled: boolean;
+            };
+        };
+        /** V1TaskSettings */
+        V1TaskSettings: {
+            rules: components["schemas"]["V1TaskRuleSwitches"];
+        };
+        /** V1TaskSubject */
+        V1TaskSubject: {
+            /** @description The record's id (a case as its number, a SOAP note by context id) */
+            id: string;
+            /** @enum {string} */
+            type: "appointment" | "case" | "soap_note" | "document" | "authorization" | "coverage";
+        };
         /** V1TreatmentLine */
         V1TreatmentLine: {
             code: string;
@@ -4393,7 +4586,7 @@ export interface components {
                  * @description The stable error code (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED";
+                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED";
                 /** @description What the error names (ids as strings); `errors` lists field issues */
                 details: {
                     errors?: components["schemas"]["FieldIssue"][];
@@ -7471,7 +7664,7 @@ export interface operations {
                     recipient?: {
                         /** @description Your id of the user (a string; integers are taken as their decimal form) */
                         user_id: string | number;
-                        /** @description PATIENT or PROVIDER, in any case */
+                        /** @description PATIENT, PROVIDER or STAFF (a staff member, by staff id), in any case */
                         user_type: string;
                     };
                 };
@@ -7530,7 +7723,7 @@ export interface operations {
             query: {
                 /** @description The user's id */
                 user_id: string;
-                /** @description PATIENT or PROVIDER, in any case */
+                /** @description PATIENT, PROVIDER or STAFF (a staff member, by staff id), in any case */
                 user_type: string;
             };
             header?: never;
@@ -7603,7 +7796,7 @@ export interface operations {
                     label?: string | null;
                     /** @description Your id of the user (a string; integers are taken as their decimal form) */
                     user_id: string | number;
-                    /** @description PATIENT or PROVIDER, in any case */
+                    /** @description PATIENT, PROVIDER or STAFF (a staff member, by staff id), in any case */
                     user_type: string;
                 };
             };
@@ -7761,7 +7954,7 @@ export interface operations {
                 unread?: boolean;
                 /** @description The user's id */
                 user_id: string;
-                /** @description PATIENT or PROVIDER, in any case */
+                /** @description PATIENT, PROVIDER or STAFF (a staff member, by staff id), in any case */
                 user_type: string;
             };
             header?: never;
@@ -7824,7 +8017,7 @@ export interface operations {
                 "application/json": {
                     /** @description Your id of the user (a string; integers are taken as their decimal form) */
                     user_id: string | number;
-                    /** @description PATIENT or PROVIDER, in any case */
+                    /** @description PATIENT, PROVIDER or STAFF (a staff member, by staff id), in any case */
                     user_type: string;
                 };
             };
@@ -10028,6 +10221,572 @@ export interface operations {
             };
             /** @description INSUFFICIENT_PERMISSIONS: the token holds none of notes:read, read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1GetTaskSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1TaskSettings"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of tasks:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1UpdateTaskSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rules: {
+                        authorization_low?: {
+                            enabled: boolean;
+                        };
+                        document_quarantined?: {
+                            enabled: boolean;
+                        };
+                        soap_cosign?: {
+                            enabled: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1TaskSettings"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1ListTasks: {
+        parameters: {
+            query?: {
+                /** @description provider:{doctor_id}, staff:{staff_id}, or none (unassigned) */
+                assignee?: string;
+                /** @description Due at or after */
+                due_after?: string;
+                /** @description Due strictly before (tasks without a due time never match) */
+                due_before?: string;
+                /** @description Created by a person or by the system */
+                origin?: "person" | "system";
+                page?: number;
+                patient_id?: number;
+                /** @description One priority or a comma list */
+                priority?: string;
+                rule?: "soap_cosign" | "authorization_low" | "document_quarantined";
+                size?: number;
+                /** @description due_at (no due time last), priority (urgent first), created_at; - for descending; ties by id */
+                sort?: "due_at" | "-due_at" | "priority" | "-priority" | "created_at" | "-created_at";
+                /** @description One status or a comma list */
+                status?: string;
+                /** @description With subject_type */
+                subject_id?: string;
+                subject_type?: "appointment" | "case" | "soap_note" | "document" | "authorization" | "coverage";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tasks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: {
+                            pagination: components["schemas"]["V1Pagination"];
+                            tasks: components["schemas"]["V1Task"][];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of tasks:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1CreateTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A provider (by doctor id) or a staff member; null: unassigned */
+                    assignee?: {
+                        id: number;
+                        /** @enum {string} */
+                        type: "provider" | "staff";
+                    } | null;
+                    description?: string | null;
+                    /** @description RFC 3339 date-time; without an offset it is read as UTC. null: no due time */
+                    due_at?: string | null;
+                    /** @description The patient it is about */
+                    patient_id?: number | null;
+                    /**
+                     * @default normal
+                     * @enum {string}
+                     */
+                    priority?: "urgent" | "high" | "normal" | "low";
+                    /** @description The record it is about: a record of patient_id */
+                    subject?: {
+                        /** @description The record's id: 12, SERVICE_CASE_12 for a case, a SOAP note's context id */
+                        id: string | number;
+                        /** @enum {string} */
+                        type: "appointment" | "case" | "soap_note" | "document" | "authorization" | "coverage";
+                    } | null;
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1Task"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field (due_at format, priority), or UNKNOWN_REFERENCE naming patient_id, subject.id or assignee.id (nothing written) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of tasks:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1GetTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1Task"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of tasks:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description TASK_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1UpdateTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A provider (by doctor id) or a staff member; null: unassigned */
+                    assignee?: {
+                        id: number;
+                        /** @enum {string} */
+                        type: "provider" | "staff";
+                    } | null;
+                    description?: string | null;
+                    /** @description RFC 3339 date-time; without an offset it is read as UTC. null: no due time */
+                    due_at?: string | null;
+                    /** @description The patient it is about */
+                    patient_id?: number | null;
+                    /** @enum {string} */
+                    priority?: "urgent" | "high" | "normal" | "low";
+                    /**
+                     * @description in_progress: start; done: complete; cancelled: cancel; open: reopen a closed task
+                     * @enum {string}
+                     */
+                    status?: "open" | "in_progress" | "done" | "cancelled";
+                    /** @description The record it is about: a record of patient_id */
+                    subject?: {
+                        /** @description The record's id: 12, SERVICE_CASE_12 for a case, a SOAP note's context id */
+                        id: string | number;
+                        /** @enum {string} */
+                        type: "appointment" | "case" | "soap_note" | "document" | "authorization" | "coverage";
+                    } | null;
+                    title?: string;
+                    /** @description The version read: refused with VERSION_CONFLICT if it moved */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1Task"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field, or UNKNOWN_REFERENCE naming assignee.id, patient_id or subject.id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of tasks:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description TASK_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION (details.current_status, allowed_actions), TASK_CLOSED (a closed task takes only status open), or VERSION_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1ListTaskComments: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: {
+                            comments: components["schemas"]["V1TaskComment"][];
+                            pagination: components["schemas"]["V1Pagination"];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of tasks:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description TASK_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1CommentOnTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The comment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1TaskComment"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of tasks:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description TASK_NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
