@@ -401,6 +401,11 @@ for (const engine of availableEngines()) {
         return t.status === "done" ? t : undefined;
       });
       expect(closed).toMatchObject({ resolution: "cosigned", completed_by: { user_id: null } });
+      // Its condition gone, its rule key released: reopening it would leave a task no rule closes.
+      expect((await post(`/apis/v1/tasks/${raised!.id}`, { status: "open" })).body).toMatchObject({
+        code: 4092,
+        details: { current_status: "done", allowed_actions: [] },
+      });
 
       const returnedNote = await note();
       const [second] = await until("the second task", async () => {
@@ -533,6 +538,22 @@ for (const engine of availableEngines()) {
       await post(`/apis/v1/tasks/${task.id}`, { due_at: new Date(Date.now() - 30_000).toISOString() });
       await rt.runtime.practice.taskRules.sendOverdue();
       expect(await notices()).toBe(2);
+      // Unassigned: no notice owed until someone is given the task, then one.
+      const loose = (
+        await post("/apis/v1/tasks", { title: "Nobody's", due_at: new Date(Date.now() - 60_000).toISOString() })
+      ).body.data;
+      const looseNotices = async () =>
+        Number(
+          await rt.scalar(
+            "select count(*) from notifications where idempotency_key like ?",
+            `task:${loose.id}:overdue:%`,
+          ),
+        );
+      await rt.runtime.practice.taskRules.sendOverdue();
+      expect(await looseNotices()).toBe(0);
+      await post(`/apis/v1/tasks/${loose.id}`, { assignee: { type: "provider", id: 104 } });
+      await rt.runtime.practice.taskRules.sendOverdue();
+      expect(await looseNotices()).toBe(1);
       // Done: no notice owed.
       await post(`/apis/v1/tasks/${task.id}`, { status: "done" });
       await post(`/apis/v1/tasks/${task.id}`, { status: "open" });
@@ -579,6 +600,22 @@ for (const engine of availableEngines()) {
       );
       expect(refused.status).toBe(400);
       expect(JSON.stringify(refused.body)).toContain("subject.id");
+      // Nor may it move a clinic's task to the whole organisation.
+      const mine = (
+        await post("/apis/v1/tasks", {
+          title: "Here",
+          patient_id: ids.patient,
+          subject: { type: "appointment", id: appointmentId },
+        })
+      ).body.data;
+      const widened = await post(
+        `/apis/v1/tasks/${mine.id}`,
+        { subject: null },
+        await rt.token({ clinicIds: [ids.clinic] }),
+      );
+      expect(widened.status).toBe(400);
+      expect(JSON.stringify(widened.body)).toContain("subject");
+      expect((await get(`/apis/v1/tasks/${mine.id}`)).body.data.clinic_id).toBe(ids.clinic);
     });
 
     it("lists by assignee, status, priority, due window and patient, sorted as asked", async () => {

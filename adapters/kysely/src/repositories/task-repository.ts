@@ -144,7 +144,7 @@ function sorted<O>(q: SelectQueryBuilder<Database, "tasks", O>, sort: TaskListFi
     case "priority":
       return q.orderBy("priority_rank", "asc").orderBy("due_order", "asc").orderBy("id", "asc");
     case "-priority":
-      return q.orderBy("priority_rank", "desc").orderBy("id", "desc");
+      return q.orderBy("priority_rank", "desc").orderBy("due_order", "desc").orderBy("id", "desc");
     case "created_at":
       return q.orderBy("created_at", "asc").orderBy("id", "asc");
     case "-created_at":

@@ -67,7 +67,13 @@ export class TaskRuleService {
       if (existing) return "unchanged";
       const settings = (await r.tasks.settingsOf(organisationId)) ?? DEFAULT_TASK_SETTINGS;
       if (settings.disabledRules.includes(rule)) return "unchanged";
-      return (await this.raise(organisationId, rule, subjectId, verdict.task)) ? "raised" : "unchanged";
+      if (!(await this.raise(organisationId, rule, subjectId, verdict.task))) return "unchanged";
+      // The subject may have moved between the read and the insert (a note co-signed meanwhile, whose own job found
+      // no task to close): read it again, and close what was just raised if its condition is already gone.
+      const after = await this.verdict(organisationId, rule, subjectId);
+      const raised = after.holds ? undefined : await r.tasks.findByRuleKey(organisationId, key);
+      if (raised && !after.holds) await this.clear(raised, after);
+      return "raised";
     }
     // A disabled rule still closes what it raised.
     return existing ? this.clear(existing, verdict) : "unchanged";
@@ -107,7 +113,7 @@ export class TaskRuleService {
         completedAt: null,
         completedByUserId: null,
         resolution: null,
-        overdueAt: fields.dueAt,
+        overdueAt: assignee ? fields.dueAt : null,
         overdueNotifiedFor: null,
         version: 1,
         createdAt: now,
@@ -159,12 +165,19 @@ export class TaskRuleService {
   async reconcile(organisationId: number): Promise<number> {
     const r = this.deps.storage.repositories;
     let changed = 0;
-    const count = (outcome: RuleOutcome) => {
-      if (outcome !== "unchanged") changed++;
+    const failures: unknown[] = [];
+    const count = (outcome: RuleOutcome | undefined) => {
+      if (outcome !== undefined && outcome !== "unchanged") changed++;
     };
+    // One subject failing (a task a person is writing at this moment) does not stop the others; the job runs again.
+    const evaluate = (rule: TaskRule, subjectId: string) =>
+      this.evaluate(organisationId, rule, subjectId).catch((error: unknown) => {
+        failures.push(error);
+        return undefined;
+      });
     for (let offset = 0; ; offset += PAGE) {
       const { notes } = await r.soapNotes.list({ organisationId, statuses: ["COSIGN"], limit: PAGE, offset });
-      for (const note of notes) count(await this.evaluate(organisationId, "soap_cosign", note.contextId));
+      for (const note of notes) count(await evaluate("soap_cosign", note.contextId));
       if (notes.length < PAGE) break;
     }
     for (let offset = 0; ; offset += PAGE) {
@@ -175,7 +188,7 @@ export class TaskRuleService {
         offset,
       });
       for (const a of authorizations)
-        if (a.status === "ACTIVE") count(await this.evaluate(organisationId, "authorization_low", String(a.id)));
+        if (a.status === "ACTIVE") count(await evaluate("authorization_low", String(a.id)));
       if (authorizations.length < PAGE) break;
     }
     for (const rule of TASK_RULES)
@@ -185,6 +198,11 @@ export class TaskRuleService {
         if (open.length < PAGE) break;
         after = open[open.length - 1]!.id;
       }
+    if (failures.length > 0)
+      throw new AggregateError(
+        failures,
+        `${failures.length} task rule evaluations of organisation ${organisationId} failed`,
+      );
     return changed;
   }
 

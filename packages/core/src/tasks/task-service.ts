@@ -93,7 +93,7 @@ export class TaskService {
         completedAt: null,
         completedByUserId: null,
         resolution: null,
-        overdueAt: dueAt,
+        overdueAt: input.assignee ? dueAt : null,
         overdueNotifiedFor: null,
         version: 1,
         createdAt: now,
@@ -207,6 +207,19 @@ export class TaskService {
   /** The table's row for the status asked for, or INVALID_TRANSITION naming the current status. */
   private rowFor(task: Task, status: Task["status"]) {
     const trigger = TRIGGER_FOR_STATUS[status];
+    // A system task whose condition cleared gave its rule key up: reopened, no rule would ever close it again, and
+    // the condition's return would raise a second one. Refused; a person writes a task of their own.
+    if (trigger === "reopen" && task.origin === "system" && task.ruleKey === null)
+      throw systemError(
+        "INVALID_TRANSITION",
+        "The system closed this task when its condition cleared; it cannot be reopened",
+        {
+          task_id: task.id,
+          current_status: task.status,
+          action: trigger,
+          allowed_actions: [],
+        },
+      );
     const row = taskTransition(task.status, trigger);
     if (!row || row.guards.includes("system"))
       throw systemError("INVALID_TRANSITION", `Cannot ${trigger} a task that is ${task.status}`, {
@@ -243,7 +256,6 @@ export class TaskService {
       next.dueAt = input.dueAt;
       changed = true;
     }
-    next.overdueAt = overdueOwed(next);
     const issues: ValidationIssue[] = [];
     if (input.patientId !== undefined || input.subject !== undefined) {
       if (current.origin === "system")
@@ -267,6 +279,14 @@ export class TaskService {
         next.patientId = patientId;
         next.subject = where?.subject ?? null;
         next.clinicId = where?.clinicId ?? null;
+        // A token restricted to clinics may not move a clinic's task to the whole organisation.
+        if (current.clinicId !== null && next.clinicId === null && clinicAccess(principal).only)
+          throw DomainError.validation([
+            {
+              field: "subject",
+              reason: "a token restricted to clinics keeps a clinic's task at a clinic: name a record of one of them",
+            },
+          ]);
       }
     }
     if (input.assignee !== undefined && !sameAssignee(input.assignee, current.assignee)) {
@@ -276,6 +296,7 @@ export class TaskService {
       changed = true;
     }
     if (issues.length > 0) throw DomainError.unknownReference(issues);
+    next.overdueAt = overdueOwed(next);
     return changed;
   }
 
@@ -455,7 +476,8 @@ export async function resolveSubject(
     }
     case "authorization": {
       const a = await r.authorizations.findById(organisationId, id);
-      return a && { subject, patientId: a.patientId, clinicId: null };
+      const c = a && (await r.cases.findById(organisationId, a.caseId));
+      return a && { subject, patientId: a.patientId, clinicId: c?.clinicId ?? null };
     }
     case "coverage": {
       const card = await r.insuranceCards.findById(organisationId, id);

@@ -45,8 +45,11 @@ export function applyTaskTransition(task: Task, row: TaskTransition, actor: Task
 export const eventOf = (row: TaskTransition): "task.completed" | "task.updated" =>
   row.effects.includes("emit_task_completed") ? "task.completed" : "task.updated";
 
-/** The due time an open task still owes a notice for: its due time, unless that one was notified already. */
-export function overdueOwed(task: Pick<Task, "dueAt" | "overdueNotifiedFor" | "status">): Date | null {
-  if (!task.dueAt || (task.status !== "open" && task.status !== "in_progress")) return null;
+/**
+ * The due time an open, assigned task still owes a notice for: its due time, unless that one was notified already.
+ * An unassigned task owes none until someone is given it (the notice has nobody to go to).
+ */
+export function overdueOwed(task: Pick<Task, "dueAt" | "overdueNotifiedFor" | "status" | "assignee">): Date | null {
+  if (!task.dueAt || !task.assignee || (task.status !== "open" && task.status !== "in_progress")) return null;
   return task.overdueNotifiedFor?.getTime() === task.dueAt.getTime() ? null : task.dueAt;
 }

@@ -20,7 +20,8 @@ const ORDERS: Record<TaskListFilter["sort"], (a: Task, b: Task) => number> = {
   "-due_at": (a, b) => text(dueOrder(b), dueOrder(a)) || byId(b, a),
   priority: (a, b) =>
     priorityRank(a.priority) - priorityRank(b.priority) || text(dueOrder(a), dueOrder(b)) || byId(a, b),
-  "-priority": (a, b) => priorityRank(b.priority) - priorityRank(a.priority) || byId(b, a),
+  "-priority": (a, b) =>
+    priorityRank(b.priority) - priorityRank(a.priority) || text(dueOrder(b), dueOrder(a)) || byId(b, a),
   created_at: (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || byId(a, b),
   "-created_at": (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || byId(b, a),
 };
