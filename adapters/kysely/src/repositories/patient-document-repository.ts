@@ -12,7 +12,7 @@ import {
 } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { readLatest } from "../contention.js";
-import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
+import { insertIgnoringDuplicate, insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
 import { insertReturningId } from "./insert-returning-id.js";
 import { fromDbTime, toDbTime } from "../db-time.js";
 import type { Database } from "../schema.js";
@@ -246,15 +246,19 @@ export class KyselyPatientDocumentRepository implements PatientDocumentRepositor
       custom_categories: JSON.stringify(settings.customCategories),
       updated_at: toDbTime(now),
     };
-    const updated = await this.db
-      .updateTable("patient_document_settings")
-      .set(values)
-      .where("organisation_id", "=", organisationId)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0)
+    // Insert-if-absent, then update: two first saves at once end with one row (the later values), never a key error.
+    const inserted = await insertIgnoringDuplicate(
+      this.db,
+      this.profile,
+      "patient_document_settings",
+      { organisation_id: organisationId, ...values },
+      ["organisation_id"],
+    );
+    if (!inserted)
       await this.db
-        .insertInto("patient_document_settings")
-        .values({ organisation_id: organisationId, ...values })
+        .updateTable("patient_document_settings")
+        .set(values)
+        .where("organisation_id", "=", organisationId)
         .execute();
   }
 }

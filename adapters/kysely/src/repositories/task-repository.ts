@@ -15,7 +15,7 @@ import {
 import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
 import { readLatest } from "../contention.js";
 import { fromDbTime, toDbTime } from "../db-time.js";
-import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
+import { insertIgnoringDuplicate, insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
 import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import type { TaskCommentsTable, TasksTable } from "../tables/tasks.js";
@@ -280,15 +280,15 @@ export class KyselyTaskRepository implements TaskRepository {
 
   async saveSettings(organisationId: number, settings: TaskSettings, now: Date): Promise<void> {
     const values = { disabled_rules: JSON.stringify(settings.disabledRules), updated_at: toDbTime(now) };
-    const updated = await this.db
-      .updateTable("task_settings")
-      .set(values)
-      .where("organisation_id", "=", organisationId)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0)
-      await this.db
-        .insertInto("task_settings")
-        .values({ organisation_id: organisationId, ...values })
-        .execute();
+    // Insert-if-absent, then update: two first saves at once end with one row (the later values), never a key error.
+    const inserted = await insertIgnoringDuplicate(
+      this.db,
+      this.profile,
+      "task_settings",
+      { organisation_id: organisationId, ...values },
+      ["organisation_id"],
+    );
+    if (!inserted)
+      await this.db.updateTable("task_settings").set(values).where("organisation_id", "=", organisationId).execute();
   }
 }

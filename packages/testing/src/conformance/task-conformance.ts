@@ -419,5 +419,15 @@ export function describeTaskConformance(engine: string, current: () => { s: Stor
       expect(await t.settingsOf(2)).toEqual({ disabledRules: ["authorization_low"] });
       expect(await t.settingsOf(1)).toEqual({ disabledRules: [] });
     });
+
+    it(`[${engine}] two first saves at once leave one row, never a key error`, async () => {
+      const t = s.repositories.tasks;
+      await s.repositories.organisations.ensure({ id: 3, name: "Org 3", plan: "free", now: T0 });
+      await Promise.all([
+        s.transaction((tx) => tx.tasks.saveSettings(3, { disabledRules: ["soap_cosign"] }, at(1))),
+        s.transaction((tx) => tx.tasks.saveSettings(3, { disabledRules: ["authorization_low"] }, at(2))),
+      ]);
+      expect([["soap_cosign"], ["authorization_low"]]).toContainEqual((await t.settingsOf(3))?.disabledRules);
+    });
   });
 }
