@@ -15,6 +15,8 @@ const REFUSING = [
   ["patch", "/v2/api-clients/{api_client_id}"],
   ["delete", "/v2/api-clients/{api_client_id}"],
   ["post", "/v2/api-clients/{api_client_id}/rotate-secret"],
+  ["post", "/apis/v1/doctor"],
+  ["post", "/apis/v1/doctor/{doctor_id}"],
 ] as const;
 
 describe("the OpenAPI document on clinic restrictions", () => {

@@ -1198,6 +1198,26 @@ describe("replies of the running server match /openapi.json", () => {
     expect(problems).toEqual([]);
   });
 
+  it("v1 doctors: create, list, read, update, refuse", async () => {
+    const clinic = seed.clinic_ids[0] as number;
+    const created = await call("POST /apis/v1/doctor", "/apis/v1/doctor", 200, {
+      body: { doctor_id: 7201, first_name: "Sam", last_name: "Ortiz", npi: "1456789019", clinic_ids: [clinic] },
+    });
+    expect(created.data.doctor_id).toBe(7201);
+    await call("POST /apis/v1/doctor", "/apis/v1/doctor", 409, {
+      body: { doctor_id: 7201, first_name: "Sam", last_name: "Ortiz" },
+    });
+    await call("POST /apis/v1/doctor", "/apis/v1/doctor", 400, {
+      body: { doctor_id: 7202, first_name: "Sam", last_name: "Ortiz", npi: "1456789018" },
+    });
+    await call("GET /apis/v1/doctors", `/apis/v1/doctors?clinic_id=${clinic}&active=all`, 200);
+    await call("GET /apis/v1/doctor/{doctor_id}", "/apis/v1/doctor/7201", 200);
+    await call("GET /apis/v1/doctor/{doctor_id}", "/apis/v1/doctor/999999", 404);
+    await call("POST /apis/v1/doctor/{doctor_id}", "/apis/v1/doctor/7201", 200, { body: { active: false } });
+    await call("POST /apis/v1/doctor/{doctor_id}", "/apis/v1/doctor/7201", 400, { body: { npi: "123" } });
+    expect(problems).toEqual([]);
+  });
+
   it("covered the representative operations (and reports how much of the document real replies checked)", () => {
     const required = [
       "POST /apis/v1/patient 200",

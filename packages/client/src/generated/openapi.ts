@@ -467,6 +467,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apis/v1/doctor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a doctor (active), the same provider /v2/providers shows: NPI check digit, doctor id and NPI unique in the organisation, clinics and supervising physician must exist. */
+        post: operations["v1CreateDoctor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apis/v1/doctor/{doctor_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One doctor, active or not, by doctor id. */
+        get: operations["v1GetDoctor"];
+        put?: never;
+        /** Change a doctor: omitted fields keep their values, null clears an optional one, lists given replace the list; active false deactivates. The doctor id never changes. */
+        post: operations["v1UpdateDoctor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apis/v1/doctors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's doctors by last name: active ones unless active says otherwise, by clinic or speciality. */
+        get: operations["v1ListDoctors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apis/v1/document-settings": {
         parameters: {
             query?: never;
@@ -3849,6 +3901,54 @@ export interface components {
             cpt_modifier_id: number;
             description: string;
             filter: boolean;
+        };
+        /**
+         * V1Doctor
+         * @example {
+         *       "doctor_id": 201,
+         *       "provider_id": 14,
+         *       "first_name": "Sam",
+         *       "last_name": "Ortiz",
+         *       "npi": "1456789019",
+         *       "credentials": [
+         *         "DPT"
+         *       ],
+         *       "licence_number": "PT-004211",
+         *       "licence_state": "IL",
+         *       "specialities": [
+         *         "vestibular"
+         *       ],
+         *       "clinic_ids": [
+         *         3
+         *       ],
+         *       "supervising_physician_id": null,
+         *       "requires_cosign": false,
+         *       "active": true,
+         *       "created_at": "2026-11-28T09:12:40",
+         *       "updated_at": "2026-11-28T09:12:40"
+         *     }
+         */
+        V1Doctor: {
+            active: boolean;
+            clinic_ids: number[];
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            created_at: string;
+            credentials: string[];
+            /** @description The user id: the user_id claim of their tokens, and v1 booking's doctor_id */
+            doctor_id: number;
+            first_name: string;
+            last_name: string;
+            licence_number: string | null;
+            licence_state: string | null;
+            npi: string | null;
+            /** @description The same provider's id on v2 (/v2/providers/{provider_id}) */
+            provider_id: number;
+            requires_cosign: boolean;
+            specialities: string[];
+            /** @description The doctor id of the provider who co-signs their notes */
+            supervising_physician_id: number | null;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            updated_at: string;
         };
         /** V1DocumentationSettings */
         V1DocumentationSettings: {
@@ -7305,6 +7405,298 @@ export interface operations {
                 };
             };
             /** @description INSUFFICIENT_PERMISSIONS: the token holds none of appointments:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1CreateDoctor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clinic_ids?: number[];
+                    /** @description e.g. DPT, PTA, DC, OTR, CCC-SLP */
+                    credentials?: string[];
+                    /** @description Their user id in your identity provider; never changes */
+                    doctor_id: number;
+                    first_name: string;
+                    last_name: string;
+                    licence_number?: string | null;
+                    licence_state?: string | null;
+                    /** @description 10 digits with a valid check digit */
+                    npi?: string | null;
+                    /** @description Their notes need co-signature whatever the organisation says */
+                    requires_cosign?: boolean;
+                    specialities?: string[];
+                    /** @description The doctor id of the provider who co-signs their notes */
+                    supervising_physician_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The doctor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1Doctor"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field (npi check digit, an unknown clinic or supervising physician) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of providers:write, write, or it is restricted to clinics (clinic_id_list) and the new doctor would not be restricted to some of its own clinics */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description DUPLICATE_PROVIDER: the doctor id or the NPI is another provider's (details.field) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1GetDoctor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doctor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The doctor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1Doctor"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of providers:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description PROVIDER_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1UpdateDoctor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doctor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active?: boolean;
+                    clinic_ids?: number[];
+                    /** @description e.g. DPT, PTA, DC, OTR, CCC-SLP */
+                    credentials?: string[];
+                    first_name?: string;
+                    last_name?: string;
+                    licence_number?: string | null;
+                    licence_state?: string | null;
+                    /** @description 10 digits with a valid check digit */
+                    npi?: string | null;
+                    /** @description Their notes need co-signature whatever the organisation says */
+                    requires_cosign?: boolean;
+                    specialities?: string[];
+                    /** @description The doctor id of the provider who co-signs their notes */
+                    supervising_physician_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The doctor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1Doctor"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of providers:write, write, or it is restricted to clinics (clinic_id_list) and the doctor, before or after the change, is not restricted to some of its own clinics */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description PROVIDER_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description DUPLICATE_PROVIDER: the NPI is another provider's */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1ListDoctors: {
+        parameters: {
+            query?: {
+                /** @description true (the default): active doctors; false: deactivated ones; all: both */
+                active?: "true" | "false" | "all";
+                /** @description Doctors who work at this clinic */
+                clinic_id?: number;
+                page?: number;
+                size?: number;
+                /** @description One of their specialities, any case */
+                speciality?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of doctors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: {
+                            doctors: components["schemas"]["V1Doctor"][];
+                            pagination: components["schemas"]["V1Pagination"];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of providers:read, read */
             403: {
                 headers: {
                     [name: string]: unknown;

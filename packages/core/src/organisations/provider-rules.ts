@@ -43,6 +43,8 @@ export type ProviderListQuery = Patch<{
   search: string;
   status: "active" | "inactive" | "all";
   clinicId: number;
+  /** One of their specialities, compared without regard to case (v1's list filter). */
+  speciality: string;
   sort: ProviderSortField;
   order: "asc" | "desc";
 }>;

@@ -80,6 +80,13 @@ export class ProviderService {
     return found;
   }
 
+  /** The provider with this user id (v1's doctor_id), or PROVIDER_NOT_FOUND naming doctor_id. */
+  async getByUserId(principal: Principal, userId: number): Promise<Provider> {
+    const found = await this.deps.storage.repositories.organisations.findProvider(principal.organisationId, userId);
+    if (!found) throw organisationError("PROVIDER_NOT_FOUND", "Doctor not found", { doctor_id: userId });
+    return found;
+  }
+
   /** Partial update: omitted fields keep their values, null clears an optional one, lists given replace the list. */
   async update(principal: Principal, id: number, changes: ProviderChanges): Promise<Provider> {
     const now = this.deps.clock.now();
@@ -132,6 +139,11 @@ export class ProviderService {
     const matching = (await this.deps.storage.repositories.organisations.listProviders(principal.organisationId))
       .filter((p) => status === "all" || p.active === (status === "active"))
       .filter((p) => query.clinicId === undefined || p.clinicIds.includes(query.clinicId))
+      .filter(
+        (p) =>
+          query.speciality === undefined ||
+          p.specialities.some((s) => foldForMatch(s) === foldForMatch(query.speciality as string)),
+      )
       .filter((p) => terms.every((t) => searchText(p).includes(t)));
     const key = (p: Provider) =>
       sort === "last_name"
