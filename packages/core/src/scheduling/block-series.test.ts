@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type BlockException, occurrenceOn, seriesOccurrences, splitSeries } from "./block-series.js";
+import { type BlockException, blockOccurrences, occurrenceOn, seriesOccurrences, splitSeries } from "./block-series.js";
 
 // A weekly Wednesday lunch, 12:00-13:00 in Chicago, eight times from 2031-03-05: the clocks go forward on Sunday
 // 2031-03-09, so the first occurrence is 18:00 UTC and the rest 17:00 UTC.
@@ -102,5 +102,24 @@ describe("recurring block series", () => {
     expect(split?.head?.rrule).toBe("FREQ=WEEKLY;BYDAY=WE;COUNT=2");
     expect(split?.tail.startsAt.toISOString()).toBe("2031-11-05T18:00:00.000Z");
     expect(split?.tail.rrule).toContain("UNTIL=20311120T000000Z");
+  });
+
+  it("holds the time of the series with its exceptions applied (what slots and placement read)", () => {
+    const exceptions: BlockException[] = [
+      { occurrenceDate: "2031-03-19", kind: "cancelled", startsAt: null, endsAt: null, reason: null },
+      {
+        occurrenceDate: "2031-03-26",
+        kind: "modified",
+        startsAt: new Date("2031-03-26T19:00:00Z"),
+        endsAt: new Date("2031-03-26T20:00:00Z"),
+        reason: null,
+      },
+    ];
+    const held = blockOccurrences({ ...lunch, exceptions }, new Date("2031-03-15"), new Date("2031-04-01"));
+    expect(held.map((o) => iso(o.start))).toEqual(["2031-03-26T19:00"]);
+    expect(blockOccurrences(lunch, new Date("2031-03-15"), new Date("2031-04-01")).map((o) => iso(o.start))).toEqual([
+      "2031-03-19T17:00",
+      "2031-03-26T17:00",
+    ]);
   });
 });

@@ -1,24 +1,13 @@
-import { blockOccurrences, lastEnd, type ProviderBlock } from "./provider-block.js";
+import { type BlockException, lastEnd, type ProviderBlock, ruleOccurrences } from "./provider-block.js";
+import type { Interval } from "./shift.js";
 import { ruleOptions } from "./recurrence.js";
 import { RRule } from "./rrule-interop.js";
 import { dayStart, isoInZone } from "./zone-cache.js";
 
-/**
- * Edits of a recurring block's occurrences (issue 49, v1's modify-block and series edits), as pure functions of the
- * block and its exceptions. An exception is RFC 5545's RECURRENCE-ID: the occurrence is named by its local date in
- * the block's zone (a block recurs at most daily), and is either moved or re-reasoned (`modified`) or cancelled.
- * A modified exception holds only what it changed (null: the series'), so an edit of the whole series reaches
- * every field an exception did not change and none that it did.
- */
-export interface BlockException {
-  /** The occurrence's original local date, YYYY-MM-DD in the block's zone. */
-  occurrenceDate: string;
-  kind: "modified" | "cancelled";
-  /** A modified occurrence's own times and reason; null: the series' (a cancelled one has none). */
-  startsAt: Date | null;
-  endsAt: Date | null;
-  reason: string | null;
-}
+export type { BlockException } from "./provider-block.js";
+
+// Edits of a recurring block's occurrences (issue 49, v1's modify-block and series edits), as pure functions of the
+// block and its exceptions (BlockException, provider-block.ts).
 
 /** One occurrence as lists show it: its original date, its times and reason, and whether an exception made it. */
 export interface SeriesOccurrence {
@@ -46,7 +35,7 @@ export function seriesOccurrences(
   const zone = block.timeZone ?? "UTC";
   const byDate = new Map(exceptions.map((e) => [e.occurrenceDate, e]));
   const out: SeriesOccurrence[] = [];
-  for (const o of blockOccurrences(block, from, to)) {
+  for (const o of ruleOccurrences(block, from, to)) {
     const occurrenceDate = localDate(o.start, zone);
     if (byDate.has(occurrenceDate)) continue;
     out.push({ occurrenceDate, start: o.start, end: o.end, reason: block.reason, modified: false });
@@ -66,7 +55,7 @@ export function seriesOccurrences(
 /** The rule's occurrence on a local date, or undefined when the series has none that day. */
 export function occurrenceOn(block: SeriesBlock, date: string): { start: Date; end: Date } | undefined {
   const zone = block.timeZone ?? "UTC";
-  const found = blockOccurrences(block, dayStart(zone, date), dayStart(zone, date, 1)).find(
+  const found = ruleOccurrences(block, dayStart(zone, date), dayStart(zone, date, 1)).find(
     (o) => localDate(o.start, zone) === date,
   );
   return found && { start: found.start, end: found.end };
@@ -91,7 +80,7 @@ export function splitSeries(
   if (!block.rrule || !block.timeZone) return undefined;
   const at = occurrenceOn(block, date);
   if (!at) return undefined;
-  const all = blockOccurrences(block, block.startsAt, lastEnd(block));
+  const all = ruleOccurrences(block, block.startsAt, lastEnd(block));
   const index = all.findIndex((o) => o.start.getTime() === at.start.getTime());
   const options = ruleOptions(block.rrule);
   const tailOptions = options.count ? { ...options, count: options.count - index } : options;
@@ -99,4 +88,17 @@ export function splitSeries(
     head: index === 0 ? null : { rrule: ruleText({ ...options, until: null, count: index }) },
     tail: { startsAt: at.start, endsAt: at.end, rrule: ruleText(tailOptions) },
   };
+}
+
+/**
+ * The time a block holds within [from, to): its rule's occurrences with its exceptions applied (cancelled ones gone,
+ * modified ones at their own times). What slots, placement and a block's conflicts read.
+ */
+export function blockOccurrences(
+  block: Pick<ProviderBlock, "startsAt" | "endsAt" | "timeZone" | "rrule" | "reason" | "exceptions">,
+  from: Date,
+  to: Date,
+): Interval[] {
+  if (!block.exceptions?.length) return ruleOccurrences(block, from, to);
+  return seriesOccurrences(block, block.exceptions, from, to).map((o) => ({ start: o.start, end: o.end }));
 }

@@ -1,4 +1,5 @@
 import { schedulingError } from "./scheduling-errors.js";
+import { blockOccurrences } from "./block-series.js";
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
 import { queueFreedTime } from "../appointments/freed-time.js";
 import type { Appointment } from "../appointments/appointment.js";
@@ -10,14 +11,7 @@ import { DomainError } from "../kernel/domain-error.js";
 import { providerNotFound } from "../organisations/organisation-errors.js";
 import type { Storage } from "../kernel/storage.js";
 import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
-import {
-  BLOCK_LIMITS,
-  type BlockDraft,
-  blockIssues,
-  blockOccurrences,
-  lastEnd,
-  type ProviderBlock,
-} from "./provider-block.js";
+import { BLOCK_LIMITS, type BlockDraft, blockIssues, lastEnd, type ProviderBlock } from "./provider-block.js";
 
 const DAY_MS = 86_400_000;
 

@@ -4,7 +4,7 @@ import type { Placement, PlacementCheck } from "../appointments/appointment-serv
 import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine.js";
 import type { Clock } from "../kernel/clock.js";
 import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
-import { blockOccurrences } from "./provider-block.js";
+import { blockOccurrences } from "./block-series.js";
 import { shiftOf } from "./provider-schedule.js";
 import { occurrences } from "./shift.js";
 import { mergeIntervals } from "./slots.js";

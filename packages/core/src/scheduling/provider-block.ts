@@ -25,6 +25,23 @@ export interface ProviderBlock {
   lastEndsAt: Date;
   createdAt: Date;
   removedAt: Date | null;
+  /** A recurring block's changed occurrences (block-series.ts); absent or empty: every occurrence as the rule has it. */
+  exceptions?: BlockException[];
+}
+
+/**
+ * One changed occurrence of a recurring block, RFC 5545's RECURRENCE-ID: named by its original local date in the
+ * block's zone (a block recurs at most daily), moved or re-reasoned (`modified`) or `cancelled`. A modified one
+ * holds only what it changed (null: the series'), so an edit of the whole series reaches every field an exception
+ * did not change and none that it did.
+ */
+export interface BlockException {
+  /** The occurrence's original local date, YYYY-MM-DD. */
+  occurrenceDate: string;
+  kind: "modified" | "cancelled";
+  startsAt: Date | null;
+  endsAt: Date | null;
+  reason: string | null;
 }
 
 export interface BlockDraft {
@@ -67,8 +84,11 @@ function ruleOf(block: Pick<ProviderBlock, "startsAt" | "timeZone" | "rrule">): 
   });
 }
 
-/** Every occurrence's [start, end) that overlaps [from, to). */
-export function blockOccurrences(
+/**
+ * Every occurrence's [start, end) the rule gives that overlaps [from, to), exceptions aside (block-series.ts's
+ * blockOccurrences applies them: what slots, placement and conflicts read).
+ */
+export function ruleOccurrences(
   block: Pick<ProviderBlock, "startsAt" | "endsAt" | "timeZone" | "rrule">,
   from: Date,
   to: Date,

@@ -9,7 +9,7 @@ import { clinicNotFound, providerNotFound } from "../organisations/organisation-
 import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import type { Storage } from "../kernel/storage.js";
 import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
-import { blockOccurrences } from "./provider-block.js";
+import { blockOccurrences } from "./block-series.js";
 import { shiftOf } from "./provider-schedule.js";
 import { type Interval, occurrences, type Shift } from "./shift.js";
 import { bookableSlots } from "./slots.js";
