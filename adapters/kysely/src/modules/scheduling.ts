@@ -1,6 +1,7 @@
 import { defineKyselyModule } from "../kysely-module.js";
 import { providerSchedulesMigration } from "../migrations/026-provider-schedules.js";
 import { providerBlocksMigration } from "../migrations/027-provider-blocks.js";
+import { blockExceptionsMigration } from "../migrations/038-block-exceptions.js";
 import { KyselyBlockRepository } from "../repositories/block-repository.js";
 import { KyselyScheduleRepository } from "../repositories/schedule-repository.js";
 
@@ -14,6 +15,7 @@ export const schedulingKyselyModule = defineKyselyModule({
   migrations: (profile) => ({
     "026-provider-schedules": providerSchedulesMigration(profile),
     "027-provider-blocks": providerBlocksMigration(profile),
+    "038-block-exceptions": blockExceptionsMigration(),
   }),
   tables: ["provider_schedules", "provider_blocks"],
 });

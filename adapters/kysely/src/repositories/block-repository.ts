@@ -1,4 +1,4 @@
-import type { BlockRepository, ProviderBlock } from "@openpractice/core";
+import type { BlockException, BlockRepository, ProviderBlock } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import type { ProviderBlocksTable } from "../tables/scheduling.js";
 import { fromDbTime, toDbTime } from "../db-time.js";
@@ -18,7 +18,41 @@ const toBlock = (r: Selectable<ProviderBlocksTable>): ProviderBlock => ({
   rrule: r.rrule,
   createdAt: fromDbTime(r.created_at),
   removedAt: r.removed_at === null ? null : fromDbTime(r.removed_at),
+  exceptions: r.exceptions === null ? [] : exceptionsFrom(r.exceptions),
+  seriesId: r.series_id === null ? null : Number(r.series_id),
+  version: Number(r.version),
 });
+
+type StoredException = {
+  date: string;
+  kind: BlockException["kind"];
+  start: string | null;
+  end: string | null;
+  reason: string | null;
+};
+
+function exceptionsFrom(json: string): BlockException[] {
+  return (JSON.parse(json) as StoredException[]).map((e) => ({
+    occurrenceDate: e.date,
+    kind: e.kind,
+    startsAt: e.start === null ? null : fromDbTime(e.start),
+    endsAt: e.end === null ? null : fromDbTime(e.end),
+    reason: e.reason,
+  }));
+}
+
+/** The exceptions as stored: null for none, so a block without any reads as every block before migration 038. */
+function exceptionsJson(exceptions: readonly BlockException[]): string | null {
+  if (exceptions.length === 0) return null;
+  const stored: StoredException[] = exceptions.map((e) => ({
+    date: e.occurrenceDate,
+    kind: e.kind,
+    start: e.startsAt === null ? null : toDbTime(e.startsAt),
+    end: e.endsAt === null ? null : toDbTime(e.endsAt),
+    reason: e.reason,
+  }));
+  return JSON.stringify(stored);
+}
 
 export class KyselyBlockRepository implements BlockRepository {
   constructor(
@@ -38,8 +72,33 @@ export class KyselyBlockRepository implements BlockRepository {
       rrule: b.rrule,
       created_at: toDbTime(b.createdAt),
       removed_at: b.removedAt === null ? null : toDbTime(b.removedAt),
+      exceptions: exceptionsJson(b.exceptions),
+      series_id: b.seriesId,
+      version: b.version,
     });
     return { ...b, id };
+  }
+
+  async update(b: ProviderBlock): Promise<boolean> {
+    const result = await this.db
+      .updateTable("provider_blocks")
+      .set({
+        starts_at: toDbTime(b.startsAt),
+        ends_at: toDbTime(b.endsAt),
+        last_ends_at: toDbTime(b.lastEndsAt),
+        reason: b.reason,
+        time_zone: b.timeZone,
+        rrule: b.rrule,
+        exceptions: exceptionsJson(b.exceptions),
+        series_id: b.seriesId,
+        version: b.version + 1,
+      })
+      .where("organisation_id", "=", b.organisationId)
+      .where("id", "=", b.id)
+      .where("version", "=", b.version)
+      .where("removed_at", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async findById(organisationId: number, id: number): Promise<ProviderBlock | undefined> {

@@ -30,6 +30,10 @@ export interface ProviderBlocksTable {
   rrule: string | null;
   created_at: string;
   removed_at: string | null;
+  /** JSON array of the block's exceptions (migration 038); null: none. */
+  exceptions: string | null;
+  series_id: number | null;
+  version: Generated<number>;
 }
 
 /** The scheduling domain's tables by name: its line in `Database` (schema.ts). */

@@ -117,9 +117,10 @@ describe("recurring block series", () => {
     ];
     const held = blockOccurrences({ ...lunch, exceptions }, new Date("2031-03-15"), new Date("2031-04-01"));
     expect(held.map((o) => iso(o.start))).toEqual(["2031-03-26T19:00"]);
-    expect(blockOccurrences(lunch, new Date("2031-03-15"), new Date("2031-04-01")).map((o) => iso(o.start))).toEqual([
-      "2031-03-19T17:00",
-      "2031-03-26T17:00",
-    ]);
+    expect(
+      blockOccurrences({ ...lunch, exceptions: [] }, new Date("2031-03-15"), new Date("2031-04-01")).map((o) =>
+        iso(o.start),
+      ),
+    ).toEqual(["2031-03-19T17:00", "2031-03-26T17:00"]);
   });
 });

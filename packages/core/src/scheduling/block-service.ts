@@ -64,6 +64,9 @@ export class BlockService {
       lastEndsAt: lastEnd(shape),
       createdAt: now,
       removedAt: null,
+      exceptions: [],
+      seriesId: null,
+      version: 1,
     });
     // The appointments it overlaps, as a warning: booked visits are the front desk's to move, not ours to cancel.
     const { appointments } = await repositories.appointments.list({

@@ -25,8 +25,12 @@ export interface ProviderBlock {
   lastEndsAt: Date;
   createdAt: Date;
   removedAt: Date | null;
-  /** A recurring block's changed occurrences (block-series.ts); absent or empty: every occurrence as the rule has it. */
-  exceptions?: BlockException[];
+  /** A recurring block's changed occurrences (block-series.ts); empty: every occurrence as the rule has it. */
+  exceptions: BlockException[];
+  /** The first block of a series split by a this_and_following edit; null: this block is its own series. */
+  seriesId: number | null;
+  /** Compare-and-set counter of edits: +1 on every update. */
+  version: number;
 }
 
 /**

@@ -120,6 +120,9 @@ export function describeScheduleConformance(engine: string, current: () => { s: 
         rrule: null,
         createdAt: T0,
         removedAt: null,
+        exceptions: [],
+        seriesId: null,
+        version: 1,
       });
       const lunch = await s.repositories.blocks.insert({
         ...oneOff,
@@ -145,6 +148,33 @@ export function describeScheduleConformance(engine: string, current: () => { s: 
       expect(await s.repositories.blocks.remove(1, oneOff.id, T0)).toBe(false);
       expect((await s.repositories.blocks.findById(1, oneOff.id))?.removedAt).toEqual(T0);
       expect(await ids("2027-01-04T00:00:00Z", "2027-01-05T00:00:00Z")).toEqual([lunch.id]);
+
+      // An edit: exceptions and series round-trip, compare-and-set on the version, never on a removed block.
+      const edited = {
+        ...lunch,
+        reason: "Staff lunch",
+        seriesId: oneOff.id,
+        exceptions: [
+          {
+            occurrenceDate: "2027-01-06",
+            kind: "modified" as const,
+            startsAt: at("2027-01-06T19:00:00.000Z"),
+            endsAt: at("2027-01-06T20:00:00.000Z"),
+            reason: null,
+          },
+          { occurrenceDate: "2027-01-07", kind: "cancelled" as const, startsAt: null, endsAt: null, reason: "Closed" },
+        ],
+      };
+      expect(await s.repositories.blocks.update(edited)).toBe(true);
+      expect(await s.repositories.blocks.update(edited)).toBe(false);
+      expect(await s.repositories.blocks.findById(1, lunch.id)).toEqual({ ...edited, version: lunch.version + 1 });
+      expect(await s.repositories.blocks.update({ ...edited, organisationId: 2, version: lunch.version + 1 })).toBe(
+        false,
+      );
+      expect(await s.repositories.blocks.update({ ...edited, exceptions: [], version: lunch.version + 1 })).toBe(true);
+      expect((await s.repositories.blocks.findById(1, lunch.id))?.exceptions).toEqual([]);
+      expect(await s.repositories.blocks.remove(1, lunch.id, T0)).toBe(true);
+      expect(await s.repositories.blocks.update({ ...edited, version: lunch.version + 2 })).toBe(false);
     });
   });
 }

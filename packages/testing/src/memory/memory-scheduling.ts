@@ -66,6 +66,27 @@ export function memorySchedules(s: () => MemoryState): Pick<Repositories, "sched
             )
             .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || a.id - b.id),
         ),
+      async update(block) {
+        const b = blocks().get(block.id);
+        if (b?.organisationId !== block.organisationId || b.removedAt !== null || b.version !== block.version)
+          return false;
+        // Everything an edit may change; the provider, creation and removal stay as stored.
+        blocks().set(block.id, {
+          ...b,
+          ...structuredClone({
+            startsAt: block.startsAt,
+            endsAt: block.endsAt,
+            lastEndsAt: block.lastEndsAt,
+            reason: block.reason,
+            timeZone: block.timeZone,
+            rrule: block.rrule,
+            exceptions: block.exceptions,
+            seriesId: block.seriesId,
+          }),
+          version: b.version + 1,
+        });
+        return true;
+      },
       async remove(organisationId, id, now) {
         const b = blocks().get(id);
         if (b?.organisationId !== organisationId || b.removedAt !== null) return false;
