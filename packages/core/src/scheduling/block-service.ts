@@ -15,7 +15,7 @@ import { BLOCK_LIMITS, type BlockDraft, blockIssues, lastEnd, type ProviderBlock
 
 const DAY_MS = 86_400_000;
 
-const blockNotFound = (id: number) => schedulingError("BLOCK_NOT_FOUND", "Block not found", { block_id: id });
+export const blockNotFound = (id: number) => schedulingError("BLOCK_NOT_FOUND", "Block not found", { block_id: id });
 
 /** The most appointments a block's answer lists as overlapped (more are counted, not listed). */
 const LISTED_OVERLAPS = 100;
@@ -24,7 +24,7 @@ const LISTED_OVERLAPS = 100;
  * The provider whose calendar the principal may block: one of the organisation's, working at a clinic within the
  * principal's clinic restriction (a block holds the provider's time at every clinic, so it follows the provider).
  */
-async function reachableProvider(
+export async function reachableProvider(
   storage: Storage<SchedulingServiceRepositories>,
   principal: Principal,
   providerId: number,

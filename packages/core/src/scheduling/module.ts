@@ -4,6 +4,7 @@ import type { ScheduleRepository } from "./schedule-repository.js";
 import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import { SCHEDULING_ERROR_CODES } from "./scheduling-errors.js";
 import { BlockService } from "./block-service.js";
+import { BlockSeriesService } from "./block-series-service.js";
 import { SchedulingBookingService } from "./booking-service.js";
 import { ScheduleService } from "./schedule-service.js";
 import { SlotService } from "./slot-service.js";
@@ -15,6 +16,7 @@ export const schedulingModule = defineCoreModule({
   createServices: ({ storage, clock }: ModuleDependencies<SchedulingServiceRepositories>) => ({
     schedules: new ScheduleService({ storage, clock }),
     blocks: new BlockService({ storage, clock }),
+    blockSeries: new BlockSeriesService({ storage, clock }),
     slots: new SlotService({ storage, clock }),
     bookings: new SchedulingBookingService({ storage, clock }),
   }),
