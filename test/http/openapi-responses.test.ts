@@ -1218,6 +1218,48 @@ describe("replies of the running server match /openapi.json", () => {
     expect(problems).toEqual([]);
   });
 
+  it("v1 blocks: create, list occurrences, modify with each scope, delete with a scope, refuse", async () => {
+    const doctor = seed.provider_ids[0] as number;
+    const created = await call("POST /apis/v1/doctor/{doctor_id}/blocks", `/apis/v1/doctor/${doctor}/blocks`, 200, {
+      body: {
+        start: "2031-03-05T12:00:00-06:00",
+        end: "2031-03-05T13:00:00-06:00",
+        reason: "Lunch",
+        time_zone: "America/Chicago",
+        rrule: "FREQ=WEEKLY;BYDAY=WE;COUNT=8",
+      },
+    });
+    const id = created.data.block.block_id;
+    await call("POST /apis/v1/doctor/{doctor_id}/blocks", `/apis/v1/doctor/${doctor}/blocks`, 400, {
+      body: {
+        start: "2031-03-05T12:00:00Z",
+        end: "2031-03-05T13:00:00Z",
+        reason: "x",
+        time_zone: "UTC",
+        rrule: "FREQ=DAILY",
+      },
+    });
+    await call(
+      "GET /apis/v1/blocks",
+      `/apis/v1/blocks?doctor_id=${doctor}&from=2031-03-01T00:00:00Z&to=2031-04-01T00:00:00Z`,
+      200,
+    );
+    await call("POST /apis/v1/blocks/{block_id}/modify", `/apis/v1/blocks/${id}/modify`, 200, {
+      body: { scope: "this", occurrence_date: "2031-03-12", start_time: "13:00", end_time: "14:00" },
+    });
+    const split = await call("POST /apis/v1/blocks/{block_id}/modify", `/apis/v1/blocks/${id}/modify`, 200, {
+      body: { scope: "this_and_following", occurrence_date: "2031-03-26", reason: "Team lunch" },
+    });
+    expect(split.data.created_block).not.toBeNull();
+    await call("POST /apis/v1/blocks/{block_id}/modify", `/apis/v1/blocks/${id}/modify`, 400, {
+      body: { scope: "this", occurrence_date: "2031-03-13", reason: "x" },
+    });
+    await call("DELETE /apis/v1/blocks/{block_id}", `/apis/v1/blocks/${id}?scope=this&occurrence_date=2031-03-19`, 200);
+    await call("DELETE /apis/v1/blocks/{block_id}", `/apis/v1/blocks/${id}?scope=all`, 200);
+    await call("DELETE /apis/v1/blocks/{block_id}", `/apis/v1/blocks/${id}?scope=all`, 404);
+    expect(problems).toEqual([]);
+  });
+
   it("covered the representative operations (and reports how much of the document real replies checked)", () => {
     const required = [
       "POST /apis/v1/patient 200",

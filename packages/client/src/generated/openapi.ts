@@ -433,6 +433,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apis/v1/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Blocked time in [from, to) by doctor or clinic: one-off blocks, and each recurring block as its occurrences with its series id and occurrence date, exceptions applied. */
+        get: operations["v1ListBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apis/v1/blocks/{block_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a block, or with scope: this occurrence, this and the following (the series ends before it), or all. Freed time is offered to the waitlist. */
+        delete: operations["v1DeleteBlock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apis/v1/blocks/{block_id}/modify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** modify-block: one occurrence (scope this: it becomes an exception), this and the following (the series is split there), or all of a series; a one-off block by its start and end. The audit action names the scope. */
+        post: operations["v1ModifyBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apis/v1/clinic/{clinic_id}/settings": {
         parameters: {
             query?: never;
@@ -496,6 +547,23 @@ export interface paths {
         put?: never;
         /** Change a doctor: omitted fields keep their values, null clears an optional one, lists given replace the list; active false deactivates. The doctor id never changes. */
         post: operations["v1UpdateDoctor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apis/v1/doctor/{doctor_id}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Block a doctor's time, once or recurring by RRULE (wall-clock times kept in time_zone across daylight saving). Booked appointments it covers are listed, never cancelled. */
+        post: operations["v1CreateBlock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3675,6 +3743,63 @@ export interface components {
             treatment_class_id: number;
             /** @description 15 for timed codes, else null */
             unit_minutes: number | null;
+        };
+        /** V1Block */
+        V1Block: {
+            block_id: number;
+            doctor_id: number;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            end: string;
+            exceptions: {
+                /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+                end: string | null;
+                kind: string;
+                occurrence_date: string;
+                reason: string | null;
+                /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+                start: string | null;
+            }[];
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            last_end: string;
+            reason: string;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            removed_at: string | null;
+            rrule: string | null;
+            /** @description The series it belongs to: its own id, or the block it was split from */
+            series_id: number;
+            /** @description The first occurrence's start (zoneless UTC, as all v1 times) */
+            start: string;
+            time_zone: string | null;
+        };
+        /** V1BlockOccurrence */
+        V1BlockOccurrence: {
+            block_id: number;
+            doctor_id: number;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            end: string;
+            /** @description An exception of its series changed it */
+            modified: boolean;
+            /** @description The occurrence's original date in the block's zone (its RECURRENCE-ID) */
+            occurrence_date: string;
+            reason: string;
+            recurring: boolean;
+            series_id: number;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            start: string;
+        };
+        /** V1BlockWrite */
+        V1BlockWrite: {
+            block: components["schemas"]["V1Block"];
+            created_block: components["schemas"]["V1Block"] | null;
+            /** @description Booked visits it now covers (at most 100): move them */
+            overlapping_appointments: {
+                appointment_id: number;
+                /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+                end: string;
+                /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+                start: string;
+            }[];
+            overlapping_count: number;
         };
         /** V1CancellationReason */
         V1CancellationReason: {
@@ -7300,6 +7425,226 @@ export interface operations {
             };
         };
     };
+    v1ListBlocks: {
+        parameters: {
+            query?: {
+                /** @description Blocks of the doctors who work at this clinic */
+                clinic_id?: number;
+                doctor_id?: number;
+                /** @description Default: now */
+                from?: string;
+                /** @description Default: 31 days after from; at most 366 days after it */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The occurrences, by start */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1BlockOccurrence"][];
+                        message: string;
+                    };
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of schedules:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1DeleteBlock: {
+        parameters: {
+            query?: {
+                occurrence_date?: string;
+                /** @description Required for a recurring block */
+                scope?: "this" | "this_and_following" | "all";
+            };
+            header?: never;
+            path: {
+                block_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The block after the deletion */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1Block"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming scope or occurrence_date */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of schedules:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description BLOCK_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1ModifyBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                block_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description A one-off block's new end
+                     */
+                    end?: string;
+                    /** @description A recurring block's new wall-clock end */
+                    end_time?: string;
+                    /**
+                     * Format: date
+                     * @description The occurrence this and this_and_following start at (its original date)
+                     */
+                    occurrence_date?: string;
+                    reason?: string;
+                    /**
+                     * @description Required for a recurring block
+                     * @enum {string}
+                     */
+                    scope?: "this" | "this_and_following" | "all";
+                    /**
+                     * Format: date-time
+                     * @description A one-off block's new start
+                     */
+                    start?: string;
+                    /** @description A recurring block's new wall-clock start, in its zone */
+                    start_time?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The block, the one a split made, the appointments newly covered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1BlockWrite"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field: scope, an occurrence_date not in the series, an end before the start */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of schedules:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description BLOCK_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
     v1UpdateClinicSettings: {
         parameters: {
             query?: never;
@@ -7634,6 +7979,89 @@ export interface operations {
             };
             /** @description DUPLICATE_PROVIDER: the NPI is another provider's */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1CreateBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doctor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 with its offset, e.g. 2031-03-05T12:00:00-06:00
+                     */
+                    end: string;
+                    reason: string;
+                    /** @description RFC 5545 RRULE (DAILY, WEEKLY or MONTHLY; COUNT or UNTIL required), e.g. FREQ=WEEKLY;BYDAY=WE;COUNT=8 */
+                    rrule?: string;
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 with its offset, e.g. 2031-03-05T12:00:00-06:00
+                     */
+                    start: string;
+                    /** @description IANA zone a recurring block keeps its wall-clock times in */
+                    time_zone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The block and the appointments it covers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1BlockWrite"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming the field: end before start, a malformed or unbounded rrule, no time_zone with an rrule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of schedules:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description PROVIDER_NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

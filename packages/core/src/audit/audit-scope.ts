@@ -26,3 +26,14 @@ export function noteAuditedResource(id: number | string): void {
   const scope = scopes.getStore();
   if (scope && scope.resourceId === null) scope.resourceId = String(id);
 }
+
+/**
+ * Qualifies the current operation's audit action with a choice the request made that is no record's data (a block
+ * edit's scope: `v1ModifyBlock.this_and_following`), so the trail says which of an operation's forms ran. Outside an
+ * audited operation it does nothing.
+ */
+export function noteAuditedQualifier(qualifier: string): void {
+  const scope = scopes.getStore();
+  if (scope && !scope.recorded && !scope.entry.action.includes("."))
+    scope.entry.action = `${scope.entry.action}.${qualifier}`;
+}

@@ -4,12 +4,19 @@ import { queueFreedTime } from "../appointments/freed-time.js";
 import { clinicAccess } from "../auth/clinic-access.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
+import { noteAuditedQualifier } from "../audit/audit-scope.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { isCalendarDate } from "../kernel/calendar-date.js";
 import type { Storage } from "../kernel/storage.js";
 import type { Provider } from "../organisations/organisation.js";
 import { blockNotFound, reachableProvider } from "./block-service.js";
-import { blockOccurrences, occurrenceOn, splitSeries } from "./block-series.js";
+import {
+  blockOccurrences,
+  occurrenceOn,
+  type SeriesOccurrence,
+  seriesOccurrences,
+  splitSeries,
+} from "./block-series.js";
 import { BLOCK_LIMITS, type BlockException, lastEnd, type ProviderBlock } from "./provider-block.js";
 import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import type { Interval } from "./shift.js";
@@ -112,6 +119,7 @@ export class BlockSeriesService {
     const { block, provider } = await this.target(principal, id);
     const scope = this.scopeOf(block, edit);
     this.checkFields(block, edit);
+    noteAuditedQualifier(scope);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       await tx.appointments.lockDoctorSchedule(principal.organisationId, provider.userId);
@@ -139,6 +147,55 @@ export class BlockSeriesService {
     });
   }
 
+  /**
+   * The occurrences of the providers' blocks in [from, to) (at most 366 days), each with its block, series and
+   * original date: a recurring block is listed as its occurrences, exceptions applied.
+   */
+  async occurrences(
+    principal: Principal,
+    query: { doctorId?: number | undefined; clinicId?: number | undefined; from: Date; to: Date },
+  ): Promise<Array<SeriesOccurrence & { block: ProviderBlock }>> {
+    if (!(query.to > query.from))
+      throw DomainError.invalidParameter("to", query.to.toISOString(), "must be after from");
+    if (query.to.getTime() - query.from.getTime() > BLOCK_LIMITS.maxListDays * DAY_MS)
+      throw DomainError.invalidParameter(
+        "to",
+        query.to.toISOString(),
+        `must be at most ${BLOCK_LIMITS.maxListDays} days after from`,
+      );
+    const r = this.deps.storage.repositories;
+    const access = clinicAccess(principal);
+    const providers = (await r.organisations.listProviders(principal.organisationId)).filter(
+      (p) =>
+        (query.doctorId === undefined || p.userId === query.doctorId) &&
+        (query.clinicId === undefined || p.clinicIds.includes(query.clinicId)) &&
+        access.canSeeAny(p.clinicIds),
+    );
+    const blocks = await r.blocks.listBetween(
+      principal.organisationId,
+      providers.map((p) => p.id),
+      query.from,
+      query.to,
+    );
+    return blocks
+      .flatMap((block) =>
+        block.rrule
+          ? seriesOccurrences(block, block.exceptions, query.from, query.to).map((o) => ({ ...o, block }))
+          : [
+              {
+                occurrenceDate: localDate(block.startsAt, "UTC"),
+                start: block.startsAt,
+                end: block.endsAt,
+                reason: block.reason,
+                modified: false,
+                block,
+              },
+            ],
+      )
+      .filter((o) => o.start < query.to && o.end > query.from)
+      .sort((a, b) => a.start.getTime() - b.start.getTime() || a.block.id - b.block.id);
+  }
+
   /** Deletes this occurrence (an exception), this and the following (the series ends before it), or all of it. */
   async remove(
     principal: Principal,
@@ -147,6 +204,7 @@ export class BlockSeriesService {
   ): Promise<ProviderBlock> {
     const { block, provider } = await this.target(principal, id);
     const scope = this.scopeOf(block, which);
+    noteAuditedQualifier(scope);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       await tx.appointments.lockDoctorSchedule(principal.organisationId, provider.userId);
