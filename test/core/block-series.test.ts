@@ -129,8 +129,8 @@ describe("recurring block series edits", () => {
       reason: "Staff lunch",
     });
     expect(all.block).toMatchObject({ reason: "Staff lunch", startsAt: new Date("2031-03-05T18:30:00Z") });
-    // 03-12 kept its own start (11:00) and takes the series' new end; 03-19 kept its reason and moved with the series.
-    expect(await noonSlots("2031-03-12")).toEqual(["13:30"]);
+    // 03-12 kept its own times (11:00-13:00: both are held once either changed); 03-19 kept its reason and moved.
+    expect(await noonSlots("2031-03-12")).toEqual(["13:00", "13:30"]);
     expect(await noonSlots("2031-03-19")).toEqual(["11:00", "11:30", "12:00", "13:30"]);
     expect((await storage.repositories.blocks.findById(1, ids.block))?.exceptions.map((e) => e.reason)).toEqual([
       null,
@@ -178,6 +178,60 @@ describe("recurring block series edits", () => {
     expect((await refusal(practice.blockSeries.remove(principal, ids.block, { scope: "all" }))).code).toBe(
       "BLOCK_NOT_FOUND",
     );
+  });
+
+  it("an occurrence moved earlier than the series' start still blocks its time (lookups reach a day back)", async () => {
+    await practice.blockSeries.edit(principal, ids.block, {
+      scope: "this",
+      occurrenceDate: "2031-03-05",
+      startTime: "09:00",
+      endTime: "10:00",
+    });
+    const [found] = await practice.slots.find(principal, {
+      providerIds: [ids.provider],
+      clinicId: ids.clinic,
+      slotLength: 30,
+      startDate: "2031-03-05",
+      days: 1,
+    });
+    const times = (found?.slots ?? []).map((s) => s.toISOString().slice(11, 16));
+    expect(times).not.toContain("15:00");
+    expect(times).not.toContain("15:30");
+    expect(times).toContain("18:00");
+    const listed = await practice.blockSeries.occurrences(principal, {
+      from: new Date("2031-03-05T14:00:00Z"),
+      to: new Date("2031-03-05T16:00:00Z"),
+    });
+    expect(listed.map((o) => o.occurrenceDate)).toEqual(["2031-03-05"]);
+  });
+
+  it("a series edit never leaves an exception ending before it starts; a cancelled occurrence cannot be edited", async () => {
+    await practice.blockSeries.edit(principal, ids.block, {
+      scope: "this",
+      occurrenceDate: "2031-03-12",
+      startTime: "12:30",
+    });
+    await practice.blockSeries.edit(principal, ids.block, { scope: "all", startTime: "09:00", endTime: "10:00" });
+    // 03-12 keeps 12:30-13:00 whole.
+    expect(await noonSlots("2031-03-12")).toEqual(["11:00", "11:30", "12:00", "13:00", "13:30"]);
+    await practice.blockSeries.remove(principal, ids.block, { scope: "this", occurrenceDate: "2031-03-19" });
+    const refused = await refusal(
+      practice.blockSeries.edit(principal, ids.block, { scope: "this", occurrenceDate: "2031-03-19", reason: "x" }),
+    );
+    expect(JSON.stringify(refused.fields)).toContain("cancelled");
+  });
+
+  it("refuses a recurring block whose rule sets its own times (an occurrence a day is what exceptions name)", async () => {
+    const refused = await refusal(
+      practice.blocks.create(principal, ids.provider, {
+        startsAt: new Date("2031-03-05T15:00:00Z"),
+        endsAt: new Date("2031-03-05T16:00:00Z"),
+        reason: "Twice a day",
+        timeZone: "America/Chicago",
+        rrule: "FREQ=DAILY;BYHOUR=9,14;COUNT=4",
+      }),
+    );
+    expect(JSON.stringify(refused.fields)).toContain("BYHOUR");
   });
 
   it("refuses a bad scope, a date not in the series, an end before the start, and changes nothing", async () => {

@@ -142,6 +142,24 @@ for (const engine of availableEngines()) {
       await post(`/apis/v1/blocks/${block.block_id}/modify`, { scope: "all", reason: "Staff lunch" });
       expect(await noon("2031-03-12")).toEqual(["11:00", "11:30", "12:00", "12:30"]);
 
+      // v2 reads the same block with its exceptions and series.
+      const v2List = await get(
+        `/v2/providers/${ids.provider}/blocks?from=2031-03-01T00:00:00Z&to=2031-05-01T00:00:00Z`,
+      );
+      const v2Block = v2List.body.data.find((b: { id: string }) => b.id === String(block.block_id));
+      expect(v2Block).toMatchObject({
+        series_id: String(block.block_id),
+        exceptions: [{ occurrence_date: "2031-03-12", kind: "modified", start: "2031-03-12T18:00:00.000Z" }],
+      });
+      // The trail filtered by the operation's name finds each of its scoped forms.
+      const byName = await rt.call("GET", "/v2/audit-events?action=v1ModifyBlock", {
+        token: await rt.token({ scope: "admin read write" }),
+      });
+      expect(((await byName.json()).data as { action: string }[]).map((e) => e.action).sort()).toEqual([
+        "v1ModifyBlock.all",
+        "v1ModifyBlock.this",
+        "v1ModifyBlock.this_and_following",
+      ]);
       const audit = await rt.rawRows(
         "select action from audit_events where resource_type = 'provider_block' order by id",
       );

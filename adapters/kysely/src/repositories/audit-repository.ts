@@ -1,4 +1,5 @@
 import type { AuditEvent, AuditListFilter, AuditRepository } from "@openpractice/core";
+import { sql } from "kysely";
 import type { Kysely, Selectable } from "kysely";
 import type { AuditEventsTable } from "../tables/audit.js";
 import { fromDbTime, toDbTime } from "../db-time.js";
@@ -51,7 +52,12 @@ export class KyselyAuditRepository implements AuditRepository {
     if (f.clientId !== undefined) q = q.where("client_id", "=", f.clientId);
     if (f.resourceType !== undefined) q = q.where("resource_type", "=", f.resourceType);
     if (f.resourceId !== undefined) q = q.where("resource_id", "=", f.resourceId);
-    if (f.action !== undefined) q = q.where("action", "=", f.action);
+    // An operation's qualified forms (v1ModifyBlock.this) are found by its name too.
+    if (f.action !== undefined) {
+      const qualified = `${f.action.replace(/[\\%_]/g, "\\$&")}.%`;
+      const action = f.action;
+      q = q.where((eb) => eb.or([eb("action", "=", action), sql<boolean>`action like ${qualified} escape ${"\\"}`]));
+    }
     // ISO 8601 UTC text of one length sorts as time does.
     if (f.from !== undefined) q = q.where("occurred_at", ">=", toDbTime(f.from));
     if (f.to !== undefined) q = q.where("occurred_at", "<", toDbTime(f.to));

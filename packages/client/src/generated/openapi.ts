@@ -3140,6 +3140,8 @@ export interface components {
          *       "time_zone": "America/Chicago",
          *       "rrule": "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;COUNT=60",
          *       "last_end": "2027-03-26T18:00:00.000Z",
+         *       "series_id": "31",
+         *       "exceptions": [],
          *       "created_at": "2026-12-20T15:00:00.000Z",
          *       "removed_at": null
          *     }
@@ -3149,6 +3151,16 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             end: string;
+            /** @description Occurrences changed or cancelled on v1 (RECURRENCE-ID by local date); slots apply them */
+            exceptions: {
+                /** Format: date-time */
+                end: string | null;
+                kind: string;
+                occurrence_date: string;
+                reason: string | null;
+                /** Format: date-time */
+                start: string | null;
+            }[];
             id: string;
             /**
              * Format: date-time
@@ -3160,6 +3172,8 @@ export interface components {
             /** Format: date-time */
             removed_at: string | null;
             rrule: string | null;
+            /** @description The series it belongs to: its own id, or the block a v1 series edit split it from */
+            series_id: string;
             /** Format: date-time */
             start: string;
             time_zone: string | null;
@@ -3175,6 +3189,8 @@ export interface components {
          *       "time_zone": "America/Chicago",
          *       "rrule": "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;COUNT=60",
          *       "last_end": "2027-03-26T18:00:00.000Z",
+         *       "series_id": "31",
+         *       "exceptions": [],
          *       "created_at": "2026-12-20T15:00:00.000Z",
          *       "removed_at": null,
          *       "overlapping_appointments": [],
@@ -3186,6 +3202,16 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             end: string;
+            /** @description Occurrences changed or cancelled on v1 (RECURRENCE-ID by local date); slots apply them */
+            exceptions: {
+                /** Format: date-time */
+                end: string | null;
+                kind: string;
+                occurrence_date: string;
+                reason: string | null;
+                /** Format: date-time */
+                start: string | null;
+            }[];
             id: string;
             /**
              * Format: date-time
@@ -3201,6 +3227,8 @@ export interface components {
             /** Format: date-time */
             removed_at: string | null;
             rrule: string | null;
+            /** @description The series it belongs to: its own id, or the block a v1 series edit split it from */
+            series_id: string;
             /** Format: date-time */
             start: string;
             time_zone: string | null;

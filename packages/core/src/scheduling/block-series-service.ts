@@ -17,7 +17,16 @@ import {
   seriesOccurrences,
   splitSeries,
 } from "./block-series.js";
-import { BLOCK_LIMITS, type BlockException, lastEnd, type ProviderBlock } from "./provider-block.js";
+import {
+  BLOCK_LIMITS,
+  type BlockException,
+  EXCEPTION_REACH_MS,
+  lastEnd,
+  type ProviderBlock,
+} from "./provider-block.js";
+import { ruleOptions } from "./recurrence.js";
+import { RRule } from "./rrule-interop.js";
+import { systemError } from "../kernel/system-errors.js";
 import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import type { Interval } from "./shift.js";
 import { isoInZone, zonedInstant } from "./zone-cache.js";
@@ -111,18 +120,29 @@ export class BlockSeriesService {
         ]);
       if (!occurrenceOn(block, date))
         throw DomainError.validation([{ field: "occurrenceDate", reason: "is not a date of the series", value: date }]);
+      if (block.exceptions.some((e) => e.occurrenceDate === date && e.kind === "cancelled"))
+        throw DomainError.validation([
+          {
+            field: "occurrenceDate",
+            reason: "is a cancelled occurrence: there is nothing left to change",
+            value: date,
+          },
+        ]);
     }
     return scope;
   }
 
   async edit(principal: Principal, id: number, edit: BlockEdit): Promise<BlockEditResult> {
-    const { block, provider } = await this.target(principal, id);
-    const scope = this.scopeOf(block, edit);
-    this.checkFields(block, edit);
-    noteAuditedQualifier(scope);
+    const { block: seen, provider } = await this.target(principal, id);
+    // Named before the transaction, whose start records the audit entry; checked again on the block as it is then.
+    noteAuditedQualifier(this.scopeOf(seen, edit));
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
+      // Under the provider's lock, the block as it is now: a concurrent edit committed before is built upon.
       await tx.appointments.lockDoctorSchedule(principal.organisationId, provider.userId);
+      const block = await this.live(tx, principal, id);
+      const scope = this.scopeOf(block, edit);
+      this.checkFields(block, edit);
       let next: ProviderBlock;
       let created: ProviderBlock | null = null;
       if (!block.rrule) next = this.oneOff(block, edit);
@@ -131,9 +151,16 @@ export class BlockSeriesService {
       else {
         const split = this.split(block, edit, now);
         next = split.head;
-        created = split.tail && (await tx.blocks.insert(split.tail));
+        if (split.tail) created = await tx.blocks.insert(split.tail);
       }
-      if (!(await tx.blocks.update(next))) throw blockNotFound(id);
+      if (next.exceptions.length > BLOCK_LIMITS.maxExceptions)
+        throw DomainError.validation([
+          {
+            field: "occurrenceDate",
+            reason: `a series holds at most ${BLOCK_LIMITS.maxExceptions} changed occurrences: split it (this_and_following) or edit all`,
+          },
+        ]);
+      await this.write(tx, next);
       const stored = { ...next, version: next.version + 1 };
       const after = [stored, ...(created ? [created] : [])];
       await this.announceFreed(tx, principal, block, after, now);
@@ -145,6 +172,21 @@ export class BlockSeriesService {
         overlappingCount: overlapping.length,
       };
     });
+  }
+
+  /** The block read again inside the transaction (after the lock): gone or removed meanwhile is 404. */
+  private async live(tx: SchedulingServiceRepositories, principal: Principal, id: number): Promise<ProviderBlock> {
+    const block = await tx.blocks.findById(principal.organisationId, id);
+    if (!block || block.removedAt !== null) throw blockNotFound(id);
+    return block;
+  }
+
+  /** The compare-and-set: under the lock it holds; if another writer came first anyway, 409 rather than a 404. */
+  private async write(tx: SchedulingServiceRepositories, next: ProviderBlock): Promise<void> {
+    if (!(await tx.blocks.update(next)))
+      throw systemError("VERSION_CONFLICT", "The block changed while it was edited; read it and try again", {
+        block_id: next.id,
+      });
   }
 
   /**
@@ -175,7 +217,7 @@ export class BlockSeriesService {
       principal.organisationId,
       providers.map((p) => p.id),
       query.from,
-      query.to,
+      new Date(query.to.getTime() + EXCEPTION_REACH_MS),
     );
     return blocks
       .flatMap((block) =>
@@ -202,12 +244,13 @@ export class BlockSeriesService {
     id: number,
     which: Pick<BlockEdit, "scope" | "occurrenceDate">,
   ): Promise<ProviderBlock> {
-    const { block, provider } = await this.target(principal, id);
-    const scope = this.scopeOf(block, which);
-    noteAuditedQualifier(scope);
+    const { block: seen, provider } = await this.target(principal, id);
+    noteAuditedQualifier(this.scopeOf(seen, which));
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
       await tx.appointments.lockDoctorSchedule(principal.organisationId, provider.userId);
+      const block = await this.live(tx, principal, id);
+      const scope = this.scopeOf(block, which);
       const date = which.occurrenceDate as string;
       let next: ProviderBlock | null = null;
       if (scope === "this") {
@@ -223,7 +266,14 @@ export class BlockSeriesService {
         }
       }
       if (next) {
-        if (!(await tx.blocks.update(next))) throw blockNotFound(id);
+        if (next.exceptions.length > BLOCK_LIMITS.maxExceptions)
+          throw DomainError.validation([
+            {
+              field: "occurrenceDate",
+              reason: `a series holds at most ${BLOCK_LIMITS.maxExceptions} changed occurrences: end it (this_and_following) instead`,
+            },
+          ]);
+        await this.write(tx, next);
         await this.announceFreed(tx, principal, block, [next], now);
         return { ...next, version: next.version + 1 };
       }
@@ -263,37 +313,48 @@ export class BlockSeriesService {
     return { ...block, startsAt, endsAt, lastEndsAt: endsAt, reason: edit.reason?.trim() ?? block.reason };
   }
 
-  /** `this`: the occurrence becomes (or stays) an exception holding what differs from the series. */
+  /**
+   * `this`: the occurrence becomes (or stays) an exception holding what differs from the series: its times (both,
+   * when either changed, so a later edit of the series can never leave it ending before it starts) and its reason.
+   */
   private thisOccurrence(block: ProviderBlock, edit: BlockEdit): ProviderBlock {
     const zone = block.timeZone as string;
     const date = edit.occurrenceDate as string;
     const original = occurrenceOn(block, date) as Interval;
     const existing = block.exceptions.find((e) => e.occurrenceDate === date && e.kind === "modified");
     const start = edit.startTime ? at(zone, date, edit.startTime) : (existing?.startsAt ?? original.start);
-    const end = edit.endTime ? at(zone, date, edit.endTime) : (existing?.endsAt ?? original.end);
+    const endDate = localDate(original.end, zone) > date ? nextDay(date) : date;
+    const end = edit.endTime ? at(zone, endDate, edit.endTime) : (existing?.endsAt ?? original.end);
     if (!(end > start)) throw DomainError.validation([{ field: "endTime", reason: "must be after the start" }]);
     const reason = edit.reason?.trim() ?? existing?.reason ?? null;
+    const moved = start.getTime() !== original.start.getTime() || end.getTime() !== original.end.getTime();
     const exception: BlockException = {
       occurrenceDate: date,
       kind: "modified",
-      startsAt: start.getTime() === original.start.getTime() ? null : start,
-      endsAt: end.getTime() === original.end.getTime() ? null : end,
+      startsAt: moved ? start : null,
+      endsAt: moved ? end : null,
       reason: reason === block.reason ? null : reason,
     };
     const others = block.exceptions.filter((e) => e.occurrenceDate !== date);
-    const unchanged = exception.startsAt === null && exception.endsAt === null && exception.reason === null;
+    const unchanged = exception.startsAt === null && exception.reason === null;
     const next = { ...block, exceptions: sorted(unchanged ? others : [...others, exception]) };
     return { ...next, lastEndsAt: spanEnd(next) };
   }
 
-  /** `all`: the series' times (wall clock, from its first day) and reason; exceptions keep what they changed. */
+  /**
+   * `all`: the series' times (its wall clock, from its first day; the end on the next day when the series crosses
+   * midnight) and reason; exceptions keep what they changed. A rule bounded by UNTIL is bounded by COUNT from then
+   * on, so moving the times later never drops the last occurrence past UNTIL's instant.
+   */
   private wholeSeries(block: ProviderBlock, edit: BlockEdit): ProviderBlock {
     const zone = block.timeZone as string;
     const first = localDate(block.startsAt, zone);
+    const endFirst = localDate(block.endsAt, zone) > first ? nextDay(first) : first;
     const startsAt = at(zone, first, edit.startTime ?? localTime(block.startsAt, zone));
-    const endsAt = at(zone, first, edit.endTime ?? localTime(block.endsAt, zone));
+    const endsAt = at(zone, endFirst, edit.endTime ?? localTime(block.endsAt, zone));
     if (!(endsAt > startsAt)) throw DomainError.validation([{ field: "endTime", reason: "must be after the start" }]);
-    const next = { ...block, startsAt, endsAt, reason: edit.reason?.trim() ?? block.reason };
+    const rrule = startsAt.getTime() === block.startsAt.getTime() ? block.rrule : countBounded(block);
+    const next = { ...block, startsAt, endsAt, rrule, reason: edit.reason?.trim() ?? block.reason };
     return { ...next, lastEndsAt: spanEnd(next) };
   }
 
@@ -385,6 +446,18 @@ export class BlockSeriesService {
         blockOccurrences(before, a.startsAt, a.endsAt).length === 0,
     );
   }
+}
+
+const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+
+/** The block's rule with UNTIL replaced by the COUNT of occurrences it gives (unchanged when it has a COUNT). */
+function countBounded(block: ProviderBlock): string | null {
+  if (!block.rrule) return null;
+  const options = ruleOptions(block.rrule);
+  if (!options.until) return block.rrule;
+  const count = blockOccurrences({ ...block, exceptions: [] }, block.startsAt, lastEnd(block)).length;
+  const { dtstart: _, ...rest } = { ...options, until: null, count };
+  return RRule.optionsToString(rest).replace(/^RRULE:/, "");
 }
 
 const sorted = (exceptions: BlockException[]) =>

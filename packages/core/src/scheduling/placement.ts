@@ -5,6 +5,7 @@ import { SLOT_HOLDING_STATUSES } from "../appointments/appointment-state-machine
 import type { Clock } from "../kernel/clock.js";
 import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import { blockOccurrences } from "./block-series.js";
+import { EXCEPTION_REACH_MS } from "./provider-block.js";
 import { shiftOf } from "./provider-schedule.js";
 import { occurrences } from "./shift.js";
 import { mergeIntervals } from "./slots.js";
@@ -38,7 +39,12 @@ export async function workingHoursProblem(
   const to = new Date(at.endsAt.getTime() + DAY_MS);
   const worked = mergeIntervals(schedules.flatMap((s) => occurrences(shiftOf(s, zone), from, to)));
   if (!worked.some((w) => w.start <= at.startsAt && w.end >= at.endsAt)) return { reason: "outside_working_hours" };
-  for (const block of await tx.blocks.listBetween(at.organisationId, [at.provider.id], at.startsAt, at.endsAt))
+  for (const block of await tx.blocks.listBetween(
+    at.organisationId,
+    [at.provider.id],
+    at.startsAt,
+    new Date(at.endsAt.getTime() + EXCEPTION_REACH_MS),
+  ))
     if (blockOccurrences(block, at.startsAt, at.endsAt).length > 0) return { reason: "blocked", blockId: block.id };
   return null;
 }

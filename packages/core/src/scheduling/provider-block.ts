@@ -62,7 +62,16 @@ export const BLOCK_LIMITS = {
   maxOccurrences: 1000,
   maxRruleLength: RRULE_MAX_LENGTH,
   maxListDays: 366,
+  /** Changed occurrences one series may hold (kept in one column: bounded well under MariaDB's 64 KiB TEXT). */
+  maxExceptions: 100,
 } as const;
+
+/**
+ * How much earlier than a block's own start one of its occurrences may begin: an exception stays on its
+ * occurrence's local date, so the first occurrence moved to that day's midnight (a day, and an hour of daylight
+ * saving). Lookups by time widen their window by this much and let blockOccurrences filter.
+ */
+export const EXCEPTION_REACH_MS = 25 * 3_600_000;
 
 /** An instant's wall-clock time in the zone, as milliseconds of a UTC date with those fields ("floating"). */
 const wallClock = (zone: string, at: Date) => at.getTime() + offsetAt(zone, at) * 60_000;
@@ -145,7 +154,8 @@ export function blockIssues(draft: BlockDraft): ValidationIssue[] {
     issues.push({ field: "endsAt", reason: "must be at most 24 hours after the start when the block recurs" });
   const ruleProblems = ruleTextIssues(rrule, {
     startName: "the start",
-    timesSetElsewhere: false,
+    // The start and end set the times: one occurrence a day at most, which exceptions name by their local date.
+    timesSetElsewhere: true,
     boundedElsewhere: false,
     boundHint: "UNTIL or COUNT",
   });

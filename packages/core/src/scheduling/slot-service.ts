@@ -10,6 +10,7 @@ import { findReachableClinic } from "../organisations/reachable-clinic.js";
 import type { Storage } from "../kernel/storage.js";
 import type { SchedulingServiceRepositories } from "./scheduling-service-repositories.js";
 import { blockOccurrences } from "./block-series.js";
+import { EXCEPTION_REACH_MS } from "./provider-block.js";
 import { shiftOf } from "./provider-schedule.js";
 import { type Interval, occurrences, type Shift } from "./shift.js";
 import { bookableSlots } from "./slots.js";
@@ -128,7 +129,7 @@ export class SlotService {
         statuses: SLOT_HOLDING_STATUSES,
       }),
       r.schedules.listInForce(organisationId, ids, q.startDate),
-      r.blocks.listBetween(organisationId, ids, from, to),
+      r.blocks.listBetween(organisationId, ids, from, new Date(to.getTime() + EXCEPTION_REACH_MS)),
       // Time a pending waitlist offer holds is not bookable either, until the offer is accepted or expires.
       r.waitlist.listHolds(organisationId, ids, from, to, this.deps.clock.now()),
     ]);

@@ -69,6 +69,17 @@ const blockProperties = {
   time_zone: textOrNull,
   rrule: textOrNull,
   last_end: described(dateTime, "The end of the last occurrence (end, for a one-off block)"),
+  series_id: described(idText, "The series it belongs to: its own id, or the block a v1 series edit split it from"),
+  exceptions: arrayOf(
+    replyObject({
+      occurrence_date: plainText,
+      kind: plainText,
+      start: dateTimeOrNull,
+      end: dateTimeOrNull,
+      reason: textOrNull,
+    }),
+    "Occurrences changed or cancelled on v1 (RECURRENCE-ID by local date); slots apply them",
+  ),
   created_at: dateTime,
   removed_at: dateTimeOrNull,
 };
@@ -81,6 +92,8 @@ const blockExample = {
   time_zone: "America/Chicago",
   rrule: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;COUNT=60",
   last_end: "2027-03-26T18:00:00.000Z",
+  series_id: "31",
+  exceptions: [],
   created_at: "2026-12-20T15:00:00.000Z",
   removed_at: null,
 };
@@ -119,6 +132,14 @@ const v2BlockView = (b: ProviderBlock) => ({
   time_zone: b.timeZone,
   rrule: b.rrule,
   last_end: b.lastEndsAt.toISOString(),
+  series_id: String(b.seriesId ?? b.id),
+  exceptions: b.exceptions.map((e) => ({
+    occurrence_date: e.occurrenceDate,
+    kind: e.kind,
+    start: e.startsAt?.toISOString() ?? null,
+    end: e.endsAt?.toISOString() ?? null,
+    reason: e.reason,
+  })),
   created_at: b.createdAt.toISOString(),
   removed_at: b.removedAt ? b.removedAt.toISOString() : null,
 });

@@ -59,7 +59,7 @@ export function memoryAudit(s: () => MemoryState): Pick<Repositories, "audit"> {
               (f.clientId === undefined || e.clientId === f.clientId) &&
               (f.resourceType === undefined || e.resourceType === f.resourceType) &&
               (f.resourceId === undefined || e.resourceId === f.resourceId) &&
-              (f.action === undefined || e.action === f.action) &&
+              (f.action === undefined || e.action === f.action || e.action.startsWith(`${f.action}.`)) &&
               (f.from === undefined || e.occurredAt >= f.from) &&
               (f.to === undefined || e.occurredAt < f.to),
           )
