@@ -120,8 +120,9 @@ export function v1DoctorRoutes({ practice }: RouteDependencies): RouteDefinition
         "409": error("DUPLICATE_PROVIDER: the NPI is another provider's"),
       },
       async handle(ctx) {
-        const current = await providers.getByUserId(ctx.principal, ctx.ids.doctor_id);
+        // The body first: a malformed one is refused as such, whoever the path names.
         const changes = doctorChangesFromBody(await ctx.body());
+        const current = await providers.getByUserId(ctx.principal, ctx.ids.doctor_id);
         return v1Success(v1DoctorView(await providers.update(ctx.principal, current.id, changes)));
       },
     }),
