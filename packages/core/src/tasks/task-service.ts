@@ -11,7 +11,6 @@ import { systemError } from "../kernel/system-errors.js";
 import { ensureOrganisation } from "../organisations/ensure-organisation.js";
 import {
   DEFAULT_TASK_SETTINGS,
-  NO_DUE_ORDER,
   TASK_LIMITS,
   TASK_RULES,
   type Task,
@@ -485,6 +484,3 @@ export async function resolveSubject(
     }
   }
 }
-
-/** The due order a row sorts by (tasks without a due time last). */
-export const dueOrderOf = (dueAt: Date | null): string => dueAt?.toISOString() ?? NO_DUE_ORDER;

@@ -1,5 +1,6 @@
 import {
   DomainError,
+  isOverdue,
   parseTaskTime,
   TASK_ASSIGNEE_TYPES,
   TASK_LIMITS,
@@ -119,7 +120,7 @@ export function v1TaskView(t: Task, now: Date) {
     status: t.status,
     priority: t.priority,
     due_at: t.dueAt ? zonelessUtc(t.dueAt) : null,
-    overdue: t.dueAt !== null && (t.status === "open" || t.status === "in_progress") && t.dueAt <= now,
+    overdue: isOverdue(t, now),
     patient_id: t.patientId,
     clinic_id: t.clinicId,
     subject: t.subject,
