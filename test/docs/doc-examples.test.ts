@@ -34,6 +34,7 @@ const PAGES = [
   "docs/insurance.md",
   "docs/documents.md",
   "docs/tasks.md",
+  "docs/sso.md",
 ];
 
 function runBash(

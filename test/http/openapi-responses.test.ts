@@ -969,6 +969,44 @@ describe("replies of the running server match /openapi.json", () => {
       token: null,
       headers: { ...form, authorization: basic(rotated.client_secret) },
     });
+    // Single sign-on: the client registers a redirect URI; a user's token launches it; the code is exchanged.
+    const redirectUri = "https://kiosk.example.com/sso/callback";
+    await call("PATCH /v2/api-clients/{api_client_id}", `/v2/api-clients/${client.id}`, 200, {
+      body: { redirect_uris: [redirectUri] },
+      token: admin,
+    });
+    const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"; // RFC 7636 appendix B's pair
+    const launchBody = {
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+    };
+    const launched = await call("POST /apis/sso/launch", "/apis/sso/launch", 200, {
+      body: launchBody,
+      token: await rt.token({ userId: 101, scope: "patients:read" }),
+    });
+    await call("POST /apis/sso/launch", "/apis/sso/launch", 400, {
+      body: { ...launchBody, redirect_uri: "https://elsewhere.example.com/cb" },
+      token: await rt.token({ userId: 101, scope: "patients:read" }),
+    });
+    const exchange = () =>
+      new URLSearchParams({
+        grant_type: "authorization_code",
+        code: new URL(launched.url).searchParams.get("code") as string,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      }).toString();
+    await call("POST /oauth/token", "/oauth/token", 200, {
+      body: exchange(),
+      token: null,
+      headers: { ...form, authorization: basic(rotated.client_secret) },
+    });
+    await call("POST /oauth/token", "/oauth/token", 400, {
+      body: exchange(),
+      token: null,
+      headers: { ...form, authorization: basic(rotated.client_secret) },
+    });
     await call("GET /.well-known/jwks.json", "/.well-known/jwks.json", 200, { token: null });
     await call("GET /.well-known/oauth-authorization-server", "/.well-known/oauth-authorization-server", 200, {
       token: null,

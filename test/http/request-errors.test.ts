@@ -178,7 +178,11 @@ describe("bad request bodies change nothing and name the problem", () => {
         path.startsWith("/v2/") || path.startsWith("/apis/v1/webhooks") || path.startsWith("/apis/v1/notifications");
       // Spec 7.1: SOAP note creation delivers its client errors with HTTP 200 (the route's v1ErrorStatus).
       expect(res.status, where).toBe(path === "/apis/hep/v2/soap-context" ? 200 : 400);
-      if (v2) {
+      if (path === "/apis/sso/launch") {
+        // Single sign-on's launch answers every refusal in RFC 6749's shape, as its token endpoint does.
+        expect(body, where).toMatchObject({ error: "invalid_request" });
+        expect(body.error_description, where).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+      } else if (v2) {
         expect(body, where).toMatchObject({
           error: {
             code: "VALIDATION_FAILED",

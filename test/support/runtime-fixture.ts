@@ -1,4 +1,11 @@
-import { loadConfig, signAccessToken, startRuntime, type RuntimeHandle, type TokenClaims } from "@openpractice/runtime";
+import {
+  loadConfig,
+  type Logger,
+  signAccessToken,
+  startRuntime,
+  type RuntimeHandle,
+  type TokenClaims,
+} from "@openpractice/runtime";
 import { freshDatabase, openRawQuery, type EngineName } from "./engines.js";
 import { makeTempDir } from "./temp-dir.js";
 
@@ -31,6 +38,8 @@ export interface TestRuntimeOptions {
   engine?: EngineName;
   /** Use another runtime's database (two instances, one store). */
   shareDatabaseOf?: TestRuntime;
+  /** Where the runtime logs (e.g. createLogger("debug", sink) to read its lines); default: silent. */
+  logger?: Logger;
 }
 
 /** Starts the real runtime (h3 on node:http) on a random loopback port over a fresh database of the engine. */
@@ -53,7 +62,7 @@ export async function startTestRuntime(
     OPENPRACTICE_ENV: "development",
     ...env,
   });
-  const runtime = await startRuntime({ config });
+  const runtime = await startRuntime({ config, ...(options.logger ? { logger: options.logger } : {}) });
   const raw = await openRawQuery(engine, db.url);
   const token = (claims: Partial<TokenClaims> = {}) =>
     signAccessToken(TEST_SECRET, { organisationId: 1, userId: 101, scope: "read write", ...claims });

@@ -17,6 +17,7 @@ import { waitlistKyselyModule } from "./modules/waitlist.js";
 import { eligibilityKyselyModule } from "./modules/eligibility.js";
 import { documentsKyselyModule } from "./modules/documents.js";
 import { tasksKyselyModule } from "./modules/tasks.js";
+import { ssoKyselyModule } from "./modules/sso.js";
 import { webhooksKyselyModule } from "./modules/webhooks.js";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
@@ -45,6 +46,7 @@ export const kyselyModules = [
   eligibilityKyselyModule,
   documentsKyselyModule,
   tasksKyselyModule,
+  ssoKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;

@@ -16,6 +16,7 @@ import type { WaitlistSchema } from "./tables/waitlist.js";
 import type { EligibilitySchema } from "./tables/eligibility.js";
 import type { DocumentsSchema } from "./tables/documents.js";
 import type { TasksSchema } from "./tables/tasks.js";
+import type { SsoSchema } from "./tables/sso.js";
 
 /**
  * The database every engine shares: each domain's tables (tables/<domain>.ts), one line per domain. One type
@@ -41,4 +42,5 @@ export interface Database
     WaitlistSchema,
     EligibilitySchema,
     DocumentsSchema,
-    TasksSchema {}
+    TasksSchema,
+    SsoSchema {}

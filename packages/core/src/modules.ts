@@ -22,6 +22,7 @@ import { waitlistModule } from "./waitlist/module.js";
 import { webhooksModule } from "./webhooks/module.js";
 import { documentsModule } from "./documents/module.js";
 import { tasksModule } from "./tasks/module.js";
+import { ssoModule } from "./sso/module.js";
 
 /**
  * Every domain of core, in one list: the storage port (Repositories), the
@@ -55,6 +56,7 @@ export const coreModules = [
   eligibilityModule,
   documentsModule,
   tasksModule,
+  ssoModule,
 ] as const;
 
 type CoreModules = typeof coreModules;

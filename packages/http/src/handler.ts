@@ -213,6 +213,8 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
       setPrincipal(ctx.principal);
       assertPlatformFit(route, ctx.principal);
       await practice.organisationAccess.assertActive(ctx.principal);
+      if (await practice.sso.isRevoked(ctx.principal))
+        throw new DomainError("UNAUTHORIZED", "Authentication required", { reason: "token was revoked" });
       if (route.rateLimitBucket && !isPlatformPrincipal(ctx.principal)) {
         const { organisationId } = ctx.principal;
         const bucket = route.rateLimitBucket;

@@ -3,6 +3,7 @@ import { waitlistHttpModule } from "./waitlist/module.js";
 import { eligibilityHttpModule } from "./eligibility/module.js";
 import { documentsHttpModule } from "./documents/module.js";
 import { tasksHttpModule } from "./tasks/module.js";
+import { ssoHttpModule } from "./sso/module.js";
 import { coveragesHttpModule } from "./coverages/module.js";
 import type { ErrorCode } from "@openpractice/core";
 import { accessHttpModule } from "./access/module.js";
@@ -49,6 +50,7 @@ export const httpModules = [
   eligibilityHttpModule,
   documentsHttpModule,
   tasksHttpModule,
+  ssoHttpModule,
   systemHttpModule,
 ] as const;
 

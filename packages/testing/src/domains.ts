@@ -34,6 +34,8 @@ import {
 import { memorySoapNotes } from "./memory/memory-soap-notes.js";
 import { memoryStaff } from "./memory/memory-staff.js";
 import { memoryTasks } from "./memory/memory-tasks.js";
+import { memorySso } from "./memory/memory-sso.js";
+import { describeSsoConformance } from "./conformance/sso-conformance.js";
 import type { MemoryState } from "./memory/memory-state.js";
 import { memoryWaitlist } from "./memory/memory-waitlist.js";
 import { memoryWebhooks } from "./memory/memory-webhooks.js";
@@ -95,6 +97,7 @@ export const testingDomains = [
   { key: "eligibility", repositories: memoryEligibility, conformance: describeEligibilityConformance },
   { key: "documents", repositories: memoryDocuments, conformance: null },
   { key: "tasks", repositories: memoryTasks, conformance: describeTaskConformance },
+  { key: "sso", repositories: memorySso, conformance: describeSsoConformance },
 ] as const satisfies readonly TestingDomain[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -71,6 +71,7 @@ const PURGE_TASK = "purge-rate-limit-windows";
 const DOCUMENTS_TASK = "documents-housekeeping";
 const TASK_RULES_TASK = "task-rules-reconcile";
 const OVERDUE_TASKS_TASK = "tasks-overdue";
+const SSO_PURGE_TASK = "sso-grants-purge";
 
 /**
  * Queues the worker runs besides the modules' own: `system.noop` does nothing
@@ -117,7 +118,8 @@ export function builtInJobHandlers(
 
 /**
  * The periodic tasks of a deployment: the webhook fan-out (polling), the rate-limit purge (every 10 minutes), the
- * patient documents' housekeeping (hourly), the overdue tasks' notices (hourly) and the task rules' reconcile (daily).
+ * patient documents' housekeeping (hourly), the overdue tasks' notices (hourly), the task rules' reconcile (daily)
+ * and the purge of single sign-on's spent launch codes (hourly).
  */
 function periodicTasks(
   practice: Practice,
@@ -163,6 +165,16 @@ function periodicTasks(
         const orphans = held() ? await practice.patientDocuments.sweepOrphans() : [];
         if (purged > 0 || orphans.length > 0)
           logger.info({ purged, orphans: orphans.length }, "patient documents housekeeping");
+      },
+    },
+    {
+      // Launch codes of single sign-on a day past their expiry (their tokens expired long before): one statement.
+      name: SSO_PURGE_TASK,
+      schedule: { cron: "17 * * * *" },
+      lockTtlMs: 5 * 60_000,
+      run: async () => {
+        const removed = await practice.sso.purgeExpired();
+        if (removed > 0) logger.debug({ removed }, "purged single sign-on launch codes");
       },
     },
     {

@@ -1,6 +1,7 @@
 import { defineKyselyModule } from "../kysely-module.js";
 import { organisationAdminMigration } from "../migrations/021-organisation-admin.js";
 import { apiClientsMigration } from "../migrations/022-api-clients.js";
+import { apiClientRedirectUrisMigration } from "../migrations/039-api-client-redirect-uris.js";
 import { KyselyApiClientRepository } from "../repositories/api-client-repository.js";
 
 /** Organisation administration (its columns of organisations) and API clients. */
@@ -10,6 +11,7 @@ export const accessKyselyModule = defineKyselyModule({
   migrations: (profile) => ({
     "021-organisation-admin": organisationAdminMigration(),
     "022-api-clients": apiClientsMigration(profile),
+    "039-api-client-redirect-uris": apiClientRedirectUrisMigration(),
   }),
   tables: ["api_clients"],
 });

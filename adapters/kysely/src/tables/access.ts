@@ -12,6 +12,8 @@ export interface ApiClientsTable {
   scopes: string;
   clinic_ids: string;
   user_id: number | null;
+  /** JSON array; NULL (clients from before 039): none. */
+  redirect_uris: string | null;
   status: string;
   secret_hash: string;
   previous_secret_hash: string | null;

@@ -229,6 +229,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apis/sso/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** App-to-web single sign-on: a URL of the organisation's web app carrying a one-time code (60 s, PKCE S256) that its client exchanges at POST /oauth/token for a token of this user. */
+        post: operations["ssoLaunch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apis/v1/appointment": {
         parameters: {
             query?: never;
@@ -1518,7 +1535,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** OAuth 2.0 client credentials grant (RFC 6749 4.4): client_secret_basic or client_secret_post; scope narrows the client's scopes. */
+        /** OAuth 2.0 token endpoint: client credentials (RFC 6749 4.4; scope narrows the client's scopes) and single sign-on's authorization code with PKCE (RFC 6749 4.1, RFC 7636; docs/sso.md); client_secret_basic or client_secret_post. */
         post: operations["oauthToken"];
         delete?: never;
         options?: never;
@@ -2361,6 +2378,8 @@ export interface components {
              * @description Until then the secret rotated out still works
              */
             previous_secret_expires_at: string | null;
+            /** @description Single sign-on's registered redirect URIs (docs/sso.md) */
+            redirect_uris: string[];
             /** Format: date-time */
             revoked_at: string | null;
             scopes: string[];
@@ -2390,6 +2409,8 @@ export interface components {
              * @description Until then the secret rotated out still works
              */
             previous_secret_expires_at: string | null;
+            /** @description Single sign-on's registered redirect URIs (docs/sso.md) */
+            redirect_uris: string[];
             /** Format: date-time */
             revoked_at: string | null;
             scopes: string[];
@@ -2986,11 +3007,13 @@ export interface components {
              * @description RFC 6749 5.2
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable";
             error_description: string;
         };
         /** OAuthServerMetadata */
         OAuthServerMetadata: {
+            authorization_response_iss_parameter_supported: boolean;
+            code_challenge_methods_supported: string[];
             grant_types_supported: string[];
             issuer: string;
             jwks_uri: string;
@@ -3463,6 +3486,19 @@ export interface components {
             out_of_pocket: components["schemas"]["EligibilityAmount"];
             prior_authorization_required: boolean | null;
             visits: components["schemas"]["EligibilityVisits"];
+        };
+        /** SsoLaunchError */
+        SsoLaunchError: {
+            /** @enum {string} */
+            error: "invalid_request" | "invalid_scope";
+            error_description: string;
+        };
+        /** SsoLaunchUrl */
+        SsoLaunchUrl: {
+            /** @description Seconds the code stays valid: 60 */
+            expires_in: number;
+            /** @description redirect_uri?code=…&state=…&iss=… (RFC 9207) */
+            url: string;
         };
         /**
          * Staff
@@ -4147,7 +4183,7 @@ export interface components {
              * @description The stable error code (docs/errors.md)
              * @enum {string}
              */
-            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED";
+            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED" | "SSO_LAUNCH_REFUSED" | "INVALID_GRANT";
             errors?: components["schemas"]["FieldIssue"][];
             message: string;
         };
@@ -4839,7 +4875,7 @@ export interface components {
                  * @description The stable error code (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED";
+                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED" | "SSO_LAUNCH_REFUSED" | "INVALID_GRANT";
                 /** @description What the error names (ids as strings); `errors` lists field issues */
                 details: {
                     errors?: components["schemas"]["FieldIssue"][];
@@ -6648,6 +6684,59 @@ export interface operations {
             };
             /** @description INSUFFICIENT_PERMISSIONS: the token holds none of cases:read, read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    ssoLaunch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The web app's API client (POST /v2/api-clients) */
+                    client_id?: string;
+                    /** @description BASE64URL(SHA-256(code_verifier)) (RFC 7636 4.2); the web app keeps the verifier */
+                    code_challenge?: string;
+                    /** @enum {string} */
+                    code_challenge_method?: "S256";
+                    /** @description One of the client's redirect_uris, exactly as registered */
+                    redirect_uri?: string;
+                    /** @description Echoed in the URL for the web app to match its request (RFC 6749 10.12) */
+                    state?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The URL to open (Cache-Control: no-store): the redirect URI with code, state and iss */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoLaunchUrl"];
+                };
+            };
+            /** @description invalid_request (the parameter named; an unregistered redirect_uri, an unknown client, a token without a user) or invalid_scope; nothing stored */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoLaunchError"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13008,9 +13097,15 @@ export interface operations {
                     /** @description client_secret_post (or use HTTP Basic) */
                     client_id?: string;
                     client_secret?: string;
+                    /** @description authorization_code: the launch code (one use, 60 seconds) */
+                    code?: string;
+                    /** @description authorization_code: the PKCE verifier of the launch's code_challenge (RFC 7636) */
+                    code_verifier?: string;
                     /** @enum {string} */
-                    grant_type: "client_credentials";
-                    /** @description Space-separated; default: every scope of the client */
+                    grant_type: "client_credentials" | "authorization_code";
+                    /** @description authorization_code: exactly the redirect_uri of the launch */
+                    redirect_uri?: string;
+                    /** @description client_credentials only. Space-separated; default: every scope of the client */
                     scope?: string;
                 };
             };
@@ -13025,7 +13120,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthToken"];
                 };
             };
-            /** @description invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2) */
+            /** @description invalid_request, invalid_grant (a code unknown, expired, used before, another client's, or with another redirect_uri or verifier), unsupported_grant_type or invalid_scope (RFC 6749 5.2) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13210,6 +13305,8 @@ export interface operations {
                     clinic_ids?: (string | number)[];
                     /** @description Unique in the organisation, case-insensitively */
                     name: string;
+                    /** @description Where single sign-on may send a launch code (docs/sso.md): exact URLs, https (http only on a loopback address), no fragment; empty: none */
+                    redirect_uris?: string[];
                     /** @description The scopes its tokens may carry (docs/authentication.md lists them); platform:admin is never granted */
                     scopes: string[];
                     user_id?: (string | number) | null;
@@ -13405,6 +13502,8 @@ export interface operations {
                     clinic_ids?: (string | number)[];
                     /** @description Unique in the organisation, case-insensitively */
                     name?: string;
+                    /** @description Where single sign-on may send a launch code (docs/sso.md): exact URLs, https (http only on a loopback address), no fragment; empty: none */
+                    redirect_uris?: string[];
                     /** @description The scopes its tokens may carry (docs/authentication.md lists them); platform:admin is never granted */
                     scopes?: string[];
                     user_id?: (string | number) | null;

@@ -114,6 +114,7 @@ export class ApiClientService {
         scopes: parseScopeParameter(draft.scopes.join(" ")),
         clinicIds,
         userId: draft.userId ?? null,
+        redirectUris: [...new Set(draft.redirectUris ?? [])],
         status: "active",
         secretHash,
         previousSecretHash: null,
@@ -153,7 +154,7 @@ export class ApiClientService {
     return { ...found, page, perPage: size };
   }
 
-  /** Name, scopes, clinics and user id; omitted fields keep their values. Tokens already issued keep their claims. */
+  /** Name, scopes, clinics, user id and redirect URIs; omitted fields keep their values. Tokens already issued keep their claims. */
   async update(principal: Principal, id: number, changes: ApiClientChanges): Promise<ApiClient> {
     assertValidApiClient(changes, false, isPlatformPrincipal(principal));
     if (changes.clinicIds !== undefined) assertWithinCallerClinics(principal, changes.clinicIds, API_CLIENTS);
@@ -170,6 +171,7 @@ export class ApiClientService {
         scopes: changes.scopes ? parseScopeParameter(changes.scopes.join(" ")) : current.scopes,
         clinicIds,
         userId: changes.userId === undefined ? current.userId : changes.userId,
+        redirectUris: changes.redirectUris ? [...new Set(changes.redirectUris)] : current.redirectUris,
         updatedAt: now,
       };
     });

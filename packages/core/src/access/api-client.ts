@@ -1,6 +1,7 @@
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import type { Patch } from "../kernel/patch.js";
 import { PLATFORM_SCOPE } from "../auth/principal.js";
+import { redirectUriIssues } from "./redirect-uri.js";
 
 export const API_CLIENT_STATUSES = ["active", "revoked"] as const;
 export type ApiClientStatus = (typeof API_CLIENT_STATUSES)[number];
@@ -36,6 +37,11 @@ export interface ApiClient {
   clinicIds: number[];
   /** The user id its tokens carry (claim user_id), e.g. the staff member or provider the software acts for; null: none. */
   userId: number | null;
+  /**
+   * Where single sign-on may send a launch code (docs/sso.md): exact URLs, https or loopback http. Empty: the
+   * client is no web app a launch can open.
+   */
+  redirectUris: string[];
   status: ApiClientStatus;
   secretHash: string;
   previousSecretHash: string | null;
@@ -52,6 +58,7 @@ export interface ApiClientDraft {
   scopes: readonly string[];
   clinicIds?: readonly number[] | undefined;
   userId?: number | null | undefined;
+  redirectUris?: readonly string[] | undefined;
 }
 
 export type ApiClientChanges = Patch<ApiClientDraft>;
@@ -92,6 +99,11 @@ export function apiClientIssues(input: ApiClientChanges, creating: boolean, plat
     issues.push({ field: "clinicIds", reason: `may name at most ${API_CLIENT_LIMITS.maxClinics} clinics` });
   if (input.userId !== undefined && input.userId !== null && !(Number.isSafeInteger(input.userId) && input.userId > 0))
     issues.push({ field: "userId", reason: "must be a positive integer or null", value: input.userId });
+  if (input.redirectUris !== undefined) {
+    if (platform && input.redirectUris.length > 0)
+      issues.push({ field: "redirectUris", reason: "platform clients take no redirect URIs" });
+    issues.push(...redirectUriIssues(input.redirectUris));
+  }
   return issues;
 }
 

@@ -11,6 +11,11 @@ export interface Principal {
   organisationName?: string | null;
   /** The API client the token was issued to (claim client_id, POST /oauth/token), for the audit trail. */
   clientId?: string | null;
+  /**
+   * The id (jti) of a token issued by single sign-on (claim sso): such a token is refused once its code was
+   * presented again (docs/sso.md). Absent for every other token.
+   */
+  ssoTokenId?: string | null;
   scopes: readonly string[];
   clinicIds: readonly number[];
   roles: readonly string[];

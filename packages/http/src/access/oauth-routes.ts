@@ -1,10 +1,11 @@
-import { DomainError, PLATFORM_ORGANISATION_ID, type ApiClient } from "@openpractice/core";
+import { DomainError, PLATFORM_ORGANISATION_ID, type ApiClient, type SsoIssuedToken } from "@openpractice/core";
 import type { TokenIssuer } from "../auth/token-issuer.js";
 import { BEARER_REALM } from "../auth/bearer-challenge.js";
 import { jsonResponse } from "../contracts/json-response.js";
 import { routeGroup } from "../define-route.js";
 import { arrayOf, described, integer, oneOfStrings, replyObject, plainText } from "../openapi/reply-schemas.js";
 import type { RouteContext, RouteDefinition, RouteDependencies } from "../route.js";
+import { issuerUrlOf } from "./issuer-url.js";
 
 /** The largest token request read; a client credentials request is a few hundred bytes. */
 const FORM_LIMIT_BYTES = 8 * 1024;
@@ -94,7 +95,22 @@ async function issue(issuer: TokenIssuer, client: ApiClient, scopes: string[]) {
   });
 }
 
-/** POST /oauth/token (RFC 6749 4.4 client credentials), its metadata (RFC 8414) and GET /.well-known/jwks.json (RFC 7517). */
+/** A single sign-on token (docs/sso.md): the launching user's, for the web app's client, revocable by its jti. */
+function issueSso(issuer: TokenIssuer, t: SsoIssuedToken) {
+  return issuer.sign({
+    organisationId: t.organisationId,
+    userId: t.userId,
+    name: t.name ?? undefined,
+    clientId: t.clientId,
+    scope: t.scopes.join(" "),
+    clinicIds: t.clinicIds,
+    sso: { tokenId: t.tokenId, lifetimeSeconds: t.lifetimeSeconds },
+  });
+}
+
+const GRANT_TYPES = ["client_credentials", "authorization_code"] as const;
+
+/** POST /oauth/token (RFC 6749 4.4 client credentials, 4.1 authorization code of single sign-on), its metadata (RFC 8414) and GET /.well-known/jwks.json (RFC 7517). */
 export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependencies): RouteDefinition[] {
   if (!tokenIssuer) return [];
   const issuer = tokenIssuer;
@@ -109,13 +125,32 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
       if (!grantType) throw new OAuthRequestError("invalid_request", "grant_type is required");
       const credentials = clientCredentials(ctx.request, form);
       basic = credentials.basic;
-      if (grantType !== "client_credentials")
-        throw new OAuthRequestError("unsupported_grant_type", "only grant_type=client_credentials is supported");
+      if (!(GRANT_TYPES as readonly string[]).includes(grantType))
+        throw new OAuthRequestError("unsupported_grant_type", `grant_type must be one of: ${GRANT_TYPES.join(", ")}`);
       const client = await practice.apiClients.authenticate(
         credentials.clientId,
         credentials.secret,
         ctx.remoteAddress,
       );
+      if (grantType === "authorization_code") {
+        if (form.has("scope"))
+          throw new OAuthRequestError("invalid_request", "scope is not sent with a code: the launch fixed it");
+        const issued = await practice.sso.exchange(
+          client,
+          { code: form.get("code"), redirectUri: form.get("redirect_uri"), codeVerifier: form.get("code_verifier") },
+          ctx.requestId,
+        );
+        return jsonResponse(
+          200,
+          {
+            access_token: await issueSso(issuer, issued),
+            token_type: "Bearer",
+            expires_in: issued.lifetimeSeconds,
+            scope: issued.scopes.join(" "),
+          },
+          { "cache-control": "no-store", pragma: "no-cache" },
+        );
+      }
       const scopes = await practice.apiClients.grant(client, form.get("scope") ?? undefined);
       const accessToken = await issue(issuer, client, scopes);
       if (client.organisationId !== PLATFORM_ORGANISATION_ID)
@@ -148,6 +183,8 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
         if (error.code === "INVALID_CLIENT")
           return oauthError(401, "invalid_client", String(error.details.reason ?? error.message), challenge());
         if (error.code === "INVALID_SCOPE") return oauthError(400, "invalid_scope", error.message);
+        if (error.code === "INVALID_GRANT")
+          return oauthError(400, String(error.details.error ?? "invalid_grant"), error.message);
         if (error.code === "CLIENT_AUTH_THROTTLED")
           return oauthError(429, "temporarily_unavailable", error.message, {
             "retry-after": String(error.details.retry_after_seconds ?? 60),
@@ -160,7 +197,14 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
   const oauthErrorSchema = replyObject(
     {
       error: oneOfStrings(
-        ["invalid_request", "invalid_client", "unsupported_grant_type", "invalid_scope", "temporarily_unavailable"],
+        [
+          "invalid_request",
+          "invalid_client",
+          "invalid_grant",
+          "unsupported_grant_type",
+          "invalid_scope",
+          "temporarily_unavailable",
+        ],
         "RFC 6749 5.2",
       ),
       error_description: plainText,
@@ -174,13 +218,25 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
         path: "/oauth/token",
         operationId: "oauthToken",
         summary:
-          "OAuth 2.0 client credentials grant (RFC 6749 4.4): client_secret_basic or client_secret_post; scope narrows the client's scopes.",
+          "OAuth 2.0 token endpoint: client credentials (RFC 6749 4.4; scope narrows the client's scopes) and single sign-on's authorization code with PKCE (RFC 6749 4.1, RFC 7636; docs/sso.md); client_secret_basic or client_secret_post.",
         requestBody: {
           type: "object",
           required: ["grant_type"],
           properties: {
-            grant_type: { type: "string", enum: ["client_credentials"] },
-            scope: { type: "string", description: "Space-separated; default: every scope of the client" },
+            grant_type: { type: "string", enum: [...GRANT_TYPES] },
+            scope: {
+              type: "string",
+              description: "client_credentials only. Space-separated; default: every scope of the client",
+            },
+            code: { type: "string", description: "authorization_code: the launch code (one use, 60 seconds)" },
+            redirect_uri: {
+              type: "string",
+              description: "authorization_code: exactly the redirect_uri of the launch",
+            },
+            code_verifier: {
+              type: "string",
+              description: "authorization_code: the PKCE verifier of the launch's code_challenge (RFC 7636)",
+            },
             client_id: { type: "string", description: "client_secret_post (or use HTTP Basic)" },
             client_secret: { type: "string" },
           },
@@ -199,7 +255,8 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
             ),
           },
           "400": {
-            description: "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2)",
+            description:
+              "invalid_request, invalid_grant (a code unknown, expired, used before, another client's, or with another redirect_uri or verifier), unsupported_grant_type or invalid_scope (RFC 6749 5.2)",
             schema: oauthErrorSchema,
           },
           "401": { description: "invalid_client: unknown client, wrong secret, or revoked", schema: oauthErrorSchema },
@@ -229,23 +286,27 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
               grant_types_supported: arrayOf(plainText),
               token_endpoint_auth_methods_supported: arrayOf(plainText),
               response_types_supported: arrayOf(plainText),
+              code_challenge_methods_supported: arrayOf(plainText),
+              authorization_response_iss_parameter_supported: { type: "boolean" },
             },
             { title: "OAuthServerMetadata" },
           ),
         },
       },
       async handle(ctx) {
-        // The issuer is the configured public URL, else this server as the caller reached it (origin and mount path).
-        const issuerUrl = publicUrl?.replace(/\/+$/, "") ?? `${ctx.url.origin}${ctx.basePath}`;
+        const issuerUrl = issuerUrlOf(ctx, publicUrl);
         return jsonResponse(
           200,
           {
             issuer: issuerUrl,
             token_endpoint: `${issuerUrl}/oauth/token`,
             jwks_uri: `${issuerUrl}/.well-known/jwks.json`,
-            grant_types_supported: ["client_credentials"],
+            grant_types_supported: [...GRANT_TYPES],
             token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+            // Codes come from POST /apis/sso/launch (the app holds the user's token), not an authorization endpoint.
             response_types_supported: [],
+            code_challenge_methods_supported: ["S256"],
+            authorization_response_iss_parameter_supported: true,
           },
           { "cache-control": "public, max-age=300" },
         );

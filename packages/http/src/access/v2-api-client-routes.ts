@@ -1,4 +1,10 @@
-import { API_CLIENT_LIMITS, API_CLIENT_STATUSES, DomainError, type ApiClient } from "@openpractice/core";
+import {
+  API_CLIENT_LIMITS,
+  API_CLIENT_STATUSES,
+  DomainError,
+  REDIRECT_URI_LIMITS,
+  type ApiClient,
+} from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { optionalBody } from "../contracts/optional-body.js";
 import { rotationBodySchema } from "../contracts/rotation-body.js";
@@ -52,6 +58,13 @@ const clientProperties = {
     minimum: 1,
     description: "The user id its tokens carry (claim user_id), e.g. of the staff member the software acts for",
   }),
+  redirect_uris: {
+    type: "array",
+    maxItems: REDIRECT_URI_LIMITS.maxRedirectUris,
+    items: { type: "string", minLength: 1, maxLength: REDIRECT_URI_LIMITS.redirectUriMax },
+    description:
+      "Where single sign-on may send a launch code (docs/sso.md): exact URLs, https (http only on a loopback address), no fragment; empty: none",
+  },
 } as const;
 
 export const v2ApiClientCreateSchema = {
@@ -92,6 +105,7 @@ const CLIENT_PROPERTIES = {
   scopes: arrayOf(plainText),
   clinic_ids: arrayOf(idText),
   user_id: idTextOrNull,
+  redirect_uris: described(arrayOf(plainText), "Single sign-on's registered redirect URIs (docs/sso.md)"),
   status: oneOfStrings(API_CLIENT_STATUSES),
   previous_secret_expires_at: described(dateTimeOrNull, "Until then the secret rotated out still works"),
   secret_rotated_at: dateTimeOrNull,
@@ -117,6 +131,7 @@ const FIELDS: FieldNames = Object.freeze({
   scopes: "scopes",
   clinicIds: "clinic_ids",
   userId: "user_id",
+  redirectUris: "redirect_uris",
   gracePeriodSeconds: "grace_period_seconds",
   status: "status",
 });
@@ -129,6 +144,7 @@ export const v2ApiClientView = (c: ApiClient) => ({
   scopes: c.scopes,
   clinic_ids: c.clinicIds.map(String),
   user_id: c.userId === null ? null : String(c.userId),
+  redirect_uris: c.redirectUris,
   status: c.status,
   previous_secret_expires_at: c.previousSecretExpiresAt?.toISOString() ?? null,
   secret_rotated_at: c.secretRotatedAt?.toISOString() ?? null,
@@ -195,6 +211,7 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
           scopes: b.scopes,
           clinicIds: b.clinic_ids?.map(Number),
           userId: toId(b.user_id),
+          redirectUris: b.redirect_uris,
         });
         return jsonResponse(
           201,
@@ -242,6 +259,7 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
           scopes: b.scopes,
           clinicIds: b.clinic_ids?.map(Number),
           userId: toId(b.user_id),
+          redirectUris: b.redirect_uris,
         });
       },
     }),

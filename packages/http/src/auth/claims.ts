@@ -36,11 +36,19 @@ export function principalFromClaims(claims: Record<string, unknown>): Principal 
         ? claims.organisation_name.trim().slice(0, 200)
         : null,
     clientId: typeof claims.client_id === "string" ? claims.client_id.slice(0, 40) : null,
+    // A single sign-on token is checked against revocations by its id (docs/sso.md); one without a jti is refused.
+    ...(claims.sso === true ? { ssoTokenId: ssoTokenIdOf(claims.jti) } : {}),
     // Organisation tokens never carry the platform scope, whoever signed them.
     scopes: Object.freeze(stringList(claims.scope).filter((s) => s !== PLATFORM_SCOPE)),
     clinicIds: Object.freeze(clinicIds),
     roles: Object.freeze(stringList(claims.roles)),
   });
+}
+
+function ssoTokenIdOf(jti: unknown): string {
+  if (typeof jti !== "string" || jti === "" || jti.length > 64)
+    throw unauthorized("single sign-on token has no valid jti");
+  return jti;
 }
 
 function platformPrincipal(claims: Record<string, unknown>): Principal {

@@ -18,6 +18,8 @@ export interface AccessTokenClaims {
   clientId?: string | undefined;
   scope: string;
   clinicIds?: readonly number[] | undefined;
+  /** A token of single sign-on (claim sso: true), revocable by its id. */
+  sso?: { tokenId: string; lifetimeSeconds: number } | undefined;
 }
 
 /** Signs the tokens POST /oauth/token issues and publishes the public keys at /.well-known/jwks.json. */
@@ -72,12 +74,14 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       if (claims.name) payload.name = claims.name;
       if (claims.clientId) payload.client_id = claims.clientId;
       if (claims.clinicIds?.length) payload.clinic_id_list = [...claims.clinicIds];
+      if (claims.sso) payload.sso = true;
       let jwt = new SignJWT(payload)
         .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: newest.kid })
         .setIssuedAt()
-        .setJti(crypto.randomUUID())
-        .setSubject(claims.clientId ?? String(claims.userId ?? "client"))
-        .setExpirationTime(`${lifetimeSeconds}s`);
+        .setJti(claims.sso?.tokenId ?? crypto.randomUUID())
+        // A single sign-on token is the user's, used by the web app; a client credentials token is the client's.
+        .setSubject(claims.sso ? String(claims.userId) : (claims.clientId ?? String(claims.userId ?? "client")))
+        .setExpirationTime(`${claims.sso?.lifetimeSeconds ?? lifetimeSeconds}s`);
       if (options.issuer) jwt = jwt.setIssuer(options.issuer);
       if (options.audience) jwt = jwt.setAudience(options.audience);
       return jwt.sign(await signingKey);

@@ -1,13 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  launchCodeHash,
-  launchedScopes,
-  launchUrl,
-  newLaunchCode,
-  redirectUriIssues,
-  verifierMatches,
-} from "./sso-launch.js";
+import { launchCodeHash, launchedScopes, launchUrl, newLaunchCode, verifierMatches } from "./sso-launch.js";
+import { redirectUriIssues } from "../access/redirect-uri.js";
 
 describe("SSO launch codes", () => {
   it("checks PKCE S256 as RFC 7636 appendix B computes it", () => {
@@ -29,6 +23,7 @@ describe("SSO launch codes", () => {
   });
 
   it("accepts https and loopback http redirect URIs only, without fragments or credentials", () => {
+    expect(redirectUriIssues(Array.from({ length: 11 }, (_, i) => `https://a.example/${i}`))).toHaveLength(1);
     expect(redirectUriIssues(["https://emr.example.com/sso/callback", "http://127.0.0.1:8400/cb"])).toEqual([]);
     const bad = [
       "http://emr.example.com/cb",
@@ -49,6 +44,9 @@ describe("SSO launch codes", () => {
   it("adds the code and state to the redirect URI's own query", () => {
     expect(launchUrl("https://emr.example.com/cb?tenant=4", "abc", "s 1")).toBe(
       "https://emr.example.com/cb?tenant=4&code=abc&state=s+1",
+    );
+    expect(launchUrl("https://emr.example.com/cb", "abc", undefined, "https://api.example.com")).toBe(
+      "https://emr.example.com/cb?code=abc&iss=https%3A%2F%2Fapi.example.com",
     );
   });
 
