@@ -72,6 +72,17 @@ for (const engine of availableEngines()) {
       ).toBe(200);
     });
 
+    it("ignores an sso claim of the provider's tokens: only this server's own tokens are single sign-on's", async () => {
+      // Without a jti an sso token of ours is refused; the provider's passes, not looked up for revocation.
+      expect(await reasonFor(await providerToken({ sso: true, jti: undefined }))).toBe(200);
+      const launch = await rt.call("POST", "/apis/sso/launch", {
+        token: await providerToken({ sso: true }),
+        body: { client_id: "opc_none" },
+      });
+      // Not refused as "a token issued by single sign-on itself": the launch reads the client instead.
+      expect((await launch.json()).error_description).toContain("redirect_uri");
+    });
+
     it("refuses a token the same key signed for another application, or without an audience", async () => {
       expect(await reasonFor(await providerToken({ aud: "https://billing.app.test" }))).toEqual(
         refusal("token is for another audience than this API"),

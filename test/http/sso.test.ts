@@ -9,7 +9,8 @@ import { launchCodeHash, newLaunchCode } from "@openpractice/core";
 import { availableEngines, openEngineStorage } from "../support/engines.js";
 import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
 
-const insecure = { [oauth.allowInsecureRequests]: true }; // the servers are plain HTTP on 127.0.0.1
+const insecure = { [oauth.allowInsecureRequests]: true };
+const PLAN = { OPENPRACTICE_PLAN_LIMITS: '{"free":100000}' }; // the launches count against the plan budget // the servers are plain HTTP on 127.0.0.1
 
 /** What the web app did with one launch URL it was opened at. */
 interface WebAppVisit {
@@ -106,7 +107,7 @@ for (const engine of availableEngines()) {
           done();
         },
       });
-      rt = await startTestRuntime({}, { engine, logger: createLogger("trace", sink) });
+      rt = await startTestRuntime(PLAN, { engine, logger: createLogger("trace", sink) });
       // The web app: its callback validates the response (state, iss) and redeems the code once.
       web = createServer((req, res) => {
         void (async () => {
@@ -245,6 +246,7 @@ for (const engine of availableEngines()) {
 
     it("refuses launches it will not act on, with RFC 6749's errors, and stores nothing", async () => {
       const app = await appToken();
+      const admin = await rt.token({ scope: "admin" });
       const before = (await grants()).length;
       const refusals: Array<[Record<string, unknown>, string, string]> = [
         [{ redirect_uri: "https://evil.example.com/sso/callback" }, "invalid_request", "redirect_uri"],
@@ -253,6 +255,7 @@ for (const engine of availableEngines()) {
         [{ code_challenge_method: "plain" }, "invalid_request", "code_challenge"],
         [{ code_challenge: "too-short" }, "invalid_request", "code_challenge"],
         [{ state: "tab\there" }, "invalid_request", "state"],
+        [{ state: "s".repeat(501) }, "invalid_request", "state"],
       ];
       for (const [over, error, field] of refusals) {
         const res = await launch(app, over);
@@ -266,12 +269,49 @@ for (const engine of availableEngines()) {
       expect(noUser.body.error_description).toContain("user_id");
       const disjoint = await launch(await appToken({ scope: "appointments:read" }));
       expect(disjoint.body).toMatchObject({ error: "invalid_scope" });
+      // No clinic in common: the app token's clinic is not among the web client's.
+      const restricted = await call(
+        "POST",
+        "/v2/api-clients",
+        { name: "North desk web", scopes: ["patients:read"], clinic_ids: [ids.clinic], redirect_uris: [callbackUrl] },
+        admin,
+      );
+      const southOnly = await launch(await appToken({ clinicIds: [ids.other] }), {
+        client_id: restricted.body.client_id,
+      });
+      expect(southOnly.body).toMatchObject({ error: "invalid_request" });
+      expect(southOnly.body.error_description).toContain("clinic");
+      // A revoked web client reads as unknown.
+      await call("DELETE", `/v2/api-clients/${restricted.body.id}`, undefined, admin);
+      const revoked = await launch(await appToken(), { client_id: restricted.body.client_id });
+      expect(revoked.body.error_description).toContain("client_id");
+      // Too many redirect URIs, and bad ones on create: 400 naming them, no client made.
+      const clientsBefore = Number(await rt.scalar("select count(*) from api_clients"));
+      const tooMany = await call(
+        "POST",
+        "/v2/api-clients",
+        {
+          name: "Eleven",
+          scopes: ["patients:read"],
+          redirect_uris: Array.from({ length: 11 }, (_, i) => `https://emr.example.com/${i}`),
+        },
+        admin,
+      );
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.error.details.errors[0].field).toBe("redirect_uris");
+      const badOnCreate = await call(
+        "POST",
+        "/v2/api-clients",
+        { name: "Bad", scopes: ["patients:read"], redirect_uris: ["ftp://emr.example.com/cb"] },
+        admin,
+      );
+      expect(badOnCreate.body.error.details.errors.map((e: { field: string }) => e.field)).toEqual(["redirect_uris.0"]);
+      expect(Number(await rt.scalar("select count(*) from api_clients"))).toBe(clientsBefore);
       // Another organisation's web client reads as unknown.
       const foreign = await launch(await rt.token({ organisationId: 2, userId: 7, scope: "patients:read" }));
       expect(foreign.body).toMatchObject({ error: "invalid_request" });
       expect(foreign.body.error_description).toContain("client_id");
       // A client cannot register a redirect URI a launch could be misled to: each named, nothing changed.
-      const admin = await rt.token({ scope: "admin" });
       const badUris = await call(
         "PATCH",
         `/v2/api-clients/${webClient.id}`,
@@ -356,6 +396,7 @@ for (const engine of availableEngines()) {
           codeChallenge: await oauth.calculatePKCECodeChallenge(lateVerifier),
           scopes: ["patients:read"],
           clinicIds: [],
+          notAfter: null,
           createdAt: new Date(Date.now() - 61_000),
           expiresAt: new Date(Date.now() - 1000),
           usedAt: null,
@@ -377,6 +418,84 @@ for (const engine of availableEngines()) {
       expect(await oauth.processAuthorizationCodeResponse(as, { client_id: webClient.clientId }, ok)).toMatchObject({
         scope: "patients:read tasks:read",
       });
+    });
+
+    it("revokes on a replay in any form, as every process sees; audits refused exchanges; caps the token at the app's", async () => {
+      // One deployment: the same database and data directory (the token signing keys).
+      const second = await startTestRuntime({ ...PLAN, OPENPRACTICE_DATA_DIR: rt.dataDir }, { shareDatabaseOf: rt });
+      try {
+        const admin = await rt.token({ scope: "admin" });
+        const trailOf = async (action: string) =>
+          (
+            await call("GET", `/v2/audit-events?action=${action}&resource_id=${webClient.id}`, undefined, admin)
+          ).body.data.filter((e: { resource_type: string }) => e.resource_type === "api_client");
+        // An app token with two minutes left: the web app's token lives two minutes at most, and a long name is kept
+        // to 200 characters.
+        const app = await rt.token({ userId: 101, name: "N".repeat(300), scope: "patients:read", ttlSeconds: 120 });
+        const launched = await launch(app);
+        expect(launched.status).toBe(200);
+        const params = callbackParams(launched.body.url, launched.state);
+        const refusedBefore = (await trailOf("ssoExchangeRefused")).length;
+        await exchange(params, oauth.generateRandomCodeVerifier()); // a wrong verifier: refused and audited
+        expect((await trailOf("ssoExchangeRefused")).length).toBe(refusedBefore + 1);
+        const token = await oauth.processAuthorizationCodeResponse(
+          as,
+          { client_id: webClient.clientId },
+          await exchange(params, launched.verifier),
+        );
+        expect(token.expires_in).toBeGreaterThan(100);
+        expect(token.expires_in).toBeLessThanOrEqual(120);
+        expect(decodeJwt(token.access_token).name).toBe("N".repeat(200));
+        const onSecond = (t: string) =>
+          fetch(`${second.url}/v2/patients`, { headers: { authorization: `Bearer ${t}` } }).then((r) => r.status);
+        expect(await onSecond(token.access_token)).toBe(200);
+
+        // A replay by another client of the organisation, without redirect URI or verifier: still a replay.
+        const replay = await fetch(`${rt.url}/oauth/token`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            authorization: `Basic ${Buffer.from(`${otherClient.clientId}:${otherClient.secret}`).toString("base64")}`,
+          },
+          body: new URLSearchParams({ grant_type: "authorization_code", code: params.get("code") as string }),
+        });
+        expect(replay.status).toBe(400);
+        expect((await replay.json()).error).toBe("invalid_grant");
+        // The second process, which verified and cached the token before, refuses it now.
+        expect(await onSecond(token.access_token)).toBe(401);
+        const [replayed] = await trailOf("ssoCodeReplayed");
+        expect(replayed).toMatchObject({ resource_id: webClient.id, actor: { client_id: otherClient.clientId } });
+
+        // A web token cannot launch again; `scope` is not sent with a code.
+        const again = await launch(token.access_token);
+        expect(again.status).toBe(401); // revoked already
+        const fresh = await launch(await appToken());
+        const freshParams = callbackParams(fresh.body.url, fresh.state);
+        const withScope = await fetch(`${rt.url}/oauth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            grant_type: "authorization_code",
+            code: freshParams.get("code") as string,
+            redirect_uri: callbackUrl,
+            code_verifier: fresh.verifier,
+            scope: "patients:read",
+            client_id: webClient.clientId,
+            client_secret: webClient.secret,
+          }),
+        });
+        expect((await withScope.json()).error).toBe("invalid_request");
+        const web = await oauth.processAuthorizationCodeResponse(
+          as,
+          { client_id: webClient.clientId },
+          await exchange(freshParams, fresh.verifier),
+        );
+        const chained = await launch(web.access_token);
+        expect(chained.body).toMatchObject({ error: "invalid_request" });
+        expect(chained.body.error_description).toContain("single sign-on");
+      } finally {
+        await second.stop();
+      }
     });
 
     it("wrote no code to its log", () => {

@@ -22,6 +22,7 @@ export function ssoGrantsMigration(): Migration {
         .addColumn("code_challenge", "varchar(64)", (c) => c.notNull())
         .addColumn("scopes", "text", (c) => c.notNull())
         .addColumn("clinic_ids", "text", (c) => c.notNull())
+        .addColumn("not_after", TIME)
         .addColumn("created_at", TIME, (c) => c.notNull())
         .addColumn("expires_at", TIME, (c) => c.notNull())
         .addColumn("used_at", TIME)

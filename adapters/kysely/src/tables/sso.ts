@@ -11,6 +11,8 @@ export interface SsoGrantsTable {
   /** JSON arrays. */
   scopes: string;
   clinic_ids: string;
+  /** The launching token's expiry, when known. */
+  not_after: string | null;
   created_at: string;
   expires_at: string;
   used_at: string | null;

@@ -99,7 +99,9 @@ export function apiClientIssues(input: ApiClientChanges, creating: boolean, plat
     issues.push({ field: "clinicIds", reason: `may name at most ${API_CLIENT_LIMITS.maxClinics} clinics` });
   if (input.userId !== undefined && input.userId !== null && !(Number.isSafeInteger(input.userId) && input.userId > 0))
     issues.push({ field: "userId", reason: "must be a positive integer or null", value: input.userId });
-  if (input.redirectUris !== undefined) {
+  if (input.redirectUris !== undefined && !Array.isArray(input.redirectUris))
+    issues.push({ field: "redirectUris", reason: "must be a list of URLs" });
+  else if (input.redirectUris !== undefined) {
     if (platform && input.redirectUris.length > 0)
       issues.push({ field: "redirectUris", reason: "platform clients take no redirect URIs" });
     issues.push(...redirectUriIssues(input.redirectUris));

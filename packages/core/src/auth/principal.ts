@@ -16,6 +16,8 @@ export interface Principal {
    * presented again (docs/sso.md). Absent for every other token.
    */
   ssoTokenId?: string | null;
+  /** When the caller's token expires (claim exp), where known: single sign-on never issues past it. */
+  tokenExpiresAt?: Date | null;
   scopes: readonly string[];
   clinicIds: readonly number[];
   roles: readonly string[];

@@ -20,6 +20,8 @@ export interface SsoGrant {
   scopes: string[];
   /** The clinic restriction of the web app's token; empty: none. */
   clinicIds: number[];
+  /** The launching token's expiry: the web app's token never outlives it. Null: unknown. */
+  notAfter: Date | null;
   createdAt: Date;
   /** The code works until then: 60 seconds after launch. */
   expiresAt: Date;

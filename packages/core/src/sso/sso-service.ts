@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { ApiClient } from "../access/api-client.js";
+import type { AuditEvent } from "../audit/audit-event.js";
 import { noteAuditedResource } from "../audit/audit-scope.js";
 import type { Principal } from "../auth/principal.js";
 import type { Clock } from "../kernel/clock.js";
+import type { DomainError } from "../kernel/domain-error.js";
 import type { Storage } from "../kernel/storage.js";
 import { ssoError } from "./sso-errors.js";
 import type { SsoGrant } from "./sso-grant.js";
@@ -53,6 +55,8 @@ const missing = (parameter: string) =>
   ssoError("INVALID_GRANT", `${parameter} is required`, { error: "invalid_request", parameter });
 
 const PRINTABLE = /^[\x20-\x7e]*$/;
+
+type AuditRow = Omit<AuditEvent, "id">;
 
 /** The clinic restriction of the web app's token: the app token's, narrowed by the web client's own (empty: none). */
 function launchedClinics(app: readonly number[], client: readonly number[]): number[] | undefined {
@@ -116,19 +120,23 @@ export class SsoService {
       throw refused("invalid_request", "client_id", "the app token and the web client have no clinic in common");
 
     const now = this.deps.clock.now();
+    if (principal.tokenExpiresAt && principal.tokenExpiresAt <= now)
+      throw refused("invalid_request", "authorization", "has expired");
     const { code, codeHash } = newLaunchCode();
     const expiresAt = new Date(now.getTime() + SSO_LIMITS.codeLifetimeMs);
     const grant: SsoGrant = {
       codeHash,
       organisationId: principal.organisationId,
       userId: principal.userId,
-      userName: principal.name,
+      // The audit trail keeps 200 characters of a name; so does the launch (a token's claim has no bound).
+      userName: principal.name?.slice(0, 200) ?? null,
       launchedByClientId: principal.clientId ?? null,
       clientId: client.clientId,
       redirectUri,
       codeChallenge,
       scopes,
       clinicIds,
+      notAfter: principal.tokenExpiresAt ?? null,
       createdAt: now,
       expiresAt,
       usedAt: null,
@@ -150,53 +158,52 @@ export class SsoService {
   /**
    * The token a code is exchanged for, by the authenticated web app's client (RFC 6749 4.1.3): the code must be
    * its own, unexpired and unused, with the same redirect URI and the verifier of its challenge. A code used
-   * before is refused and the token issued from it revoked (RFC 6749 10.5). Audited either way.
+   * before is refused and the token issued from it revoked (RFC 6749 10.5), whatever else the request holds.
+   * Every exchange of a code the server knows is audited, refused ones included.
    */
   async exchange(client: ApiClient, input: SsoExchangeInput, requestId: string | null): Promise<SsoIssuedToken> {
     if (!input.code) throw missing("code");
-    if (!input.redirectUri) throw missing("redirect_uri");
-    if (!input.codeVerifier) throw missing("code_verifier");
     const codeHash = launchCodeHash(input.code);
-    const grant = await this.deps.storage.repositories.ssoGrants.findByCodeHash(codeHash);
+    const grants = this.deps.storage.repositories.ssoGrants;
+    const grant = await grants.findByCodeHash(codeHash);
     if (!grant) throw invalidGrant("the code is unknown or expired");
+    const trail = await this.trailOf(grant, client, requestId);
+    if (grant.usedAt) return this.refuseReplay(grant, trail);
     const now = this.deps.clock.now();
-    const audit = (action: string, changedFields: string[]) =>
-      ({
-        organisationId: grant.organisationId,
-        occurredAt: now,
-        actorUserId: grant.userId,
-        actorName: grant.userName,
-        clientId: client.clientId,
-        action,
-        resourceType: "api_client",
-        resourceId: String(client.id),
-        requestId,
-        changedFields,
-      }) as const;
-    if (grant.usedAt) await this.refuseReplay(grant, audit("ssoCodeReplayed", ["revoked"]));
-    if (grant.clientId !== client.clientId) throw invalidGrant("the code was issued to another client");
-    if (grant.expiresAt <= now) throw invalidGrant("the code has expired");
+    const refuse = async (error: DomainError, reason: string): Promise<never> => {
+      await this.deps.storage.transaction((tx) => tx.audit.append([trail("ssoExchangeRefused", [reason])]));
+      throw error;
+    };
+    if (!input.redirectUri) return refuse(missing("redirect_uri"), "redirect_uri");
+    if (!input.codeVerifier) return refuse(missing("code_verifier"), "code_verifier");
+    if (grant.clientId !== client.clientId)
+      return refuse(invalidGrant("the code was issued to another client"), "client_id");
+    if (grant.expiresAt <= now) return refuse(invalidGrant("the code has expired"), "expired");
     if (grant.redirectUri !== input.redirectUri)
-      throw invalidGrant("redirect_uri differs from the launch's (exact match)");
+      return refuse(invalidGrant("redirect_uri differs from the launch's (exact match)"), "redirect_uri");
     if (!verifierMatches(input.codeVerifier, grant.codeChallenge))
-      throw invalidGrant("code_verifier does not match the launch's code_challenge");
-    // The client may have lost scopes or clinics since the launch: the token never carries more than it holds now.
+      return refuse(invalidGrant("code_verifier does not match the launch's code_challenge"), "code_verifier");
+    // The client may have lost scopes or clinics since the launch: the token never carries more than it holds now,
+    // nor lives past the launching token.
     const scopes = launchedScopes(grant.scopes, client.scopes);
     const clinicIds = launchedClinics(grant.clinicIds, client.clinicIds);
-    if (scopes.length === 0 || !clinicIds) throw invalidGrant("the client no longer holds what the launch granted");
+    if (scopes.length === 0 || !clinicIds)
+      return refuse(invalidGrant("the client no longer holds what the launch granted"), "scope");
+    const left = grant.notAfter ? Math.floor((grant.notAfter.getTime() - now.getTime()) / 1000) : Infinity;
+    const lifetimeSeconds = Math.min(SSO_LIMITS.tokenLifetimeSeconds, left);
+    if (lifetimeSeconds < 1) return refuse(invalidGrant("the token that launched the code has expired"), "expired");
 
-    const lifetimeSeconds = SSO_LIMITS.tokenLifetimeSeconds;
     const token = { id: randomUUID(), expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000) };
     const redeemed = await this.deps.storage.transaction(async (tx) => {
       if (!(await tx.ssoGrants.redeem(codeHash, token, now))) return false;
-      await tx.audit.append([audit("ssoExchange", ["token"])]);
+      await tx.audit.append([trail("ssoExchange", ["token"])]);
       return true;
     });
     if (!redeemed) {
       // Redeemed by a concurrent exchange between the read and now: this one is the replay.
-      const current = await this.deps.storage.repositories.ssoGrants.findByCodeHash(codeHash);
-      if (current?.usedAt) await this.refuseReplay(current, audit("ssoCodeReplayed", ["revoked"]));
-      throw invalidGrant("the code has expired");
+      const current = await grants.findByCodeHash(codeHash);
+      if (current?.usedAt) return this.refuseReplay(current, trail);
+      return refuse(invalidGrant("the code has expired"), "expired");
     }
     return {
       tokenId: token.id,
@@ -210,14 +217,36 @@ export class SsoService {
     };
   }
 
+  /**
+   * The audit entries of an exchange, in the grant's organisation: the launching user as actor, the web app's
+   * client as resource, and the presenting client when it is of the same organisation (another organisation's is
+   * never written into this one's trail).
+   */
+  private async trailOf(grant: SsoGrant, presenting: ApiClient, requestId: string | null) {
+    const web =
+      presenting.clientId === grant.clientId
+        ? presenting
+        : await this.deps.storage.repositories.apiClients.findByClientId(grant.clientId);
+    const now = this.deps.clock.now();
+    return (action: string, changedFields: string[]): AuditRow => ({
+      organisationId: grant.organisationId,
+      occurredAt: now,
+      actorUserId: grant.userId,
+      actorName: grant.userName,
+      clientId: presenting.organisationId === grant.organisationId ? presenting.clientId : null,
+      action,
+      resourceType: "api_client",
+      resourceId: web ? String(web.id) : null,
+      requestId,
+      changedFields,
+    });
+  }
+
   /** Revokes the token the code gave, records the replay, and refuses. */
-  private async refuseReplay(
-    grant: SsoGrant,
-    entry: Parameters<SsoServiceRepositories["audit"]["append"]>[0][number],
-  ): Promise<never> {
+  private async refuseReplay(grant: SsoGrant, trail: (action: string, fields: string[]) => AuditRow): Promise<never> {
     await this.deps.storage.transaction(async (tx) => {
       await tx.ssoGrants.revoke(grant.codeHash, this.deps.clock.now());
-      await tx.audit.append([entry]);
+      await tx.audit.append([trail("ssoCodeReplayed", ["revoked"])]);
     });
     if (grant.tokenId) this.revoked.add(grant.tokenId);
     throw invalidGrant("the code was already used; the token issued from it is revoked");

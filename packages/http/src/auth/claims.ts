@@ -38,6 +38,9 @@ export function principalFromClaims(claims: Record<string, unknown>): Principal 
     clientId: typeof claims.client_id === "string" ? claims.client_id.slice(0, 40) : null,
     // A single sign-on token is checked against revocations by its id (docs/sso.md); one without a jti is refused.
     ...(claims.sso === true ? { ssoTokenId: ssoTokenIdOf(claims.jti) } : {}),
+    ...(typeof claims.exp === "number" && Number.isFinite(claims.exp)
+      ? { tokenExpiresAt: new Date(claims.exp * 1000) }
+      : {}),
     // Organisation tokens never carry the platform scope, whoever signed them.
     scopes: Object.freeze(stringList(claims.scope).filter((s) => s !== PLATFORM_SCOPE)),
     clinicIds: Object.freeze(clinicIds),

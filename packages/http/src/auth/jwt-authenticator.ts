@@ -192,7 +192,9 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
               ...providerClaims,
               algorithms: ASYMMETRIC,
             });
-            return verifiedPrincipal(token, payload);
+            // Only this server issues single sign-on tokens: an identity provider's `sso` claim means nothing here.
+            const { sso: _notOurs, ...claims } = payload;
+            return verifiedPrincipal(token, claims);
           }
         }
       } catch (error) {

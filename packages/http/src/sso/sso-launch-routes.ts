@@ -41,7 +41,8 @@ const refusal = (error: string, description: string) =>
 export function ssoLaunchRoutes({ practice, tokenIssuer, publicUrl }: RouteDependencies): RouteDefinition[] {
   // Without a token issuer no code could be exchanged: the launch is not served either.
   if (!tokenIssuer) return [];
-  const route = routeGroup({ contract: "system", tags: ["Single sign-on"], auth: true });
+  // Each launch stores a row for a day: it counts against the organisation's plan budget like any v2 call.
+  const route = routeGroup({ contract: "system", tags: ["Single sign-on"], auth: true, rateLimitBucket: "v2" });
   return [
     route({
       method: "POST",

@@ -24,6 +24,7 @@ export function describeSsoConformance(engine: string, current: () => { s: Stora
       codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
       scopes: ["patients:read", "notes:write"],
       clinicIds: [3, 5],
+      notAfter: at(3600),
       createdAt: T0,
       expiresAt: at(60),
       usedAt: null,
@@ -40,9 +41,15 @@ export function describeSsoConformance(engine: string, current: () => { s: Stora
     it(`[${engine}] round-trips a grant, redeems it once and finds its token revoked after a replay`, async () => {
       const g = s.repositories.ssoGrants;
       await g.insert(grant("a".repeat(64)));
-      await g.insert(grant("b".repeat(64), { userName: null, launchedByClientId: null, clinicIds: [] }));
+      await g.insert(
+        grant("b".repeat(64), { userName: "N".repeat(200), launchedByClientId: null, clinicIds: [], notAfter: null }),
+      );
       expect(await g.findByCodeHash("a".repeat(64))).toEqual(grant("a".repeat(64)));
-      expect(await g.findByCodeHash("b".repeat(64))).toMatchObject({ userName: null, clinicIds: [] });
+      expect(await g.findByCodeHash("b".repeat(64))).toMatchObject({
+        userName: "N".repeat(200),
+        clinicIds: [],
+        notAfter: null,
+      });
       expect(await g.findByCodeHash("c".repeat(64))).toBeUndefined();
 
       const token = { id: "7f1c7a52-0b0e-4d0c-9c55-2b8f0d1f0a11", expiresAt: at(960) };
