@@ -251,8 +251,57 @@ for (const engine of availableEngines()) {
           code: "42",
           reason: "Unable to respond at current time (payer unavailable)",
           follow_up: "Please resubmit original transaction",
+          loop: "2100A",
+          retryable: true,
+          retry_after: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
         },
       ]);
+    });
+
+    it("reads visit limits and rejections as payers send them: HSD and EB09 quantities, AAA in any loop with Y or N", async () => {
+      // HSD*VS*30***22 (the limit), EB09 99 (used) and EB06 29 VS (remaining), as payers mix them.
+      const visits = await check(await coverage("VISITS-HSD", "tertiary"), { service_types: ["PT", "AD", "33"] });
+      expect(visits.status).toBe(201);
+      expect(visits.body.result.benefits.PT.visits).toEqual({ limit: 30, used: 22, remaining: 8 });
+      expect(visits.body.result.benefits.AD.visits).toEqual({ limit: 20, used: 5, remaining: 15 });
+      expect(visits.body.result.benefits["33"].visits).toEqual({ limit: 12, used: 8, remaining: 4 });
+
+      // AAA*Y**42*R in 2100A: the payer cannot answer now; the check may be sent again at once.
+      const before = Date.now();
+      const busy = await check(await coverage("PAYER-BUSY", "tertiary"));
+      expect(busy.status).toBe(422);
+      const [rejection] = busy.body.error.details.rejections;
+      expect(rejection).toMatchObject({
+        code: "42",
+        reason: "Unable to respond at current time (payer unavailable)",
+        follow_up: "Resubmission allowed",
+        loop: "2100A",
+        retryable: true,
+      });
+      expect(Date.parse(rejection.retry_after)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(rejection.retry_after)).toBeLessThanOrEqual(Date.now() + 1000);
+
+      // AAA*Y**53*W in 2110C beside benefits: the answer stands, the rejection is kept with it (retry in 30 days).
+      const benefitId = await coverage("BENEFIT-AAA", "tertiary");
+      const partial = await check(benefitId);
+      expect(partial.status).toBe(201);
+      expect(partial.body.status).toBe("active");
+      expect(partial.body.result.benefits.PT.copay).toBe(20);
+      const [kept] = (await history(benefitId)).checks;
+      expect(kept.rejections).toEqual([
+        {
+          code: "53",
+          reason: "Inquired benefit inconsistent with provider type",
+          follow_up: "Please wait 30 days and resubmit",
+          loop: "2110C",
+          valid_request: true,
+          retryable: true,
+          retry_after: expect.any(String),
+        },
+      ]);
+      // v1 times are UTC without a zone (spec 4.1).
+      const waited = Date.parse(`${kept.rejections[0].retry_after}Z`) - Date.parse(`${kept.checked_at}Z`);
+      expect(Math.abs(waited - 30 * 86_400_000)).toBeLessThan(1000);
     });
 
     it("answers 504 past the timeout, 502 for a malformed answer or an HTTP error; each check kept as failed", async () => {

@@ -80,6 +80,12 @@ export class ClearinghouseSimulator {
             return answer("rejected-member-id.edi");
           case "PAYER-DOWN":
             return answer("payer-unavailable.edi");
+          case "PAYER-BUSY":
+            return answer("payer-busy.edi");
+          case "VISITS-HSD":
+            return answer("visits-hsd.edi");
+          case "BENEFIT-AAA":
+            return answer("aaa-2110c.edi");
           case "MALFORMED":
             return answer("malformed.txt");
           case "SLOW":

@@ -28,12 +28,46 @@ function emptyBenefits(): ServiceBenefits {
   };
 }
 
+/** The loop letters of HL03's hierarchical level codes (005010X279A1): payer, provider, subscriber, dependent. */
+const LEVEL_LOOPS: Readonly<Record<string, string>> = { "20": "A", "21": "B", "22": "C", "23": "D" };
+
+/** AAA04 follow-ups that allow the same inquiry again, with the wait they ask for (days). */
+const RETRY_AFTER_DAYS: Readonly<Record<string, number>> = { P: 0, R: 0, Y: 0, X: 10, W: 30 };
+/** AAA04 follow-ups that forbid sending it again as it is (correct it first, or do not resubmit). */
+const NO_RETRY = new Set(["C", "N", "S"]);
+
+/** Quantity qualifiers (EB09) counting visits: visits (VS) and number of services or procedures (P6). */
+const VISIT_COUNTS = new Set(["VS", "P6"]);
+
 /**
- * Reads a 005010X279A1 271: AAA rejections anywhere; otherwise whether coverage is active (EB01 1 against 6/7/8),
- * the plan dates (DTP 346/347, or 291 as a range) and, per service type asked about, the in-network (EB12 not N)
- * individual benefits: copay (EB01 B), coinsurance (A), deductible (C) and out-of-pocket (G) totals and remaining
- * (EB06 29), visit limits and remaining (F with EB09 VS), and prior authorization (EB11). Visits used are the limit
- * less those remaining when the payer gives both.
+ * An AAA segment as a rejection: its reason and follow-up in words, the loop it came in, whether the payer took
+ * the request as valid (AAA01), and whether and when the same check may be sent again: yes when the follow-up asks
+ * for it (P resubmit original, R resubmission allowed, Y the payer will respond again; X after 10 days, W after 30),
+ * or when AAA01 is Y and no follow-up forbids it (C correct first, N not allowed, S do not resubmit).
+ */
+function rejectionOf(values: string[], loop: string | null): EligibilityRejection {
+  const [valid = "", , code = "", follow = ""] = values;
+  const allowed = follow in RETRY_AFTER_DAYS || (valid === "Y" && !NO_RETRY.has(follow));
+  return {
+    code,
+    reason: AAA_REASONS[code] ?? `Rejected (reason code ${code || "missing"})`,
+    followUp: follow ? (AAA_FOLLOW_UPS[follow] ?? follow) : null,
+    loop,
+    validRequest: valid === "Y" ? true : valid === "N" ? false : null,
+    retryable: allowed,
+    retryAfterDays: allowed ? (RETRY_AFTER_DAYS[follow] ?? 0) : null,
+  };
+}
+
+/**
+ * Reads a 005010X279A1 271: AAA rejections in whichever loop they come (the payer's 2000A/2100A, the provider's
+ * 2100B, the subscriber's or dependent's 2000/2100, or a benefit's 2110); otherwise whether coverage is active
+ * (EB01 1 against 6/7/8), the plan dates (DTP 346/347, or 291 as a range) and, per service type asked about, the
+ * in-network (EB12 not N) individual benefits: copay (EB01 B), coinsurance (A), deductible (C) and out-of-pocket (G)
+ * totals and remaining (EB06 29), visit limits (F with EB09 VS or P6, or an HSD*VS after it; EB06 or HSD05 29:
+ * remaining), visits used (EB09 99), and prior authorization (EB11). Of limit, used and remaining, one the payer
+ * leaves out is computed from the other two. A rejection inside a benefit loop (2110) with benefits beside it
+ * leaves the result standing: the payer answered, only not about that benefit.
  */
 export function parse271(
   text: string,
@@ -53,19 +87,23 @@ export function parse271(
   const trace = segments.find((s) => s.tag === "TRN")?.values[1];
   if (trace !== undefined && trace !== traceNumber.toUpperCase())
     throw new Invalid271Error(`the 271 answers trace ${trace}, not ${traceNumber}`);
-  const rejections: EligibilityRejection[] = segments
-    .filter((s) => s.tag === "AAA" && s.values[0] === "N")
-    .map((s) => {
-      const code = s.values[2] ?? "";
-      const follow = s.values[3] ?? "";
-      return {
-        code,
-        reason: AAA_REASONS[code] ?? `Rejected (reason code ${code || "missing"})`,
-        followUp: follow ? (AAA_FOLLOW_UPS[follow] ?? follow) : null,
-      };
-    });
-  if (rejections.length > 0) return { result: null, rejections };
+
+  const rejections: EligibilityRejection[] = [];
+  let level = "";
+  let loop: string | null = null;
+  for (const s of segments) {
+    if (s.tag === "HL") {
+      level = LEVEL_LOOPS[s.values[2] ?? ""] ?? "";
+      loop = level ? `2000${level}` : null;
+    } else if (s.tag === "NM1" && level)
+      // An NM1 after a benefit names an entity of that benefit (2120), not the person of the level (2100).
+      loop = /^21[12]0/.test(String(loop)) ? `2120${level}` : `2100${level}`;
+    else if (s.tag === "EB" && level) loop = `2110${level}`;
+    else if (s.tag === "AAA") rejections.push(rejectionOf(s.values, loop));
+  }
   const ebs = segments.filter((s) => s.tag === "EB");
+  const aboutTheInquiry = rejections.filter((r) => !r.loop?.startsWith("2110"));
+  if (aboutTheInquiry.length > 0 || (rejections.length > 0 && ebs.length === 0)) return { result: null, rejections };
   if (ebs.length === 0) throw new Invalid271Error("the 271 has neither benefits (EB) nor rejections (AAA)");
 
   let planStartDate: string | null = null;
@@ -73,6 +111,8 @@ export function parse271(
   let active = false;
   const benefits: Partial<Record<EligibilityServiceType, ServiceBenefits>> = {};
   let inBenefits = false;
+  /** The benefits of the last EB counted, and whether it was a limitation (F): an HSD after it qualifies it. */
+  let last: { limitation: boolean; of: ServiceBenefits[] } = { limitation: false, of: [] };
   for (const s of segments) {
     if (s.tag === "EB") inBenefits = true;
     if (s.tag === "DTP" && !inBenefits) {
@@ -85,10 +125,16 @@ export function parse271(
       }
       if (qualifier === "291" && format === "D8" && isD8(value)) planStartDate ??= isoDate(value);
     }
+    if (s.tag === "HSD" && last.limitation) {
+      const [qualifier = "", quantity = "", , , period = ""] = s.values;
+      if (qualifier === "VS" && num(quantity) !== null)
+        for (const b of last.of) b.visits[period === "29" ? "remaining" : "limit"] = num(quantity);
+      continue;
+    }
     if (s.tag !== "EB") continue;
     const [
       code = "",
-      level = "",
+      coverageLevel = "",
       typesText = "",
       ,
       ,
@@ -101,26 +147,32 @@ export function parse271(
       network = "",
     ] = s.values;
     if (code === "1") active = true;
-    if (network === "N" || level === "FAM") continue;
+    last = { limitation: false, of: [] };
+    if (network === "N" || coverageLevel === "FAM") continue;
     const types = (typesText === "" ? ["30"] : typesText.split("^")).filter((t): t is EligibilityServiceType =>
       ELIGIBILITY_SERVICE_TYPES.includes(t as EligibilityServiceType),
     );
-    for (const type of types) {
-      const b = (benefits[type] ??= emptyBenefits());
+    last = { limitation: code === "F", of: types.map((type) => (benefits[type] ??= emptyBenefits())) };
+    for (const b of last.of) {
       const remaining = period === "29";
       if (code === "B" && b.copay === null) b.copay = num(amount);
       if (code === "A" && b.coinsurancePercent === null && percent !== "")
         b.coinsurancePercent = Math.round(Number(percent) * 10_000) / 100;
       if (code === "C") b.deductible[remaining ? "remaining" : "total"] = num(amount);
       if (code === "G") b.outOfPocket[remaining ? "remaining" : "total"] = num(amount);
-      if (code === "F" && qtyQualifier === "VS") b.visits[remaining ? "remaining" : "limit"] = num(quantity);
+      if (code === "F" && VISIT_COUNTS.has(qtyQualifier)) b.visits[remaining ? "remaining" : "limit"] = num(quantity);
+      if (code === "F" && qtyQualifier === "99") b.visits.used = num(quantity);
       if (auth === "Y") b.priorAuthorizationRequired = true;
       else if (auth === "N" && b.priorAuthorizationRequired === null) b.priorAuthorizationRequired = false;
     }
   }
-  for (const b of Object.values(benefits)) {
-    if (b.visits.limit !== null && b.visits.remaining !== null)
-      b.visits.used = Math.max(0, b.visits.limit - b.visits.remaining);
-  }
-  return { result: { active, planStartDate, planEndDate, benefits }, rejections: [] };
+  for (const b of Object.values(benefits)) completeVisits(b.visits);
+  return { result: { active, planStartDate, planEndDate, benefits }, rejections };
+}
+
+/** Limit = used + remaining: the one of the three the payer left out, from the other two (never below zero). */
+function completeVisits(v: ServiceBenefits["visits"]): void {
+  if (v.used === null && v.limit !== null && v.remaining !== null) v.used = Math.max(0, v.limit - v.remaining);
+  else if (v.remaining === null && v.limit !== null && v.used !== null) v.remaining = Math.max(0, v.limit - v.used);
+  else if (v.limit === null && v.used !== null && v.remaining !== null) v.limit = v.used + v.remaining;
 }

@@ -2872,9 +2872,20 @@ export interface components {
         };
         /** EligibilityRejection */
         EligibilityRejection: {
+            /** @description AAA03, the reject reason code */
             code: string;
+            /** @description AAA04 in words */
             follow_up: string | null;
+            /** @description The 271 loop it came in (2000A, 2100A, 2100B, 2000C, 2100C, 2110C…) */
+            loop: string | null;
+            /** @description What the code means (005010X279A1) */
             reason: string;
+            /** @description From when (a W or X follow-up asks to wait); null when not retryable */
+            retry_after: string | null;
+            /** @description The same check may be sent again */
+            retryable: boolean;
+            /** @description AAA01: the payer took the request as valid */
+            valid_request: boolean | null;
         };
         /** EligibilityResult */
         EligibilityResult: {

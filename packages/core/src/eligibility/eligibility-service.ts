@@ -19,6 +19,7 @@ import {
   type EligibilityInquiry,
   type EligibilityResult,
   type EligibilityServiceType,
+  rejectionRetryAt,
 } from "./eligibility.js";
 import { eligibilityResultIssues } from "./eligibility-rules.js";
 import { type EligibilityWarning, eligibilityWarnings } from "./eligibility-warnings.js";
@@ -133,7 +134,14 @@ export class EligibilityService {
       `The payer rejected the inquiry: ${exchange.rejections.map((r) => `${r.code} ${r.reason}`).join("; ")}`,
       {
         check_id: saved.id,
-        rejections: exchange.rejections.map((r) => ({ code: r.code, reason: r.reason, follow_up: r.followUp })),
+        rejections: exchange.rejections.map((r) => ({
+          code: r.code,
+          reason: r.reason,
+          follow_up: r.followUp,
+          loop: r.loop ?? null,
+          retryable: r.retryable ?? false,
+          retry_after: rejectionRetryAt(r, saved.checkedAt)?.toISOString() ?? null,
+        })),
         ...(first ? { code: first.code } : {}),
       },
     );

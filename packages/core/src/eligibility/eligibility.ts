@@ -25,11 +25,28 @@ export interface ServiceBenefits {
   priorAuthorizationRequired: boolean | null;
 }
 
-/** A payer's refusal to answer (X12 AAA segment): the reject reason code and what to do next. */
+/**
+ * A payer's refusal to answer (X12 AAA segment): the reject reason code and what to do next. Checks kept before
+ * the loop and retry fields existed read without them (undefined: unknown).
+ */
 export interface EligibilityRejection {
   code: string;
   reason: string;
   followUp: string | null;
+  /** The 271 loop it came in: 2000A or 2100A (the payer), 2100B (the provider), 2000C/2100C (the subscriber), 2110C (a benefit), and D for a dependent. */
+  loop?: string | null;
+  /** AAA01: Y, the request was valid (the payer could not answer it now); N, it was not. */
+  validRequest?: boolean | null;
+  /** Whether the same check may be sent again (see `rejectionRetry`). */
+  retryable?: boolean;
+  /** Days to wait before sending it again (AAA04 W: 30, X: 10); null: at once. */
+  retryAfterDays?: number | null;
+}
+
+/** When a rejected check can be sent again: null when it cannot (as is), else the earliest time. */
+export function rejectionRetryAt(rejection: EligibilityRejection, checkedAt: Date): Date | null {
+  if (!rejection.retryable) return null;
+  return new Date(checkedAt.getTime() + (rejection.retryAfterDays ?? 0) * 86_400_000);
 }
 
 /** The structured answer of a check, real-time or taken by phone. */

@@ -5,6 +5,7 @@ import {
   type EligibilityResult,
   type EligibilityWarning,
   type ManualEligibility,
+  rejectionRetryAt,
   type ServiceBenefits,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
@@ -133,7 +134,18 @@ export function eligibilityCheckSchema(idType: JsonSchema, withRaw: boolean): Js
         ),
       ),
       rejections: arrayOf(
-        replyObject({ code: plainText, reason: plainText, follow_up: textOrNull }, { title: "EligibilityRejection" }),
+        replyObject(
+          {
+            code: described(plainText, "AAA03, the reject reason code"),
+            reason: described(plainText, "What the code means (005010X279A1)"),
+            follow_up: described(textOrNull, "AAA04 in words"),
+            loop: described(textOrNull, "The 271 loop it came in (2000A, 2100A, 2100B, 2000C, 2100C, 2110C…)"),
+            valid_request: described(orNull(boolean), "AAA01: the payer took the request as valid"),
+            retryable: described(boolean, "The same check may be sent again"),
+            retry_after: described(textOrNull, "From when (a W or X follow-up asks to wait); null when not retryable"),
+          },
+          { title: "EligibilityRejection" },
+        ),
       ),
       error_code: described(textOrNull, "Why a failed check got no answer"),
       error_message: textOrNull,
@@ -179,7 +191,18 @@ export function eligibilityCheckView(
     status: c.status,
     service_date: c.serviceDate,
     result: c.result ? resultView(c.result) : null,
-    rejections: c.rejections.map((r) => ({ code: r.code, reason: r.reason, follow_up: r.followUp })),
+    rejections: c.rejections.map((r) => {
+      const retryAt = rejectionRetryAt(r, c.checkedAt);
+      return {
+        code: r.code,
+        reason: r.reason,
+        follow_up: r.followUp,
+        loop: r.loop ?? null,
+        valid_request: r.validRequest ?? null,
+        retryable: r.retryable ?? false,
+        retry_after: retryAt ? options.time(retryAt) : null,
+      };
+    }),
     error_code: c.errorCode,
     error_message: c.errorMessage,
     reference: c.reference,
