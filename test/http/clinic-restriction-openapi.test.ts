@@ -17,6 +17,8 @@ const REFUSING = [
   ["post", "/v2/api-clients/{api_client_id}/rotate-secret"],
   ["post", "/apis/v1/doctor"],
   ["post", "/apis/v1/doctor/{doctor_id}"],
+  ["put", "/v2/organisation/clearinghouse"],
+  ["delete", "/v2/organisation/clearinghouse"],
 ] as const;
 
 describe("the OpenAPI document on clinic restrictions", () => {

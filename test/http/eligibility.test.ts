@@ -186,6 +186,14 @@ for (const engine of availableEngines()) {
       });
     });
 
+    it("names the environment's clearinghouse as where the organisation's checks go", async () => {
+      const admin = await rt.token({ scope: "admin" });
+      const shown = await call("GET", "/v2/organisation/clearinghouse", undefined, admin);
+      expect(shown.body).toMatchObject({ source: "environment", password_set: false, url: null });
+      const tested = await call("POST", "/v2/organisation/clearinghouse/test", undefined, admin);
+      expect(tested.body).toMatchObject({ ok: true, source: "environment", answered: "rejections" });
+    });
+
     it("reads an inactive coverage and a met deductible field by field", async () => {
       const inactive = await check(await coverage("INACTIVE", "tertiary"), { service_types: ["PT"] });
       expect(inactive.status).toBe(201);

@@ -1007,6 +1007,34 @@ describe("replies of the running server match /openapi.json", () => {
       token: null,
       headers: { ...form, authorization: basic(rotated.client_secret) },
     });
+    // The organisation's own clearinghouse: set, shown, tested (nothing answers on port 1), removed.
+    const clearinghouse = {
+      url: "https://127.0.0.1:1/realtime",
+      username: "lakeview",
+      password: "s3cret",
+      submitter_id: "LAKEVIEW01",
+      receiver_id: "CLEARHOUSE",
+      provider_npi: "1234567893",
+      provider_name: "Lakeview Physical Therapy",
+    };
+    await call("PUT /v2/organisation/clearinghouse", "/v2/organisation/clearinghouse", 200, {
+      body: clearinghouse,
+      token: admin,
+    });
+    await call("PUT /v2/organisation/clearinghouse", "/v2/organisation/clearinghouse", 400, {
+      body: { ...clearinghouse, provider_npi: "1234567890" },
+      token: admin,
+    });
+    await call("GET /v2/organisation/clearinghouse", "/v2/organisation/clearinghouse", 200, { token: admin });
+    await call("POST /v2/organisation/clearinghouse/test", "/v2/organisation/clearinghouse/test", 200, {
+      body: { payer_id: "60054" },
+      token: admin,
+    });
+    await call("DELETE /v2/organisation/clearinghouse", "/v2/organisation/clearinghouse", 200, { token: admin });
+    await call("DELETE /v2/organisation/clearinghouse", "/v2/organisation/clearinghouse", 404, { token: admin });
+    await call("POST /v2/organisation/clearinghouse/test", "/v2/organisation/clearinghouse/test", 409, {
+      token: admin,
+    });
     await call("GET /.well-known/jwks.json", "/.well-known/jwks.json", 200, { token: null });
     await call("GET /.well-known/oauth-authorization-server", "/.well-known/oauth-authorization-server", 200, {
       token: null,

@@ -86,6 +86,8 @@ export class ClearinghouseSimulator {
             return answer("visits-hsd.edi");
           case "BENEFIT-AAA":
             return answer("aaa-2110c.edi");
+          case "OPENPRACTICE-TEST": // the connection test's made-up member: "subscriber not found"
+            return answer("aaa-2100c.edi");
           case "MALFORMED":
             return answer("malformed.txt");
           case "SLOW":

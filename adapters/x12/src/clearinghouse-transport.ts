@@ -1,6 +1,7 @@
 import { request } from "node:https";
 import { EligibilityGatewayError } from "@openpractice/core";
 import { type Clearinghouse, DEFAULT_TIMEOUT_MS } from "./clearinghouse.js";
+import { literalAddressProblem, publicAddressLookup } from "./public-address-lookup.js";
 
 /** The longest 271 read: a real one is a few kilobytes. */
 const MAX_RESPONSE_BYTES = 1_000_000;
@@ -10,11 +11,22 @@ const MAX_RESPONSE_BYTES = 1_000_000;
  * resolves with the 271 text. The whole exchange is bounded by the timeout: no answer in time is `timeout`; a
  * connection failure or an HTTP error status is `unavailable` (the 270 and any answer are kept on the error).
  */
-export function postToClearinghouse(ch: Clearinghouse, body: string): Promise<string> {
+export function postToClearinghouse(
+  ch: Clearinghouse,
+  body: string,
+  options: { allowPrivateAddresses?: boolean } = {},
+): Promise<string> {
   const url = new URL(ch.url);
   if (url.protocol !== "https:")
     return Promise.reject(
       new EligibilityGatewayError("not_configured", "the clearinghouse URL must be https://", body),
+    );
+  // An organisation's own clearinghouse reaches public addresses only (the operator's may be anywhere).
+  const allowPrivate = options.allowPrivateAddresses ?? false;
+  const literal = ch.tenantSupplied ? literalAddressProblem(url.hostname, allowPrivate) : undefined;
+  if (literal)
+    return Promise.reject(
+      new EligibilityGatewayError("unavailable", `the clearinghouse was refused: ${literal}`, body),
     );
   const timeoutMs = ch.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
@@ -26,6 +38,7 @@ export function postToClearinghouse(ch: Clearinghouse, body: string): Promise<st
         authorization: `Basic ${Buffer.from(`${ch.username}:${ch.password}`).toString("base64")}`,
       },
       ...(ch.ca ? { ca: ch.ca } : {}),
+      ...(ch.tenantSupplied ? { lookup: publicAddressLookup(allowPrivate) } : {}),
     });
     const timer = setTimeout(() => {
       req.destroy();

@@ -1,4 +1,5 @@
 import {
+  type ClearinghouseConnection,
   type EligibilityExchange,
   type EligibilityGateway,
   EligibilityGatewayError,
@@ -13,6 +14,11 @@ export interface X12EligibilityGatewayOptions {
   /** The organisation's clearinghouse, or undefined when it has none (checks are then ELIGIBILITY_NOT_CONFIGURED). */
   clearinghouseFor(organisationId: number): Clearinghouse | undefined;
   now?: () => Date;
+  /**
+   * Let clearinghouses organisations set through the API resolve to loopback and private addresses (development,
+   * local test clearinghouses); default false: public addresses only.
+   */
+  allowPrivateAddresses?: boolean;
 }
 
 /**
@@ -25,8 +31,16 @@ export class X12EligibilityGateway implements EligibilityGateway {
 
   constructor(private readonly options: X12EligibilityGatewayOptions) {}
 
-  async check(organisationId: number, inquiry: EligibilityInquiry): Promise<EligibilityExchange> {
-    const ch = this.options.clearinghouseFor(organisationId);
+  hasDefaultFor(organisationId: number): boolean {
+    return this.options.clearinghouseFor(organisationId) !== undefined;
+  }
+
+  async check(
+    organisationId: number,
+    inquiry: EligibilityInquiry,
+    connection?: ClearinghouseConnection,
+  ): Promise<EligibilityExchange> {
+    const ch = connection ?? this.options.clearinghouseFor(organisationId);
     if (!ch)
       throw new EligibilityGatewayError(
         "not_configured",
@@ -37,7 +51,9 @@ export class X12EligibilityGateway implements EligibilityGateway {
       controlNumber: this.control,
       now: (this.options.now ?? (() => new Date()))(),
     });
-    const response = await postToClearinghouse(ch, request);
+    const response = await postToClearinghouse(ch, request, {
+      allowPrivateAddresses: this.options.allowPrivateAddresses ?? false,
+    });
     try {
       return { request, response, ...parse271(response, inquiry.traceNumber) };
     } catch (error) {

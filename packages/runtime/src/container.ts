@@ -80,7 +80,12 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         // The core modules' options from their variables; the development ones on with OPENPRACTICE_ENV=development,
         // and refusals naming that setting rather than the library option it turns into.
         ...practiceOptionsFor(config),
-        eligibilityGateway: new X12EligibilityGateway({ clearinghouseFor: (id) => config.clearinghouses.get(id) }),
+        // The environment's clearinghouses are the default; organisations may set their own through the API, which
+        // reach only public addresses unless this is a development deployment (a local test clearinghouse).
+        eligibilityGateway: new X12EligibilityGateway({
+          clearinghouseFor: (id) => config.clearinghouses.get(id),
+          allowPrivateAddresses: development,
+        }),
         documentStore: documentStoreOf(config.documentStore),
         ...(config.clamd ? { malwareScanner: new ClamdScanner(config.clamd) } : {}),
         // Set before the server listens, so a /test delivery never meets an unset transport; background work keeps it.

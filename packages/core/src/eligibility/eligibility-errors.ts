@@ -12,6 +12,8 @@ export const ELIGIBILITY_ERROR_CODES = [
   "ELIGIBILITY_UNAVAILABLE",
   /** The answer was not a 271 for this inquiry; details.check_id. */
   "ELIGIBILITY_INVALID_RESPONSE",
+  /** DELETE of the organisation's own clearinghouse when it set none. */
+  "CLEARINGHOUSE_NOT_SET",
 ] as const;
 
 /** Throws one of the codes above (and only those). */

@@ -1,3 +1,4 @@
+import type { ClearinghouseConnection } from "./clearinghouse-connection.js";
 import type { EligibilityExchange, EligibilityInquiry } from "./eligibility.js";
 
 export type EligibilityFailureKind = "not_configured" | "timeout" | "unavailable" | "invalid_response";
@@ -24,5 +25,16 @@ export class EligibilityGatewayError extends Error {
  * exchange (a 271 with benefits, or with AAA rejections); throws EligibilityGatewayError when there is no answer.
  */
 export interface EligibilityGateway {
-  check(organisationId: number, inquiry: EligibilityInquiry): Promise<EligibilityExchange>;
+  /**
+   * `connection`: the clearinghouse the organisation set through the API, which wins; without it the gateway uses
+   * the host's own for the organisation (the runtime's OPENPRACTICE_ELIGIBILITY_CLEARINGHOUSES), or refuses with
+   * `not_configured`.
+   */
+  check(
+    organisationId: number,
+    inquiry: EligibilityInquiry,
+    connection?: ClearinghouseConnection,
+  ): Promise<EligibilityExchange>;
+  /** Whether the host configured a clearinghouse of its own for the organisation. */
+  hasDefaultFor?(organisationId: number): boolean;
 }

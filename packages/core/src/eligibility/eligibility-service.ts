@@ -10,6 +10,7 @@ import { isCalendarDate } from "../kernel/calendar-date.js";
 import { toPageWindow } from "../kernel/paging.js";
 import { type EligibilityGateway, EligibilityGatewayError } from "./eligibility-gateway.js";
 import type { Storage } from "../kernel/storage.js";
+import type { ClearinghouseConnection } from "./clearinghouse-connection.js";
 import type { EligibilityServiceRepositories } from "./eligibility-service-repositories.js";
 import {
   ELIGIBILITY_SERVICE_TYPES,
@@ -50,6 +51,8 @@ export class EligibilityService {
       storage: Storage<EligibilityServiceRepositories>;
       clock: Clock;
       gateway: EligibilityGateway | null;
+      /** The clearinghouse the organisation set through the API, if any (it wins over the gateway's default). */
+      connectionFor?: (organisationId: number) => Promise<ClearinghouseConnection | undefined>;
     },
   ) {}
 
@@ -155,7 +158,8 @@ export class EligibilityService {
     base: EligibilityCheckRecord,
   ): Promise<EligibilityExchange> {
     try {
-      return await gateway.check(organisationId, inquiry);
+      const connection = await this.deps.connectionFor?.(organisationId);
+      return await gateway.check(organisationId, inquiry, connection);
     } catch (error) {
       if (!(error instanceof EligibilityGatewayError)) throw error;
       if (error.kind === "not_configured") throw eligibilityError("ELIGIBILITY_NOT_CONFIGURED", error.message, {});

@@ -1,14 +1,33 @@
-import type { EligibilityCheck, Repositories } from "@openpractice/core";
+import type { ClearinghouseSettings, EligibilityCheck, Repositories } from "@openpractice/core";
 import { type MemoryState, moduleState } from "./memory-state.js";
 
 /** Eligibility checks in memory, newest first by id. */
-export function memoryEligibility(s: () => MemoryState): Pick<Repositories, "eligibilityChecks"> {
+export function memoryEligibility(
+  s: () => MemoryState,
+): Pick<Repositories, "eligibilityChecks" | "clearinghouseSettings"> {
   const checks = () => moduleState(s(), "eligibilityChecks", () => new Map<number, EligibilityCheck>());
   const newestFirst = (organisationId: number, coverageId: number) =>
     [...checks().values()]
       .filter((c) => c.organisationId === organisationId && c.coverageId === coverageId)
       .sort((a, b) => b.id - a.id);
+  const clearinghouses = () =>
+    moduleState(s(), "clearinghouseSettings", () => new Map<number, ClearinghouseSettings>());
   return {
+    clearinghouseSettings: {
+      find: async (organisationId) => structuredClone(clearinghouses().get(organisationId)),
+      async save(settings) {
+        const current = clearinghouses().get(settings.organisationId);
+        clearinghouses().set(settings.organisationId, {
+          ...structuredClone(settings),
+          createdAt: current?.createdAt ?? settings.createdAt,
+        });
+      },
+      async recordTest(organisationId, at, outcome) {
+        const current = clearinghouses().get(organisationId);
+        if (current) Object.assign(current, { lastTestedAt: at, lastTestOutcome: outcome });
+      },
+      remove: async (organisationId) => clearinghouses().delete(organisationId),
+    },
     eligibilityChecks: {
       async insert(record) {
         const id = s().nextId++;
