@@ -35,6 +35,7 @@ const PAGES = [
   "docs/documents.md",
   "docs/tasks.md",
   "docs/sso.md",
+  "docs/medicare-therapy.md",
 ];
 
 function runBash(

@@ -46,6 +46,13 @@ export function errorShapeProblem(
   } catch {
     return "body is not JSON";
   }
+  // Single sign-on's launch refuses in RFC 6749 4.1.2.1's shape with 400 (docs/sso.md); its 401s are the bearer's.
+  if (/^\/apis\/sso\/launch\/?(\?|$)/.test(path) && typeof body?.error === "string") {
+    if (!["invalid_request", "invalid_scope"].includes(body.error))
+      return `launch error ${body.error} is not one of RFC 6749 4.1.2.1's`;
+    if (status !== 400) return `launch refusal answered ${status}`;
+    return typeof body.error_description === "string" ? undefined : "launch refusal without error_description";
+  }
   // The token endpoint answers in RFC 6749 section 5.2's shape, as OAuth clients expect (docs/authentication.md).
   if (/^\/oauth\/token\/?(\?|$)/.test(path) && typeof body?.error === "string") {
     const rfc = [

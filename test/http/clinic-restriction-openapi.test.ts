@@ -18,6 +18,7 @@ const REFUSING = [
   ["post", "/apis/v1/doctor"],
   ["post", "/apis/v1/doctor/{doctor_id}"],
   ["put", "/v2/organisation/clearinghouse"],
+  ["post", "/apis/v1/fee-schedule"],
   ["delete", "/v2/organisation/clearinghouse"],
 ] as const;
 

@@ -625,6 +625,19 @@ describe("replies of the running server match /openapi.json", () => {
       body: { codes: [{ code: "97018", description: "Paraffin bath (our words)", timed: false }] },
       token: admin,
     });
+    const feeCsv = { "content-type": "text/csv" };
+    await call("POST /apis/v1/fee-schedule", "/apis/v1/fee-schedule", 200, {
+      body: "year,code,allowed_amount\n2026,97018,5.12\n",
+      token: admin,
+      headers: feeCsv,
+    });
+    await call("POST /apis/v1/fee-schedule", "/apis/v1/fee-schedule", 400, {
+      body: "year,code,allowed_amount\n2026,00000,5.12\n",
+      token: admin,
+      headers: feeCsv,
+    });
+    await call("POST /apis/v1/fee-schedule", "/apis/v1/fee-schedule", 415, { body: {}, token: admin });
+    await call("GET /apis/v1/fee-schedule", "/apis/v1/fee-schedule?year=2026", 200);
     expect(problems).toEqual([]);
   });
 

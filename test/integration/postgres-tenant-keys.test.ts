@@ -83,6 +83,8 @@ const KEYS_WITHOUT_ORGANISATION: readonly string[] = [
   "soap_notes: primary key (id)",
   "soap_notes: unique (context_id)",
   "soap_signatures: primary key (id)",
+  // A launch code is redeemed by its hash alone (the token endpoint looks it up before it trusts who sends it).
+  "sso_grants: primary key (code_hash)",
   "staff: primary key (id)",
   "task_comments: primary key (id)",
   "tasks: primary key (id)",

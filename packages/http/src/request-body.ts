@@ -58,6 +58,33 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   }
 }
 
+/**
+ * Reads a text body of the given media type (a CSV upload): refused unless its Content-Type matches `accepted`,
+ * over `limitBytes` (on Content-Length and while streaming), or not UTF-8. An empty body is "".
+ */
+export async function readTextBody(
+  request: Request,
+  limitBytes: number,
+  accepted: RegExp,
+  mediaType: string,
+): Promise<string> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!accepted.test(type))
+    throw new DomainError("UNSUPPORTED_MEDIA_TYPE", `Request body must be ${mediaType} (Content-Type: ${mediaType})`, {
+      content_type: type || null,
+    });
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  const tooLarge = () =>
+    new DomainError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    if (request.body && declared <= limitBytes + OVERSIZE_DRAIN_BYTES)
+      await discard(request.body.getReader(), declared);
+    throw tooLarge();
+  }
+  if (!request.body) return "";
+  return utf8Text(await readLimited(request.body, limitBytes, tooLarge));
+}
+
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /**

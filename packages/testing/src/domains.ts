@@ -16,6 +16,7 @@ import { describeWebhookConformance } from "./conformance/webhook-conformance.js
 import { memoryApiClients, memoryAudit } from "./memory/memory-access.js";
 import { memoryAppointments } from "./memory/memory-appointments.js";
 import { memoryBillingCodes } from "./memory/memory-billing-codes.js";
+import { memoryFeeSchedules } from "./memory/memory-fee-schedules.js";
 import { memoryCases } from "./memory/memory-cases.js";
 import { memoryDocuments } from "./memory/memory-documents.js";
 import { memoryEligibility } from "./memory/memory-eligibility.js";
@@ -85,7 +86,10 @@ export const testingDomains = [
   { key: "icd", repositories: (s: () => MemoryState) => ({ icd: memoryIcd(s) }), conformance: describeIcdConformance },
   {
     key: "billing",
-    repositories: (s: () => MemoryState) => ({ billingCodes: memoryBillingCodes(s) }),
+    repositories: (s: () => MemoryState) => ({
+      billingCodes: memoryBillingCodes(s),
+      feeSchedules: memoryFeeSchedules(s),
+    }),
     conformance: null,
   },
   { key: "staff", repositories: memoryStaff, conformance: describeStaffConformance },

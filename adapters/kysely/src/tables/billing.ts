@@ -16,7 +16,17 @@ export interface BillingCodesTable {
   updated_at: string;
 }
 
+/** One allowed amount of an organisation's fee schedule (042-fee-schedules). */
+export interface FeeScheduleEntriesTable {
+  organisation_id: number;
+  year: number;
+  code: string;
+  allowed_cents: number;
+  updated_at: string;
+}
+
 /** The billing domain's tables by name: its line in `Database` (schema.ts). */
 export interface BillingSchema {
   billing_codes: BillingCodesTable;
+  fee_schedule_entries: FeeScheduleEntriesTable;
 }

@@ -622,6 +622,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apis/v1/fee-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One year's allowed amounts, in code order. */
+        get: operations["v1ListFeeSchedule"];
+        put?: never;
+        /** Admin: import allowed amounts from a CSV (year,code,allowed_amount); each year listed is replaced whole, every line checked first, nothing imported when one is wrong. */
+        post: operations["v1ImportFeeSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apis/v1/form-data/{submission_id}": {
         parameters: {
             query?: never;
@@ -2996,6 +3014,20 @@ export interface components {
             coverage_id: string;
             eligibility_check_id: string;
             message: string;
+        };
+        /** FeeScheduleEntry */
+        FeeScheduleEntry: {
+            /** @description Dollars with two decimals */
+            allowed_amount: string;
+            code: string;
+            year: number;
+        };
+        /** FeeScheduleImport */
+        FeeScheduleImport: {
+            /** @description Year → fees imported */
+            years: {
+                [key: string]: number;
+            };
         };
         /** FieldIssue */
         FieldIssue: {
@@ -8446,6 +8478,135 @@ export interface operations {
             };
             /** @description INSUFFICIENT_PERMISSIONS: the token holds none of admin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1ListFeeSchedule: {
+        parameters: {
+            query: {
+                page?: number;
+                size?: number;
+                year: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The year's fees */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: {
+                            fees: components["schemas"]["FeeScheduleEntry"][];
+                            pagination: components["schemas"]["V1Pagination"];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of read, catalog:write, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1ImportFeeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many fees each year now has */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["FeeScheduleImport"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming lines.<n>.<column> with the line number, for every bad line */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of catalog:write, admin, or it is restricted to clinics (clinic_id_list) and so cannot change the organisation-wide fee schedule */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not text/csv */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
