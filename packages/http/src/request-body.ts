@@ -17,20 +17,12 @@ export const OVERSIZE_DRAIN_BYTES = 16 * 1024 * 1024;
  * MAX_JSON_DEPTH (before parsing them) and unparseable JSON.
  */
 export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new DomainError("UNSUPPORTED_MEDIA_TYPE", "Request body must be JSON (Content-Type: application/json)", {
-      content_type: type || null,
-    });
-  }
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  const tooLarge = () =>
-    new DomainError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
-  if (Number.isFinite(declared) && declared > limitBytes) {
-    if (request.body && declared <= limitBytes + OVERSIZE_DRAIN_BYTES)
-      await discard(request.body.getReader(), declared);
-    throw tooLarge();
-  }
+  const { declared, tooLarge } = await admitBody(
+    request,
+    limitBytes,
+    /^application\/([\w.+-]+\+)?json\b/i,
+    "Request body must be JSON (Content-Type: application/json)",
+  );
   if (!request.body)
     throw new DomainError("MALFORMED_JSON", "Request body is required", {
       issues: [{ field: "(body)", reason: "is required" }],
@@ -68,11 +60,24 @@ export async function readTextBody(
   accepted: RegExp,
   mediaType: string,
 ): Promise<string> {
+  const { tooLarge } = await admitBody(
+    request,
+    limitBytes,
+    accepted,
+    `Request body must be ${mediaType} (Content-Type: ${mediaType})`,
+  );
+  if (!request.body) return "";
+  return utf8Text(await readLimited(request.body, limitBytes, tooLarge));
+}
+
+/**
+ * The checks before a body is read: its media type (415 otherwise) and its declared length (413 over the limit,
+ * after draining a body not much larger, so the client reads the answer). Returns the declared length (NaN when
+ * none) and the 413 to throw should the body outgrow the limit while streaming.
+ */
+async function admitBody(request: Request, limitBytes: number, accepted: RegExp, refusal: string) {
   const type = request.headers.get("content-type") ?? "";
-  if (!accepted.test(type))
-    throw new DomainError("UNSUPPORTED_MEDIA_TYPE", `Request body must be ${mediaType} (Content-Type: ${mediaType})`, {
-      content_type: type || null,
-    });
+  if (!accepted.test(type)) throw new DomainError("UNSUPPORTED_MEDIA_TYPE", refusal, { content_type: type || null });
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   const tooLarge = () =>
     new DomainError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
@@ -81,8 +86,7 @@ export async function readTextBody(
       await discard(request.body.getReader(), declared);
     throw tooLarge();
   }
-  if (!request.body) return "";
-  return utf8Text(await readLimited(request.body, limitBytes, tooLarge));
+  return { declared, tooLarge };
 }
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
