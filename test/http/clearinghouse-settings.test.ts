@@ -102,6 +102,14 @@ for (const engine of availableEngines()) {
       await check();
       expect(clearinghouse.received.at(-1)?.authorization).toBe(basic("second-secret"));
 
+      // The longest password, of three-byte characters (3,061 sealed characters), saves and works on every engine.
+      const long = "密".repeat(500);
+      const longSaved = await call("PUT", "/v2/organisation/clearinghouse", settings({ password: long }), admin);
+      expect(longSaved.status).toBe(200);
+      await check();
+      expect(clearinghouse.received.at(-1)?.authorization).toBe(basic(long));
+      await call("PUT", "/v2/organisation/clearinghouse", settings({ password: "second-secret" }), admin);
+
       // The test: a 270 for a made-up member, answered "subscriber not found", proves the connection.
       const tested = await call("POST", "/v2/organisation/clearinghouse/test", { payer_id: "60054" }, admin);
       expect(tested.body).toMatchObject({
@@ -121,7 +129,7 @@ for (const engine of availableEngines()) {
 
       // Audited without the secret.
       const audit = await call("GET", "/v2/audit-events?action=v2SetClearinghouse", undefined, admin);
-      expect(audit.body.data.length).toBe(4);
+      expect(audit.body.data.length).toBe(6);
       expect(audit.body.data[0].changed_fields).toContain("password");
       const trail = await rt.rawRows("select * from audit_events");
       expect(JSON.stringify(trail)).not.toContain("second-secret");
@@ -160,6 +168,18 @@ for (const engine of availableEngines()) {
         "timeout_ms",
         "url",
       ]);
+      // A password sent wrong is named, never repeated; a user name Basic cannot carry is refused.
+      const typed = await call("PUT", "/v2/organisation/clearinghouse", settings({ password: 12345678 }), admin);
+      expect(typed.body.error.details.errors).toEqual([{ field: "password", reason: expect.any(String) }]);
+      const tooLong = await call(
+        "PUT",
+        "/v2/organisation/clearinghouse",
+        settings({ password: "x".repeat(501) }),
+        admin,
+      );
+      expect(JSON.stringify(tooLong.body)).not.toContain("x".repeat(501));
+      const colon = await call("PUT", "/v2/organisation/clearinghouse", settings({ username: "lake:view" }), admin);
+      expect(colon.body.error.details.errors[0]).toMatchObject({ field: "username" });
       const withUser = await call(
         "PUT",
         "/v2/organisation/clearinghouse",

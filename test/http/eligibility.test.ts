@@ -260,6 +260,7 @@ for (const engine of availableEngines()) {
           reason: "Unable to respond at current time (payer unavailable)",
           follow_up: "Please resubmit original transaction",
           loop: "2100A",
+          valid_request: false,
           retryable: true,
           retry_after: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
         },

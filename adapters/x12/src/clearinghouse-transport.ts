@@ -1,4 +1,5 @@
 import { request } from "node:https";
+import { rootCertificates } from "node:tls";
 import { EligibilityGatewayError } from "@openpractice/core";
 import { type Clearinghouse, DEFAULT_TIMEOUT_MS } from "./clearinghouse.js";
 import { literalAddressProblem, publicAddressLookup } from "./public-address-lookup.js";
@@ -37,8 +38,11 @@ export function postToClearinghouse(
         "content-length": Buffer.byteLength(body),
         authorization: `Basic ${Buffer.from(`${ch.username}:${ch.password}`).toString("base64")}`,
       },
-      ...(ch.ca ? { ca: ch.ca } : {}),
-      ...(ch.tenantSupplied ? { lookup: publicAddressLookup(allowPrivate) } : {}),
+      // Extra authorities are added to the public ones (Node's `ca` alone would replace them).
+      ...(ch.ca ? { ca: [...rootCertificates, ch.ca] } : {}),
+      // A tenant's request never rides a pooled socket: the agent's pool key ignores `lookup`, so a kept-alive
+      // connection to the operator's clearinghouse at the same host and port would skip the address check.
+      ...(ch.tenantSupplied ? { lookup: publicAddressLookup(allowPrivate), agent: false } : {}),
     });
     const timer = setTimeout(() => {
       req.destroy();

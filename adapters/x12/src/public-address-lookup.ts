@@ -10,7 +10,7 @@ export function literalAddressProblem(hostname: string, allowPrivate: boolean): 
   const bare = hostname.replace(/^\[|\]$/g, "");
   if (isIP(bare) === 0) return undefined;
   const verdict = classifyOutboundAddress(bare, { allowPrivate });
-  return verdict.allowed ? undefined : `${bare} is not a public address (${verdict.range})`;
+  return verdict.allowed ? undefined : `${bare} is not a public address`;
 }
 
 /**
@@ -21,10 +21,9 @@ export function literalAddressProblem(hostname: string, allowPrivate: boolean): 
 export function publicAddressLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, "", 4);
-      const usable = addresses.filter((a) => classifyOutboundAddress(a.address, { allowPrivate }).allowed);
-      if (usable.length === 0)
-        return callback(new Error(`${hostname} resolves only to addresses that are not public`), "", 4);
+      // One answer whether the name does not resolve or resolves inside: a tenant learns nothing of internal names.
+      const usable = error ? [] : addresses.filter((a) => classifyOutboundAddress(a.address, { allowPrivate }).allowed);
+      if (usable.length === 0) return callback(new Error(`${hostname} has no public address`), "", 4);
       if ((options as { all?: boolean }).all)
         return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
       callback(null, usable[0]!.address, usable[0]!.family);

@@ -101,6 +101,7 @@ describe("reading a 271", () => {
     const { result, rejections } = parse271(fixture("aaa-2110c.edi"), TRACE);
     expect(result?.active).toBe(true);
     expect(result?.benefits.PT?.copay).toBe(20);
+    expect(result?.benefits.AD).toBeUndefined();
     expect(rejections).toEqual([
       {
         code: "53",
@@ -112,6 +113,38 @@ describe("reading a 271", () => {
         retryAfterDays: 30,
       },
     ]);
+  });
+
+  it("reads AAA04 Y (do not resubmit) as not retryable, and an unknown code as unknown, not as a property", () => {
+    const held = fixture("payer-busy.edi").replace("AAA*Y**42*R~", "AAA*Y**42*Y~");
+    expect(parse271(held, TRACE).rejections[0]).toMatchObject({ retryable: false, retryAfterDays: null });
+    const odd = fixture("payer-busy.edi").replace("AAA*Y**42*R~", "AAA*N**constructor*constructor~");
+    expect(parse271(odd, TRACE).rejections[0]).toEqual({
+      code: "constructor",
+      reason: "Rejected (reason code constructor)",
+      followUp: "constructor",
+      loop: "2100A",
+      validRequest: false,
+      retryable: false,
+      retryAfterDays: null,
+    });
+  });
+
+  it("gives no result when the only benefit was the one rejected, and reads only year-long limits", () => {
+    const only = fixture("aaa-2110c.edi")
+      .replace("EB*1*IND*30^PT**MEDICARE PART B~", "")
+      .replace("EB*B*IND*PT***27*20~", "")
+      .replace(/SE\*(\d+)\*/, (_m, n) => `SE*${Number(n) - 2}*`);
+    const answered = parse271(only, TRACE);
+    expect(answered.result).toBeNull();
+    expect(answered.rejections).toHaveLength(1);
+    // The rejected AD benefit of the fixture leaves no trace beside the others.
+    expect(Object.keys(parse271(fixture("aaa-2110c.edi"), TRACE).result?.benefits ?? {})).toEqual(["30", "PT"]);
+    // "1 visit a day" (HSD05 7) and "per visit" (EB06 27) are no annual limit: 30 a service year stays.
+    const daily = fixture("visits-hsd.edi")
+      .replace("HSD*VS*30***22~", "HSD*VS*30***22~HSD*VS*1***7*1~")
+      .replace(/SE\*(\d+)\*/, (_m, n) => `SE*${Number(n) + 1}*`);
+    expect(parse271(daily, TRACE).result?.benefits.PT?.visits).toEqual({ limit: 30, used: 22, remaining: 8 });
   });
 
   it("still refuses a 271 with neither benefits nor rejections, or for another trace", () => {

@@ -32,9 +32,28 @@ function emptyBenefits(): ServiceBenefits {
 const LEVEL_LOOPS: Readonly<Record<string, string>> = { "20": "A", "21": "B", "22": "C", "23": "D" };
 
 /** AAA04 follow-ups that allow the same inquiry again, with the wait they ask for (days). */
-const RETRY_AFTER_DAYS: Readonly<Record<string, number>> = { P: 0, R: 0, Y: 0, X: 10, W: 30 };
-/** AAA04 follow-ups that forbid sending it again as it is (correct it first, or do not resubmit). */
-const NO_RETRY = new Set(["C", "N", "S"]);
+const RETRY_AFTER_DAYS = new Map([
+  ["P", 0],
+  ["R", 0],
+  ["X", 10],
+  ["W", 30],
+]);
+/**
+ * AAA04 follow-ups that forbid sending it again as it is: C correct and resubmit, N not allowed, S do not resubmit
+ * (a third party is asked), Y do not resubmit (the payer will deliver the answer itself).
+ */
+const NO_RETRY = new Set(["C", "N", "S", "Y"]);
+
+/** Time periods (EB06, HSD05) of a limit over a span that holds visits: years, contract, lifetime, service year. */
+const LIMIT_PERIODS = new Set(["", "21", "22", "23", "25", "32"]);
+/** Periods saying what is left: remaining (29), lifetime remaining (33). */
+const REMAINING_PERIODS = new Set(["29", "33"]);
+/** Which of limit or remaining a visit count of this period is; undefined: a per-day, per-visit... limit, not read. */
+const visitSlot = (period: string) =>
+  REMAINING_PERIODS.has(period) ? ("remaining" as const) : LIMIT_PERIODS.has(period) ? ("limit" as const) : undefined;
+
+const own = (table: Readonly<Record<string, string>>, key: string) =>
+  Object.hasOwn(table, key) ? table[key] : undefined;
 
 /** Quantity qualifiers (EB09) counting visits: visits (VS) and number of services or procedures (P6). */
 const VISIT_COUNTS = new Set(["VS", "P6"]);
@@ -42,20 +61,20 @@ const VISIT_COUNTS = new Set(["VS", "P6"]);
 /**
  * An AAA segment as a rejection: its reason and follow-up in words, the loop it came in, whether the payer took
  * the request as valid (AAA01), and whether and when the same check may be sent again: yes when the follow-up asks
- * for it (P resubmit original, R resubmission allowed, Y the payer will respond again; X after 10 days, W after 30),
- * or when AAA01 is Y and no follow-up forbids it (C correct first, N not allowed, S do not resubmit).
+ * for it (P resubmit original, R resubmission allowed; X after 10 days, W after 30),
+ * or when AAA01 is Y and no follow-up forbids it (C correct first, N not allowed, S and Y do not resubmit).
  */
 function rejectionOf(values: string[], loop: string | null): EligibilityRejection {
   const [valid = "", , code = "", follow = ""] = values;
-  const allowed = follow in RETRY_AFTER_DAYS || (valid === "Y" && !NO_RETRY.has(follow));
+  const allowed = RETRY_AFTER_DAYS.has(follow) || (valid === "Y" && !NO_RETRY.has(follow));
   return {
     code,
-    reason: AAA_REASONS[code] ?? `Rejected (reason code ${code || "missing"})`,
-    followUp: follow ? (AAA_FOLLOW_UPS[follow] ?? follow) : null,
+    reason: own(AAA_REASONS, code) ?? `Rejected (reason code ${code || "missing"})`,
+    followUp: follow ? (own(AAA_FOLLOW_UPS, follow) ?? follow) : null,
     loop,
     validRequest: valid === "Y" ? true : valid === "N" ? false : null,
     retryable: allowed,
-    retryAfterDays: allowed ? (RETRY_AFTER_DAYS[follow] ?? 0) : null,
+    retryAfterDays: allowed ? (RETRY_AFTER_DAYS.get(follow) ?? 0) : null,
   };
 }
 
@@ -89,9 +108,14 @@ export function parse271(
     throw new Invalid271Error(`the 271 answers trace ${trace}, not ${traceNumber}`);
 
   const rejections: EligibilityRejection[] = [];
+  /** EB segments whose own 2110 loop carries an AAA: the payer did not answer about that benefit. */
+  const rejectedBenefits = new Set<(typeof segments)[number]>();
+  let lastEb: (typeof segments)[number] | undefined;
   let level = "";
   let loop: string | null = null;
   for (const s of segments) {
+    if (s.tag === "EB") lastEb = s;
+    if (s.tag === "AAA" && loop?.startsWith("2110") && lastEb) rejectedBenefits.add(lastEb);
     if (s.tag === "HL") {
       level = LEVEL_LOOPS[s.values[2] ?? ""] ?? "";
       loop = level ? `2000${level}` : null;
@@ -101,7 +125,7 @@ export function parse271(
     else if (s.tag === "EB" && level) loop = `2110${level}`;
     else if (s.tag === "AAA") rejections.push(rejectionOf(s.values, loop));
   }
-  const ebs = segments.filter((s) => s.tag === "EB");
+  const ebs = segments.filter((s) => s.tag === "EB" && !rejectedBenefits.has(s));
   const aboutTheInquiry = rejections.filter((r) => !r.loop?.startsWith("2110"));
   if (aboutTheInquiry.length > 0 || (rejections.length > 0 && ebs.length === 0)) return { result: null, rejections };
   if (ebs.length === 0) throw new Invalid271Error("the 271 has neither benefits (EB) nor rejections (AAA)");
@@ -127,11 +151,15 @@ export function parse271(
     }
     if (s.tag === "HSD" && last.limitation) {
       const [qualifier = "", quantity = "", , , period = ""] = s.values;
-      if (qualifier === "VS" && num(quantity) !== null)
-        for (const b of last.of) b.visits[period === "29" ? "remaining" : "limit"] = num(quantity);
+      const slot = visitSlot(period);
+      if (qualifier === "VS" && num(quantity) !== null && slot) for (const b of last.of) b.visits[slot] = num(quantity);
       continue;
     }
     if (s.tag !== "EB") continue;
+    if (rejectedBenefits.has(s)) {
+      last = { limitation: false, of: [] };
+      continue;
+    }
     const [
       code = "",
       coverageLevel = "",
@@ -160,7 +188,8 @@ export function parse271(
         b.coinsurancePercent = Math.round(Number(percent) * 10_000) / 100;
       if (code === "C") b.deductible[remaining ? "remaining" : "total"] = num(amount);
       if (code === "G") b.outOfPocket[remaining ? "remaining" : "total"] = num(amount);
-      if (code === "F" && VISIT_COUNTS.has(qtyQualifier)) b.visits[remaining ? "remaining" : "limit"] = num(quantity);
+      const slot = visitSlot(period);
+      if (code === "F" && VISIT_COUNTS.has(qtyQualifier) && slot) b.visits[slot] = num(quantity);
       if (code === "F" && qtyQualifier === "99") b.visits.used = num(quantity);
       if (auth === "Y") b.priorAuthorizationRequired = true;
       else if (auth === "N" && b.priorAuthorizationRequired === null) b.priorAuthorizationRequired = false;

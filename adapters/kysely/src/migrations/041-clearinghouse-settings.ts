@@ -14,7 +14,8 @@ export function clearinghouseSettingsMigration(): Migration {
         .addColumn("organisation_id", "bigint", (c) => c.primaryKey().references("organisations.id"))
         .addColumn("url", "varchar(2000)", (c) => c.notNull())
         .addColumn("username", "varchar(200)", (c) => c.notNull())
-        .addColumn("sealed_password", "varchar(2000)", (c) => c.notNull())
+        // Sealed as hex: 61 characters plus 2 per UTF-8 byte (500 characters of 3 bytes: 3,061).
+        .addColumn("sealed_password", "text", (c) => c.notNull())
         .addColumn("submitter_id", "varchar(15)", (c) => c.notNull())
         .addColumn("receiver_id", "varchar(15)", (c) => c.notNull())
         .addColumn("provider_npi", "varchar(10)", (c) => c.notNull())

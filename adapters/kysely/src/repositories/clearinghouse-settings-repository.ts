@@ -40,11 +40,11 @@ export class KyselyClearinghouseSettingsRepository implements ClearinghouseSetti
     return row ? toSettings(row) : undefined;
   }
 
-  async save(s: ClearinghouseSettings) {
+  async save(s: ClearinghouseSettings, passwordChanged: boolean) {
+    const password = { sealed_password: s.sealedPassword, password_set_at: toDbTime(s.passwordSetAt) };
     const values = {
       url: s.url,
       username: s.username,
-      sealed_password: s.sealedPassword,
       submitter_id: s.submitterId,
       receiver_id: s.receiverId,
       provider_npi: s.providerNpi,
@@ -52,7 +52,6 @@ export class KyselyClearinghouseSettingsRepository implements ClearinghouseSetti
       timeout_ms: s.timeoutMs,
       ca_pem: s.caPem,
       usage: s.usage,
-      password_set_at: toDbTime(s.passwordSetAt),
       last_tested_at: s.lastTestedAt ? toDbTime(s.lastTestedAt) : null,
       last_test_outcome: s.lastTestOutcome,
       updated_at: toDbTime(s.updatedAt),
@@ -62,22 +61,23 @@ export class KyselyClearinghouseSettingsRepository implements ClearinghouseSetti
       this.db,
       this.profile,
       "clearinghouse_settings",
-      { organisation_id: s.organisationId, created_at: toDbTime(s.createdAt), ...values },
+      { organisation_id: s.organisationId, created_at: toDbTime(s.createdAt), ...values, ...password },
       ["organisation_id"],
     );
     if (!inserted)
       await this.db
         .updateTable("clearinghouse_settings")
-        .set(values)
+        .set(passwordChanged ? { ...values, ...password } : values)
         .where("organisation_id", "=", s.organisationId)
         .execute();
   }
 
-  async recordTest(organisationId: number, at: Date, outcome: string) {
+  async recordTest(organisationId: number, testedUpdatedAt: Date, at: Date, outcome: string) {
     await this.db
       .updateTable("clearinghouse_settings")
       .set({ last_tested_at: toDbTime(at), last_test_outcome: outcome })
       .where("organisation_id", "=", organisationId)
+      .where("updated_at", "=", toDbTime(testedUpdatedAt))
       .execute();
   }
 

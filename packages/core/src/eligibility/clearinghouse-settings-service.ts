@@ -93,7 +93,7 @@ export class ClearinghouseSettingsService {
         createdAt: current?.createdAt ?? now,
         updatedAt: now,
       };
-      await tx.clearinghouseSettings.save(settings);
+      await tx.clearinghouseSettings.save(settings, newPassword !== undefined || current === undefined);
       noteAuditedResource(organisationId);
       return settings;
     });
@@ -110,12 +110,28 @@ export class ClearinghouseSettingsService {
 
   /** The connection the organisation set, password unsealed, for its checks; undefined when it set none. */
   async connectionFor(organisationId: number): Promise<ClearinghouseConnection | undefined> {
+    return (await this.storedConnection(organisationId))?.connection;
+  }
+
+  /** The stored settings as a connection, with the row's time (a test records its outcome on that row only). */
+  private async storedConnection(organisationId: number) {
     const s = await this.deps.storage.repositories.clearinghouseSettings.find(organisationId);
     if (!s) return undefined;
-    return {
+    let password: string;
+    try {
+      password = this.deps.cipher.decrypt(s.sealedPassword);
+    } catch {
+      // Sealed under another key (the instance's secret key changed): only setting it again helps.
+      throw eligibilityError(
+        "ELIGIBILITY_NOT_CONFIGURED",
+        "The clearinghouse password cannot be unsealed with this instance's key; set the password again",
+        {},
+      );
+    }
+    const connection: ClearinghouseConnection = {
       url: s.url,
       username: s.username,
-      password: this.deps.cipher.decrypt(s.sealedPassword),
+      password,
       submitterId: s.submitterId,
       receiverId: s.receiverId,
       providerNpi: s.providerNpi,
@@ -125,6 +141,7 @@ export class ClearinghouseSettingsService {
       usage: s.usage,
       tenantSupplied: true,
     };
+    return { updatedAt: s.updatedAt, connection };
   }
 
   /**
@@ -134,7 +151,8 @@ export class ClearinghouseSettingsService {
    */
   async test(principal: Principal, payerId: string): Promise<ClearinghouseTest> {
     const organisationId = principal.organisationId;
-    const connection = await this.connectionFor(organisationId);
+    const stored = await this.storedConnection(organisationId);
+    const connection = stored?.connection;
     const source = connection ? "api" : this.sourceOf(organisationId, null);
     const gateway = this.deps.gateway;
     if (!gateway || source === "none")
@@ -179,13 +197,20 @@ export class ClearinghouseSettingsService {
         answered: null,
         rejections: [],
         failure: error.kind,
-        message: error.message,
+        // The operator's clearinghouse is the operator's: its hosts and addresses are not told to the organisation.
+        message: source === "environment" ? `the host's clearinghouse gave no answer (${error.kind})` : error.message,
       };
     }
     const at = this.deps.clock.now();
-    await this.deps.storage.transaction((tx) =>
-      tx.clearinghouseSettings.recordTest(organisationId, at, outcome.ok ? "ok" : (outcome.failure ?? "failed")),
-    );
+    if (stored)
+      await this.deps.storage.transaction((tx) =>
+        tx.clearinghouseSettings.recordTest(
+          organisationId,
+          stored.updatedAt,
+          at,
+          outcome.ok ? "ok" : (outcome.failure ?? "failed"),
+        ),
+      );
     return outcome;
   }
 }

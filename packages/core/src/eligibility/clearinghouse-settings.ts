@@ -53,15 +53,15 @@ export interface ClearinghouseSettingsInput {
   usage?: unknown;
 }
 
-const text = (issues: ValidationIssue[], field: string, value: unknown, max: number, pattern?: RegExp) => {
-  if (typeof value !== "string" || value.trim() === "" || value.length > max)
-    issues.push({
-      field,
-      reason: `must be 1 to ${max} characters`,
-      value: typeof value === "string" ? undefined : value,
-    });
+/** A text field of `min` to `max` characters; its value is never repeated in the refusal (a password may be one). */
+const text = (issues: ValidationIssue[], field: string, value: unknown, max: number, pattern?: RegExp, min = 1) => {
+  if (typeof value !== "string" || value.trim() === "" || value.length < min || value.length > max)
+    issues.push({ field, reason: `must be ${min} to ${max} characters` });
   else if (pattern && !pattern.test(value)) issues.push({ field, reason: `must match ${pattern.source}` });
 };
+
+/** HTTP Basic cannot carry a colon in the user name (RFC 7617 section 2). */
+const USERNAME = /^[^:]+$/;
 
 /** X12 element text: no segment, element or sub-element separators (~ * : ^), printable ASCII. */
 const X12_TEXT = /^[\x20-\x29\x2b-\x39\x3b-\x5d\x5f-\x7d]+$/;
@@ -82,10 +82,11 @@ export function clearinghouseIssues(input: ClearinghouseSettingsInput, passwordS
   if (!url || url.protocol !== "https:")
     issues.push({ field: "url", reason: `must be an https:// URL of at most ${L.urlMax} characters` });
   else if (url.username || url.password) issues.push({ field: "url", reason: "must not carry credentials" });
-  text(issues, "username", input.username, L.usernameMax);
+  text(issues, "username", input.username, L.usernameMax, USERNAME);
   if (input.password !== undefined || !passwordStored) text(issues, "password", input.password, L.passwordMax);
-  text(issues, "submitterId", input.submitterId, L.envelopeIdMax, X12_TEXT);
-  text(issues, "receiverId", input.receiverId, L.envelopeIdMax, X12_TEXT);
+  // GS02/GS03 take 2 to 15 characters.
+  text(issues, "submitterId", input.submitterId, L.envelopeIdMax, X12_TEXT, 2);
+  text(issues, "receiverId", input.receiverId, L.envelopeIdMax, X12_TEXT, 2);
   if (typeof input.providerNpi !== "string" || !isValidNpi(input.providerNpi))
     issues.push({
       field: "providerNpi",

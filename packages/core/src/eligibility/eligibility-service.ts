@@ -142,6 +142,7 @@ export class EligibilityService {
           reason: r.reason,
           follow_up: r.followUp,
           loop: r.loop ?? null,
+          valid_request: r.validRequest ?? null,
           retryable: r.retryable ?? false,
           retry_after: rejectionRetryAt(r, saved.checkedAt)?.toISOString() ?? null,
         })),

@@ -69,6 +69,9 @@ function valueAt(data: unknown, e: ErrorObject): unknown {
     );
 }
 
+/** Fields whose values a refusal never repeats. */
+const SECRET_FIELD = /(^|\.)(password|secret|client_secret)$/;
+
 /** ajv errors as validation issues naming each field once (the first problem per field). */
 export function toIssues(errors: ErrorObject[] | null | undefined, data: unknown): ValidationIssue[] {
   const seen = new Set<string>();
@@ -79,7 +82,8 @@ export function toIssues(errors: ErrorObject[] | null | undefined, data: unknown
     const field = fieldPath(e);
     if (seen.has(field)) continue;
     seen.add(field);
-    const value = valueAt(data, e);
+    // A secret sent wrong (a password too long) is named, never echoed back.
+    const value = SECRET_FIELD.test(field) ? undefined : valueAt(data, e);
     issues.push(value === undefined ? { field, reason: reason(e) } : { field, reason: reason(e), value });
   }
   return issues;

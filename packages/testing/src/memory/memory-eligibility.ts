@@ -15,16 +15,20 @@ export function memoryEligibility(
   return {
     clearinghouseSettings: {
       find: async (organisationId) => structuredClone(clearinghouses().get(organisationId)),
-      async save(settings) {
+      async save(settings, passwordChanged) {
         const current = clearinghouses().get(settings.organisationId);
         clearinghouses().set(settings.organisationId, {
           ...structuredClone(settings),
           createdAt: current?.createdAt ?? settings.createdAt,
+          ...(current && !passwordChanged
+            ? { sealedPassword: current.sealedPassword, passwordSetAt: current.passwordSetAt }
+            : {}),
         });
       },
-      async recordTest(organisationId, at, outcome) {
+      async recordTest(organisationId, testedUpdatedAt, at, outcome) {
         const current = clearinghouses().get(organisationId);
-        if (current) Object.assign(current, { lastTestedAt: at, lastTestOutcome: outcome });
+        if (current && current.updatedAt.getTime() === testedUpdatedAt.getTime())
+          Object.assign(current, { lastTestedAt: at, lastTestOutcome: outcome });
       },
       remove: async (organisationId) => clearinghouses().delete(organisationId),
     },
