@@ -20,7 +20,7 @@ import {
   type EligibilityInquiry,
   type EligibilityResult,
   type EligibilityServiceType,
-  rejectionRetryAt,
+  rejectionDetails,
 } from "./eligibility.js";
 import { eligibilityResultIssues } from "./eligibility-rules.js";
 import { type EligibilityWarning, eligibilityWarnings } from "./eligibility-warnings.js";
@@ -137,15 +137,7 @@ export class EligibilityService {
       `The payer rejected the inquiry: ${exchange.rejections.map((r) => `${r.code} ${r.reason}`).join("; ")}`,
       {
         check_id: saved.id,
-        rejections: exchange.rejections.map((r) => ({
-          code: r.code,
-          reason: r.reason,
-          follow_up: r.followUp,
-          loop: r.loop ?? null,
-          valid_request: r.validRequest ?? null,
-          retryable: r.retryable ?? false,
-          retry_after: rejectionRetryAt(r, saved.checkedAt)?.toISOString() ?? null,
-        })),
+        rejections: exchange.rejections.map((r) => rejectionDetails(r, saved.checkedAt)),
         ...(first ? { code: first.code } : {}),
       },
     );

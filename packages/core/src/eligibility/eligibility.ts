@@ -49,6 +49,28 @@ export function rejectionRetryAt(rejection: EligibilityRejection, checkedAt: Dat
   return new Date(checkedAt.getTime() + (rejection.retryAfterDays ?? 0) * 86_400_000);
 }
 
+/**
+ * A rejection under the field names the API shows it with, in ELIGIBILITY_REJECTED's details and in a check's
+ * view alike; `time` writes retry_after as the contract writes times. Stored rejections without the newer fields
+ * read as unknown (null) and not retryable.
+ */
+export function rejectionDetails(
+  r: EligibilityRejection,
+  checkedAt: Date,
+  time: (d: Date) => string = (d) => d.toISOString(),
+) {
+  const retryAt = rejectionRetryAt(r, checkedAt);
+  return {
+    code: r.code,
+    reason: r.reason,
+    follow_up: r.followUp,
+    loop: r.loop ?? null,
+    valid_request: r.validRequest ?? null,
+    retryable: r.retryable ?? false,
+    retry_after: retryAt ? time(retryAt) : null,
+  };
+}
+
 /** The structured answer of a check, real-time or taken by phone. */
 export interface EligibilityResult {
   active: boolean;

@@ -5,7 +5,7 @@ import {
   type EligibilityResult,
   type EligibilityWarning,
   type ManualEligibility,
-  rejectionRetryAt,
+  rejectionDetails,
   type ServiceBenefits,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
@@ -191,18 +191,7 @@ export function eligibilityCheckView(
     status: c.status,
     service_date: c.serviceDate,
     result: c.result ? resultView(c.result) : null,
-    rejections: c.rejections.map((r) => {
-      const retryAt = rejectionRetryAt(r, c.checkedAt);
-      return {
-        code: r.code,
-        reason: r.reason,
-        follow_up: r.followUp,
-        loop: r.loop ?? null,
-        valid_request: r.validRequest ?? null,
-        retryable: r.retryable ?? false,
-        retry_after: retryAt ? options.time(retryAt) : null,
-      };
-    }),
+    rejections: c.rejections.map((r) => rejectionDetails(r, c.checkedAt, options.time)),
     error_code: c.errorCode,
     error_message: c.errorMessage,
     reference: c.reference,
