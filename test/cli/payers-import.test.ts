@@ -59,12 +59,14 @@ describe("openpractice import payers", () => {
       name: "Aetna",
       type: "commercial",
       eligibility: true,
+      medicare_part_b: false,
       source: "registry",
       active: true,
     });
-    expect((await call("/v2/payers?search=00430", { token: reader })).body.data[0].name).toBe(
-      "Medicare Part B (Novitas Solutions)",
-    );
+    expect((await call("/v2/payers?search=00430", { token: reader })).body.data[0]).toMatchObject({
+      name: "Medicare Part B (Novitas Solutions)",
+      medicare_part_b: true,
+    });
     const page = await call("/v2/payers?type=commercial&per_page=2&page=2", { token: reader });
     expect(page.body.data.map((p: { name: string }) => p.name)).toEqual(["UnitedHealthcare"]);
     expect(page.body.pagination).toMatchObject({ total_count: 3, total_pages: 2 });
@@ -75,7 +77,25 @@ describe("openpractice import payers", () => {
       body: { payer_id: "LOC01", name: "Local Health Plan", type: "commercial" },
     });
     expect(own.status).toBe(201);
-    expect(own.body).toMatchObject({ payer_id: "LOC01", source: "organisation", eligibility: false });
+    expect(own.body).toMatchObject({
+      payer_id: "LOC01",
+      source: "organisation",
+      eligibility: false,
+      medicare_part_b: false,
+    });
+    // Only a medicare payer can be Part B: named, nothing added.
+    const notMedicare = await call("/v2/payers", {
+      token: admin,
+      body: { payer_id: "LOC02", name: "Local Plan B", type: "commercial", medicare_part_b: true },
+    });
+    expect(notMedicare.status).toBe(400);
+    expect(notMedicare.body.error.details.errors).toEqual([expect.objectContaining({ field: "medicare_part_b" })]);
+    expect((await call("/v2/payers?search=LOC02", { token: reader })).body.data).toEqual([]);
+    const partB = await call("/v2/payers", {
+      token: admin,
+      body: { payer_id: "LOC03", name: "Own MAC Part B", type: "medicare", medicare_part_b: true },
+    });
+    expect(partB.body).toMatchObject({ payer_id: "LOC03", medicare_part_b: true });
     const taken = await call("/v2/payers", {
       token: admin,
       body: { payer_id: "60054", name: "Aetna again", type: "commercial" },

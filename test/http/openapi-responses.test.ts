@@ -638,6 +638,24 @@ describe("replies of the running server match /openapi.json", () => {
     });
     await call("POST /apis/v1/fee-schedule", "/apis/v1/fee-schedule", 415, { body: {}, token: admin });
     await call("GET /apis/v1/fee-schedule", "/apis/v1/fee-schedule?year=2026", 200);
+    const elsewhere = `/apis/v1/patient/${ids.v1Patient}/therapy-thresholds/incurred-elsewhere`;
+    await call("POST /apis/v1/patient/{patient_id}/therapy-thresholds/incurred-elsewhere", elsewhere, 200, {
+      body: { service_date: "2026-02-03", bucket: "OT", amount: "120.00", description: "Hospital outpatient OT" },
+    });
+    await call("POST /apis/v1/patient/{patient_id}/therapy-thresholds/incurred-elsewhere", elsewhere, 400, {
+      body: { service_date: "2026-02-30", bucket: "OT", amount: "-1" },
+    });
+    const year = await call(
+      "GET /apis/v1/patient/{patient_id}/therapy-thresholds",
+      `/apis/v1/patient/${ids.v1Patient}/therapy-thresholds?year=2026`,
+      200,
+    );
+    expect(year.data.buckets.OT).toMatchObject({ incurred: "120.00", remaining_to_kx: "2360.00" });
+    await call(
+      "GET /apis/v1/patient/{patient_id}/therapy-thresholds",
+      "/apis/v1/patient/999999/therapy-thresholds?year=2026",
+      404,
+    );
     expect(problems).toEqual([]);
   });
 

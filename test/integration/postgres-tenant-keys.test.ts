@@ -88,6 +88,7 @@ const KEYS_WITHOUT_ORGANISATION: readonly string[] = [
   "staff: primary key (id)",
   "task_comments: primary key (id)",
   "tasks: primary key (id)",
+  "therapy_charges: primary key (id)",
   "treatment_sheets: primary key (id)",
   "waitlist_offers: primary key (id)",
   "waitlist_offers: unique (request_id, provider_id, starts_at)",

@@ -17,6 +17,7 @@ import type { EligibilitySchema } from "./tables/eligibility.js";
 import type { DocumentsSchema } from "./tables/documents.js";
 import type { TasksSchema } from "./tables/tasks.js";
 import type { SsoSchema } from "./tables/sso.js";
+import type { MedicareSchema } from "./tables/medicare.js";
 
 /**
  * The database every engine shares: each domain's tables (tables/<domain>.ts), one line per domain. One type
@@ -43,4 +44,5 @@ export interface Database
     EligibilitySchema,
     DocumentsSchema,
     TasksSchema,
-    SsoSchema {}
+    SsoSchema,
+    MedicareSchema {}

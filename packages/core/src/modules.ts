@@ -23,6 +23,7 @@ import { webhooksModule } from "./webhooks/module.js";
 import { documentsModule } from "./documents/module.js";
 import { tasksModule } from "./tasks/module.js";
 import { ssoModule } from "./sso/module.js";
+import { medicareModule } from "./medicare/module.js";
 
 /**
  * Every domain of core, in one list: the storage port (Repositories), the
@@ -57,6 +58,7 @@ export const coreModules = [
   documentsModule,
   tasksModule,
   ssoModule,
+  medicareModule,
 ] as const;
 
 type CoreModules = typeof coreModules;
@@ -103,3 +105,9 @@ export * from "./tasks/task-raising-rules.js";
 export { parseTaskTime } from "./tasks/task-input.js";
 export { TASK_ERROR_CODES } from "./tasks/task-errors.js";
 export { TASK_EVENTS } from "./tasks/task-events.js";
+export * from "./medicare/therapy-thresholds.js";
+export * from "./medicare/therapy-charge.js";
+export * from "./medicare/therapy-charge-repository.js";
+export * from "./medicare/visit-thresholds.js";
+export * from "./medicare/therapy-threshold-service.js";
+export { MEDICARE_EVENTS } from "./medicare/medicare-events.js";

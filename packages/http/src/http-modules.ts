@@ -4,6 +4,7 @@ import { eligibilityHttpModule } from "./eligibility/module.js";
 import { documentsHttpModule } from "./documents/module.js";
 import { tasksHttpModule } from "./tasks/module.js";
 import { ssoHttpModule } from "./sso/module.js";
+import { medicareHttpModule } from "./medicare/module.js";
 import { coveragesHttpModule } from "./coverages/module.js";
 import type { ErrorCode } from "@openpractice/core";
 import { accessHttpModule } from "./access/module.js";
@@ -51,6 +52,7 @@ export const httpModules = [
   documentsHttpModule,
   tasksHttpModule,
   ssoHttpModule,
+  medicareHttpModule,
   systemHttpModule,
 ] as const;
 

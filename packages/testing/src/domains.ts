@@ -17,6 +17,8 @@ import { memoryApiClients, memoryAudit } from "./memory/memory-access.js";
 import { memoryAppointments } from "./memory/memory-appointments.js";
 import { memoryBillingCodes } from "./memory/memory-billing-codes.js";
 import { memoryFeeSchedules } from "./memory/memory-fee-schedules.js";
+import { memoryMedicare } from "./memory/memory-medicare.js";
+import { describeMedicareConformance } from "./conformance/medicare-conformance.js";
 import { memoryCases } from "./memory/memory-cases.js";
 import { memoryDocuments } from "./memory/memory-documents.js";
 import { memoryEligibility } from "./memory/memory-eligibility.js";
@@ -102,6 +104,7 @@ export const testingDomains = [
   { key: "documents", repositories: memoryDocuments, conformance: null },
   { key: "tasks", repositories: memoryTasks, conformance: describeTaskConformance },
   { key: "sso", repositories: memorySso, conformance: describeSsoConformance },
+  { key: "medicare", repositories: memoryMedicare, conformance: describeMedicareConformance },
 ] as const satisfies readonly TestingDomain[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

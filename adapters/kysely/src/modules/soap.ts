@@ -3,6 +3,7 @@ import { soapNotesMigration } from "../migrations/007-soap-notes.js";
 import { soapCompletionMigration } from "../migrations/010-soap-completion.js";
 import { soapSummaryStatusMigration } from "../migrations/014-soap-summary-status.js";
 import { planSectionSettingMigration } from "../migrations/015-plan-section-setting.js";
+import { planOfCareMedicalNecessityMigration } from "../migrations/044-plan-of-care-medical-necessity.js";
 import { KyselyClaimRepository } from "../repositories/claim-repository.js";
 import { KyselyPlanOfCareRepository } from "../repositories/plan-of-care-repository.js";
 import { KyselySoapDocumentRepository } from "../repositories/soap-document-repository.js";
@@ -24,6 +25,7 @@ export const soapKyselyModule = defineKyselyModule({
     "010-soap-completion": soapCompletionMigration(profile),
     "014-soap-summary-status": soapSummaryStatusMigration(),
     "015-plan-section-setting": planSectionSettingMigration(),
+    "044-plan-of-care-medical-necessity": planOfCareMedicalNecessityMigration(),
   }),
   tables: [
     "soap_notes",

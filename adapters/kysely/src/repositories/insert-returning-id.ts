@@ -22,7 +22,8 @@ type TableWithId =
   | "eligibility_checks"
   | "patient_documents"
   | "tasks"
-  | "task_comments";
+  | "task_comments"
+  | "therapy_charges";
 
 /** INSERT and the generated id: RETURNING where the engine has it, the driver's insert id elsewhere (MySQL). */
 export async function insertReturningId<T extends TableWithId>(

@@ -11,6 +11,8 @@ export interface PayersTable {
   payer_type: string;
   /** 0 or 1. */
   eligibility: Generated<number>;
+  /** 0 or 1 (migration 043). */
+  medicare_part_b: Generated<number>;
   active: Generated<number>;
   search_text: string;
   created_at: string;

@@ -100,6 +100,8 @@ export interface PlansOfCareTable {
   diagnoses: string;
   goals: string;
   frequency_and_duration: string | null;
+  /** The Plan form's medical-necessity justification (migration 044). */
+  medical_necessity: string | null;
   certification_start: string;
   certification_end: string;
   version: number;

@@ -955,6 +955,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apis/v1/patient/{patient_id}/therapy-thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A patient's Medicare therapy year: per bucket (PT_SLP, OT) the incurred amount, what remains to the KX and the targeted review thresholds, and the charges that count. */
+        get: operations["v1GetTherapyThresholds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apis/v1/patient/{patient_id}/therapy-thresholds/incurred-elsewhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record therapy the patient had elsewhere this year (another clinic, a hospital outpatient department): it counts towards the bucket's thresholds from its date. */
+        post: operations["v1RecordTherapyIncurredElsewhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apis/v1/plan-of-care/{plan_of_care_id}": {
         parameters: {
             query?: never;
@@ -3077,6 +3111,62 @@ export interface components {
                 y: string;
             }[];
         };
+        /**
+         * MedicareVisitThresholds
+         * @description The Medicare therapy thresholds over the visit; null when it is not billed to Medicare Part B
+         */
+        MedicareVisitThresholds: {
+            buckets: {
+                OT: {
+                    kx_exceeded: boolean;
+                    /** @description Incurred this year up to the visit's date, before it */
+                    prior_amount: string;
+                    review_exceeded: boolean;
+                    /** @description Dollars with two decimals */
+                    visit_amount: string;
+                };
+                PT_SLP: {
+                    kx_exceeded: boolean;
+                    /** @description Incurred this year up to the visit's date, before it */
+                    prior_amount: string;
+                    review_exceeded: boolean;
+                    /** @description Dollars with two decimals */
+                    visit_amount: string;
+                };
+            };
+            lines: {
+                /** @description Dollars with two decimals; null when unknown */
+                allowed_amount: string | null;
+                /**
+                 * @description null: no discipline modifier, not counted
+                 * @enum {string|null}
+                 */
+                bucket: "PT_SLP" | "OT" | null;
+                code: string;
+                kx_required: boolean;
+                line: number;
+                /** @description Modifiers the line should carry and does not yet */
+                proposed_modifiers: string[];
+            }[];
+            thresholds: {
+                /** @description Dollars with two decimals */
+                kx: string;
+                /** @description Dollars with two decimals */
+                review: string;
+            } | null;
+            warnings: components["schemas"]["MedicareWarning"][];
+            year: number;
+        };
+        /** MedicareWarning */
+        MedicareWarning: {
+            /** @enum {string|null} */
+            bucket: "PT_SLP" | "OT" | null;
+            /** @enum {string} */
+            code: "KX_THRESHOLD_EXCEEDED" | "REVIEW_THRESHOLD_EXCEEDED" | "MEDICAL_NECESSITY_MISSING" | "FEE_MISSING" | "DISCIPLINE_MODIFIER_MISSING" | "THRESHOLDS_UNKNOWN_FOR_YEAR";
+            /** @description The treatment line's index */
+            line: number | null;
+            message: string;
+        };
         /** Notification */
         Notification: {
             /** Format: date-time */
@@ -3217,6 +3307,8 @@ export interface components {
             eligibility: boolean;
             /** @description What GET /v2/payers/{payer_ref} takes */
             id: string;
+            /** @description Medicare Part B: the outpatient therapy rules apply to its coverages */
+            medicare_part_b: boolean;
             name: string;
             /** @description The clearinghouse payer id */
             payer_id: string;
@@ -3702,6 +3794,65 @@ export interface components {
             status?: "active" | "inactive";
             /** Format: date-time */
             updated_at?: string;
+        };
+        /** TherapyCharge */
+        TherapyCharge: {
+            /** @description Dollars with two decimals */
+            allowed_amount: string;
+            /** @enum {string} */
+            bucket: "PT_SLP" | "OT";
+            code: string | null;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            created_at: string;
+            description: string | null;
+            id: number;
+            /** @description The line was past the KX threshold when billed */
+            kx: boolean;
+            /** @description false: the fee schedule had no amount for the code, counted as 0.00 */
+            priced: boolean;
+            /** @description The user who recorded an amount incurred elsewhere */
+            recorded_by: number | null;
+            /** Format: date */
+            service_date: string;
+            /** @description The completed note (visits) */
+            soap_context_id: string | null;
+            /** @enum {string} */
+            source: "visit" | "elsewhere";
+            units: number;
+        };
+        /** TherapyThresholdYear */
+        TherapyThresholdYear: {
+            buckets: {
+                OT: {
+                    /** @description The amounts that count, by service date */
+                    charges: components["schemas"]["TherapyCharge"][];
+                    /** @description Dollars with two decimals */
+                    incurred: string;
+                    /** @description Dollars with two decimals; null when unknown */
+                    remaining_to_kx: string | null;
+                    /** @description Dollars with two decimals; null when unknown */
+                    remaining_to_review: string | null;
+                };
+                PT_SLP: {
+                    /** @description The amounts that count, by service date */
+                    charges: components["schemas"]["TherapyCharge"][];
+                    /** @description Dollars with two decimals */
+                    incurred: string;
+                    /** @description Dollars with two decimals; null when unknown */
+                    remaining_to_kx: string | null;
+                    /** @description Dollars with two decimals; null when unknown */
+                    remaining_to_review: string | null;
+                };
+            };
+            patient_id: number;
+            /** @description null: the year's thresholds are not known to this version */
+            thresholds: {
+                /** @description Dollars with two decimals */
+                kx: string;
+                /** @description Dollars with two decimals */
+                review: string;
+            } | null;
+            year: number;
         };
         /**
          * V1Appointment
@@ -4523,6 +4674,8 @@ export interface components {
             }[];
             frequency_and_duration: string | null;
             goals: string[];
+            /** @description Why therapy is medically necessary: the text under medical_necessity in the evaluation's Plan form */
+            medical_necessity: string | null;
             patient_id: number;
             plan_of_care_id: number;
             service_case_id: string | null;
@@ -4630,6 +4783,64 @@ export interface components {
             type: "INITIAL_SOAP" | "FOLLOWUP_SOAP" | "ADDENDUM" | "DISCHARGE_NOTE";
             /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
             updated_at: string;
+        };
+        /** V1SoapNoteAfterAction */
+        V1SoapNoteAfterAction: {
+            appointment_id: number | null;
+            assessment_submission_id: string;
+            /** @description null until completion; then SUBMITTED or NOT_SUBMITTED (or the gateway's) */
+            billing_status: string | null;
+            case_title: string | null;
+            category: string | null;
+            clinic_id: number;
+            completed: boolean;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            completed_at: string | null;
+            /** @description The note's public id, used in every later call */
+            context_id: string;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            created_at: string;
+            data_carry_forward_from: string | null;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            entry_date_time: string;
+            is_soap_note_editable: boolean;
+            objective_submission_id: string;
+            organisation_id: number;
+            parent: string | null;
+            patient_id: number;
+            plan_of_care_id: number | null;
+            plan_submission_id: string;
+            /** @description The rendering physician's user id */
+            rendering_physician: number;
+            service_case_id: string | null;
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            service_date_time: string;
+            /** @description The one-page PDF summary, once rendered */
+            short_summary_url: string | null;
+            soap_without_appointment: boolean;
+            /** @enum {string} */
+            status: "INCOMPLETED" | "COSIGN" | "REVISION" | "COMPLETED";
+            subjective_submission_id: string;
+            submit_for_billing: boolean;
+            /** @description The PDF summary, once the completed note is rendered */
+            summary_doc_url: string | null;
+            /** @description Why the summary is FAILED; null otherwise */
+            summary_failure: string | null;
+            /**
+             * @description null until the note is completed
+             * @enum {string|null}
+             */
+            summary_status: "PENDING" | "READY" | "FAILED" | null;
+            /** @description The supervising physician's user id */
+            supervising_physician: number | null;
+            /** @description 0 until the note has a treatment sheet */
+            treatment_sheet_id: number;
+            /** @enum {string} */
+            type: "INITIAL_SOAP" | "FOLLOWUP_SOAP" | "ADDENDUM" | "DISCHARGE_NOTE";
+            /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
+            updated_at: string;
+            /** @description Warnings of the Medicare therapy rules; empty for other visits */
+            warnings: components["schemas"]["MedicareWarning"][];
         };
         /** V1SoapNoteHistoryEntry */
         V1SoapNoteHistoryEntry: {
@@ -4798,6 +5009,7 @@ export interface components {
             /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
             created_at: string;
             id: number;
+            medicare: components["schemas"]["MedicareVisitThresholds"] | null;
             /** @description Some line bills more units than the rule supports: completion is refused */
             over_billed: boolean;
             /** @description The patient's id as a string (spec 4.1) */
@@ -10499,6 +10711,149 @@ export interface operations {
             };
         };
     };
+    v1GetTherapyThresholds: {
+        parameters: {
+            query: {
+                year: number;
+            };
+            header?: never;
+            path: {
+                patient_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The year */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["TherapyThresholdYear"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description INVALID_PARAMETER naming the parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of notes:read, read, or it is restricted to clinics (clinic_id_list) and so cannot read or add to a patient's Medicare therapy year, which spans clinics */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description PATIENT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    v1RecordTherapyIncurredElsewhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                patient_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Dollars with at most two decimals, e.g. 412.50 */
+                    amount: string;
+                    /**
+                     * @description PT_SLP (physical therapy and speech-language pathology) or OT
+                     * @enum {string}
+                     */
+                    bucket: "PT_SLP" | "OT";
+                    description?: string | null;
+                    /** @description When it was incurred, YYYY-MM-DD: its year is the one it counts in */
+                    service_date: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The amount as recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["TherapyCharge"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming service_date, bucket, amount or description */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of notes:write, write, or it is restricted to clinics (clinic_id_list) and so cannot read or add to a patient's Medicare therapy year, which spans clinics */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description PATIENT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
     v1GetPlanOfCare: {
         parameters: {
             query?: never;
@@ -10757,7 +11112,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {integer} */
                         code: 2000;
-                        data: components["schemas"]["V1SoapNote"];
+                        data: components["schemas"]["V1SoapNoteAfterAction"];
                         message: string;
                     };
                 };
@@ -10883,7 +11238,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {integer} */
                         code: 2000;
-                        data: components["schemas"]["V1SoapNote"];
+                        data: components["schemas"]["V1SoapNoteAfterAction"];
                         message: string;
                     };
                 };
@@ -11018,7 +11373,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {integer} */
                         code: 2000;
-                        data: components["schemas"]["V1SoapNote"];
+                        data: components["schemas"]["V1SoapNoteAfterAction"];
                         message: string;
                     };
                 };
@@ -11139,7 +11494,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {integer} */
                         code: 2000;
-                        data: components["schemas"]["V1SoapNote"];
+                        data: components["schemas"]["V1SoapNoteAfterAction"];
                         message: string;
                     };
                 };
@@ -17602,6 +17957,8 @@ export interface operations {
                 "application/json": {
                     /** @description Whether it answers real-time eligibility checks (default false) */
                     eligibility?: boolean;
+                    /** @description Medicare Part B: the outpatient therapy rules apply to its coverages (only with type medicare; default false) */
+                    medicare_part_b?: boolean;
                     name: string;
                     /** @description The clearinghouse payer id */
                     payer_id: string;

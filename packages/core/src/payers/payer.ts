@@ -29,6 +29,11 @@ export interface Payer {
   type: PayerType;
   /** Whether the payer answers real-time eligibility checks (X12 270/271). */
   eligibility: boolean;
+  /**
+   * Medicare Part B (a MAC's Part B payer id): the outpatient therapy rules (docs/medicare-therapy.md) apply to the
+   * coverages naming it. Only a `medicare` payer may carry it.
+   */
+  medicarePartB: boolean;
   active: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -40,6 +45,7 @@ export interface PayerDraft {
   name: string;
   type: string;
   eligibility?: boolean | undefined;
+  medicarePartB?: boolean | undefined;
 }
 
 export type PayerSearch = Patch<{ page: number; perPage: number; search: string; type: PayerType }>;
@@ -60,6 +66,12 @@ export function payerIssues(p: PayerDraft, prefix = ""): ValidationIssue[] {
     });
   if (!(PAYER_TYPES as readonly string[]).includes(p.type))
     issues.push({ field: `${prefix}type`, reason: `must be one of ${PAYER_TYPES.join(", ")}`, value: p.type ?? null });
+  else if (p.medicarePartB === true && p.type !== "medicare")
+    issues.push({
+      field: `${prefix}medicarePartB`,
+      reason: "only a payer of type medicare can be Medicare Part B",
+      value: true,
+    });
   return issues;
 }
 

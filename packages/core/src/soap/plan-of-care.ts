@@ -17,6 +17,11 @@ export interface PlanOfCare {
   goals: string[];
   /** From the case's frequency_and_duration (free text, e.g. "2x/week for 6 weeks"). */
   frequencyAndDuration: string | null;
+  /**
+   * Why the therapy is medically necessary, from the evaluation's Plan form (medicalNecessityOf): what Medicare asks
+   * of the plan before services past the KX threshold (docs/medicare-therapy.md). null: not written.
+   */
+  medicalNecessity: string | null;
   /** Clinic-local dates, YYYY-MM-DD. */
   certificationStart: string;
   certificationEnd: string;
@@ -33,16 +38,25 @@ export function certificationEnd(start: string): string {
   return day.toISOString().slice(0, 10);
 }
 
-/** Goals written in the Plan form: every string under a key named "goals" (a list or one text), in form order. */
-export function goalsOf(planResponse: Record<string, unknown>): string[] {
+/** Every non-empty string of the Plan form under a key whose lower-case name is one of `keys`, in form order. */
+function textsUnder(planResponse: Record<string, unknown>, keys: readonly string[]): string[] {
   const out: string[] = [];
-  const walk = (value: unknown, underGoals: boolean) => {
+  const walk = (value: unknown, under: boolean) => {
     if (typeof value === "string") {
-      if (underGoals && value.trim()) out.push(value.trim());
-    } else if (Array.isArray(value)) value.forEach((v) => walk(v, underGoals));
+      if (under && value.trim()) out.push(value.trim());
+    } else if (Array.isArray(value)) value.forEach((v) => walk(v, under));
     else if (value && typeof value === "object")
-      for (const [k, v] of Object.entries(value)) walk(v, underGoals || k.toLowerCase() === "goals");
+      for (const [k, v] of Object.entries(value)) walk(v, under || keys.includes(k.toLowerCase()));
   };
   walk(planResponse, false);
   return out;
+}
+
+/** Goals written in the Plan form: every string under a key named "goals" (a list or one text), in form order. */
+export const goalsOf = (planResponse: Record<string, unknown>): string[] => textsUnder(planResponse, ["goals"]);
+
+/** The Plan form's medical-necessity justification: the text under keys named medical_necessity (or medicalNecessity); null when none. */
+export function medicalNecessityOf(planResponse: Record<string, unknown>): string | null {
+  const texts = textsUnder(planResponse, ["medical_necessity", "medicalnecessity"]);
+  return texts.length ? texts.join("\n") : null;
 }

@@ -32,7 +32,11 @@ export type SoapNoteEffect =
   | "queue_summary_pdf"
   | "submit_for_billing"
   | "update_plan_of_care"
-  | "emit_soap_note_completed";
+  | "emit_soap_note_completed"
+  /** A visit billed to Medicare Part B: the therapy thresholds' warnings (KX, review, medical necessity) on the answer and in the history. */
+  | "warn_medicare_thresholds"
+  /** A visit billed to Medicare Part B: its lines counted towards the year's thresholds; the review event when it crosses $3,000. */
+  | "record_therapy_charges";
 
 export interface SoapNoteTransition {
   from: SoapNoteStatus;
@@ -56,21 +60,21 @@ export const SOAP_NOTE_TRANSITIONS: readonly SoapNoteTransition[] = Object.freez
     action: "SIGN",
     guards: ["author", "ready", "cosign_not_required"],
     to: "INCOMPLETED",
-    effects: ["store_signature"],
+    effects: ["store_signature", "warn_medicare_thresholds"],
   },
   {
     from: "INCOMPLETED",
     action: "SIGN",
     guards: ["author", "ready", "cosign_required"],
     to: "COSIGN",
-    effects: ["store_signature"],
+    effects: ["store_signature", "warn_medicare_thresholds"],
   },
   {
     from: "REVISION",
     action: "SIGN",
     guards: ["author", "ready", "cosign_required"],
     to: "COSIGN",
-    effects: ["store_signature"],
+    effects: ["store_signature", "warn_medicare_thresholds"],
   },
   // The organisation may have stopped requiring co-signature while the note was sent back.
   {
@@ -78,7 +82,7 @@ export const SOAP_NOTE_TRANSITIONS: readonly SoapNoteTransition[] = Object.freez
     action: "SIGN",
     guards: ["author", "ready", "cosign_not_required"],
     to: "INCOMPLETED",
-    effects: ["store_signature"],
+    effects: ["store_signature", "warn_medicare_thresholds"],
   },
   {
     from: "COSIGN",
@@ -104,6 +108,7 @@ export const SOAP_NOTE_TRANSITIONS: readonly SoapNoteTransition[] = Object.freez
       "queue_summary_pdf",
       "submit_for_billing",
       "update_plan_of_care",
+      "record_therapy_charges",
       "emit_soap_note_completed",
     ],
   },

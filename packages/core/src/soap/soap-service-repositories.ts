@@ -12,9 +12,10 @@ import type { PlanOfCareRepository } from "./plan-of-care-repository.js";
 import type { SoapDocumentRepository } from "./soap-document-repository.js";
 import type { SoapNoteRepository } from "./soap-note-repository.js";
 import type { TreatmentSheetRepository } from "./treatment-sheet-repository.js";
+import type { MedicareServiceRepositories } from "../medicare/medicare-service-repositories.js";
 
 /** The repositories SOAP notes, treatment sheets, plans of care and summaries read and write through: each a port of the feature that owns it. */
-export interface SoapServiceRepositories {
+export interface SoapServiceRepositories extends MedicareServiceRepositories {
   soapNotes: SoapNoteRepository;
   treatmentSheets: TreatmentSheetRepository;
   plansOfCare: PlanOfCareRepository;

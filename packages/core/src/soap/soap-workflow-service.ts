@@ -14,7 +14,7 @@ import type { SoapNoteChanges } from "./soap-note-repository.js";
 import type { Storage } from "../kernel/storage.js";
 import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import { existingNote, lockedNote } from "./note-locks.js";
-import { certificationEnd, goalsOf, type PlanOfCare } from "./plan-of-care.js";
+import { certificationEnd, goalsOf, medicalNecessityOf, type PlanOfCare } from "./plan-of-care.js";
 import { diagnosesOf, missingSections, requiredSections, soapContentHash } from "./soap-note-content.js";
 import { noteEventData } from "./soap-note-service.js";
 import {
@@ -28,6 +28,12 @@ import type { FormSubmission, SoapNote } from "./soap-note.js";
 import type { SoapNoteHistoryEntry, SoapSignature } from "./soap-signature.js";
 import { catalogById } from "./treatment-sheet-service.js";
 import { assessTreatments } from "./treatment-sheet-rules.js";
+import { visitLinesOf } from "./treatment-sheet-service.js";
+import { recordCompletedVisit, visitThresholdCheck } from "../medicare/therapy-threshold-service.js";
+import type { MedicareWarning } from "../medicare/visit-thresholds.js";
+
+/** A note after a status action, with the warnings the action raised (the Medicare therapy rules'; empty otherwise). */
+export type SoapNoteActionResult = SoapNote & { warnings: MedicareWarning[] };
 
 /** The longest reason a supervisor may give when returning a note for revision. */
 export const RETURN_REASON_MAX_LENGTH = 2000;
@@ -148,15 +154,15 @@ export class SoapWorkflowService {
     private readonly deps: { storage: Storage<SoapServiceRepositories>; clock: Clock; billingGateway: BillingGateway },
   ) {}
 
-  sign(principal: Principal, contextId: string): Promise<SoapNote> {
+  sign(principal: Principal, contextId: string): Promise<SoapNoteActionResult> {
     return this.act(principal, contextId, "SIGN");
   }
 
-  cosign(principal: Principal, contextId: string): Promise<SoapNote> {
+  cosign(principal: Principal, contextId: string): Promise<SoapNoteActionResult> {
     return this.act(principal, contextId, "COSIGN");
   }
 
-  async returnForRevision(principal: Principal, contextId: string, reason: string): Promise<SoapNote> {
+  async returnForRevision(principal: Principal, contextId: string, reason: string): Promise<SoapNoteActionResult> {
     if (typeof reason !== "string" || reason.trim() === "" || reason.length > RETURN_REASON_MAX_LENGTH) {
       throw DomainError.validation([
         { field: "reason", reason: `must say what to revise, 1 to ${RETURN_REASON_MAX_LENGTH} characters` },
@@ -165,7 +171,7 @@ export class SoapWorkflowService {
     return this.act(principal, contextId, "RETURN_FOR_REVISION", reason.trim());
   }
 
-  complete(principal: Principal, contextId: string): Promise<SoapNote> {
+  complete(principal: Principal, contextId: string): Promise<SoapNoteActionResult> {
     return this.act(principal, contextId, "COMPLETE");
   }
 
@@ -257,7 +263,7 @@ export class SoapWorkflowService {
     contextId: string,
     action: SoapNoteAction,
     reason?: string,
-  ): Promise<SoapNote> {
+  ): Promise<SoapNoteActionResult> {
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
@@ -278,6 +284,7 @@ export class SoapWorkflowService {
       let serviceDate: Promise<string> | undefined;
       const serviceDateOnce = () => (serviceDate ??= this.serviceDate(tx, note));
       const details: Record<string, unknown> = {};
+      const warnings: MedicareWarning[] = [];
       for (const effect of row.effects) {
         switch (effect) {
           case "store_signature": {
@@ -334,6 +341,18 @@ export class SoapWorkflowService {
             if (note.type === "INITIAL_SOAP")
               changes.planOfCareId = await this.updatePlanOfCare(tx, state, now, serviceDateOnce);
             break;
+          case "warn_medicare_thresholds": {
+            const check = await visitThresholdCheck(tx, note, visitLinesOf(state.assessment));
+            warnings.push(...(check?.warnings ?? []));
+            if (check) details.medicare_warnings = check.warnings.map((w) => w.code);
+            break;
+          }
+          case "record_therapy_charges": {
+            const check = await recordCompletedVisit(tx, note, visitLinesOf(state.assessment), now);
+            warnings.push(...(check?.warnings ?? []));
+            if (check) details.medicare_warnings = check.warnings.map((w) => w.code);
+            break;
+          }
           case "emit_soap_note_completed":
             await tx.outbox.append(soapEvent("soap_note.completed", noteEventData(note), now));
             break;
@@ -352,7 +371,7 @@ export class SoapWorkflowService {
       });
       if (note.status === "COSIGN" || row.to === "COSIGN") await queueCosignChange(tx, orgId, note.contextId, now);
       // updateNote writes exactly `changes`: the note as stored now, without reading it back.
-      return { ...note, ...changes };
+      return { ...note, ...changes, warnings };
     });
   }
 
@@ -407,10 +426,12 @@ export class SoapWorkflowService {
     const patientCase =
       n.serviceCaseId === null ? undefined : await tx.cases.findById(n.organisationId, n.serviceCaseId);
     const start = await serviceDate();
+    const plan = s.forms.find((f) => f.section === "Plan")?.response ?? {};
     const fields = {
       sourceContextId: n.contextId,
       diagnoses: s.diagnoses.map((d) => ({ code: d.code, description: d.description, isPrimary: d.is_primary })),
-      goals: goalsOf(s.forms.find((f) => f.section === "Plan")?.response ?? {}),
+      goals: goalsOf(plan),
+      medicalNecessity: medicalNecessityOf(plan),
       frequencyAndDuration: patientCase?.frequencyAndDuration ?? null,
       certificationStart: start,
       certificationEnd: certificationEnd(start),

@@ -9,11 +9,20 @@ import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";
 import { assessTreatments, normaliseTreatments } from "./treatment-sheet-rules.js";
 import type { TreatmentLineInput, TreatmentSheet, TreatmentSheetAssessment } from "./treatment-sheet.js";
+import type { SoapNote } from "./soap-note.js";
+import { visitThresholdCheck } from "../medicare/therapy-threshold-service.js";
+import type { VisitLineInput, VisitThresholdCheck } from "../medicare/visit-thresholds.js";
 
 export interface AssessedTreatmentSheet {
   sheet: TreatmentSheet;
   assessment: TreatmentSheetAssessment;
+  /** The Medicare therapy thresholds over the visit (KX proposals, warnings); null when it is not billed to Medicare Part B. */
+  medicare: VisitThresholdCheck | null;
 }
+
+/** The assessed lines as the Medicare rules read them: code, units and modifier codes. */
+export const visitLinesOf = (a: TreatmentSheetAssessment): VisitLineInput[] =>
+  a.lines.map((l) => ({ code: l.code, units: l.units, modifiers: l.modifiers.map((m) => m.cptModifierCode) }));
 
 const sheetNotFound = (id: unknown) =>
   soapError("TREATMENT_SHEET_NOT_FOUND", "Treatment sheet not found", { sheet_id: id });
@@ -26,17 +35,24 @@ export async function catalogById(
   return new Map((await r.billingCodes.list(organisationId)).map((c) => [c.id, c]));
 }
 
-/** A sheet with the units the organisation's billing rule supports per line; `catalog` when the caller has read it already. */
+/**
+ * A sheet with the units the organisation's billing rule supports per line and, for a visit billed to Medicare
+ * Part B, the therapy thresholds over it; `catalog` when the caller has read it already.
+ */
 export async function assessedSheet(
   r: SoapServiceRepositories,
   sheet: TreatmentSheet,
+  note: SoapNote,
   catalog?: ReadonlyMap<number, BillingCode>,
 ): Promise<AssessedTreatmentSheet> {
   const [settings, codes] = await Promise.all([
     documentationSettingsOf(r, sheet.organisationId),
     catalog ?? catalogById(r, sheet.organisationId),
   ]);
-  return { sheet, assessment: assessTreatments(settings.billingUnitRule, sheet.treatments, codes) };
+  const assessment = assessTreatments(settings.billingUnitRule, sheet.treatments, codes);
+  // A completed note's lines were counted at completion: its check would count them twice.
+  const medicare = note.completed ? undefined : await visitThresholdCheck(r, note, visitLinesOf(assessment));
+  return { sheet, assessment, medicare: medicare ?? null };
 }
 
 /**
@@ -95,7 +111,7 @@ export class TreatmentSheetService {
         at: now,
         details: { treatment_sheet_id: sheet.id, lines: treatments.length },
       });
-      return assessedSheet(tx, sheet, catalog);
+      return assessedSheet(tx, sheet, note, catalog);
     });
   }
 
@@ -125,7 +141,7 @@ export class TreatmentSheetService {
         at: now,
         details: { treatment_sheet_id: sheetId, lines: lines.length },
       });
-      return assessedSheet(tx, { ...found, treatments: lines, updatedAt: now }, catalog);
+      return assessedSheet(tx, { ...found, treatments: lines, updatedAt: now }, note, catalog);
     });
   }
 
@@ -133,7 +149,7 @@ export class TreatmentSheetService {
     const r = this.deps.storage.repositories;
     const sheet = await r.treatmentSheets.findById(principal.organisationId, sheetId);
     if (!sheet) throw sheetNotFound(sheetId);
-    await existingNote(r, principal, sheet.contextId, () => sheetNotFound(sheetId));
-    return assessedSheet(r, sheet);
+    const note = await existingNote(r, principal, sheet.contextId, () => sheetNotFound(sheetId));
+    return assessedSheet(r, sheet, note);
   }
 }

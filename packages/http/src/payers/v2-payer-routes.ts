@@ -21,6 +21,11 @@ const createSchema = {
     name: { type: "string", minLength: 1, maxLength: PAYER_LIMITS.nameMax },
     type: { type: "string", enum: [...PAYER_TYPES] },
     eligibility: { type: "boolean", description: "Whether it answers real-time eligibility checks (default false)" },
+    medicare_part_b: {
+      type: "boolean",
+      description:
+        "Medicare Part B: the outpatient therapy rules apply to its coverages (only with type medicare; default false)",
+    },
   },
 } as const;
 
@@ -38,7 +43,12 @@ const listQuery = {
   },
 } as const;
 
-const FIELDS: FieldNames = Object.freeze({ payerId: "payer_id", name: "name", type: "type" });
+const FIELDS: FieldNames = Object.freeze({
+  payerId: "payer_id",
+  name: "name",
+  type: "type",
+  medicarePartB: "medicare_part_b",
+});
 
 const payerView = (p: Payer) => ({
   id: String(p.id),
@@ -46,6 +56,7 @@ const payerView = (p: Payer) => ({
   name: p.name,
   type: p.type,
   eligibility: p.eligibility,
+  medicare_part_b: p.medicarePartB,
   source: p.organisationId === null ? "registry" : "organisation",
   active: p.active,
 });
@@ -57,6 +68,7 @@ const object = replyObject(
     name: plainText,
     type: oneOfStrings(PAYER_TYPES),
     eligibility: described(boolean, "Whether it answers real-time eligibility checks"),
+    medicare_part_b: described(boolean, "Medicare Part B: the outpatient therapy rules apply to its coverages"),
     source: oneOfStrings(["registry", "organisation"], "The shared registry, or the organisation's own payer"),
     active: boolean,
   },
@@ -118,6 +130,7 @@ export function v2PayerRoutes({ practice }: RouteDependencies): RouteDefinition[
           name: b.name,
           type: b.type,
           eligibility: b.eligibility,
+          medicarePartB: b.medicare_part_b,
         });
       },
     }),

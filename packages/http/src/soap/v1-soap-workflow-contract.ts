@@ -14,6 +14,7 @@ import {
 import type { FieldNames } from "../contracts/field-names.js";
 import { v1ModifierSchema, v1ModifierView } from "../billing/v1-billing-routes.js";
 import { zonelessUtc } from "../patients/v1-patient-contract.js";
+import { medicareSheetSchema, medicareSheetView } from "../medicare/medicare-views.js";
 import type { Static } from "../define-route.js";
 import {
   anyObject,
@@ -182,7 +183,7 @@ export function treatmentsFromBody(items: V1Treatments): TreatmentLineInput[] {
   }));
 }
 
-export function v1TreatmentSheetView({ sheet, assessment }: AssessedTreatmentSheet) {
+export function v1TreatmentSheetView({ sheet, assessment, medicare }: AssessedTreatmentSheet) {
   return {
     id: sheet.id,
     soap_context_id: sheet.contextId,
@@ -203,6 +204,7 @@ export function v1TreatmentSheetView({ sheet, assessment }: AssessedTreatmentShe
       over_billed: l.overBilled,
       modifiers: l.modifiers.map(v1ModifierView),
     })),
+    medicare: medicareSheetView(medicare),
     created_at: zonelessUtc(sheet.createdAt),
     updated_at: zonelessUtc(sheet.updatedAt),
   };
@@ -233,6 +235,7 @@ export const v1PlanOfCareView = (p: PlanOfCare) => ({
   source_context_id: p.sourceContextId,
   diagnoses: p.diagnoses.map((d) => ({ code: d.code, description: d.description, is_primary: d.isPrimary })),
   goals: p.goals,
+  medical_necessity: p.medicalNecessity,
   frequency_and_duration: p.frequencyAndDuration,
   certification_start_date: p.certificationStart,
   certification_end_date: p.certificationEnd,
@@ -292,6 +295,7 @@ export const v1TreatmentSheetSchema: JsonSchema = replyObject(
         { title: "V1TreatmentLine" },
       ),
     ),
+    medicare: medicareSheetSchema,
     created_at: zonelessTime,
     updated_at: zonelessTime,
   },
@@ -335,6 +339,10 @@ export const v1PlanOfCareSchema: JsonSchema = replyObject(
       replyObject({ code: plainText, description: plainText, is_primary: { type: ["boolean", "null"] } }),
     ),
     goals: arrayOf(plainText),
+    medical_necessity: described(
+      textOrNull,
+      "Why therapy is medically necessary: the text under medical_necessity in the evaluation's Plan form",
+    ),
     frequency_and_duration: textOrNull,
     certification_start_date: date,
     certification_end_date: date,

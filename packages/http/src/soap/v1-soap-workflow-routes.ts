@@ -1,4 +1,6 @@
-import type { SummaryVariant } from "@openpractice/core";
+import type { SoapNoteActionResult, SummaryVariant } from "@openpractice/core";
+import { medicareWarningSchema, medicareWarningView } from "../medicare/medicare-views.js";
+import type { JsonSchema } from "../validation/json-schema.js";
 import { v1EnvelopeSchema, v1Success } from "../contracts/v1-contract.js";
 import { pathIdKind } from "../contracts/path-id.js";
 import { routeGroup } from "../define-route.js";
@@ -30,7 +32,17 @@ import {
 } from "./v1-soap-workflow-contract.js";
 
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
-const noteBody = v1EnvelopeSchema(v1NoteSchema);
+/** A note after a status action, with the warnings the action raised (the Medicare therapy rules'). */
+const noteBody = v1EnvelopeSchema(
+  replyObject(
+    {
+      ...(v1NoteSchema.properties as Record<string, JsonSchema>),
+      warnings: arrayOf(medicareWarningSchema, "Warnings of the Medicare therapy rules; empty for other visits"),
+    },
+    { title: "V1SoapNoteAfterAction" },
+  ),
+);
+const actionView = (n: SoapNoteActionResult) => ({ ...v1NoteView(n), warnings: n.warnings.map(medicareWarningView) });
 const sheetBody = v1EnvelopeSchema(v1TreatmentSheetSchema);
 const errors = (statuses: Record<string, string>) =>
   Object.fromEntries(
@@ -182,7 +194,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       access: "write",
       responses: actionResponses,
       async handle(ctx) {
-        return v1Success(v1NoteView(await practice.soapWorkflow.sign(ctx.principal, ctx.params.context_id)));
+        return v1Success(actionView(await practice.soapWorkflow.sign(ctx.principal, ctx.params.context_id)));
       },
     }),
     route({
@@ -193,7 +205,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       access: "write",
       responses: actionResponses,
       async handle(ctx) {
-        return v1Success(v1NoteView(await practice.soapWorkflow.cosign(ctx.principal, ctx.params.context_id)));
+        return v1Success(actionView(await practice.soapWorkflow.cosign(ctx.principal, ctx.params.context_id)));
       },
     }),
     route({
@@ -208,7 +220,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       async handle(ctx) {
         const { reason } = await ctx.body();
         return v1Success(
-          v1NoteView(await practice.soapWorkflow.returnForRevision(ctx.principal, ctx.params.context_id, reason)),
+          actionView(await practice.soapWorkflow.returnForRevision(ctx.principal, ctx.params.context_id, reason)),
         );
       },
     }),
@@ -223,7 +235,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       responses: actionResponses,
       async handle(ctx) {
         await ctx.body(); // validated: completed true, status COMPLETED
-        return v1Success(v1NoteView(await practice.soapWorkflow.complete(ctx.principal, ctx.params.context_id)));
+        return v1Success(actionView(await practice.soapWorkflow.complete(ctx.principal, ctx.params.context_id)));
       },
     }),
     route({
@@ -276,7 +288,7 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
         "Render a COMPLETED note's PDF summaries again: after a failure (summary_status FAILED, the reason in summary_failure), or to refresh them. The summary becomes PENDING, a render job is queued and the note's history records it; the current PDFs stay served until the new ones replace them.",
       access: "write",
       responses: {
-        "200": { description: "The note, summary_status PENDING", schema: noteBody },
+        "200": { description: "The note, summary_status PENDING", schema: v1EnvelopeSchema(v1NoteSchema) },
         ...errors({
           "404": "SOAP_NOTE_NOT_FOUND",
           "409":

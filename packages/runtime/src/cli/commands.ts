@@ -230,7 +230,8 @@ export async function importCatalogCommand(file: string, flags: Record<string, s
 /**
  * `openpractice import payers <csv>`: the payer registry every organisation sees, upserted by payer id.
  * Columns (header row): payer_id, name, type (commercial, medicare, medicare_advantage, medicaid, tricare,
- * workers_comp, auto, other), eligibility (true/false, default false). Every row is checked first; a bad one is
+ * workers_comp, auto, other), eligibility (true/false, default false), medicare_part_b (true/false, default false; only
+ * with type medicare). Every row is checked first; a bad one is
  * named by its line and nothing is written.
  */
 export async function importPayersCommand(file: string): Promise<void> {
@@ -245,6 +246,7 @@ export async function importPayersCommand(file: string): Promise<void> {
     name: r.name ?? "",
     type: r.type ?? "",
     eligibility: /^(true|1|yes)$/i.test(r.eligibility ?? ""),
+    medicarePartB: /^(true|1|yes)$/i.test(r.medicare_part_b ?? ""),
   }));
   const config = loadConfig();
   const storage = await openStorage(config.databaseUrl);

@@ -13,6 +13,7 @@ export function describePayerConformance(engine: string, current: () => { s: Sto
       name,
       type: "commercial" as const,
       eligibility: true,
+      medicarePartB: false,
       active: true,
       createdAt: T0,
       updatedAt: T0,

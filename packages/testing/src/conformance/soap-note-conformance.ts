@@ -423,6 +423,7 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
         diagnoses: [{ code: "M54.50", description: "Low back pain", isPrimary: true }],
         goals: ["Walk 1 km"],
         frequencyAndDuration: "2x/week",
+        medicalNecessity: "Gait deficits limit walking; skilled therapy needed.",
         certificationStart: "2026-08-01",
         certificationEnd: "2026-10-29",
         version: 1,

@@ -1,0 +1,20 @@
+import type { TherapyCharge } from "./therapy-charge.js";
+import type { TherapyBucket } from "./therapy-thresholds.js";
+
+/** The amounts counted towards beneficiaries' therapy thresholds, by organisation, patient and calendar year. */
+export interface TherapyChargeRepository {
+  /** Appends charges (a completed note's lines, or one amount incurred elsewhere) in the caller's transaction; answers them with their ids. */
+  insert(charges: ReadonlyArray<Omit<TherapyCharge, "id">>): Promise<TherapyCharge[]>;
+  /**
+   * The year's incurred cents per bucket: every charge, or with `through` those whose service date is on or before
+   * it (what a visit of that date adds to). One indexed aggregate.
+   */
+  totals(
+    organisationId: number,
+    patientId: number,
+    year: number,
+    through?: string | undefined,
+  ): Promise<Record<TherapyBucket, number>>;
+  /** The year's charges by service date, then in the order they were recorded. */
+  list(organisationId: number, patientId: number, year: number): Promise<TherapyCharge[]>;
+}

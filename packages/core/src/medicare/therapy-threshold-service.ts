@@ -1,0 +1,210 @@
+import { assertWithinCallerClinics } from "../auth/clinic-access.js";
+import type { Principal } from "../auth/principal.js";
+import { amountToCents } from "../billing/fee-schedule.js";
+import { localDate } from "../cases/visit-tracking.js";
+import type { Clock } from "../kernel/clock.js";
+import { DomainError } from "../kernel/domain-error.js";
+import type { Storage } from "../kernel/storage.js";
+import { patientError } from "../patients/patient-errors.js";
+import { medicarePartBCoverage } from "./medicare-coverage.js";
+import { medicareEvent } from "./medicare-events.js";
+import type { MedicareServiceRepositories } from "./medicare-service-repositories.js";
+import {
+  type IncurredElsewhereDraft,
+  incurredElsewhereIssues,
+  THERAPY_BUCKETS,
+  type TherapyCharge,
+} from "./therapy-charge.js";
+import { type TherapyBucket, thresholdsOf } from "./therapy-thresholds.js";
+import { checkVisitThresholds, type VisitLineInput, type VisitThresholdCheck } from "./visit-thresholds.js";
+
+/** A visit as the threshold rules read it: a note's keys and service time. */
+export interface TherapyVisit {
+  organisationId: number;
+  patientId: number;
+  clinicId: number;
+  serviceCaseId: number | null;
+  contextId: string;
+  serviceDateTime: Date;
+}
+
+/** A patient's year as GET …/therapy-thresholds answers it. */
+export interface TherapyYear {
+  patientId: number;
+  year: number;
+  thresholds: { kxCents: number; reviewCents: number } | null;
+  buckets: Record<
+    TherapyBucket,
+    { incurredCents: number; kxRemainingCents: number | null; reviewRemainingCents: number | null }
+  >;
+  charges: TherapyCharge[];
+}
+
+const THERAPY_RECORD = "a patient's Medicare therapy year";
+
+/** The clinic-local service date of a visit. */
+async function serviceDateOf(r: MedicareServiceRepositories, v: TherapyVisit): Promise<string> {
+  const clinic = await r.organisations.findClinic(v.organisationId, v.clinicId);
+  return localDate(v.serviceDateTime, clinic?.timeZone ?? "UTC");
+}
+
+/**
+ * The threshold rules of one visit of a Medicare Part B beneficiary, or undefined when the visit is not billed to
+ * Medicare Part B (no rule fires then). Reads the coverage, the year's incurred amounts up to the visit's date, the
+ * fees of its codes and, when KX is proposed, the plan of care's medical-necessity justification.
+ */
+export async function visitThresholdCheck(
+  r: MedicareServiceRepositories,
+  visit: TherapyVisit,
+  lines: readonly VisitLineInput[],
+  serviceDate?: string,
+): Promise<(VisitThresholdCheck & { serviceDate: string }) | undefined> {
+  const day = serviceDate ?? (await serviceDateOf(r, visit));
+  if (!(await medicarePartBCoverage(r, visit, day))) return undefined;
+  const year = Number(day.slice(0, 4));
+  const [prior, fees] = await Promise.all([
+    r.therapyCharges.totals(visit.organisationId, visit.patientId, year, day),
+    r.feeSchedules.allowedCents(visit.organisationId, year, [...new Set(lines.map((l) => l.code))]),
+  ]);
+  const check = checkVisitThresholds(year, prior, lines, fees);
+  if (check.lines.some((l) => l.kxProposed)) {
+    const plan = await r.plansOfCare.findFor(visit.organisationId, visit.patientId, visit.serviceCaseId);
+    if (!plan?.medicalNecessity)
+      check.warnings.push({
+        code: "MEDICAL_NECESSITY_MISSING",
+        message:
+          "services past the KX threshold need the plan of care's medical-necessity justification (medical_necessity in the evaluation's Plan form)",
+      });
+  }
+  return { ...check, serviceDate: day };
+}
+
+/**
+ * At a note's completion, in its transaction: the billed lines of a Medicare Part B visit are counted towards the
+ * year (one charge per counted line, with the fee and the KX decision of that moment), and the review event is
+ * written when the visit takes a bucket's year past the review threshold. Nothing for other visits.
+ */
+export async function recordCompletedVisit(
+  r: MedicareServiceRepositories,
+  visit: TherapyVisit,
+  lines: readonly VisitLineInput[],
+  now: Date,
+): Promise<VisitThresholdCheck | undefined> {
+  const check = await visitThresholdCheck(r, visit, lines);
+  if (!check) return undefined;
+  const before = await r.therapyCharges.totals(visit.organisationId, visit.patientId, check.year);
+  const charges = check.lines.flatMap((l): Omit<TherapyCharge, "id">[] =>
+    l.bucket === null
+      ? []
+      : [
+          {
+            organisationId: visit.organisationId,
+            patientId: visit.patientId,
+            year: check.year,
+            bucket: l.bucket,
+            source: "visit",
+            contextId: visit.contextId,
+            serviceDate: check.serviceDate,
+            code: l.code,
+            units: lines[l.index]!.units,
+            allowedCents: l.allowedCents ?? 0,
+            priced: l.allowedCents !== null,
+            kx: l.kxProposed,
+            description: null,
+            recordedBy: null,
+            createdAt: now,
+          },
+        ],
+  );
+  if (charges.length) await r.therapyCharges.insert(charges);
+  if (check.thresholds) {
+    for (const bucket of THERAPY_BUCKETS) {
+      const after = before[bucket] + check.buckets[bucket].visitCents;
+      if (before[bucket] <= check.thresholds.reviewCents && after > check.thresholds.reviewCents)
+        await r.outbox.append(
+          medicareEvent(
+            "medicare.review_threshold_reached",
+            {
+              organisation_id: visit.organisationId,
+              patient_id: visit.patientId,
+              soap_note_id: visit.contextId,
+              year: check.year,
+              bucket,
+              incurred_cents: after,
+              threshold_cents: check.thresholds.reviewCents,
+            },
+            now,
+          ),
+        );
+    }
+  }
+  return check;
+}
+
+/** A patient's therapy thresholds by year, and the amounts the clinic records as incurred elsewhere. */
+export class TherapyThresholdService {
+  constructor(private readonly deps: { storage: Storage<MedicareServiceRepositories>; clock: Clock }) {}
+
+  private async patient(r: MedicareServiceRepositories, principal: Principal, patientId: number) {
+    assertWithinCallerClinics(principal, [], THERAPY_RECORD);
+    const patient = Number.isSafeInteger(patientId)
+      ? await r.patients.findById(principal.organisationId, patientId)
+      : undefined;
+    if (!patient) throw patientError("PATIENT_NOT_FOUND", "Patient not found", { patient_id: patientId });
+    return patient;
+  }
+
+  /** Both buckets of the year: incurred, what remains to the KX and review thresholds, and the charges that count. */
+  async year(principal: Principal, patientId: number, year: number): Promise<TherapyYear> {
+    if (!Number.isSafeInteger(year) || year < 2000 || year > 2100)
+      throw DomainError.validation([{ field: "year", reason: "must be a calendar year, 2000 to 2100", value: year }]);
+    const r = this.deps.storage.repositories;
+    await this.patient(r, principal, patientId);
+    const charges = await r.therapyCharges.list(principal.organisationId, patientId, year);
+    const thresholds = thresholdsOf(year) ?? null;
+    const buckets = {} as TherapyYear["buckets"];
+    for (const bucket of THERAPY_BUCKETS) {
+      const incurredCents = charges.filter((c) => c.bucket === bucket).reduce((sum, c) => sum + c.allowedCents, 0);
+      buckets[bucket] = {
+        incurredCents,
+        kxRemainingCents: thresholds ? Math.max(0, thresholds.kxCents - incurredCents) : null,
+        reviewRemainingCents: thresholds ? Math.max(0, thresholds.reviewCents - incurredCents) : null,
+      };
+    }
+    return { patientId, year, thresholds, buckets, charges };
+  }
+
+  /** Records an amount incurred elsewhere this year (another provider's therapy the payer counts). */
+  async recordIncurredElsewhere(
+    principal: Principal,
+    patientId: number,
+    draft: IncurredElsewhereDraft,
+  ): Promise<TherapyCharge> {
+    const issues = incurredElsewhereIssues(draft);
+    if (issues.length) throw DomainError.validation(issues);
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      await this.patient(tx, principal, patientId);
+      const charge: Omit<TherapyCharge, "id"> = {
+        organisationId: principal.organisationId,
+        patientId,
+        year: Number(draft.serviceDate.slice(0, 4)),
+        bucket: draft.bucket as TherapyBucket,
+        source: "elsewhere",
+        contextId: null,
+        serviceDate: draft.serviceDate,
+        code: null,
+        units: 0,
+        allowedCents: amountToCents(draft.amount),
+        priced: true,
+        kx: false,
+        description: draft.description?.trim() || null,
+        recordedBy: principal.userId,
+        createdAt: now,
+      };
+      const [stored] = await tx.therapyCharges.insert([charge]);
+      if (!stored) throw new Error("the amount incurred elsewhere was not stored");
+      return stored;
+    });
+  }
+}
