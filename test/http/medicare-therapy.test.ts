@@ -19,12 +19,14 @@ const MOD = (id: number, code: string) => ({
 const GP = MOD(1, "GP");
 const GO = MOD(2, "GO");
 const KX = MOD(4, "KX");
+const CQ = MOD(5, "CQ");
+const CO = MOD(6, "CO");
 
 for (const engine of availableEngines()) {
   describe(`[${engine}] Medicare therapy thresholds over HTTP`, () => {
     let rt: TestRuntime;
     let admin = "";
-    const ids = { clinic: 0, category: 0, medicare: 0, commercial: 0, caseMedicare: "", caseCommercial: "" };
+    const ids = { clinic: 0, category: 0, medicare: 0, commercial: 0, caseMedicare: "", caseCommercial: "", plan: 0 };
     const codeIds: Record<string, number> = {};
     const call = async (method: string, path: string, body?: unknown, token?: string) => {
       const res = await rt.call(method, path, { ...(body === undefined ? {} : { body }), ...(token ? { token } : {}) });
@@ -76,6 +78,16 @@ for (const engine of availableEngines()) {
         units,
         modifiers: mods,
       }));
+    /** One 60-minute 97110 line with an assistant's minutes. */
+    const assisted = (minutes: number, ...mods: Array<typeof GP>) => [
+      {
+        treatment_class_id: codeIds["97110"],
+        duration: 60,
+        units: 4,
+        modifiers: mods,
+        provided_by: [{ user_id: 105, minutes }],
+      },
+    ];
     const sheet = (patient: number, contextId: string, treatments: unknown[]) =>
       post("/apis/v1/treatment-sheet", { patient_id: String(patient), soap_context_id: contextId, treatments });
     const sign = (contextId: string) => post(`/apis/v1/soap-context/${contextId}/sign`);
@@ -113,6 +125,18 @@ for (const engine of availableEngines()) {
         npi: null,
         supervisingUserId: null,
         clinicIds: [ids.clinic],
+        credentials: ["DPT"],
+      });
+      // A physical therapist assistant, who furnishes part of some services.
+      await r.organisations.upsertProvider({
+        organisationId: 1,
+        userId: 105,
+        firstName: "Sam",
+        lastName: "Ortiz",
+        npi: null,
+        supervisingUserId: 101,
+        clinicIds: [ids.clinic],
+        credentials: ["PTA"],
       });
       ids.category = (
         await r.catalog.ensureAppointmentCategory({
@@ -124,7 +148,7 @@ for (const engine of availableEngines()) {
       ).id;
       await r.catalog.enableSpecialization(1, "NEURO");
       expect((await post("/apis/v1/organisation/settings", { auto_submit_billing: true }, admin)).status).toBe(200);
-      const therapy = [GP, GO, KX];
+      const therapy = [GP, GO, KX, CQ, CO];
       const catalog = await post(
         "/apis/v1/treatment-catalog",
         {
@@ -198,6 +222,7 @@ for (const engine of availableEngines()) {
         warnings: [],
       });
       expect(evaluation.completed.warnings).toEqual([]);
+      ids.plan = evaluation.completed.plan_of_care_id;
       await visit(ids.medicare, ids.caseMedicare, [["97110", 4, GP]]);
       const second = await visit(ids.medicare, ids.caseMedicare, [["97110", 4, GP]]);
       expect(second.sheet.medicare.buckets.PT_SLP).toMatchObject({ prior_amount: "900.00", visit_amount: "800.00" });
@@ -388,7 +413,7 @@ for (const engine of availableEngines()) {
       const s = (await sheet(ids.medicare, n.context_id, lines(["97018", 1, GP], ["97112", 1]))).body.data.medicare;
       expect(s.lines.map((l: any) => [l.code, l.bucket, l.allowed_amount])).toEqual([
         ["97018", "PT_SLP", null],
-        ["97112", null, "45.00"],
+        ["97112", "PT_SLP", "45.00"], // the plan of care's discipline (PT)
       ]);
       expect(s.warnings).toEqual(
         expect.arrayContaining([
@@ -402,6 +427,76 @@ for (const engine of availableEngines()) {
       expect(commercial.completed.warnings).toEqual([]);
       const y = await year(ids.commercial);
       expect(y.buckets.PT_SLP).toMatchObject({ incurred: "0.00", charges: [] });
+    });
+
+    it("proposes GP from the plan of care's discipline, refuses completion without it, and brings CQ past 10% of a service's minutes", async () => {
+      // The evaluation was by a DPT: the plan of care's discipline is PT.
+      expect((await get(`/apis/v1/plan-of-care/${ids.plan}`)).body.data.discipline).toBe("PT");
+
+      const before = (await year(ids.medicare)).buckets.PT_SLP.charges.length;
+      const n = await newNote(ids.medicare, ids.caseMedicare);
+      const bare = (await sheet(ids.medicare, n.context_id, lines(["97140", 1]))).body.data;
+      expect(bare.medicare.lines[0]).toMatchObject({
+        discipline: "PT",
+        bucket: "PT_SLP",
+        proposed_modifiers: ["GP", "KX"],
+      });
+      expect(bare.medicare.warnings.map((w: any) => w.code)).toContain("DISCIPLINE_MODIFIER_MISSING");
+      expect((await sign(n.context_id)).body.code).toBe(2000);
+      const refused = await complete(n.context_id);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({
+        error_code: "NOTE_INCOMPLETE",
+        details: { lines_without_discipline_modifier: [{ line: 0, code: "97140", proposed_modifier: "GP" }] },
+      });
+      expect(refused.body.message).toContain("GP, GO or GN");
+      expect((await year(ids.medicare)).buckets.PT_SLP.charges).toHaveLength(before);
+      // With GP (and KX, the year being past) it completes.
+      await post(`/apis/v1/treatment-sheet/${bare.id}`, lines(["97140", 1, GP, KX]));
+      expect((await sign(n.context_id)).body.code).toBe(2000);
+      expect((await complete(n.context_id)).body.data.status).toBe("COMPLETED");
+      // A commercial visit without a discipline modifier completes: no Medicare rule fires.
+      const c = await newNote(ids.commercial, ids.caseCommercial);
+      expect((await sheet(ids.commercial, c.context_id, lines(["97140", 1]))).body.data.medicare).toBeNull();
+      expect((await sign(c.context_id)).body.code).toBe(2000);
+      expect((await complete(c.context_id)).body.data.status).toBe("COMPLETED");
+
+      // The assistant's 12 minutes of a 60-minute service: CQ, paid at 85%; 5 minutes: none.
+      const a = await newNote(ids.medicare, ids.caseMedicare);
+      const twelve = (await sheet(ids.medicare, a.context_id, assisted(12, GP, KX))).body.data;
+      expect(twelve.treatments[0].provided_by).toEqual([{ user_id: 105, minutes: 12 }]);
+      expect(twelve.medicare.lines[0]).toMatchObject({
+        proposed_modifiers: ["CQ"],
+        assistant_minutes: 12,
+        payment_percent: 85,
+      });
+      expect(twelve.medicare.warnings.map((w: any) => w.code)).toContain("ASSISTANT_MODIFIER_DUE");
+      const five = (await post(`/apis/v1/treatment-sheet/${twelve.id}`, assisted(5, GP, KX))).body.data;
+      expect(five.medicare.lines[0]).toMatchObject({
+        proposed_modifiers: [],
+        assistant_minutes: null,
+        payment_percent: 100,
+      });
+      await post(`/apis/v1/treatment-sheet/${twelve.id}`, assisted(12, GP, KX, CQ));
+      expect((await sign(a.context_id)).body.code).toBe(2000);
+      expect((await complete(a.context_id)).body.data.status).toBe("COMPLETED");
+      const claim = (await get(`/apis/v1/soap-context/${a.context_id}/claim`)).body.data;
+      expect(claim.lines).toEqual([
+        { code: "97110", modifiers: ["GP", "KX", "CQ"], units: 4, minutes: 60, payment_percent: 85 },
+      ]);
+
+      // Minutes by provider: an unknown provider, or more minutes than the line's, are named; nothing written.
+      const b = await newNote(ids.medicare, ids.caseMedicare);
+      const unknown = await sheet(ids.medicare, b.context_id, [
+        { ...assisted(12, GP)[0], provided_by: [{ user_id: 999, minutes: 12 }] },
+      ]);
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.errors[0].field).toBe("treatments.0.provided_by.0.user_id");
+      const tooMany = await sheet(ids.medicare, b.context_id, [
+        { ...assisted(12, GP)[0], provided_by: [{ user_id: 105, minutes: 61 }] },
+      ]);
+      expect(tooMany.body.errors[0].field).toBe("treatments.0.provided_by");
+      expect((await get(`/apis/v1/soap-context/${b.context_id}`)).body.data.treatment_sheet_id).toBe(0);
     });
   });
 }

@@ -67,7 +67,7 @@ export function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile)
  * The shared migrations of every module, plus the engine's own
  * (profile.extraMigrations: 003-<engine> search indexes, 013-postgres search
  * statistics), by name. Names carry a global number and Kysely applies them in
- * name order, whatever module declares them; the next shared number is 046.
+ * name order, whatever module declares them; the next shared number is 047.
  */
 export function moduleMigrations(profile: SqlDialectProfile): Record<string, Migration> {
   const all: Record<string, Migration> = { ...profile.extraMigrations };

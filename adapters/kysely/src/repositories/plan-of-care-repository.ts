@@ -1,4 +1,4 @@
-import type { PlanOfCare, PlanOfCareRepository } from "@openpractice/core";
+import type { PlanOfCare, PlanOfCareRepository, TherapyDiscipline } from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { fromDbTime, toDbTime } from "../db-time.js";
 import type { Database } from "../schema.js";
@@ -17,6 +17,7 @@ const toPlan = (r: Selectable<PlansOfCareTable>): PlanOfCare => ({
   goals: JSON.parse(r.goals),
   frequencyAndDuration: r.frequency_and_duration,
   medicalNecessity: r.medical_necessity ?? null,
+  discipline: (r.discipline ?? null) as TherapyDiscipline | null,
   certificationStart: r.certification_start,
   certificationEnd: r.certification_end,
   version: Number(r.version),
@@ -30,6 +31,7 @@ const content = (p: Omit<PlanOfCare, "id">) => ({
   goals: JSON.stringify(p.goals),
   frequency_and_duration: p.frequencyAndDuration,
   medical_necessity: p.medicalNecessity,
+  discipline: p.discipline,
   certification_start: p.certificationStart,
   certification_end: p.certificationEnd,
   version: p.version,

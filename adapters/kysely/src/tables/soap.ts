@@ -102,6 +102,8 @@ export interface PlansOfCareTable {
   frequency_and_duration: string | null;
   /** The Plan form's medical-necessity justification (migration 044). */
   medical_necessity: string | null;
+  /** PT, OT or SLP (migration 046). */
+  discipline: string | null;
   certification_start: string;
   certification_end: string;
   version: number;

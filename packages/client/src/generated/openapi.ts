@@ -3137,15 +3137,24 @@ export interface components {
             lines: {
                 /** @description Dollars with two decimals; null when unknown */
                 allowed_amount: string | null;
+                /** @description A therapy assistant's minutes when more than 10% of the line's (CQ or CO due); null otherwise */
+                assistant_minutes: number | null;
                 /**
-                 * @description null: no discipline modifier, not counted
+                 * @description null: no discipline, not counted
                  * @enum {string|null}
                  */
                 bucket: "PT_SLP" | "OT" | null;
                 code: string;
+                /**
+                 * @description The line's GP/GO/GN, else the plan of care's discipline; null when neither, or not billed
+                 * @enum {string|null}
+                 */
+                discipline: "PT" | "OT" | "SLP" | null;
                 kx_required: boolean;
                 line: number;
-                /** @description Modifiers the line should carry and does not yet */
+                /** @description 85 with CQ or CO due, else 100 */
+                payment_percent: number;
+                /** @description Modifiers due on the line that it does not carry yet: GP/GO/GN, CQ/CO, KX */
                 proposed_modifiers: string[];
             }[];
             thresholds: {
@@ -3162,7 +3171,7 @@ export interface components {
             /** @enum {string|null} */
             bucket: "PT_SLP" | "OT" | null;
             /** @enum {string} */
-            code: "KX_THRESHOLD_EXCEEDED" | "REVIEW_THRESHOLD_EXCEEDED" | "MEDICAL_NECESSITY_MISSING" | "FEE_MISSING" | "DISCIPLINE_MODIFIER_MISSING" | "THRESHOLDS_UNKNOWN_FOR_YEAR";
+            code: "KX_THRESHOLD_EXCEEDED" | "REVIEW_THRESHOLD_EXCEEDED" | "MEDICAL_NECESSITY_MISSING" | "FEE_MISSING" | "DISCIPLINE_MODIFIER_MISSING" | "ASSISTANT_MODIFIER_DUE" | "THRESHOLDS_UNKNOWN_FOR_YEAR";
             /** @description The treatment line's index */
             line: number | null;
             message: string;
@@ -4333,6 +4342,8 @@ export interface components {
             code: string;
             minutes: number;
             modifiers: string[];
+            /** @description 85 for a line with CQ or CO (a therapy assistant's service), else 100 */
+            payment_percent: number;
             units: number;
         };
         /**
@@ -4672,6 +4683,11 @@ export interface components {
                 description: string;
                 is_primary: boolean | null;
             }[];
+            /**
+             * @description PT, OT or SLP: the Plan form's discipline, else the evaluating provider's credentials
+             * @enum {string|null}
+             */
+            discipline: "PT" | "OT" | "SLP" | null;
             frequency_and_duration: string | null;
             goals: string[];
             /** @description Why therapy is medically necessary: the text under medical_necessity in the evaluation's Plan form */
@@ -4996,6 +5012,11 @@ export interface components {
             duration: number;
             modifiers: components["schemas"]["V1CptModifier"][];
             over_billed: boolean;
+            /** @description Minutes furnished by other providers than the rendering one */
+            provided_by: {
+                minutes: number;
+                user_id: number;
+            }[];
             /** @description The units the organisation's billing rule supports for this line */
             supported_units: number;
             timed: boolean;
@@ -12576,6 +12597,12 @@ export interface operations {
                             /** @description ignored: the catalog's value is stored */
                             filter?: boolean | null;
                         }[];
+                        /** @description Who furnished the minutes when others than the rendering provider did (a therapy assistant, say): the rest are the rendering provider's. Decides CQ/CO for Medicare (docs/medicare-therapy.md) */
+                        provided_by?: {
+                            minutes: number;
+                            /** @description a provider's user id */
+                            user_id: number;
+                        }[] | null;
                         /** @description id of a billing code of the organisation's catalog (GET /apis/v1/treatment-catalog/latest) */
                         treatment_class_id: number;
                         units: number;
@@ -12724,6 +12751,12 @@ export interface operations {
                         /** @description ignored: the catalog's value is stored */
                         filter?: boolean | null;
                     }[];
+                    /** @description Who furnished the minutes when others than the rendering provider did (a therapy assistant, say): the rest are the rendering provider's. Decides CQ/CO for Medicare (docs/medicare-therapy.md) */
+                    provided_by?: {
+                        minutes: number;
+                        /** @description a provider's user id */
+                        user_id: number;
+                    }[] | null;
                     /** @description id of a billing code of the organisation's catalog (GET /apis/v1/treatment-catalog/latest) */
                     treatment_class_id: number;
                     units: number;
@@ -12746,6 +12779,12 @@ export interface operations {
                             /** @description ignored: the catalog's value is stored */
                             filter?: boolean | null;
                         }[];
+                        /** @description Who furnished the minutes when others than the rendering provider did (a therapy assistant, say): the rest are the rendering provider's. Decides CQ/CO for Medicare (docs/medicare-therapy.md) */
+                        provided_by?: {
+                            minutes: number;
+                            /** @description a provider's user id */
+                            user_id: number;
+                        }[] | null;
                         /** @description id of a billing code of the organisation's catalog (GET /apis/v1/treatment-catalog/latest) */
                         treatment_class_id: number;
                         units: number;

@@ -4,6 +4,11 @@ export interface ClaimLine {
   modifiers: string[];
   units: number;
   minutes: number;
+  /**
+   * The share of the fee schedule amount the payer pays: 85 for a line with CQ or CO (a therapy assistant's service
+   * past the de minimis rule, docs/medicare-therapy.md), else 100. Absent on claims recorded before it existed (100).
+   */
+  paymentPercent?: number | undefined;
 }
 
 /** What a completed note sends to billing. */

@@ -17,6 +17,7 @@ import {
 } from "./therapy-charge.js";
 import { type TherapyBucket, thresholdsOf } from "./therapy-thresholds.js";
 import { checkVisitThresholds, type VisitLineInput, type VisitThresholdCheck } from "./visit-thresholds.js";
+import { type AssistantKind, assistantOfCredentials } from "./therapy-discipline.js";
 
 /** A visit as the threshold rules read it: a note's keys and service time. */
 export interface TherapyVisit {
@@ -26,6 +27,13 @@ export interface TherapyVisit {
   serviceCaseId: number | null;
   contextId: string;
   serviceDateTime: Date;
+  /** The rendering provider's user id: minutes of a line nobody else is named for are theirs. */
+  renderingPhysician: number;
+}
+
+/** A treatment line as the Medicare rules read it, with its minutes by provider. */
+export interface SheetLine extends Omit<VisitLineInput, "assistant"> {
+  providedBy?: ReadonlyArray<{ userId: number; minutes: number }> | undefined;
 }
 
 /** A patient's year as GET …/therapy-thresholds answers it. */
@@ -49,6 +57,34 @@ async function serviceDateOf(r: MedicareServiceRepositories, v: TherapyVisit): P
 }
 
 /**
+ * Each line's assistant minutes: those of providers whose credentials name a therapy assistant, and the minutes
+ * nobody is named for when the rendering provider is one. The kind with the most minutes counts.
+ */
+async function withAssistants(
+  r: MedicareServiceRepositories,
+  visit: TherapyVisit,
+  lines: readonly SheetLine[],
+): Promise<VisitLineInput[]> {
+  const users = new Set([visit.renderingPhysician, ...lines.flatMap((l) => (l.providedBy ?? []).map((p) => p.userId))]);
+  const kinds = new Map<number, AssistantKind | undefined>();
+  for (const userId of users) {
+    const provider = await r.organisations.findProvider(visit.organisationId, userId);
+    kinds.set(userId, provider ? assistantOfCredentials(provider.credentials) : undefined);
+  }
+  return lines.map(({ providedBy = [], ...line }) => {
+    const minutes: Partial<Record<AssistantKind, number>> = {};
+    const add = (kind: AssistantKind | undefined, n: number) => {
+      if (kind) minutes[kind] = (minutes[kind] ?? 0) + n;
+    };
+    for (const p of providedBy) add(kinds.get(p.userId), p.minutes);
+    add(kinds.get(visit.renderingPhysician), line.duration - providedBy.reduce((sum, p) => sum + p.minutes, 0));
+    const [kind, most] =
+      (Object.entries(minutes) as Array<[AssistantKind, number]>).sort((a, b) => b[1] - a[1])[0] ?? [];
+    return kind && most ? { ...line, assistant: { kind, minutes: most } } : line;
+  });
+}
+
+/**
  * The threshold rules of one visit of a Medicare Part B beneficiary, or undefined when the visit is not billed to
  * Medicare Part B (no rule fires then). Reads the coverage, the year's incurred amounts up to the visit's date, the
  * fees of its codes and, when KX is proposed, the plan of care's medical-necessity justification.
@@ -56,19 +92,20 @@ async function serviceDateOf(r: MedicareServiceRepositories, v: TherapyVisit): P
 export async function visitThresholdCheck(
   r: MedicareServiceRepositories,
   visit: TherapyVisit,
-  lines: readonly VisitLineInput[],
+  lines: readonly SheetLine[],
   serviceDate?: string,
-): Promise<(VisitThresholdCheck & { serviceDate: string }) | undefined> {
+): Promise<MedicareVisitCheck | undefined> {
   const day = serviceDate ?? (await serviceDateOf(r, visit));
   if (!(await medicarePartBCoverage(r, visit, day))) return undefined;
   const year = Number(day.slice(0, 4));
-  const [prior, fees] = await Promise.all([
+  const [prior, fees, plan, withShares] = await Promise.all([
     r.therapyCharges.totals(visit.organisationId, visit.patientId, year, day),
     r.feeSchedules.allowedCents(visit.organisationId, year, [...new Set(lines.map((l) => l.code))]),
+    r.plansOfCare.findFor(visit.organisationId, visit.patientId, visit.serviceCaseId),
+    withAssistants(r, visit, lines),
   ]);
-  const check = checkVisitThresholds(year, prior, lines, fees);
+  const check = checkVisitThresholds(year, prior, withShares, fees, plan?.discipline ?? null);
   if (check.lines.some((l) => l.kxProposed)) {
-    const plan = await r.plansOfCare.findFor(visit.organisationId, visit.patientId, visit.serviceCaseId);
     if (!plan?.medicalNecessity)
       check.warnings.push({
         code: "MEDICAL_NECESSITY_MISSING",
@@ -79,6 +116,9 @@ export async function visitThresholdCheck(
   return { ...check, serviceDate: day };
 }
 
+/** A visit's check with the clinic-local service date it was made for. */
+export type MedicareVisitCheck = VisitThresholdCheck & { serviceDate: string };
+
 /**
  * At a note's completion, in its transaction: the billed lines of a Medicare Part B visit are counted towards the
  * year (one charge per counted line, with the fee and the KX decision of that moment), and the review event is
@@ -87,11 +127,10 @@ export async function visitThresholdCheck(
 export async function recordCompletedVisit(
   r: MedicareServiceRepositories,
   visit: TherapyVisit,
-  lines: readonly VisitLineInput[],
+  check: MedicareVisitCheck,
+  lines: readonly SheetLine[],
   now: Date,
-): Promise<VisitThresholdCheck | undefined> {
-  const check = await visitThresholdCheck(r, visit, lines);
-  if (!check) return undefined;
+): Promise<void> {
   const before = await r.therapyCharges.totals(visit.organisationId, visit.patientId, check.year);
   const charges = check.lines.flatMap((l): Omit<TherapyCharge, "id">[] =>
     l.bucket === null
@@ -138,7 +177,6 @@ export async function recordCompletedVisit(
         );
     }
   }
-  return check;
 }
 
 /** A patient's therapy thresholds by year, and the amounts the clinic records as incurred elsewhere. */

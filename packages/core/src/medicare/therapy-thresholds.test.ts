@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { bucketOfModifiers, crossingIndex, thresholdsOf } from "./therapy-thresholds.js";
+import { crossingIndex, thresholdsOf } from "./therapy-thresholds.js";
+import {
+  assistantOfCredentials,
+  bucketOfDiscipline,
+  disciplineOfCredentials,
+  disciplineOfModifiers,
+} from "./therapy-discipline.js";
 
 describe("Medicare therapy thresholds", () => {
   it("knows 2024 to 2026 and refuses to guess another year", () => {
@@ -11,10 +17,19 @@ describe("Medicare therapy thresholds", () => {
   });
 
   it("puts GP and GN together and GO apart", () => {
-    expect(bucketOfModifiers(["GP"])).toBe("PT_SLP");
-    expect(bucketOfModifiers(["59", "GN"])).toBe("PT_SLP");
-    expect(bucketOfModifiers(["GO", "CO"])).toBe("OT");
-    expect(bucketOfModifiers(["59"])).toBeUndefined();
+    expect(disciplineOfModifiers(["GP"])).toBe("PT");
+    expect(disciplineOfModifiers(["59", "GN"])).toBe("SLP");
+    expect(disciplineOfModifiers(["GO", "CO"])).toBe("OT");
+    expect(disciplineOfModifiers(["59"])).toBeUndefined();
+    expect(["PT", "SLP", "OT"].map((d) => bucketOfDiscipline(d as "PT"))).toEqual(["PT_SLP", "PT_SLP", "OT"]);
+    // Credentials as providers write them.
+    expect(disciplineOfCredentials(["DPT", "OCS"])).toBe("PT");
+    expect(disciplineOfCredentials(["OTR/L"])).toBe("OT");
+    expect(disciplineOfCredentials(["MS", "CCC-SLP"])).toBe("SLP");
+    expect(disciplineOfCredentials(["PTA"])).toBeUndefined();
+    expect(assistantOfCredentials(["PTA"])).toBe("PTA");
+    expect(assistantOfCredentials(["COTA/L"])).toBe("OTA");
+    expect(assistantOfCredentials(["DPT"])).toBeUndefined();
   });
 
   it("finds the line that first exceeds the threshold, exactly at the boundary", () => {

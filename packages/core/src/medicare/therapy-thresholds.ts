@@ -13,13 +13,6 @@ export const THERAPY_THRESHOLDS: Readonly<Record<number, { kxCents: number; revi
 /** The two buckets each beneficiary's year is counted in: physical therapy with speech-language pathology, and occupational therapy. */
 export type TherapyBucket = "PT_SLP" | "OT";
 
-/** A therapy line's bucket by its discipline modifier (GP physical, GN speech-language, GO occupational); undefined: none. */
-export function bucketOfModifiers(modifiers: readonly string[]): TherapyBucket | undefined {
-  if (modifiers.includes("GO")) return "OT";
-  if (modifiers.includes("GP") || modifiers.includes("GN")) return "PT_SLP";
-  return undefined;
-}
-
 /** The thresholds of a year, or undefined for a year the table does not know (never a guess). */
 export const thresholdsOf = (year: number) =>
   Object.hasOwn(THERAPY_THRESHOLDS, year) ? THERAPY_THRESHOLDS[year] : undefined;

@@ -14,10 +14,10 @@ describe("the KX and review thresholds over one visit", () => {
       2026,
       { PT_SLP: 170_000, OT: 0 },
       [
-        { code: "97140", units: 2, modifiers: ["GP"] }, // 1,800
-        { code: "97110", units: 4, modifiers: ["GP"] }, // 2,600: crosses
-        { code: "97530", units: 1, modifiers: ["GO"] }, // OT 60
-        { code: "97140", units: 1, modifiers: ["GN"] }, // SLP counts with PT: after the crossing
+        { code: "97140", units: 2, duration: 15, modifiers: ["GP"] }, // 1,800
+        { code: "97110", units: 4, duration: 15, modifiers: ["GP"] }, // 2,600: crosses
+        { code: "97530", units: 1, duration: 15, modifiers: ["GO"] }, // OT 60
+        { code: "97140", units: 1, duration: 15, modifiers: ["GN"] }, // SLP counts with PT: after the crossing
       ],
       fees,
     );
@@ -40,21 +40,21 @@ describe("the KX and review thresholds over one visit", () => {
     const at = checkVisitThresholds(
       2026,
       { PT_SLP: 228_000, OT: 0 },
-      [{ code: "97110", units: 1, modifiers: ["GP"] }],
+      [{ code: "97110", units: 1, duration: 15, modifiers: ["GP"] }],
       fees,
     );
     expect(at.lines[0]?.kxProposed).toBe(false);
     const over = checkVisitThresholds(
       2026,
       { PT_SLP: 228_001, OT: 0 },
-      [{ code: "97110", units: 1, modifiers: ["GP"] }],
+      [{ code: "97110", units: 1, duration: 15, modifiers: ["GP"] }],
       fees,
     );
     expect(over.lines[0]?.kxProposed).toBe(true);
   });
 
   it("uses each year's own threshold: $2,410 in 2025, $2,330 in 2024", () => {
-    const line = [{ code: "97110", units: 1, modifiers: ["GP"] }];
+    const line = [{ code: "97110", units: 1, duration: 15, modifiers: ["GP"] }];
     expect(checkVisitThresholds(2025, { PT_SLP: 221_001, OT: 0 }, line, fees).lines[0]?.kxProposed).toBe(true);
     expect(checkVisitThresholds(2026, { PT_SLP: 221_001, OT: 0 }, line, fees).lines[0]?.kxProposed).toBe(false);
     expect(checkVisitThresholds(2024, { PT_SLP: 213_001, OT: 0 }, line, fees).lines[0]?.kxProposed).toBe(true);
@@ -64,7 +64,7 @@ describe("the KX and review thresholds over one visit", () => {
     const check = checkVisitThresholds(
       2026,
       { PT_SLP: 0, OT: 295_000 },
-      [{ code: "97530", units: 1, modifiers: ["GO"] }],
+      [{ code: "97530", units: 1, duration: 15, modifiers: ["GO"] }],
       fees,
     );
     expect(check.buckets.OT.reviewExceeded).toBe(true);
@@ -76,9 +76,9 @@ describe("the KX and review thresholds over one visit", () => {
       2026,
       none,
       [
-        { code: "97018", units: 1, modifiers: ["GP"] },
-        { code: "97110", units: 1, modifiers: ["59"] },
-        { code: "97140", units: 0, modifiers: ["GP"] },
+        { code: "97018", units: 1, duration: 15, modifiers: ["GP"] },
+        { code: "97110", units: 1, duration: 15, modifiers: ["59"] },
+        { code: "97140", units: 0, duration: 15, modifiers: ["GP"] },
       ],
       fees,
     );
@@ -98,11 +98,55 @@ describe("the KX and review thresholds over one visit", () => {
     const check = checkVisitThresholds(
       2031,
       { PT_SLP: 900_000, OT: 0 },
-      [{ code: "97110", units: 1, modifiers: ["GP"] }],
+      [{ code: "97110", units: 1, duration: 15, modifiers: ["GP"] }],
       fees,
     );
     expect(check.thresholds).toBeNull();
     expect(check.lines[0]?.kxProposed).toBe(false);
     expect(check.warnings.map((w) => w.code)).toEqual(["THRESHOLDS_UNKNOWN_FOR_YEAR"]);
+  });
+
+  it("takes the plan of care's discipline for a line without GP, GO or GN, and proposes its modifier", () => {
+    const check = checkVisitThresholds(
+      2026,
+      none,
+      [
+        { code: "97110", units: 1, duration: 15, modifiers: [] },
+        { code: "97530", units: 1, duration: 15, modifiers: ["GO"] },
+      ],
+      fees,
+      "PT",
+    );
+    expect(check.lines.map((l) => [l.discipline, l.bucket, l.disciplineModifierMissing, l.proposedModifiers])).toEqual([
+      ["PT", "PT_SLP", true, ["GP"]],
+      ["OT", "OT", false, []],
+    ]);
+    expect(check.buckets.PT_SLP.visitCents).toBe(20_000);
+    const slp = checkVisitThresholds(
+      2026,
+      none,
+      [{ code: "97110", units: 1, duration: 15, modifiers: [] }],
+      fees,
+      "SLP",
+    );
+    expect(slp.lines[0]?.proposedModifiers).toEqual(["GN"]);
+  });
+
+  it("brings CQ or CO when an assistant furnished more than 10% of a service's minutes, paid at 85%", () => {
+    const line = (minutes: number, kind: "PTA" | "OTA" = "PTA", modifiers = ["GP"]) =>
+      checkVisitThresholds(
+        2026,
+        none,
+        [{ code: "97110", units: 4, duration: 60, modifiers, assistant: { kind, minutes } }],
+        fees,
+      ).lines[0];
+    expect(line(12)).toMatchObject({ assistant: { kind: "PTA", minutes: 12, modifier: "CQ" }, paymentPercent: 85 });
+    expect(line(12)?.proposedModifiers).toEqual(["CQ"]);
+    expect(line(6)).toMatchObject({ assistant: null, paymentPercent: 100, proposedModifiers: [] }); // exactly 10%
+    expect(line(7)?.assistant?.modifier).toBe("CQ");
+    expect(line(5)?.assistant).toBeNull();
+    expect(line(30, "OTA", ["GO"])?.proposedModifiers).toEqual(["CO"]);
+    // Already on the line: nothing left to propose, still paid at 85%.
+    expect(line(12, "PTA", ["GP", "CQ"])).toMatchObject({ proposedModifiers: [], paymentPercent: 85 });
   });
 });

@@ -1,3 +1,5 @@
+import { disciplineOfText, type TherapyDiscipline } from "../medicare/therapy-discipline.js";
+
 /** Days a plan of care is certified for from the evaluation's service date (inclusive: 90 days). */
 export const CERTIFICATION_DAYS = 90;
 
@@ -22,6 +24,11 @@ export interface PlanOfCare {
    * of the plan before services past the KX threshold (docs/medicare-therapy.md). null: not written.
    */
   medicalNecessity: string | null;
+  /**
+   * The therapy discipline of the plan (PT, OT, SLP): the Plan form's `discipline`, else the evaluating
+   * provider's credentials (DPT → PT); what GP, GO or GN is proposed from (docs/medicare-therapy.md). null: unknown.
+   */
+  discipline: TherapyDiscipline | null;
   /** Clinic-local dates, YYYY-MM-DD. */
   certificationStart: string;
   certificationEnd: string;
@@ -54,6 +61,12 @@ function textsUnder(planResponse: Record<string, unknown>, keys: readonly string
 
 /** Goals written in the Plan form: every string under a key named "goals" (a list or one text), in form order. */
 export const goalsOf = (planResponse: Record<string, unknown>): string[] => textsUnder(planResponse, ["goals"]);
+
+/** The discipline the Plan form states under a key named discipline (PT, OT or SLP); undefined otherwise. */
+export const disciplineOf = (planResponse: Record<string, unknown>): TherapyDiscipline | undefined =>
+  textsUnder(planResponse, ["discipline"])
+    .map(disciplineOfText)
+    .find((d) => d !== undefined);
 
 /** The Plan form's medical-necessity justification: the text under keys named medical_necessity (or medicalNecessity); null when none. */
 export function medicalNecessityOf(planResponse: Record<string, unknown>): string | null {

@@ -12,7 +12,8 @@ export type SoapNoteAction = (typeof SOAP_NOTE_ACTIONS)[number];
  * - `ready`: every required section (requiredSections: the spec's three, the Plan when the organisation requires it) is filled and no treatment line bills more units than the rule supports;
  * - `cosign_required` / `cosign_not_required`: the organisation requires co-signature and the note has a supervising physician (or not);
  * - `author_signed`: the rendering physician's signature is in place and the content hash still matches;
- * - `signed`: the author's signature and, where required, the co-signature are in place and the content hash still matches.
+ * - `signed`: the author's signature and, where required, the co-signature are in place and the content hash still matches;
+ * - `medicare_modifiers`: for a visit billed to Medicare Part B, every billed line carries GP, GO or GN.
  */
 export type SoapNoteGuard =
   | "author"
@@ -21,7 +22,8 @@ export type SoapNoteGuard =
   | "cosign_required"
   | "cosign_not_required"
   | "author_signed"
-  | "signed";
+  | "signed"
+  | "medicare_modifiers";
 
 /** What a transition does besides changing the status. */
 export type SoapNoteEffect =
@@ -101,7 +103,7 @@ export const SOAP_NOTE_TRANSITIONS: readonly SoapNoteTransition[] = Object.freez
   {
     from: "INCOMPLETED",
     action: "COMPLETE",
-    guards: ["ready", "signed"],
+    guards: ["ready", "signed", "medicare_modifiers"],
     to: "COMPLETED",
     effects: [
       "set_completed",

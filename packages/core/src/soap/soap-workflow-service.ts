@@ -14,7 +14,7 @@ import type { SoapNoteChanges } from "./soap-note-repository.js";
 import type { Storage } from "../kernel/storage.js";
 import type { SoapServiceRepositories } from "./soap-service-repositories.js";
 import { existingNote, lockedNote } from "./note-locks.js";
-import { certificationEnd, goalsOf, medicalNecessityOf, type PlanOfCare } from "./plan-of-care.js";
+import { certificationEnd, disciplineOf, goalsOf, medicalNecessityOf, type PlanOfCare } from "./plan-of-care.js";
 import { diagnosesOf, missingSections, requiredSections, soapContentHash } from "./soap-note-content.js";
 import { noteEventData } from "./soap-note-service.js";
 import {
@@ -29,7 +29,13 @@ import type { SoapNoteHistoryEntry, SoapSignature } from "./soap-signature.js";
 import { catalogById } from "./treatment-sheet-service.js";
 import { assessTreatments } from "./treatment-sheet-rules.js";
 import { visitLinesOf } from "./treatment-sheet-service.js";
-import { recordCompletedVisit, visitThresholdCheck } from "../medicare/therapy-threshold-service.js";
+import {
+  type MedicareVisitCheck,
+  recordCompletedVisit,
+  visitThresholdCheck,
+} from "../medicare/therapy-threshold-service.js";
+import { ASSISTANT_PAYMENT_PERCENT, disciplineOfCredentials } from "../medicare/therapy-discipline.js";
+import type { Provider } from "../organisations/organisation.js";
 import type { MedicareWarning } from "../medicare/visit-thresholds.js";
 
 /** A note after a status action, with the warnings the action raised (the Medicare therapy rules'; empty otherwise). */
@@ -53,6 +59,9 @@ interface NoteState {
   signatures: SoapSignature[];
   contentHash: string;
   cosignRequired: boolean;
+  renderer: Provider | undefined;
+  /** The Medicare therapy rules over the visit (read for SIGN and COMPLETE); undefined: not billed to Medicare Part B. */
+  medicare: MedicareVisitCheck | undefined;
 }
 
 /** A guard that does not hold: the code and words of the refusal. */
@@ -119,6 +128,21 @@ function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): G
         code: "NOTE_INCOMPLETE",
         message: `The note is not ready: ${words.join("; ")}`,
         details: { missing_sections: missing, over_billed_lines: lines },
+      };
+    }
+    case "medicare_modifiers": {
+      const missing = (s.medicare?.lines ?? []).filter((l) => l.disciplineModifierMissing);
+      if (!missing.length) return undefined;
+      return {
+        code: "NOTE_INCOMPLETE",
+        message: `Medicare Part B needs GP, GO or GN on every billed therapy line (CMS Pub. 100-04, chapter 5, section 20.1): ${missing.map((l) => `${l.code}${l.proposedModifiers[0] ? ` (${l.proposedModifiers[0]} proposed)` : ""}`).join(", ")}`,
+        details: {
+          lines_without_discipline_modifier: missing.map((l) => ({
+            line: l.index,
+            code: l.code,
+            proposed_modifier: l.discipline ? (l.proposedModifiers[0] ?? null) : null,
+          })),
+        },
       };
     }
     case "author_signed":
@@ -210,7 +234,7 @@ export class SoapWorkflowService {
     return claim;
   }
 
-  private async readState(tx: SoapServiceRepositories, note: SoapNote): Promise<NoteState> {
+  private async readState(tx: SoapServiceRepositories, note: SoapNote, action: SoapNoteAction): Promise<NoteState> {
     const orgId = note.organisationId;
     const [settings, forms, sheet, signatures, catalog, renderer] = await Promise.all([
       documentationSettingsOf(tx, orgId),
@@ -221,12 +245,19 @@ export class SoapWorkflowService {
       tx.organisations.findProvider(orgId, note.renderingPhysician),
     ]);
     const treatments = sheet?.treatments ?? [];
+    const assessment = assessTreatments(settings.billingUnitRule, treatments, catalog);
+    const medicare =
+      action === "SIGN" || action === "COMPLETE"
+        ? await visitThresholdCheck(tx, note, visitLinesOf(assessment))
+        : undefined;
     return {
       note,
       settings,
       forms,
       diagnoses: diagnosesOf(forms.find((f) => f.section === "Assessment")),
-      assessment: assessTreatments(settings.billingUnitRule, treatments, catalog),
+      assessment,
+      renderer,
+      medicare,
       signatures,
       contentHash: soapContentHash(note, forms, treatments),
       // The organisation's rule, or the rendering provider's own (a PTA's notes): either needs the supervisor's co-signature.
@@ -277,7 +308,7 @@ export class SoapWorkflowService {
           allowed_actions: allowedNoteActions(note.status),
         });
       }
-      const state = await this.readState(tx, note);
+      const state = await this.readState(tx, note, action);
       const row = this.choose(rows, state, principal.userId);
       const changes: SoapNoteChanges = { status: row.to, updatedAt: now };
       // The clinic-local service date (the claim's and the plan of care's): read once, when an effect needs it.
@@ -341,18 +372,19 @@ export class SoapWorkflowService {
             if (note.type === "INITIAL_SOAP")
               changes.planOfCareId = await this.updatePlanOfCare(tx, state, now, serviceDateOnce);
             break;
-          case "warn_medicare_thresholds": {
-            const check = await visitThresholdCheck(tx, note, visitLinesOf(state.assessment));
-            warnings.push(...(check?.warnings ?? []));
-            if (check) details.medicare_warnings = check.warnings.map((w) => w.code);
+          case "warn_medicare_thresholds":
+            if (state.medicare) {
+              warnings.push(...state.medicare.warnings);
+              details.medicare_warnings = state.medicare.warnings.map((w) => w.code);
+            }
             break;
-          }
-          case "record_therapy_charges": {
-            const check = await recordCompletedVisit(tx, note, visitLinesOf(state.assessment), now);
-            warnings.push(...(check?.warnings ?? []));
-            if (check) details.medicare_warnings = check.warnings.map((w) => w.code);
+          case "record_therapy_charges":
+            if (state.medicare) {
+              await recordCompletedVisit(tx, note, state.medicare, visitLinesOf(state.assessment), now);
+              warnings.push(...state.medicare.warnings);
+              details.medicare_warnings = state.medicare.warnings.map((w) => w.code);
+            }
             break;
-          }
           case "emit_soap_note_completed":
             await tx.outbox.append(soapEvent("soap_note.completed", noteEventData(note), now));
             break;
@@ -404,12 +436,17 @@ export class SoapWorkflowService {
       ],
       lines: s.assessment.lines
         .filter((l) => l.units > 0)
-        .map((l) => ({
-          code: l.code,
-          modifiers: l.modifiers.map((m) => m.cptModifierCode),
-          units: l.units,
-          minutes: l.duration,
-        })),
+        .map((l) => {
+          const modifiers = l.modifiers.map((m) => m.cptModifierCode);
+          return {
+            code: l.code,
+            modifiers,
+            units: l.units,
+            minutes: l.duration,
+            // A therapy assistant's service (CQ, CO) is paid at 85% of the fee schedule amount.
+            paymentPercent: modifiers.some((m) => m === "CQ" || m === "CO") ? ASSISTANT_PAYMENT_PERCENT : 100,
+          };
+        }),
     };
     const submitted = await this.deps.billingGateway.submit(claim, tx, now);
     return { submitForBilling: true, billingStatus: submitted.status };
@@ -432,6 +469,8 @@ export class SoapWorkflowService {
       diagnoses: s.diagnoses.map((d) => ({ code: d.code, description: d.description, isPrimary: d.is_primary })),
       goals: goalsOf(plan),
       medicalNecessity: medicalNecessityOf(plan),
+      discipline:
+        disciplineOf(plan) ?? (s.renderer ? disciplineOfCredentials(s.renderer.credentials) : undefined) ?? null,
       frequencyAndDuration: patientCase?.frequencyAndDuration ?? null,
       certificationStart: start,
       certificationEnd: certificationEnd(start),

@@ -2,6 +2,7 @@ import type { BillingCode } from "../billing/billing-code.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import { supportedUnits } from "./billing-units.js";
 import type {
+  ProvidedMinutes,
   TreatmentLine,
   TreatmentLineInput,
   TreatmentModifier,
@@ -10,7 +11,7 @@ import type {
 import type { BillingUnitRule } from "../organisations/billing-unit-rule.js";
 
 /** Bounds of a treatment sheet: more lines than a visit holds, or minutes and units past a day, are data-entry mistakes. */
-export const TREATMENT_LIMITS = Object.freeze({ maxLines: 50, maxMinutes: 24 * 60, maxUnits: 96 });
+export const TREATMENT_LIMITS = Object.freeze({ maxLines: 50, maxMinutes: 24 * 60, maxUnits: 96, maxProviders: 5 });
 
 /**
  * Checks a sheet's lines against the organisation's catalog and returns them
@@ -83,15 +84,47 @@ export function normaliseTreatments(
     });
     if (new Set(modifiers.map((m) => m.cptModifierId)).size !== modifiers.length)
       issues.push({ field: `${at}.modifiers`, reason: "lists a modifier twice" });
+    const providedBy = providedByOf(line, at, issues);
     return {
       treatmentClassId: line.treatmentClassId,
       duration: line.duration,
       units: line.units,
       modifiers: structuredClone(modifiers),
+      ...(providedBy.length ? { providedBy } : {}),
     };
   });
   if (issues.length) throw DomainError.validation(issues);
   return out;
+}
+
+/**
+ * A line's minutes by provider: at most 5 providers, each once, whole minutes that add up to no more than the
+ * line's. Whether each is a provider of the organisation is the service's check (it reads them).
+ */
+function providedByOf(line: TreatmentLineInput, at: string, issues: ValidationIssue[]): ProvidedMinutes[] {
+  const sent = line.providedBy ?? [];
+  if (!Array.isArray(sent) || sent.length > TREATMENT_LIMITS.maxProviders) {
+    issues.push({ field: `${at}.providedBy`, reason: `must list at most ${TREATMENT_LIMITS.maxProviders} providers` });
+    return [];
+  }
+  const seen = new Set<number>();
+  let total = 0;
+  sent.forEach((p, j) => {
+    if (!Number.isSafeInteger(p.userId) || p.userId < 1)
+      issues.push({ field: `${at}.providedBy.${j}.userId`, reason: "must be a provider's user id", value: p.userId });
+    else if (seen.has(p.userId))
+      issues.push({ field: `${at}.providedBy.${j}.userId`, reason: "is listed twice", value: p.userId });
+    else seen.add(p.userId);
+    if (!Number.isSafeInteger(p.minutes) || p.minutes < 0)
+      issues.push({ field: `${at}.providedBy.${j}.minutes`, reason: "must be whole minutes", value: p.minutes });
+    else total += p.minutes;
+  });
+  if (Number.isSafeInteger(line.duration) && total > line.duration)
+    issues.push({
+      field: `${at}.providedBy`,
+      reason: `adds up to ${total} minutes, more than the line's ${line.duration}`,
+    });
+  return sent.map((p) => ({ userId: p.userId, minutes: p.minutes }));
 }
 
 /** The lines with their codes and the units `rule` supports for each; over-billed lines block completion. */

@@ -10,8 +10,10 @@ import { assertNoteEditable, existingNote, lockedNote } from "./note-locks.js";
 import { assessTreatments, normaliseTreatments } from "./treatment-sheet-rules.js";
 import type { TreatmentLineInput, TreatmentSheet, TreatmentSheetAssessment } from "./treatment-sheet.js";
 import type { SoapNote } from "./soap-note.js";
-import { visitThresholdCheck } from "../medicare/therapy-threshold-service.js";
-import type { VisitLineInput, VisitThresholdCheck } from "../medicare/visit-thresholds.js";
+import { type SheetLine, visitThresholdCheck } from "../medicare/therapy-threshold-service.js";
+import type { VisitThresholdCheck } from "../medicare/visit-thresholds.js";
+import type { ValidationIssue } from "../kernel/domain-error.js";
+import type { TreatmentLine } from "./treatment-sheet.js";
 
 export interface AssessedTreatmentSheet {
   sheet: TreatmentSheet;
@@ -20,9 +22,37 @@ export interface AssessedTreatmentSheet {
   medicare: VisitThresholdCheck | null;
 }
 
-/** The assessed lines as the Medicare rules read them: code, units and modifier codes. */
-export const visitLinesOf = (a: TreatmentSheetAssessment): VisitLineInput[] =>
-  a.lines.map((l) => ({ code: l.code, units: l.units, modifiers: l.modifiers.map((m) => m.cptModifierCode) }));
+/** The assessed lines as the Medicare rules read them: code, units, minutes (by provider) and modifier codes. */
+export const visitLinesOf = (a: TreatmentSheetAssessment): SheetLine[] =>
+  a.lines.map((l) => ({
+    code: l.code,
+    units: l.units,
+    duration: l.duration,
+    modifiers: l.modifiers.map((m) => m.cptModifierCode),
+    providedBy: l.providedBy,
+  }));
+
+/** Every provider a line names for its minutes is a provider of the organisation (treatments.<i>.providedBy.<j>.userId). */
+async function assertProvidersKnown(
+  r: SoapServiceRepositories,
+  organisationId: number,
+  lines: readonly TreatmentLine[],
+) {
+  const issues: ValidationIssue[] = [];
+  const known = new Map<number, boolean>();
+  for (const [i, line] of lines.entries())
+    for (const [j, p] of (line.providedBy ?? []).entries()) {
+      if (!known.has(p.userId))
+        known.set(p.userId, (await r.organisations.findProvider(organisationId, p.userId)) !== undefined);
+      if (!known.get(p.userId))
+        issues.push({
+          field: `treatments.${i}.providedBy.${j}.userId`,
+          reason: "is not a provider of the organisation",
+          value: p.userId,
+        });
+    }
+  if (issues.length) throw DomainError.validation(issues);
+}
 
 const sheetNotFound = (id: unknown) =>
   soapError("TREATMENT_SHEET_NOT_FOUND", "Treatment sheet not found", { sheet_id: id });
@@ -87,6 +117,7 @@ export class TreatmentSheetService {
       }
       const catalog = await catalogById(tx, orgId);
       const treatments = normaliseTreatments(input.treatments, catalog);
+      await assertProvidersKnown(tx, orgId, treatments);
       const sheet = await tx.treatmentSheets.insert({
         organisationId: orgId,
         contextId: note.contextId,
@@ -130,6 +161,7 @@ export class TreatmentSheetService {
       assertNoteEditable(note, "WRITE_TREATMENT_SHEET");
       const catalog = await catalogById(tx, orgId);
       const lines = normaliseTreatments(treatments, catalog);
+      await assertProvidersKnown(tx, orgId, lines);
       await tx.treatmentSheets.replaceTreatments(orgId, sheetId, lines, now);
       await tx.soapNotes.appendHistory({
         organisationId: orgId,

@@ -13,6 +13,17 @@ export interface TreatmentLine {
   /** Units billed. */
   units: number;
   modifiers: TreatmentModifier[];
+  /**
+   * Who furnished the line's minutes, when others than the rendering provider did (a therapy assistant, say):
+   * providers by user id with their minutes; minutes not listed are the rendering provider's. Absent: all theirs.
+   */
+  providedBy?: ProvidedMinutes[] | undefined;
+}
+
+/** Minutes of a treatment line furnished by one provider. */
+export interface ProvidedMinutes {
+  userId: number;
+  minutes: number;
 }
 
 /**
@@ -24,6 +35,7 @@ export interface TreatmentLineInput {
   duration: number;
   units: number;
   modifiers?: ReadonlyArray<{ cptModifierId: number; cptModifierCode?: string | null | undefined }> | undefined;
+  providedBy?: ReadonlyArray<ProvidedMinutes> | null | undefined;
 }
 
 /** A note's treatment sheet: at most one per note. */

@@ -1,6 +1,7 @@
 import {
   type MedicareWarning,
   THERAPY_BUCKETS,
+  THERAPY_DISCIPLINES,
   type TherapyCharge,
   type TherapyYear,
   type VisitThresholdCheck,
@@ -33,6 +34,7 @@ const WARNING_CODES = [
   "MEDICAL_NECESSITY_MISSING",
   "FEE_MISSING",
   "DISCIPLINE_MODIFIER_MISSING",
+  "ASSISTANT_MODIFIER_DUE",
   "THRESHOLDS_UNKNOWN_FOR_YEAR",
 ] as const satisfies readonly MedicareWarning["code"][];
 
@@ -81,10 +83,13 @@ export function medicareSheetView(check: VisitThresholdCheck | null) {
     lines: check.lines.map((l) => ({
       line: l.index,
       code: l.code,
+      discipline: l.discipline,
       bucket: l.bucket,
       allowed_amount: dollarsOrNull(l.allowedCents),
-      proposed_modifiers: l.kxProposed && !l.hasKx ? ["KX"] : [],
+      proposed_modifiers: l.proposedModifiers,
       kx_required: l.kxProposed,
+      assistant_minutes: l.assistant?.minutes ?? null,
+      payment_percent: l.paymentPercent,
     })),
     warnings: check.warnings.map(medicareWarningView),
   };
@@ -107,10 +112,22 @@ export const medicareSheetSchema = orNull(
         replyObject({
           line: integer,
           code: plainText,
-          bucket: described(orNull(oneOfStrings(THERAPY_BUCKETS)), "null: no discipline modifier, not counted"),
+          discipline: described(
+            orNull(oneOfStrings(THERAPY_DISCIPLINES)),
+            "The line's GP/GO/GN, else the plan of care's discipline; null when neither, or not billed",
+          ),
+          bucket: described(orNull(oneOfStrings(THERAPY_BUCKETS)), "null: no discipline, not counted"),
           allowed_amount: amountOrNull,
-          proposed_modifiers: described(arrayOf(plainText), "Modifiers the line should carry and does not yet"),
+          proposed_modifiers: described(
+            arrayOf(plainText),
+            "Modifiers due on the line that it does not carry yet: GP/GO/GN, CQ/CO, KX",
+          ),
           kx_required: boolean,
+          assistant_minutes: described(
+            integerOrNull,
+            "A therapy assistant's minutes when more than 10% of the line's (CQ or CO due); null otherwise",
+          ),
+          payment_percent: described(integer, "85 with CQ or CO due, else 100"),
         }),
       ),
       warnings: arrayOf(medicareWarningSchema),

@@ -2,6 +2,7 @@ import {
   BILLING_UNIT_RULES,
   RETURN_REASON_MAX_LENGTH,
   serviceCaseId,
+  THERAPY_DISCIPLINES,
   TREATMENT_LIMITS,
   type AssessedTreatmentSheet,
   type Claim,
@@ -26,6 +27,7 @@ import {
   idOrNull,
   integer,
   oneOfStrings,
+  orNull,
   replyObject,
   serviceCaseIdOrNull,
   plainText,
@@ -69,6 +71,21 @@ const treatmentsSchema = {
       duration: { type: "integer", minimum: 0, maximum: TREATMENT_LIMITS.maxMinutes, description: "minutes" },
       units: { type: "integer", minimum: 0, maximum: TREATMENT_LIMITS.maxUnits },
       modifiers: { type: "array", maxItems: 4, items: modifierSchema },
+      provided_by: {
+        type: ["array", "null"],
+        maxItems: TREATMENT_LIMITS.maxProviders,
+        description:
+          "Who furnished the minutes when others than the rendering provider did (a therapy assistant, say): the rest are the rendering provider's. Decides CQ/CO for Medicare (docs/medicare-therapy.md)",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["user_id", "minutes"],
+          properties: {
+            user_id: { type: "integer", minimum: 1, description: "a provider's user id" },
+            minutes: { type: "integer", minimum: 0, maximum: TREATMENT_LIMITS.maxMinutes },
+          },
+        },
+      },
     },
   },
 } as const;
@@ -158,6 +175,8 @@ export const V1_TREATMENT_FIELDS: FieldNames = Object.freeze({
   treatmentClassId: "treatment_class_id",
   cptModifierId: "cpt_modifier_id",
   cptModifierCode: "cpt_modifier_code",
+  providedBy: "provided_by",
+  userId: "user_id",
   billingUnitRule: "billing_unit_rule",
   requireCosign: "require_cosign",
   autoSubmitBilling: "auto_submit_billing",
@@ -180,6 +199,7 @@ export function treatmentsFromBody(items: V1Treatments): TreatmentLineInput[] {
       cptModifierId: m.cpt_modifier_id,
       cptModifierCode: m.cpt_modifier_code ?? undefined,
     })),
+    providedBy: (t.provided_by ?? []).map((p) => ({ userId: p.user_id, minutes: p.minutes })),
   }));
 }
 
@@ -203,6 +223,7 @@ export function v1TreatmentSheetView({ sheet, assessment, medicare }: AssessedTr
       supported_units: l.supportedUnits,
       over_billed: l.overBilled,
       modifiers: l.modifiers.map(v1ModifierView),
+      provided_by: (l.providedBy ?? []).map((p) => ({ user_id: p.userId, minutes: p.minutes })),
     })),
     medicare: medicareSheetView(medicare),
     created_at: zonelessUtc(sheet.createdAt),
@@ -236,6 +257,7 @@ export const v1PlanOfCareView = (p: PlanOfCare) => ({
   diagnoses: p.diagnoses.map((d) => ({ code: d.code, description: d.description, is_primary: d.isPrimary })),
   goals: p.goals,
   medical_necessity: p.medicalNecessity,
+  discipline: p.discipline,
   frequency_and_duration: p.frequencyAndDuration,
   certification_start_date: p.certificationStart,
   certification_end_date: p.certificationEnd,
@@ -254,7 +276,13 @@ export const v1ClaimView = (c: Claim) => ({
   service_date: c.serviceDate,
   rendering_physician: c.renderingPhysician,
   diagnosis_codes: c.diagnosisCodes,
-  lines: c.lines,
+  lines: c.lines.map((l) => ({
+    code: l.code,
+    modifiers: l.modifiers,
+    units: l.units,
+    minutes: l.minutes,
+    payment_percent: l.paymentPercent ?? 100,
+  })),
   created_at: zonelessUtc(c.createdAt),
 });
 
@@ -291,6 +319,10 @@ export const v1TreatmentSheetSchema: JsonSchema = replyObject(
           supported_units: described(integer, "The units the organisation's billing rule supports for this line"),
           over_billed: boolean,
           modifiers: arrayOf(v1ModifierSchema),
+          provided_by: arrayOf(
+            replyObject({ user_id: id, minutes: integer }),
+            "Minutes furnished by other providers than the rendering one",
+          ),
         },
         { title: "V1TreatmentLine" },
       ),
@@ -343,6 +375,10 @@ export const v1PlanOfCareSchema: JsonSchema = replyObject(
       textOrNull,
       "Why therapy is medically necessary: the text under medical_necessity in the evaluation's Plan form",
     ),
+    discipline: described(
+      orNull(oneOfStrings(THERAPY_DISCIPLINES)),
+      "PT, OT or SLP: the Plan form's discipline, else the evaluating provider's credentials",
+    ),
     frequency_and_duration: textOrNull,
     certification_start_date: date,
     certification_end_date: date,
@@ -367,7 +403,13 @@ export const v1ClaimSchema: JsonSchema = replyObject(
     diagnosis_codes: arrayOf(plainText, "ICD-10 codes of the Assessment, primary first"),
     lines: arrayOf(
       replyObject(
-        { code: plainText, modifiers: arrayOf(plainText), units: integer, minutes: integer },
+        {
+          code: plainText,
+          modifiers: arrayOf(plainText),
+          units: integer,
+          minutes: integer,
+          payment_percent: described(integer, "85 for a line with CQ or CO (a therapy assistant's service), else 100"),
+        },
         { title: "V1ClaimLine" },
       ),
     ),

@@ -424,6 +424,7 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
         goals: ["Walk 1 km"],
         frequencyAndDuration: "2x/week",
         medicalNecessity: "Gait deficits limit walking; skilled therapy needed.",
+        discipline: "PT" as const,
         certificationStart: "2026-08-01",
         certificationEnd: "2026-10-29",
         version: 1,
