@@ -36,15 +36,16 @@ for (const engine of availableEngines()) {
     const post = (path: string, body?: unknown, token?: string) => call("POST", path, body, token);
     const get = (path: string, token?: string) => call("GET", path, undefined, token);
     let slot = 0;
-    const newNote = async (patient: number, caseId: string, type = "FOLLOWUP_SOAP") => {
+    const newNote = async (patient: number, caseId: string, type = "FOLLOWUP_SOAP", at?: number) => {
       slot += 1;
+      const starts = at ?? DAY + slot * HOUR;
       const appt = await post("/apis/v1/appointment", {
         doctor_id: 101,
         patient_id: patient,
         clinic_id: ids.clinic,
         appointment_category: [ids.category],
-        timestamp: DAY + slot * HOUR,
-        end_timestamp: DAY + slot * HOUR + 1800,
+        timestamp: starts,
+        end_timestamp: starts + 1800,
         payment_mode: "SELF_PAY",
         service_case_id: caseId,
       });
@@ -94,8 +95,8 @@ for (const engine of availableEngines()) {
     const complete = (contextId: string) =>
       post(`/apis/v1/soap-context/${contextId}`, { completed: true, status: "COMPLETED", completed_at: null });
     /** A visit written, signed and completed; answers the sheet's reply and the completion's. */
-    const visit = async (patient: number, caseId: string, items: Line[], type = "FOLLOWUP_SOAP") => {
-      const n = await newNote(patient, caseId, type);
+    const visit = async (patient: number, caseId: string, items: Line[], type = "FOLLOWUP_SOAP", at?: number) => {
+      const n = await newNote(patient, caseId, type, at);
       const s = await sheet(patient, n.context_id, lines(...items));
       expect(s.body.code).toBe(2000);
       expect((await sign(n.context_id)).body.code).toBe(2000);
@@ -108,8 +109,14 @@ for (const engine of availableEngines()) {
     const reviewEvents = async () =>
       Number(await rt.scalar("select count(*) from outbox where event_type = 'medicare.review_threshold_reached'"));
 
+    const payers = { partB: "", acme: "" };
+    let patientWith: (last: string, payerRef: string) => Promise<{ patient: number; caseId: string }>;
+
     beforeAll(async () => {
-      rt = await startTestRuntime({ OPENPRACTICE_PLAN_LIMITS: '{"free":100000}' }, { engine });
+      rt = await startTestRuntime(
+        { OPENPRACTICE_PLAN_LIMITS: '{"free":100000}', OPENPRACTICE_WORKER_POLL_MS: "50" },
+        { engine },
+      );
       admin = await rt.token({ scope: "admin read write" });
       const r = rt.runtime.practice.storage.repositories;
       const now = new Date();
@@ -180,7 +187,7 @@ for (const engine of availableEngines()) {
       const payer = async (body: Record<string, unknown>) => (await post("/v2/payers", body, admin)).body.id as string;
       const partB = await payer({ payer_id: "MACB1", name: "Novitas Part B", type: "medicare", medicare_part_b: true });
       const acme = await payer({ payer_id: "ACME1", name: "Acme Health", type: "commercial" });
-      const patientWith = async (last: string, payerRef: string) => {
+      patientWith = async (last: string, payerRef: string) => {
         const p = (await post("/apis/v1/patient", { first_name: "Ruth", last_name: last, date_of_birth: "1950-03-03" }))
           .body.data.patient_id as number;
         const coverage = await post(`/v2/patients/${p}/coverages`, {
@@ -202,6 +209,8 @@ for (const engine of availableEngines()) {
         expect(c.body.code).toBe(2000);
         return { patient: p, caseId: c.body.data.service_case_id as string };
       };
+      payers.partB = partB;
+      payers.acme = acme;
       const m = await patientWith("Medicare", partB);
       ids.medicare = m.patient;
       ids.caseMedicare = m.caseId;
@@ -497,6 +506,120 @@ for (const engine of availableEngines()) {
       ]);
       expect(tooMany.body.errors[0].field).toBe("treatments.0.provided_by");
       expect((await get(`/apis/v1/soap-context/${b.context_id}`)).body.data.treatment_sheet_id).toBe(0);
+    });
+
+    it("refuses the 10th treatment day's daily note without a progress report, warns of certification, and raises its task", async () => {
+      const DAY_S = 86_400;
+      const today = Math.floor(
+        Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) / 1000,
+      );
+      const E = today - 70 * DAY_S + 15 * HOUR; // the evaluation, 70 days ago, 09:00 or 10:00 in Chicago
+      const on = (days: number) => new Date((E + days * DAY_S) * 1000).toISOString().slice(0, 10);
+      const p = await patientWith("Progress", payers.partB);
+      const caseView = async () => (await get(`/apis/soap-enrichment/v1/patientCase/${p.caseId}`)).body.data;
+      const evaluation = await visit(p.patient, p.caseId, [["97161", 1, GP]], "INITIAL_SOAP", E);
+      const planId = evaluation.completed.plan_of_care_id;
+      // Eight daily notes on the next eight days: treatment days 2 to 9 of the period.
+      for (let d = 1; d <= 8; d++) await visit(p.patient, p.caseId, [["97110", 1, GP]], "FOLLOWUP_SOAP", E + d * DAY_S);
+      expect((await caseView()).visits_since_progress_report).toBe(9);
+      // The 10th treatment day: a daily note is refused, naming the rule; nothing signed.
+      const tenth = await newNote(p.patient, p.caseId, "FOLLOWUP_SOAP", E + 9 * DAY_S);
+      await sheet(p.patient, tenth.context_id, lines(["97110", 1, GP]));
+      const refused = await sign(tenth.context_id);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({
+        code: 4101,
+        error_code: "PROGRESS_REPORT_DUE",
+        details: { treatment_days: 10, interval: 10 },
+      });
+      expect(refused.body.message).toContain("progress report at least every 10 treatment days");
+      expect((await get(`/apis/v1/soap-context/${tenth.context_id}/signatures`)).body.data.signatures).toEqual([]);
+      // Written as a progress report it signs and completes, and a new period starts with it.
+      await visit(p.patient, p.caseId, [["97110", 1, GP]], "PROGRESS_REPORT", E + 9 * DAY_S + HOUR);
+      expect((await caseView()).visits_since_progress_report).toBe(1);
+      const next = await visit(p.patient, p.caseId, [["97110", 1, GP]], "FOLLOWUP_SOAP", E + 10 * DAY_S);
+      expect(next.completed.status).toBe("COMPLETED");
+      expect((await caseView()).visits_since_progress_report).toBe(2);
+
+      // Not certified: 10 days before the 30th day a visit warns that it is due; after it, that it has lapsed.
+      const codes = (r: any) => r.warnings.map((w: any) => w.code);
+      const due = await visit(p.patient, p.caseId, [["97110", 1, GP]], "FOLLOWUP_SOAP", E + 25 * DAY_S);
+      expect(codes(due.completed)).toContain("CERTIFICATION_DUE");
+      const early = await visit(p.patient, p.caseId, [["97110", 1, GP]], "FOLLOWUP_SOAP", E + 12 * DAY_S);
+      expect(codes(early.completed)).not.toContain("CERTIFICATION_DUE");
+      const lapsedNote = await newNote(p.patient, p.caseId, "FOLLOWUP_SOAP", E + 35 * DAY_S);
+      await sheet(p.patient, lapsedNote.context_id, lines(["97110", 1, GP]));
+      const lapsed = (await sign(lapsedNote.context_id)).body.data;
+      expect(lapsed.warnings).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ code: "CERTIFICATION_LAPSED", message: expect.stringContaining(on(30)) }),
+        ]),
+      );
+      const plan = (await get(`/apis/v1/plan-of-care/${planId}`)).body.data;
+      expect(plan.certification).toEqual({
+        status: "LAPSED",
+        due_date: on(30),
+        certified_on: null,
+        certified_by: null,
+      });
+      // The task for the case's provider (the evaluating DPT: the case names no therapist).
+      const taskOf = async (status: string) => {
+        for (let i = 0; i < 200; i++) {
+          const found = (
+            await get(`/apis/v1/tasks?rule=plan_certification&status=${status}&size=50`)
+          ).body.data.tasks.find((t: any) => t.subject.id === String(p.caseId).replace("SERVICE_CASE_", ""));
+          if (found) return found;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error(`no ${status} plan_certification task`);
+      };
+      const raised = await taskOf("open");
+      expect(raised).toMatchObject({
+        title: "Certify the plan of care",
+        priority: "high",
+        origin: "system",
+        assignee: { type: "provider", id: 101 },
+        subject: { type: "case" },
+      });
+
+      // Certifying: a date before the evaluation or ahead, or no signer, is named; then it is recorded.
+      const certify = (body: unknown) => post(`/apis/v1/plan-of-care/${planId}/certification`, body);
+      const before = await certify({ signed_on: on(-1), signed_by: "Dr. Lee Park" });
+      expect(before.status).toBe(400);
+      expect(before.body.errors[0].field).toBe("signed_on");
+      const ahead = await certify({ signed_on: on(90), signed_by: "Dr. Lee Park" });
+      expect(ahead.body.errors[0].field).toBe("signed_on");
+      expect((await certify({ signed_on: on(10) })).status).toBe(400);
+      const certified = await certify({ signed_on: on(10), signed_by: "Dr. Lee Park, MD, NPI 1234567893" });
+      expect(certified.body.data.certification).toEqual({
+        status: "CERTIFIED",
+        due_date: on(89),
+        certified_on: on(10),
+        certified_by: "Dr. Lee Park, MD, NPI 1234567893",
+      });
+      expect((await taskOf("done")).resolution).toBe("certified");
+      // The certified period's end: 10 days ahead it warns; after it, it has lapsed (recertification is due).
+      const ending = await visit(p.patient, p.caseId, [["97110", 1, GP]], "FOLLOWUP_SOAP", E + 82 * DAY_S);
+      expect(ending.completed.warnings).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ code: "CERTIFICATION_DUE", message: expect.stringContaining(on(89)) }),
+        ]),
+      );
+      const after = await newNote(p.patient, p.caseId, "PROGRESS_REPORT", E + 95 * DAY_S);
+      await sheet(p.patient, after.context_id, lines(["97110", 1, GP]));
+      expect(codes((await sign(after.context_id)).body.data)).toContain("CERTIFICATION_LAPSED");
+    });
+
+    it("leaves a commercial case's 10th daily note alone", async () => {
+      const DAY_S = 86_400;
+      const c = await patientWith("Daily", payers.acme);
+      const start = DAY - 200 * DAY_S;
+      await visit(c.patient, c.caseId, [["97161", 1, GP]], "INITIAL_SOAP", start);
+      for (let d = 1; d <= 10; d++)
+        await visit(c.patient, c.caseId, [["97110", 1]], "FOLLOWUP_SOAP", start + d * DAY_S);
+      expect(
+        (await get(`/apis/soap-enrichment/v1/patientCase/${c.caseId}`)).body.data.visits_since_progress_report,
+      ).toBe(11);
     });
   });
 }

@@ -557,6 +557,11 @@ describe("replies of the running server match /openapi.json", () => {
       `/apis/v1/plan-of-care/${done.data.plan_of_care_id}`,
       200,
     );
+    // The plan's evaluation is dated 2031: a certification can be refused here, not recorded (medicare-therapy.test.ts records one).
+    const certification = `/apis/v1/plan-of-care/${done.data.plan_of_care_id}/certification`;
+    await call("POST /apis/v1/plan-of-care/{plan_of_care_id}/certification", certification, 400, {
+      body: { signed_on: "1999-01-01", signed_by: "Dr. Lee Park, MD" },
+    });
     await call("GET /apis/v1/soap-context/{context_id}", "/apis/v1/soap-context/no-such-note", 404);
 
     // The PDF summaries once rendered (the runtime's worker polls every 50 ms here), then a render again.

@@ -362,8 +362,10 @@ for (const { engine, store } of runs) {
       expect(answer).toMatch(/^HTTP\/1\.1 413/);
       expect(answer).toContain('"error_code":"DOCUMENT_TOO_LARGE"');
       expect(answer).toContain(`"limit_bytes":${LIMIT}`);
-      // The answer came long before the 64 MiB: the server stopped reading near the limit.
-      expect(sent).toBeLessThan(16 * 1024 * 1024);
+      // The answer came long before the 64 MiB: the server stopped reading near the limit. `sent` counts what this
+      // client handed its kernel, which on a loaded machine runs well ahead of what the server read (16.8 MiB seen
+      // once in CI), so the bound is half the declared length, not a multiple of the limit.
+      expect(sent).toBeLessThan(declared / 2);
       await new Promise((r) => setTimeout(r, 200));
       expect(Number(await rt.scalar("SELECT COUNT(*) FROM patient_documents"))).toBe(rows);
       expect(await objects()).toHaveLength(before);

@@ -486,6 +486,7 @@ for (const engine of availableEngines()) {
         soap_cosign: { enabled: true },
         authorization_low: { enabled: false },
         document_quarantined: { enabled: true },
+        plan_certification: { enabled: true },
       });
       const c = await post("/apis/soap-enrichment/v1/patientCase", {
         patient_id: ids.other,

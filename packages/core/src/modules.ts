@@ -108,6 +108,7 @@ export { TASK_EVENTS } from "./tasks/task-events.js";
 export * from "./medicare/therapy-thresholds.js";
 export * from "./medicare/therapy-charge.js";
 export * from "./medicare/therapy-discipline.js";
+export * from "./medicare/plan-certification.js";
 export * from "./medicare/therapy-charge-repository.js";
 export * from "./medicare/visit-thresholds.js";
 export * from "./medicare/therapy-threshold-service.js";

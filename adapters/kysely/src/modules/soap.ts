@@ -4,7 +4,7 @@ import { soapCompletionMigration } from "../migrations/010-soap-completion.js";
 import { soapSummaryStatusMigration } from "../migrations/014-soap-summary-status.js";
 import { planSectionSettingMigration } from "../migrations/015-plan-section-setting.js";
 import { planOfCareMedicalNecessityMigration } from "../migrations/044-plan-of-care-medical-necessity.js";
-import { planOfCareDisciplineMigration } from "../migrations/046-plan-of-care-discipline.js";
+import { planOfCareMedicareMigration } from "../migrations/046-plan-of-care-medicare.js";
 import { KyselyClaimRepository } from "../repositories/claim-repository.js";
 import { KyselyPlanOfCareRepository } from "../repositories/plan-of-care-repository.js";
 import { KyselySoapDocumentRepository } from "../repositories/soap-document-repository.js";
@@ -27,7 +27,7 @@ export const soapKyselyModule = defineKyselyModule({
     "014-soap-summary-status": soapSummaryStatusMigration(),
     "015-plan-section-setting": planSectionSettingMigration(),
     "044-plan-of-care-medical-necessity": planOfCareMedicalNecessityMigration(),
-    "046-plan-of-care-discipline": planOfCareDisciplineMigration(),
+    "046-plan-of-care-medicare": planOfCareMedicareMigration(),
   }),
   tables: [
     "soap_notes",

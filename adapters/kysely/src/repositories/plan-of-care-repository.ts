@@ -18,6 +18,8 @@ const toPlan = (r: Selectable<PlansOfCareTable>): PlanOfCare => ({
   frequencyAndDuration: r.frequency_and_duration,
   medicalNecessity: r.medical_necessity ?? null,
   discipline: (r.discipline ?? null) as TherapyDiscipline | null,
+  certifiedOn: r.certified_on ?? null,
+  certifiedBy: r.certified_by ?? null,
   certificationStart: r.certification_start,
   certificationEnd: r.certification_end,
   version: Number(r.version),
@@ -32,6 +34,8 @@ const content = (p: Omit<PlanOfCare, "id">) => ({
   frequency_and_duration: p.frequencyAndDuration,
   medical_necessity: p.medicalNecessity,
   discipline: p.discipline,
+  certified_on: p.certifiedOn,
+  certified_by: p.certifiedBy,
   certification_start: p.certificationStart,
   certification_end: p.certificationEnd,
   version: p.version,
@@ -87,6 +91,20 @@ export class KyselyPlanOfCareRepository implements PlanOfCareRepository {
       "case_key",
     ]);
     return id === undefined ? undefined : { ...structuredClone(p), id };
+  }
+
+  async listOfCasesEndingFrom(organisationId: number, endingOnOrAfter: string, afterId: number, limit: number) {
+    const rows = await this.db
+      .selectFrom("plans_of_care")
+      .selectAll()
+      .where("organisation_id", "=", organisationId)
+      .where("case_key", "<>", 0)
+      .where("certification_end", ">=", endingOnOrAfter)
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map(toPlan);
   }
 
   async update(p: PlanOfCare) {

@@ -104,6 +104,9 @@ export interface PlansOfCareTable {
   medical_necessity: string | null;
   /** PT, OT or SLP (migration 046). */
   discipline: string | null;
+  /** YYYY-MM-DD the physician or NPP signed the certification (migration 046). */
+  certified_on: string | null;
+  certified_by: string | null;
   certification_start: string;
   certification_end: string;
   version: number;

@@ -1006,6 +1006,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apis/v1/plan-of-care/{plan_of_care_id}/certification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record the physician's or NPP's certification of the plan's current period: the date they signed it (on or after the evaluation, not ahead) and who. Recording again corrects it. */
+        post: operations["v1CertifyPlanOfCare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apis/v1/providers": {
         parameters: {
             query?: never;
@@ -2672,6 +2689,7 @@ export interface components {
          *       "number_of_past_visits": 0,
          *       "visits_used": 3,
          *       "visits_booked": 2,
+         *       "visits_since_progress_report": 3,
          *       "auth_required_status": "auth_not_required",
          *       "body_pain_notes": null,
          *       "affected_body_parts": [
@@ -2725,6 +2743,8 @@ export interface components {
             visit_track_required: boolean;
             /** @description Booked and not yet completed */
             visits_booked: number;
+            /** @description Treatment days since the last evaluation or progress report (Medicare asks a report at least every 10, docs/medicare-therapy.md) */
+            visits_since_progress_report: number;
             /** @description Completed visits, past ones included */
             visits_used: number;
             /** @description From the newest eligibility check of each coverage: prior authorization required, fewer visits remaining than planned, coverage inactive */
@@ -3171,7 +3191,7 @@ export interface components {
             /** @enum {string|null} */
             bucket: "PT_SLP" | "OT" | null;
             /** @enum {string} */
-            code: "KX_THRESHOLD_EXCEEDED" | "REVIEW_THRESHOLD_EXCEEDED" | "MEDICAL_NECESSITY_MISSING" | "FEE_MISSING" | "DISCIPLINE_MODIFIER_MISSING" | "ASSISTANT_MODIFIER_DUE" | "THRESHOLDS_UNKNOWN_FOR_YEAR";
+            code: "KX_THRESHOLD_EXCEEDED" | "REVIEW_THRESHOLD_EXCEEDED" | "MEDICAL_NECESSITY_MISSING" | "FEE_MISSING" | "DISCIPLINE_MODIFIER_MISSING" | "ASSISTANT_MODIFIER_DUE" | "CERTIFICATION_DUE" | "CERTIFICATION_LAPSED" | "THRESHOLDS_UNKNOWN_FOR_YEAR";
             /** @description The treatment line's index */
             line: number | null;
             message: string;
@@ -4226,6 +4246,7 @@ export interface components {
          *       "case_visit_limit": 12,
          *       "visits_used": 0,
          *       "visits_booked": 1,
+         *       "visits_since_progress_report": 0,
          *       "body_pain_notes": null,
          *       "organisation_id": 1,
          *       "clinic_id": 3,
@@ -4292,6 +4313,8 @@ export interface components {
             updated_date: string;
             visit_track_required: boolean;
             visits_booked: number;
+            /** @description Treatment days since the last evaluation or progress report (Medicare asks a report at least every 10, docs/medicare-therapy.md) */
+            visits_since_progress_report: number;
             visits_used: number;
         };
         /** V1CaseInsuranceCard */
@@ -4469,7 +4492,7 @@ export interface components {
              * @description The stable error code (docs/errors.md)
              * @enum {string}
              */
-            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "CLEARINGHOUSE_NOT_SET" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED" | "SSO_LAUNCH_REFUSED" | "INVALID_GRANT";
+            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "PROGRESS_REPORT_DUE" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "CLEARINGHOUSE_NOT_SET" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED" | "SSO_LAUNCH_REFUSED" | "INVALID_GRANT";
             errors?: components["schemas"]["FieldIssue"][];
             message: string;
         };
@@ -4672,6 +4695,7 @@ export interface components {
         };
         /** V1PlanOfCare */
         V1PlanOfCare: {
+            certification: components["schemas"]["V1PlanOfCareCertificationState"];
             /** Format: date */
             certification_end_date: string;
             /** Format: date */
@@ -4700,6 +4724,25 @@ export interface components {
             /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
             updated_at: string;
             version: number;
+        };
+        /** V1PlanOfCareCertificationState */
+        V1PlanOfCareCertificationState: {
+            certified_by: string | null;
+            /**
+             * Format: date
+             * @description The date they signed
+             */
+            certified_on: string | null;
+            /**
+             * Format: date
+             * @description Certification due (the evaluation + 30 days), or when certified the period's last day
+             */
+            due_date: string;
+            /**
+             * @description Where the physician's or NPP's certification stands today (docs/medicare-therapy.md)
+             * @enum {string}
+             */
+            status: "PENDING" | "DUE_SOON" | "CERTIFIED" | "RECERT_DUE" | "LAPSED";
         };
         /**
          * V1Provider
@@ -4796,7 +4839,7 @@ export interface components {
             /** @description 0 until the note has a treatment sheet */
             treatment_sheet_id: number;
             /** @enum {string} */
-            type: "INITIAL_SOAP" | "FOLLOWUP_SOAP" | "ADDENDUM" | "DISCHARGE_NOTE";
+            type: "INITIAL_SOAP" | "FOLLOWUP_SOAP" | "ADDENDUM" | "DISCHARGE_NOTE" | "PROGRESS_REPORT";
             /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
             updated_at: string;
         };
@@ -4852,7 +4895,7 @@ export interface components {
             /** @description 0 until the note has a treatment sheet */
             treatment_sheet_id: number;
             /** @enum {string} */
-            type: "INITIAL_SOAP" | "FOLLOWUP_SOAP" | "ADDENDUM" | "DISCHARGE_NOTE";
+            type: "INITIAL_SOAP" | "FOLLOWUP_SOAP" | "ADDENDUM" | "DISCHARGE_NOTE" | "PROGRESS_REPORT";
             /** @description Zoneless ISO 8601 date-time in UTC, e.g. 2025-03-14T15:00:00 */
             updated_at: string;
             /** @description Warnings of the Medicare therapy rules; empty for other visits */
@@ -4951,7 +4994,7 @@ export interface components {
              * @description The rule that raised it (origin system)
              * @enum {string|null}
              */
-            rule: "soap_cosign" | "authorization_low" | "document_quarantined" | null;
+            rule: "soap_cosign" | "authorization_low" | "document_quarantined" | "plan_certification" | null;
             /** @enum {string} */
             status: "open" | "in_progress" | "done" | "cancelled";
             subject: components["schemas"]["V1TaskSubject"] | null;
@@ -4987,6 +5030,9 @@ export interface components {
                 enabled: boolean;
             };
             document_quarantined: {
+                enabled: boolean;
+            };
+            plan_certification: {
                 enabled: boolean;
             };
             soap_cosign: {
@@ -5232,7 +5278,7 @@ export interface components {
                  * @description The stable error code (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "CLEARINGHOUSE_NOT_SET" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED" | "SSO_LAUNCH_REFUSED" | "INVALID_GRANT";
+                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "PROGRESS_REPORT_DUE" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "CLEARINGHOUSE_NOT_SET" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED" | "SSO_LAUNCH_REFUSED" | "INVALID_GRANT";
                 /** @description What the error names (ids as strings); `errors` lists field issues */
                 details: {
                     errors?: components["schemas"]["FieldIssue"][];
@@ -5745,7 +5791,7 @@ export interface operations {
                     service_case_id?: (number | string) | null;
                     soap_without_appointment?: boolean;
                     /** @enum {string} */
-                    type: "INITIAL_SOAP" | "FOLLOWUP_SOAP" | "ADDENDUM" | "DISCHARGE_NOTE";
+                    type: "INITIAL_SOAP" | "FOLLOWUP_SOAP" | "ADDENDUM" | "DISCHARGE_NOTE" | "PROGRESS_REPORT";
                 };
             };
         };
@@ -10929,6 +10975,78 @@ export interface operations {
             };
         };
     };
+    v1CertifyPlanOfCare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_of_care_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Who signed it: name, credentials, NPI */
+                    signed_by: string;
+                    /** @description The date the physician or NPP signed the certification, YYYY-MM-DD */
+                    signed_on: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The plan of care, certified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 2000;
+                        data: components["schemas"]["V1PlanOfCare"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED naming signed_on or signed_by */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of notes:write, write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description PLAN_OF_CARE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
     v1ListProviders: {
         parameters: {
             query?: never;
@@ -11865,6 +11983,9 @@ export interface operations {
                         document_quarantined?: {
                             enabled: boolean;
                         };
+                        plan_certification?: {
+                            enabled: boolean;
+                        };
                         soap_cosign?: {
                             enabled: boolean;
                         };
@@ -11931,7 +12052,7 @@ export interface operations {
                 patient_id?: number;
                 /** @description One priority or a comma list */
                 priority?: string;
-                rule?: "soap_cosign" | "authorization_low" | "document_quarantined";
+                rule?: "soap_cosign" | "authorization_low" | "document_quarantined" | "plan_certification";
                 size?: number;
                 /** @description due_at (no due time last), priority (urgent first), created_at; - for descending; ties by id */
                 sort?: "due_at" | "-due_at" | "priority" | "-priority" | "created_at" | "-created_at";

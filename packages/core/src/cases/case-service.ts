@@ -15,6 +15,7 @@ import type { CaseChanges, CaseDraft, CaseInsuranceCard, CaseReferrals, PatientC
 import { serviceCaseId } from "../kernel/service-case-id.js";
 import type { ReferringPhysician } from "./referring-physician.js";
 import { caseVisitReader } from "./case-visits.js";
+import { progressReportPeriod } from "./progress-reports.js";
 import { authRequiredStatus, visitUsage } from "./visit-tracking.js";
 
 /** A case with what reads show beside it: its physicians resolved and its visit and authorization state. */
@@ -26,7 +27,8 @@ export interface CaseView {
     tertiary: ReferringPhysician | null;
   };
   authRequiredStatus: ReturnType<typeof authRequiredStatus>;
-  visits: { used: number; booked: number };
+  /** sinceProgressReport: treatment days since the last evaluation or progress report (progress-reports.ts). */
+  visits: { used: number; booked: number; sinceProgressReport: number };
 }
 
 export const caseNotFound = (id: unknown) => caseError("CASE_NOT_FOUND", "Case not found", { service_case_id: id });
@@ -222,11 +224,16 @@ export class CaseService {
       caseVisitReader(r, orgId),
     ]);
     const usage = visitUsage(await reader.visitsOf(c.id), reader.zoneOf);
+    const period = progressReportPeriod(await reader.notesOf(c.id), reader.zoneOf);
     return {
       patientCase: c,
       physicians: { primary, secondary, tertiary },
       authRequiredStatus: authRequiredStatus(c, authorizations as Authorization[], this.today()),
-      visits: { used: c.numberOfPastVisits + usage.used, booked: usage.booked },
+      visits: {
+        used: c.numberOfPastVisits + usage.used,
+        booked: usage.booked,
+        sinceProgressReport: period.treatmentDays,
+      },
     };
   }
 }

@@ -17,6 +17,8 @@ export interface CaseVisit {
 export interface CaseVisitReader {
   /** The case's visits (read once per case, however often asked). */
   visitsOf(caseId: number): Promise<CaseVisit[]>;
+  /** The case's completed notes (read with its visits). */
+  notesOf(caseId: number): Promise<VisitNote[]>;
   /** The clinic's IANA time zone (UTC for an unknown clinic). */
   zoneOf(clinicId: number): string;
 }
@@ -91,19 +93,21 @@ export function caseVisits(
 /** Reads the organisation's clinics once and each case's visits at most once. */
 export async function caseVisitReader(r: CaseVisitRepositories, organisationId: number): Promise<CaseVisitReader> {
   const clinics = await r.organisations.listClinics(organisationId);
-  const cache = new Map<number, Promise<CaseVisit[]>>();
+  const cache = new Map<number, Promise<{ visits: CaseVisit[]; notes: VisitNote[] }>>();
+  const read = (caseId: number) => {
+    let found = cache.get(caseId);
+    if (!found) {
+      found = Promise.all([
+        r.appointments.list({ organisationId, serviceCaseId: caseId, limit: 10_000, offset: 0 }),
+        r.soapNotes.list({ organisationId, serviceCaseId: caseId, completed: true, limit: 10_000, offset: 0 }),
+      ]).then(([a, n]) => ({ visits: caseVisits(a.appointments, n.notes), notes: n.notes }));
+      cache.set(caseId, found);
+    }
+    return found;
+  };
   return {
-    visitsOf(caseId) {
-      let visits = cache.get(caseId);
-      if (!visits) {
-        visits = Promise.all([
-          r.appointments.list({ organisationId, serviceCaseId: caseId, limit: 10_000, offset: 0 }),
-          r.soapNotes.list({ organisationId, serviceCaseId: caseId, completed: true, limit: 10_000, offset: 0 }),
-        ]).then(([a, n]) => caseVisits(a.appointments, n.notes));
-        cache.set(caseId, visits);
-      }
-      return visits;
-    },
+    visitsOf: async (caseId) => (await read(caseId)).visits,
+    notesOf: async (caseId) => (await read(caseId)).notes,
     zoneOf: (clinicId) => clinics.find((c) => c.id === clinicId)?.timeZone ?? "UTC",
   };
 }

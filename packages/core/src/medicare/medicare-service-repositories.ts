@@ -17,7 +17,16 @@ export interface MedicareServiceRepositories extends MedicareCoverageRepositorie
       organisationId: number,
       patientId: number,
       serviceCaseId: number | null,
-    ): Promise<{ medicalNecessity: string | null; discipline: TherapyDiscipline | null } | undefined>;
+    ): Promise<
+      | {
+          medicalNecessity: string | null;
+          discipline: TherapyDiscipline | null;
+          certificationStart: string;
+          certificationEnd: string;
+          certifiedOn: string | null;
+        }
+      | undefined
+    >;
   };
   patients: Pick<PatientRepository, "findById">;
   outbox: OutboxRepository;

@@ -18,6 +18,7 @@ import {
 import { type TherapyBucket, thresholdsOf } from "./therapy-thresholds.js";
 import { checkVisitThresholds, type VisitLineInput, type VisitThresholdCheck } from "./visit-thresholds.js";
 import { type AssistantKind, assistantOfCredentials } from "./therapy-discipline.js";
+import { certificationState } from "./plan-certification.js";
 
 /** A visit as the threshold rules read it: a note's keys and service time. */
 export interface TherapyVisit {
@@ -29,6 +30,8 @@ export interface TherapyVisit {
   serviceDateTime: Date;
   /** The rendering provider's user id: minutes of a line nobody else is named for are theirs. */
   renderingPhysician: number;
+  /** The note's type: an evaluation (INITIAL_SOAP) sets a new plan, so its old plan's certification is not warned of. */
+  type?: string | undefined;
 }
 
 /** A treatment line as the Medicare rules read it, with its minutes by provider. */
@@ -111,6 +114,25 @@ export async function visitThresholdCheck(
         code: "MEDICAL_NECESSITY_MISSING",
         message:
           "services past the KX threshold need the plan of care's medical-necessity justification (medical_necessity in the evaluation's Plan form)",
+      });
+  }
+  if (plan && visit.type !== "INITIAL_SOAP") {
+    const certification = certificationState(plan, day);
+    if (certification.status === "LAPSED")
+      check.warnings.push({
+        code: "CERTIFICATION_LAPSED",
+        message:
+          plan.certifiedOn === null
+            ? `the plan of care was not certified by ${certification.dueDate} (30 days after the evaluation): services after that need the physician's or NPP's certification`
+            : `the plan of care's certification ended on ${certification.dueDate}: services after it need a recertified plan (a re-evaluation, then certification)`,
+      });
+    else if (certification.status === "DUE_SOON" || certification.status === "RECERT_DUE")
+      check.warnings.push({
+        code: "CERTIFICATION_DUE",
+        message:
+          certification.status === "DUE_SOON"
+            ? `the plan of care needs the physician's or NPP's certification by ${certification.dueDate}`
+            : `the plan of care's certification ends on ${certification.dueDate}: recertify it`,
       });
   }
   return { ...check, serviceDate: day };

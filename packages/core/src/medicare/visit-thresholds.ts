@@ -32,6 +32,8 @@ export interface MedicareWarning {
     | "FEE_MISSING"
     | "DISCIPLINE_MODIFIER_MISSING"
     | "ASSISTANT_MODIFIER_DUE"
+    | "CERTIFICATION_DUE"
+    | "CERTIFICATION_LAPSED"
     | "THRESHOLDS_UNKNOWN_FOR_YEAR";
   message: string;
   bucket?: TherapyBucket | undefined;

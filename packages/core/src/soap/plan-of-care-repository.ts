@@ -23,4 +23,14 @@ export interface PlanOfCareRepository {
   insert(plan: Omit<PlanOfCare, "id">): Promise<PlanOfCare | undefined>;
   /** Replaces every field but the keys and createdAt. */
   update(plan: PlanOfCare): Promise<void>;
+  /**
+   * The organisation's plans of cases (not a patient's plan without a case) whose certification period ends on or
+   * after `endingOnOrAfter`, by id after `afterId`: what the certification watch reads each day.
+   */
+  listOfCasesEndingFrom(
+    organisationId: number,
+    endingOnOrAfter: string,
+    afterId: number,
+    limit: number,
+  ): Promise<PlanOfCare[]>;
 }

@@ -29,6 +29,12 @@ export interface PlanOfCare {
    * provider's credentials (DPT → PT); what GP, GO or GN is proposed from (docs/medicare-therapy.md). null: unknown.
    */
   discipline: TherapyDiscipline | null;
+  /**
+   * The physician's or NPP's certification of the current period: the date they signed (YYYY-MM-DD) and who, as
+   * recorded (POST …/certification); null until then. A re-evaluation starts a new period, to certify again.
+   */
+  certifiedOn: string | null;
+  certifiedBy: string | null;
   /** Clinic-local dates, YYYY-MM-DD. */
   certificationStart: string;
   certificationEnd: string;

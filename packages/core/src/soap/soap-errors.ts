@@ -20,6 +20,11 @@ export const SOAP_ERROR_CODES = [
   "PLAN_OF_CARE_NOT_FOUND",
   /** The note has no claim (not completed, or the organisation does not auto-submit). */
   "CLAIM_NOT_FOUND",
+  /**
+   * Medicare Part B: the note would be the 10th treatment day since the last evaluation or progress report, so it
+   * must be the progress report (type PROGRESS_REPORT); details name the days and the last report.
+   */
+  "PROGRESS_REPORT_DUE",
 ] as const;
 
 /** Throws one of the codes above (and only those). */

@@ -13,7 +13,9 @@ export type SoapNoteAction = (typeof SOAP_NOTE_ACTIONS)[number];
  * - `cosign_required` / `cosign_not_required`: the organisation requires co-signature and the note has a supervising physician (or not);
  * - `author_signed`: the rendering physician's signature is in place and the content hash still matches;
  * - `signed`: the author's signature and, where required, the co-signature are in place and the content hash still matches;
- * - `medicare_modifiers`: for a visit billed to Medicare Part B, every billed line carries GP, GO or GN.
+ * - `medicare_modifiers`: for a visit billed to Medicare Part B, every billed line carries GP, GO or GN;
+ * - `progress_report`: a daily note (FOLLOWUP_SOAP) of a case's visit billed to Medicare Part B is not the 10th
+ *   treatment day since the last evaluation or progress report (then it must be a PROGRESS_REPORT).
  */
 export type SoapNoteGuard =
   | "author"
@@ -23,7 +25,8 @@ export type SoapNoteGuard =
   | "cosign_not_required"
   | "author_signed"
   | "signed"
-  | "medicare_modifiers";
+  | "medicare_modifiers"
+  | "progress_report";
 
 /** What a transition does besides changing the status. */
 export type SoapNoteEffect =
@@ -60,21 +63,21 @@ export const SOAP_NOTE_TRANSITIONS: readonly SoapNoteTransition[] = Object.freez
   {
     from: "INCOMPLETED",
     action: "SIGN",
-    guards: ["author", "ready", "cosign_not_required"],
+    guards: ["author", "ready", "progress_report", "cosign_not_required"],
     to: "INCOMPLETED",
     effects: ["store_signature", "warn_medicare_thresholds"],
   },
   {
     from: "INCOMPLETED",
     action: "SIGN",
-    guards: ["author", "ready", "cosign_required"],
+    guards: ["author", "ready", "progress_report", "cosign_required"],
     to: "COSIGN",
     effects: ["store_signature", "warn_medicare_thresholds"],
   },
   {
     from: "REVISION",
     action: "SIGN",
-    guards: ["author", "ready", "cosign_required"],
+    guards: ["author", "ready", "progress_report", "cosign_required"],
     to: "COSIGN",
     effects: ["store_signature", "warn_medicare_thresholds"],
   },
@@ -82,7 +85,7 @@ export const SOAP_NOTE_TRANSITIONS: readonly SoapNoteTransition[] = Object.freez
   {
     from: "REVISION",
     action: "SIGN",
-    guards: ["author", "ready", "cosign_not_required"],
+    guards: ["author", "ready", "progress_report", "cosign_not_required"],
     to: "INCOMPLETED",
     effects: ["store_signature", "warn_medicare_thresholds"],
   },

@@ -1,7 +1,13 @@
 import type { SummaryStatus } from "./summary-status.js";
 
 /** Note types spec 2.1 names; attributes.subType may override (spec 4.1 rule 1). */
-export const SOAP_NOTE_TYPES = ["INITIAL_SOAP", "FOLLOWUP_SOAP", "ADDENDUM", "DISCHARGE_NOTE"] as const;
+export const SOAP_NOTE_TYPES = [
+  "INITIAL_SOAP",
+  "FOLLOWUP_SOAP",
+  "ADDENDUM",
+  "DISCHARGE_NOTE",
+  "PROGRESS_REPORT",
+] as const;
 export type SoapNoteType = (typeof SOAP_NOTE_TYPES)[number];
 
 /** The real service's statuses (issue 7): INCOMPLETED on creation, COSIGN awaiting co-signature, REVISION sent back, COMPLETED. */
@@ -11,6 +17,8 @@ export type SoapNoteStatus = (typeof SOAP_NOTE_STATUSES)[number];
 /** attributes.subType values that change the stored type (spec 4.1 rule 1). */
 export const SUBTYPE_OVERRIDES: Readonly<Record<string, SoapNoteType>> = Object.freeze({
   RE_EVALUATION: "INITIAL_SOAP",
+  /** A visit's note that is also the Medicare progress report (docs/medicare-therapy.md). */
+  PROGRESS_NOTE: "PROGRESS_REPORT",
   simpleDischargeNote: "DISCHARGE_NOTE",
 });
 

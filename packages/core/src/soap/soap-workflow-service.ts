@@ -1,4 +1,7 @@
 import { queueCosignChange } from "./cosign-watch.js";
+import { queuePlanOfCareChange } from "./plan-of-care-watch.js";
+import { isCalendarDate } from "../kernel/calendar-date.js";
+import { type CertificationState, certificationState } from "../medicare/plan-certification.js";
 import { soapEvent } from "./soap-events.js";
 import { systemError } from "../kernel/system-errors.js";
 import { soapError } from "./soap-errors.js";
@@ -36,10 +39,40 @@ import {
 } from "../medicare/therapy-threshold-service.js";
 import { ASSISTANT_PAYMENT_PERCENT, disciplineOfCredentials } from "../medicare/therapy-discipline.js";
 import type { Provider } from "../organisations/organisation.js";
+import {
+  PROGRESS_REPORT_INTERVAL,
+  type ProgressReportPeriod,
+  progressReportPeriod,
+} from "../cases/progress-reports.js";
 import type { MedicareWarning } from "../medicare/visit-thresholds.js";
 
 /** A note after a status action, with the warnings the action raised (the Medicare therapy rules'; empty otherwise). */
 export type SoapNoteActionResult = SoapNote & { warnings: MedicareWarning[] };
+
+const planNotFound = (id: unknown) =>
+  soapError("PLAN_OF_CARE_NOT_FOUND", "Plan of care not found", { plan_of_care_id: id });
+
+/** A plan of care with where its certification stands today (docs/medicare-therapy.md). */
+export type PlanOfCareView = PlanOfCare & { certification: CertificationState };
+
+/** A certification's date is a real date on or after the evaluation and not ahead of today (UTC, a day's grace); a signer is named. */
+function certificationIssues(plan: PlanOfCare, input: { signedOn: string; signedBy: string }, now: Date) {
+  const issues: { field: string; reason: string; value?: unknown }[] = [];
+  const tomorrow = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+  if (typeof input.signedOn !== "string" || !isCalendarDate(input.signedOn))
+    issues.push({ field: "signedOn", reason: "must be a date, YYYY-MM-DD", value: input.signedOn ?? null });
+  else if (input.signedOn < plan.certificationStart)
+    issues.push({
+      field: "signedOn",
+      reason: `must be on or after the evaluation that set the plan (${plan.certificationStart})`,
+      value: input.signedOn,
+    });
+  else if (input.signedOn > tomorrow)
+    issues.push({ field: "signedOn", reason: "must not be in the future", value: input.signedOn });
+  if (typeof input.signedBy !== "string" || input.signedBy.trim() === "" || input.signedBy.trim().length > 200)
+    issues.push({ field: "signedBy", reason: "must name the certifying physician or NPP, 1 to 200 characters" });
+  return issues;
+}
 
 /** The longest reason a supervisor may give when returning a note for revision. */
 export const RETURN_REASON_MAX_LENGTH = 2000;
@@ -62,11 +95,13 @@ interface NoteState {
   renderer: Provider | undefined;
   /** The Medicare therapy rules over the visit (read for SIGN and COMPLETE); undefined: not billed to Medicare Part B. */
   medicare: MedicareVisitCheck | undefined;
+  /** A Medicare daily note of a case being signed: its reporting period with this visit in it. */
+  progress: ProgressReportPeriod | undefined;
 }
 
 /** A guard that does not hold: the code and words of the refusal. */
 interface GuardFailure {
-  code: "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE";
+  code: "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "PROGRESS_REPORT_DUE";
   message: string;
   details: Record<string, unknown>;
 }
@@ -145,6 +180,21 @@ function checkGuard(guard: SoapNoteGuard, s: NoteState, actor: number | null): G
         },
       };
     }
+    case "progress_report": {
+      if (!s.progress || s.progress.treatmentDays < PROGRESS_REPORT_INTERVAL) return undefined;
+      const since = s.progress.lastReportAt
+        ? `the last report (${s.progress.lastReportAt.toISOString().slice(0, 10)})`
+        : "the case's first visit";
+      return {
+        code: "PROGRESS_REPORT_DUE",
+        message: `Medicare Part B needs a progress report at least every ${PROGRESS_REPORT_INTERVAL} treatment days (CMS Pub. 100-02, chapter 15, section 220.3.D): this visit is treatment day ${s.progress.treatmentDays} since ${since}; write it as a PROGRESS_REPORT note`,
+        details: {
+          treatment_days: s.progress.treatmentDays,
+          interval: PROGRESS_REPORT_INTERVAL,
+          last_report_at: s.progress.lastReportAt?.toISOString() ?? null,
+        },
+      };
+    }
     case "author_signed":
     case "signed": {
       const current = (role: string) => s.signatures.find((x) => x.role === role);
@@ -213,11 +263,41 @@ export class SoapWorkflowService {
     return r.soapNotes.historyOf(principal.organisationId, contextId);
   }
 
-  /** A plan of care of the caller's organisation. */
-  async planOfCare(principal: Principal, id: number): Promise<PlanOfCare> {
+  /** A plan of care of the caller's organisation, with where its certification stands today. */
+  async planOfCare(principal: Principal, id: number): Promise<PlanOfCareView> {
     const plan = await this.deps.storage.repositories.plansOfCare.findById(principal.organisationId, id);
-    if (!plan) throw soapError("PLAN_OF_CARE_NOT_FOUND", "Plan of care not found", { plan_of_care_id: id });
-    return plan;
+    if (!plan) throw planNotFound(id);
+    return this.withCertification(plan);
+  }
+
+  private withCertification(plan: PlanOfCare): PlanOfCareView {
+    return { ...plan, certification: certificationState(plan, this.deps.clock.now().toISOString().slice(0, 10)) };
+  }
+
+  /**
+   * Records the physician's or NPP's certification of the plan's current period (the date they signed it and who):
+   * on or after the evaluation, not in the future. Recording it again corrects it. A re-evaluation starts a new
+   * period, to certify again.
+   */
+  async certifyPlanOfCare(
+    principal: Principal,
+    id: number,
+    input: { signedOn: string; signedBy: string },
+  ): Promise<PlanOfCareView> {
+    const orgId = principal.organisationId;
+    const now = this.deps.clock.now();
+    return this.deps.storage.transaction(async (tx) => {
+      const found = await tx.plansOfCare.findById(orgId, id);
+      if (!found) throw planNotFound(id);
+      const plan = await tx.plansOfCare.findFor(orgId, found.patientId, found.serviceCaseId, { forUpdate: true });
+      if (!plan) throw planNotFound(id);
+      const issues = certificationIssues(plan, input, now);
+      if (issues.length) throw DomainError.validation(issues);
+      const certified = { ...plan, certifiedOn: input.signedOn, certifiedBy: input.signedBy.trim(), updatedAt: now };
+      await tx.plansOfCare.update(certified);
+      await queuePlanOfCareChange(tx, orgId, plan.id, now);
+      return this.withCertification(certified);
+    });
   }
 
   /** The claim the default gateway recorded for a note. */
@@ -250,6 +330,10 @@ export class SoapWorkflowService {
       action === "SIGN" || action === "COMPLETE"
         ? await visitThresholdCheck(tx, note, visitLinesOf(assessment))
         : undefined;
+    const progress =
+      action === "SIGN" && medicare && note.type === "FOLLOWUP_SOAP" && note.serviceCaseId !== null
+        ? await this.reportingPeriod(tx, note)
+        : undefined;
     return {
       note,
       settings,
@@ -258,12 +342,32 @@ export class SoapWorkflowService {
       assessment,
       renderer,
       medicare,
+      progress,
       signatures,
       contentHash: soapContentHash(note, forms, treatments),
       // The organisation's rule, or the rendering provider's own (a PTA's notes): either needs the supervisor's co-signature.
       cosignRequired:
         (settings.requireCosign || renderer?.requiresCosign === true) && note.supervisingPhysician !== null,
     };
+  }
+
+  /** The note's case's reporting period with the note as one more completed visit. */
+  private async reportingPeriod(tx: SoapServiceRepositories, note: SoapNote): Promise<ProgressReportPeriod> {
+    const [clinics, { notes }] = await Promise.all([
+      tx.organisations.listClinics(note.organisationId),
+      tx.soapNotes.list({
+        organisationId: note.organisationId,
+        serviceCaseId: note.serviceCaseId ?? undefined,
+        completed: true,
+        limit: 10_000,
+        offset: 0,
+      }),
+    ]);
+    const zoneOf = (clinicId: number) => clinics.find((c) => c.id === clinicId)?.timeZone ?? "UTC";
+    return progressReportPeriod(
+      [...notes.filter((n) => n.contextId !== note.contextId), { ...note, completed: true }],
+      zoneOf,
+    );
   }
 
   /** The row whose guards all hold, or the refusal of the most relevant failing guard (who may act before what is missing). */
@@ -369,8 +473,10 @@ export class SoapWorkflowService {
             Object.assign(changes, await this.submitForBilling(tx, state, now, serviceDateOnce));
             break;
           case "update_plan_of_care":
-            if (note.type === "INITIAL_SOAP")
+            if (note.type === "INITIAL_SOAP") {
               changes.planOfCareId = await this.updatePlanOfCare(tx, state, now, serviceDateOnce);
+              await queuePlanOfCareChange(tx, orgId, changes.planOfCareId, now);
+            }
             break;
           case "warn_medicare_thresholds":
             if (state.medicare) {
@@ -471,6 +577,9 @@ export class SoapWorkflowService {
       medicalNecessity: medicalNecessityOf(plan),
       discipline:
         disciplineOf(plan) ?? (s.renderer ? disciplineOfCredentials(s.renderer.credentials) : undefined) ?? null,
+      // A new period: the physician or NPP certifies it anew.
+      certifiedOn: null,
+      certifiedBy: null,
       frequencyAndDuration: patientCase?.frequencyAndDuration ?? null,
       certificationStart: start,
       certificationEnd: certificationEnd(start),

@@ -2,6 +2,7 @@ import { AUTHORIZATIONS_CHANGED_QUEUE } from "../cases/authorization-watch.js";
 import { QUARANTINE_CHANGED_QUEUE } from "../documents/quarantine-watch.js";
 import { defineCoreModule, type ModuleDependencies, owns } from "../kernel/module.js";
 import { COSIGN_CHANGED_QUEUE } from "../soap/cosign-watch.js";
+import { PLAN_OF_CARE_CHANGED_QUEUE } from "../soap/plan-of-care-watch.js";
 import { TASK_ERROR_CODES } from "./task-errors.js";
 import { TASK_EVENTS } from "./task-events.js";
 import type { TaskRepository } from "./task-repository.js";
@@ -41,6 +42,10 @@ export const tasksModule = defineCoreModule({
     [QUARANTINE_CHANGED_QUEUE]: async (job) => {
       const { organisationId, documentId } = ids(job.payload);
       await taskRules.evaluate(Number(organisationId), "document_quarantined", String(documentId));
+    },
+    [PLAN_OF_CARE_CHANGED_QUEUE]: async (job) => {
+      const { organisationId, planOfCareId } = ids(job.payload);
+      await taskRules.evaluatePlanOfCare(Number(organisationId), Number(planOfCareId));
     },
     [TASK_RECONCILE_QUEUE]: async (job) => {
       await taskRules.reconcile(Number(ids(job.payload).organisationId));

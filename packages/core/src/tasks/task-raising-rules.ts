@@ -1,6 +1,7 @@
 import type { AuthorizationView } from "../cases/authorization-usage.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import type { TaskPriority, TaskRule, TaskSubjectType } from "./task.js";
+import { type CertifiedPeriod, certificationState } from "../medicare/plan-certification.js";
 
 /**
  * The conditions under which the system raises a task, as pure functions of the records they read (the rule
@@ -12,6 +13,7 @@ export const TASK_RULE_SUBJECTS: Readonly<Record<TaskRule, TaskSubjectType>> = O
   soap_cosign: "soap_note",
   authorization_low: "authorization",
   document_quarantined: "document",
+  plan_certification: "case",
 });
 
 /** Visits left at or below which an authorization raises a task, and days to its end within which it does. */
@@ -123,4 +125,39 @@ export function quarantineVerdict(
       },
     };
   return { holds: false, trigger: "resolve", resolution: "document_deleted" };
+}
+
+/**
+ * plan_certification: the plan of care of an open case billed to Medicare Part B needs its physician's or NPP's
+ * certification within 10 days, or recertification within 10 days of its period's end, or either has lapsed
+ * (medicare/plan-certification.ts). Certifying, or a re-evaluation's new period not yet due, resolves it.
+ */
+export function planCertificationVerdict(
+  plan: (CertifiedPeriod & { patientId: number }) | undefined,
+  patientCase: Pick<PatientCase, "treatmentStatus" | "clinicId"> | undefined,
+  medicare: boolean,
+  assigneeUserId: number | null,
+  today: string,
+  now: Date,
+): RuleVerdict {
+  if (!plan || !patientCase || patientCase.treatmentStatus !== "ACTIVE" || !medicare)
+    return { holds: false, trigger: "withdraw", resolution: "condition_cleared" };
+  const state = certificationState(plan, today);
+  if (state.status === "CERTIFIED" || state.status === "PENDING")
+    return { holds: false, trigger: "resolve", resolution: "certified" };
+  const lapsed = state.status === "LAPSED";
+  const recert = plan.certifiedOn !== null;
+  const dueNoon = Date.parse(`${state.dueDate}T12:00:00Z`);
+  return {
+    holds: true,
+    task: {
+      title: recert ? "Recertify the plan of care" : "Certify the plan of care",
+      description: `${recert ? "The plan of care's certification period ends" : "The plan of care needs the physician's or NPP's certification by"} ${state.dueDate}${lapsed ? " and has lapsed" : ""}. ${recert ? "Re-evaluate, then record the new certification." : "Record it when they sign."}`,
+      patientId: plan.patientId,
+      clinicId: patientCase.clinicId,
+      assigneeUserId,
+      priority: lapsed ? "high" : "normal",
+      dueAt: new Date(dueNoon > now.getTime() ? dueNoon : now.getTime() + 24 * HOUR),
+    },
+  };
 }

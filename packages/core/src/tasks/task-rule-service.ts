@@ -8,12 +8,14 @@ import { notifyAssignee } from "./task-notifications.js";
 import {
   authorizationVerdict,
   cosignVerdict,
+  planCertificationVerdict,
   quarantineVerdict,
   ruleKeyOf,
   TASK_RULE_SUBJECTS,
   type RuleVerdict,
 } from "./task-raising-rules.js";
 import { taskTransition } from "./task-status-transitions.js";
+import { medicarePartBCoverage } from "../medicare/medicare-coverage.js";
 import { applyTaskTransition, eventOf } from "./task-transition-effects.js";
 import type { TaskServiceRepositories } from "./tasks-service-repositories.js";
 
@@ -48,6 +50,20 @@ export class TaskRuleService {
         return cosignVerdict(await r.soapNotes.findByContextId(organisationId, subjectId), now);
       case "document_quarantined":
         return quarantineVerdict(await r.patientDocuments.findById(organisationId, Number(subjectId)), now);
+      case "plan_certification": {
+        const patientCase = await r.cases.findById(organisationId, Number(subjectId));
+        const plan =
+          patientCase && (await r.plansOfCare.findFor(organisationId, patientCase.patientId, patientCase.id));
+        const visit = patientCase && {
+          organisationId,
+          patientId: patientCase.patientId,
+          serviceCaseId: patientCase.id,
+        };
+        const medicare = visit ? (await medicarePartBCoverage(r, visit, this.today())) !== undefined : false;
+        const evaluator = plan && (await r.soapNotes.findByContextId(organisationId, plan.sourceContextId));
+        const assignee = patientCase?.therapistIds[0] ?? evaluator?.renderingPhysician ?? null;
+        return planCertificationVerdict(plan, patientCase, medicare, assignee, this.today(), now);
+      }
       case "authorization_low": {
         const authorization = await r.authorizations.findById(organisationId, Number(subjectId));
         const patientCase = authorization && (await r.cases.findById(organisationId, authorization.caseId));
@@ -148,6 +164,13 @@ export class TaskRuleService {
     });
   }
 
+  /** After a plan of care changed (set, re-evaluated, certified): its case's certification rule. */
+  async evaluatePlanOfCare(organisationId: number, planOfCareId: number): Promise<void> {
+    const plan = await this.deps.storage.repositories.plansOfCare.findById(organisationId, planOfCareId);
+    if (plan?.serviceCaseId != null)
+      await this.evaluate(organisationId, "plan_certification", String(plan.serviceCaseId));
+  }
+
   /** After an authorization or its case changed: every authorization of the case, and the one named (deleted, maybe). */
   async evaluateCase(organisationId: number, caseId: number, authorizationId?: number): Promise<void> {
     const ids = new Set(
@@ -190,6 +213,15 @@ export class TaskRuleService {
       for (const a of authorizations)
         if (a.status === "ACTIVE") count(await evaluate("authorization_low", String(a.id)));
       if (authorizations.length < PAGE) break;
+    }
+    // Plans whose period has not ended more than a month ago: due, lapsed lately, or about to be.
+    const since = new Date(this.deps.clock.now().getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
+    for (let after = 0; ; ) {
+      const plans = await r.plansOfCare.listOfCasesEndingFrom(organisationId, since, after, PAGE);
+      for (const plan of plans)
+        if (plan.serviceCaseId !== null) count(await evaluate("plan_certification", String(plan.serviceCaseId)));
+      if (plans.length < PAGE) break;
+      after = plans[plans.length - 1]!.id;
     }
     for (const rule of TASK_RULES)
       for (let after = 0; ; ) {

@@ -17,7 +17,7 @@ export type TaskSubjectType = (typeof TASK_SUBJECT_TYPES)[number];
 export const TASK_ASSIGNEE_TYPES = ["provider", "staff"] as const;
 export type TaskAssigneeType = (typeof TASK_ASSIGNEE_TYPES)[number];
 /** The rules by which the system raises tasks (task-raising-rules.ts). */
-export const TASK_RULES = ["soap_cosign", "authorization_low", "document_quarantined"] as const;
+export const TASK_RULES = ["soap_cosign", "authorization_low", "document_quarantined", "plan_certification"] as const;
 export type TaskRule = (typeof TASK_RULES)[number];
 export const TASK_SORTS = ["due_at", "-due_at", "priority", "-priority", "created_at", "-created_at"] as const;
 export type TaskSort = (typeof TASK_SORTS)[number];

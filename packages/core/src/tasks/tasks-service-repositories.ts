@@ -12,6 +12,8 @@ import type { PatientRepository } from "../patients/patient-repository.js";
 import type { SoapNoteRepository } from "../soap/soap-note-repository.js";
 import type { StaffRepository } from "../staff/staff-repository.js";
 import type { TaskRepository } from "./task-repository.js";
+import type { PlanOfCareRepository } from "../soap/plan-of-care-repository.js";
+import type { PayerRepository } from "../payers/payer-repository.js";
 
 /**
  * The repositories tasks read and write through: their own, the records a task can be about (each a port of the
@@ -32,4 +34,6 @@ export interface TaskServiceRepositories extends CaseVisitRepositories {
   outbox: OutboxRepository;
   jobs: JobQueue;
   audit: AuditRepository;
+  plansOfCare: PlanOfCareRepository;
+  payers: PayerRepository;
 }

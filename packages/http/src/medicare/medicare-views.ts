@@ -35,6 +35,8 @@ const WARNING_CODES = [
   "FEE_MISSING",
   "DISCIPLINE_MODIFIER_MISSING",
   "ASSISTANT_MODIFIER_DUE",
+  "CERTIFICATION_DUE",
+  "CERTIFICATION_LAPSED",
   "THRESHOLDS_UNKNOWN_FOR_YEAR",
 ] as const satisfies readonly MedicareWarning["code"][];
 

@@ -16,6 +16,7 @@ export const soapHttpModule = defineHttpModule({
     DOCUMENT_NOT_FOUND: { code: 4053, status: 404 },
     PLAN_OF_CARE_NOT_FOUND: { code: 4054, status: 404 },
     CLAIM_NOT_FOUND: { code: 4055, status: 404 },
+    PROGRESS_REPORT_DUE: { code: 4101, status: 409 },
   },
   v2Status: {
     SOAP_NOTE_NOT_FOUND: 404,
@@ -27,5 +28,6 @@ export const soapHttpModule = defineHttpModule({
     DOCUMENT_NOT_FOUND: 404,
     PLAN_OF_CARE_NOT_FOUND: 404,
     CLAIM_NOT_FOUND: 404,
+    PROGRESS_REPORT_DUE: 409,
   },
 });

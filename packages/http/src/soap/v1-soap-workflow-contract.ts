@@ -7,7 +7,7 @@ import {
   type AssessedTreatmentSheet,
   type Claim,
   type DocumentationSettings,
-  type PlanOfCare,
+  type PlanOfCareView,
   type SoapNoteHistoryEntry,
   type SoapSignature,
   type TreatmentLineInput,
@@ -177,6 +177,8 @@ export const V1_TREATMENT_FIELDS: FieldNames = Object.freeze({
   cptModifierCode: "cpt_modifier_code",
   providedBy: "provided_by",
   userId: "user_id",
+  signedOn: "signed_on",
+  signedBy: "signed_by",
   billingUnitRule: "billing_unit_rule",
   requireCosign: "require_cosign",
   autoSubmitBilling: "auto_submit_billing",
@@ -249,7 +251,19 @@ export const v1HistoryView = (e: SoapNoteHistoryEntry) => ({
   details: e.details,
 });
 
-export const v1PlanOfCareView = (p: PlanOfCare) => ({
+/** POST …/plan-of-care/{id}/certification. */
+export const v1CertificationSchema = {
+  $id: "V1PlanOfCareCertification",
+  type: "object",
+  additionalProperties: false,
+  required: ["signed_on", "signed_by"],
+  properties: {
+    signed_on: { type: "string", description: "The date the physician or NPP signed the certification, YYYY-MM-DD" },
+    signed_by: { type: "string", maxLength: 200, description: "Who signed it: name, credentials, NPI" },
+  },
+} as const;
+
+export const v1PlanOfCareView = (p: PlanOfCareView) => ({
   plan_of_care_id: p.id,
   patient_id: p.patientId,
   service_case_id: serviceCaseId(p.serviceCaseId),
@@ -261,6 +275,12 @@ export const v1PlanOfCareView = (p: PlanOfCare) => ({
   frequency_and_duration: p.frequencyAndDuration,
   certification_start_date: p.certificationStart,
   certification_end_date: p.certificationEnd,
+  certification: {
+    status: p.certification.status,
+    due_date: p.certification.dueDate,
+    certified_on: p.certifiedOn,
+    certified_by: p.certifiedBy,
+  },
   version: p.version,
   created_at: zonelessUtc(p.createdAt),
   updated_at: zonelessUtc(p.updatedAt),
@@ -382,6 +402,21 @@ export const v1PlanOfCareSchema: JsonSchema = replyObject(
     frequency_and_duration: textOrNull,
     certification_start_date: date,
     certification_end_date: date,
+    certification: replyObject(
+      {
+        status: described(
+          oneOfStrings(["PENDING", "DUE_SOON", "CERTIFIED", "RECERT_DUE", "LAPSED"]),
+          "Where the physician's or NPP's certification stands today (docs/medicare-therapy.md)",
+        ),
+        due_date: described(
+          date,
+          "Certification due (the evaluation + 30 days), or when certified the period's last day",
+        ),
+        certified_on: described(orNull(date), "The date they signed"),
+        certified_by: textOrNull,
+      },
+      { title: "V1PlanOfCareCertificationState" },
+    ),
     version: integer,
     created_at: zonelessTime,
     updated_at: zonelessTime,

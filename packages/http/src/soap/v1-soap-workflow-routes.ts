@@ -29,6 +29,7 @@ import {
   v1TreatmentSheetView,
   V1_SUMMARY_FILES,
   V1_TREATMENT_FIELDS,
+  v1CertificationSchema,
 } from "./v1-soap-workflow-contract.js";
 
 const v1ErrorBody = { $ref: "#/components/schemas/V1Error" };
@@ -325,6 +326,32 @@ export function v1SoapWorkflowRoutes({ practice }: RouteDependencies): RouteDefi
       async handle(ctx) {
         return v1Success(
           v1PlanOfCareView(await practice.soapWorkflow.planOfCare(ctx.principal, ctx.ids.plan_of_care_id)),
+        );
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/apis/v1/plan-of-care/:plan_of_care_id/certification",
+      ids: { plan_of_care_id: PLAN_OF_CARE_ID },
+      operationId: "v1CertifyPlanOfCare",
+      summary:
+        "Record the physician's or NPP's certification of the plan's current period: the date they signed it (on or after the evaluation, not ahead) and who. Recording again corrects it.",
+      access: "write",
+      auditResource: "plan_of_care",
+      requestBody: v1CertificationSchema,
+      responses: {
+        "200": { description: "The plan of care, certified", schema: v1EnvelopeSchema(v1PlanOfCareSchema) },
+        ...errors({ "400": "VALIDATION_FAILED naming signed_on or signed_by", "404": "PLAN_OF_CARE_NOT_FOUND" }),
+      },
+      async handle(ctx) {
+        const b = await ctx.body();
+        return v1Success(
+          v1PlanOfCareView(
+            await practice.soapWorkflow.certifyPlanOfCare(ctx.principal, ctx.ids.plan_of_care_id, {
+              signedOn: b.signed_on,
+              signedBy: b.signed_by,
+            }),
+          ),
         );
       },
     }),

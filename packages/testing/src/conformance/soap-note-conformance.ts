@@ -425,6 +425,8 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
         frequencyAndDuration: "2x/week",
         medicalNecessity: "Gait deficits limit walking; skilled therapy needed.",
         discipline: "PT" as const,
+        certifiedOn: "2026-08-12",
+        certifiedBy: "Dr. Lee Park, NPI 1234567893",
         certificationStart: "2026-08-01",
         certificationEnd: "2026-10-29",
         version: 1,
@@ -433,6 +435,8 @@ export function describeSoapNoteConformance(engine: string, current: () => { s: 
       };
       const plan = await s.repositories.plansOfCare.insert(draft);
       if (!plan) throw new Error("the first plan of a case must be inserted");
+      // The certification watch lists plans of cases only, by the end of their period.
+      expect(await s.repositories.plansOfCare.listOfCasesEndingFrom(1, "2026-01-01", 0, 10)).toEqual([]);
       expect(await s.repositories.plansOfCare.findFor(1, patientId, null)).toEqual(plan);
       // A second first plan of the case is refused without raising, also inside a transaction that goes on.
       expect(

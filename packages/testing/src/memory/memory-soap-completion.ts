@@ -78,6 +78,19 @@ export function memoryPlansOfCare(s: () => MemoryState): PlanOfCareRepository {
           createdAt: old.createdAt,
         });
     },
+    listOfCasesEndingFrom: async (orgId, endingOnOrAfter, afterId, limit) =>
+      structuredClone(
+        [...s().plans.values()]
+          .filter(
+            (p) =>
+              p.organisationId === orgId &&
+              p.serviceCaseId !== null &&
+              p.certificationEnd >= endingOnOrAfter &&
+              p.id > afterId,
+          )
+          .sort((a, b) => a.id - b.id)
+          .slice(0, limit),
+      ),
   };
 }
 
