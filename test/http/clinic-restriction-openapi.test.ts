@@ -19,6 +19,8 @@ const REFUSING = [
   ["post", "/apis/v1/doctor/{doctor_id}"],
   ["put", "/v2/organisation/clearinghouse"],
   ["post", "/apis/v1/fee-schedule"],
+  ["get", "/apis/v1/patient/{patient_id}/therapy-thresholds"],
+  ["post", "/apis/v1/patient/{patient_id}/therapy-thresholds/incurred-elsewhere"],
   ["delete", "/v2/organisation/clearinghouse"],
 ] as const;
 

@@ -414,6 +414,14 @@ for (const engine of availableEngines()) {
       // A token restricted to clinics cannot read the year, which spans clinics.
       const restricted = await rt.token({ scope: "read", clinicIds: [ids.clinic] });
       expect((await get(`/apis/v1/patient/${ids.medicare}/therapy-thresholds?year=2026`, restricted)).status).toBe(403);
+      const restrictedWrite = await rt.token({ scope: "write", clinicIds: [ids.clinic] });
+      const refusedWrite = await post(
+        `/apis/v1/patient/${ids.medicare}/therapy-thresholds/incurred-elsewhere`,
+        { service_date: "2026-02-01", bucket: "OT", amount: "5" },
+        restrictedWrite,
+      );
+      expect(refusedWrite.status).toBe(403);
+      expect((await year(ids.medicare)).buckets.OT.charges).toHaveLength(after.buckets.OT.charges.length);
       expect(before.buckets.OT.incurred).toBe("60.00");
     });
 

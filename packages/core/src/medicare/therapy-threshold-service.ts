@@ -240,11 +240,12 @@ export class TherapyThresholdService {
     patientId: number,
     draft: IncurredElsewhereDraft,
   ): Promise<TherapyCharge> {
-    const issues = incurredElsewhereIssues(draft);
-    if (issues.length) throw DomainError.validation(issues);
     const now = this.deps.clock.now();
     return this.deps.storage.transaction(async (tx) => {
+      // An unknown patient is not found whatever the body says (the path names the record first).
       await this.patient(tx, principal, patientId);
+      const issues = incurredElsewhereIssues(draft);
+      if (issues.length) throw DomainError.validation(issues);
       const charge: Omit<TherapyCharge, "id"> = {
         organisationId: principal.organisationId,
         patientId,
