@@ -10,7 +10,7 @@ export interface MedicareCoverageRepositories {
   payers: Pick<PayerRepository, "findById">;
 }
 
-interface CardInForce {
+export interface CardInForce {
   id: number;
   payer: InsurancePayer;
   planStartDate: string | null;
@@ -31,14 +31,30 @@ export async function medicarePartBCoverage(
   visit: { organisationId: number; patientId: number; serviceCaseId: number | null },
   serviceDate: string,
 ): Promise<{ coverageId: number; payerRef: number } | undefined> {
-  const cards: CardInForce[] =
-    visit.serviceCaseId !== null
-      ? ((await r.cases.findById(visit.organisationId, visit.serviceCaseId))?.insuranceCards ?? [])
-      : (await r.insuranceCards.listByPatient(visit.organisationId, visit.patientId)).filter((c) => c.active);
+  return partBAmong(r, visit.organisationId, await visitCards(r, visit), serviceDate);
+}
+
+/** The cards a visit bills: its case's, or the patient's active coverages for a visit without a case. */
+export async function visitCards(
+  r: MedicareCoverageRepositories,
+  visit: { organisationId: number; patientId: number; serviceCaseId: number | null },
+): Promise<CardInForce[]> {
+  return visit.serviceCaseId !== null
+    ? ((await r.cases.findById(visit.organisationId, visit.serviceCaseId))?.insuranceCards ?? [])
+    : (await r.insuranceCards.listByPatient(visit.organisationId, visit.patientId)).filter((c) => c.active);
+}
+
+/** The first of `cards` in force on the date whose payer is flagged Medicare Part B. */
+export async function partBAmong(
+  r: MedicareCoverageRepositories,
+  organisationId: number,
+  cards: readonly CardInForce[],
+  serviceDate: string,
+): Promise<{ coverageId: number; payerRef: number } | undefined> {
   for (const card of cards) {
     const payerRef = card.payer.payerRegId;
     if (payerRef === null || !inForce(card, serviceDate)) continue;
-    const payer = await r.payers.findById(visit.organisationId, payerRef);
+    const payer = await r.payers.findById(organisationId, payerRef);
     if (payer?.medicarePartB) return { coverageId: card.id, payerRef };
   }
   return undefined;

@@ -6,7 +6,7 @@ import type { Clock } from "../kernel/clock.js";
 import { DomainError } from "../kernel/domain-error.js";
 import type { Storage } from "../kernel/storage.js";
 import { patientError } from "../patients/patient-errors.js";
-import { medicarePartBCoverage } from "./medicare-coverage.js";
+import { partBAmong, visitCards } from "./medicare-coverage.js";
 import { medicareEvent } from "./medicare-events.js";
 import type { MedicareServiceRepositories } from "./medicare-service-repositories.js";
 import {
@@ -98,8 +98,9 @@ export async function visitThresholdCheck(
   lines: readonly SheetLine[],
   serviceDate?: string,
 ): Promise<MedicareVisitCheck | undefined> {
-  const day = serviceDate ?? (await serviceDateOf(r, visit));
-  if (!(await medicarePartBCoverage(r, visit, day))) return undefined;
+  // Independent reads side by side: on a pool (a read outside a transaction) they go out at once.
+  const [day, cards] = await Promise.all([serviceDate ?? serviceDateOf(r, visit), visitCards(r, visit)]);
+  if (!(await partBAmong(r, visit.organisationId, cards, day))) return undefined;
   const year = Number(day.slice(0, 4));
   const [prior, fees, plan, withShares] = await Promise.all([
     r.therapyCharges.totals(visit.organisationId, visit.patientId, year, day),

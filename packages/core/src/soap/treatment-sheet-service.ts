@@ -65,24 +65,31 @@ export async function catalogById(
   return new Map((await r.billingCodes.list(organisationId)).map((c) => [c.id, c]));
 }
 
-/**
- * A sheet with the units the organisation's billing rule supports per line and, for a visit billed to Medicare
- * Part B, the therapy thresholds over it; `catalog` when the caller has read it already.
- */
+/** A sheet with the units the organisation's billing rule supports per line; `catalog` when the caller has read it already. */
 export async function assessedSheet(
   r: SoapServiceRepositories,
   sheet: TreatmentSheet,
-  note: SoapNote,
   catalog?: ReadonlyMap<number, BillingCode>,
-): Promise<AssessedTreatmentSheet> {
+): Promise<{ sheet: TreatmentSheet; assessment: TreatmentSheetAssessment }> {
   const [settings, codes] = await Promise.all([
     documentationSettingsOf(r, sheet.organisationId),
     catalog ?? catalogById(r, sheet.organisationId),
   ]);
-  const assessment = assessTreatments(settings.billingUnitRule, sheet.treatments, codes);
-  // A completed note's lines were counted at completion: its check would count them twice.
-  const medicare = note.completed ? undefined : await visitThresholdCheck(r, note, visitLinesOf(assessment));
-  return { sheet, assessment, medicare: medicare ?? null };
+  return { sheet, assessment: assessTreatments(settings.billingUnitRule, sheet.treatments, codes) };
+}
+
+/**
+ * The Medicare therapy rules over an open note's sheet, read after its write committed (outside the transaction,
+ * so the pool reads them side by side); null for a visit not billed to Medicare Part B, or a completed note (its
+ * lines were counted at completion: a check would count them twice).
+ */
+async function withMedicare(
+  r: SoapServiceRepositories,
+  note: SoapNote,
+  assessed: { sheet: TreatmentSheet; assessment: TreatmentSheetAssessment },
+): Promise<AssessedTreatmentSheet> {
+  const medicare = note.completed ? undefined : await visitThresholdCheck(r, note, visitLinesOf(assessed.assessment));
+  return { ...assessed, medicare: medicare ?? null };
 }
 
 /**
@@ -100,7 +107,7 @@ export class TreatmentSheetService {
   ): Promise<AssessedTreatmentSheet> {
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
-    return this.deps.storage.transaction(async (tx) => {
+    const written = await this.deps.storage.transaction(async (tx) => {
       const note = await lockedNote(tx, principal, input.contextId);
       if (note.patientId !== input.patientId)
         throw DomainError.validation([
@@ -142,8 +149,9 @@ export class TreatmentSheetService {
         at: now,
         details: { treatment_sheet_id: sheet.id, lines: treatments.length },
       });
-      return assessedSheet(tx, sheet, note, catalog);
+      return { note, assessed: await assessedSheet(tx, sheet, catalog) };
     });
+    return withMedicare(this.deps.storage.repositories, written.note, written.assessed);
   }
 
   /** Replaces the sheet's lines (spec 4.1: the body is the same treatments array). */
@@ -154,7 +162,7 @@ export class TreatmentSheetService {
   ): Promise<AssessedTreatmentSheet> {
     const orgId = principal.organisationId;
     const now = this.deps.clock.now();
-    return this.deps.storage.transaction(async (tx) => {
+    const written = await this.deps.storage.transaction(async (tx) => {
       const found = await tx.treatmentSheets.findById(orgId, sheetId);
       if (!found) throw sheetNotFound(sheetId);
       const note = await lockedNote(tx, principal, found.contextId, () => sheetNotFound(sheetId));
@@ -173,8 +181,9 @@ export class TreatmentSheetService {
         at: now,
         details: { treatment_sheet_id: sheetId, lines: lines.length },
       });
-      return assessedSheet(tx, { ...found, treatments: lines, updatedAt: now }, note, catalog);
+      return { note, assessed: await assessedSheet(tx, { ...found, treatments: lines, updatedAt: now }, catalog) };
     });
+    return withMedicare(this.deps.storage.repositories, written.note, written.assessed);
   }
 
   async get(principal: Principal, sheetId: number): Promise<AssessedTreatmentSheet> {
@@ -182,6 +191,6 @@ export class TreatmentSheetService {
     const sheet = await r.treatmentSheets.findById(principal.organisationId, sheetId);
     if (!sheet) throw sheetNotFound(sheetId);
     const note = await existingNote(r, principal, sheet.contextId, () => sheetNotFound(sheetId));
-    return assessedSheet(r, sheet, note);
+    return withMedicare(r, note, await assessedSheet(r, sheet));
   }
 }
