@@ -629,5 +629,32 @@ for (const engine of availableEngines()) {
         (await get(`/apis/soap-enrichment/v1/patientCase/${c.caseId}`)).body.data.visits_since_progress_report,
       ).toBe(11);
     });
+
+    it("of two completions that each take the year past $3,000 at once, exactly one raises the review event", async () => {
+      const p = await patientWith("Race", payers.partB);
+      const elsewhere = await post(`/apis/v1/patient/${p.patient}/therapy-thresholds/incurred-elsewhere`, {
+        service_date: "2026-06-01",
+        bucket: "PT_SLP",
+        amount: "2950.00",
+      });
+      expect(elsewhere.status).toBe(200);
+      const events = async () =>
+        Number(
+          await rt.scalar(
+            `select count(*) from outbox where event_type = 'medicare.review_threshold_reached' and data like '%"patient_id":${p.patient},%'`,
+          ),
+        );
+      const ready = [];
+      for (let i = 0; i < 2; i++) {
+        const n = await newNote(p.patient, p.caseId);
+        await sheet(p.patient, n.context_id, lines(["97110", 1, GP, KX]));
+        expect((await sign(n.context_id)).body.code).toBe(2000);
+        ready.push(n.context_id);
+      }
+      const done = await Promise.all(ready.map((contextId) => complete(contextId)));
+      expect(done.map((d) => d.body.data.status)).toEqual(["COMPLETED", "COMPLETED"]);
+      expect(await events()).toBe(1);
+      expect((await year(p.patient)).buckets.PT_SLP.incurred).toBe("3350.00");
+    });
   });
 }

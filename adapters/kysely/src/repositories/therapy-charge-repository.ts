@@ -5,6 +5,7 @@ import type { Database } from "../schema.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import type { TherapyChargesTable } from "../tables/medicare.js";
 import { insertReturningId } from "./insert-returning-id.js";
+import { readForUpdate, readLatest } from "../contention.js";
 
 const toCharge = (r: Selectable<TherapyChargesTable>): TherapyCharge => ({
   id: Number(r.id),
@@ -65,10 +66,23 @@ export class KyselyTherapyChargeRepository implements TherapyChargeRepository {
       .where("patient_id", "=", patientId)
       .where("year", "=", year);
     if (through !== undefined) q = q.where("service_date", "<=", through);
-    const rows = await q.groupBy("bucket").execute();
+    // The latest committed rows: a completion reads them after taking the patient's lock, also where its snapshot
+    // predates the other completion's commit (MySQL and MariaDB's repeatable read).
+    const rows = await readLatest(this.profile, q.groupBy("bucket")).execute();
     const out: Record<TherapyBucket, number> = { PT_SLP: 0, OT: 0 };
     for (const r of rows) if (r.bucket === "PT_SLP" || r.bucket === "OT") out[r.bucket] = Number(r.cents);
     return out;
+  }
+
+  async lockPatient(organisationId: number, patientId: number) {
+    await readForUpdate(
+      this.profile,
+      this.db
+        .selectFrom("patients")
+        .select("id")
+        .where("organisation_id", "=", organisationId)
+        .where("id", "=", patientId),
+    ).execute();
   }
 
   async list(organisationId: number, patientId: number, year: number) {

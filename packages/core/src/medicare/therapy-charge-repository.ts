@@ -15,6 +15,12 @@ export interface TherapyChargeRepository {
     year: number,
     through?: string | undefined,
   ): Promise<Record<TherapyBucket, number>>;
+  /**
+   * Serialises the ledger's writers of one patient: held until the caller's transaction ends (a row lock on the
+   * patient), so two completions of the patient's notes read the year one after the other. Resolves also when the
+   * patient is unknown.
+   */
+  lockPatient(organisationId: number, patientId: number): Promise<void>;
   /** The year's charges by service date, then in the order they were recorded. */
   list(organisationId: number, patientId: number, year: number): Promise<TherapyCharge[]>;
 }

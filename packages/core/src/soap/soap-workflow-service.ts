@@ -412,6 +412,8 @@ export class SoapWorkflowService {
           allowed_actions: allowedNoteActions(note.status),
         });
       }
+      // Completions of one patient's notes count towards one Medicare year: they read and write it one at a time.
+      if (action === "COMPLETE") await tx.therapyCharges.lockPatient(orgId, note.patientId);
       const state = await this.readState(tx, note, action);
       const row = this.choose(rows, state, principal.userId);
       const changes: SoapNoteChanges = { status: row.to, updatedAt: now };

@@ -19,6 +19,8 @@ export function memoryMedicare(s: () => MemoryState): Pick<Repositories, "therap
           if (through === undefined || c.serviceDate <= through) out[c.bucket] += c.allowedCents;
         return out;
       },
+      // One thread, and a transaction runs alone: nothing to wait for.
+      async lockPatient() {},
       async list(organisationId, patientId, year) {
         return structuredClone(
           ofYear(organisationId, patientId, year).sort(
