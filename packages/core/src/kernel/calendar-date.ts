@@ -15,3 +15,10 @@ export function isCalendarDate(value: string): boolean {
 export function checkDate(issues: ValidationIssue[], field: string, value: string | null | undefined): void {
   if (value != null && !isCalendarDate(value)) issues.push({ field, reason: "must be a date as YYYY-MM-DD", value });
 }
+
+/** The calendar date `days` after `date` (both YYYY-MM-DD; negative days go back). */
+export function addCalendarDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}

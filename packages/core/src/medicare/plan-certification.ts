@@ -1,3 +1,5 @@
+import { addCalendarDays } from "../kernel/calendar-date.js";
+
 /**
  * The plan of care's certification (CMS Pub. 100-02, chapter 15, section 220.1.3; 42 CFR 424.24(c)): the physician
  * or NPP certifies the plan, signed and dated, within 30 days of the initial evaluation, and recertifies it at least
@@ -24,11 +26,7 @@ export interface CertifiedPeriod {
   certifiedOn: string | null;
 }
 
-const addDays = (date: string, days: number) => {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-};
+const addDays = addCalendarDays;
 
 /** Where a plan's certification stands on `day` (YYYY-MM-DD, clinic-local). */
 export function certificationState(plan: CertifiedPeriod, day: string): CertificationState {

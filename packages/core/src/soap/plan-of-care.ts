@@ -1,3 +1,4 @@
+import { addCalendarDays } from "../kernel/calendar-date.js";
 import { disciplineOfText, type TherapyDiscipline } from "../medicare/therapy-discipline.js";
 
 /** Days a plan of care is certified for from the evaluation's service date (inclusive: 90 days). */
@@ -46,9 +47,7 @@ export interface PlanOfCare {
 
 /** The last day of a certification period that starts on `start` (YYYY-MM-DD). */
 export function certificationEnd(start: string): string {
-  const day = new Date(`${start}T00:00:00Z`);
-  day.setUTCDate(day.getUTCDate() + CERTIFICATION_DAYS - 1);
-  return day.toISOString().slice(0, 10);
+  return addCalendarDays(start, CERTIFICATION_DAYS - 1);
 }
 
 /** Every non-empty string of the Plan form under a key whose lower-case name is one of `keys`, in form order. */

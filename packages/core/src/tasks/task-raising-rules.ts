@@ -2,6 +2,7 @@ import type { AuthorizationView } from "../cases/authorization-usage.js";
 import type { PatientCase } from "../cases/patient-case.js";
 import type { TaskPriority, TaskRule, TaskSubjectType } from "./task.js";
 import { type CertifiedPeriod, certificationState } from "../medicare/plan-certification.js";
+import { addCalendarDays } from "../kernel/calendar-date.js";
 
 /**
  * The conditions under which the system raises a task, as pure functions of the records they read (the rule
@@ -63,8 +64,7 @@ export function cosignVerdict(
   return { holds: false, trigger: "resolve", resolution: "cosigned" };
 }
 
-const addDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 24 * HOUR).toISOString().slice(0, 10);
+const addDays = addCalendarDays;
 
 /**
  * authorization_low: an authorization stored ACTIVE on an open (ACTIVE) case with two visits or fewer left (of

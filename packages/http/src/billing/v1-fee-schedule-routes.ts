@@ -5,6 +5,7 @@ import { routeGroup } from "../define-route.js";
 import { arrayOf, described, integer, plainText, replyObject } from "../openapi/reply-schemas.js";
 import { readTextBody } from "../request-body.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
+import { dollars } from "../medicare/medicare-views.js";
 
 /** A schedule of a few thousand codes is some 100 KB; a file over 2 MiB is not one. */
 const CSV_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -126,7 +127,7 @@ export function v1FeeScheduleRoutes({ practice }: RouteDependencies): RouteDefin
           fees: found.entries.map((e) => ({
             year: e.year,
             code: e.code,
-            allowed_amount: (e.allowedCents / 100).toFixed(2),
+            allowed_amount: dollars(e.allowedCents),
           })),
           pagination: v1Pagination({ page: found.page, size: found.perPage, total: found.total }),
         });
