@@ -590,6 +590,27 @@ for (const engine of availableEngines()) {
         subject: { type: "case" },
       });
 
+      // A plan belongs to its evaluation's clinic: a token restricted to another clinic neither reads nor certifies it.
+      const lakeside = (
+        await rt.runtime.practice.storage.repositories.organisations.ensureClinic({
+          organisationId: 1,
+          name: "Lakeside",
+          timeZone: "America/Chicago",
+        })
+      ).id;
+      const outside = await rt.token({ scope: "read write", clinicIds: [lakeside] });
+      expect((await get(`/apis/v1/plan-of-care/${planId}`, outside)).body.error_code).toBe("PLAN_OF_CARE_NOT_FOUND");
+      const outsideCertify = await post(
+        `/apis/v1/plan-of-care/${planId}/certification`,
+        { signed_on: on(10), signed_by: "Dr. Lee Park" },
+        outside,
+      );
+      expect(outsideCertify.status).toBe(404);
+      expect(outsideCertify.body.error_code).toBe("PLAN_OF_CARE_NOT_FOUND");
+      expect((await get(`/apis/v1/plan-of-care/${planId}`)).body.data.certification.certified_on).toBeNull();
+      const inside = await rt.token({ scope: "read", clinicIds: [ids.clinic] });
+      expect((await get(`/apis/v1/plan-of-care/${planId}`, inside)).body.data.plan_of_care_id).toBe(planId);
+
       // Certifying: a date before the evaluation or ahead, or no signer, is named; then it is recorded.
       const certify = (body: unknown) => post(`/apis/v1/plan-of-care/${planId}/certification`, body);
       const before = await certify({ signed_on: on(-1), signed_by: "Dr. Lee Park" });
@@ -616,6 +637,31 @@ for (const engine of availableEngines()) {
       const after = await newNote(p.patient, p.caseId, "PROGRESS_REPORT", E + 95 * DAY_S);
       await sheet(p.patient, after.context_id, lines(["97110", 1, GP]));
       expect(codes((await sign(after.context_id)).body.data)).toContain("CERTIFICATION_LAPSED");
+    });
+
+    it("counts signed notes as treatment days: two daily notes signed before either completes cannot both pass as the 9th", async () => {
+      const DAY_S = 86_400;
+      const E = DAY - 150 * DAY_S;
+      const p = await patientWith("Signed", payers.partB);
+      await visit(p.patient, p.caseId, [["97161", 1, GP]], "INITIAL_SOAP", E);
+      // Days 2 to 8 completed.
+      for (let d = 1; d <= 7; d++) await visit(p.patient, p.caseId, [["97110", 1, GP]], "FOLLOWUP_SOAP", E + d * DAY_S);
+      // The 10th day's note signed first, while 8 days are documented: it is the 9th, allowed; not completed.
+      const later = await newNote(p.patient, p.caseId, "FOLLOWUP_SOAP", E + 9 * DAY_S);
+      await sheet(p.patient, later.context_id, lines(["97110", 1, GP]));
+      expect((await sign(later.context_id)).body.code).toBe(2000);
+      // The 9th day's note: the signed one counts, so this is the 10th treatment day and needs a progress report.
+      const ninth = await newNote(p.patient, p.caseId, "FOLLOWUP_SOAP", E + 8 * DAY_S);
+      await sheet(p.patient, ninth.context_id, lines(["97110", 1, GP]));
+      const refused = await sign(ninth.context_id);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ error_code: "PROGRESS_REPORT_DUE", details: { treatment_days: 10 } });
+      expect((await get(`/apis/v1/soap-context/${ninth.context_id}/signatures`)).body.data.signatures).toEqual([]);
+      // The signed one still completes (it is the 9th), and the case counts it.
+      expect((await complete(later.context_id)).body.data.status).toBe("COMPLETED");
+      expect(
+        (await get(`/apis/soap-enrichment/v1/patientCase/${p.caseId}`)).body.data.visits_since_progress_report,
+      ).toBe(9);
     });
 
     it("leaves a commercial case's 10th daily note alone", async () => {
@@ -655,6 +701,34 @@ for (const engine of availableEngines()) {
       expect(done.map((d) => d.body.data.status)).toEqual(["COMPLETED", "COMPLETED"]);
       expect(await events()).toBe(1);
       expect((await year(p.patient)).buckets.PT_SLP.incurred).toBe("3350.00");
+
+      // An amount incurred elsewhere that crosses $3,000 raises it too (no note), once; the next raises none.
+      const otherPatient = await patientWith("Elsewhere", payers.partB);
+      const elsewhereEvents = async () =>
+        Number(
+          await rt.scalar(
+            `select count(*) from outbox where event_type = 'medicare.review_threshold_reached' and data like '%"patient_id":${otherPatient.patient},%'`,
+          ),
+        );
+      const record = (amount: string) =>
+        post(`/apis/v1/patient/${otherPatient.patient}/therapy-thresholds/incurred-elsewhere`, {
+          service_date: "2026-03-01",
+          bucket: "OT",
+          amount,
+        });
+      expect((await record("2999.99")).status).toBe(200);
+      expect(await elsewhereEvents()).toBe(0);
+      expect((await record("0.02")).status).toBe(200);
+      expect((await record("10.00")).status).toBe(200);
+      expect(await elsewhereEvents()).toBe(1);
+      const crossing = JSON.parse(
+        String(
+          await rt.scalar(
+            `select data from outbox where event_type = 'medicare.review_threshold_reached' and data like '%"patient_id":${otherPatient.patient},%'`,
+          ),
+        ),
+      );
+      expect(crossing).toMatchObject({ soap_note_id: null, year: 2026, bucket: "OT", incurred_cents: 300_001 });
     });
   });
 }

@@ -1,4 +1,10 @@
-import type { TherapyBucket, TherapyCharge, TherapyChargeRepository, TherapyChargeSource } from "@openpractice/core";
+import type {
+  LedgerRead,
+  TherapyBucket,
+  TherapyCharge,
+  TherapyChargeRepository,
+  TherapyChargeSource,
+} from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { fromDbTime, toDbTime } from "../db-time.js";
 import type { Database } from "../schema.js";
@@ -58,7 +64,7 @@ export class KyselyTherapyChargeRepository implements TherapyChargeRepository {
     return out;
   }
 
-  async totals(organisationId: number, patientId: number, year: number, through?: string) {
+  async totals(organisationId: number, patientId: number, year: number, through?: string, read: LedgerRead = "latest") {
     let q = this.db
       .selectFrom("therapy_charges")
       .select((eb) => ["bucket", eb.fn.sum<string | number>("allowed_cents").as("cents")])
@@ -68,7 +74,8 @@ export class KyselyTherapyChargeRepository implements TherapyChargeRepository {
     if (through !== undefined) q = q.where("service_date", "<=", through);
     // The latest committed rows: a completion reads them after taking the patient's lock, also where its snapshot
     // predates the other completion's commit (MySQL and MariaDB's repeatable read).
-    const rows = await readLatest(this.profile, q.groupBy("bucket")).execute();
+    const grouped = q.groupBy("bucket");
+    const rows = await (read === "latest" ? readLatest(this.profile, grouped) : grouped).execute();
     const out: Record<TherapyBucket, number> = { PT_SLP: 0, OT: 0 };
     for (const r of rows) if (r.bucket === "PT_SLP" || r.bucket === "OT") out[r.bucket] = Number(r.cents);
     return out;

@@ -9,6 +9,7 @@ import { patientError } from "../patients/patient-errors.js";
 import { partBAmong, visitCards } from "./medicare-coverage.js";
 import { medicareEvent } from "./medicare-events.js";
 import type { MedicareServiceRepositories } from "./medicare-service-repositories.js";
+import type { LedgerRead } from "./therapy-charge-repository.js";
 import {
   type IncurredElsewhereDraft,
   incurredElsewhereIssues,
@@ -96,6 +97,8 @@ export async function visitThresholdCheck(
   r: MedicareServiceRepositories,
   visit: TherapyVisit,
   lines: readonly SheetLine[],
+  /** `plain` outside a transaction (a sheet's answer after its commit): it never waits behind a completion's lock. */
+  read: LedgerRead = "latest",
   serviceDate?: string,
 ): Promise<MedicareVisitCheck | undefined> {
   // Independent reads side by side: on a pool (a read outside a transaction) they go out at once.
@@ -103,7 +106,7 @@ export async function visitThresholdCheck(
   if (!(await partBAmong(r, visit.organisationId, cards, day))) return undefined;
   const year = Number(day.slice(0, 4));
   const [prior, fees, plan, withShares] = await Promise.all([
-    r.therapyCharges.totals(visit.organisationId, visit.patientId, year, day),
+    r.therapyCharges.totals(visit.organisationId, visit.patientId, year, day, read),
     r.feeSchedules.allowedCents(visit.organisationId, year, [...new Set(lines.map((l) => l.code))]),
     r.plansOfCare.findFor(visit.organisationId, visit.patientId, visit.serviceCaseId),
     withAssistants(r, visit, lines),
@@ -179,26 +182,45 @@ export async function recordCompletedVisit(
         ],
   );
   if (charges.length) await r.therapyCharges.insert(charges);
-  if (check.thresholds) {
-    for (const bucket of THERAPY_BUCKETS) {
-      const after = before[bucket] + check.buckets[bucket].visitCents;
-      if (before[bucket] <= check.thresholds.reviewCents && after > check.thresholds.reviewCents)
-        await r.outbox.append(
-          medicareEvent(
-            "medicare.review_threshold_reached",
-            {
-              organisation_id: visit.organisationId,
-              patient_id: visit.patientId,
-              soap_note_id: visit.contextId,
-              year: check.year,
-              bucket,
-              incurred_cents: after,
-              threshold_cents: check.thresholds.reviewCents,
-            },
-            now,
-          ),
-        );
-    }
+  const added = Object.fromEntries(THERAPY_BUCKETS.map((b) => [b, check.buckets[b].visitCents])) as BucketCents;
+  await appendReviewCrossings(r, { ...visit, soapNoteId: visit.contextId }, check.year, before, added, now);
+}
+
+type BucketCents = Record<TherapyBucket, number>;
+
+/**
+ * The review event for each bucket that `added` takes from at or under the year's review threshold to past it:
+ * once per patient, year and bucket, since a later amount starts above it (the caller holds the patient's lock, so
+ * two writers cannot both start under it). Nothing for a year without thresholds.
+ */
+async function appendReviewCrossings(
+  r: Pick<MedicareServiceRepositories, "outbox">,
+  by: { organisationId: number; patientId: number; soapNoteId: string | null },
+  year: number,
+  before: BucketCents,
+  added: BucketCents,
+  now: Date,
+): Promise<void> {
+  const thresholds = thresholdsOf(year);
+  if (!thresholds) return;
+  for (const bucket of THERAPY_BUCKETS) {
+    const after = before[bucket] + added[bucket];
+    if (before[bucket] <= thresholds.reviewCents && after > thresholds.reviewCents)
+      await r.outbox.append(
+        medicareEvent(
+          "medicare.review_threshold_reached",
+          {
+            organisation_id: by.organisationId,
+            patient_id: by.patientId,
+            soap_note_id: by.soapNoteId,
+            year,
+            bucket,
+            incurred_cents: after,
+            threshold_cents: thresholds.reviewCents,
+          },
+          now,
+        ),
+      );
   }
 }
 
@@ -264,8 +286,22 @@ export class TherapyThresholdService {
         recordedBy: principal.userId,
         createdAt: now,
       };
+      // As a completion does: the patient's year read and written one writer at a time, so a crossing is seen once.
+      await tx.therapyCharges.lockPatient(principal.organisationId, patientId);
+      const before = await tx.therapyCharges.totals(principal.organisationId, patientId, charge.year);
       const [stored] = await tx.therapyCharges.insert([charge]);
       if (!stored) throw new Error("the amount incurred elsewhere was not stored");
+      const added = Object.fromEntries(
+        THERAPY_BUCKETS.map((b) => [b, b === charge.bucket ? charge.allowedCents : 0]),
+      ) as BucketCents;
+      await appendReviewCrossings(
+        tx,
+        { organisationId: principal.organisationId, patientId, soapNoteId: null },
+        charge.year,
+        before,
+        added,
+        now,
+      );
       return stored;
     });
   }

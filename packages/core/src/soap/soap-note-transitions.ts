@@ -15,7 +15,8 @@ export type SoapNoteAction = (typeof SOAP_NOTE_ACTIONS)[number];
  * - `signed`: the author's signature and, where required, the co-signature are in place and the content hash still matches;
  * - `medicare_modifiers`: for a visit billed to Medicare Part B, every billed line carries GP, GO or GN;
  * - `progress_report`: a daily note (FOLLOWUP_SOAP) of a case's visit billed to Medicare Part B is not the 10th
- *   treatment day since the last evaluation or progress report (then it must be a PROGRESS_REPORT).
+ *   treatment day since the last evaluation or progress report (then it must be a PROGRESS_REPORT); signed, co-sign
+ *   pending and completed notes of the case all count, and it is checked at signing and again at completion.
  */
 export type SoapNoteGuard =
   | "author"
@@ -106,7 +107,7 @@ export const SOAP_NOTE_TRANSITIONS: readonly SoapNoteTransition[] = Object.freez
   {
     from: "INCOMPLETED",
     action: "COMPLETE",
-    guards: ["ready", "signed", "medicare_modifiers"],
+    guards: ["ready", "signed", "medicare_modifiers", "progress_report"],
     to: "COMPLETED",
     effects: [
       "set_completed",

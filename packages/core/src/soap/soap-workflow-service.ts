@@ -46,6 +46,13 @@ import {
 } from "../cases/progress-reports.js";
 import type { MedicareWarning } from "../medicare/visit-thresholds.js";
 
+/** An INCOMPLETED note is a documented visit once its author signed it (completed ones always are). */
+async function isSigned(tx: SoapServiceRepositories, note: SoapNote): Promise<boolean> {
+  if (note.completed) return true;
+  const signatures = await tx.soapNotes.signaturesOf(note.organisationId, note.contextId);
+  return signatures.some((s) => s.role === "AUTHOR");
+}
+
 /** A note after a status action, with the warnings the action raised (the Medicare therapy rules'; empty otherwise). */
 export type SoapNoteActionResult = SoapNote & { warnings: MedicareWarning[] };
 
@@ -263,15 +270,27 @@ export class SoapWorkflowService {
     return r.soapNotes.historyOf(principal.organisationId, contextId);
   }
 
-  /** A plan of care of the caller's organisation, with where its certification stands today. */
+  /**
+   * A plan of care of the caller's organisation, with where its certification stands today. A plan belongs to its
+   * evaluation's clinic: outside the caller's clinic restriction it is not there.
+   */
   async planOfCare(principal: Principal, id: number): Promise<PlanOfCareView> {
-    const plan = await this.deps.storage.repositories.plansOfCare.findById(principal.organisationId, id);
+    const r = this.deps.storage.repositories;
+    const plan = await r.plansOfCare.findById(principal.organisationId, id);
     if (!plan) throw planNotFound(id);
-    return this.withCertification(plan);
+    const source = await existingNote(r, principal, plan.sourceContextId, () => planNotFound(id));
+    return this.withCertification(r, plan, source.clinicId);
   }
 
-  private withCertification(plan: PlanOfCare): PlanOfCareView {
-    return { ...plan, certification: certificationState(plan, this.deps.clock.now().toISOString().slice(0, 10)) };
+  /** The plan with its certification judged on today's date at the evaluation's clinic (its time zone). */
+  private async withCertification(
+    r: Pick<SoapServiceRepositories, "organisations">,
+    plan: PlanOfCare,
+    clinicId: number,
+  ): Promise<PlanOfCareView> {
+    const clinic = await r.organisations.findClinic(plan.organisationId, clinicId);
+    const today = localDate(this.deps.clock.now(), clinic?.timeZone ?? "UTC");
+    return { ...plan, certification: certificationState(plan, today) };
   }
 
   /**
@@ -291,12 +310,13 @@ export class SoapWorkflowService {
       if (!found) throw planNotFound(id);
       const plan = await tx.plansOfCare.findFor(orgId, found.patientId, found.serviceCaseId, { forUpdate: true });
       if (!plan) throw planNotFound(id);
+      const source = await existingNote(tx, principal, plan.sourceContextId, () => planNotFound(id));
       const issues = certificationIssues(plan, input, now);
       if (issues.length) throw DomainError.validation(issues);
       const certified = { ...plan, certifiedOn: input.signedOn, certifiedBy: input.signedBy.trim(), updatedAt: now };
       await tx.plansOfCare.update(certified);
       await queuePlanOfCareChange(tx, orgId, plan.id, now);
-      return this.withCertification(certified);
+      return this.withCertification(tx, certified, source.clinicId);
     });
   }
 
@@ -331,7 +351,7 @@ export class SoapWorkflowService {
         ? await visitThresholdCheck(tx, note, visitLinesOf(assessment))
         : undefined;
     const progress =
-      action === "SIGN" && medicare && note.type === "FOLLOWUP_SOAP" && note.serviceCaseId !== null
+      medicare && note.type === "FOLLOWUP_SOAP" && note.serviceCaseId !== null
         ? await this.reportingPeriod(tx, note)
         : undefined;
     return {
@@ -351,23 +371,29 @@ export class SoapWorkflowService {
     };
   }
 
-  /** The note's case's reporting period with the note as one more completed visit. */
+  /**
+   * The note's case's reporting period with the note as one more visit. Every documented visit counts, not only the
+   * completed ones: a note signed or awaiting co-signature is a treatment day already, so two daily notes signed
+   * before either completes cannot both pass as the 9th day (checked again at completion, in completion order).
+   */
   private async reportingPeriod(tx: SoapServiceRepositories, note: SoapNote): Promise<ProgressReportPeriod> {
+    const orgId = note.organisationId;
     const [clinics, { notes }] = await Promise.all([
-      tx.organisations.listClinics(note.organisationId),
+      tx.organisations.listClinics(orgId),
       tx.soapNotes.list({
-        organisationId: note.organisationId,
+        organisationId: orgId,
         serviceCaseId: note.serviceCaseId ?? undefined,
-        completed: true,
+        statuses: ["INCOMPLETED", "COSIGN", "COMPLETED"],
         limit: 10_000,
         offset: 0,
       }),
     ]);
-    const zoneOf = (clinicId: number) => clinics.find((c) => c.id === clinicId)?.timeZone ?? "UTC";
-    return progressReportPeriod(
-      [...notes.filter((n) => n.contextId !== note.contextId), { ...note, completed: true }],
-      zoneOf,
+    const others = notes.filter((n) => n.contextId !== note.contextId && n.type !== "ADDENDUM");
+    const documented = await Promise.all(
+      others.map(async (n) => ({ ...n, completed: n.status !== "INCOMPLETED" || (await isSigned(tx, n)) })),
     );
+    const zoneOf = (clinicId: number) => clinics.find((c) => c.id === clinicId)?.timeZone ?? "UTC";
+    return progressReportPeriod([...documented, { ...note, completed: true }], zoneOf);
   }
 
   /** The row whose guards all hold, or the refusal of the most relevant failing guard (who may act before what is missing). */

@@ -88,7 +88,10 @@ async function withMedicare(
   note: SoapNote,
   assessed: { sheet: TreatmentSheet; assessment: TreatmentSheetAssessment },
 ): Promise<AssessedTreatmentSheet> {
-  const medicare = note.completed ? undefined : await visitThresholdCheck(r, note, visitLinesOf(assessed.assessment));
+  // Read after the write's commit, outside any transaction: a plain read of the ledger, never waiting for a lock.
+  const medicare = note.completed
+    ? undefined
+    : await visitThresholdCheck(r, note, visitLinesOf(assessed.assessment), "plain");
   return { ...assessed, medicare: medicare ?? null };
 }
 

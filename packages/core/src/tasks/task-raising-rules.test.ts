@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { AuthorizationView } from "../cases/authorization-usage.js";
 import type { Authorization } from "../cases/authorization.js";
-import { authorizationVerdict, cosignVerdict, quarantineVerdict, ruleKeyOf } from "./task-raising-rules.js";
+import {
+  authorizationVerdict,
+  cosignVerdict,
+  planCertificationVerdict,
+  quarantineVerdict,
+  ruleKeyOf,
+} from "./task-raising-rules.js";
 
 const NOW = new Date("2031-05-10T15:00:00Z");
 const TODAY = "2031-05-10";
@@ -64,6 +70,36 @@ describe("task raising rules", () => {
     expect(authorizationVerdict(view({ authorizedVisits: 0 }, 0), openCase, TODAY, NOW).holds).toBe(false);
     expect(authorizationVerdict(view({}, 1), { ...openCase, therapistIds: [] }, TODAY, NOW)).toMatchObject({
       task: { assigneeUserId: null },
+    });
+  });
+
+  it("plan_certification: due soon raises; certified resolves; a new uncertified period not yet due withdraws", () => {
+    const plan = (start: string, certifiedOn: string | null) => ({
+      patientId: 7,
+      certificationStart: start,
+      certificationEnd: "2031-08-01",
+      certifiedOn,
+    });
+    // Evaluated 2031-04-15: due 2031-05-15, within 10 days of TODAY.
+    expect(planCertificationVerdict(plan("2031-04-15", null), openCase, true, 104, TODAY, NOW)).toMatchObject({
+      holds: true,
+      task: { title: "Certify the plan of care", assigneeUserId: 104, priority: "normal" },
+    });
+    expect(planCertificationVerdict(plan("2031-04-15", "2031-04-20"), openCase, true, 104, TODAY, NOW)).toEqual({
+      holds: false,
+      trigger: "resolve",
+      resolution: "certified",
+    });
+    // A re-evaluation on 2031-05-08 starts a new period, uncertified and not due: nothing was certified.
+    expect(planCertificationVerdict(plan("2031-05-08", null), openCase, true, 104, TODAY, NOW)).toEqual({
+      holds: false,
+      trigger: "withdraw",
+      resolution: "new_period",
+    });
+    expect(planCertificationVerdict(plan("2031-04-15", null), openCase, false, 104, TODAY, NOW)).toEqual({
+      holds: false,
+      trigger: "withdraw",
+      resolution: "condition_cleared",
     });
   });
 

@@ -143,8 +143,9 @@ export function planCertificationVerdict(
   if (!plan || !patientCase || patientCase.treatmentStatus !== "ACTIVE" || !medicare)
     return { holds: false, trigger: "withdraw", resolution: "condition_cleared" };
   const state = certificationState(plan, today);
-  if (state.status === "CERTIFIED" || state.status === "PENDING")
-    return { holds: false, trigger: "resolve", resolution: "certified" };
+  // Certified: resolved. A re-evaluation's new period not yet due (PENDING, uncertified): withdrawn, nothing was certified.
+  if (state.status === "CERTIFIED") return { holds: false, trigger: "resolve", resolution: "certified" };
+  if (state.status === "PENDING") return { holds: false, trigger: "withdraw", resolution: "new_period" };
   const lapsed = state.status === "LAPSED";
   const recert = plan.certifiedOn !== null;
   const dueNoon = Date.parse(`${state.dueDate}T12:00:00Z`);

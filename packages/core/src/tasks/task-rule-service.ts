@@ -16,6 +16,7 @@ import {
 } from "./task-raising-rules.js";
 import { taskTransition } from "./task-status-transitions.js";
 import { medicarePartBCoverage } from "../medicare/medicare-coverage.js";
+import { localDate } from "../cases/visit-tracking.js";
 import { applyTaskTransition, eventOf } from "./task-transition-effects.js";
 import type { TaskServiceRepositories } from "./tasks-service-repositories.js";
 
@@ -62,7 +63,10 @@ export class TaskRuleService {
         const medicare = visit ? (await medicarePartBCoverage(r, visit, this.today())) !== undefined : false;
         const evaluator = plan && (await r.soapNotes.findByContextId(organisationId, plan.sourceContextId));
         const assignee = patientCase?.therapistIds[0] ?? evaluator?.renderingPhysician ?? null;
-        return planCertificationVerdict(plan, patientCase, medicare, assignee, this.today(), now);
+        // Judged on the evaluation's clinic-local date, as the signing warnings and the plan's view are.
+        const clinic = evaluator && (await r.organisations.findClinic(organisationId, evaluator.clinicId));
+        const today = localDate(now, clinic?.timeZone ?? "UTC");
+        return planCertificationVerdict(plan, patientCase, medicare, assignee, today, now);
       }
       case "authorization_low": {
         const authorization = await r.authorizations.findById(organisationId, Number(subjectId));
