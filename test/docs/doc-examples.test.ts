@@ -36,6 +36,7 @@ const PAGES = [
   "docs/tasks.md",
   "docs/sso.md",
   "docs/medicare-therapy.md",
+  "docs/fhir.md",
 ];
 
 function runBash(

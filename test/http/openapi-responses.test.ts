@@ -1362,6 +1362,20 @@ describe("replies of the running server match /openapi.json", () => {
     expect(problems).toEqual([]);
   });
 
+  it("FHIR R4: the CapabilityStatement, each type searched and read, OperationOutcomes", async () => {
+    await call("GET /fhir/R4/metadata", "/fhir/R4/metadata", 200, { token: null });
+    for (const type of ["Patient", "Practitioner", "PractitionerRole", "Organization", "Location"]) {
+      const bundle = await call(`GET /fhir/R4/${type}`, `/fhir/R4/${type}?_count=1`, 200);
+      expect(bundle.entry).toHaveLength(1);
+      await call(`GET /fhir/R4/${type}/{id}`, `/fhir/R4/${type}/${bundle.entry[0].resource.id}`, 200);
+      await call(`GET /fhir/R4/${type}/{id}`, `/fhir/R4/${type}/999999`, 404);
+      await call(`GET /fhir/R4/${type}`, `/fhir/R4/${type}?colour=blue`, 400);
+      await call(`GET /fhir/R4/${type}`, `/fhir/R4/${type}`, 401, { token: null });
+    }
+    await call("GET /fhir/R4/Patient", "/fhir/R4/Patient", 403, { token: await rt.token({ scope: "tasks:read" }) });
+    expect(problems).toEqual([]);
+  });
+
   it("covered the representative operations (and reports how much of the document real replies checked)", () => {
     const required = [
       "POST /apis/v1/patient 200",

@@ -19,6 +19,7 @@ import { documentsKyselyModule } from "./modules/documents.js";
 import { tasksKyselyModule } from "./modules/tasks.js";
 import { ssoKyselyModule } from "./modules/sso.js";
 import { medicareKyselyModule } from "./modules/medicare.js";
+import { fhirKyselyModule } from "./modules/fhir.js";
 import { webhooksKyselyModule } from "./modules/webhooks.js";
 import type { Database } from "./schema.js";
 import type { SqlDialectProfile } from "./sql-dialect-profile.js";
@@ -49,6 +50,7 @@ export const kyselyModules = [
   tasksKyselyModule,
   ssoKyselyModule,
   medicareKyselyModule,
+  fhirKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;

@@ -24,6 +24,7 @@ import { documentsModule } from "./documents/module.js";
 import { tasksModule } from "./tasks/module.js";
 import { ssoModule } from "./sso/module.js";
 import { medicareModule } from "./medicare/module.js";
+import { fhirModule } from "./fhir/module.js";
 
 /**
  * Every domain of core, in one list: the storage port (Repositories), the
@@ -59,6 +60,7 @@ export const coreModules = [
   tasksModule,
   ssoModule,
   medicareModule,
+  fhirModule,
 ] as const;
 
 type CoreModules = typeof coreModules;
@@ -113,3 +115,7 @@ export * from "./medicare/therapy-charge-repository.js";
 export * from "./medicare/visit-thresholds.js";
 export * from "./medicare/therapy-threshold-service.js";
 export { MEDICARE_EVENTS } from "./medicare/medicare-events.js";
+export * from "./fhir/fhir-patient-search.js";
+export * from "./fhir/fhir-search-values.js";
+export * from "./fhir/fhir-search-service.js";
+export { FHIR_ERROR_CODES, fhirError as fhirDomainError } from "./fhir/fhir-errors.js";

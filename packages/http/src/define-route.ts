@@ -66,6 +66,7 @@ export interface RouteSpec<P extends string, B, Q, I> {
   rateLimitBucket?: string;
   readsOnly?: boolean;
   hitWithWrite?: boolean;
+  rawQuery?: boolean;
   requestBody?: B;
   query?: Q;
   ids?: I;
@@ -84,6 +85,7 @@ export interface RouteSpec<P extends string, B, Q, I> {
 const ERROR_BODY = {
   v1: { $ref: "#/components/schemas/V1Error" },
   v2: { $ref: "#/components/schemas/V2Error" },
+  fhir: { $ref: "#/components/schemas/FhirOperationOutcome" },
 } as const;
 
 /**
@@ -92,7 +94,7 @@ const ERROR_BODY = {
  * A route's own entry for a status wins.
  */
 function commonResponses(route: RouteDefinition): Record<string, ResponseSpec> {
-  const schema = route.contract === "v1" ? ERROR_BODY.v1 : ERROR_BODY.v2;
+  const schema = route.contract === "v1" ? ERROR_BODY.v1 : route.contract === "fhir" ? ERROR_BODY.fhir : ERROR_BODY.v2;
   const out: Record<string, ResponseSpec> = {};
   // A route whose v1 client errors come with another status (v1ErrorStatus) answers none of 400, 403 and 404.
   const ownStatus = route.v1ErrorStatus === undefined;

@@ -16,6 +16,7 @@ import { contractOfPath } from "./contracts/path-contract.js";
 import { readPathId, type PathIdKind } from "./contracts/path-id.js";
 import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
+import { fhirError } from "./contracts/fhir-contract.js";
 import { httpModules, V1_ERROR_MAP, V2_STATUS_MAP } from "./http-modules.js";
 import { buildOpenApiDocument, openApiDocumentAt, type OpenApiDocument } from "./openapi/openapi-document.js";
 import {
@@ -25,7 +26,7 @@ import {
   type LastResortContext,
 } from "./last-resort.js";
 import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from "./request-body.js";
-import { parseQuery, requestIdFor } from "./request-context.js";
+import { assertUtf8Query, parseQuery, requestIdFor } from "./request-context.js";
 import type { Contract, RouteContext, RouteDefinition } from "./route.js";
 import { systemRoutes, type DocsAssets } from "./system/system-routes.js";
 import { securityHeaderWriter, type SecurityHeaderOptions } from "./security-headers.js";
@@ -74,7 +75,9 @@ export interface ConnectionInfo {
 export type FetchHandler = (request: Request, connection?: ConnectionInfo) => Promise<Response>;
 
 /** GET routes whose reads an organisation with audit_reads records: those of patient records. */
-const readsPatientRecords = (route: RouteDefinition) => route.method === "GET" && /\/patients?(\/|$)/.test(route.path);
+/** A read of patient records: v1 and v2 patient paths, and the FHIR facade's Patient. */
+const readsPatientRecords = (route: RouteDefinition) =>
+  route.method === "GET" && (/\/patients?(\/|$)/.test(route.path) || /^\/fhir\/R4\/Patient(\/|$)/.test(route.path));
 
 /** Platform tokens go to platform routes only, and only they do. */
 function assertPlatformFit(route: RouteDefinition, principal: Principal) {
@@ -156,6 +159,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     requestId: string,
     headers: Record<string, string>,
   ): Response {
+    if (contract === "fhir") return fhirError(error, V2_STATUS_MAP[error.code], route?.fieldNames, headers);
     return contract === "v2"
       ? v2Error(error, V2_STATUS_MAP[error.code], { requestId, now: practice.clock.now() }, route?.fieldNames, headers)
       : v1Error(error, V1_ERROR_MAP[error.code], route?.fieldNames, headers, route?.v1ErrorStatus);
@@ -302,7 +306,10 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
         now: practice.clock.now(),
         basePath: mountPath(request.headers.get("x-forwarded-prefix")),
         remoteAddress: connection?.remoteAddress,
-        query: () => (parsedQuery ??= parseQuery(url, route.query, queryValidator)),
+        query: () =>
+          (parsedQuery ??= route.rawQuery
+            ? (assertUtf8Query(url.search), {})
+            : parseQuery(url, route.query, queryValidator)),
         ids: {},
         responseHeaders: headers,
         body: () =>

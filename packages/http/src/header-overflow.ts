@@ -3,6 +3,7 @@ import { bearerChallenge } from "./auth/bearer-challenge.js";
 import { MAX_TOKEN_LENGTH } from "./auth/jwt-authenticator.js";
 import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
+import { fhirError } from "./contracts/fhir-contract.js";
 import { contractOfPath } from "./contracts/path-contract.js";
 import { V1_ERROR_MAP, V2_STATUS_MAP } from "./http-modules.js";
 
@@ -67,10 +68,13 @@ async function overflowAnswer(path: string | null, o: Required<HeaderOverflowOpt
     connection: "close",
   };
   const local = path !== null && o.prefix && path.startsWith(o.prefix) ? path.slice(o.prefix.length) || "/" : path;
+  const contract = local === null ? "v1" : contractOfPath(local);
   const response =
-    local !== null && contractOfPath(local) === "v2"
+    contract === "v2"
       ? v2Error(error, V2_STATUS_MAP[error.code], { requestId, now: o.now() }, undefined, headers)
-      : v1Error(error, V1_ERROR_MAP[error.code], undefined, headers);
+      : contract === "fhir"
+        ? fhirError(error, V2_STATUS_MAP[error.code], undefined, headers)
+        : v1Error(error, V1_ERROR_MAP[error.code], undefined, headers);
   const body = await response.text();
   const lines = [
     `HTTP/1.1 ${response.status} Unauthorized`,

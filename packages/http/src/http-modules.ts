@@ -5,6 +5,7 @@ import { documentsHttpModule } from "./documents/module.js";
 import { tasksHttpModule } from "./tasks/module.js";
 import { ssoHttpModule } from "./sso/module.js";
 import { medicareHttpModule } from "./medicare/module.js";
+import { fhirHttpModule } from "./fhir/module.js";
 import { coveragesHttpModule } from "./coverages/module.js";
 import type { ErrorCode } from "@openpractice/core";
 import { accessHttpModule } from "./access/module.js";
@@ -53,6 +54,7 @@ export const httpModules = [
   tasksHttpModule,
   ssoHttpModule,
   medicareHttpModule,
+  fhirHttpModule,
   systemHttpModule,
 ] as const;
 

@@ -122,9 +122,9 @@ export function lastResortResponse(
   const body =
     seen.contract === "v2"
       ? `{"error":{"code":"INTERNAL_ERROR","message":"${MESSAGE}","details":{}},"meta":{"timestamp":"${new Date().toISOString()}","request_id":${id}}}`
-      : `{"code":5000,"data":null,"message":"${MESSAGE}","error_code":"INTERNAL_ERROR"}`;
-  return new Response(body, {
-    status: 500,
-    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId },
-  });
+      : seen.contract === "fhir"
+        ? `{"resourceType":"OperationOutcome","issue":[{"severity":"fatal","code":"exception","details":{"text":"INTERNAL_ERROR"},"diagnostics":"${MESSAGE}"}]}`
+        : `{"code":5000,"data":null,"message":"${MESSAGE}","error_code":"INTERNAL_ERROR"}`;
+  const type = seen.contract === "fhir" ? "application/fhir+json; charset=utf-8" : "application/json; charset=utf-8";
+  return new Response(body, { status: 500, headers: { "content-type": type, "x-request-id": requestId } });
 }

@@ -45,7 +45,7 @@ const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
  * character): URLSearchParams would silently read each bad byte as U+FFFD, so the value used would not be the one
  * sent. Malformed escapes such as "%zz" stay text, as URLSearchParams reads them.
  */
-function assertUtf8Query(search: string): void {
+export function assertUtf8Query(search: string): void {
   if (!search.includes("%")) return;
   for (const pair of search.slice(1).split("&")) {
     if (!pair.includes("%")) continue;

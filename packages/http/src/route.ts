@@ -6,7 +6,7 @@ import type { SchemaValidator } from "./validation/ajv-validator.js";
 import type { JsonSchema } from "./validation/json-schema.js";
 
 /** Which wire contract a route speaks; it decides how errors are rendered. */
-export type Contract = "v1" | "v2" | "system";
+export type Contract = "v1" | "v2" | "fhir" | "system";
 
 /**
  * What a handler receives. A route declared with `route()` (define-route.ts) sees `body()`, `query()`,
@@ -85,6 +85,11 @@ export interface RouteDefinition {
    * handler that returns before its transaction ends gets an error.
    */
   hitWithWrite?: boolean;
+  /**
+   * The handler reads `ctx.url.searchParams` itself (FHIR search: parameters repeat, carry modifiers such as
+   * `family:exact`): `query` only documents them, and the handler table checks the query's encoding alone.
+   */
+  rawQuery?: boolean;
   requestBody?: JsonSchema;
   /** The media type the OpenAPI document gives requestBody; default application/json (which ctx.body() reads). */
   requestContentType?: string;

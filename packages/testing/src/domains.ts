@@ -18,6 +18,8 @@ import { memoryAppointments } from "./memory/memory-appointments.js";
 import { memoryBillingCodes } from "./memory/memory-billing-codes.js";
 import { memoryFeeSchedules } from "./memory/memory-fee-schedules.js";
 import { memoryMedicare } from "./memory/memory-medicare.js";
+import { memoryFhir } from "./memory/memory-fhir.js";
+import { describeFhirConformance } from "./conformance/fhir-conformance.js";
 import { describeMedicareConformance } from "./conformance/medicare-conformance.js";
 import { memoryCases } from "./memory/memory-cases.js";
 import { memoryDocuments } from "./memory/memory-documents.js";
@@ -105,6 +107,7 @@ export const testingDomains = [
   { key: "tasks", repositories: memoryTasks, conformance: describeTaskConformance },
   { key: "sso", repositories: memorySso, conformance: describeSsoConformance },
   { key: "medicare", repositories: memoryMedicare, conformance: describeMedicareConformance },
+  { key: "fhir", repositories: memoryFhir, conformance: describeFhirConformance },
 ] as const satisfies readonly TestingDomain[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

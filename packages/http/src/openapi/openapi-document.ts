@@ -1,5 +1,6 @@
 import { V1_ERROR_SCHEMA } from "../contracts/v1-contract.js";
 import { V2_ERROR_SCHEMA } from "../contracts/v2-contract.js";
+import { FHIR_OPERATION_OUTCOME_SCHEMA } from "../contracts/fhir-contract.js";
 import { contractOfPath } from "../contracts/path-contract.js";
 import type { Contract, RouteDefinition } from "../route.js";
 import type { JsonSchema } from "../validation/json-schema.js";
@@ -104,9 +105,10 @@ function assertRefsResolve(node: unknown, schemas: Record<string, unknown>, wher
  * request whose headers exceed the server's limit with the 401 of the path's contract.
  */
 const HEADER_OVERFLOW =
-  "request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead";
+  "request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead";
 
-const errorSchemaOf = (contract: Contract) => refTo(contract === "v2" ? "V2Error" : "V1Error");
+const errorSchemaOf = (contract: Contract) =>
+  refTo(contract === "v2" ? "V2Error" : contract === "fhir" ? "FhirOperationOutcome" : "V1Error");
 const sameSchema = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 type ResponseSpec = RouteDefinition["responses"][string];
@@ -141,6 +143,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): OpenApiDocument
   // The error shapes routes refer to by $ref ({ $ref: "#/components/schemas/V1Error" }).
   components.hoist(V1_ERROR_SCHEMA);
   components.hoist(V2_ERROR_SCHEMA);
+  components.hoist(FHIR_OPERATION_OUTCOME_SCHEMA);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, "{$1}");
@@ -171,7 +174,11 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): OpenApiDocument
           r.schema
             ? {
                 description: r.description,
-                content: { [r.contentType ?? "application/json"]: { schema: components.hoist(clean(r.schema)) } },
+                content: {
+                  [r.contentType ?? (route.contract === "fhir" ? "application/fhir+json" : "application/json")]: {
+                    schema: components.hoist(clean(r.schema)),
+                  },
+                },
               }
             : r.binaryContentType
               ? {

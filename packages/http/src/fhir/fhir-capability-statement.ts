@@ -1,0 +1,50 @@
+import type { FhirResource, FhirResourceType } from "./fhir-resource-type.js";
+
+/** The FHIR version the facade speaks. */
+export const FHIR_VERSION = "4.0.1";
+
+/**
+ * The CapabilityStatement (GET /fhir/R4/metadata) drawn from the facade's resource table: exactly the types,
+ * interactions and search parameters that answer, with the US Core profile each type claims.
+ */
+export function capabilityStatement(
+  types: readonly FhirResourceType[],
+  base: string,
+  software: { version: string; started: Date },
+): FhirResource {
+  return {
+    resourceType: "CapabilityStatement",
+    status: "active",
+    date: software.started.toISOString(),
+    publisher: "OpenPractice",
+    kind: "instance",
+    software: { name: "OpenPractice", version: software.version },
+    implementation: {
+      description: "OpenPractice FHIR R4 facade over the practice's records (read and search)",
+      url: base,
+    },
+    fhirVersion: FHIR_VERSION,
+    format: ["json", "application/fhir+json"],
+    rest: [
+      {
+        mode: "server",
+        documentation:
+          "Read and search only. Tenancy and clinic restrictions as on the v1 and v2 APIs: a resource of another organisation is not found. Unknown search parameters are refused (400) unless the request carries Prefer: handling=lenient.",
+        security: {
+          cors: false,
+          description:
+            "OAuth 2.0 bearer tokens from POST /oauth/token (client credentials), the same tokens as v1 and v2 (docs/authentication.md).",
+        },
+        resource: types.map((t) => ({
+          type: t.type,
+          ...(t.profile ? { supportedProfile: [t.profile] } : {}),
+          interaction: [{ code: "read" }, { code: "search-type" }],
+          versioning: "no-version",
+          readHistory: false,
+          updateCreate: false,
+          searchParam: t.searchParams.map((p) => ({ name: p.name, type: p.type, documentation: p.documentation })),
+        })),
+      },
+    ],
+  };
+}

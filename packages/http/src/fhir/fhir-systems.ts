@@ -1,0 +1,30 @@
+/**
+ * Code systems and identifier systems the facade writes (docs/fhir.md, "Identifiers and code systems"): the real
+ * ones where the data has a standard meaning, and OpenPractice's own URNs for its record ids.
+ */
+export const FHIR_SYSTEMS = Object.freeze({
+  npi: "http://hl7.org/fhir/sid/us-npi",
+  ein: "urn:oid:2.16.840.1.113883.4.4",
+  icd10cm: "http://hl7.org/fhir/sid/icd-10-cm",
+  /** HL7 v2 table 0131 (contact role): C, emergency contact. */
+  contactRole: "http://terminology.hl7.org/CodeSystem/v2-0131",
+  /** HL7 v2 table 0203 (identifier type): MR, medical record number. */
+  identifierType: "http://terminology.hl7.org/CodeSystem/v2-0203",
+  /** OpenPractice's patient ids: unique on the server, the id of the v1 and v2 APIs. */
+  patientId: "urn:openpractice:sid:patient-id",
+  /** OpenPractice's provider ids (v2 provider id). */
+  providerId: "urn:openpractice:sid:provider-id",
+  /** OpenPractice's clinic ids. */
+  clinicId: "urn:openpractice:sid:clinic-id",
+  /** OpenPractice's organisation ids. */
+  organisationId: "urn:openpractice:sid:organisation-id",
+});
+
+/** The US Core 6.1 profiles the resources claim. */
+export const US_CORE = Object.freeze({
+  patient: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient",
+  practitioner: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-practitioner",
+  practitionerRole: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-practitionerrole",
+  organization: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-organization",
+  location: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-location",
+});

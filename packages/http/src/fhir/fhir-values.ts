@@ -1,0 +1,64 @@
+import { DomainError, splitValues, token } from "@openpractice/core";
+import type { SentParam } from "./fhir-resource-type.js";
+
+/**
+ * A FHIR element as JSON without what FHIR forbids (json.html): no null or undefined properties, no empty arrays,
+ * objects or strings. Resources are built with optional parts left undefined and passed through here.
+ */
+export function compact<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(compact).filter((v) => !isEmpty(v)) as T;
+  if (value && typeof value === "object" && !(value instanceof Date)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const c = compact(v);
+      if (!isEmpty(c)) out[k] = c;
+    }
+    return out as T;
+  }
+  return value;
+}
+
+function isEmpty(v: unknown): boolean {
+  if (v === undefined || v === null || v === "") return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === "object" && !(v instanceof Date)) return Object.keys(v).length === 0;
+  return false;
+}
+
+/** The ids a token or `_id` parameter names among `system`'s (other systems, and non-ids, name nothing). */
+export function idsOfTokens(sent: readonly SentParam[] | undefined, system: string | null): number[][] | undefined {
+  return sent?.map((p) =>
+    splitValues(p.value).flatMap((raw) => {
+      const t = system === null ? { system: undefined, code: raw } : token(raw);
+      if (t.system !== undefined && t.system !== system) return [];
+      const id = t.code && /^[1-9]\d{0,9}$/.test(t.code) ? Number(t.code) : Number.NaN;
+      return Number.isSafeInteger(id) && id <= 2_147_483_647 ? [id] : [];
+    }),
+  );
+}
+
+/** A reference parameter's ids of one type (`Practitioner/12`, `12`, or a full URL ending so). */
+export function referencedIds(
+  name: string,
+  type: string,
+  sent: readonly SentParam[] | undefined,
+): number[][] | undefined {
+  return sent?.map((p) =>
+    splitValues(p.value).flatMap((raw) => {
+      const m = new RegExp(`^(?:.*/)?(?:${type}/)?([1-9]\\d{0,9})$`).exec(raw);
+      if (!m) {
+        if (/^[A-Za-z]+\/[^/]+$/.test(raw) && !raw.startsWith(`${type}/`)) return [];
+        throw DomainError.invalidParameter(name, raw, `must reference a ${type}: ${type}/{id}`);
+      }
+      return [Number(m[1])];
+    }),
+  );
+}
+
+/** One value only: a parameter whose alternatives (comma) the facade does not combine. */
+export function singleValue(name: string, p: SentParam): string {
+  const values = splitValues(p.value);
+  if (values.length !== 1)
+    throw DomainError.invalidParameter(name, p.value, "takes one value (repeat the parameter to AND)");
+  return values[0]!;
+}

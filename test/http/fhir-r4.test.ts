@@ -1,0 +1,346 @@
+import { Client } from "fhir-kit-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { availableEngines } from "../support/engines.js";
+import { fhirProblems } from "../support/fhir-validation.js";
+import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
+import { US_CORE_MUST_SUPPORT, mustSupportGaps } from "../support/us-core-must-support.js";
+
+// Issue 51, part 1: the FHIR R4 facade over the same records, read and searched over HTTP on every engine. Every
+// resource received is validated by @medplum/core against R4 (and US Core Patient), and checked against a list of
+// US Core must-support elements; searches match the v2 records one for one; errors are OperationOutcomes.
+
+type Json = any;
+const NPI = "1234567893"; // a valid check digit (Luhn over 80840 + the number)
+const CLINIC_NPI = "1245319599";
+
+for (const engine of availableEngines()) {
+  describe(`[${engine}] FHIR R4 facade`, () => {
+    let rt: TestRuntime;
+    let admin = "";
+    const seen: Json[] = [];
+    const ids = { clinic: "", otherClinic: "", provider: "", patients: [] as string[], foreign: "" };
+
+    const call = async (path: string, options: { token?: string | null; headers?: Record<string, string> } = {}) => {
+      const res = await rt.call("GET", path, options);
+      const text = await res.text();
+      const body = text ? JSON.parse(text) : undefined;
+      if (body?.resourceType) {
+        seen.push(body);
+        for (const e of body.entry ?? []) seen.push(e.resource);
+      }
+      return { status: res.status, body, type: res.headers.get("content-type") ?? "" };
+    };
+    const search = async (path: string, token?: string) => {
+      const r = await call(path, token ? { token } : {});
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body).toMatchObject({ resourceType: "Bundle", type: "searchset" });
+      return r.body.entry.map((e: Json) => e.resource);
+    };
+    const idsOf = async (path: string, token?: string) => (await search(path, token)).map((r: Json) => r.id);
+    const v2 = async (method: string, path: string, body: unknown, token = admin) => {
+      const res = await rt.call(method, path, { body, token });
+      const json = await res.json();
+      expect(res.status, JSON.stringify(json)).toBeLessThan(300);
+      return json;
+    };
+
+    beforeAll(async () => {
+      rt = await startTestRuntime({ OPENPRACTICE_PLAN_LIMITS: '{"free":100000}' }, { engine });
+      admin = await rt.token({ scope: "admin read write" });
+      const clinic = await v2("POST", "/v2/clinics", {
+        name: "Riverside Physical Therapy",
+        time_zone: "America/Chicago",
+        address: { street: "200 Main St", city: "Springfield", state: "IL", zip_code: "62701", country: "US" },
+        phone: "+1-217-555-0100",
+        npi: CLINIC_NPI,
+        tax_id: "36-1234567",
+      });
+      ids.clinic = clinic.id;
+      ids.otherClinic = (
+        await v2("POST", "/v2/clinics", {
+          name: "Lakeside Annex",
+          time_zone: "America/Chicago",
+          address: { city: "Peoria", state: "IL" },
+        })
+      ).id;
+      const provider = await v2("POST", "/v2/providers", {
+        user_id: "7101",
+        first_name: "Dana",
+        last_name: "Reyes",
+        npi: NPI,
+        credentials: ["DPT"],
+        clinic_ids: [ids.clinic],
+      });
+      ids.provider = provider.id;
+      await v2("POST", "/v2/providers", {
+        user_id: "7102",
+        first_name: "Sam",
+        last_name: "Ortiz",
+        credentials: ["PTA"],
+        clinic_ids: [ids.otherClinic],
+      });
+      const people: Array<[string, string, string, string]> = [
+        ["Ruth", "Núñez", "1950-03-03", "female"],
+        ["Joseph", "Nunn", "1950-07-01", "male"],
+        ["Ada", "Lovelace", "1935-12-10", "female"],
+        ["Alex", "Kim", "1991-01-31", "other"],
+        ["Ruthie", "Abbott", "2001-05-05", "unknown"],
+      ];
+      for (const [first, last, dob, gender] of people) {
+        const p = await v2("POST", "/v2/patients", {
+          first_name: first,
+          last_name: last,
+          middle_name: first === "Ruth" ? "Ann" : null,
+          date_of_birth: dob,
+          gender,
+          phone: "+1-217-555-0199",
+          email: `${first.toLowerCase()}@example.com`,
+          address: { street: "12 Oak Ave", city: "Springfield", state: "IL", zip_code: "62704", country: "US" },
+          emergency_contact: { name: "Pat Doe", relationship: "Spouse", phone: "+1-217-555-0142" },
+        });
+        ids.patients.push(p.id);
+      }
+      // Another organisation's patient: never found, never listed.
+      const other = await rt.token({ organisationId: 2, scope: "read write" });
+      ids.foreign = (
+        await v2("POST", "/v2/patients", { first_name: "Ruth", last_name: "Nunez", date_of_birth: "1950-03-03" }, other)
+      ).id;
+    });
+    afterAll(async () => {
+      await rt?.stop();
+    });
+
+    it("answers a CapabilityStatement that lists exactly what answers, each type read and searched", async () => {
+      const meta = await call("/fhir/R4/metadata", { token: null });
+      expect(meta.status).toBe(200);
+      expect(meta.type).toMatch(/^application\/fhir\+json/);
+      expect(meta.body).toMatchObject({ resourceType: "CapabilityStatement", fhirVersion: "4.0.1", kind: "instance" });
+      const resources = meta.body.rest[0].resource as Json[];
+      expect(resources.map((r) => r.type)).toEqual([
+        "Patient",
+        "Practitioner",
+        "PractitionerRole",
+        "Organization",
+        "Location",
+      ]);
+      for (const r of resources) {
+        expect(r.interaction.map((i: Json) => i.code)).toEqual(["read", "search-type"]);
+        // Every parameter it lists is accepted (a real value of its type), and the search answers.
+        for (const p of r.searchParam as Json[]) {
+          const value =
+            p.name === "gender"
+              ? "unknown"
+              : p.type === "date"
+                ? "ge1900-01-01"
+                : p.type === "reference"
+                  ? "Location/1"
+                  : "a";
+          const res = await call(`/fhir/R4/${r.type}?${encodeURIComponent(p.name)}=${value}`);
+          expect(res.status, `${r.type}?${p.name}: ${JSON.stringify(res.body)}`).toBe(200);
+        }
+        const page = await search(`/fhir/R4/${r.type}`);
+        expect(page.length).toBeGreaterThan(0);
+        expect((await call(`/fhir/R4/${r.type}/${page[0].id}`)).status).toBe(200);
+      }
+      // A type it does not list does not answer.
+      const encounter = await call("/fhir/R4/Encounter");
+      expect(encounter.status).toBe(404);
+      expect(encounter.body.resourceType).toBe("OperationOutcome");
+    });
+
+    it("reads a patient as US Core Patient, field for field from the v2 record", async () => {
+      const id = ids.patients[0]!;
+      const record = await (await rt.call("GET", `/v2/patients/${id}`)).json();
+      const { body, type } = await call(`/fhir/R4/Patient/${id}`);
+      expect(type).toMatch(/^application\/fhir\+json/);
+      expect(body).toMatchObject({
+        resourceType: "Patient",
+        id,
+        meta: { profile: ["http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient"] },
+        identifier: [{ system: "urn:openpractice:sid:patient-id", value: id }],
+        active: true,
+        name: [{ use: "official", family: record.last_name, given: [record.first_name, record.middle_name] }],
+        gender: "female",
+        birthDate: record.date_of_birth,
+        telecom: [
+          { system: "phone", value: record.phone, use: "home" },
+          { system: "email", value: record.email },
+        ],
+        address: [{ use: "home", line: ["12 Oak Ave"], city: "Springfield", state: "IL", postalCode: "62704" }],
+        contact: [{ name: { text: "Pat Doe" }, telecom: [{ system: "phone", value: "+1-217-555-0142" }] }],
+      });
+      expect(body.meta.lastUpdated).toBe(record.updated_at);
+      expect(mustSupportGaps(body, US_CORE_MUST_SUPPORT.Patient)).toEqual([]);
+      // Another organisation's patient, an unknown id and a malformed one: 404 OperationOutcome.
+      for (const missing of [ids.foreign, "999999", "abc"]) {
+        const r = await call(`/fhir/R4/Patient/${missing}`);
+        expect(r.status).toBe(404);
+        expect(r.body).toMatchObject({
+          resourceType: "OperationOutcome",
+          issue: [{ severity: "error", code: "not-found", details: { text: "PATIENT_NOT_FOUND" } }],
+        });
+      }
+    });
+
+    it("searches patients by every parameter it lists, never another organisation's", async () => {
+      const [ruth, joseph, ada, alex, ruthie] = ids.patients as [string, string, string, string, string];
+      expect(await idsOf("/fhir/R4/Patient?family=nu")).toEqual([ruth, joseph]);
+      expect(await idsOf("/fhir/R4/Patient?family:exact=Nunez")).toEqual([]);
+      expect(await idsOf("/fhir/R4/Patient?family:exact=N%C3%BA%C3%B1ez")).toEqual([ruth]);
+      expect(await idsOf("/fhir/R4/Patient?family:contains=love")).toEqual([ada]);
+      expect(await idsOf("/fhir/R4/Patient?given=ruth")).toEqual([ruth, ruthie]);
+      expect(await idsOf("/fhir/R4/Patient?name=ruth,kim")).toEqual([ruth, alex, ruthie]);
+      expect(await idsOf("/fhir/R4/Patient?name=ruth&family=abb")).toEqual([ruthie]);
+      expect(await idsOf("/fhir/R4/Patient?birthdate=1950")).toEqual([ruth, joseph]);
+      expect(await idsOf("/fhir/R4/Patient?birthdate=1950-07")).toEqual([joseph]);
+      expect(await idsOf("/fhir/R4/Patient?birthdate=ge1990-01-01")).toEqual([alex, ruthie]);
+      expect(await idsOf("/fhir/R4/Patient?birthdate=gt1950&birthdate=lt2000")).toEqual([alex]);
+      expect(await idsOf("/fhir/R4/Patient?gender=female")).toEqual([ruth, ada]);
+      expect(await idsOf("/fhir/R4/Patient?gender=other,unknown")).toEqual([alex, ruthie]);
+      expect(await idsOf(`/fhir/R4/Patient?_id=${ada},${ids.foreign}`)).toEqual([ada]);
+      expect(await idsOf(`/fhir/R4/Patient?identifier=urn:openpractice:sid:patient-id|${joseph}`)).toEqual([joseph]);
+      expect(await idsOf(`/fhir/R4/Patient?identifier=http://other.example|${joseph}`)).toEqual([]);
+      expect(await idsOf("/fhir/R4/Patient?_lastUpdated=ge2000-01-01")).toHaveLength(5);
+      expect(await idsOf("/fhir/R4/Patient?_lastUpdated=lt2000-01-01")).toEqual([]);
+      expect(await idsOf("/fhir/R4/Patient?_sort=-birthdate")).toEqual([ruthie, alex, joseph, ruth, ada]);
+      expect(await idsOf("/fhir/R4/Patient?_sort=family")).toEqual([ruthie, alex, ada, ruth, joseph]);
+      // The same patients v2 lists, one for one.
+      const listed = await (await rt.call("GET", "/v2/patients?per_page=100&sort=created_at&order=asc")).json();
+      expect(await idsOf("/fhir/R4/Patient?_count=100")).toEqual(listed.data.map((p: Json) => p.id));
+      expect(await idsOf("/fhir/R4/Patient?family=nunez")).not.toContain(ids.foreign);
+    });
+
+    it("pages a searchset with self and next links, walked by fhir-kit-client", async () => {
+      const first = await call("/fhir/R4/Patient?_count=2");
+      const links = Object.fromEntries(first.body.link.map((l: Json) => [l.relation, l.url]));
+      expect(links.self).toMatch(/\/fhir\/R4\/Patient\?_count=2$/);
+      expect(links.next).toMatch(/\/fhir\/R4\/Patient\?_count=2&_offset=2$/);
+      expect(first.body.entry[0].fullUrl).toMatch(new RegExp(`/fhir/R4/Patient/${ids.patients[0]}$`));
+      const token = await rt.token({ scope: "patients:read" });
+      const client = new Client({ baseUrl: `${rt.url}/fhir/R4`, bearerToken: token });
+      let bundle: Json = await client.search({ resourceType: "Patient", searchParams: { _count: "2" } });
+      const walked: string[] = [];
+      let pages = 0;
+      while (bundle) {
+        pages++;
+        walked.push(...(bundle.entry ?? []).map((e: Json) => e.resource.id));
+        bundle = (await client.nextPage({ bundle })) ?? null;
+      }
+      expect(pages).toBe(3);
+      expect(walked).toEqual(ids.patients);
+    });
+
+    it("maps providers, their roles, the organisation and its clinics, within the token's clinics", async () => {
+      const practitioner = (await call(`/fhir/R4/Practitioner/${ids.provider}`)).body;
+      expect(practitioner).toMatchObject({
+        resourceType: "Practitioner",
+        identifier: [{ system: "http://hl7.org/fhir/sid/us-npi", value: NPI }, { value: ids.provider }],
+        name: [{ family: "Reyes", given: ["Dana"], suffix: ["DPT"] }],
+      });
+      expect(mustSupportGaps(practitioner, US_CORE_MUST_SUPPORT.Practitioner)).toEqual([]);
+      expect(await idsOf(`/fhir/R4/Practitioner?identifier=http://hl7.org/fhir/sid/us-npi|${NPI}`)).toEqual([
+        ids.provider,
+      ]);
+      expect(await idsOf(`/fhir/R4/Practitioner?identifier=${NPI}`)).toEqual([ids.provider]);
+      expect(await idsOf("/fhir/R4/Practitioner?name=ort")).toHaveLength(1);
+      const role = (await call(`/fhir/R4/PractitionerRole/${ids.provider}`)).body;
+      expect(role).toMatchObject({
+        practitioner: { reference: `Practitioner/${ids.provider}` },
+        organization: { reference: "Organization/1" },
+        location: [{ reference: `Location/${ids.clinic}` }],
+        telecom: [{ system: "phone", value: "+1-217-555-0100" }],
+      });
+      expect(mustSupportGaps(role, US_CORE_MUST_SUPPORT.PractitionerRole)).toEqual([]);
+      expect(await idsOf(`/fhir/R4/PractitionerRole?location=Location/${ids.clinic}`)).toEqual([ids.provider]);
+      expect(await idsOf(`/fhir/R4/PractitionerRole?practitioner=${ids.provider}`)).toEqual([ids.provider]);
+      const org = (await call("/fhir/R4/Organization/1")).body;
+      expect(org).toMatchObject({ resourceType: "Organization", active: true });
+      expect(mustSupportGaps(org, US_CORE_MUST_SUPPORT.Organization)).toEqual([]);
+      expect((await call("/fhir/R4/Organization/2")).status).toBe(404);
+      const orgs = await call("/fhir/R4/Organization");
+      expect(
+        orgs.body.entry.map((e: Json) => e.resource.id),
+        JSON.stringify(orgs.body),
+      ).toEqual(["1"]);
+      const location = (await call(`/fhir/R4/Location/${ids.clinic}`)).body;
+      expect(location).toMatchObject({
+        status: "active",
+        name: "Riverside Physical Therapy",
+        identifier: [{ system: "http://hl7.org/fhir/sid/us-npi", value: CLINIC_NPI }, { value: "361234567" }, {}],
+        address: { line: ["200 Main St"], city: "Springfield", state: "IL", postalCode: "62701" },
+        managingOrganization: { reference: "Organization/1" },
+      });
+      expect(mustSupportGaps(location, US_CORE_MUST_SUPPORT.Location)).toEqual([]);
+      expect(await idsOf("/fhir/R4/Location?address-city=peoria")).toEqual([ids.otherClinic]);
+      expect(await idsOf("/fhir/R4/Location?address=springf")).toEqual([ids.clinic]);
+      expect(await idsOf("/fhir/R4/Location?address=main")).toEqual([]);
+      expect(await idsOf("/fhir/R4/Location?address:contains=main")).toEqual([ids.clinic]);
+      // A token restricted to the first clinic: the other is neither read nor listed, nor named by a role.
+      const restricted = await rt.token({ scope: "read", clinicIds: [Number(ids.clinic)] });
+      expect((await call(`/fhir/R4/Location/${ids.otherClinic}`, { token: restricted })).status).toBe(404);
+      expect(await idsOf("/fhir/R4/Location", restricted)).toEqual([ids.clinic]);
+      const roles = await search("/fhir/R4/PractitionerRole", restricted);
+      expect(roles.flatMap((r: Json) => (r.location ?? []).map((l: Json) => l.reference))).toEqual([
+        `Location/${ids.clinic}`,
+      ]);
+    });
+
+    it("takes SMART system scopes and the module scopes, and refuses others with an OperationOutcome", async () => {
+      const smart = await rt.token({ scope: "system/Patient.rs" });
+      expect((await call("/fhir/R4/Patient", { token: smart })).status).toBe(200);
+      const refused = await call("/fhir/R4/Practitioner", { token: smart });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ resourceType: "OperationOutcome", issue: [{ code: "forbidden" }] });
+      const all = await rt.token({ scope: "system/*.rs" });
+      expect((await call("/fhir/R4/Location", { token: all })).status).toBe(200);
+      const unauthenticated = await call("/fhir/R4/Patient", { token: null });
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.body.issue[0].code).toBe("login");
+    });
+
+    it("refuses bad searches naming each parameter, unless lenient", async () => {
+      const bad = await call("/fhir/R4/Patient?colour=blue&family=x&shoe-size=9");
+      expect(bad.status).toBe(400);
+      expect(bad.body.resourceType).toBe("OperationOutcome");
+      expect(bad.body.issue.map((i: Json) => i.expression)).toEqual([["colour"], ["shoe-size"]]);
+      expect(bad.body.issue[0]).toMatchObject({ severity: "error", code: "invalid" });
+      const lenient = await call("/fhir/R4/Patient?colour=blue&family=nunn", {
+        headers: { prefer: "handling=lenient" },
+      });
+      expect(lenient.status).toBe(200);
+      expect(lenient.body.entry.map((e: Json) => e.resource.id)).toEqual([ids.patients[1]]);
+      expect(lenient.body.link[0].url).not.toContain("colour");
+      for (const [query, parameter] of [
+        ["birthdate=1950-13-01", "birthdate"],
+        ["birthdate=sa1950", "birthdate"],
+        ["_lastUpdated=yesterday", "_lastUpdated"],
+        ["_count=101", "_count"],
+        ["_count=-1", "_count"],
+        ["family:fuzzy=x", "family:fuzzy"],
+        ["gender=robot", "gender"],
+        ["_sort=colour", "_sort"],
+        ["_format=xml", "_format"],
+      ] as const) {
+        const r = await call(`/fhir/R4/Patient?${query}`);
+        expect(r.status, query).toBe(400);
+        expect(r.body.issue[0].expression, query).toEqual([parameter]);
+      }
+    });
+
+    it("sent only resources that validate against FHIR R4 (and US Core Patient) with @medplum/core", () => {
+      expect(seen.length).toBeGreaterThan(50);
+      const types = new Set(seen.map((r) => r.resourceType));
+      for (const t of [
+        "Patient",
+        "Practitioner",
+        "PractitionerRole",
+        "Organization",
+        "Location",
+        "Bundle",
+        "OperationOutcome",
+      ])
+        expect(types).toContain(t);
+      expect(seen.flatMap((r) => fhirProblems(r))).toEqual([]);
+    });
+  });
+}
