@@ -13,12 +13,30 @@ type Json = any;
 const NPI = "1234567893"; // a valid check digit (Luhn over 80840 + the number)
 const CLINIC_NPI = "1245319599";
 
+/** A well-formed value of a search parameter, to ask each one the CapabilityStatement lists. */
+function sampleValue(name: string, type: string): string {
+  if (name === "gender") return "unknown";
+  if (name === "status") return "booked";
+  if (type === "date") return "ge1900-01-01";
+  if (type !== "reference") return "a";
+  const target = { location: "Location", practitioner: "Practitioner", organization: "Organization" }[name];
+  return `${target ?? "Patient"}/1`;
+}
+
 for (const engine of availableEngines()) {
   describe(`[${engine}] FHIR R4 facade`, () => {
     let rt: TestRuntime;
     let admin = "";
     const seen: Json[] = [];
-    const ids = { clinic: "", otherClinic: "", provider: "", patients: [] as string[], foreign: "" };
+    const ids = {
+      clinic: "",
+      otherClinic: "",
+      provider: "",
+      patients: [] as string[],
+      foreign: "",
+      appointments: [] as string[],
+      coverages: [] as string[],
+    };
 
     const call = async (path: string, options: { token?: string | null; headers?: Record<string, string> } = {}) => {
       const res = await rt.call("GET", path, options);
@@ -100,6 +118,53 @@ for (const engine of availableEngines()) {
         });
         ids.patients.push(p.id);
       }
+      // Appointments: two at the first clinic with Dana (one checked out), one at the annex.
+      const category = await rt.runtime.practice.storage.repositories.catalog.ensureAppointmentCategory({
+        organisationId: 1,
+        name: "Follow-up",
+        type: "IN_PERSON",
+        durationMinutes: 30,
+      });
+      const book = async (patient: string, doctor: number, clinic: string, at: string) => {
+        const starts = Date.parse(at) / 1000;
+        const res = await rt.call("POST", "/apis/v1/appointment", {
+          token: admin,
+          body: {
+            doctor_id: doctor,
+            patient_id: Number(patient),
+            clinic_id: Number(clinic),
+            appointment_category: [category.id],
+            timestamp: starts,
+            end_timestamp: starts + 1800,
+            payment_mode: "SELF_PAY",
+          },
+        });
+        const json = await res.json();
+        expect(json.code, JSON.stringify(json)).toBe(2000);
+        ids.appointments.push(String(json.data.appointment_id));
+        return String(json.data.appointment_id);
+      };
+      const first = await book(ids.patients[0]!, 7101, ids.clinic, "2031-03-03T15:00:00Z");
+      await book(ids.patients[0]!, 7101, ids.clinic, "2031-03-10T15:00:00Z");
+      await book(ids.patients[1]!, 7102, ids.otherClinic, "2031-03-04T15:00:00Z");
+      for (const action of ["check-in", "start", "check-out"]) {
+        const res = await rt.call("POST", `/apis/v1/appointment/${first}/${action}`, { token: admin });
+        expect(res.status, `${action}: ${await res.clone().text()}`).toBe(200);
+      }
+      // Coverages of the first patient: a primary Part B card of her own, a secondary held by her spouse.
+      const payer = await v2("POST", "/v2/payers", { payer_id: "MACB1", name: "Novitas Part B", type: "medicare" });
+      for (const body of [
+        { member_id: "1EG4-TE5-MK72", priority: "primary", plan_start_date: "2026-01-01", group_number: "G-100" },
+        {
+          member_id: "W998877",
+          priority: "secondary",
+          plan_name: "Gold PPO",
+          subscriber: { relationship: "spouse", first_name: "Pat", last_name: "Doe", date_of_birth: "1949-02-02" },
+        },
+      ])
+        ids.coverages.push(
+          (await v2("POST", `/v2/patients/${ids.patients[0]}/coverages`, { payer_ref: payer.id, ...body })).id,
+        );
       // Another organisation's patient: never found, never listed.
       const other = await rt.token({ organisationId: 2, scope: "read write" });
       ids.foreign = (
@@ -122,23 +187,20 @@ for (const engine of availableEngines()) {
         "PractitionerRole",
         "Organization",
         "Location",
+        "Appointment",
+        "Coverage",
       ]);
       for (const r of resources) {
         expect(r.interaction.map((i: Json) => i.code)).toEqual(["read", "search-type"]);
         // Every parameter it lists is accepted (a real value of its type), and the search answers.
         for (const p of r.searchParam as Json[]) {
-          const value =
-            p.name === "gender"
-              ? "unknown"
-              : p.type === "date"
-                ? "ge1900-01-01"
-                : p.type === "reference"
-                  ? "Location/1"
-                  : "a";
-          const res = await call(`/fhir/R4/${r.type}?${encodeURIComponent(p.name)}=${value}`);
+          const value = sampleValue(p.name, p.type);
+          // Coverage is searched by patient: its other parameters come with one.
+          const withPatient = r.type === "Coverage" && p.name === "_id" ? `&patient=${ids.patients[0]}` : "";
+          const res = await call(`/fhir/R4/${r.type}?${encodeURIComponent(p.name)}=${value}${withPatient}`);
           expect(res.status, `${r.type}?${p.name}: ${JSON.stringify(res.body)}`).toBe(200);
         }
-        const page = await search(`/fhir/R4/${r.type}`);
+        const page = await search(`/fhir/R4/${r.type}${r.type === "Coverage" ? `?patient=${ids.patients[0]}` : ""}`);
         expect(page.length).toBeGreaterThan(0);
         expect((await call(`/fhir/R4/${r.type}/${page[0].id}`)).status).toBe(200);
       }
@@ -283,6 +345,73 @@ for (const engine of availableEngines()) {
       expect(roles.flatMap((r: Json) => (r.location ?? []).map((l: Json) => l.reference))).toEqual([
         `Location/${ids.clinic}`,
       ]);
+    });
+
+    it("maps appointments with their participants, searched by patient, practitioner, location, date and status", async () => {
+      const [checkedOut, later, annex] = ids.appointments as [string, string, string];
+      const a = (await call(`/fhir/R4/Appointment/${checkedOut}`)).body;
+      expect(a).toMatchObject({
+        resourceType: "Appointment",
+        status: "fulfilled",
+        start: "2031-03-03T15:00:00.000Z",
+        end: "2031-03-03T15:30:00.000Z",
+        minutesDuration: 30,
+        participant: [
+          { actor: { reference: `Patient/${ids.patients[0]}` }, status: "accepted" },
+          { actor: { reference: `Practitioner/${ids.provider}` } },
+          { actor: { reference: `Location/${ids.clinic}` } },
+        ],
+      });
+      expect(await idsOf(`/fhir/R4/Appointment?patient=Patient/${ids.patients[0]}`)).toEqual([checkedOut, later]);
+      expect(await idsOf(`/fhir/R4/Appointment?practitioner=${ids.provider}`)).toEqual([checkedOut, later]);
+      expect(await idsOf(`/fhir/R4/Appointment?location=Location/${ids.otherClinic}`)).toEqual([annex]);
+      expect(await idsOf("/fhir/R4/Appointment?date=2031-03-04")).toEqual([annex]);
+      expect(await idsOf("/fhir/R4/Appointment?date=ge2031-03-04&date=lt2031-03-11")).toEqual([annex, later]);
+      expect(await idsOf("/fhir/R4/Appointment?status=booked")).toEqual([annex, later]);
+      expect(await idsOf("/fhir/R4/Appointment?status=fulfilled,noshow")).toEqual([checkedOut]);
+      expect(await idsOf("/fhir/R4/Appointment?_sort=-date")).toEqual([later, annex, checkedOut]);
+      // The same appointments v1 lists within the token's clinics: the annex's is out of a Riverside-only token's reach.
+      const restricted = await rt.token({ scope: "read", clinicIds: [Number(ids.clinic)] });
+      expect(await idsOf("/fhir/R4/Appointment", restricted)).toEqual([checkedOut, later]);
+      const hidden = await call(`/fhir/R4/Appointment/${annex}`, { token: restricted });
+      expect(hidden.status).toBe(404);
+      expect(hidden.body.resourceType).toBe("OperationOutcome");
+      const bad = await call("/fhir/R4/Appointment?status=waiting");
+      expect(bad.status).toBe(400);
+      expect(bad.body.issue[0].expression).toEqual(["status"]);
+    });
+
+    it("maps a patient's coverages as US Core Coverage, searched by patient", async () => {
+      const [primary, secondary] = ids.coverages as [string, string];
+      const c = (await call(`/fhir/R4/Coverage/${primary}`)).body;
+      expect(c).toMatchObject({
+        resourceType: "Coverage",
+        meta: { profile: ["http://hl7.org/fhir/us/core/StructureDefinition/us-core-coverage"] },
+        status: "active",
+        subscriberId: "1EG4-TE5-MK72",
+        beneficiary: { reference: `Patient/${ids.patients[0]}` },
+        subscriber: { reference: `Patient/${ids.patients[0]}` },
+        relationship: { coding: [{ code: "self" }] },
+        period: { start: "2026-01-01" },
+        payor: [{ display: "Novitas Part B", identifier: { value: "MACB1" } }],
+        class: [{ type: { coding: [{ code: "group" }] }, value: "G-100" }],
+        order: 1,
+      });
+      expect(mustSupportGaps(c, US_CORE_MUST_SUPPORT.Coverage)).toEqual([]);
+      const spouse = (await call(`/fhir/R4/Coverage/${secondary}`)).body;
+      expect(spouse).toMatchObject({
+        subscriber: { display: "Pat Doe" },
+        relationship: { coding: [{ code: "spouse" }] },
+      });
+      expect(await idsOf(`/fhir/R4/Coverage?patient=${ids.patients[0]}`)).toEqual([primary, secondary]);
+      expect(await idsOf(`/fhir/R4/Coverage?beneficiary=Patient/${ids.patients[0]}&_id=${secondary}`)).toEqual([
+        secondary,
+      ]);
+      expect(await idsOf(`/fhir/R4/Coverage?patient=${ids.patients[1]}`)).toEqual([]);
+      expect(await idsOf(`/fhir/R4/Coverage?patient=${ids.foreign}`)).toEqual([]);
+      const unnamed = await call("/fhir/R4/Coverage");
+      expect(unnamed.status).toBe(400);
+      expect(unnamed.body.issue[0].expression).toEqual(["patient"]);
     });
 
     it("takes SMART system scopes and the module scopes, and refuses others with an OperationOutcome", async () => {

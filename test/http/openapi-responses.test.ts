@@ -1363,9 +1363,18 @@ describe("replies of the running server match /openapi.json", () => {
   });
 
   it("FHIR R4: the CapabilityStatement, each type searched and read, OperationOutcomes", async () => {
-    await call("GET /fhir/R4/metadata", "/fhir/R4/metadata", 200, { token: null });
-    for (const type of ["Patient", "Practitioner", "PractitionerRole", "Organization", "Location"]) {
-      const bundle = await call(`GET /fhir/R4/${type}`, `/fhir/R4/${type}?_count=1`, 200);
+    const capabilities = await call("GET /fhir/R4/metadata", "/fhir/R4/metadata", 200, { token: null });
+    const payer = await call("POST /v2/payers", "/v2/payers", 201, {
+      body: { payer_id: "FHIR1", name: "Prairie Health", type: "commercial" },
+      token: admin,
+    });
+    await call("POST /v2/patients/{patient_id}/coverages", `/v2/patients/${seed.patient_ids[0]}/coverages`, 201, {
+      body: { payer_ref: payer.id, member_id: "PH-100", priority: "tertiary" },
+    });
+    for (const type of capabilities.rest[0].resource.map((r: Json) => r.type) as string[]) {
+      // Coverage is searched by patient: the card just added.
+      const scope = type === "Coverage" ? `&patient=${seed.patient_ids[0]}` : "";
+      const bundle = await call(`GET /fhir/R4/${type}`, `/fhir/R4/${type}?_count=1${scope}`, 200);
       expect(bundle.entry).toHaveLength(1);
       await call(`GET /fhir/R4/${type}/{id}`, `/fhir/R4/${type}/${bundle.entry[0].resource.id}`, 200);
       await call(`GET /fhir/R4/${type}/{id}`, `/fhir/R4/${type}/999999`, 404);

@@ -38,6 +38,20 @@ export const US_CORE_MUST_SUPPORT = {
     "address.postalCode",
     "managingOrganization",
   ],
+  Coverage: [
+    "identifier",
+    "identifier.type",
+    "identifier.value",
+    "status",
+    "subscriberId",
+    "beneficiary",
+    "relationship",
+    "period",
+    "payor",
+    "class",
+    "class.type",
+    "class.value",
+  ],
 } as const;
 
 /** The paths of `paths` with no value anywhere in `resource` (arrays are walked: any element will do). */

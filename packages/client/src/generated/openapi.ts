@@ -1578,6 +1578,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/Appointment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search Appointment resources (the appointments within the token's clinics): a searchset Bundle with self and next links. */
+        get: operations["fhirSearchAppointment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Appointment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one Appointment (the appointments within the token's clinics) by id. */
+        get: operations["fhirReadAppointment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search Coverage resources (the patients' coverages (insurance cards)): a searchset Bundle with self and next links. */
+        get: operations["fhirSearchCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Coverage/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one Coverage (the patients' coverages (insurance cards)) by id. */
+        get: operations["fhirReadCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fhir/R4/Location": {
         parameters: {
             query?: never;
@@ -3270,6 +3338,17 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /**
+         * FhirAppointment
+         * @description A FHIR R4 Appointment (docs/fhir.md, "Appointment")
+         */
+        FhirAppointment: {
+            id: string;
+            /** @constant */
+            resourceType: "Appointment";
+        } & {
+            [key: string]: unknown;
+        };
         /** FhirCapabilityStatement */
         FhirCapabilityStatement: {
             /** @constant */
@@ -3279,6 +3358,17 @@ export interface components {
             rest: {
                 [key: string]: unknown;
             }[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * FhirCoverage
+         * @description A FHIR R4 Coverage (docs/fhir.md, "Coverage")
+         */
+        FhirCoverage: {
+            id: string;
+            /** @constant */
+            resourceType: "Coverage";
         } & {
             [key: string]: unknown;
         };
@@ -14118,6 +14208,268 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    fhirSearchAppointment: {
+        parameters: {
+            query?: {
+                /** @description Page size, 0 to 100 (default 20) */
+                _count?: string;
+                /** @description json or application/fhir+json */
+                _format?: string;
+                /** @description Matches to skip (the next link carries it) */
+                _offset?: string;
+                /** @description Order: date (a leading - descends) */
+                _sort?: string;
+                /** @description date: The start, with eq, gt, lt, ge or le */
+                date?: string;
+                /** @description reference: Location/{id} */
+                location?: string;
+                /** @description reference: Patient/{id} */
+                patient?: string;
+                /** @description reference: Practitioner/{id} */
+                practitioner?: string;
+                /** @description token: booked, checked-in, arrived, fulfilled, cancelled or noshow (comma-separated: any) */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Appointment resources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchsetBundle"];
+                };
+            };
+            /** @description INVALID_PARAMETER or VALIDATION_FAILED: an unknown search parameter or modifier (unless Prefer: handling=lenient), a malformed value, a _count over 100; each issue's expression names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Appointment.rs, system/Appointment.read, system/*.rs, system/*.read, appointments:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Appointment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirAppointment"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Appointment.rs, system/Appointment.read, system/*.rs, system/*.read, appointments:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such Appointment in the caller's organisation (or out of the token's clinics) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchCoverage: {
+        parameters: {
+            query?: {
+                /** @description Page size, 0 to 100 (default 20) */
+                _count?: string;
+                /** @description json or application/fhir+json */
+                _format?: string;
+                /** @description token: The coverage id (comma-separated: any of them) */
+                _id?: string;
+                /** @description Matches to skip (the next link carries it) */
+                _offset?: string;
+                /** @description Order: _id (a leading - descends) */
+                _sort?: string;
+                /** @description reference: Patient/{id}, as patient */
+                beneficiary?: string;
+                /** @description reference: Patient/{id} (a search names the patient or beneficiary) */
+                patient?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Coverage resources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchsetBundle"];
+                };
+            };
+            /** @description INVALID_PARAMETER or VALIDATION_FAILED: an unknown search parameter or modifier (unless Prefer: handling=lenient), a malformed value, a _count over 100; each issue's expression names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Coverage.rs, system/Coverage.read, system/*.rs, system/*.read, coverages:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Coverage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirCoverage"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Coverage.rs, system/Coverage.read, system/*.rs, system/*.read, coverages:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such Coverage in the caller's organisation (or out of the token's clinics) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
         };

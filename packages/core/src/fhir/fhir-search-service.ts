@@ -7,6 +7,8 @@ import type { Patient } from "../patients/patient.js";
 import { patientError } from "../patients/patient-errors.js";
 import type { PatientRepository } from "../patients/patient-repository.js";
 import type { Organisation } from "../organisations/organisation.js";
+import type { InsuranceCard } from "../coverages/coverage.js";
+import type { InsuranceCardRepository } from "../coverages/insurance-card-repository.js";
 import type { OrganisationRepository } from "../organisations/organisation-repository.js";
 import type { FhirPatientCriteria, FhirPatientRepository, StringFilter } from "./fhir-patient-search.js";
 
@@ -16,6 +18,7 @@ export const FHIR_SEARCH_LIMITS = Object.freeze({ defaultCount: 20, maxCount: 10
 /** What the FHIR searches read. */
 export interface FhirServiceRepositories {
   patients: Pick<PatientRepository, "findById">;
+  insuranceCards: Pick<InsuranceCardRepository, "findById">;
   organisations: Pick<OrganisationRepository, "findById">;
   fhirPatients: FhirPatientRepository;
 }
@@ -81,6 +84,15 @@ export class FhirSearchService {
         resource_type: "Organization",
         id: principal.organisationId,
       });
+    return found;
+  }
+
+  /** A coverage (insurance card) of the organisation by its id alone; FHIR_RESOURCE_NOT_FOUND otherwise. */
+  async coverage(principal: Principal, id: number): Promise<InsuranceCard> {
+    const found = Number.isSafeInteger(id)
+      ? await this.deps.storage.repositories.insuranceCards.findById(principal.organisationId, id)
+      : undefined;
+    if (!found) throw fhirError("FHIR_RESOURCE_NOT_FOUND", "Coverage not found", { resource_type: "Coverage", id });
     return found;
   }
 }

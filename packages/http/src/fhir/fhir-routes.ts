@@ -6,6 +6,8 @@ import type { JsonSchema } from "../validation/json-schema.js";
 import { searchsetBundle } from "./fhir-bundle.js";
 import { capabilityStatement, FHIR_VERSION } from "./fhir-capability-statement.js";
 import { directoryResourceTypes } from "./fhir-directory-resources.js";
+import { appointmentResourceType } from "./fhir-appointment-resource.js";
+import { coverageResourceType } from "./fhir-coverage-resource.js";
 import { patientResourceType } from "./fhir-patient-resource.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
 import { isLenient, readSearch } from "./fhir-search-request.js";
@@ -15,7 +17,12 @@ export const FHIR_BASE_PATH = "/fhir/R4";
 
 /** The facade's resource types, in the CapabilityStatement's order (docs/fhir.md has the same table). */
 export function fhirResourceTypes(practice: Practice): FhirResourceType[] {
-  return [patientResourceType(practice), ...directoryResourceTypes(practice)];
+  return [
+    patientResourceType(practice),
+    ...directoryResourceTypes(practice),
+    appointmentResourceType(practice),
+    coverageResourceType(practice),
+  ];
 }
 
 /**

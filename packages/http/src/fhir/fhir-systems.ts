@@ -10,6 +10,12 @@ export const FHIR_SYSTEMS = Object.freeze({
   contactRole: "http://terminology.hl7.org/CodeSystem/v2-0131",
   /** HL7 v2 table 0203 (identifier type): MR, medical record number. */
   identifierType: "http://terminology.hl7.org/CodeSystem/v2-0203",
+  /** FHIR subscriber relationship codes (self, spouse, child, other). */
+  subscriberRelationship: "http://terminology.hl7.org/CodeSystem/subscriber-relationship",
+  /** FHIR coverage class types (group, plan). */
+  coverageClass: "http://terminology.hl7.org/CodeSystem/coverage-class",
+  /** The payer id a coverage names (the X12 payer id of the payer registry; no national system exists). */
+  payerId: "urn:openpractice:sid:payer-id",
   /** OpenPractice's patient ids: unique on the server, the id of the v1 and v2 APIs. */
   patientId: "urn:openpractice:sid:patient-id",
   /** OpenPractice's provider ids (v2 provider id). */
@@ -27,4 +33,5 @@ export const US_CORE = Object.freeze({
   practitionerRole: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-practitionerrole",
   organization: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-organization",
   location: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-location",
+  coverage: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-coverage",
 });

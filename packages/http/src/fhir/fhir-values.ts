@@ -62,3 +62,20 @@ export function singleValue(name: string, p: SentParam): string {
     throw DomainError.invalidParameter(name, p.value, "takes one value (repeat the parameter to AND)");
   return values[0]!;
 }
+
+/** Several date ranges (a parameter repeated: AND) as one: the latest start and the earliest end. */
+export function intersect(ranges: ReadonlyArray<{ from?: Date | undefined; before?: Date | undefined }>) {
+  let from: Date | undefined;
+  let before: Date | undefined;
+  for (const r of ranges) {
+    if (r.from && (!from || r.from > from)) from = r.from;
+    if (r.before && (!before || r.before < before)) before = r.before;
+  }
+  return { from, before };
+}
+
+/** The ids every occurrence of a reference parameter names (AND of its ORs), or undefined when absent. */
+export function commonIds(lists: number[][] | undefined): number[] | undefined {
+  if (!lists || lists.length === 0) return undefined;
+  return lists.reduce((acc, ids) => acc.filter((id) => ids.includes(id)));
+}
