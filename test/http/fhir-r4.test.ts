@@ -14,9 +14,9 @@ const NPI = "1234567893"; // a valid check digit (Luhn over 80840 + the number)
 const CLINIC_NPI = "1245319599";
 
 /** A well-formed value of a search parameter, to ask each one the CapabilityStatement lists. */
-function sampleValue(name: string, type: string): string {
+function sampleValue(resourceType: string, name: string, type: string): string {
   if (name === "gender") return "unknown";
-  if (name === "status") return "booked";
+  if (name === "status") return resourceType === "Encounter" ? "finished" : "booked";
   if (type === "date") return "ge1900-01-01";
   if (type !== "reference") return "a";
   const target = { location: "Location", practitioner: "Practitioner", organization: "Organization" }[name];
@@ -36,6 +36,7 @@ for (const engine of availableEngines()) {
       foreign: "",
       appointments: [] as string[],
       coverages: [] as string[],
+      note: "",
     };
 
     const call = async (path: string, options: { token?: string | null; headers?: Record<string, string> } = {}) => {
@@ -151,6 +152,53 @@ for (const engine of availableEngines()) {
         const res = await rt.call("POST", `/apis/v1/appointment/${first}/${action}`, { token: admin });
         expect(res.status, `${action}: ${await res.clone().text()}`).toBe(200);
       }
+      // The checked-out visit's note, completed with two diagnoses.
+      const dana = await rt.token({ userId: 7101, scope: "read write" });
+      const post = async (path: string, body?: unknown) => {
+        const res = await rt.call("POST", path, { token: dana, ...(body === undefined ? {} : { body }) });
+        const json = await res.json();
+        expect(json.code, `${path}: ${JSON.stringify(json)}`).toBe(2000);
+        return json.data;
+      };
+      const note = await post("/apis/hep/v2/soap-context", {
+        patient_id: Number(ids.patients[0]),
+        type: "FOLLOWUP_SOAP",
+        appointment_id: Number(first),
+      });
+      ids.note = note.context_id;
+      const write = async (submissionId: string, partialResponse: Record<string, unknown>) => {
+        const current = (await (await rt.call("GET", `/apis/v1/form-data/${submissionId}`, { token: dana })).json())
+          .data;
+        await post("/apis/v1/form-data/partial", {
+          submissionId,
+          soapContextId: note.context_id,
+          partialResponse,
+          version: current.version + 1,
+        });
+      };
+      const dx = (code: string, description: string, primary: boolean) => ({
+        uuid: `dx-${code}`,
+        id: 1,
+        code,
+        description,
+        revision: "ICD10",
+        billing_type: null,
+        is_primary: primary,
+      });
+      await write(note.subjective_submission_id, { "response.Subjective.history.chief_complaint": "Low back pain" });
+      await write(note.objective_submission_id, { "response.Objective.rom.lumbar": "Flexion 40 degrees" });
+      await write(note.assessment_submission_id, {
+        "response.Assessment.diagnosis.medical_diagnosis": [
+          dx("M54.50", "Low back pain, unspecified", true),
+          dx("M62.81", "Muscle weakness (generalized)", false),
+        ],
+      });
+      await post(`/apis/v1/soap-context/${note.context_id}/sign`);
+      await post(`/apis/v1/soap-context/${note.context_id}`, {
+        completed: true,
+        status: "COMPLETED",
+        completed_at: null,
+      });
       // Coverages of the first patient: a primary Part B card of her own, a secondary held by her spouse.
       const payer = await v2("POST", "/v2/payers", { payer_id: "MACB1", name: "Novitas Part B", type: "medicare" });
       for (const body of [
@@ -189,25 +237,29 @@ for (const engine of availableEngines()) {
         "Location",
         "Appointment",
         "Coverage",
+        "Encounter",
+        "Condition",
       ]);
       for (const r of resources) {
         expect(r.interaction.map((i: Json) => i.code)).toEqual(["read", "search-type"]);
         // Every parameter it lists is accepted (a real value of its type), and the search answers.
         for (const p of r.searchParam as Json[]) {
-          const value = sampleValue(p.name, p.type);
+          const value = sampleValue(r.type, p.name, p.type);
           // Coverage is searched by patient: its other parameters come with one.
-          const withPatient = r.type === "Coverage" && p.name === "_id" ? `&patient=${ids.patients[0]}` : "";
+          const byPatient = r.type === "Coverage" || r.type === "Condition";
+          const withPatient = byPatient && p.name !== "patient" ? `&patient=${ids.patients[0]}` : "";
           const res = await call(`/fhir/R4/${r.type}?${encodeURIComponent(p.name)}=${value}${withPatient}`);
           expect(res.status, `${r.type}?${p.name}: ${JSON.stringify(res.body)}`).toBe(200);
         }
-        const page = await search(`/fhir/R4/${r.type}${r.type === "Coverage" ? `?patient=${ids.patients[0]}` : ""}`);
+        const byPatient = r.type === "Coverage" || r.type === "Condition";
+        const page = await search(`/fhir/R4/${r.type}${byPatient ? `?patient=${ids.patients[0]}` : ""}`);
         expect(page.length).toBeGreaterThan(0);
         expect((await call(`/fhir/R4/${r.type}/${page[0].id}`)).status).toBe(200);
       }
       // A type it does not list does not answer.
-      const encounter = await call("/fhir/R4/Encounter");
-      expect(encounter.status).toBe(404);
-      expect(encounter.body.resourceType).toBe("OperationOutcome");
+      const unlisted = await call("/fhir/R4/MedicationRequest");
+      expect(unlisted.status).toBe(404);
+      expect(unlisted.body.resourceType).toBe("OperationOutcome");
     });
 
     it("reads a patient as US Core Patient, field for field from the v2 record", async () => {
@@ -412,6 +464,58 @@ for (const engine of availableEngines()) {
       const unnamed = await call("/fhir/R4/Coverage");
       expect(unnamed.status).toBe(400);
       expect(unnamed.body.issue[0].expression).toEqual(["patient"]);
+    });
+
+    it("maps the visit as a US Core Encounter and its note's diagnoses as encounter-diagnosis Conditions", async () => {
+      const [checkedOut, later] = ids.appointments as [string, string, string];
+      const e = (await call(`/fhir/R4/Encounter/${checkedOut}`)).body;
+      expect(e).toMatchObject({
+        resourceType: "Encounter",
+        meta: { profile: ["http://hl7.org/fhir/us/core/StructureDefinition/us-core-encounter"] },
+        status: "finished",
+        class: { code: "AMB" },
+        type: [{ text: "Follow-up" }],
+        subject: { reference: `Patient/${ids.patients[0]}` },
+        participant: [{ individual: { reference: `Practitioner/${ids.provider}` } }],
+        period: { start: "2031-03-03T15:00:00.000Z", end: "2031-03-03T15:30:00.000Z" },
+        location: [{ location: { reference: `Location/${ids.clinic}` } }],
+        serviceProvider: { reference: "Organization/1" },
+      });
+      expect(mustSupportGaps(e, US_CORE_MUST_SUPPORT.Encounter)).toEqual([]);
+      // A booked appointment is not an encounter (yet).
+      expect((await call(`/fhir/R4/Encounter/${later}`)).status).toBe(404);
+      expect(await idsOf(`/fhir/R4/Encounter?patient=${ids.patients[0]}`)).toEqual([checkedOut]);
+      expect(await idsOf("/fhir/R4/Encounter?status=finished&date=2031-03")).toEqual([checkedOut]);
+      expect(await idsOf("/fhir/R4/Encounter?status=arrived")).toEqual([]);
+
+      const conditions = await search(`/fhir/R4/Condition?patient=${ids.patients[0]}`);
+      expect(conditions.map((c: Json) => c.code.coding[0].code)).toEqual(["M54.50", "M62.81"]);
+      expect(conditions[0]).toMatchObject({
+        id: `${ids.note}-0`,
+        meta: { profile: ["http://hl7.org/fhir/us/core/StructureDefinition/us-core-condition-encounter-diagnosis"] },
+        category: [{ coding: [{ code: "encounter-diagnosis" }] }],
+        code: {
+          coding: [{ system: "http://hl7.org/fhir/sid/icd-10-cm", code: "M54.50" }],
+          text: "Low back pain, unspecified",
+        },
+        subject: { reference: `Patient/${ids.patients[0]}` },
+        encounter: { reference: `Encounter/${checkedOut}` },
+      });
+      expect(mustSupportGaps(conditions[0], US_CORE_MUST_SUPPORT.Condition)).toEqual([]);
+      expect((await call(`/fhir/R4/Condition/${ids.note}-1`)).body.code.coding[0].code).toBe("M62.81");
+      expect((await call(`/fhir/R4/Condition/${ids.note}-7`)).status).toBe(404);
+      expect(await idsOf(`/fhir/R4/Condition?patient=${ids.patients[0]}&code=M6281`)).toEqual([`${ids.note}-1`]);
+      expect(
+        await idsOf(`/fhir/R4/Condition?patient=${ids.patients[0]}&code=http://hl7.org/fhir/sid/icd-10-cm|M54.50`),
+      ).toEqual([`${ids.note}-0`]);
+      expect(await idsOf(`/fhir/R4/Condition?patient=${ids.patients[0]}&encounter=Encounter/${later}`)).toEqual([]);
+      expect(await idsOf(`/fhir/R4/Condition?patient=${ids.patients[1]}`)).toEqual([]);
+      // A token restricted to the annex does not reach the Riverside note's diagnoses.
+      const annexOnly = await rt.token({ scope: "read", clinicIds: [Number(ids.otherClinic)] });
+      expect(await idsOf(`/fhir/R4/Condition?patient=${ids.patients[0]}`, annexOnly)).toEqual([]);
+      expect((await call(`/fhir/R4/Condition/${ids.note}-0`, { token: annexOnly })).status).toBe(404);
+      expect((await call(`/fhir/R4/Encounter/${checkedOut}`, { token: annexOnly })).status).toBe(404);
+      expect((await call("/fhir/R4/Condition")).body.issue[0].expression).toEqual(["patient"]);
     });
 
     it("takes SMART system scopes and the module scopes, and refuses others with an OperationOutcome", async () => {

@@ -1372,8 +1372,13 @@ describe("replies of the running server match /openapi.json", () => {
       body: { payer_ref: payer.id, member_id: "PH-100", priority: "tertiary" },
     });
     for (const type of capabilities.rest[0].resource.map((r: Json) => r.type) as string[]) {
-      // Coverage is searched by patient: the card just added.
-      const scope = type === "Coverage" ? `&patient=${seed.patient_ids[0]}` : "";
+      // Coverage and Condition are searched by patient: the card just added, the diagnoses of the v1 SOAP test's note.
+      const scope =
+        type === "Coverage"
+          ? `&patient=${seed.patient_ids[0]}`
+          : type === "Condition"
+            ? `&patient=${ids.v1Patient}`
+            : "";
       const bundle = await call(`GET /fhir/R4/${type}`, `/fhir/R4/${type}?_count=1${scope}`, 200);
       expect(bundle.entry).toHaveLength(1);
       await call(`GET /fhir/R4/${type}/{id}`, `/fhir/R4/${type}/${bundle.entry[0].resource.id}`, 200);

@@ -52,6 +52,24 @@ export const US_CORE_MUST_SUPPORT = {
     "class.type",
     "class.value",
   ],
+  Encounter: [
+    "identifier",
+    "identifier.system",
+    "identifier.value",
+    "status",
+    "class",
+    "type",
+    "subject",
+    "participant",
+    "participant.type",
+    "participant.period",
+    "participant.individual",
+    "period",
+    "location",
+    "location.location",
+    "serviceProvider",
+  ],
+  Condition: ["category", "code", "subject", "encounter", "recordedDate"],
 } as const;
 
 /** The paths of `paths` with no value anywhere in `resource` (arrays are walked: any element will do). */

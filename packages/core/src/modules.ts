@@ -118,4 +118,5 @@ export { MEDICARE_EVENTS } from "./medicare/medicare-events.js";
 export * from "./fhir/fhir-patient-search.js";
 export * from "./fhir/fhir-search-values.js";
 export * from "./fhir/fhir-search-service.js";
+export * from "./fhir/recorded-diagnoses.js";
 export { FHIR_ERROR_CODES, fhirError as fhirDomainError } from "./fhir/fhir-errors.js";

@@ -1612,6 +1612,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/Condition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search Condition resources (the diagnoses of completed notes' Assessments (ICD-10-CM), within the token's clinics): a searchset Bundle with self and next links. */
+        get: operations["fhirSearchCondition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Condition/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one Condition (the diagnoses of completed notes' Assessments (ICD-10-CM), within the token's clinics) by id. */
+        get: operations["fhirReadCondition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fhir/R4/Coverage": {
         parameters: {
             query?: never;
@@ -1638,6 +1672,40 @@ export interface paths {
         };
         /** Read one Coverage (the patients' coverages (insurance cards)) by id. */
         get: operations["fhirReadCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Encounter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search Encounter resources (the appointments the patient came to (checked in, in progress, checked out), within the token's clinics): a searchset Bundle with self and next links. */
+        get: operations["fhirSearchEncounter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Encounter/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one Encounter (the appointments the patient came to (checked in, in progress, checked out), within the token's clinics) by id. */
+        get: operations["fhirReadEncounter"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3362,6 +3430,17 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * FhirCondition
+         * @description A FHIR R4 Condition (docs/fhir.md, "Condition")
+         */
+        FhirCondition: {
+            id: string;
+            /** @constant */
+            resourceType: "Condition";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * FhirCoverage
          * @description A FHIR R4 Coverage (docs/fhir.md, "Coverage")
          */
@@ -3369,6 +3448,17 @@ export interface components {
             id: string;
             /** @constant */
             resourceType: "Coverage";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * FhirEncounter
+         * @description A FHIR R4 Encounter (docs/fhir.md, "Encounter")
+         */
+        FhirEncounter: {
+            id: string;
+            /** @constant */
+            resourceType: "Encounter";
         } & {
             [key: string]: unknown;
         };
@@ -14345,6 +14435,137 @@ export interface operations {
             };
         };
     };
+    fhirSearchCondition: {
+        parameters: {
+            query?: {
+                /** @description Page size, 0 to 100 (default 20) */
+                _count?: string;
+                /** @description json or application/fhir+json */
+                _format?: string;
+                /** @description Matches to skip (the next link carries it) */
+                _offset?: string;
+                /** @description Order:  (a leading - descends) */
+                _sort?: string;
+                /** @description token: encounter-diagnosis (the only category recorded) */
+                category?: string;
+                /** @description token: An ICD-10-CM code (http://hl7.org/fhir/sid/icd-10-cm|M54.50, or the code) */
+                code?: string;
+                /** @description reference: Encounter/{id}: the visit's diagnoses */
+                encounter?: string;
+                /** @description reference: Patient/{id} (a search names the patient) */
+                patient?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Condition resources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchsetBundle"];
+                };
+            };
+            /** @description INVALID_PARAMETER or VALIDATION_FAILED: an unknown search parameter or modifier (unless Prefer: handling=lenient), a malformed value, a _count over 100; each issue's expression names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Condition.rs, system/Condition.read, system/*.rs, system/*.read, notes:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadCondition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Condition */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirCondition"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Condition.rs, system/Condition.read, system/*.rs, system/*.read, notes:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such Condition in the caller's organisation (or out of the token's clinics) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
     fhirSearchCoverage: {
         parameters: {
             query?: {
@@ -14455,6 +14676,139 @@ export interface operations {
                 };
             };
             /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such Coverage in the caller's organisation (or out of the token's clinics) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchEncounter: {
+        parameters: {
+            query?: {
+                /** @description Page size, 0 to 100 (default 20) */
+                _count?: string;
+                /** @description json or application/fhir+json */
+                _format?: string;
+                /** @description Matches to skip (the next link carries it) */
+                _offset?: string;
+                /** @description Order: date (a leading - descends) */
+                _sort?: string;
+                /** @description date: The visit's start, with eq, gt, lt, ge or le */
+                date?: string;
+                /** @description reference: Location/{id} */
+                location?: string;
+                /** @description reference: Patient/{id} */
+                patient?: string;
+                /** @description reference: Practitioner/{id} */
+                practitioner?: string;
+                /** @description token: arrived, in-progress or finished (comma-separated: any) */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Encounter resources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchsetBundle"];
+                };
+            };
+            /** @description INVALID_PARAMETER or VALIDATION_FAILED: an unknown search parameter or modifier (unless Prefer: handling=lenient), a malformed value, a _count over 100; each issue's expression names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Encounter.rs, system/Encounter.read, system/*.rs, system/*.read, appointments:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadEncounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Encounter */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirEncounter"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Encounter.rs, system/Encounter.read, system/*.rs, system/*.read, appointments:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such Encounter in the caller's organisation (or out of the token's clinics) */
             404: {
                 headers: {
                     [name: string]: unknown;

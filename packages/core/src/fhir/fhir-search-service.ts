@@ -8,6 +8,8 @@ import { patientError } from "../patients/patient-errors.js";
 import type { PatientRepository } from "../patients/patient-repository.js";
 import type { Organisation } from "../organisations/organisation.js";
 import type { InsuranceCard } from "../coverages/coverage.js";
+import type { SoapNoteRepository } from "../soap/soap-note-repository.js";
+import { patientDiagnoses, type RecordedDiagnosis, recordedDiagnosis } from "./recorded-diagnoses.js";
 import type { InsuranceCardRepository } from "../coverages/insurance-card-repository.js";
 import type { OrganisationRepository } from "../organisations/organisation-repository.js";
 import type { FhirPatientCriteria, FhirPatientRepository, StringFilter } from "./fhir-patient-search.js";
@@ -18,6 +20,7 @@ export const FHIR_SEARCH_LIMITS = Object.freeze({ defaultCount: 20, maxCount: 10
 /** What the FHIR searches read. */
 export interface FhirServiceRepositories {
   patients: Pick<PatientRepository, "findById">;
+  soapNotes: Pick<SoapNoteRepository, "list" | "formsOf" | "findByContextId">;
   insuranceCards: Pick<InsuranceCardRepository, "findById">;
   organisations: Pick<OrganisationRepository, "findById">;
   fhirPatients: FhirPatientRepository;
@@ -93,6 +96,19 @@ export class FhirSearchService {
       ? await this.deps.storage.repositories.insuranceCards.findById(principal.organisationId, id)
       : undefined;
     if (!found) throw fhirError("FHIR_RESOURCE_NOT_FOUND", "Coverage not found", { resource_type: "Coverage", id });
+    return found;
+  }
+
+  /** The diagnoses of a patient's completed notes within the principal's clinics (no patient: PATIENT_NOT_FOUND). */
+  async diagnoses(principal: Principal, patientId: number): Promise<RecordedDiagnosis[]> {
+    await this.patient(principal, patientId);
+    return patientDiagnoses(this.deps.storage.repositories, principal, patientId);
+  }
+
+  /** One recorded diagnosis (a FHIR Condition) by id; FHIR_RESOURCE_NOT_FOUND otherwise. */
+  async diagnosis(principal: Principal, id: string): Promise<RecordedDiagnosis> {
+    const found = await recordedDiagnosis(this.deps.storage.repositories, principal, id);
+    if (!found) throw fhirError("FHIR_RESOURCE_NOT_FOUND", "Condition not found", { resource_type: "Condition", id });
     return found;
   }
 }

@@ -1,16 +1,8 @@
-import {
-  type Appointment,
-  type AppointmentStatus,
-  dateRange,
-  DomainError,
-  type Practice,
-  type Principal,
-  type Provider,
-  splitValues,
-} from "@openpractice/core";
+import type { Appointment, AppointmentStatus, Practice, Principal, Provider } from "@openpractice/core";
 import { scopePair } from "../define-route.js";
 import type { FhirResource, FhirResourceType } from "./fhir-resource-type.js";
-import { commonIds, compact, intersect, referencedIds, singleValue } from "./fhir-values.js";
+import { searchAppointments } from "./fhir-appointment-search.js";
+import { compact } from "./fhir-values.js";
 
 /** Our appointment statuses as FHIR AppointmentStatus (http://hl7.org/fhir/appointmentstatus). */
 export const APPOINTMENT_STATUS: Record<AppointmentStatus, string> = {
@@ -80,60 +72,11 @@ export function appointmentResourceType(practice: Practice): FhirResourceType {
       return (await withProviders(practice, principal, [a]))[0]!;
     },
     async search({ principal }, search) {
-      const p = search.params;
-      if (search.count > 0 && search.offset % search.count !== 0)
-        throw DomainError.invalidParameter("_offset", search.offset, "must be a multiple of _count for Appointment");
-      const none = { resources: [], hasMore: false };
-      const one = (name: string, type: string) => {
-        const ids = commonIds(referencedIds(name, type, p.get(name)));
-        if (ids && ids.length > 1)
-          throw DomainError.invalidParameter(name, p.get(name)?.[0]?.value, "takes one reference");
-        return ids;
-      };
-      const patients = one("patient", "Patient");
-      const providerIds = one("practitioner", "Practitioner");
-      const clinics = one("location", "Location");
-      // A reference whose alternatives never meet (patient=Patient/1&patient=Patient/2) matches nothing.
-      if ([patients, providerIds, clinics].some((l) => l && l.length === 0)) return none;
-      let doctorId: number | undefined;
-      if (providerIds) {
-        const provider = (await practice.directory.listProviders(principal)).find((x) => x.id === providerIds[0]);
-        if (!provider) return none;
-        doctorId = provider.userId;
-      }
-      const statuses = p.get("status")?.map((s) =>
-        splitValues(s.value).map((v) => {
-          const ours = STATUS_OF[v];
-          if (!ours)
-            throw DomainError.invalidParameter(
-              "status",
-              s.value,
-              "must be booked, checked-in, arrived, fulfilled, cancelled or noshow",
-            );
-          return ours;
-        }),
-      );
-      const allowed = statuses?.reduce((acc, l) => acc.filter((x) => l.includes(x)));
-      if (allowed && allowed.length === 0) return none;
-      const window = intersect(p.get("date")?.map((s) => dateRange("date", singleValue("date", s))) ?? []);
-      if (window.from && window.before && window.from >= window.before) return none;
-      if (search.count === 0) return none;
-      const page = await practice.appointments.list(principal, {
-        page: search.offset / search.count + 1,
-        size: search.count,
-        patientId: patients?.[0],
-        doctorId,
-        clinicId: clinics?.[0],
-        statuses: allowed,
-        from: window.from,
-        to: window.before,
-        sort: "start",
-        order: search.sort[0]?.descending ? "desc" : "asc",
+      const found = await searchAppointments(practice, principal, search, "Appointment", {
+        statusOf: STATUS_OF,
+        among: Object.keys(APPOINTMENT_STATUS),
       });
-      return {
-        resources: await withProviders(practice, principal, page.appointments),
-        hasMore: search.offset + page.appointments.length < page.total,
-      };
+      return { resources: await withProviders(practice, principal, found.appointments), hasMore: found.hasMore };
     },
   };
 }

@@ -8,6 +8,7 @@ import { capabilityStatement, FHIR_VERSION } from "./fhir-capability-statement.j
 import { directoryResourceTypes } from "./fhir-directory-resources.js";
 import { appointmentResourceType } from "./fhir-appointment-resource.js";
 import { coverageResourceType } from "./fhir-coverage-resource.js";
+import { clinicalResourceTypes } from "./fhir-clinical-resources.js";
 import { patientResourceType } from "./fhir-patient-resource.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
 import { isLenient, readSearch } from "./fhir-search-request.js";
@@ -22,6 +23,7 @@ export function fhirResourceTypes(practice: Practice): FhirResourceType[] {
     ...directoryResourceTypes(practice),
     appointmentResourceType(practice),
     coverageResourceType(practice),
+    ...clinicalResourceTypes(practice),
   ];
 }
 

@@ -16,6 +16,14 @@ export const FHIR_SYSTEMS = Object.freeze({
   coverageClass: "http://terminology.hl7.org/CodeSystem/coverage-class",
   /** The payer id a coverage names (the X12 payer id of the payer registry; no national system exists). */
   payerId: "urn:openpractice:sid:payer-id",
+  /** HL7 v3 ActCode: encounter classes AMB (ambulatory) and VR (virtual). */
+  actCode: "http://terminology.hl7.org/CodeSystem/v3-ActCode",
+  /** HL7 v3 ParticipationType: PPRF, primary performer. */
+  participationType: "http://terminology.hl7.org/CodeSystem/v3-ParticipationType",
+  conditionCategory: "http://terminology.hl7.org/CodeSystem/condition-category",
+  conditionVerification: "http://terminology.hl7.org/CodeSystem/condition-ver-status",
+  /** OpenPractice's appointment ids (an Encounter is the visit of an appointment). */
+  appointmentId: "urn:openpractice:sid:appointment-id",
   /** OpenPractice's patient ids: unique on the server, the id of the v1 and v2 APIs. */
   patientId: "urn:openpractice:sid:patient-id",
   /** OpenPractice's provider ids (v2 provider id). */
@@ -34,4 +42,6 @@ export const US_CORE = Object.freeze({
   organization: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-organization",
   location: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-location",
   coverage: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-coverage",
+  encounter: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-encounter",
+  conditionEncounterDiagnosis: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-condition-encounter-diagnosis",
 });

@@ -1,0 +1,209 @@
+import {
+  type Appointment,
+  type AppointmentCategory,
+  type AppointmentStatus,
+  DomainError,
+  dottedIcdCode,
+  fhirDomainError,
+  type Practice,
+  type Principal,
+  type Provider,
+  type RecordedDiagnosis,
+  splitValues,
+  token,
+} from "@openpractice/core";
+import { scopePair } from "../define-route.js";
+import { NOTE_SCOPES } from "../soap/v1-soap-routes.js";
+import type { FhirResource, FhirResourceType } from "./fhir-resource-type.js";
+import { FHIR_SYSTEMS, US_CORE } from "./fhir-systems.js";
+import { searchAppointments } from "./fhir-appointment-search.js";
+import { commonIds, compact, referencedIds } from "./fhir-values.js";
+
+/** The appointment statuses that are encounters (the patient came), as FHIR EncounterStatus. */
+const ENCOUNTER_STATUS: Partial<Record<AppointmentStatus, string>> = {
+  CHECKED_IN: "arrived",
+  IN_PROGRESS: "in-progress",
+  CHECKED_OUT: "finished",
+};
+const STATUS_OF = Object.fromEntries(Object.entries(ENCOUNTER_STATUS).map(([ours, fhir]) => [fhir, ours]));
+const VISIT_STATUSES = Object.keys(ENCOUNTER_STATUS);
+const asId = (id: string) => (/^[1-9]\d{0,9}$/.test(id) ? Number(id) : 0);
+
+/** A visit (an appointment the patient came to) as a US Core Encounter. */
+export function fhirEncounter(
+  a: Appointment,
+  provider: Provider | undefined,
+  categories: ReadonlyMap<number, AppointmentCategory>,
+): FhirResource {
+  const kinds = a.categoryIds.map((id) => categories.get(id)).filter((c) => c !== undefined);
+  const virtual = kinds.length > 0 && kinds.every((c) => c.type === "TELEHEALTH");
+  const period = {
+    start: a.startsAt.toISOString(),
+    end: a.status === "CHECKED_OUT" ? a.endsAt.toISOString() : undefined,
+  };
+  return compact({
+    resourceType: "Encounter",
+    id: String(a.id),
+    meta: { lastUpdated: a.updatedAt.toISOString(), profile: [US_CORE.encounter] },
+    identifier: [{ system: FHIR_SYSTEMS.appointmentId, value: String(a.id) }],
+    status: ENCOUNTER_STATUS[a.status],
+    class: virtual
+      ? { system: FHIR_SYSTEMS.actCode, code: "VR", display: "virtual" }
+      : { system: FHIR_SYSTEMS.actCode, code: "AMB", display: "ambulatory" },
+    type: kinds.length ? kinds.map((c) => ({ text: c.name })) : [{ text: "Outpatient visit" }],
+    subject: { reference: `Patient/${a.patientId}` },
+    participant: provider
+      ? [
+          {
+            type: [
+              { coding: [{ system: FHIR_SYSTEMS.participationType, code: "PPRF", display: "primary performer" }] },
+            ],
+            period,
+            individual: {
+              reference: `Practitioner/${provider.id}`,
+              display: `${provider.firstName} ${provider.lastName}`,
+            },
+          },
+        ]
+      : undefined,
+    period,
+    location: [{ location: { reference: `Location/${a.clinicId}` } }],
+    serviceProvider: { reference: `Organization/${a.organisationId}` },
+  });
+}
+
+/** A diagnosis of a completed note's Assessment as a US Core Condition (encounter diagnosis). */
+export function fhirCondition(d: RecordedDiagnosis): FhirResource {
+  const code = dottedIcdCode(d.entry.code.replace(".", "").toUpperCase());
+  return compact({
+    resourceType: "Condition",
+    id: d.id,
+    meta: {
+      lastUpdated: (d.note.completedAt ?? d.note.serviceDateTime).toISOString(),
+      profile: [US_CORE.conditionEncounterDiagnosis],
+    },
+    verificationStatus: {
+      coding: [{ system: FHIR_SYSTEMS.conditionVerification, code: "confirmed", display: "Confirmed" }],
+    },
+    category: [
+      {
+        coding: [
+          { system: FHIR_SYSTEMS.conditionCategory, code: "encounter-diagnosis", display: "Encounter Diagnosis" },
+        ],
+      },
+    ],
+    code: {
+      coding: [{ system: FHIR_SYSTEMS.icd10cm, code, display: d.entry.description || undefined }],
+      text: d.entry.description || code,
+    },
+    subject: { reference: `Patient/${d.note.patientId}` },
+    encounter: d.note.appointmentId ? { reference: `Encounter/${d.note.appointmentId}` } : undefined,
+    recordedDate: (d.note.completedAt ?? d.note.serviceDateTime).toISOString(),
+  });
+}
+
+/** Encounters with their providers and appointment types. */
+async function encounters(practice: Practice, principal: Principal, list: readonly Appointment[]) {
+  const [providers, categories] = await Promise.all([
+    practice.appointments.providersOf(principal, list),
+    practice.catalog.appointmentCategories(principal),
+  ]);
+  const byId = new Map(categories.map((c) => [c.id, c]));
+  return list.map((a) => fhirEncounter(a, providers.get(a.doctorId), byId));
+}
+
+/** One reference of a parameter, or none; two different ones never meet (an empty list). */
+function oneReference(name: string, type: string, search: Parameters<FhirResourceType["search"]>[1]) {
+  const ids = commonIds(referencedIds(name, type, search.params.get(name)));
+  if (ids && ids.length > 1)
+    throw DomainError.invalidParameter(name, search.params.get(name)?.[0]?.value, "takes one reference");
+  return ids;
+}
+
+/** Encounter and Condition: the visits patients came to, and the diagnoses their notes recorded. */
+export function clinicalResourceTypes(practice: Practice): FhirResourceType[] {
+  return [
+    {
+      type: "Encounter",
+      profile: US_CORE.encounter,
+      scopes: scopePair("appointments").read,
+      source: "the appointments the patient came to (checked in, in progress, checked out), within the token's clinics",
+      sorts: ["date"],
+      searchParams: [
+        { name: "patient", type: "reference", documentation: "Patient/{id}" },
+        { name: "practitioner", type: "reference", documentation: "Practitioner/{id}" },
+        { name: "location", type: "reference", documentation: "Location/{id}" },
+        { name: "date", type: "date", documentation: "The visit's start, with eq, gt, lt, ge or le" },
+        { name: "status", type: "token", documentation: "arrived, in-progress or finished (comma-separated: any)" },
+      ],
+      async read({ principal }, id) {
+        const a = await practice.appointments.get(principal, asId(id)).catch((error: unknown) => {
+          if (error instanceof DomainError && error.code === "APPOINTMENT_NOT_FOUND") return undefined;
+          throw error;
+        });
+        if (!a || !ENCOUNTER_STATUS[a.status])
+          throw fhirDomainError("FHIR_RESOURCE_NOT_FOUND", "Encounter not found", { resource_type: "Encounter", id });
+        return (await encounters(practice, principal, [a]))[0]!;
+      },
+      async search({ principal }, search) {
+        const found = await searchAppointments(practice, principal, search, "Encounter", {
+          statusOf: STATUS_OF,
+          among: VISIT_STATUSES,
+        });
+        return { resources: await encounters(practice, principal, found.appointments), hasMore: found.hasMore };
+      },
+    },
+    {
+      type: "Condition",
+      profile: US_CORE.conditionEncounterDiagnosis,
+      scopes: NOTE_SCOPES.read,
+      source: "the diagnoses of completed notes' Assessments (ICD-10-CM), within the token's clinics",
+      sorts: [],
+      searchParams: [
+        { name: "patient", type: "reference", documentation: "Patient/{id} (a search names the patient)" },
+        { name: "encounter", type: "reference", documentation: "Encounter/{id}: the visit's diagnoses" },
+        {
+          name: "code",
+          type: "token",
+          documentation: `An ICD-10-CM code (${FHIR_SYSTEMS.icd10cm}|M54.50, or the code)`,
+        },
+        { name: "category", type: "token", documentation: "encounter-diagnosis (the only category recorded)" },
+      ],
+      read: async ({ principal }, id) => fhirCondition(await practice.fhirSearch.diagnosis(principal, id)),
+      async search({ principal }, search) {
+        const patients = oneReference("patient", "Patient", search);
+        if (!patients) throw DomainError.invalidParameter("patient", null, "a Condition search names the patient");
+        if (patients.length === 0) return { resources: [], hasMore: false };
+        const visits = oneReference("encounter", "Encounter", search);
+        const codes = (search.params.get("code") ?? []).map((s) =>
+          splitValues(s.value).flatMap((raw) => {
+            const t = token(raw);
+            if (t.system !== undefined && t.system !== FHIR_SYSTEMS.icd10cm) return [];
+            return t.code ? [dottedIcdCode(t.code.replace(".", "").toUpperCase())] : [];
+          }),
+        );
+        const categories = (search.params.get("category") ?? []).map((s) =>
+          splitValues(s.value).some((raw) => token(raw).code === "encounter-diagnosis"),
+        );
+        let found: RecordedDiagnosis[];
+        try {
+          found = await practice.fhirSearch.diagnoses(principal, patients[0]!);
+        } catch (error) {
+          if (error instanceof DomainError && error.code === "PATIENT_NOT_FOUND")
+            return { resources: [], hasMore: false };
+          throw error;
+        }
+        const matching = found
+          .filter((d) => !visits || (d.note.appointmentId !== null && visits.includes(d.note.appointmentId)))
+          .filter((d) =>
+            codes.every((list) => list.includes(dottedIcdCode(d.entry.code.replace(".", "").toUpperCase()))),
+          )
+          .filter(() => categories.every(Boolean));
+        return {
+          resources: matching.slice(search.offset, search.offset + search.count).map(fhirCondition),
+          hasMore: matching.length > search.offset + search.count,
+        };
+      },
+    },
+  ];
+}
