@@ -1364,6 +1364,7 @@ describe("replies of the running server match /openapi.json", () => {
 
   it("FHIR R4: the CapabilityStatement, each type searched and read, OperationOutcomes", async () => {
     const capabilities = await call("GET /fhir/R4/metadata", "/fhir/R4/metadata", 200, { token: null });
+    await call("GET /.well-known/smart-configuration", "/.well-known/smart-configuration", 200, { token: null });
     const payer = await call("POST /v2/payers", "/v2/payers", 201, {
       body: { payer_id: "FHIR1", name: "Prairie Health", type: "commercial" },
       token: admin,

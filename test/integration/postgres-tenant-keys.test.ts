@@ -18,6 +18,8 @@ const SHARED_TABLES: Readonly<Record<string, string>> = {
   jobs: "local on the coordinator: the job queue, claimed across organisations with FOR UPDATE SKIP LOCKED",
   locks: "local on the coordinator: named leases of the background work",
   rate_limit_counters: "local on the coordinator: counters by client and window, written on every request",
+  client_assertions:
+    "local on the coordinator: the token endpoint's replay guard, by client id and jti, read before any organisation is known",
   kysely_migration: "local on the coordinator: the migrations applied",
   kysely_migration_lock: "local on the coordinator: the migrations' lock",
 };

@@ -120,3 +120,5 @@ export * from "./fhir/fhir-search-values.js";
 export * from "./fhir/fhir-search-service.js";
 export * from "./fhir/recorded-diagnoses.js";
 export { FHIR_ERROR_CODES, fhirError as fhirDomainError } from "./fhir/fhir-errors.js";
+export * from "./access/client-jwks.js";
+export * from "./access/client-assertion-repository.js";

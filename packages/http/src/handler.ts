@@ -17,6 +17,7 @@ import { readPathId, type PathIdKind } from "./contracts/path-id.js";
 import { v1Error } from "./contracts/v1-contract.js";
 import { v2Error } from "./contracts/v2-contract.js";
 import { fhirError } from "./contracts/fhir-contract.js";
+import type { JwksFetch } from "./access/client-assertion.js";
 import { httpModules, V1_ERROR_MAP, V2_STATUS_MAP } from "./http-modules.js";
 import { buildOpenApiDocument, openApiDocumentAt, type OpenApiDocument } from "./openapi/openapi-document.js";
 import {
@@ -49,6 +50,11 @@ export interface HttpHandlerOptions {
    * metadata names it as the issuer. Default: the request's own origin and mount path.
    */
   publicUrl?: string | undefined;
+  /**
+   * Fetches API clients' JWK Set URLs (SMART Backend Services, docs/authentication.md); default: the global fetch.
+   * The runtime passes one that refuses private and loopback addresses outside development.
+   */
+  fetchJwks?: JwksFetch | undefined;
   /** Largest accepted request body; default 1 MiB. */
   bodyLimitBytes?: number;
   /** Serves the API reference page's static files (the runtime passes swagger-ui-dist). */
@@ -138,6 +144,7 @@ export function createHttpHandler(options: HttpHandlerOptions): FetchHandler {
     knownScopes: () => knownScopes,
     tokenIssuer: options.tokenIssuer,
     publicUrl: options.publicUrl,
+    fetchJwks: options.fetchJwks,
   };
   let openApi: OpenApiDocument | undefined;
   const routes = [

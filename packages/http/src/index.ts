@@ -21,3 +21,4 @@ export { v1SummaryPath } from "./soap/v1-soap-workflow-contract.js";
 export * from "./auth/token-issuer.js";
 export { v2OrganisationView, FIRST_CLIENT_SCOPES } from "./access/v2-organisation-routes.js";
 export { v2ApiClientView } from "./access/v2-api-client-routes.js";
+export { CLIENT_ASSERTION_TYPE, type JwksFetch } from "./access/client-assertion.js";

@@ -1,5 +1,6 @@
 import type { Practice, Principal } from "@openpractice/core";
 import type { TokenIssuer } from "./auth/token-issuer.js";
+import type { JwksFetch } from "./access/client-assertion.js";
 import type { FieldNames } from "./contracts/field-names.js";
 import type { PathIdKind } from "./contracts/path-id.js";
 import type { SchemaValidator } from "./validation/ajv-validator.js";
@@ -124,4 +125,6 @@ export interface RouteDependencies {
   publicUrl?: string | undefined;
   /** Signs the tokens of POST /oauth/token; without it the token endpoint and the JWKS are not served. */
   tokenIssuer?: TokenIssuer | undefined;
+  /** Fetches API clients' JWK Set URLs (HttpHandlerOptions.fetchJwks); default: the global fetch. */
+  fetchJwks?: JwksFetch | undefined;
 }

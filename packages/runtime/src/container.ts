@@ -21,7 +21,7 @@ import {
   type FetchHandler,
   type RequestLogEntry,
 } from "@openpractice/http";
-import { createWebhookTransport } from "@openpractice/worker";
+import { createOutboundFetch, createWebhookTransport } from "@openpractice/worker";
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
 import type { RuntimeConfig } from "./config/config.js";
 import { practiceOptionsFor } from "./config/practice-options.js";
@@ -122,6 +122,8 @@ export function composeContainer(input: CompositionInput): DependencyContainer {
         authenticator: d.resolve<Authenticator>(TOKENS.Authenticator),
         tokenIssuer: d.resolve<TokenIssuer>(TOKENS.TokenIssuer),
         publicUrl: config.publicUrl,
+        // API clients' JWK Set URLs: public addresses only, as for webhooks, unless this is a development deployment.
+        fetchJwks: createOutboundFetch({ allowPrivate: development, allowedHosts: config.webhookAllowedHosts }),
         docsAssets: swaggerUiAssets(),
         securityHeaders: { trustForwardedProto: config.trustForwardedProto },
         onRequestComplete: (e) => {

@@ -19,6 +19,7 @@ import { memoryBillingCodes } from "./memory/memory-billing-codes.js";
 import { memoryFeeSchedules } from "./memory/memory-fee-schedules.js";
 import { memoryMedicare } from "./memory/memory-medicare.js";
 import { memoryFhir } from "./memory/memory-fhir.js";
+import { describeClientAssertionConformance } from "./conformance/client-assertion-conformance.js";
 import { describeFhirConformance } from "./conformance/fhir-conformance.js";
 import { describeMedicareConformance } from "./conformance/medicare-conformance.js";
 import { memoryCases } from "./memory/memory-cases.js";
@@ -98,7 +99,7 @@ export const testingDomains = [
   },
   { key: "staff", repositories: memoryStaff, conformance: describeStaffConformance },
   { key: "payers", repositories: memoryPayers, conformance: describePayerConformance },
-  { key: "access", repositories: memoryApiClients, conformance: null },
+  { key: "access", repositories: memoryApiClients, conformance: describeClientAssertionConformance },
   { key: "audit", repositories: memoryAudit, conformance: null },
   { key: "scheduling", repositories: memorySchedules, conformance: describeScheduleConformance },
   { key: "waitlist", repositories: memoryWaitlist, conformance: describeWaitlistConformance },

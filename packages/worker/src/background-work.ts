@@ -72,6 +72,7 @@ const DOCUMENTS_TASK = "documents-housekeeping";
 const TASK_RULES_TASK = "task-rules-reconcile";
 const OVERDUE_TASKS_TASK = "tasks-overdue";
 const SSO_PURGE_TASK = "sso-grants-purge";
+const CLIENT_ASSERTIONS_PURGE_TASK = "client-assertions-purge";
 
 /**
  * Queues the worker runs besides the modules' own: `system.noop` does nothing
@@ -175,6 +176,16 @@ function periodicTasks(
       run: async () => {
         const removed = await practice.sso.purgeExpired();
         if (removed > 0) logger.debug({ removed }, "purged single sign-on launch codes");
+      },
+    },
+    {
+      // Client assertions past their exp (a replay of one is refused by its exp then): one statement.
+      name: CLIENT_ASSERTIONS_PURGE_TASK,
+      schedule: { cron: "23 * * * *" },
+      lockTtlMs: 5 * 60_000,
+      run: async () => {
+        const removed = await practice.apiClients.purgeExpiredAssertions();
+        if (removed > 0) logger.debug({ removed }, "purged expired client assertions");
       },
     },
     {

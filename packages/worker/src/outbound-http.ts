@@ -52,6 +52,15 @@ export function guardedLookup(policy: OutboundPolicy, check = addressCheck(polic
   };
 }
 
+/** An IP literal skips DNS, so the policy judges it before connecting: the refusal's words, or undefined. */
+function literalRefusal(policy: OutboundPolicy, check: (address: string) => AddressVerdict, target: URL) {
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  const literal = isIP(host) && !policy.allowedHosts.includes(target.hostname) ? check(host) : null;
+  return literal && !literal.allowed
+    ? `refused: ${target.hostname} is not a public unicast address (${literal.range})`
+    : undefined;
+}
+
 export interface OutboundRequest {
   url: string;
   headers: Record<string, string | number>;
@@ -83,22 +92,13 @@ export function createOutboundPost(policy: OutboundPolicy): (request: OutboundRe
   return ({ url, headers, body, timeoutMs, excerptBytes }) => {
     const started = performance.now();
     const target = new URL(url);
-    const host = target.hostname.replace(/^\[|\]$/g, "");
     return new Promise<OutboundResponse>((resolve) => {
       const done = (
         r: Omit<OutboundResponse, "durationMs" | "refused" | "headers"> &
           Partial<Pick<OutboundResponse, "refused" | "headers">>,
       ) => resolve({ headers: {}, refused: false, ...r, durationMs: Math.round(performance.now() - started) });
-      // An IP literal skips DNS, so it is checked here.
-      const literal = isIP(host) && !policy.allowedHosts.includes(target.hostname) ? check(host) : null;
-      if (literal && !literal.allowed) {
-        return done({
-          statusCode: null,
-          error: `refused: ${target.hostname} is not a public unicast address (${literal.range})`,
-          excerpt: null,
-          refused: true,
-        });
-      }
+      const refusal = literalRefusal(policy, check, target);
+      if (refusal) return done({ statusCode: null, error: refusal, excerpt: null, refused: true });
       const send = target.protocol === "https:" ? httpsRequest : httpRequest;
       const req = send(
         target,
@@ -135,4 +135,48 @@ export function createOutboundPost(policy: OutboundPolicy): (request: OutboundRe
       req.end(body);
     });
   };
+}
+
+/** The most bytes of a fetched document kept (a JWK Set is a few kilobytes). */
+const FETCH_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * A fetch for small documents (an API client's JWK Set) under the policy: GET only, redirects not followed, the
+ * address checked on every connection as for webhooks, at most 256 KiB read. Rejects when refused or failed.
+ */
+export function createOutboundFetch(policy: OutboundPolicy): (url: string, init: RequestInit) => Promise<Response> {
+  const check = addressCheck(policy);
+  const lookup = guardedLookup(policy, check);
+  return (url, init) =>
+    new Promise<Response>((resolve, reject) => {
+      const target = new URL(url);
+      const refusal = literalRefusal(policy, check, target);
+      if (refusal) return reject(new OutboundAddressError(refusal));
+      const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+      const headers = Object.fromEntries(new Headers(init.headers ?? {}).entries());
+      const req = send(
+        target,
+        { method: "GET", headers, lookup, signal: init.signal ?? AbortSignal.timeout(5000) },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > FETCH_LIMIT_BYTES) {
+              res.destroy();
+              reject(new Error(`the document exceeds ${FETCH_LIMIT_BYTES} bytes`));
+            } else chunks.push(chunk);
+          });
+          res.on("end", () => {
+            const responseHeaders = new Headers();
+            for (const [name, value] of Object.entries(res.headers))
+              if (typeof value === "string") responseHeaders.set(name, value);
+            resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 500, headers: responseHeaders }));
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
 }

@@ -1,4 +1,10 @@
-import { apiClientNameKey, type ApiClient, type ApiClientRepository, type ApiClientStatus } from "@openpractice/core";
+import {
+  apiClientNameKey,
+  type ApiClient,
+  type ApiClientRepository,
+  type ApiClientStatus,
+  type PublicJwks,
+} from "@openpractice/core";
 import type { Kysely, Selectable } from "kysely";
 import { readLatest, refusableStatement } from "../contention.js";
 import { insertIgnoringDuplicateReturningId } from "../insert-ignoring-duplicate.js";
@@ -18,6 +24,8 @@ const columns = (c: Omit<ApiClient, "id">) => ({
   clinic_ids: JSON.stringify(c.clinicIds),
   user_id: c.userId,
   redirect_uris: JSON.stringify(c.redirectUris),
+  jwks: c.jwks ? JSON.stringify(c.jwks) : null,
+  jwks_uri: c.jwksUri,
   status: c.status,
   secret_hash: c.secretHash,
   previous_secret_hash: c.previousSecretHash,
@@ -37,6 +45,8 @@ const toClient = (r: Selectable<ApiClientsTable>): ApiClient => ({
   clinicIds: JSON.parse(r.clinic_ids) as number[],
   userId: r.user_id === null ? null : Number(r.user_id),
   redirectUris: r.redirect_uris === null ? [] : (JSON.parse(r.redirect_uris) as string[]),
+  jwks: r.jwks === null ? null : (JSON.parse(r.jwks) as PublicJwks),
+  jwksUri: r.jwks_uri,
   status: r.status as ApiClientStatus,
   secretHash: r.secret_hash,
   previousSecretHash: r.previous_secret_hash,

@@ -14,6 +14,9 @@ export interface ApiClientsTable {
   user_id: number | null;
   /** JSON array; NULL (clients from before 039): none. */
   redirect_uris: string | null;
+  /** A JWK Set as JSON; NULL: none (047). */
+  jwks: string | null;
+  jwks_uri: string | null;
   status: string;
   secret_hash: string;
   previous_secret_hash: string | null;
@@ -25,7 +28,15 @@ export interface ApiClientsTable {
   revoked_at: string | null;
 }
 
+/** A client assertion the token endpoint accepted, until it expires (047). */
+export interface ClientAssertionsTable {
+  client_id: string;
+  jti: string;
+  expires_at: string;
+}
+
 /** The access domain's tables by name: its line in `Database` (schema.ts). */
 export interface AccessSchema {
   api_clients: ApiClientsTable;
+  client_assertions: ClientAssertionsTable;
 }

@@ -36,6 +36,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/smart-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SMART configuration: the token endpoint, private_key_jwt (ES384, RS384), client_credentials and the system scopes of SMART Backend Services. */
+        get: operations["smartConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apis/hep/v2/soap-context": {
         parameters: {
             query?: never;
@@ -1927,7 +1944,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** OAuth 2.0 token endpoint: client credentials (RFC 6749 4.4; scope narrows the client's scopes) and single sign-on's authorization code with PKCE (RFC 6749 4.1, RFC 7636; docs/sso.md); client_secret_basic or client_secret_post. */
+        /** OAuth 2.0 token endpoint: client credentials (RFC 6749 4.4; scope narrows the client's scopes) and single sign-on's authorization code with PKCE (RFC 6749 4.1, RFC 7636; docs/sso.md); client_secret_basic, client_secret_post, or private_key_jwt (RFC 7523, SMART Backend Services). */
         post: operations["oauthToken"];
         delete?: never;
         options?: never;
@@ -2798,6 +2815,12 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             id: string;
+            /** @description The public keys its client assertions are signed with, or null */
+            jwks: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Where the server fetches its public keys, or null */
+            jwks_uri: string | null;
             /** Format: date-time */
             last_token_at: string | null;
             name: string;
@@ -2829,6 +2852,12 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             id: string;
+            /** @description The public keys its client assertions are signed with, or null */
+            jwks: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Where the server fetches its public keys, or null */
+            jwks_uri: string | null;
             /** Format: date-time */
             last_token_at: string | null;
             name: string;
@@ -3733,6 +3762,7 @@ export interface components {
             response_types_supported: string[];
             token_endpoint: string;
             token_endpoint_auth_methods_supported: string[];
+            token_endpoint_auth_signing_alg_values_supported: string[];
         };
         /** OAuthToken */
         OAuthToken: {
@@ -4201,6 +4231,19 @@ export interface components {
             out_of_pocket: components["schemas"]["EligibilityAmount"];
             prior_authorization_required: boolean | null;
             visits: components["schemas"]["EligibilityVisits"];
+        };
+        /** SmartConfiguration */
+        SmartConfiguration: {
+            capabilities: string[];
+            code_challenge_methods_supported: string[];
+            grant_types_supported: string[];
+            issuer: string;
+            jwks_uri: string;
+            response_types_supported: string[];
+            scopes_supported: string[];
+            token_endpoint: string;
+            token_endpoint_auth_methods_supported: string[];
+            token_endpoint_auth_signing_alg_values_supported: string[];
         };
         /** SsoLaunchError */
         SsoLaunchError: {
@@ -6222,6 +6265,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthServerMetadata"];
+                };
+            };
+            /** @description UNAUTHORIZED, only for request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    smartConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SMART configuration (Cache-Control: public, 5 minutes) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmartConfiguration"];
                 };
             };
             /** @description UNAUTHORIZED, only for request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
@@ -15561,7 +15633,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description client_secret_post (or use HTTP Basic) */
+                    /** @description A JWT signed ES384 or RS384 by a key the client registered: iss and sub the client id, aud this token endpoint's URL, exp at most 5 minutes ahead, a jti used once */
+                    client_assertion?: string;
+                    /**
+                     * @description private_key_jwt (RFC 7523, SMART Backend Services): client_credentials only
+                     * @enum {string}
+                     */
+                    client_assertion_type?: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+                    /** @description client_secret_post (or use HTTP Basic); with an assertion, its iss */
                     client_id?: string;
                     client_secret?: string;
                     /** @description authorization_code: the launch code (one use, 60 seconds) */
@@ -15596,7 +15675,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description invalid_client: unknown client, wrong secret, or revoked; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            /** @description invalid_client: unknown client, wrong secret, or revoked; an assertion not signed by the client's keys, expired, living over 5 minutes, for another audience, or replayed; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15770,6 +15849,14 @@ export interface operations {
                 "application/json": {
                     /** @description Restrict its tokens to these clinics (claim clinic_id_list); empty: no restriction */
                     clinic_ids?: (string | number)[];
+                    /** @description SMART Backend Services: the public keys its client assertions are signed with (EC P-384 for ES384, RSA of 2048 bits or more for RS384), inline; null clears them. Setting it clears jwks_uri */
+                    jwks?: {
+                        keys: {
+                            kty: string;
+                        }[];
+                    } | null;
+                    /** @description SMART Backend Services: where the server fetches those keys (https; http only on a loopback address); null clears it. Setting it clears jwks */
+                    jwks_uri?: string | null;
                     /** @description Unique in the organisation, case-insensitively */
                     name: string;
                     /** @description Where single sign-on may send a launch code (docs/sso.md): exact URLs, https (http only on a loopback address), no fragment; empty: none */
@@ -15967,6 +16054,14 @@ export interface operations {
                 "application/json": {
                     /** @description Restrict its tokens to these clinics (claim clinic_id_list); empty: no restriction */
                     clinic_ids?: (string | number)[];
+                    /** @description SMART Backend Services: the public keys its client assertions are signed with (EC P-384 for ES384, RSA of 2048 bits or more for RS384), inline; null clears them. Setting it clears jwks_uri */
+                    jwks?: {
+                        keys: {
+                            kty: string;
+                        }[];
+                    } | null;
+                    /** @description SMART Backend Services: where the server fetches those keys (https; http only on a loopback address); null clears it. Setting it clears jwks */
+                    jwks_uri?: string | null;
                     /** @description Unique in the organisation, case-insensitively */
                     name?: string;
                     /** @description Where single sign-on may send a launch code (docs/sso.md): exact URLs, https (http only on a loopback address), no fragment; empty: none */

@@ -19,6 +19,7 @@ import {
   type ApiClientStatus,
 } from "./api-client.js";
 import { ClientAuthThrottle } from "./client-auth-throttle.js";
+import { storedJwks } from "./client-jwks.js";
 import { hashClientSecret, newClientId, newClientSecret, verifyClientSecret } from "./client-secret.js";
 import { ConcurrencyLimit, type ConcurrencyLimitStats } from "./concurrency-limit.js";
 
@@ -34,6 +35,21 @@ const invalidClient = (reason: string) => accessError("INVALID_CLIENT", "Client 
 export interface IssuedClientSecret {
   client: ApiClient;
   secret: string;
+}
+
+/** The longest a client assertion may live (SMART Backend Services: exp no more than five minutes ahead). */
+export const CLIENT_ASSERTION_MAX_SECONDS = 300;
+/** Clock difference forgiven between the client and the server. */
+export const CLIENT_ASSERTION_LEEWAY_SECONDS = 5;
+
+/** The keys after a change: setting one kind clears the other, null clears it. */
+function keysAfter(current: ApiClient, changes: ApiClientChanges): Pick<ApiClient, "jwks" | "jwksUri"> {
+  if (changes.jwks) return { jwks: storedJwks(changes.jwks), jwksUri: null };
+  if (changes.jwksUri) return { jwks: null, jwksUri: changes.jwksUri };
+  return {
+    jwks: changes.jwks === null ? null : current.jwks,
+    jwksUri: changes.jwksUri === null ? null : current.jwksUri,
+  };
 }
 
 /** Compared against when the client id is unknown, so the answer takes as long as for a known one. */
@@ -115,6 +131,8 @@ export class ApiClientService {
         clinicIds,
         userId: draft.userId ?? null,
         redirectUris: [...new Set(draft.redirectUris ?? [])],
+        jwks: draft.jwks ? storedJwks(draft.jwks) : null,
+        jwksUri: draft.jwksUri ?? null,
         status: "active",
         secretHash,
         previousSecretHash: null,
@@ -154,7 +172,7 @@ export class ApiClientService {
     return { ...found, page, perPage: size };
   }
 
-  /** Name, scopes, clinics, user id and redirect URIs; omitted fields keep their values. Tokens already issued keep their claims. */
+  /** Name, scopes, clinics, user id, redirect URIs and keys; omitted fields keep their values. Tokens already issued keep their claims. */
   async update(principal: Principal, id: number, changes: ApiClientChanges): Promise<ApiClient> {
     assertValidApiClient(changes, false, isPlatformPrincipal(principal));
     if (changes.clinicIds !== undefined) assertWithinCallerClinics(principal, changes.clinicIds, API_CLIENTS);
@@ -172,6 +190,7 @@ export class ApiClientService {
         clinicIds,
         userId: changes.userId === undefined ? current.userId : changes.userId,
         redirectUris: changes.redirectUris ? [...new Set(changes.redirectUris)] : current.redirectUris,
+        ...keysAfter(current, changes),
         updatedAt: now,
       };
     });
@@ -261,6 +280,54 @@ export class ApiClientService {
     } finally {
       await attempt.settle(failed);
     }
+  }
+
+  /**
+   * Client authentication by a signed assertion (RFC 7523 `private_key_jwt`, SMART Backend Services): the client
+   * `clientId` names must be active, of an active organisation, with registered keys; `verify` checks the JWT's
+   * signature against them and its claims (packages/http does it with jose) and answers its `jti` and expiry. The
+   * expiry must be ahead and at most five minutes away, and a `jti` is accepted once. Throttled like secrets: a
+   * failure counts against the client id and the address.
+   */
+  async authenticateAssertion(
+    clientId: string,
+    verify: (client: ApiClient) => Promise<{ jti: string; expiresAt: Date }>,
+    address?: string,
+  ): Promise<ApiClient> {
+    const attempt = await this.throttle.reserve(clientId, address);
+    let failed = true;
+    try {
+      const r = this.deps.storage.repositories;
+      const client = await r.apiClients.findByClientId(clientId);
+      if (!client) throw invalidClient("unknown client");
+      if (client.status === "revoked") throw invalidClient("the client is revoked");
+      if (!client.jwks && !client.jwksUri) throw invalidClient("the client has registered no keys (jwks or jwks_uri)");
+      const { jti, expiresAt } = await verify(client).catch((error: unknown) => {
+        throw invalidClient(`the client assertion is not valid: ${(error as Error).message}`);
+      });
+      const now = this.deps.clock.now();
+      const seconds = (expiresAt.getTime() - now.getTime()) / 1000;
+      if (!(seconds > 0)) throw invalidClient("the client assertion has expired");
+      if (seconds > CLIENT_ASSERTION_MAX_SECONDS + CLIENT_ASSERTION_LEEWAY_SECONDS)
+        throw invalidClient(`the client assertion's exp must be at most ${CLIENT_ASSERTION_MAX_SECONDS} seconds ahead`);
+      if (typeof jti !== "string" || jti.length === 0 || jti.length > 255)
+        throw invalidClient("the client assertion needs a jti of 1 to 255 characters");
+      if (client.organisationId !== PLATFORM_ORGANISATION_ID) {
+        const org = await r.organisations.findById(client.organisationId);
+        if (org?.deactivatedAt) throw invalidClient("the client's organisation is deactivated");
+      }
+      if (!(await r.clientAssertions.record(client.clientId, jti, expiresAt)))
+        throw invalidClient("the client assertion was used before (jti replayed)");
+      failed = false;
+      return client;
+    } finally {
+      await attempt.settle(failed);
+    }
+  }
+
+  /** Forgets accepted assertions once expired (a replay of one is refused by its exp then). */
+  purgeExpiredAssertions(): Promise<number> {
+    return this.deps.storage.repositories.clientAssertions.purgeExpired(this.deps.clock.now());
   }
 
   /**

@@ -1,3 +1,4 @@
+import { jwksIssues, jwksUriIssues, type PublicJwks } from "./client-jwks.js";
 import { DomainError, type ValidationIssue } from "../kernel/domain-error.js";
 import type { Patch } from "../kernel/patch.js";
 import { PLATFORM_SCOPE } from "../auth/principal.js";
@@ -42,6 +43,13 @@ export interface ApiClient {
    * client is no web app a launch can open.
    */
   redirectUris: string[];
+  /**
+   * The public keys the client signs its token requests' assertions with (SMART Backend Services, `private_key_jwt`;
+   * docs/authentication.md), given inline; null: none. At most one of `jwks` and `jwksUri` is set.
+   */
+  jwks: PublicJwks | null;
+  /** Where the server fetches the client's public keys from; null: none. */
+  jwksUri: string | null;
   status: ApiClientStatus;
   secretHash: string;
   previousSecretHash: string | null;
@@ -59,6 +67,8 @@ export interface ApiClientDraft {
   clinicIds?: readonly number[] | undefined;
   userId?: number | null | undefined;
   redirectUris?: readonly string[] | undefined;
+  jwks?: PublicJwks | null | undefined;
+  jwksUri?: string | null | undefined;
 }
 
 export type ApiClientChanges = Patch<ApiClientDraft>;
@@ -106,6 +116,16 @@ export function apiClientIssues(input: ApiClientChanges, creating: boolean, plat
       issues.push({ field: "redirectUris", reason: "platform clients take no redirect URIs" });
     issues.push(...redirectUriIssues(input.redirectUris));
   }
+  for (const [field, given] of [
+    ["jwks", input.jwks],
+    ["jwksUri", input.jwksUri],
+  ] as const)
+    if (platform && given !== undefined && given !== null)
+      issues.push({ field, reason: "platform clients authenticate with their secret only" });
+  if (input.jwks !== undefined) issues.push(...jwksIssues(input.jwks));
+  if (input.jwksUri !== undefined) issues.push(...jwksUriIssues(input.jwksUri));
+  if (input.jwks && input.jwksUri)
+    issues.push({ field: "jwksUri", reason: "give the keys inline (jwks) or their URL (jwksUri), not both" });
   return issues;
 }
 

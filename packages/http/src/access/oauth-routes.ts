@@ -1,4 +1,10 @@
-import { DomainError, PLATFORM_ORGANISATION_ID, type ApiClient, type SsoIssuedToken } from "@openpractice/core";
+import {
+  CLIENT_ASSERTION_ALGORITHMS,
+  DomainError,
+  PLATFORM_ORGANISATION_ID,
+  type ApiClient,
+  type SsoIssuedToken,
+} from "@openpractice/core";
 import type { TokenIssuer } from "../auth/token-issuer.js";
 import { BEARER_REALM } from "../auth/bearer-challenge.js";
 import { jsonResponse } from "../contracts/json-response.js";
@@ -6,6 +12,7 @@ import { routeGroup } from "../define-route.js";
 import { arrayOf, described, integer, oneOfStrings, replyObject, plainText } from "../openapi/reply-schemas.js";
 import type { RouteContext, RouteDefinition, RouteDependencies } from "../route.js";
 import { issuerUrlOf } from "./issuer-url.js";
+import { assertionIssuer, CLIENT_ASSERTION_TYPE, createClientAssertionVerifier } from "./client-assertion.js";
 
 /** The largest token request read; a client credentials request is a few hundred bytes. */
 const FORM_LIMIT_BYTES = 8 * 1024;
@@ -111,10 +118,34 @@ function issueSso(issuer: TokenIssuer, t: SsoIssuedToken) {
 const GRANT_TYPES = ["client_credentials", "authorization_code"] as const;
 
 /** POST /oauth/token (RFC 6749 4.4 client credentials, 4.1 authorization code of single sign-on), its metadata (RFC 8414) and GET /.well-known/jwks.json (RFC 7517). */
-export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependencies): RouteDefinition[] {
+export function oauthRoutes({ practice, tokenIssuer, publicUrl, fetchJwks }: RouteDependencies): RouteDefinition[] {
   if (!tokenIssuer) return [];
   const issuer = tokenIssuer;
   const route = routeGroup({ contract: "system", tags: ["OAuth"], auth: false });
+
+  const verifyAssertion = createClientAssertionVerifier(fetchJwks);
+
+  /** private_key_jwt (RFC 7523 section 2.2, SMART Backend Services): the client the signed assertion proves. */
+  async function assertedClient(ctx: RouteContext, form: URLSearchParams, grantType: string): Promise<ApiClient> {
+    if (form.get("client_assertion_type") !== CLIENT_ASSERTION_TYPE)
+      throw new OAuthRequestError("invalid_request", `client_assertion_type must be ${CLIENT_ASSERTION_TYPE}`);
+    const assertion = form.get("client_assertion");
+    if (!assertion) throw new OAuthRequestError("invalid_request", "client_assertion is required");
+    if (ctx.request.headers.has("authorization") || form.has("client_secret"))
+      throw new OAuthRequestError("invalid_request", "send client credentials in one way: an assertion or a secret");
+    if (grantType !== "client_credentials")
+      throw new OAuthRequestError("invalid_request", "a client assertion is accepted with client_credentials");
+    const clientId = assertionIssuer(assertion);
+    if (!clientId) throw new OAuthRequestError("invalid_client", "client_assertion is not a JWT with an iss");
+    if (form.has("client_id") && form.get("client_id") !== clientId)
+      throw new OAuthRequestError("invalid_client", "client_id is not the assertion's iss");
+    const audience = `${issuerUrlOf(ctx, publicUrl)}/oauth/token`;
+    return practice.apiClients.authenticateAssertion(
+      clientId,
+      (client) => verifyAssertion(client, assertion, audience),
+      ctx.remoteAddress,
+    );
+  }
 
   async function token(ctx: RouteContext): Promise<Response> {
     let basic = /^Basic\s/i.test(ctx.request.headers.get("authorization") ?? "");
@@ -123,15 +154,14 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
       const form = await readForm(ctx.request);
       const grantType = form.get("grant_type");
       if (!grantType) throw new OAuthRequestError("invalid_request", "grant_type is required");
-      const credentials = clientCredentials(ctx.request, form);
-      basic = credentials.basic;
+      const asserted = form.has("client_assertion") || form.has("client_assertion_type");
+      const credentials = asserted ? undefined : clientCredentials(ctx.request, form);
+      basic = credentials?.basic ?? false;
       if (!(GRANT_TYPES as readonly string[]).includes(grantType))
         throw new OAuthRequestError("unsupported_grant_type", `grant_type must be one of: ${GRANT_TYPES.join(", ")}`);
-      const client = await practice.apiClients.authenticate(
-        credentials.clientId,
-        credentials.secret,
-        ctx.remoteAddress,
-      );
+      const client = credentials
+        ? await practice.apiClients.authenticate(credentials.clientId, credentials.secret, ctx.remoteAddress)
+        : await assertedClient(ctx, form, grantType);
       if (grantType === "authorization_code") {
         if (form.has("scope"))
           throw new OAuthRequestError("invalid_request", "scope is not sent with a code: the launch fixed it");
@@ -218,7 +248,7 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
         path: "/oauth/token",
         operationId: "oauthToken",
         summary:
-          "OAuth 2.0 token endpoint: client credentials (RFC 6749 4.4; scope narrows the client's scopes) and single sign-on's authorization code with PKCE (RFC 6749 4.1, RFC 7636; docs/sso.md); client_secret_basic or client_secret_post.",
+          "OAuth 2.0 token endpoint: client credentials (RFC 6749 4.4; scope narrows the client's scopes) and single sign-on's authorization code with PKCE (RFC 6749 4.1, RFC 7636; docs/sso.md); client_secret_basic, client_secret_post, or private_key_jwt (RFC 7523, SMART Backend Services).",
         requestBody: {
           type: "object",
           required: ["grant_type"],
@@ -237,8 +267,21 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
               type: "string",
               description: "authorization_code: the PKCE verifier of the launch's code_challenge (RFC 7636)",
             },
-            client_id: { type: "string", description: "client_secret_post (or use HTTP Basic)" },
+            client_id: {
+              type: "string",
+              description: "client_secret_post (or use HTTP Basic); with an assertion, its iss",
+            },
             client_secret: { type: "string" },
+            client_assertion_type: {
+              type: "string",
+              enum: ["urn:ietf:params:oauth:client-assertion-type:jwt-bearer"],
+              description: "private_key_jwt (RFC 7523, SMART Backend Services): client_credentials only",
+            },
+            client_assertion: {
+              type: "string",
+              description:
+                "A JWT signed ES384 or RS384 by a key the client registered: iss and sub the client id, aud this token endpoint's URL, exp at most 5 minutes ahead, a jti used once",
+            },
           },
         },
         responses: {
@@ -259,7 +302,11 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
               "invalid_request, invalid_grant (a code unknown, expired, used before, another client's, or with another redirect_uri or verifier), unsupported_grant_type or invalid_scope (RFC 6749 5.2)",
             schema: oauthErrorSchema,
           },
-          "401": { description: "invalid_client: unknown client, wrong secret, or revoked", schema: oauthErrorSchema },
+          "401": {
+            description:
+              "invalid_client: unknown client, wrong secret, or revoked; an assertion not signed by the client's keys, expired, living over 5 minutes, for another audience, or replayed",
+            schema: oauthErrorSchema,
+          },
           "429": {
             description: "Too many failed client authentications from this client or address (Retry-After)",
             schema: oauthErrorSchema,
@@ -285,6 +332,7 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
               jwks_uri: plainText,
               grant_types_supported: arrayOf(plainText),
               token_endpoint_auth_methods_supported: arrayOf(plainText),
+              token_endpoint_auth_signing_alg_values_supported: arrayOf(plainText),
               response_types_supported: arrayOf(plainText),
               code_challenge_methods_supported: arrayOf(plainText),
               authorization_response_iss_parameter_supported: { type: "boolean" },
@@ -302,7 +350,8 @@ export function oauthRoutes({ practice, tokenIssuer, publicUrl }: RouteDependenc
             token_endpoint: `${issuerUrl}/oauth/token`,
             jwks_uri: `${issuerUrl}/.well-known/jwks.json`,
             grant_types_supported: [...GRANT_TYPES],
-            token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+            token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
+            token_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_ALGORITHMS],
             // Codes come from POST /apis/sso/launch (the app holds the user's token), not an authorization endpoint.
             response_types_supported: [],
             code_challenge_methods_supported: ["S256"],

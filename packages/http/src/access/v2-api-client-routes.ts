@@ -1,9 +1,11 @@
 import {
   API_CLIENT_LIMITS,
   API_CLIENT_STATUSES,
+  CLIENT_JWKS_LIMITS,
   DomainError,
   REDIRECT_URI_LIMITS,
   type ApiClient,
+  type PublicJwks,
 } from "@openpractice/core";
 import type { FieldNames } from "../contracts/field-names.js";
 import { optionalBody } from "../contracts/optional-body.js";
@@ -15,6 +17,7 @@ import { routeGroup } from "../define-route.js";
 import { resourceRoutes } from "../resource-routes.js";
 import type { RouteDefinition, RouteDependencies } from "../route.js";
 import {
+  anyObject,
   arrayOf,
   dateTime,
   dateTimeOrNull,
@@ -22,8 +25,10 @@ import {
   idText,
   idTextOrNull,
   oneOfStrings,
+  orNull,
   replyObject,
   plainText,
+  textOrNull,
 } from "../openapi/reply-schemas.js";
 import { nullable } from "../validation/json-schema.js";
 
@@ -65,6 +70,27 @@ const clientProperties = {
     description:
       "Where single sign-on may send a launch code (docs/sso.md): exact URLs, https (http only on a loopback address), no fragment; empty: none",
   },
+  jwks: nullable({
+    type: "object",
+    required: ["keys"],
+    properties: {
+      keys: {
+        type: "array",
+        minItems: 1,
+        maxItems: CLIENT_JWKS_LIMITS.maxKeys,
+        items: { type: "object", required: ["kty"], properties: { kty: { type: "string" } } },
+      },
+    },
+    description:
+      "SMART Backend Services: the public keys its client assertions are signed with (EC P-384 for ES384, RSA of 2048 bits or more for RS384), inline; null clears them. Setting it clears jwks_uri",
+  }),
+  jwks_uri: nullable({
+    type: "string",
+    minLength: 1,
+    maxLength: CLIENT_JWKS_LIMITS.jwksUriMax,
+    description:
+      "SMART Backend Services: where the server fetches those keys (https; http only on a loopback address); null clears it. Setting it clears jwks",
+  }),
 } as const;
 
 export const v2ApiClientCreateSchema = {
@@ -106,6 +132,8 @@ const CLIENT_PROPERTIES = {
   clinic_ids: arrayOf(idText),
   user_id: idTextOrNull,
   redirect_uris: described(arrayOf(plainText), "Single sign-on's registered redirect URIs (docs/sso.md)"),
+  jwks: described(orNull(anyObject), "The public keys its client assertions are signed with, or null"),
+  jwks_uri: described(textOrNull, "Where the server fetches its public keys, or null"),
   status: oneOfStrings(API_CLIENT_STATUSES),
   previous_secret_expires_at: described(dateTimeOrNull, "Until then the secret rotated out still works"),
   secret_rotated_at: dateTimeOrNull,
@@ -132,6 +160,8 @@ const FIELDS: FieldNames = Object.freeze({
   clinicIds: "clinic_ids",
   userId: "user_id",
   redirectUris: "redirect_uris",
+  jwks: "jwks",
+  jwksUri: "jwks_uri",
   gracePeriodSeconds: "grace_period_seconds",
   status: "status",
 });
@@ -145,6 +175,8 @@ export const v2ApiClientView = (c: ApiClient) => ({
   clinic_ids: c.clinicIds.map(String),
   user_id: c.userId === null ? null : String(c.userId),
   redirect_uris: c.redirectUris,
+  jwks: c.jwks,
+  jwks_uri: c.jwksUri,
   status: c.status,
   previous_secret_expires_at: c.previousSecretExpiresAt?.toISOString() ?? null,
   secret_rotated_at: c.secretRotatedAt?.toISOString() ?? null,
@@ -212,6 +244,8 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
           clinicIds: b.clinic_ids?.map(Number),
           userId: toId(b.user_id),
           redirectUris: b.redirect_uris,
+          jwks: b.jwks as PublicJwks | null | undefined,
+          jwksUri: b.jwks_uri,
         });
         return jsonResponse(
           201,
@@ -260,6 +294,8 @@ export function v2ApiClientRoutes({ practice, knownScopes }: RouteDependencies):
           clinicIds: b.clinic_ids?.map(Number),
           userId: toId(b.user_id),
           redirectUris: b.redirect_uris,
+          jwks: b.jwks as PublicJwks | null | undefined,
+          jwksUri: b.jwks_uri,
         });
       },
     }),

@@ -11,6 +11,8 @@ export function capabilityStatement(
   types: readonly FhirResourceType[],
   base: string,
   software: { version: string; started: Date },
+  /** The token endpoint's URL when this server issues tokens (SMART Backend Services), else undefined. */
+  tokenEndpoint: string | undefined,
 ): FhirResource {
   return {
     resourceType: "CapabilityStatement",
@@ -32,8 +34,28 @@ export function capabilityStatement(
           "Read and search only. Tenancy and clinic restrictions as on the v1 and v2 APIs: a resource of another organisation is not found. Unknown search parameters are refused (400) unless the request carries Prefer: handling=lenient.",
         security: {
           cors: false,
+          ...(tokenEndpoint
+            ? {
+                extension: [
+                  {
+                    url: "http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris",
+                    extension: [{ url: "token", valueUri: tokenEndpoint }],
+                  },
+                ],
+                service: [
+                  {
+                    coding: [
+                      {
+                        system: "http://terminology.hl7.org/CodeSystem/restful-security-service",
+                        code: "SMART-on-FHIR",
+                      },
+                    ],
+                  },
+                ],
+              }
+            : {}),
           description:
-            "OAuth 2.0 bearer tokens from POST /oauth/token (client credentials), the same tokens as v1 and v2 (docs/authentication.md).",
+            "OAuth 2.0 bearer tokens, the same tokens as v1 and v2 (docs/authentication.md): SMART Backend Services (private_key_jwt at the token endpoint, /.well-known/smart-configuration) or a client secret.",
         },
         resource: types.map((t) => ({
           type: t.type,

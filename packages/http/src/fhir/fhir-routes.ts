@@ -12,6 +12,8 @@ import { clinicalResourceTypes } from "./fhir-clinical-resources.js";
 import { patientResourceType } from "./fhir-patient-resource.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
 import { isLenient, readSearch } from "./fhir-search-request.js";
+import { issuerUrlOf } from "../access/issuer-url.js";
+import { smartConfigurationRoute } from "./smart-configuration.js";
 
 /** Where the facade is served. */
 export const FHIR_BASE_PATH = "/fhir/R4";
@@ -96,7 +98,7 @@ function querySchema(t: FhirResourceType): JsonSchema {
 }
 
 /** GET /fhir/R4/metadata, and read and search of every resource type. */
-export function fhirRoutes({ practice, publicUrl }: RouteDependencies): RouteDefinition[] {
+export function fhirRoutes({ practice, publicUrl, tokenIssuer }: RouteDependencies): RouteDefinition[] {
   const types = fhirResourceTypes(practice);
   const started = practice.clock.now();
   const route = routeGroup({ contract: "fhir", tags: ["FHIR R4"], auth: true });
@@ -109,9 +111,14 @@ export function fhirRoutes({ practice, publicUrl }: RouteDependencies): RouteDef
       auth: false,
       responses: { "200": { description: "The CapabilityStatement", schema: CAPABILITY_SCHEMA } },
       async handle(ctx) {
-        return fhirResponse(200, capabilityStatement(types, baseOf(ctx, publicUrl), { version: "0.1.0", started }));
+        const token = tokenIssuer ? `${issuerUrlOf(ctx, publicUrl)}/oauth/token` : undefined;
+        return fhirResponse(
+          200,
+          capabilityStatement(types, baseOf(ctx, publicUrl), { version: "0.1.0", started }, token),
+        );
       },
     }),
+    ...(tokenIssuer ? [smartConfigurationRoute(types, publicUrl)] : []),
     ...types.flatMap((t) => {
       const scopes = Object.freeze([...smartReadScopes(t.type), ...t.scopes]);
       return [

@@ -2,8 +2,9 @@ import { apiClientNameKey, type ApiClient, type AuditEvent, type Repositories } 
 import { type MemoryState, moduleState } from "./memory-state.js";
 
 /** API clients in memory, in the domain's own slice of the state. */
-export function memoryApiClients(s: () => MemoryState): Pick<Repositories, "apiClients"> {
+export function memoryApiClients(s: () => MemoryState): Pick<Repositories, "apiClients" | "clientAssertions"> {
   const clients = () => moduleState(s(), "apiClients", () => new Map<number, ApiClient>());
+  const assertions = () => moduleState(s(), "clientAssertions", () => new Map<string, Date>());
   const nameHolder = (organisationId: number, name: string, exceptId?: number) =>
     [...clients().values()].find(
       (c) =>
@@ -37,6 +38,23 @@ export function memoryApiClients(s: () => MemoryState): Pick<Repositories, "apiC
       async touchLastToken(id, at) {
         const client = clients().get(id);
         if (client) client.lastTokenAt = at;
+      },
+    },
+    clientAssertions: {
+      async record(clientId, jti, expiresAt) {
+        const key = JSON.stringify([clientId, jti]);
+        if (assertions().has(key)) return false;
+        assertions().set(key, expiresAt);
+        return true;
+      },
+      async purgeExpired(now) {
+        let removed = 0;
+        for (const [key, expiresAt] of assertions())
+          if (expiresAt < now) {
+            assertions().delete(key);
+            removed++;
+          }
+        return removed;
       },
     },
   };
