@@ -16,10 +16,19 @@ const CLINIC_NPI = "1245319599";
 /** A well-formed value of a search parameter, to ask each one the CapabilityStatement lists. */
 function sampleValue(resourceType: string, name: string, type: string): string {
   if (name === "gender") return "unknown";
-  if (name === "status") return resourceType === "Encounter" ? "finished" : "booked";
+  if (name === "status") return resourceType === "Encounter" ? "finished" : resourceType === "Slot" ? "free" : "booked";
+  if (name === "active") return "true";
+  if (name === "start") return "ge2031-03-04";
+  if (name === "service-type") return "urn:openpractice:sid:appointment-type-id|1";
   if (type === "date") return "ge1900-01-01";
   if (type !== "reference") return "a";
-  const target = { location: "Location", practitioner: "Practitioner", organization: "Organization" }[name];
+  const target = {
+    location: "Location",
+    practitioner: "Practitioner",
+    organization: "Organization",
+    actor: "Practitioner",
+    schedule: "Schedule",
+  }[name];
   return `${target ?? "Patient"}/1`;
 }
 
@@ -37,6 +46,7 @@ for (const engine of availableEngines()) {
       appointments: [] as string[],
       coverages: [] as string[],
       note: "",
+      schedule: "",
     };
 
     const call = async (path: string, options: { token?: string | null; headers?: Record<string, string> } = {}) => {
@@ -152,6 +162,16 @@ for (const engine of availableEngines()) {
         const res = await rt.call("POST", `/apis/v1/appointment/${first}/${action}`, { token: admin });
         expect(res.status, `${action}: ${await res.clone().text()}`).toBe(200);
       }
+      // Dana's working hours at Riverside: weekdays 09:00 to 17:00, Chicago time.
+      ids.schedule = (
+        await v2("POST", `/v2/providers/${ids.provider}/schedules`, {
+          clinic_id: ids.clinic,
+          weekdays: ["MO", "TU", "WE", "TH", "FR"],
+          start_time: "09:00",
+          end_time: "17:00",
+          effective_from: "2031-01-01",
+        })
+      ).id;
       // The checked-out visit's note, completed with two diagnoses.
       const dana = await rt.token({ userId: 7101, scope: "read write" });
       const post = async (path: string, body?: unknown) => {
@@ -224,6 +244,13 @@ for (const engine of availableEngines()) {
     });
 
     it("answers a CapabilityStatement that lists exactly what answers, each type read and searched", async () => {
+      // Schedules are searched by practitioner, slots by schedule (in March 2031, when Dana works).
+      const scopeOf = (type: string, name: string) =>
+        type === "Schedule" && name !== "actor"
+          ? `&actor=Practitioner/${ids.provider}`
+          : type === "Slot" && name !== "schedule"
+            ? `&schedule=Schedule/${ids.schedule}${name === "start" ? "" : "&start=ge2031-03-04&start=lt2031-03-06"}`
+            : "";
       const meta = await call("/fhir/R4/metadata", { token: null });
       expect(meta.status).toBe(200);
       expect(meta.type).toMatch(/^application\/fhir\+json/);
@@ -236,6 +263,8 @@ for (const engine of availableEngines()) {
         "Organization",
         "Location",
         "Appointment",
+        "Schedule",
+        "Slot",
         "Coverage",
         "Encounter",
         "Condition",
@@ -247,12 +276,14 @@ for (const engine of availableEngines()) {
           const value = sampleValue(r.type, p.name, p.type);
           // Coverage is searched by patient: its other parameters come with one.
           const byPatient = r.type === "Coverage" || r.type === "Condition";
-          const withPatient = byPatient && p.name !== "patient" ? `&patient=${ids.patients[0]}` : "";
+          const withPatient =
+            byPatient && p.name !== "patient" ? `&patient=${ids.patients[0]}` : scopeOf(r.type, p.name);
           const res = await call(`/fhir/R4/${r.type}?${encodeURIComponent(p.name)}=${value}${withPatient}`);
           expect(res.status, `${r.type}?${p.name}: ${JSON.stringify(res.body)}`).toBe(200);
         }
         const byPatient = r.type === "Coverage" || r.type === "Condition";
-        const page = await search(`/fhir/R4/${r.type}${byPatient ? `?patient=${ids.patients[0]}` : ""}`);
+        const scope = byPatient ? `?patient=${ids.patients[0]}` : scopeOf(r.type, "").replace(/^&/, "?");
+        const page = await search(`/fhir/R4/${r.type}${scope}`);
         expect(page.length).toBeGreaterThan(0);
         expect((await call(`/fhir/R4/${r.type}/${page[0].id}`)).status).toBe(200);
       }
@@ -431,6 +462,40 @@ for (const engine of availableEngines()) {
       const bad = await call("/fhir/R4/Appointment?status=waiting");
       expect(bad.status).toBe(400);
       expect(bad.body.issue[0].expression).toEqual(["status"]);
+    });
+
+    it("maps working hours as Schedules and the free time they leave as Slots", async () => {
+      const schedule = (await call(`/fhir/R4/Schedule/${ids.schedule}`)).body;
+      expect(schedule).toMatchObject({
+        resourceType: "Schedule",
+        active: true,
+        actor: [{ reference: `Practitioner/${ids.provider}` }, { reference: `Location/${ids.clinic}` }],
+        planningHorizon: { start: "2031-01-01" },
+        comment: "Mon, Tue, Wed, Thu, Fri 09:00-17:00 (America/Chicago)",
+      });
+      expect(await idsOf(`/fhir/R4/Schedule?actor=Practitioner/${ids.provider}`)).toEqual([ids.schedule]);
+      expect((await call("/fhir/R4/Schedule")).body.issue[0].expression).toEqual(["actor"]);
+      // Monday 3 March 2031: 16 half hours, less the 09:00 visit (checked out: it held the time).
+      const monday = await search(`/fhir/R4/Slot?schedule=Schedule/${ids.schedule}&start=2031-03-03&_count=100`);
+      expect(monday).toHaveLength(15);
+      expect(monday[0]).toMatchObject({
+        schedule: { reference: `Schedule/${ids.schedule}` },
+        status: "free",
+        start: "2031-03-03T15:30:00.000Z",
+        end: "2031-03-03T16:00:00.000Z",
+      });
+      expect((await call(`/fhir/R4/Slot/${monday[0].id}`)).body.start).toBe("2031-03-03T15:30:00.000Z");
+      const taken = `${ids.schedule}-${Date.parse("2031-03-03T15:00:00Z") / 1000}-30`;
+      expect((await call(`/fhir/R4/Slot/${taken}`)).status).toBe(404);
+      // A week, 16 half hours a day on the four other weekdays, 15 on Monday; a Saturday has none.
+      const week = await search(
+        `/fhir/R4/Slot?schedule=Schedule/${ids.schedule}&start=ge2031-03-03&start=lt2031-03-10&_count=100`,
+      );
+      expect(week).toHaveLength(15 + 4 * 16);
+      expect(await search(`/fhir/R4/Slot?schedule=Schedule/${ids.schedule}&start=2031-03-08`)).toEqual([]);
+      const month = await call(`/fhir/R4/Slot?schedule=Schedule/${ids.schedule}&start=ge2031-03-01&start=lt2031-05-01`);
+      expect(month.status).toBe(400);
+      expect(month.body.issue[0].expression).toEqual(["start"]);
     });
 
     it("maps a patient's coverages as US Core Coverage, searched by patient", async () => {

@@ -1372,14 +1372,18 @@ describe("replies of the running server match /openapi.json", () => {
     await call("POST /v2/patients/{patient_id}/coverages", `/v2/patients/${seed.patient_ids[0]}/coverages`, 201, {
       body: { payer_ref: payer.id, member_id: "PH-100", priority: "tertiary" },
     });
+    // Schedules by practitioner, slots by schedule: Priya Raman's shift from the v2 providers test (Mondays 2027).
+    const priya = (await call("GET /fhir/R4/Practitioner", "/fhir/R4/Practitioner?family=raman", 200)).entry[0]
+      .resource;
+    const shifts = await call("GET /fhir/R4/Schedule", `/fhir/R4/Schedule?actor=Practitioner/${priya.id}`, 200);
+    const scoped: Record<string, string> = {
+      Coverage: `&patient=${seed.patient_ids[0]}`,
+      Condition: `&patient=${ids.v1Patient}`,
+      Schedule: `&actor=Practitioner/${priya.id}`,
+      Slot: `&schedule=Schedule/${shifts.entry[0].resource.id}&start=ge2027-01-04&start=lt2027-01-11`,
+    };
     for (const type of capabilities.rest[0].resource.map((r: Json) => r.type) as string[]) {
-      // Coverage and Condition are searched by patient: the card just added, the diagnoses of the v1 SOAP test's note.
-      const scope =
-        type === "Coverage"
-          ? `&patient=${seed.patient_ids[0]}`
-          : type === "Condition"
-            ? `&patient=${ids.v1Patient}`
-            : "";
+      const scope = scoped[type] ?? "";
       const bundle = await call(`GET /fhir/R4/${type}`, `/fhir/R4/${type}?_count=1${scope}`, 200);
       expect(bundle.entry).toHaveLength(1);
       await call(`GET /fhir/R4/${type}/{id}`, `/fhir/R4/${type}/${bundle.entry[0].resource.id}`, 200);

@@ -1918,6 +1918,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/Schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search Schedule resources (providers' working hours at their clinics (v2 /v2/providers/{id}/schedules), within the token's clinics): a searchset Bundle with self and next links. */
+        get: operations["fhirSearchSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Schedule/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one Schedule (providers' working hours at their clinics (v2 /v2/providers/{id}/schedules), within the token's clinics) by id. */
+        get: operations["fhirReadSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Slot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search Slot resources (the free slots a schedule leaves (v2 /v2/slots: working hours less blocks and appointments)): a searchset Bundle with self and next links. */
+        get: operations["fhirSearchSlot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Slot/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one Slot (the free slots a schedule leaves (v2 /v2/slots: working hours less blocks and appointments)) by id. */
+        get: operations["fhirReadSlot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -3565,6 +3633,17 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * FhirSchedule
+         * @description A FHIR R4 Schedule (docs/fhir.md, "Schedule")
+         */
+        FhirSchedule: {
+            id: string;
+            /** @constant */
+            resourceType: "Schedule";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * FhirSearchsetBundle
          * @description A FHIR R4 Bundle of type searchset: entry[].resource, link self and next
          */
@@ -3579,6 +3658,17 @@ export interface components {
             resourceType: "Bundle";
             /** @constant */
             type: "searchset";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * FhirSlot
+         * @description A FHIR R4 Slot (docs/fhir.md, "Slot")
+         */
+        FhirSlot: {
+            id: string;
+            /** @constant */
+            resourceType: "Slot";
         } & {
             [key: string]: unknown;
         };
@@ -15575,6 +15665,266 @@ export interface operations {
                 };
             };
             /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such PractitionerRole in the caller's organisation (or out of the token's clinics) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchSchedule: {
+        parameters: {
+            query?: {
+                /** @description Page size, 0 to 100 (default 20) */
+                _count?: string;
+                /** @description json or application/fhir+json */
+                _format?: string;
+                /** @description token: The schedule id (comma-separated: any of them) */
+                _id?: string;
+                /** @description Matches to skip (the next link carries it) */
+                _offset?: string;
+                /** @description Order: _id (a leading - descends) */
+                _sort?: string;
+                /** @description token: true: the current versions; false: replaced ones */
+                active?: string;
+                /** @description reference: Practitioner/{id} (a search names the practitioner) */
+                actor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Schedule resources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchsetBundle"];
+                };
+            };
+            /** @description INVALID_PARAMETER or VALIDATION_FAILED: an unknown search parameter or modifier (unless Prefer: handling=lenient), a malformed value, a _count over 100; each issue's expression names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Schedule.rs, system/Schedule.read, system/*.rs, system/*.read, schedules:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSchedule"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Schedule.rs, system/Schedule.read, system/*.rs, system/*.read, schedules:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such Schedule in the caller's organisation (or out of the token's clinics) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchSlot: {
+        parameters: {
+            query?: {
+                /** @description Page size, 0 to 100 (default 20) */
+                _count?: string;
+                /** @description json or application/fhir+json */
+                _format?: string;
+                /** @description Matches to skip (the next link carries it) */
+                _offset?: string;
+                /** @description Order:  (a leading - descends) */
+                _sort?: string;
+                /** @description reference: Schedule/{id} (a search names the schedule) */
+                schedule?: string;
+                /** @description token: An appointment type id (urn:openpractice:sid:appointment-type-id|{id}): its duration is the slots' length (default 30 minutes) */
+                "service-type"?: string;
+                /** @description date: The slot's start day, with ge, gt, le, lt or eq (default: 7 days from today; at most 31 days) */
+                start?: string;
+                /** @description token: free (the only status listed) */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Slot resources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchsetBundle"];
+                };
+            };
+            /** @description INVALID_PARAMETER or VALIDATION_FAILED: an unknown search parameter or modifier (unless Prefer: handling=lenient), a malformed value, a _count over 100; each issue's expression names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Slot.rs, system/Slot.read, system/*.rs, system/*.read, schedules:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadSlot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Slot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSlot"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Slot.rs, system/Slot.read, system/*.rs, system/*.read, schedules:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such Slot in the caller's organisation (or out of the token's clinics) */
             404: {
                 headers: {
                     [name: string]: unknown;

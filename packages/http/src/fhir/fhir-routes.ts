@@ -9,6 +9,7 @@ import { directoryResourceTypes } from "./fhir-directory-resources.js";
 import { appointmentResourceType } from "./fhir-appointment-resource.js";
 import { coverageResourceType } from "./fhir-coverage-resource.js";
 import { clinicalResourceTypes } from "./fhir-clinical-resources.js";
+import { schedulingResourceTypes } from "./fhir-scheduling-resources.js";
 import { patientResourceType } from "./fhir-patient-resource.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
 import { isLenient, readSearch } from "./fhir-search-request.js";
@@ -24,6 +25,7 @@ export function fhirResourceTypes(practice: Practice): FhirResourceType[] {
     patientResourceType(practice),
     ...directoryResourceTypes(practice),
     appointmentResourceType(practice),
+    ...schedulingResourceTypes(practice),
     coverageResourceType(practice),
     ...clinicalResourceTypes(practice),
   ];

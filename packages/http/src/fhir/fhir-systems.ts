@@ -22,6 +22,8 @@ export const FHIR_SYSTEMS = Object.freeze({
   participationType: "http://terminology.hl7.org/CodeSystem/v3-ParticipationType",
   conditionCategory: "http://terminology.hl7.org/CodeSystem/condition-category",
   conditionVerification: "http://terminology.hl7.org/CodeSystem/condition-ver-status",
+  /** OpenPractice's appointment type ids (a Slot search's service-type). */
+  appointmentTypeId: "urn:openpractice:sid:appointment-type-id",
   /** OpenPractice's appointment ids (an Encounter is the visit of an appointment). */
   appointmentId: "urn:openpractice:sid:appointment-id",
   /** OpenPractice's patient ids: unique on the server, the id of the v1 and v2 APIs. */
