@@ -1,6 +1,7 @@
 import { Client } from "fhir-kit-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines } from "../support/engines.js";
+import { multipartBody } from "../support/multipart.js";
 import { fhirProblems } from "../support/fhir-validation.js";
 import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
 import { US_CORE_MUST_SUPPORT, mustSupportGaps } from "../support/us-core-must-support.js";
@@ -20,6 +21,7 @@ function sampleValue(resourceType: string, name: string, type: string): string {
   if (name === "active") return "true";
   if (name === "start") return "ge2031-03-04";
   if (name === "service-type") return "urn:openpractice:sid:appointment-type-id|1";
+  if (name === "category" && resourceType === "DocumentReference") return "clinical-note";
   if (type === "date") return "ge1900-01-01";
   if (type !== "reference") return "a";
   const target = {
@@ -47,6 +49,7 @@ for (const engine of availableEngines()) {
       coverages: [] as string[],
       note: "",
       schedule: "",
+      document: "",
     };
 
     const call = async (path: string, options: { token?: string | null; headers?: Record<string, string> } = {}) => {
@@ -219,6 +222,26 @@ for (const engine of availableEngines()) {
         status: "COMPLETED",
         completed_at: null,
       });
+      // A referral letter uploaded to the first patient's chart (no scanner here: served at once).
+      const letter = multipartBody([
+        { name: "category", value: "referral" },
+        { name: "title", value: "Referral from Dr. Park" },
+        { name: "document_date", value: "2031-02-20" },
+        {
+          name: "file",
+          value: "Referral: low back pain, 8 visits.\n",
+          fileName: "referral.txt",
+          contentType: "text/plain",
+        },
+      ]);
+      const uploaded = await rt.call("POST", `/apis/v1/patient/${ids.patients[0]}/documents`, {
+        token: admin,
+        body: letter.body.toString("latin1"),
+        headers: { "content-type": letter.contentType },
+      });
+      const uploadedJson = await uploaded.json();
+      expect(uploadedJson.code, JSON.stringify(uploadedJson)).toBe(2000);
+      ids.document = String(uploadedJson.data.id);
       // Coverages of the first patient: a primary Part B card of her own, a secondary held by her spouse.
       const payer = await v2("POST", "/v2/payers", { payer_id: "MACB1", name: "Novitas Part B", type: "medicare" });
       for (const body of [
@@ -268,20 +291,28 @@ for (const engine of availableEngines()) {
         "Coverage",
         "Encounter",
         "Condition",
+        "DocumentReference",
+        "Binary",
       ]);
       for (const r of resources) {
+        if (r.type === "Binary") {
+          // Read only: its id is a DocumentReference's attachment URL.
+          expect(r.interaction.map((i: Json) => i.code)).toEqual(["read"]);
+          expect((await call("/fhir/R4/Binary")).status).toBe(404);
+          continue;
+        }
         expect(r.interaction.map((i: Json) => i.code)).toEqual(["read", "search-type"]);
         // Every parameter it lists is accepted (a real value of its type), and the search answers.
         for (const p of r.searchParam as Json[]) {
           const value = sampleValue(r.type, p.name, p.type);
           // Coverage is searched by patient: its other parameters come with one.
-          const byPatient = r.type === "Coverage" || r.type === "Condition";
+          const byPatient = ["Coverage", "Condition", "DocumentReference"].includes(r.type);
           const withPatient =
             byPatient && p.name !== "patient" ? `&patient=${ids.patients[0]}` : scopeOf(r.type, p.name);
           const res = await call(`/fhir/R4/${r.type}?${encodeURIComponent(p.name)}=${value}${withPatient}`);
           expect(res.status, `${r.type}?${p.name}: ${JSON.stringify(res.body)}`).toBe(200);
         }
-        const byPatient = r.type === "Coverage" || r.type === "Condition";
+        const byPatient = ["Coverage", "Condition", "DocumentReference"].includes(r.type);
         const scope = byPatient ? `?patient=${ids.patients[0]}` : scopeOf(r.type, "").replace(/^&/, "?");
         const page = await search(`/fhir/R4/${r.type}${scope}`);
         expect(page.length).toBeGreaterThan(0);
@@ -581,6 +612,50 @@ for (const engine of availableEngines()) {
       expect((await call(`/fhir/R4/Condition/${ids.note}-0`, { token: annexOnly })).status).toBe(404);
       expect((await call(`/fhir/R4/Encounter/${checkedOut}`, { token: annexOnly })).status).toBe(404);
       expect((await call("/fhir/R4/Condition")).body.issue[0].expression).toEqual(["patient"]);
+    });
+
+    it("lists a patient's documents as US Core DocumentReferences whose Binary is the document's bytes", async () => {
+      const d = (await call(`/fhir/R4/DocumentReference/${ids.document}`)).body;
+      expect(d).toMatchObject({
+        resourceType: "DocumentReference",
+        meta: { profile: ["http://hl7.org/fhir/us/core/StructureDefinition/us-core-documentreference"] },
+        status: "current",
+        type: { coding: [{ system: "http://loinc.org", code: "57133-1" }], text: "referral" },
+        category: [{ coding: [{ code: "clinical-note" }] }],
+        subject: { reference: `Patient/${ids.patients[0]}` },
+        content: [
+          {
+            attachment: {
+              contentType: "text/plain",
+              url: `Binary/${ids.document}`,
+              size: 35,
+              title: "Referral from Dr. Park",
+              creation: "2031-02-20",
+            },
+          },
+        ],
+        context: { period: { start: "2031-02-20" } },
+      });
+      expect(mustSupportGaps(d, US_CORE_MUST_SUPPORT.DocumentReference)).toEqual([]);
+      const raw = await rt.call("GET", `/fhir/R4/Binary/${ids.document}`);
+      expect(raw.headers.get("content-type")).toMatch(/^text\/plain/);
+      expect(await raw.text()).toBe("Referral: low back pain, 8 visits.\n");
+      const json = await call(`/fhir/R4/Binary/${ids.document}`, { headers: { accept: "application/fhir+json" } });
+      expect(json.body).toMatchObject({ resourceType: "Binary", contentType: "text/plain" });
+      expect(Buffer.from(json.body.data, "base64").toString()).toBe("Referral: low back pain, 8 visits.\n");
+      expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}`)).toEqual([ids.document]);
+      expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}&category=referral`)).toEqual([
+        ids.document,
+      ]);
+      expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}&category=imaging`)).toEqual([]);
+      expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}&date=2031-02`)).toEqual([ids.document]);
+      expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}&date=lt2031-02-20`)).toEqual([]);
+      expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[1]}`)).toEqual([]);
+      expect((await call("/fhir/R4/DocumentReference")).body.issue[0].expression).toEqual(["patient"]);
+      for (const missing of ["999999", "x"]) {
+        expect((await call(`/fhir/R4/DocumentReference/${missing}`)).status).toBe(404);
+        expect((await call(`/fhir/R4/Binary/${missing}`)).status).toBe(404);
+      }
     });
 
     it("takes SMART system scopes and the module scopes, and refuses others with an OperationOutcome", async () => {

@@ -1376,13 +1376,40 @@ describe("replies of the running server match /openapi.json", () => {
     const priya = (await call("GET /fhir/R4/Practitioner", "/fhir/R4/Practitioner?family=raman", 200)).entry[0]
       .resource;
     const shifts = await call("GET /fhir/R4/Schedule", `/fhir/R4/Schedule?actor=Practitioner/${priya.id}`, 200);
+    const letter = multipartBody([
+      { name: "category", value: "referral" },
+      { name: "title", value: "Referral" },
+      { name: "file", value: "Referral: right shoulder.\n", fileName: "referral.txt", contentType: "text/plain" },
+    ]);
+    const uploadPath = `/apis/v1/patient/${seed.patient_ids[1]}/documents`;
+    await call("POST /apis/v1/patient/{patient_id}/documents", uploadPath, 200, {
+      body: letter.body.toString("latin1"),
+      headers: { "content-type": letter.contentType },
+    });
     const scoped: Record<string, string> = {
+      DocumentReference: `&patient=${seed.patient_ids[1]}`,
       Coverage: `&patient=${seed.patient_ids[0]}`,
       Condition: `&patient=${ids.v1Patient}`,
       Schedule: `&actor=Practitioner/${priya.id}`,
       Slot: `&schedule=Schedule/${shifts.entry[0].resource.id}&start=ge2027-01-04&start=lt2027-01-11`,
     };
     for (const type of capabilities.rest[0].resource.map((r: Json) => r.type) as string[]) {
+      if (type === "Binary") {
+        // Read only: the document's bytes, at its DocumentReference's attachment URL.
+        const refs = await call(
+          "GET /fhir/R4/DocumentReference",
+          `/fhir/R4/DocumentReference?${scoped.DocumentReference}`,
+          200,
+        );
+        const bytes = await rt.call("GET", `/fhir/R4/${refs.entry[0].resource.content[0].attachment.url}`);
+        expect(bytes.status).toBe(200);
+        expect(await bytes.text()).toBe("Referral: right shoulder.\n");
+        expect(Object.keys(doc.paths["/fhir/R4/Binary/{id}"].get.responses["200"].content)).toEqual(["*/*"]);
+        checker.covered.add("GET /fhir/R4/Binary/{id} 200");
+        await call("GET /fhir/R4/Binary/{id}", "/fhir/R4/Binary/999999", 404);
+        await call("GET /fhir/R4/Binary/{id}", "/fhir/R4/Binary/1", 401, { token: null });
+        continue;
+      }
       const scope = scoped[type] ?? "";
       const bundle = await call(`GET /fhir/R4/${type}`, `/fhir/R4/${type}?_count=1${scope}`, 200);
       expect(bundle.entry).toHaveLength(1);

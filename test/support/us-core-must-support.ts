@@ -70,6 +70,21 @@ export const US_CORE_MUST_SUPPORT = {
     "serviceProvider",
   ],
   Condition: ["category", "code", "subject", "encounter", "recordedDate"],
+  DocumentReference: [
+    "identifier",
+    "status",
+    "type",
+    "category",
+    "subject",
+    "date",
+    "content",
+    "content.attachment",
+    "content.attachment.contentType",
+    "content.attachment.url",
+    "content.format",
+    "context",
+    "context.period",
+  ],
 } as const;
 
 /** The paths of `paths` with no value anywhere in `resource` (arrays are walked: any element will do). */

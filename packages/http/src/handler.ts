@@ -81,11 +81,11 @@ export interface ConnectionInfo {
 export type FetchHandler = (request: Request, connection?: ConnectionInfo) => Promise<Response>;
 
 /** GET routes whose reads an organisation with audit_reads records: those of patient records. */
-/** A read of patient records: v1 and v2 patient paths, and the FHIR facade's Patient, Coverage, Encounter and Condition. */
+/** A read of patient records: v1 and v2 patient paths, and the FHIR facade's Patient, Coverage, Encounter, Condition, DocumentReference and Binary. */
 const readsPatientRecords = (route: RouteDefinition) =>
   route.method === "GET" &&
   (/\/patients?(\/|$)/.test(route.path) ||
-    /^\/fhir\/R4\/(Patient|Coverage|Encounter|Condition)(\/|$)/.test(route.path));
+    /^\/fhir\/R4\/(Patient|Coverage|Encounter|Condition|DocumentReference|Binary)(\/|$)/.test(route.path));
 
 /** Platform tokens go to platform routes only, and only they do. */
 function assertPlatformFit(route: RouteDefinition, principal: Principal) {

@@ -1629,6 +1629,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/Binary/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one Binary (the bytes of a DocumentReference (its content.attachment.url)) by id. */
+        get: operations["fhirReadBinary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fhir/R4/Condition": {
         parameters: {
             query?: never;
@@ -1689,6 +1706,40 @@ export interface paths {
         };
         /** Read one Coverage (the patients' coverages (insurance cards)) by id. */
         get: operations["fhirReadCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/DocumentReference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search DocumentReference resources (patient documents and visit-summary PDFs (v1 /apis/v1/patient/{id}/documents), within the token's clinics): a searchset Bundle with self and next links. */
+        get: operations["fhirSearchDocumentReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/DocumentReference/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one DocumentReference (patient documents and visit-summary PDFs (v1 /apis/v1/patient/{id}/documents), within the token's clinics) by id. */
+        get: operations["fhirReadDocumentReference"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3545,6 +3596,17 @@ export interface components {
             id: string;
             /** @constant */
             resourceType: "Coverage";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * FhirDocumentReference
+         * @description A FHIR R4 DocumentReference (docs/fhir.md, "DocumentReference")
+         */
+        FhirDocumentReference: {
+            id: string;
+            /** @constant */
+            resourceType: "DocumentReference";
         } & {
             [key: string]: unknown;
         };
@@ -14597,6 +14659,64 @@ export interface operations {
             };
         };
     };
+    fhirReadBinary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content, as its own media type (Accept: application/fhir+json answers a Binary resource with it in base64) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Binary.rs, system/Binary.read, system/*.rs, system/*.read, documents:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such Binary in the caller's organisation (or out of the token's clinics) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
     fhirSearchCondition: {
         parameters: {
             query?: {
@@ -14838,6 +14958,137 @@ export interface operations {
                 };
             };
             /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such Coverage in the caller's organisation (or out of the token's clinics) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirSearchDocumentReference: {
+        parameters: {
+            query?: {
+                /** @description Page size, 0 to 100 (default 20) */
+                _count?: string;
+                /** @description json or application/fhir+json */
+                _format?: string;
+                /** @description token: The document id (comma-separated: any of them) */
+                _id?: string;
+                /** @description Matches to skip (the next link carries it) */
+                _offset?: string;
+                /** @description Order:  (a leading - descends) */
+                _sort?: string;
+                /** @description token: clinical-note (every document), or an OpenPractice category (referral, visit_summary…) */
+                category?: string;
+                /** @description date: The document's date (or its upload day), with ge, gt, le, lt or eq */
+                date?: string;
+                /** @description reference: Patient/{id} (a search names the patient) */
+                patient?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of DocumentReference resources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchsetBundle"];
+                };
+            };
+            /** @description INVALID_PARAMETER or VALIDATION_FAILED: an unknown search parameter or modifier (unless Prefer: handling=lenient), a malformed value, a _count over 100; each issue's expression names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/DocumentReference.rs, system/DocumentReference.read, system/*.rs, system/*.read, documents:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirReadDocumentReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DocumentReference */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirDocumentReference"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/DocumentReference.rs, system/DocumentReference.read, system/*.rs, system/*.read, documents:read, read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such DocumentReference in the caller's organisation (or out of the token's clinics) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -260,6 +260,15 @@ export class PatientDocumentService {
     return found;
   }
 
+  /** A document the caller may see by its id alone (the FHIR facade's DocumentReference), else not found. */
+  async getById(principal: Principal, documentId: number): Promise<PatientDocument> {
+    const found = Number.isSafeInteger(documentId)
+      ? await this.deps.storage.repositories.patientDocuments.findById(principal.organisationId, documentId)
+      : undefined;
+    if (!found) throw notFound(documentId);
+    return this.visible(this.deps.storage.repositories, principal, found.patientId, documentId);
+  }
+
   async get(principal: Principal, patientId: number, documentId: number): Promise<PatientDocument> {
     await this.patientOf(principal, patientId);
     return this.visible(this.deps.storage.repositories, principal, patientId, documentId);

@@ -60,7 +60,7 @@ export function capabilityStatement(
         resource: types.map((t) => ({
           type: t.type,
           ...(t.profile ? { supportedProfile: [t.profile] } : {}),
-          interaction: [{ code: "read" }, { code: "search-type" }],
+          interaction: t.search ? [{ code: "read" }, { code: "search-type" }] : [{ code: "read" }],
           versioning: "no-version",
           readHistory: false,
           updateCreate: false,

@@ -14,7 +14,7 @@ import {
 } from "@openpractice/core";
 import { scopePair } from "../define-route.js";
 import { NOTE_SCOPES } from "../soap/v1-soap-routes.js";
-import type { FhirResource, FhirResourceType } from "./fhir-resource-type.js";
+import type { FhirResource, FhirResourceType, FhirSearch } from "./fhir-resource-type.js";
 import { FHIR_SYSTEMS, US_CORE } from "./fhir-systems.js";
 import { searchAppointments } from "./fhir-appointment-search.js";
 import { commonIds, compact, referencedIds } from "./fhir-values.js";
@@ -113,7 +113,7 @@ async function encounters(practice: Practice, principal: Principal, list: readon
 }
 
 /** One reference of a parameter, or none; two different ones never meet (an empty list). */
-function oneReference(name: string, type: string, search: Parameters<FhirResourceType["search"]>[1]) {
+function oneReference(name: string, type: string, search: FhirSearch) {
   const ids = commonIds(referencedIds(name, type, search.params.get(name)));
   if (ids && ids.length > 1)
     throw DomainError.invalidParameter(name, search.params.get(name)?.[0]?.value, "takes one reference");

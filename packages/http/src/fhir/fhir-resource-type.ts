@@ -58,5 +58,11 @@ export interface FhirResourceType {
   /** A summary of what it is drawn from, for the route's description. */
   source: string;
   read(request: FhirRequest, id: string): Promise<FhirResource>;
-  search(request: FhirRequest, search: FhirSearch): Promise<{ resources: FhirResource[]; hasMore: boolean }>;
+  /** Absent for a type read by id only (Binary): the CapabilityStatement lists no search-type then. */
+  search?(request: FhirRequest, search: FhirSearch): Promise<{ resources: FhirResource[]; hasMore: boolean }>;
+  /**
+   * A read that answers the content itself (Binary: the document's bytes and media type) unless the request asks for
+   * FHIR JSON (Accept: application/fhir+json), when `read` answers.
+   */
+  readRaw?(request: FhirRequest, id: string, http: Request): Promise<Response>;
 }

@@ -10,6 +10,7 @@ import { appointmentResourceType } from "./fhir-appointment-resource.js";
 import { coverageResourceType } from "./fhir-coverage-resource.js";
 import { clinicalResourceTypes } from "./fhir-clinical-resources.js";
 import { schedulingResourceTypes } from "./fhir-scheduling-resources.js";
+import { documentResourceTypes } from "./fhir-document-resources.js";
 import { patientResourceType } from "./fhir-patient-resource.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
 import { isLenient, readSearch } from "./fhir-search-request.js";
@@ -28,6 +29,7 @@ export function fhirResourceTypes(practice: Practice): FhirResourceType[] {
     ...schedulingResourceTypes(practice),
     coverageResourceType(practice),
     ...clinicalResourceTypes(practice),
+    ...documentResourceTypes(practice),
   ];
 }
 
@@ -123,31 +125,36 @@ export function fhirRoutes({ practice, publicUrl, tokenIssuer }: RouteDependenci
     ...(tokenIssuer ? [smartConfigurationRoute(types, publicUrl)] : []),
     ...types.flatMap((t) => {
       const scopes = Object.freeze([...smartReadScopes(t.type), ...t.scopes]);
+      const search = t.search?.bind(t);
       return [
-        route({
-          method: "GET",
-          path: `${FHIR_BASE_PATH}/${t.type}`,
-          operationId: `fhirSearch${t.type}`,
-          summary: `Search ${t.type} resources (${t.source}): a searchset Bundle with self and next links.`,
-          scopes,
-          rateLimitBucket: "fhir",
-          readsOnly: true,
-          rawQuery: true,
-          query: querySchema(t),
-          responses: {
-            "200": { description: `A searchset Bundle of ${t.type} resources`, schema: BUNDLE_SCHEMA },
-            "400": {
-              description:
-                "INVALID_PARAMETER or VALIDATION_FAILED: an unknown search parameter or modifier (unless Prefer: handling=lenient), a malformed value, a _count over 100; each issue's expression names it",
-              schema: { $ref: "#/components/schemas/FhirOperationOutcome" },
-            },
-          },
-          async handle(ctx) {
-            const search = readSearch(t, ctx.url, isLenient(ctx.request));
-            const page = await t.search({ principal: ctx.principal }, search);
-            return fhirResponse(200, searchsetBundle(baseOf(ctx, publicUrl), t.type, search, page, ctx.now));
-          },
-        }),
+        ...(search
+          ? [
+              route({
+                method: "GET",
+                path: `${FHIR_BASE_PATH}/${t.type}`,
+                operationId: `fhirSearch${t.type}`,
+                summary: `Search ${t.type} resources (${t.source}): a searchset Bundle with self and next links.`,
+                scopes,
+                rateLimitBucket: "fhir",
+                readsOnly: true,
+                rawQuery: true,
+                query: querySchema(t),
+                responses: {
+                  "200": { description: `A searchset Bundle of ${t.type} resources`, schema: BUNDLE_SCHEMA },
+                  "400": {
+                    description:
+                      "INVALID_PARAMETER or VALIDATION_FAILED: an unknown search parameter or modifier (unless Prefer: handling=lenient), a malformed value, a _count over 100; each issue's expression names it",
+                    schema: { $ref: "#/components/schemas/FhirOperationOutcome" },
+                  },
+                },
+                async handle(ctx) {
+                  const asked = readSearch(t, ctx.url, isLenient(ctx.request));
+                  const page = await search({ principal: ctx.principal }, asked);
+                  return fhirResponse(200, searchsetBundle(baseOf(ctx, publicUrl), t.type, asked, page, ctx.now));
+                },
+              }),
+            ]
+          : []),
         route({
           method: "GET",
           path: `${FHIR_BASE_PATH}/${t.type}/:id`,
@@ -157,14 +164,22 @@ export function fhirRoutes({ practice, publicUrl, tokenIssuer }: RouteDependenci
           rateLimitBucket: "fhir",
           readsOnly: true,
           responses: {
-            "200": { description: `The ${t.type}`, schema: resourceSchema(t.type) },
+            "200": t.readRaw
+              ? {
+                  description: `The content, as its own media type (Accept: application/fhir+json answers a ${t.type} resource with it in base64)`,
+                  binaryContentType: "*/*",
+                }
+              : { description: `The ${t.type}`, schema: resourceSchema(t.type) },
             "404": {
               description: `FHIR_RESOURCE_NOT_FOUND or the record's own not-found code: no such ${t.type} in the caller's organisation (or out of the token's clinics)`,
               schema: { $ref: "#/components/schemas/FhirOperationOutcome" },
             },
           },
           async handle(ctx) {
-            return fhirResponse(200, await t.read({ principal: ctx.principal }, ctx.params.id));
+            const request = { principal: ctx.principal };
+            if (t.readRaw && !/application\/(fhir\+)?json/i.test(ctx.request.headers.get("accept") ?? ""))
+              return t.readRaw(request, ctx.params.id, ctx.request);
+            return fhirResponse(200, await t.read(request, ctx.params.id));
           },
         }),
       ];

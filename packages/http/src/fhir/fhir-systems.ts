@@ -22,6 +22,13 @@ export const FHIR_SYSTEMS = Object.freeze({
   participationType: "http://terminology.hl7.org/CodeSystem/v3-ParticipationType",
   conditionCategory: "http://terminology.hl7.org/CodeSystem/condition-category",
   conditionVerification: "http://terminology.hl7.org/CodeSystem/condition-ver-status",
+  loinc: "http://loinc.org",
+  /** US Core's DocumentReference category (clinical-note). */
+  usCoreDocumentCategory: "http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category",
+  /** IHE format codes of DocumentReference.content.format. */
+  ihe: "http://ihe.net/fhir/ihe.formatcode.fhir/CodeSystem/formatcode",
+  /** OpenPractice's patient document ids. */
+  documentId: "urn:openpractice:sid:document-id",
   /** OpenPractice's appointment type ids (a Slot search's service-type). */
   appointmentTypeId: "urn:openpractice:sid:appointment-type-id",
   /** OpenPractice's appointment ids (an Encounter is the visit of an appointment). */
@@ -45,5 +52,6 @@ export const US_CORE = Object.freeze({
   location: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-location",
   coverage: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-coverage",
   encounter: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-encounter",
+  documentReference: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-documentreference",
   conditionEncounterDiagnosis: "http://hl7.org/fhir/us/core/StructureDefinition/us-core-condition-encounter-diagnosis",
 });
