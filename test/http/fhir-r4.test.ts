@@ -77,7 +77,10 @@ for (const engine of availableEngines()) {
     };
 
     beforeAll(async () => {
-      rt = await startTestRuntime({ OPENPRACTICE_PLAN_LIMITS: '{"free":100000}' }, { engine });
+      rt = await startTestRuntime(
+        { OPENPRACTICE_PLAN_LIMITS: '{"free":100000}', OPENPRACTICE_WORKER_POLL_MS: "50" },
+        { engine },
+      );
       admin = await rt.token({ scope: "admin read write" });
       const clinic = await v2("POST", "/v2/clinics", {
         name: "Riverside Physical Therapy",
@@ -643,10 +646,31 @@ for (const engine of availableEngines()) {
       const json = await call(`/fhir/R4/Binary/${ids.document}`, { headers: { accept: "application/fhir+json" } });
       expect(json.body).toMatchObject({ resourceType: "Binary", contentType: "text/plain" });
       expect(Buffer.from(json.body.data, "base64").toString()).toBe("Referral: low back pain, 8 visits.\n");
-      expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}`)).toEqual([ids.document]);
       expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}&category=referral`)).toEqual([
         ids.document,
       ]);
+      // The completed note's summary PDF joins the chart once the worker has rendered it: a visit_summary document.
+      let summaries: Json[] = [];
+      for (let i = 0; i < 200 && summaries.length === 0; i++) {
+        summaries = await search(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}&category=visit_summary`);
+        if (summaries.length === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(summaries).toHaveLength(1);
+      expect(summaries[0]).toMatchObject({
+        type: { coding: [{ system: "http://loinc.org", code: "11506-3" }] },
+        content: [{ attachment: { contentType: "application/pdf" } }],
+        context: { encounter: [{ reference: `Encounter/${ids.appointments[0]}` }] },
+      });
+      const pdf = await rt.call("GET", `/fhir/R4/${summaries[0].content[0].attachment.url}`);
+      expect(pdf.headers.get("content-type")).toBe("application/pdf");
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe("%PDF-");
+      expect((await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}`)).sort()).toEqual(
+        [ids.document, summaries[0].id].sort(),
+      );
       expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}&category=imaging`)).toEqual([]);
       expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}&date=2031-02`)).toEqual([ids.document]);
       expect(await idsOf(`/fhir/R4/DocumentReference?patient=${ids.patients[0]}&date=lt2031-02-20`)).toEqual([]);

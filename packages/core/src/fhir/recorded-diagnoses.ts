@@ -63,7 +63,6 @@ export async function recordedDiagnosis(
   const m = /^(.+)-(\d{1,4})$/.exec(id);
   if (!m) return undefined;
   const note = await r.soapNotes.findByContextId(principal.organisationId, m[1]!);
-  if (!note || !note.completed || note.type === "ADDENDUM" || !clinicAccess(principal).canSee(note.clinicId))
-    return undefined;
+  if (!note?.completed || note.type === "ADDENDUM" || !clinicAccess(principal).canSee(note.clinicId)) return undefined;
   return (await diagnosesOfNote(r, note)).find((d) => d.position === Number(m[2]));
 }

@@ -1,4 +1,5 @@
-import type { FhirResource, FhirSearch } from "./fhir-resource-type.js";
+import type { FhirResource } from "@openpractice/core";
+import type { FhirSearch } from "./fhir-resource-type.js";
 import { searchQuery } from "./fhir-search-request.js";
 
 /**

@@ -1,4 +1,5 @@
-import type { FhirResource, FhirResourceType } from "./fhir-resource-type.js";
+import type { FhirResource } from "@openpractice/core";
+import type { FhirResourceType } from "./fhir-resource-type.js";
 
 /** The FHIR version the facade speaks. */
 export const FHIR_VERSION = "4.0.1";

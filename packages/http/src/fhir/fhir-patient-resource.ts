@@ -2,74 +2,21 @@ import {
   calendarDateRange,
   dateRange,
   DomainError,
+  FHIR_GENDER,
+  FHIR_SYSTEMS,
+  fhirPatient,
   type FhirPatientCriteria,
-  type Patient,
   type Practice,
   type Sex,
   splitValues,
   stringFilter,
+  US_CORE,
 } from "@openpractice/core";
 import { PATIENT_SCOPES } from "../patients/v1-patient-routes.js";
-import { type FhirResource, type FhirResourceType, stringParam } from "./fhir-resource-type.js";
-import { FHIR_SYSTEMS, US_CORE } from "./fhir-systems.js";
-import { compact, idsOfTokens, singleValue } from "./fhir-values.js";
+import { type FhirResourceType, stringParam } from "./fhir-resource-type.js";
+import { idsOfTokens, singleValue } from "./fhir-values.js";
 
-const GENDER: Record<Sex, string> = { MALE: "male", FEMALE: "female", OTHER: "other", UNDEFINED: "unknown" };
-const SEX_OF_GENDER = Object.fromEntries(Object.entries(GENDER).map(([sex, g]) => [g, sex as Sex]));
-
-/** A patient as a US Core Patient (docs/fhir.md, "Patient"). */
-export function fhirPatient(p: Patient): FhirResource {
-  const a = p.address;
-  const e = p.emergencyContact;
-  return compact({
-    resourceType: "Patient",
-    id: String(p.id),
-    meta: { lastUpdated: p.updatedAt.toISOString(), profile: [US_CORE.patient] },
-    identifier: [
-      {
-        use: "usual",
-        type: {
-          coding: [{ system: FHIR_SYSTEMS.identifierType, code: "MR", display: "Medical record number" }],
-        },
-        system: FHIR_SYSTEMS.patientId,
-        value: String(p.id),
-      },
-    ],
-    active: p.status === "active",
-    name: [{ use: "official", family: p.lastName, given: [p.firstName, p.middleName ?? undefined] }],
-    telecom: [
-      p.phone ? { system: "phone", value: p.phone, use: "home" } : undefined,
-      p.email ? { system: "email", value: p.email } : undefined,
-    ],
-    gender: GENDER[p.sex],
-    birthDate: p.dateOfBirth,
-    address: [
-      {
-        use: "home",
-        line: [a.line1 ?? undefined, a.line2 ?? undefined],
-        city: a.city ?? undefined,
-        state: a.state ?? undefined,
-        postalCode: a.postalCode ?? undefined,
-        country: a.country ?? undefined,
-      },
-    ],
-    contact:
-      e.name || e.phone
-        ? [
-            {
-              relationship: [
-                {
-                  coding: [{ system: FHIR_SYSTEMS.contactRole, code: "C", display: "Emergency Contact" }],
-                  text: e.relationship ?? undefined,
-                },
-              ],
-              name: e.name ? { text: e.name } : undefined,
-              telecom: e.phone ? [{ system: "phone", value: e.phone }] : undefined,
-            },
-          ]
-        : undefined,
-  });
-}
+const SEX_OF_GENDER = Object.fromEntries(Object.entries(FHIR_GENDER).map(([sex, g]) => [g, sex as Sex]));
 
 const SORTS = { _id: "id", _lastUpdated: "updated", family: "family", birthdate: "birthdate" } as const;
 

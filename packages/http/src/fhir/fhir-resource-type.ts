@@ -1,4 +1,4 @@
-import type { Principal } from "@openpractice/core";
+import type { FhirResource, Principal } from "@openpractice/core";
 
 /** FHIR R4 search parameter types (search.html#ptypes) the facade implements. */
 export type FhirSearchParamType = "token" | "string" | "date" | "reference";
@@ -26,20 +26,17 @@ export interface SentParam {
   value: string;
 }
 
+/** What a resource type's read and search need besides the search itself. */
+export interface FhirRequest {
+  principal: Principal;
+}
+
 /** A search request read against a resource type: its parameters by name (each occurrence, AND), page and order. */
 export interface FhirSearch {
   params: ReadonlyMap<string, readonly SentParam[]>;
   count: number;
   offset: number;
   sort: ReadonlyArray<{ name: string; descending: boolean }>;
-}
-
-/** A FHIR resource as JSON (the facade builds plain objects; tests validate them with @medplum/core). */
-export type FhirResource = { resourceType: string; id?: string } & Record<string, unknown>;
-
-/** What a resource type's read and search need besides the search itself. */
-export interface FhirRequest {
-  principal: Principal;
 }
 
 /**

@@ -1,7 +1,10 @@
 import {
   calendarDateRange,
   DomainError,
+  FHIR_SYSTEMS,
   fhirDomainError,
+  fhirSchedule,
+  fhirSlot,
   type Practice,
   type Principal,
   type ProviderSchedule,
@@ -10,41 +13,13 @@ import {
   token,
 } from "@openpractice/core";
 import { scopePair } from "../define-route.js";
-import type { FhirResource, FhirResourceType, FhirSearch } from "./fhir-resource-type.js";
-import { FHIR_SYSTEMS } from "./fhir-systems.js";
-import { commonIds, compact, idsOfTokens, referencedIds, singleValue } from "./fhir-values.js";
+import type { FhirResourceType, FhirSearch } from "./fhir-resource-type.js";
+import { commonIds, idsOfTokens, referencedIds, singleValue } from "./fhir-values.js";
 
 /** A slot's length when the search names no appointment type (minutes). */
 export const DEFAULT_SLOT_MINUTES = 30;
 const DAY_MS = 86_400_000;
 const asId = (id: string) => (/^[1-9]\d{0,9}$/.test(id) ? Number(id) : 0);
-const WEEKDAY_NAMES = { MO: "Mon", TU: "Tue", WE: "Wed", TH: "Thu", FR: "Fri", SA: "Sat", SU: "Sun" } as const;
-
-/** A provider's working hours at a clinic (one version of them) as a FHIR Schedule. */
-export function fhirSchedule(s: ProviderSchedule, timeZone: string | undefined): FhirResource {
-  const days = s.weekdays.map((d) => WEEKDAY_NAMES[d]).join(", ");
-  return compact({
-    resourceType: "Schedule",
-    id: String(s.id),
-    meta: { lastUpdated: s.updatedAt.toISOString() },
-    active: s.replacedById === null,
-    actor: [{ reference: `Practitioner/${s.providerId}` }, { reference: `Location/${s.clinicId}` }],
-    planningHorizon: { start: s.effectiveFrom, end: s.effectiveUntil ?? undefined },
-    comment: `${s.rrule ? `${s.rrule}; ` : ""}${days} ${s.startTime}-${s.endTime}${timeZone ? ` (${timeZone})` : ""}`,
-  });
-}
-
-/** A free slot of a schedule (id `{schedule}-{start epoch seconds}-{minutes}`). */
-export function fhirSlot(scheduleId: number, start: Date, minutes: number): FhirResource {
-  return {
-    resourceType: "Slot",
-    id: `${scheduleId}-${start.getTime() / 1000}-${minutes}`,
-    schedule: { reference: `Schedule/${scheduleId}` },
-    status: "free",
-    start: start.toISOString(),
-    end: new Date(start.getTime() + minutes * 60_000).toISOString(),
-  };
-}
 
 /** The schedule, or not found as a FHIR resource. */
 async function scheduleOf(practice: Practice, principal: Principal, id: number): Promise<ProviderSchedule> {

@@ -1,30 +1,6 @@
 import { DomainError, splitValues, token } from "@openpractice/core";
 import type { SentParam } from "./fhir-resource-type.js";
 
-/**
- * A FHIR element as JSON without what FHIR forbids (json.html): no null or undefined properties, no empty arrays,
- * objects or strings. Resources are built with optional parts left undefined and passed through here.
- */
-export function compact<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(compact).filter((v) => !isEmpty(v)) as T;
-  if (value && typeof value === "object" && !(value instanceof Date)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const c = compact(v);
-      if (!isEmpty(c)) out[k] = c;
-    }
-    return out as T;
-  }
-  return value;
-}
-
-function isEmpty(v: unknown): boolean {
-  if (v === undefined || v === null || v === "") return true;
-  if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === "object" && !(v instanceof Date)) return Object.keys(v).length === 0;
-  return false;
-}
-
 /** The ids a token or `_id` parameter names among `system`'s (other systems, and non-ids, name nothing). */
 export function idsOfTokens(sent: readonly SentParam[] | undefined, system: string | null): number[][] | undefined {
   return sent?.map((p) =>
