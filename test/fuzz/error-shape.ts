@@ -68,6 +68,24 @@ export function errorShapeProblem(
     if (![400, 401, 429].includes(status)) return `token endpoint answered ${status}`;
     return undefined;
   }
+  // The FHIR facade answers OperationOutcomes with the v2 status of their code (docs/errors.md, "FHIR R4").
+  if (/^\/fhir(\/|\?|$)/.test(path)) {
+    if (!/^application\/fhir\+json/.test(contentType)) return `FHIR error as ${contentType}`;
+    const issues = body?.resourceType === "OperationOutcome" && Array.isArray(body.issue) ? body.issue : undefined;
+    if (!issues?.length) return "not an OperationOutcome with issues";
+    const codes = new Set(issues.map((i: any) => i?.details?.text));
+    const bad = issues.find(
+      (i: any) =>
+        !["error", "fatal"].includes(i?.severity) || typeof i?.code !== "string" || typeof i?.diagnostics !== "string",
+    );
+    if (bad) return `OperationOutcome issue ${JSON.stringify(bad).slice(0, 120)} lacks severity, code or diagnostics`;
+    if (codes.size !== 1) return "OperationOutcome issues name several error codes";
+    const code = [...codes][0] as string;
+    const entry = catalogue.get(code);
+    if (!entry) return `error code ${code} is not in docs/errors.md`;
+    if (entry.v2Status !== status) return `${code} is HTTP ${entry.v2Status} in docs/errors.md, got ${status}`;
+    return undefined;
+  }
   const matched = !UNMATCHED.has(body?.error_code ?? body?.error?.code);
   if (contractOfPath(path, matched) === "v1") {
     if (
