@@ -179,6 +179,24 @@ export const stats = (xs) => {
 };
 
 /**
+ * Times `fn(i)` in process: `warmup` calls, then `samples` calls one after another; prints the label with p50, p95
+ * and p99 in milliseconds (padded to `width`) and answers them.
+ */
+export async function sampleLatency(label, fn, { samples, warmup = 50, width = 40 }) {
+  for (let i = 0; i < warmup; i++) await fn(i);
+  const xs = [];
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    await fn(i);
+    xs.push(performance.now() - started);
+  }
+  const s = stats(xs);
+  const ms = (n) => `${n.toFixed(2)} ms`;
+  console.log(`${label.padEnd(width)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}`);
+  return s;
+}
+
+/**
  * Search latency alone: `samples` requests one at a time over one keep-alive
  * connection (autocannon reports no p95, and under load latency is mostly queueing).
  */

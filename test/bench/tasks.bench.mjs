@@ -15,7 +15,7 @@ import pg from "pg";
 import { createPractice } from "@openpractice/core";
 import { openStorage } from "@openpractice/runtime";
 import { testPracticeKeys } from "@openpractice/testing";
-import { intEnv, machineLine, runBenchmark, stats, temp } from "./harness.mjs";
+import { intEnv, machineLine, runBenchmark, sampleLatency, stats, temp } from "./harness.mjs";
 
 const TASKS = intEnv("BENCH_TASKS", 200_000);
 const ASSIGNEES = intEnv("BENCH_ASSIGNEES", 50);
@@ -132,18 +132,7 @@ async function driverFor(databaseUrl) {
   };
 }
 
-async function sample(label, fn) {
-  for (let i = 0; i < 50; i++) await fn(i);
-  const xs = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const started = performance.now();
-    await fn(i);
-    xs.push(performance.now() - started);
-  }
-  const s = stats(xs);
-  console.log(`${label.padEnd(40)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}`);
-  return s;
-}
+const sample = (label, fn) => sampleLatency(label, fn, { samples: SAMPLES, warmup: 50, width: 40 });
 
 async function main() {
   console.log(machineLine());

@@ -17,7 +17,7 @@ import pg from "pg";
 import { createPractice, visitThresholdCheck } from "@openpractice/core";
 import { openStorage } from "@openpractice/runtime";
 import { testPracticeKeys } from "@openpractice/testing";
-import { intEnv, machineLine, runBenchmark, stats, temp } from "./harness.mjs";
+import { intEnv, machineLine, runBenchmark, sampleLatency, stats, temp } from "./harness.mjs";
 
 const PRIOR_VISITS = intEnv("BENCH_PRIOR_VISITS", 200);
 const PATIENTS = intEnv("BENCH_PATIENTS", 500);
@@ -151,18 +151,7 @@ async function setUp(practice) {
   return { sheets, commercialSheet: await openSheet(commercial), treatments: lines(discipline) };
 }
 
-async function sample(label, fn) {
-  for (let i = 0; i < 50; i++) await fn(i);
-  const xs = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const started = performance.now();
-    await fn(i);
-    xs.push(performance.now() - started);
-  }
-  const s = stats(xs);
-  console.log(`${label.padEnd(52)} p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  p99 ${ms(s.p99)}`);
-  return s;
-}
+const sample = (label, fn) => sampleLatency(label, fn, { samples: SAMPLES, warmup: 50, width: 52 });
 
 const TOTALS_SQL = (p) =>
   `select bucket, sum(allowed_cents) from therapy_charges where organisation_id = ${p(1)} and patient_id = ${p(2)} and year = ${p(3)} and service_date <= ${p(4)} group by bucket`;

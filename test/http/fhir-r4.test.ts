@@ -351,7 +351,8 @@ for (const engine of availableEngines()) {
       expect(body.meta.lastUpdated).toBe(record.updated_at);
       expect(mustSupportGaps(body, US_CORE_MUST_SUPPORT.Patient)).toEqual([]);
       // Another organisation's patient, an unknown id and a malformed one: 404 OperationOutcome.
-      for (const missing of [ids.foreign, "999999", "abc"]) {
+      // An id past the integer columns' range names nothing either (not a 500 from the database).
+      for (const missing of [ids.foreign, "999999", "abc", "2147483648", "9999999999"]) {
         const r = await call(`/fhir/R4/Patient/${missing}`);
         expect(r.status).toBe(404);
         expect(r.body).toMatchObject({
@@ -581,6 +582,9 @@ for (const engine of availableEngines()) {
         serviceProvider: { reference: "Organization/1" },
       });
       expect(mustSupportGaps(e, US_CORE_MUST_SUPPORT.Encounter)).toEqual([]);
+      for (const beyond of ["Encounter/2147483648", "Coverage/9999999999", "Slot/2147483648-1900000000-30"])
+        expect((await call(`/fhir/R4/${beyond}`)).status).toBe(404);
+      expect(await idsOf("/fhir/R4/Encounter?patient=Patient/9999999999")).toEqual([]);
       // A booked appointment is not an encounter (yet).
       expect((await call(`/fhir/R4/Encounter/${later}`)).status).toBe(404);
       expect(await idsOf(`/fhir/R4/Encounter?patient=${ids.patients[0]}`)).toEqual([checkedOut]);
@@ -722,6 +726,45 @@ for (const engine of availableEngines()) {
         expect(r.status, query).toBe(400);
         expect(r.body.issue[0].expression, query).toEqual([parameter]);
       }
+    });
+
+    it("pages nothing with _count=0, takes one _sort key, refuses dates that do not exist, keeps references typed", async () => {
+      const none = await call("/fhir/R4/Patient?_count=0");
+      expect(none.body.link.map((l: Json) => l.relation)).toEqual(["self"]);
+      expect(none.body.entry).toEqual([]);
+      const twoKeys = await call("/fhir/R4/Patient?_sort=family,birthdate");
+      expect(twoKeys.status).toBe(400);
+      expect(twoKeys.body.issue[0].expression).toEqual(["_sort"]);
+      for (const query of [
+        "_lastUpdated=2026-02-30T10:00:00Z",
+        "_lastUpdated=2026-11-28T24:30:00Z",
+        "birthdate=1950-02-30",
+      ]) {
+        const r = await call(`/fhir/R4/Patient?${query}`);
+        expect(r.status, query).toBe(400);
+      }
+      // Past the year 9999: a lower bound matches nothing, an upper bound everything (on every engine alike).
+      expect(await idsOf("/fhir/R4/Patient?birthdate=gt9999")).toEqual([]);
+      expect(await idsOf("/fhir/R4/Patient?_lastUpdated=gt9999")).toEqual([]);
+      expect(await idsOf("/fhir/R4/Patient?birthdate=le9999&_count=100")).toEqual(ids.patients);
+      // A reference to another type names none of this one.
+      expect(await idsOf(`/fhir/R4/PractitionerRole?practitioner=Patient/${ids.provider}`)).toEqual([]);
+      expect(await idsOf(`/fhir/R4/Coverage?patient=Practitioner/${ids.patients[0]}`)).toEqual([]);
+      // A system with no value: every record with an identifier of that system.
+      expect(await idsOf("/fhir/R4/Practitioner?identifier=http://hl7.org/fhir/sid/us-npi|")).toEqual([ids.provider]);
+      expect(await idsOf("/fhir/R4/Patient?identifier=urn:openpractice:sid:patient-id|&_count=100")).toEqual(
+        ids.patients,
+      );
+      expect(await idsOf("/fhir/R4/Organization?address=main")).toEqual([]);
+      // A patient registered without an address: only what the record holds (the default country), no empty parts.
+      const bare = await v2("POST", "/v2/patients", {
+        first_name: "Nell",
+        last_name: "Bare",
+        date_of_birth: "1999-09-09",
+      });
+      const nell = (await call(`/fhir/R4/Patient/${bare.id}`)).body;
+      expect(nell.address).toEqual([{ use: "home", country: "US" }]);
+      expect(nell.telecom).toBeUndefined();
     });
 
     it("sent only resources that validate against FHIR R4 (and US Core Patient) with @medplum/core", () => {

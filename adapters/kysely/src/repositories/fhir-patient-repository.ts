@@ -1,4 +1,9 @@
-import type { FhirPatientCriteria, FhirPatientRepository, StringFilter } from "@openpractice/core";
+import {
+  type FhirPatientCriteria,
+  type FhirPatientRepository,
+  PATIENT_STATUSES,
+  type StringFilter,
+} from "@openpractice/core";
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import { toDbTime } from "../db-time.js";
 import type { Database } from "../schema.js";
@@ -25,6 +30,19 @@ function matches(eb: Patients, columns: readonly NameColumn[], f: StringFilter) 
   );
 }
 
+/**
+ * The index range of a filter's one plain prefix of letters and digits: from the prefix to the next prefix of the
+ * same kind (kowal → kowam, kowaz → kowb: a trailing z or 9 carries), which every engine's collation orders after
+ * all names starting with it. A prefix of z's and 9's alone has no upper bound.
+ */
+function prefixRange(f: StringFilter): { from: string; before: string | undefined } | undefined {
+  const [value] = f.values;
+  if (f.mode !== "prefix" || f.values.length !== 1 || !value || !/^[a-z0-9]+$/.test(value)) return undefined;
+  const kept = value.replace(/[z9]+$/, "");
+  if (kept === "") return { from: value, before: undefined };
+  return { from: value, before: kept.slice(0, -1) + String.fromCharCode(kept.charCodeAt(kept.length - 1) + 1) };
+}
+
 const SORT_COLUMNS = {
   id: "id",
   updated: "updated_at",
@@ -39,7 +57,17 @@ export class KyselyFhirPatientRepository implements FhirPatientRepository {
   async search(c: FhirPatientCriteria) {
     let q = this.db.selectFrom("patients").selectAll().where("organisation_id", "=", c.organisationId);
     for (const ids of c.ids ?? []) q = ids.length ? q.where("id", "in", [...ids]) : q.where(sql<boolean>`1 = 0`);
-    for (const f of c.family ?? []) q = q.where((eb) => matches(eb, ["last_name_sort"], f));
+    for (const f of c.family ?? []) {
+      q = q.where((eb) => matches(eb, ["last_name_sort"], f));
+      // One plain prefix: also as a range, which the (organisation, status, last name) index serves (LIKE alone
+      // scans the organisation's patients on SQLite and PostgreSQL). Letters and digits only, where every engine's
+      // collation orders the folded names as their bytes do; the LIKE above still decides.
+      const range = prefixRange(f);
+      if (range) {
+        q = q.where("status", "in", [...PATIENT_STATUSES]).where("last_name_sort", ">=", range.from);
+        if (range.before !== undefined) q = q.where("last_name_sort", "<", range.before);
+      }
+    }
     for (const f of c.given ?? []) q = q.where((eb) => matches(eb, ["first_name_sort"], f));
     for (const f of c.name ?? []) q = q.where((eb) => matches(eb, ["last_name_sort", "first_name_sort"], f));
     for (const r of c.birthDate ?? []) {

@@ -15420,6 +15420,8 @@ export interface operations {
                 _offset?: string;
                 /** @description Order: _id (a leading - descends) */
                 _sort?: string;
+                /** @description string: Any part of the address: the organisation records none, so it matches nothing (modifiers :exact, :contains) */
+                address?: string;
                 /** @description string: The start of the name (modifiers :exact, :contains) */
                 name?: string;
             };

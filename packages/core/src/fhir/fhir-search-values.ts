@@ -39,6 +39,32 @@ type Prefix = (typeof PREFIXES)[number];
 const DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/** The latest instant a bound may name: records are dated before the year 10000, whose text would sort first. */
+const LATEST = new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+
+/** A date-time whose fields all exist (2026-02-30T10:00Z does not; Date would roll it into March). */
+function realDateTime(t: RegExpExecArray): boolean {
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(t[i] ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  const zone = /^[+-](\d{2}):(\d{2})$/.exec(t[8] ?? "");
+  return (
+    day.getUTCFullYear() === y &&
+    day.getUTCMonth() === mo - 1 &&
+    day.getUTCDate() === d &&
+    h < 24 &&
+    mi < 60 &&
+    s < 60 &&
+    (!zone || (Number(zone[1]) <= 14 && Number(zone[2]) < 60))
+  );
+}
+
 /** The instant range a date or date-time covers at its precision (2026: the year; 2026-11-28T10:00Z: that minute). */
 function coveredRange(parameter: string, value: string): { from: Date; before: Date } {
   const d = DATE.exec(value);
@@ -60,7 +86,7 @@ function coveredRange(parameter: string, value: string): { from: Date; before: D
     }
   }
   const t = DATE_TIME.exec(value);
-  const at = t ? new Date(value) : undefined;
+  const at = t && realDateTime(t) ? new Date(value) : undefined;
   if (t && at && !Number.isNaN(at.getTime())) {
     const step = t[7] ? 1 : t[6] ? 1000 : 60_000;
     return { from: at, before: new Date(at.getTime() + step) };
@@ -79,14 +105,17 @@ function coveredRange(parameter: string, value: string): { from: Date; before: D
 export function dateRange(parameter: string, raw: string): Range<Date> {
   const prefix = (PREFIXES as readonly string[]).includes(raw.slice(0, 2)) ? (raw.slice(0, 2) as Prefix) : undefined;
   const value = prefix ? raw.slice(2) : raw;
-  const { from, before } = coveredRange(parameter, value);
+  const covered = coveredRange(parameter, value);
+  // Past the year 9999: a lower bound there matches nothing (clamped to the last instant), an upper one everything.
+  const from = covered.from > LATEST ? LATEST : covered.from;
+  const before = covered.before > LATEST ? undefined : covered.before;
   switch (prefix ?? "eq") {
     case "eq":
       return { from, before };
     case "ge":
       return { from };
     case "gt":
-      return { from: before };
+      return { from: before ?? LATEST };
     case "le":
       return { before };
     case "lt":

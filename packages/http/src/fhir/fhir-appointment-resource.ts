@@ -8,6 +8,7 @@ import {
 import { scopePair } from "../define-route.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
 import { searchAppointments } from "./fhir-appointment-search.js";
+import { recordId } from "./fhir-values.js";
 
 const STATUS_OF = Object.fromEntries(Object.entries(APPOINTMENT_STATUS).map(([ours, fhir]) => [fhir, ours]));
 
@@ -37,7 +38,7 @@ export function appointmentResourceType(practice: Practice): FhirResourceType {
       },
     ],
     async read({ principal }, id) {
-      const a = await practice.appointments.get(principal, /^[1-9]\d{0,9}$/.test(id) ? Number(id) : 0);
+      const a = await practice.appointments.get(principal, recordId(id));
       return (await withProviders(practice, principal, [a]))[0]!;
     },
     async search({ principal }, search) {

@@ -1,3 +1,4 @@
+import { FHIR_SEARCH_LIMITS } from "@openpractice/core";
 import type { FhirResource } from "@openpractice/core";
 import type { FhirSearch } from "./fhir-resource-type.js";
 import { searchQuery } from "./fhir-search-request.js";
@@ -21,8 +22,13 @@ export function searchsetBundle(
     meta: { lastUpdated: now.toISOString() },
     link: [
       { relation: "self", url: link(search.offset) },
-      ...(page.hasMore ? [{ relation: "next", url: link(search.offset + search.count) }] : []),
-      ...(search.offset > 0 ? [{ relation: "previous", url: link(Math.max(0, search.offset - search.count)) }] : []),
+      // `_count=0` pages nothing: no next page to follow (it would be this one again); nor one past the offset limit.
+      ...(page.hasMore && search.count > 0 && search.offset + search.count <= FHIR_SEARCH_LIMITS.maxOffset
+        ? [{ relation: "next", url: link(search.offset + search.count) }]
+        : []),
+      ...(search.offset > 0 && search.count > 0
+        ? [{ relation: "previous", url: link(Math.max(0, search.offset - search.count)) }]
+        : []),
     ],
     entry: page.resources.map((resource) => ({
       fullUrl: `${base}/${resource.resourceType}/${resource.id}`,

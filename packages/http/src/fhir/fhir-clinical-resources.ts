@@ -18,11 +18,10 @@ import { scopePair } from "../define-route.js";
 import { NOTE_SCOPES } from "../soap/v1-soap-routes.js";
 import type { FhirResourceType, FhirSearch } from "./fhir-resource-type.js";
 import { searchAppointments } from "./fhir-appointment-search.js";
-import { commonIds, referencedIds } from "./fhir-values.js";
+import { commonIds, referencedIds, recordId } from "./fhir-values.js";
 
 const STATUS_OF = Object.fromEntries(Object.entries(ENCOUNTER_STATUS).map(([ours, fhir]) => [fhir, ours]));
 const VISIT_STATUSES = Object.keys(ENCOUNTER_STATUS);
-const asId = (id: string) => (/^[1-9]\d{0,9}$/.test(id) ? Number(id) : 0);
 
 /** Encounters with their providers and appointment types. */
 async function encounters(practice: Practice, principal: Principal, list: readonly Appointment[]) {
@@ -59,7 +58,7 @@ export function clinicalResourceTypes(practice: Practice): FhirResourceType[] {
         { name: "status", type: "token", documentation: "arrived, in-progress or finished (comma-separated: any)" },
       ],
       async read({ principal }, id) {
-        const a = await practice.appointments.get(principal, asId(id)).catch((error: unknown) => {
+        const a = await practice.appointments.get(principal, recordId(id)).catch((error: unknown) => {
           if (error instanceof DomainError && error.code === "APPOINTMENT_NOT_FOUND") return undefined;
           throw error;
         });

@@ -1,7 +1,7 @@
 import { DomainError, fhirCoverage, type InsuranceCard, type Practice, US_CORE } from "@openpractice/core";
 import { scopePair } from "../define-route.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
-import { commonIds, idsOfTokens, referencedIds } from "./fhir-values.js";
+import { commonIds, idsOfTokens, recordId, referencedIds } from "./fhir-values.js";
 
 /** Coverage: a patient's insurance cards (v2 /v2/patients/{id}/coverages); a search names the patient. */
 export function coverageResourceType(practice: Practice): FhirResourceType {
@@ -17,7 +17,7 @@ export function coverageResourceType(practice: Practice): FhirResourceType {
       { name: "_id", type: "token", documentation: "The coverage id (comma-separated: any of them)" },
     ],
     async read({ principal }, id) {
-      return fhirCoverage(await practice.fhirSearch.coverage(principal, /^[1-9]\d{0,9}$/.test(id) ? Number(id) : 0));
+      return fhirCoverage(await practice.fhirSearch.coverage(principal, recordId(id)));
     },
     async search({ principal }, search) {
       const p = search.params;

@@ -20,14 +20,13 @@ import {
 } from "@openpractice/core";
 import { scopePair } from "../define-route.js";
 import { type FhirResourceType, type FhirSearch, type SentParam, stringParam } from "./fhir-resource-type.js";
-import { idsOfTokens, referencedIds } from "./fhir-values.js";
+import { idsOfTokens, referencedIds, recordId } from "./fhir-values.js";
 
 // Practitioner, PractitionerRole, Organization and Location: the organisation's providers and clinics, tens to
 // hundreds of records, filtered and paged here as the v2 lists do.
 
 const notFound = (type: string, id: string) =>
   fhirDomainError("FHIR_RESOURCE_NOT_FOUND", `${type} not found`, { resource_type: type, id });
-const asId = (id: string) => (/^[1-9]\d{0,9}$/.test(id) ? Number(id) : 0);
 
 /** Whether a string filter holds on any of the texts (folded for prefix and contains, as sent for exact). */
 function holds(f: StringFilter, texts: ReadonlyArray<string | null | undefined>): boolean {
@@ -73,6 +72,7 @@ function npiFilters<T>(sent: readonly SentParam[] | undefined, npiOf: (row: T) =
     return (row: T & { id: number }) =>
       wanted.some(
         (t) =>
+          (t.system === FHIR_SYSTEMS.npi && t.code === undefined && npiOf(row) !== null) ||
           ((t.system === undefined || t.system === FHIR_SYSTEMS.npi) &&
             t.code !== undefined &&
             t.code === npiOf(row)) ||
@@ -94,7 +94,7 @@ export function directoryResourceTypes(practice: Practice): FhirResourceType[] {
   const clinicScopes = scopePair("clinics").read;
   const provider = async (principal: Parameters<Practice["providers"]["get"]>[0], type: string, id: string) => {
     try {
-      return await practice.providers.get(principal, asId(id));
+      return await practice.providers.get(principal, recordId(id));
     } catch (error) {
       if (error instanceof DomainError && error.code === "PROVIDER_NOT_FOUND") throw notFound(type, id);
       throw error;
@@ -178,9 +178,13 @@ export function directoryResourceTypes(practice: Practice): FhirResourceType[] {
       scopes: Object.freeze(["organisation:read", "read", "admin"]),
       source: "the caller's organisation",
       sorts: ["_id"],
-      searchParams: [ID_PARAM, stringParam("name", "The start of the name")],
+      searchParams: [
+        ID_PARAM,
+        stringParam("name", "The start of the name"),
+        stringParam("address", "Any part of the address: the organisation records none, so it matches nothing"),
+      ],
       async read({ principal }, id) {
-        if (asId(id) !== principal.organisationId) throw notFound("Organization", id);
+        if (recordId(id) !== principal.organisationId) throw notFound("Organization", id);
         return fhirOrganization(await practice.fhirSearch.organisation(principal));
       },
       async search({ principal }, search) {
@@ -191,6 +195,7 @@ export function directoryResourceTypes(practice: Practice): FhirResourceType[] {
           [
             ...idFilters(idsOfTokens(search.params.get("_id"), null), (x: Organisation) => [x.id]),
             ...stringFilters<Organisation>(search, "name", (x) => [x.name]),
+            ...stringFilters<Organisation>(search, "address", () => []),
           ],
           fhirOrganization,
         );
@@ -213,7 +218,7 @@ export function directoryResourceTypes(practice: Practice): FhirResourceType[] {
       ],
       async read({ principal }, id) {
         try {
-          return fhirLocation(await practice.directory.getClinic(principal, asId(id)));
+          return fhirLocation(await practice.directory.getClinic(principal, recordId(id)));
         } catch (error) {
           if (error instanceof DomainError && error.code === "CLINIC_NOT_FOUND") throw notFound("Location", id);
           throw error;

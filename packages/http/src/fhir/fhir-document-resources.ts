@@ -11,15 +11,14 @@ import {
 import { contentResponse } from "../documents/content-response.js";
 import { scopePair } from "../define-route.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
-import { commonIds, idsOfTokens, referencedIds, singleValue } from "./fhir-values.js";
+import { commonIds, idsOfTokens, referencedIds, singleValue, recordId } from "./fhir-values.js";
 
-const asId = (id: string) => (/^[1-9]\d{0,9}$/.test(id) ? Number(id) : 0);
 /** A Binary answered inline as FHIR JSON (base64) up to this size; larger ones only as their own bytes. */
 const INLINE_BINARY_MAX_BYTES = 8 * 1024 * 1024;
 
 /** The document the caller may read, by id; not found as the documents API says it. */
 const documentOf = (practice: Practice, principal: Principal, id: string) =>
-  practice.patientDocuments.getById(principal, asId(id));
+  practice.patientDocuments.getById(principal, recordId(id));
 
 /** DocumentReference and Binary: patient documents and visit-summary PDFs, and their bytes. */
 export function documentResourceTypes(practice: Practice): FhirResourceType[] {

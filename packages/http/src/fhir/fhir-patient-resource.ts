@@ -14,7 +14,7 @@ import {
 } from "@openpractice/core";
 import { PATIENT_SCOPES } from "../patients/v1-patient-routes.js";
 import { type FhirResourceType, stringParam } from "./fhir-resource-type.js";
-import { idsOfTokens, singleValue } from "./fhir-values.js";
+import { idsOfTokens, recordId, singleValue } from "./fhir-values.js";
 
 const SEX_OF_GENDER = Object.fromEntries(Object.entries(FHIR_GENDER).map(([sex, g]) => [g, sex as Sex]));
 
@@ -43,7 +43,7 @@ export function patientResourceType(practice: Practice): FhirResourceType {
       { name: "_lastUpdated", type: "date", documentation: "When the record last changed, with a prefix" },
     ],
     async read({ principal }, id) {
-      return fhirPatient(await practice.fhirSearch.patient(principal, /^[1-9]\d{0,9}$/.test(id) ? Number(id) : 0));
+      return fhirPatient(await practice.fhirSearch.patient(principal, recordId(id)));
     },
     async search({ principal }, search) {
       const p = search.params;

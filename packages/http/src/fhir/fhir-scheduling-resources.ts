@@ -14,12 +14,11 @@ import {
 } from "@openpractice/core";
 import { scopePair } from "../define-route.js";
 import type { FhirResourceType, FhirSearch } from "./fhir-resource-type.js";
-import { commonIds, idsOfTokens, referencedIds, singleValue } from "./fhir-values.js";
+import { commonIds, idsOfTokens, referencedIds, singleValue, recordId } from "./fhir-values.js";
 
 /** A slot's length when the search names no appointment type (minutes). */
 export const DEFAULT_SLOT_MINUTES = 30;
 const DAY_MS = 86_400_000;
-const asId = (id: string) => (/^[1-9]\d{0,9}$/.test(id) ? Number(id) : 0);
 
 /** The schedule, or not found as a FHIR resource. */
 async function scheduleOf(practice: Practice, principal: Principal, id: number): Promise<ProviderSchedule> {
@@ -65,7 +64,7 @@ function appointmentTypeOf(search: FhirSearch): number | undefined {
   const ids = splitValues(singleValue("service-type", sent[0]!)).map((raw) => {
     const t = token(raw);
     if (t.system !== undefined && t.system !== FHIR_SYSTEMS.appointmentTypeId) return Number.NaN;
-    return asId(t.code ?? "");
+    return recordId(t.code ?? "");
   });
   if (sent.length > 1 || ids.length !== 1 || !(ids[0]! > 0))
     throw DomainError.invalidParameter("service-type", sent[0]!.value, "names one appointment type id");
@@ -88,7 +87,7 @@ export function schedulingResourceTypes(practice: Practice): FhirResourceType[] 
         { name: "active", type: "token", documentation: "true: the current versions; false: replaced ones" },
       ],
       async read({ principal }, id) {
-        const s = await scheduleOf(practice, principal, asId(id));
+        const s = await scheduleOf(practice, principal, recordId(id));
         const clinics = await practice.directory.listClinics(principal);
         return fhirSchedule(s, clinics.find((c) => c.id === s.clinicId)?.timeZone);
       },
@@ -152,7 +151,7 @@ export function schedulingResourceTypes(practice: Practice): FhirResourceType[] 
             id,
           });
         if (!m) throw notFound();
-        const s = await scheduleOf(practice, principal, Number(m[1]));
+        const s = await scheduleOf(practice, principal, recordId(m[1] as string));
         const start = new Date(Number(m[2]) * 1000);
         const minutes = Number(m[3]);
         if (minutes < SLOT_LIMITS.minLength || minutes > SLOT_LIMITS.maxLength) throw notFound();

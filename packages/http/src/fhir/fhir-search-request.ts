@@ -42,6 +42,7 @@ export function readSearch(type: FhirResourceType, url: URL, lenient: boolean): 
         throw DomainError.invalidParameter("_format", value, "only JSON is served: json or application/fhir+json");
       else if (key === "_sort") {
         sort = value.split(",").map((s) => ({ name: s.replace(/^-/, ""), descending: s.startsWith("-") }));
+        if (sort.length > 1) throw DomainError.invalidParameter("_sort", value, "takes one key (ties go by id)");
         const bad = sort.filter((s) => !type.sorts.includes(s.name));
         if (bad.length && !lenient)
           throw DomainError.invalidParameter(

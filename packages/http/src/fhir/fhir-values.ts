@@ -1,14 +1,27 @@
-import { DomainError, splitValues, token } from "@openpractice/core";
+import { DomainError, MAX_STORED_ID, splitValues, token } from "@openpractice/core";
 import type { SentParam } from "./fhir-resource-type.js";
 
-/** The ids a token or `_id` parameter names among `system`'s (other systems, and non-ids, name nothing). */
+/**
+ * A resource id read as a record id: the decimal numbers 1 to MAX_STORED_ID, else 0 (which names nothing, so the
+ * read answers not found; a larger number would be out of range for the integer columns).
+ */
+export function recordId(text: string): number {
+  const n = /^[1-9]\d{0,9}$/.test(text) ? Number(text) : 0;
+  return n <= MAX_STORED_ID ? n : 0;
+}
+
+/**
+ * The ids a token or `_id` parameter names among `system`'s (other systems, and non-ids, name nothing). An occurrence
+ * with `system|` (any value of that system) holds for every record, so it narrows nothing and is left out.
+ */
 export function idsOfTokens(sent: readonly SentParam[] | undefined, system: string | null): number[][] | undefined {
-  return sent?.map((p) =>
+  const narrowing = sent?.filter((p) => system === null || !splitValues(p.value).some((raw) => raw === `${system}|`));
+  return narrowing?.map((p) =>
     splitValues(p.value).flatMap((raw) => {
       const t = system === null ? { system: undefined, code: raw } : token(raw);
       if (t.system !== undefined && t.system !== system) return [];
-      const id = t.code && /^[1-9]\d{0,9}$/.test(t.code) ? Number(t.code) : Number.NaN;
-      return Number.isSafeInteger(id) && id <= 2_147_483_647 ? [id] : [];
+      const id = t.code ? recordId(t.code) : 0;
+      return id > 0 ? [id] : [];
     }),
   );
 }
@@ -21,12 +34,12 @@ export function referencedIds(
 ): number[][] | undefined {
   return sent?.map((p) =>
     splitValues(p.value).flatMap((raw) => {
-      const m = new RegExp(`^(?:.*/)?(?:${type}/)?([1-9]\\d{0,9})$`).exec(raw);
-      if (!m) {
-        if (/^[A-Za-z]+\/[^/]+$/.test(raw) && !raw.startsWith(`${type}/`)) return [];
-        throw DomainError.invalidParameter(name, raw, `must reference a ${type}: ${type}/{id}`);
-      }
-      return [Number(m[1])];
+      // A bare id, `Type/id`, or a URL ending `/Type/id`; a reference to another type names none of these.
+      const m = /^(?:(?:.*\/)?([A-Za-z]+)\/)?([^/]+)$/.exec(raw);
+      if (!m) throw DomainError.invalidParameter(name, raw, `must reference a ${type}: ${type}/{id}`);
+      if (m[1] !== undefined && m[1] !== type) return [];
+      const id = recordId(m[2] as string);
+      return id > 0 ? [id] : [];
     }),
   );
 }

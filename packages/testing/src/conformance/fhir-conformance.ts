@@ -60,6 +60,36 @@ export function describeFhirConformance(engine: string, current: () => { s: Stor
       ).toEqual(["Joseph Nunn"]);
     });
 
+    it(`[${engine}] finds every name a plain prefix starts, whatever follows it (the index range's edges)`, async () => {
+      await s.repositories.organisations.ensure({ id: 3, name: "Org 3", plan: "free", now: T0 });
+      for (const last of [
+        "Lutz",
+        "Lutzow",
+        "Luu",
+        "Kowal-Smith",
+        "Kowal",
+        "Kowalski",
+        "Kowam",
+        "Zzyzx",
+        "Zz Top",
+        "O'Neil 9",
+      ])
+        await s.repositories.patients.insertIfAbsent(
+          toPatientRecord(patientFromDraft({ firstName: "Pat", lastName: last, dateOfBirth: "1970-01-01" }, 3, T0)),
+        );
+      const family = async (prefix: string) =>
+        (await search({ organisationId: 3, family: [{ mode: "prefix", values: [prefix] }] })).patients
+          .map((p) => p.lastName)
+          .sort();
+      expect(await family("lutz")).toEqual(["Lutz", "Lutzow"]);
+      expect(await family("kowal")).toEqual(["Kowal", "Kowal-Smith", "Kowalski"]);
+      expect(await family("kowals")).toEqual(["Kowalski"]);
+      expect(await family("zz")).toEqual(["Zz Top", "Zzyzx"]);
+      expect(await family("zz ")).toEqual(["Zz Top"]);
+      expect(await family("o'neil 9")).toEqual(["O'Neil 9"]);
+      expect(await family("lu")).toEqual(["Lutz", "Lutzow", "Luu"]);
+    });
+
     it(`[${engine}] filters by birth date, update time, sex and ids, sorts and pages`, async () => {
       expect(await names({ birthDate: [{ from: "1950-01-01", before: "1951-01-01" }] })).toEqual([
         "José Núñez",

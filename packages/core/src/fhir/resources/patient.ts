@@ -37,14 +37,16 @@ export function fhirPatient(p: Patient): FhirResource {
     gender: FHIR_GENDER[p.sex],
     birthDate: p.dateOfBirth,
     address: [
-      {
-        use: "home",
-        line: [a.line1 ?? undefined, a.line2 ?? undefined],
-        city: a.city ?? undefined,
-        state: a.state ?? undefined,
-        postalCode: a.postalCode ?? undefined,
-        country: a.country ?? undefined,
-      },
+      Object.values(a).some((part) => part !== null)
+        ? {
+            use: "home",
+            line: [a.line1 ?? undefined, a.line2 ?? undefined],
+            city: a.city ?? undefined,
+            state: a.state ?? undefined,
+            postalCode: a.postalCode ?? undefined,
+            country: a.country ?? undefined,
+          }
+        : undefined,
     ],
     contact:
       e.name || e.phone
