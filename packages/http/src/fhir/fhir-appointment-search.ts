@@ -7,7 +7,7 @@ import {
   splitValues,
 } from "@openpractice/core";
 import type { FhirSearch } from "./fhir-resource-type.js";
-import { commonIds, intersect, referencedIds, singleValue } from "./fhir-values.js";
+import { commonIds, intersect, referencedIds, singleValue, unlessMissing } from "./fhir-values.js";
 
 /**
  * A search over the appointment list (v1's, within the token's clinics), shared by Appointment and Encounter:
@@ -38,7 +38,7 @@ export async function searchAppointments(
   if ([patients, providerIds, clinics].some((l) => l && l.length === 0)) return none;
   let doctorId: number | undefined;
   if (providerIds) {
-    const provider = (await practice.directory.listProviders(principal)).find((x) => x.id === providerIds[0]);
+    const provider = await unlessMissing(practice.providers.get(principal, providerIds[0]!), "PROVIDER_NOT_FOUND");
     if (!provider) return none;
     doctorId = provider.userId;
   }

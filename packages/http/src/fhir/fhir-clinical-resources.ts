@@ -9,7 +9,6 @@ import {
   fhirEncounter,
   type Practice,
   type Principal,
-  type RecordedDiagnosis,
   splitValues,
   token,
   US_CORE,
@@ -18,7 +17,7 @@ import { scopePair } from "../define-route.js";
 import { NOTE_SCOPES } from "../soap/v1-soap-routes.js";
 import type { FhirResourceType, FhirSearch } from "./fhir-resource-type.js";
 import { searchAppointments } from "./fhir-appointment-search.js";
-import { commonIds, referencedIds, recordId } from "./fhir-values.js";
+import { commonIds, referencedIds, recordId, unlessMissing } from "./fhir-values.js";
 
 const STATUS_OF = Object.fromEntries(Object.entries(ENCOUNTER_STATUS).map(([ours, fhir]) => [fhir, ours]));
 const VISIT_STATUSES = Object.keys(ENCOUNTER_STATUS);
@@ -106,14 +105,8 @@ export function clinicalResourceTypes(practice: Practice): FhirResourceType[] {
         const categories = (search.params.get("category") ?? []).map((s) =>
           splitValues(s.value).some((raw) => token(raw).code === "encounter-diagnosis"),
         );
-        let found: RecordedDiagnosis[];
-        try {
-          found = await practice.fhirSearch.diagnoses(principal, patients[0]!);
-        } catch (error) {
-          if (error instanceof DomainError && error.code === "PATIENT_NOT_FOUND")
-            return { resources: [], hasMore: false };
-          throw error;
-        }
+        const found = await unlessMissing(practice.fhirSearch.diagnoses(principal, patients[0]!), "PATIENT_NOT_FOUND");
+        if (!found) return { resources: [], hasMore: false };
         const matching = found
           .filter((d) => !visits || (d.note.appointmentId !== null && visits.includes(d.note.appointmentId)))
           .filter((d) =>

@@ -1,7 +1,7 @@
-import { DomainError, fhirCoverage, type InsuranceCard, type Practice, US_CORE } from "@openpractice/core";
+import { DomainError, fhirCoverage, type Practice, US_CORE } from "@openpractice/core";
 import { scopePair } from "../define-route.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
-import { commonIds, idsOfTokens, recordId, referencedIds } from "./fhir-values.js";
+import { commonIds, idsOfTokens, recordId, referencedIds, unlessMissing } from "./fhir-values.js";
 
 /** Coverage: a patient's insurance cards (v2 /v2/patients/{id}/coverages); a search names the patient. */
 export function coverageResourceType(practice: Practice): FhirResourceType {
@@ -33,14 +33,8 @@ export function coverageResourceType(practice: Practice): FhirResourceType {
       if (patients.length > 1)
         throw DomainError.invalidParameter("patient", p.get("patient")?.[0]?.value, "takes one patient");
       const ids = commonIds(idsOfTokens(p.get("_id"), null));
-      let cards: InsuranceCard[];
-      try {
-        cards = await practice.coverages.list(principal, patients[0]!);
-      } catch (error) {
-        if (error instanceof DomainError && error.code === "PATIENT_NOT_FOUND")
-          return { resources: [], hasMore: false };
-        throw error;
-      }
+      const cards = await unlessMissing(practice.coverages.list(principal, patients[0]!), "PATIENT_NOT_FOUND");
+      if (!cards) return { resources: [], hasMore: false };
       const matching = cards
         .filter((c) => !ids || ids.includes(c.id))
         .sort((a, b) => (search.sort[0]?.descending ? b.id - a.id : a.id - b.id));

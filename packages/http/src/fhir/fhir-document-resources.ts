@@ -11,7 +11,7 @@ import {
 import { contentResponse } from "../documents/content-response.js";
 import { scopePair } from "../define-route.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
-import { commonIds, idsOfTokens, referencedIds, singleValue, recordId } from "./fhir-values.js";
+import { commonIds, idsOfTokens, referencedIds, singleValue, recordId, unlessMissing } from "./fhir-values.js";
 
 /** A Binary answered inline as FHIR JSON (base64) up to this size; larger ones only as their own bytes. */
 const INLINE_BINARY_MAX_BYTES = 8 * 1024 * 1024;
@@ -84,19 +84,17 @@ export function documentResourceTypes(practice: Practice): FhirResourceType[] {
             "must be a multiple of _count for DocumentReference",
           );
         if (search.count === 0) return none;
-        let page: Awaited<ReturnType<Practice["patientDocuments"]["list"]>>;
-        try {
-          page = await practice.patientDocuments.list(principal, patients[0]!, {
+        const page = await unlessMissing(
+          practice.patientDocuments.list(principal, patients[0]!, {
             category: only[0]?.[0],
             from,
             to,
             page: search.offset / search.count + 1,
             size: search.count,
-          });
-        } catch (error) {
-          if (error instanceof DomainError && error.code === "PATIENT_NOT_FOUND") return none;
-          throw error;
-        }
+          }),
+          "PATIENT_NOT_FOUND",
+        );
+        if (!page) return none;
         const documents = ids ? page.documents.filter((d) => ids.includes(d.id)) : page.documents;
         return {
           resources: documents.map(fhirDocumentReference),

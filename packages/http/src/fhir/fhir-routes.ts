@@ -15,7 +15,7 @@ import { patientResourceType } from "./fhir-patient-resource.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
 import { isLenient, readSearch } from "./fhir-search-request.js";
 import { issuerUrlOf } from "../access/issuer-url.js";
-import { smartConfigurationRoute } from "./smart-configuration.js";
+import { smartConfigurationRoute, smartReadScopes } from "./smart-configuration.js";
 
 /** Where the facade is served. */
 export const FHIR_BASE_PATH = "/fhir/R4";
@@ -32,17 +32,6 @@ export function fhirResourceTypes(practice: Practice): FhirResourceType[] {
     ...documentResourceTypes(practice),
   ];
 }
-
-/**
- * The SMART v2 system scopes that read a type (SMART App Launch 2.x, scopes-and-launch-context): `.rs` (read and
- * search) and the v1 `.read`, for the type and for every type (`*`). They sit beside the type's module scopes.
- */
-export const smartReadScopes = (type: string) => [
-  `system/${type}.rs`,
-  `system/${type}.read`,
-  "system/*.rs",
-  "system/*.read",
-];
 
 /** The base URL of the facade for links: the configured public URL, else the request's origin and mount path. */
 function baseOf(ctx: Pick<RouteContext, "url" | "basePath">, publicUrl: string | undefined): string {

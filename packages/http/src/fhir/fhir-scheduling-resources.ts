@@ -14,7 +14,7 @@ import {
 } from "@openpractice/core";
 import { scopePair } from "../define-route.js";
 import type { FhirResourceType, FhirSearch } from "./fhir-resource-type.js";
-import { commonIds, idsOfTokens, referencedIds, singleValue, recordId } from "./fhir-values.js";
+import { commonIds, idsOfTokens, referencedIds, singleValue, recordId, unlessMissing } from "./fhir-values.js";
 
 /** A slot's length when the search names no appointment type (minutes). */
 export const DEFAULT_SLOT_MINUTES = 30;
@@ -102,14 +102,12 @@ export function schedulingResourceTypes(practice: Practice): FhirResourceType[] 
             throw DomainError.invalidParameter("active", s.value, "must be true or false");
           return v === "true";
         });
-        let schedules: ProviderSchedule[];
-        try {
-          schedules = (await practice.schedules.list(principal, actors[0]!, { status: "all", perPage: 100 })).schedules;
-        } catch (error) {
-          if (error instanceof DomainError && error.code === "PROVIDER_NOT_FOUND")
-            return { resources: [], hasMore: false };
-          throw error;
-        }
+        const listed = await unlessMissing(
+          practice.schedules.list(principal, actors[0]!, { status: "all", perPage: 100 }),
+          "PROVIDER_NOT_FOUND",
+        );
+        if (!listed) return { resources: [], hasMore: false };
+        const schedules = listed.schedules;
         const zones = new Map((await practice.directory.listClinics(principal)).map((c) => [c.id, c.timeZone]));
         const matching = schedules
           .filter((s) => !ids || ids.includes(s.id))

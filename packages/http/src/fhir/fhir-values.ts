@@ -68,3 +68,16 @@ export function commonIds(lists: number[][] | undefined): number[] | undefined {
   if (!lists || lists.length === 0) return undefined;
   return lists.reduce((acc, ids) => acc.filter((id) => ids.includes(id)));
 }
+
+/**
+ * The record a search is scoped by, or undefined when the service answers `code` (the patient, provider… a search
+ * names is not there: the search matches nothing rather than failing).
+ */
+export async function unlessMissing<T>(read: Promise<T>, code: string): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === code) return undefined;
+    throw error;
+  }
+}

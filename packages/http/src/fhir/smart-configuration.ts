@@ -6,9 +6,20 @@ import { arrayOf, plainText, replyObject } from "../openapi/reply-schemas.js";
 import type { RouteDefinition } from "../route.js";
 import type { FhirResourceType } from "./fhir-resource-type.js";
 
+/**
+ * The SMART v2 system scopes that read a type (SMART App Launch 2.x, scopes-and-launch-context): `.rs` (read and
+ * search) and the v1 `.read`, for the type and for every type (`*`). They sit beside the type's module scopes.
+ */
+export const smartReadScopes = (type: string) => [
+  `system/${type}.rs`,
+  `system/${type}.read`,
+  "system/*.rs",
+  "system/*.read",
+];
+
 /** The SMART v2 system scopes a backend service may be granted: read and search, per type and for every type. */
 export function smartScopesOf(types: readonly FhirResourceType[]): string[] {
-  return [...types.flatMap((t) => [`system/${t.type}.rs`, `system/${t.type}.read`]), "system/*.rs", "system/*.read"];
+  return [...new Set(types.flatMap((t) => smartReadScopes(t.type)))];
 }
 
 /**
