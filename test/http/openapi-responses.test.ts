@@ -1419,6 +1419,38 @@ describe("replies of the running server match /openapi.json", () => {
       await call(`GET /fhir/R4/${type}`, `/fhir/R4/${type}`, 401, { token: null });
     }
     await call("GET /fhir/R4/Patient", "/fhir/R4/Patient", 403, { token: await rt.token({ scope: "tasks:read" }) });
+    // Bulk Data export: kick-offs, the status until the manifest, a file (NDJSON, checked by hand as Binary is),
+    // DELETE, and the refusals.
+    const asynchronous = { headers: { prefer: "respond-async" } };
+    await call("GET /fhir/R4/Patient/$export", "/fhir/R4/Patient/$export?_type=Patient", 202, asynchronous);
+    await call("GET /fhir/R4/Patient/$export", "/fhir/R4/Patient/$export?_type=Location", 400, asynchronous);
+    await call("GET /fhir/R4/$export", "/fhir/R4/$export", 400);
+    await call("GET /fhir/R4/$export", "/fhir/R4/$export?_type=Location", 403, {
+      ...asynchronous,
+      token: await rt.token({ scope: "system/Patient.rs" }),
+    });
+    const kicked = await rt.call("GET", "/fhir/R4/$export?_type=Patient,Location", asynchronous);
+    expect(kicked.status).toBe(202);
+    const statusPath = new URL(kicked.headers.get("content-location") ?? "").pathname;
+    let manifest: Json;
+    for (let i = 0; i < 200 && !manifest; i++) {
+      const polled = await rt.call("GET", statusPath);
+      if (polled.status === 200) manifest = await call("GET /fhir/R4/$export-status/{id}", statusPath, 200);
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(manifest.output.map((o: Json) => o.type)).toEqual(["Patient", "Location"]);
+    const file = await rt.call("GET", new URL(manifest.output[0].url).pathname);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("application/fhir+ndjson");
+    expect((await file.text()).trimEnd().split("\n")).toHaveLength(manifest.output[0].count);
+    expect(Object.keys(doc.paths["/fhir/R4/$export-file/{id}/{file}"].get.responses["200"].content)).toEqual([
+      "application/fhir+ndjson",
+    ]);
+    checker.covered.add("GET /fhir/R4/$export-file/{id}/{file} 200");
+    await call("GET /fhir/R4/$export-file/{id}/{file}", `${statusPath.replace("status", "file")}/9.ndjson`, 404);
+    await call("DELETE /fhir/R4/$export-status/{id}", statusPath, 202);
+    await call("DELETE /fhir/R4/$export-status/{id}", statusPath, 404);
+    await call("GET /fhir/R4/$export-status/{id}", statusPath, 404);
     expect(problems).toEqual([]);
   });
 

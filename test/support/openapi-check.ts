@@ -60,9 +60,10 @@ export class ReplyChecker {
   /** The problems of one reply (empty when the document describes it). */
   problems(method: string, template: string, status: number, contentType: string | null, body: unknown): string[] {
     this.covered.add(`${method} ${template} ${status}`);
-    if (status === 204) {
-      const response = this.doc.paths[template]?.[method.toLowerCase()]?.responses?.["204"];
-      return response && !response.content ? [] : [`${method} ${template} 204 is not documented without a body`];
+    // A reply without a body (204, or a 202 whose news is in its headers) must be documented without one.
+    if (status === 204 || (body === undefined && contentType === null)) {
+      const response = this.doc.paths[template]?.[method.toLowerCase()]?.responses?.[String(status)];
+      return response && !response.content ? [] : [`${method} ${template} ${status} is not documented without a body`];
     }
     const mediaType = (contentType ?? "").split(";")[0]!.trim();
     const fn = this.validator(method, template, status, mediaType);

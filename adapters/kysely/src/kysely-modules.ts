@@ -18,6 +18,7 @@ import { eligibilityKyselyModule } from "./modules/eligibility.js";
 import { documentsKyselyModule } from "./modules/documents.js";
 import { tasksKyselyModule } from "./modules/tasks.js";
 import { ssoKyselyModule } from "./modules/sso.js";
+import { bulkExportKyselyModule } from "./modules/bulk-export.js";
 import { medicareKyselyModule } from "./modules/medicare.js";
 import { fhirKyselyModule } from "./modules/fhir.js";
 import { webhooksKyselyModule } from "./modules/webhooks.js";
@@ -51,6 +52,7 @@ export const kyselyModules = [
   ssoKyselyModule,
   medicareKyselyModule,
   fhirKyselyModule,
+  bulkExportKyselyModule,
 ] as const;
 
 type Provided = ReturnType<(typeof kyselyModules)[number]["repositories"]>;
@@ -69,7 +71,7 @@ export function repositoriesOn(db: Kysely<Database>, profile: SqlDialectProfile)
  * The shared migrations of every module, plus the engine's own
  * (profile.extraMigrations: 003-<engine> search indexes, 013-postgres search
  * statistics), by name. Names carry a global number and Kysely applies them in
- * name order, whatever module declares them; the next shared number is 047.
+ * name order, whatever module declares them; the next shared number is 049.
  */
 export function moduleMigrations(profile: SqlDialectProfile): Record<string, Migration> {
   const all: Record<string, Migration> = { ...profile.extraMigrations };

@@ -17,6 +17,7 @@ import type { EligibilitySchema } from "./tables/eligibility.js";
 import type { DocumentsSchema } from "./tables/documents.js";
 import type { TasksSchema } from "./tables/tasks.js";
 import type { SsoSchema } from "./tables/sso.js";
+import type { BulkExportSchema } from "./tables/bulk-export.js";
 import type { MedicareSchema } from "./tables/medicare.js";
 
 /**
@@ -45,4 +46,5 @@ export interface Database
     DocumentsSchema,
     TasksSchema,
     SsoSchema,
+    BulkExportSchema,
     MedicareSchema {}

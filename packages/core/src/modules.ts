@@ -25,6 +25,7 @@ import { tasksModule } from "./tasks/module.js";
 import { ssoModule } from "./sso/module.js";
 import { medicareModule } from "./medicare/module.js";
 import { fhirModule } from "./fhir/module.js";
+import { bulkExportModule } from "./bulk-export/module.js";
 
 /**
  * Every domain of core, in one list: the storage port (Repositories), the
@@ -61,6 +62,7 @@ export const coreModules = [
   ssoModule,
   medicareModule,
   fhirModule,
+  bulkExportModule,
 ] as const;
 
 type CoreModules = typeof coreModules;
@@ -131,3 +133,8 @@ export * from "./fhir/resources/coverage.js";
 export * from "./fhir/resources/clinical.js";
 export * from "./fhir/resources/scheduling.js";
 export * from "./fhir/resources/document.js";
+export * from "./bulk-export/bulk-export.js";
+export * from "./bulk-export/bulk-export-repository.js";
+export * from "./bulk-export/bulk-export-service.js";
+export * from "./bulk-export/bulk-export-transitions.js";
+export { BULK_EXPORT_ERROR_CODES, bulkExportError } from "./bulk-export/bulk-export-errors.js";

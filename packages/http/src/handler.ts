@@ -85,7 +85,9 @@ export type FetchHandler = (request: Request, connection?: ConnectionInfo) => Pr
 const readsPatientRecords = (route: RouteDefinition) =>
   route.method === "GET" &&
   (/\/patients?(\/|$)/.test(route.path) ||
-    /^\/fhir\/R4\/(Patient|Coverage|Encounter|Condition|DocumentReference|Binary)(\/|$)/.test(route.path));
+    /^\/fhir\/R4\/(\$export|\$export-file|Patient|Coverage|Encounter|Condition|DocumentReference|Binary)(\/|$)/.test(
+      route.path,
+    ));
 
 /** Platform tokens go to platform routes only, and only they do. */
 function assertPlatformFit(route: RouteDefinition, principal: Principal) {

@@ -19,8 +19,10 @@ import { memoryBillingCodes } from "./memory/memory-billing-codes.js";
 import { memoryFeeSchedules } from "./memory/memory-fee-schedules.js";
 import { memoryMedicare } from "./memory/memory-medicare.js";
 import { memoryFhir } from "./memory/memory-fhir.js";
+import { memoryBulkExport } from "./memory/memory-bulk-export.js";
 import { describeClientAssertionConformance } from "./conformance/client-assertion-conformance.js";
 import { describeFhirConformance } from "./conformance/fhir-conformance.js";
+import { describeBulkExportConformance } from "./conformance/bulk-export-conformance.js";
 import { describeMedicareConformance } from "./conformance/medicare-conformance.js";
 import { memoryCases } from "./memory/memory-cases.js";
 import { memoryDocuments } from "./memory/memory-documents.js";
@@ -109,6 +111,7 @@ export const testingDomains = [
   { key: "sso", repositories: memorySso, conformance: describeSsoConformance },
   { key: "medicare", repositories: memoryMedicare, conformance: describeMedicareConformance },
   { key: "fhir", repositories: memoryFhir, conformance: describeFhirConformance },
+  { key: "bulkExport", repositories: memoryBulkExport, conformance: describeBulkExportConformance },
 ] as const satisfies readonly TestingDomain[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

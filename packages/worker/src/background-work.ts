@@ -152,7 +152,8 @@ function periodicTasks(
     },
     {
       // Patient documents: deleted ones past their organisation's retention period are purged (bytes, then row,
-      // audited), and bytes no row names, older than an hour (an upload cut off by a crash), are removed.
+      // audited); bulk exports past their expiry lose their files and record; then bytes no document or export
+      // file names, older than an hour (an upload or an export slice cut off by a crash), are removed.
       name: DOCUMENTS_TASK,
       schedule: { cron: "23 * * * *" },
       lockTtlMs: 30 * 60_000,
@@ -163,9 +164,19 @@ function periodicTasks(
           purged += batch;
           if (batch < 100) break;
         }
-        const orphans = held() ? await practice.patientDocuments.sweepOrphans() : [];
-        if (purged > 0 || orphans.length > 0)
-          logger.info({ purged, orphans: orphans.length }, "patient documents housekeeping");
+        let exports = 0;
+        while (held()) {
+          const batch = await practice.bulkExports.purgeExpired(100);
+          exports += batch;
+          if (batch < 100) break;
+        }
+        const orphans = held()
+          ? await practice.patientDocuments.sweepOrphans(undefined, (keys) =>
+              practice.bulkExports.storageKeysInUse(keys),
+            )
+          : [];
+        if (purged > 0 || exports > 0 || orphans.length > 0)
+          logger.info({ purged, exports, orphans: orphans.length }, "patient documents housekeeping");
       },
     },
     {

@@ -12,7 +12,7 @@ import type { InsuranceCardsTable } from "../tables/cases.js";
 import type { SqlDialectProfile } from "../sql-dialect-profile.js";
 import { insertReturningId } from "./insert-returning-id.js";
 
-const toCard = (r: Selectable<InsuranceCardsTable>): InsuranceCard => ({
+export const toCard = (r: Selectable<InsuranceCardsTable>): InsuranceCard => ({
   id: Number(r.id),
   organisationId: Number(r.organisation_id),
   patientId: Number(r.patient_id),

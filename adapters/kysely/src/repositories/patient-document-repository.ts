@@ -64,7 +64,7 @@ function allColumns(d: Omit<PatientDocument, "id">) {
 
 const nullableNumber = (v: number | string | bigint | null) => (v === null ? null : Number(v));
 
-const toDocument = (r: Selectable<PatientDocumentsTable>): PatientDocument => ({
+export const toDocument = (r: Selectable<PatientDocumentsTable>): PatientDocument => ({
   id: Number(r.id),
   organisationId: Number(r.organisation_id),
   patientId: Number(r.patient_id),

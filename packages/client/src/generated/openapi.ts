@@ -1595,6 +1595,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bulk Data export of the organisation (Prefer: respond-async): 202 with the status URL in Content-Location. */
+        get: operations["fhirExportSystem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/$export-file/{id}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One NDJSON file of a completed Bulk Data export (the manifest's output url), streamed. */
+        get: operations["fhirExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/$export-status/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A Bulk Data export's status: 202 with X-Progress while it runs, 200 with the manifest when complete. */
+        get: operations["fhirExportStatus"];
+        put?: never;
+        post?: never;
+        /** Cancels a Bulk Data export, or discards a finished one's files: 202. */
+        delete: operations["fhirExportCancel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fhir/R4/Appointment": {
         parameters: {
             query?: never;
@@ -1893,6 +1945,23 @@ export interface paths {
         };
         /** Read one Patient (the patient registry (v1 patients, v2 /v2/patients)) by id. */
         get: operations["fhirReadPatient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Patient/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bulk Data export of every patient's compartment (Prefer: respond-async): 202 with the status URL. */
+        get: operations["fhirExportPatients"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3565,6 +3634,24 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * FhirBulkExportManifest
+         * @description The Bulk Data 2.0 completion manifest: one output entry per NDJSON file
+         */
+        FhirBulkExportManifest: {
+            error: {
+                [key: string]: unknown;
+            }[];
+            output: {
+                count: number;
+                type: string;
+                url: string;
+            }[];
+            request: string;
+            /** @constant */
+            requiresAccessToken: true;
+            transactionTime: string;
+        };
         /** FhirCapabilityStatement */
         FhirCapabilityStatement: {
             /** @constant */
@@ -5157,7 +5244,7 @@ export interface components {
              * @description The stable error code (docs/errors.md)
              * @enum {string}
              */
-            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "PROGRESS_REPORT_DUE" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "CLEARINGHOUSE_NOT_SET" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED" | "SSO_LAUNCH_REFUSED" | "INVALID_GRANT" | "FHIR_RESOURCE_NOT_FOUND";
+            error_code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "PROGRESS_REPORT_DUE" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "CLEARINGHOUSE_NOT_SET" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED" | "SSO_LAUNCH_REFUSED" | "INVALID_GRANT" | "FHIR_RESOURCE_NOT_FOUND" | "BULK_EXPORT_NOT_FOUND" | "BULK_EXPORT_LIMIT_REACHED" | "BULK_EXPORT_FAILED";
             errors?: components["schemas"]["FieldIssue"][];
             message: string;
         };
@@ -5943,7 +6030,7 @@ export interface components {
                  * @description The stable error code (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "PROGRESS_REPORT_DUE" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "CLEARINGHOUSE_NOT_SET" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED" | "SSO_LAUNCH_REFUSED" | "INVALID_GRANT" | "FHIR_RESOURCE_NOT_FOUND";
+                code: "VALIDATION_FAILED" | "INVALID_PARAMETER" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "UNKNOWN_REFERENCE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "CLINIC_NOT_FOUND" | "DUPLICATE_CLINIC" | "PROVIDER_NOT_FOUND" | "DUPLICATE_PROVIDER" | "RATE_LIMIT_EXCEEDED" | "APPOINTMENT_TYPE_NOT_FOUND" | "DUPLICATE_APPOINTMENT_TYPE" | "CANCELLATION_REASON_NOT_FOUND" | "DUPLICATE_CANCELLATION_REASON" | "PATIENT_NOT_FOUND" | "DUPLICATE_PATIENT" | "APPOINTMENT_NOT_FOUND" | "SCHEDULE_CONFLICT" | "APPOINTMENT_CANCELLED" | "CASE_NOT_FOUND" | "REFERRING_PHYSICIAN_NOT_FOUND" | "AUTHORIZATION_NOT_FOUND" | "DUPLICATE_REFERRING_PHYSICIAN" | "VISIT_LIMIT_REACHED" | "NO_VALID_AUTHORIZATION" | "INVALID_API_VERSION" | "CANNOT_REMOVE_ALL_EVENTS" | "DUPLICATE_SUBSCRIPTION" | "SUBSCRIPTION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "PUSH_NOT_CONFIGURED" | "SOAP_NOTE_NOT_FOUND" | "FORM_SUBMISSION_NOT_FOUND" | "TREATMENT_SHEET_NOT_FOUND" | "TREATMENT_SHEET_EXISTS" | "SIGNER_NOT_ALLOWED" | "NOTE_INCOMPLETE" | "DOCUMENT_NOT_FOUND" | "PLAN_OF_CARE_NOT_FOUND" | "CLAIM_NOT_FOUND" | "PROGRESS_REPORT_DUE" | "STAFF_NOT_FOUND" | "DUPLICATE_STAFF_EMAIL" | "PAYER_NOT_FOUND" | "DUPLICATE_PAYER" | "ORGANISATION_NOT_FOUND" | "ORGANISATION_DEACTIVATED" | "API_CLIENT_NOT_FOUND" | "DUPLICATE_API_CLIENT" | "INVALID_CLIENT" | "INVALID_SCOPE" | "CLIENT_AUTH_THROTTLED" | "SCHEDULE_NOT_FOUND" | "SCHEDULE_OVERLAP" | "SCHEDULE_ALREADY_REPLACED" | "BLOCK_NOT_FOUND" | "SLOT_UNAVAILABLE" | "OUTSIDE_WORKING_HOURS" | "WAITLIST_REQUEST_NOT_FOUND" | "WAITLIST_OFFER_EXPIRED" | "COVERAGE_NOT_FOUND" | "COVERAGE_IN_USE" | "ELIGIBILITY_NOT_CONFIGURED" | "ELIGIBILITY_REJECTED" | "ELIGIBILITY_TIMEOUT" | "ELIGIBILITY_UNAVAILABLE" | "ELIGIBILITY_INVALID_RESPONSE" | "CLEARINGHOUSE_NOT_SET" | "PATIENT_DOCUMENT_NOT_FOUND" | "DOCUMENT_TOO_LARGE" | "DOCUMENT_TYPE_NOT_ALLOWED" | "DOCUMENT_EMPTY" | "DOCUMENT_UPLOAD_INVALID" | "DOCUMENT_NOT_READY" | "DOCUMENT_QUARANTINED" | "DOCUMENT_RANGE_NOT_SATISFIABLE" | "DOCUMENT_STORE_NOT_CONFIGURED" | "TASK_NOT_FOUND" | "TASK_CLOSED" | "SSO_LAUNCH_REFUSED" | "INVALID_GRANT" | "FHIR_RESOURCE_NOT_FOUND" | "BULK_EXPORT_NOT_FOUND" | "BULK_EXPORT_LIMIT_REACHED" | "BULK_EXPORT_FAILED";
                 /** @description What the error names (ids as strings); `errors` lists field issues */
                 details: {
                     errors?: components["schemas"]["FieldIssue"][];
@@ -14526,6 +14613,238 @@ export interface operations {
             };
         };
     };
+    fhirExportSystem: {
+        parameters: {
+            query?: {
+                /** @description application/fhir+ndjson (the default and only format) */
+                _outputFormat?: string;
+                /** @description A FHIR instant: only resources changed after it */
+                _since?: string;
+                /** @description Comma-separated resource types (default: every type the token reads) */
+                _type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: Content-Location names the status URL to poll */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_PARAMETER or VALIDATION_FAILED: no Prefer: respond-async, an unknown or unsupported parameter, an unknown _type, a malformed _since */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: _type names a type the token may not read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description BULK_EXPORT_LIMIT_REACHED: the organisation has as many exports in progress as it may */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirExportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The NDJSON file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+ndjson": string;
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Patient.rs, system/Patient.read, system/*.rs, system/*.read, patients:read, read, system/Coverage.rs, system/Coverage.read, coverages:read, system/Appointment.rs, system/Appointment.read, appointments:read, system/Encounter.rs, system/Encounter.read, system/DocumentReference.rs, system/DocumentReference.read, documents:read, system/Organization.rs, system/Organization.read, organisation:read, admin, system/Location.rs, system/Location.read, clinics:read, system/Practitioner.rs, system/Practitioner.read, providers:read, system/PractitionerRole.rs, system/PractitionerRole.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description BULK_EXPORT_NOT_FOUND: no such export or file for this requester */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirExportStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The completion manifest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FhirBulkExportManifest"];
+                };
+            };
+            /** @description In progress: X-Progress says how far, Retry-After when to ask again */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Patient.rs, system/Patient.read, system/*.rs, system/*.read, patients:read, read, system/Coverage.rs, system/Coverage.read, coverages:read, system/Appointment.rs, system/Appointment.read, appointments:read, system/Encounter.rs, system/Encounter.read, system/DocumentReference.rs, system/DocumentReference.read, documents:read, system/Organization.rs, system/Organization.read, organisation:read, admin, system/Location.rs, system/Location.read, clinics:read, system/Practitioner.rs, system/Practitioner.read, providers:read, system/PractitionerRole.rs, system/PractitionerRole.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description BULK_EXPORT_NOT_FOUND: no such export for this requester */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description BULK_EXPORT_FAILED: the export failed (the outcome says why) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirExportCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled; the status URL answers 404 from now on */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Patient.rs, system/Patient.read, system/*.rs, system/*.read, patients:read, read, system/Coverage.rs, system/Coverage.read, coverages:read, system/Appointment.rs, system/Appointment.read, appointments:read, system/Encounter.rs, system/Encounter.read, system/DocumentReference.rs, system/DocumentReference.read, documents:read, system/Organization.rs, system/Organization.read, organisation:read, admin, system/Location.rs, system/Location.read, clinics:read, system/Practitioner.rs, system/Practitioner.read, providers:read, system/PractitionerRole.rs, system/PractitionerRole.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description BULK_EXPORT_NOT_FOUND: no such export for this requester */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
     fhirSearchAppointment: {
         parameters: {
             query?: {
@@ -15665,6 +15984,67 @@ export interface operations {
                 };
             };
             /** @description RATE_LIMIT_EXCEEDED: the organisation's plan budget is spent (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+        };
+    };
+    fhirExportPatients: {
+        parameters: {
+            query?: {
+                /** @description application/fhir+ndjson (the default and only format) */
+                _outputFormat?: string;
+                /** @description A FHIR instant: only resources changed after it */
+                _since?: string;
+                /** @description Comma-separated resource types (default: every type the token reads) */
+                _type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: Content-Location names the status URL to poll */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_PARAMETER or VALIDATION_FAILED: no Prefer: respond-async, an unknown or unsupported parameter, an unknown _type, a malformed _since */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, wrongly signed or expired token; also request headers over the server's limit (32 KiB with the runtime; an oversized token as a rule), answered before routing by headerOverflowListener in the error shape of the path (V2Error under /v2/, FhirOperationOutcome under /fhir/, else V1Error) with details.reason; a host that does not install the listener answers Node's bare 431 instead */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS: _type names a type the token may not read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
+                };
+            };
+            /** @description BULK_EXPORT_LIMIT_REACHED: the organisation has as many exports in progress as it may */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -494,18 +494,25 @@ export class PatientDocumentService {
 
   /**
    * The orphan sweep: objects in the store that no row names and that are older than `minAgeMs` (an upload in
-   * flight has bytes before its row) are removed. Returns their keys.
+   * flight has bytes before its row) are removed. Returns their keys. The store may hold other domains' objects
+   * (a bulk export's files): `alsoInUse` names those of a batch of keys, so they stay.
    */
-  async sweepOrphans(minAgeMs = 3_600_000): Promise<string[]> {
+  async sweepOrphans(
+    minAgeMs = 3_600_000,
+    alsoInUse: (keys: readonly string[]) => Promise<Set<string>> = async () => new Set(),
+  ): Promise<string[]> {
     const store = this.deps.store;
     if (!store) return [];
     const cutoff = this.deps.clock.now().getTime() - minAgeMs;
     const removed: string[] = [];
     let batch: string[] = [];
     const flush = async () => {
-      const inUse = await this.deps.storage.repositories.patientDocuments.storageKeysInUse(batch);
+      const [inUse, otherwise] = await Promise.all([
+        this.deps.storage.repositories.patientDocuments.storageKeysInUse(batch),
+        alsoInUse(batch),
+      ]);
       for (const key of batch)
-        if (!inUse.has(key)) {
+        if (!inUse.has(key) && !otherwise.has(key)) {
           await store.delete(key);
           removed.push(key);
         }

@@ -1,6 +1,9 @@
 import type { FhirResource } from "@openpractice/core";
 import type { FhirResourceType } from "./fhir-resource-type.js";
 
+/** The Bulk Data 2.0 operations the facade runs (docs/fhir.md, "Bulk Data export"). */
+const BULK_DATA = "http://hl7.org/fhir/uv/bulkdata/OperationDefinition";
+
 /** The FHIR version the facade speaks. */
 export const FHIR_VERSION = "4.0.1";
 
@@ -23,7 +26,7 @@ export function capabilityStatement(
     kind: "instance",
     software: { name: "OpenPractice", version: software.version },
     implementation: {
-      description: "OpenPractice FHIR R4 facade over the practice's records (read and search)",
+      description: "OpenPractice FHIR R4 facade over the practice's records (read, search and Bulk Data export)",
       url: base,
     },
     fhirVersion: FHIR_VERSION,
@@ -32,7 +35,7 @@ export function capabilityStatement(
       {
         mode: "server",
         documentation:
-          "Read and search only. Tenancy and clinic restrictions as on the v1 and v2 APIs: a resource of another organisation is not found. Unknown search parameters are refused (400) unless the request carries Prefer: handling=lenient.",
+          "Read and search, and Bulk Data export ($export, Patient/$export). Tenancy and clinic restrictions as on the v1 and v2 APIs: a resource of another organisation is not found. Unknown search parameters are refused (400) unless the request carries Prefer: handling=lenient.",
         security: {
           cors: false,
           ...(tokenEndpoint
@@ -61,12 +64,14 @@ export function capabilityStatement(
         resource: types.map((t) => ({
           type: t.type,
           ...(t.profile ? { supportedProfile: [t.profile] } : {}),
+          ...(t.type === "Patient" ? { operation: [{ name: "export", definition: `${BULK_DATA}/patient-export` }] } : {}),
           interaction: t.search ? [{ code: "read" }, { code: "search-type" }] : [{ code: "read" }],
           versioning: "no-version",
           readHistory: false,
           updateCreate: false,
           searchParam: t.searchParams.map((p) => ({ name: p.name, type: p.type, documentation: p.documentation })),
         })),
+        operation: [{ name: "export", definition: `${BULK_DATA}/export` }],
       },
     ],
   };

@@ -16,6 +16,7 @@ import type { FhirResourceType } from "./fhir-resource-type.js";
 import { isLenient, readSearch } from "./fhir-search-request.js";
 import { issuerUrlOf } from "../access/issuer-url.js";
 import { smartConfigurationRoute, smartReadScopes } from "./smart-configuration.js";
+import { bulkExportRoutes } from "./bulk-export-routes.js";
 
 /** Where the facade is served. */
 export const FHIR_BASE_PATH = "/fhir/R4";
@@ -112,6 +113,8 @@ export function fhirRoutes({ practice, publicUrl, tokenIssuer }: RouteDependenci
       },
     }),
     ...(tokenIssuer ? [smartConfigurationRoute(types, publicUrl)] : []),
+    // Before the types' routes: Patient/$export is not a Patient read.
+    ...bulkExportRoutes(practice, types, FHIR_BASE_PATH, (ctx) => baseOf(ctx, publicUrl)),
     ...types.flatMap((t) => {
       const scopes = Object.freeze([...smartReadScopes(t.type), ...t.scopes]);
       const search = t.search?.bind(t);

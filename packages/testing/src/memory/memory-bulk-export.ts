@@ -1,0 +1,88 @@
+import type { BulkExport, ExportPage, PatientDocument, Repositories } from "@openpractice/core";
+import { type MemoryState, moduleState, toPatient } from "./memory-state.js";
+
+/** The keyset window of a page over rows of the organisation: ids above afterId, changed after since. */
+function pageOf<T extends { id: number; organisationId: number; updatedAt: Date }>(
+  rows: Iterable<T>,
+  p: ExportPage,
+  also: (row: T) => boolean = () => true,
+): T[] {
+  return [...rows]
+    .filter((r) => r.organisationId === p.organisationId && r.id > p.afterId && also(r))
+    .filter((r) => p.since === null || r.updatedAt > p.since)
+    .sort((a, b) => a.id - b.id)
+    .slice(0, p.limit)
+    .map((r) => structuredClone(r));
+}
+
+/** Bulk Data exports and their keyset reads in memory, as the SQL adapters answer them. */
+export function memoryBulkExport(s: () => MemoryState): Pick<Repositories, "bulkExports" | "bulkExportSource"> {
+  const exports = () => moduleState(s(), "bulkExports", () => new Map<string, BulkExport>());
+  const key = (organisationId: number, id: string) => `${organisationId}:${id}`;
+  const deletedCards = () => moduleState(s(), "deletedCards", () => new Set<number>());
+  const documents = () =>
+    moduleState(s(), "documents", () => ({ rows: new Map<number, PatientDocument>(), settings: new Map() }));
+  return {
+    bulkExports: {
+      async insert(e) {
+        exports().set(key(e.organisationId, e.id), structuredClone(e));
+      },
+      async findById(organisationId, id) {
+        const e = exports().get(key(organisationId, id));
+        return e ? structuredClone(e) : undefined;
+      },
+      async countActive(organisationId) {
+        return [...exports().values()].filter(
+          (e) => e.organisationId === organisationId && (e.status === "queued" || e.status === "running"),
+        ).length;
+      },
+      async update(e, expected) {
+        const current = exports().get(key(e.organisationId, e.id));
+        if (!current || !expected.includes(current.status)) return false;
+        // The files are added by addFile, as the SQL adapters keep them in their own table.
+        exports().set(key(e.organisationId, e.id), structuredClone({ ...e, files: current.files }));
+        return true;
+      },
+      async addFile(organisationId, exportId, file) {
+        const current = exports().get(key(organisationId, exportId));
+        if (current) current.files = [...current.files, structuredClone(file)].sort((a, b) => a.position - b.position);
+      },
+      async expired(now, limit) {
+        return [...exports().values()]
+          .filter((e) => e.expiresAt !== null && e.expiresAt <= now)
+          .sort((a, b) => (a.expiresAt?.getTime() ?? 0) - (b.expiresAt?.getTime() ?? 0))
+          .slice(0, limit)
+          .map((e) => structuredClone(e));
+      },
+      async remove(organisationId, id) {
+        exports().delete(key(organisationId, id));
+      },
+      async storageKeysInUse(keys) {
+        const named = new Set([...exports().values()].flatMap((e) => e.files.map((f) => f.storageKey)));
+        return new Set(keys.filter((k) => named.has(k)));
+      },
+    },
+    bulkExportSource: {
+      async patients(p) {
+        return pageOf(s().patients.values(), p).map(toPatient);
+      },
+      async insuranceCards(p) {
+        return pageOf(s().cards.values(), p, (c) => !deletedCards().has(c.id));
+      },
+      async appointments(p) {
+        return pageOf(
+          s().appointments.values(),
+          p,
+          (a) => (!p.inClinics || p.inClinics.includes(a.clinicId)) && (!p.statuses || p.statuses.includes(a.status)),
+        );
+      },
+      async patientDocuments(p) {
+        return pageOf(
+          documents().rows.values(),
+          p,
+          (d) => d.status !== "deleted" && (!p.inClinics || d.clinicId === null || p.inClinics.includes(d.clinicId)),
+        );
+      },
+    },
+  };
+}
