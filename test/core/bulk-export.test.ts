@@ -85,6 +85,78 @@ describe("bulk export job slices", () => {
     throw new Error("the export did not settle");
   }
 
+  /** A practice on memory storage with `patients` patients and an export of them kicked off, over `store`. */
+  async function exportOver(store: DocumentStore, patients: number) {
+    const storage = new MemoryStorage();
+    const practice = createPractice({ storage, keys: testPracticeKeys(), documentStore: store });
+    for (let i = 0; i < patients; i++)
+      await practice.patients.register(principal, { firstName: `P${i}`, lastName: "Fail", dateOfBirth: "1990-01-01" });
+    const e = await practice.bulkExports.kickOff(principal, {
+      kind: "patient",
+      types: ["Patient"],
+      since: null,
+      requestUrl: "http://127.0.0.1/fhir/R4/Patient/$export",
+    });
+    const [job] = await storage.repositories.jobs.claim(BULK_EXPORT_QUEUE, {
+      limit: 1,
+      now: new Date(Date.now() + 60_000),
+      leaseMs: 60_000,
+      leaseToken: "lease",
+    });
+    if (!job) throw new Error("no job queued");
+    const run = (finalAttempt: boolean) =>
+      practice.bulkExports.run(job, {
+        finalAttempt,
+        complete: (r) => r.jobs.complete(job.id, job.leaseToken, new Date(), "test"),
+      });
+    return { practice, storage, e, run };
+  }
+
+  it("fails the export on the job's last attempt (before that the job retries), with an expiry", async () => {
+    const broken: DocumentStore = {
+      kind: "broken",
+      put: async () => Promise.reject(new Error("disk full")),
+      get: async () => Promise.reject(new Error("disk full")),
+      delete: async () => undefined,
+      list: async function* () {},
+    };
+    const { practice, e, run } = await exportOver(broken, 3);
+    await expect(run(false)).rejects.toThrow("disk full");
+    expect((await practice.bulkExports.status(principal, e.id)).status).toBe("running");
+    await expect(run(true)).resolves.toBe("completed");
+    const failed = await practice.bulkExports.status(principal, e.id);
+    expect(failed).toMatchObject({ status: "failed", error: "disk full", files: [] });
+    expect(failed.expiresAt?.getTime()).toBeGreaterThan(Date.now());
+    // No longer in progress: it frees its place, and the purge takes it once expired.
+    expect(await practice.storage.repositories.bulkExports.countActive(1)).toBe(0);
+  });
+
+  it("a cancel while a slice is written wins: the slice's bytes are removed and the job stops", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bulk-export-"));
+    dirs.push(dir);
+    const files = new FileSystemDocumentStore({ directory: dir });
+    let cancel: () => Promise<void> = async () => undefined;
+    const cancelling: DocumentStore = {
+      kind: "cancelling",
+      put: async (key, content) => {
+        const written = await files.put(key, content);
+        await cancel();
+        return written;
+      },
+      get: (key, range) => files.get(key, range),
+      delete: (key) => files.delete(key),
+      list: () => files.list(),
+    };
+    const { practice, e, run } = await exportOver(cancelling, 3);
+    cancel = () => practice.bulkExports.cancel(principal, e.id);
+    await expect(run(false)).resolves.toBe("completed");
+    await expect(practice.bulkExports.status(principal, e.id)).rejects.toMatchObject({ code: "BULK_EXPORT_NOT_FOUND" });
+    const left: string[] = [];
+    for await (const o of files.list()) left.push(o.key);
+    expect(left).toEqual([]);
+    expect((await practice.storage.repositories.bulkExports.findById(1, e.id))?.status).toBe("cancelled");
+  });
+
   it("resumes after a crash at the last file recorded; the sweep removes the unrecorded bytes only", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bulk-export-"));
     dirs.push(dir);
@@ -157,9 +229,7 @@ describe("bulk export job slices", () => {
       return keys.sort();
     };
     expect(await stored()).toHaveLength(4);
-    const removed = await practice.patientDocuments.sweepOrphans(0, (keys) =>
-      practice.bulkExports.storageKeysInUse(keys),
-    );
+    const removed = await practice.patientDocuments.sweepOrphans(0);
     expect(removed).toHaveLength(1);
     expect(await stored()).toEqual(done.files.map((f) => f.storageKey).sort());
   });

@@ -27,6 +27,8 @@ describe("createPractice's module options", () => {
       allowHttpPushEndpoints: false,
       waitlistOfferMinutes: 30,
       documentMaxBytes: 25 * 1024 * 1024,
+      bulkExportResourcesPerFile: 50_000,
+      bulkExportRetentionHours: 24,
     });
   });
 

@@ -1,10 +1,11 @@
-import { exportJWK, generateKeyPair } from "jose";
+import { FileSystemDocumentStore } from "@openpractice/files";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableEngines } from "../support/engines.js";
 import { fhirProblems } from "../support/fhir-validation.js";
 import { multipartBody } from "../support/multipart.js";
-import { startTestRuntime, type TestRuntime } from "../support/runtime-fixture.js";
+import { startTestRuntime, TEST_SECRET, type TestRuntime } from "../support/runtime-fixture.js";
 
 // Issue 51, part 3: FHIR Bulk Data export over HTTP on every engine. A SMART backend-services client (oauth4webapi,
 // private_key_jwt) kicks off a system export, polls its status, and downloads the NDJSON files with the same token;
@@ -296,12 +297,56 @@ for (const engine of availableEngines()) {
         new URL(statusUrl).pathname.split("/").pop(),
       );
       expect(files).toHaveLength(1);
+      const store = new FileSystemDocumentStore({ directory: `${rt.dataDir}/documents` });
+      const key = String(files[0]?.storage_key);
+      await expect(store.get(key)).resolves.toBeDefined();
       expect(await rt.runtime.practice.bulkExports.purgeExpired(100)).toBeGreaterThanOrEqual(1);
+      await expect(store.get(key)).rejects.toThrow(/No stored object/);
       const left = await rt.rawRows(
         "SELECT id FROM bulk_exports WHERE id = ?",
         new URL(statusUrl).pathname.split("/").pop(),
       );
       expect(left).toHaveLength(0);
+    });
+
+    it("serves files only to the same user and client, still reaching the type and the clinics", async () => {
+      const shared = (userId: number, scope = "read") =>
+        new SignJWT({ organisation_id: 1, user_id: userId, client_id: "opc_web_app", scope })
+          .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+          .setSubject(String(userId))
+          .setIssuedAt()
+          .setExpirationTime("1h")
+          .sign(new TextEncoder().encode(TEST_SECRET));
+      const ada = await shared(501);
+      const started = await kickOff("/fhir/R4/$export?_type=Patient", ada);
+      expect(started.status).toBe(202);
+      const statusUrl = started.headers.get("content-location") ?? "";
+      const { res } = await settle(statusUrl, ada);
+      const fileUrl = (await res.json()).output[0].url;
+      expect((await download(fileUrl, ada)).length).toBe(PER_FILE);
+      // Another user signed in through the same web app (same client id): not theirs.
+      const ben = await shared(502);
+      expect((await rt.call("GET", new URL(statusUrl).pathname, { token: ben })).status).toBe(404);
+      expect((await rt.call("GET", new URL(fileUrl).pathname, { token: ben })).status).toBe(404);
+      expect((await rt.call("DELETE", new URL(statusUrl).pathname, { token: ben })).status).toBe(404);
+      // The same requester with a token that no longer reads Patient, or restricted to one clinic: not found.
+      const narrower = await shared(501, "system/Location.rs");
+      expect((await rt.call("GET", new URL(statusUrl).pathname, { token: narrower })).status).toBe(200);
+      expect((await rt.call("GET", new URL(fileUrl).pathname, { token: narrower })).status).toBe(404);
+      const oneClinic = await new SignJWT({
+        organisation_id: 1,
+        user_id: 501,
+        client_id: "opc_web_app",
+        scope: "read",
+        clinic_id_list: [Number(ids.clinic)],
+      })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+        .setSubject("501")
+        .setIssuedAt()
+        .setExpirationTime("1h")
+        .sign(new TextEncoder().encode(TEST_SECRET));
+      expect((await rt.call("GET", new URL(fileUrl).pathname, { token: oneClinic })).status).toBe(404);
+      expect((await rt.call("GET", new URL(fileUrl).pathname, { token: ada })).status).toBe(200);
     });
 
     it("refuses bad kick-offs with an OperationOutcome naming the parameter, and writes nothing", async () => {
@@ -313,6 +358,7 @@ for (const engine of availableEngines()) {
         ["/fhir/R4/$export?_type=Patient,MedicationRequest", {}, 400, "_type"],
         ["/fhir/R4/Patient/$export?_type=Location", {}, 400, "_type"],
         ["/fhir/R4/$export?_since=2026-01-01", {}, 400, "_since"],
+        ["/fhir/R4/$export?_since=2026-01-01T10:00Z", {}, 400, "_since"],
         ["/fhir/R4/$export?_since=2026-02-30T10:00:00Z", {}, 400, "_since"],
         ["/fhir/R4/$export?_since=2999-01-01T00:00:00Z", {}, 400, "_since"],
         ["/fhir/R4/$export?_outputFormat=text/csv", {}, 400, "_outputFormat"],
@@ -329,6 +375,14 @@ for (const engine of availableEngines()) {
           path,
         ).toContain(field);
       }
+      // `patient` narrows to some patients: never ignored, even when lenient.
+      const lenientPatient = await kickOff("/fhir/R4/Patient/$export?patient=Patient/1", system, {
+        prefer: "respond-async, handling=lenient",
+      });
+      expect(lenientPatient.status).toBe(400);
+      // HEAD reaches GET routes; it starts nothing.
+      const head = await rt.call("HEAD", "/fhir/R4/$export", { token: system, headers: { prefer: "respond-async" } });
+      expect(head.status).toBe(405);
       // A type the token may not read: 403 naming it (a Patient-only client).
       const patientOnly = await rt.token({ scope: "system/Patient.rs" });
       const forbidden = await kickOff("/fhir/R4/$export?_type=Patient,Location", patientOnly);

@@ -170,11 +170,7 @@ function periodicTasks(
           exports += batch;
           if (batch < 100) break;
         }
-        const orphans = held()
-          ? await practice.patientDocuments.sweepOrphans(undefined, (keys) =>
-              practice.bulkExports.storageKeysInUse(keys),
-            )
-          : [];
+        const orphans = held() ? await practice.patientDocuments.sweepOrphans() : [];
         if (purged > 0 || exports > 0 || orphans.length > 0)
           logger.info({ purged, exports, orphans: orphans.length }, "patient documents housekeeping");
       },

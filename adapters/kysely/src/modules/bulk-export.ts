@@ -10,6 +10,6 @@ export const bulkExportKyselyModule = defineKyselyModule({
     bulkExports: new KyselyBulkExportRepository(db),
     bulkExportSource: new KyselyBulkExportSource(db),
   }),
-  migrations: () => ({ "048-bulk-exports": bulkExportsMigration() }),
+  migrations: (profile) => ({ "048-bulk-exports": bulkExportsMigration(profile) }),
   tables: ["bulk_exports", "bulk_export_files"],
 });

@@ -1,5 +1,6 @@
 import type {
   BulkExport,
+  BulkExportCursor,
   BulkExportFile,
   BulkExportKind,
   BulkExportRepository,
@@ -99,15 +100,26 @@ export class KyselyBulkExportRepository implements BulkExportRepository {
     return Number(row.n);
   }
 
-  async update(e: BulkExport, expected: readonly BulkExportStatus[]) {
+  async update(e: BulkExport, expected: { status: BulkExportStatus; cursor: BulkExportCursor }) {
     const result = await this.db
       .updateTable("bulk_exports")
       .set(changing(e))
       .where("organisation_id", "=", e.organisationId)
       .where("id", "=", e.id)
-      .where("status", "in", [...expected])
+      .where("status", "=", expected.status)
+      .where("cursor_type", "=", expected.cursor.typeIndex)
+      .where("cursor_after", "=", expected.cursor.afterId)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  async lockOrganisation(organisationId: number) {
+    // An UPDATE takes the row's write lock on every engine (SQLite's database write lock) until the transaction ends.
+    await this.db
+      .updateTable("organisations")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("id", "=", organisationId)
+      .execute();
   }
 
   async addFile(organisationId: number, exportId: string, f: BulkExportFile) {

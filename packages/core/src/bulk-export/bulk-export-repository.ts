@@ -2,7 +2,7 @@ import type { Appointment, AppointmentStatus } from "../appointments/appointment
 import type { InsuranceCard } from "../coverages/coverage.js";
 import type { PatientDocument } from "../documents/patient-document.js";
 import type { Patient } from "../patients/patient.js";
-import type { BulkExport, BulkExportFile, BulkExportStatus } from "./bulk-export.js";
+import type { BulkExport, BulkExportCursor, BulkExportFile, BulkExportStatus } from "./bulk-export.js";
 
 /** The exports of every organisation; every method but the purge's and the sweep's is scoped by organisation. */
 export interface BulkExportRepository {
@@ -12,10 +12,13 @@ export interface BulkExportRepository {
   /** Exports of the organisation queued or running. */
   countActive(organisationId: number): Promise<number>;
   /**
-   * Writes the export's status, cursor, count, error and times when its status is still one of `expected`
-   * (compare-and-set: a cancel between a slice's start and its commit wins); true when it did.
+   * Writes the export's status, cursor, count, error and times when its status and cursor are still `expected`
+   * (compare-and-set: a cancel between a slice's start and its commit wins, and a worker that lost its job's lease
+   * cannot move the cursor back); true when it did.
    */
-  update(e: BulkExport, expected: readonly BulkExportStatus[]): Promise<boolean>;
+  update(e: BulkExport, expected: { status: BulkExportStatus; cursor: BulkExportCursor }): Promise<boolean>;
+  /** Takes the organisation's row lock until the transaction ends (kick-offs are counted one at a time). */
+  lockOrganisation(organisationId: number): Promise<void>;
   addFile(organisationId: number, exportId: string, file: BulkExportFile): Promise<void>;
   /** Exports whose expiry has passed, any organisation, oldest first, with their files. */
   expired(now: Date, limit: number): Promise<BulkExport[]>;

@@ -112,6 +112,8 @@ export class BulkExportService {
       expiresAt: null,
     };
     await this.deps.storage.transaction(async (tx) => {
+      // Two kick-offs at once are counted one after the other.
+      await tx.bulkExports.lockOrganisation(principal.organisationId);
       const active = await tx.bulkExports.countActive(principal.organisationId);
       const limit = BULK_EXPORT_LIMITS.maxActivePerOrganisation;
       if (active >= limit)
@@ -139,23 +141,31 @@ export class BulkExportService {
 
   /** DELETE: cancels a running export or discards a finished one; its files are removed by the purge. */
   async cancel(principal: Principal, id: string): Promise<void> {
-    const e = await this.status(principal, id);
-    const moved = await this.move(this.deps.storage.repositories.bulkExports, e, "cancel", (next, now) => ({
-      ...next,
-      expiresAt: now,
-    }));
-    if (!moved) throw notFound(id);
+    // The job may move the export between the read and the write: read again and retry (a few slices at most).
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const e = await this.status(principal, id);
+      const moved = await this.move(this.deps.storage.repositories.bulkExports, e, "cancel", (next, now) => ({
+        ...next,
+        expiresAt: now,
+      }));
+      if (moved) return;
+    }
+    throw notFound(id);
   }
 
-  /** One completed file's plain NDJSON, streamed from the store. */
+  /**
+   * One completed file's plain NDJSON, streamed from the store. The caller must still reach what the export saw:
+   * `mayRead` its file's type (the caller's scopes, checked by the host), and every clinic the export covered.
+   */
   async file(
     principal: Principal,
     id: string,
     position: number,
+    mayRead: (type: BulkExportType) => boolean = () => true,
   ): Promise<{ file: BulkExportFile; content: ByteStream }> {
     const e = await this.status(principal, id);
     const file = e.status === "completed" ? e.files.find((f) => f.position === position) : undefined;
-    if (!file) throw notFound(id);
+    if (!file || !mayRead(file.type) || !reachesClinicsOf(principal, e)) throw notFound(id);
     const store = this.requireStore();
     const dataKey = unwrapDataKey(this.deps.settings.cipher, e.organisationId, file.storageKey, file.wrappedKey);
     return {
@@ -167,7 +177,8 @@ export class BulkExportService {
   /**
    * The job: writes files slice after slice until `resourcesPerFile` resources are written in this run or the
    * export is done; each slice commits its file and cursor; the run's last commit queues the rest and completes
-   * this job in one transaction.
+   * this job in one transaction. Any failure on the job's last attempt fails the export (so it never stays
+   * active without a job); a run that lost its lease to another worker commits nothing more.
    */
   async run(job: ClaimedJob, context: JobContext): Promise<"completed"> {
     const { organisationId, exportId } = job.payload as { organisationId: number; exportId: string };
@@ -176,18 +187,19 @@ export class BulkExportService {
       this.deps.storage.transaction((tx) => context.complete(tx).then(() => "completed" as const));
     let e = await repos.bulkExports.findById(Number(organisationId), String(exportId));
     if (!e || !ACTIVE.includes(e.status)) return finishJob();
-    if (e.status === "queued") {
-      const started = await this.move(repos.bulkExports, e, "start", (next) => next);
-      if (!started) return finishJob();
-      e = started;
-    }
-    let written = 0;
     try {
+      if (e.status === "queued") {
+        const started = await this.move(repos.bulkExports, e, "start", (next) => next);
+        if (!started) return finishJob();
+        e = started;
+      }
+      let written = 0;
       while (e.cursor.typeIndex < e.types.length && written < this.deps.settings.resourcesPerFile) {
         const slice = await this.writeSlice(e, this.deps.settings.resourcesPerFile - written);
         written += slice.file?.count ?? 0;
+        const from: BulkExport = e;
         const next = await this.deps.storage.transaction(async (tx) => {
-          const moved = await this.move(tx.bulkExports, e as BulkExport, "slice", (n) => ({
+          const moved = await this.move(tx.bulkExports, from, "slice", (n) => ({
             ...n,
             cursor: slice.cursor,
             exported: n.exported + (slice.file?.count ?? 0),
@@ -197,18 +209,38 @@ export class BulkExportService {
           return moved;
         });
         if (!next) {
-          // Cancelled meanwhile: the slice's bytes are no file of any export.
+          // Cancelled meanwhile, or another worker moved the export on: the slice's bytes are no file of it.
           if (slice.file) await this.requireStore().delete(slice.file.storageKey);
           return finishJob();
         }
         e = next;
       }
+      const current = e;
+      await this.deps.storage.transaction(async (tx) => {
+        if (current.cursor.typeIndex >= current.types.length)
+          await this.move(tx.bulkExports, current, "finish", (n, now) => ({
+            ...n,
+            completedAt: now,
+            expiresAt: this.expiry(now),
+          }));
+        else
+          await tx.jobs.enqueue({
+            queue: BULK_EXPORT_QUEUE,
+            payload: { organisationId: current.organisationId, exportId: current.id },
+            runAt: this.deps.clock.now(),
+          });
+        // A lease lost to another worker: roll the continuation back (that worker's chain carries on).
+        if (!(await context.complete(tx))) throw new Error("the export job's lease was lost to another worker");
+      });
+      return "completed";
     } catch (error) {
       if (!context.finalAttempt) throw error;
+      const failed: BulkExport = e;
       await this.deps.storage.transaction(async (tx) => {
-        await this.move(tx.bulkExports, e as BulkExport, "fail", (n, now) => ({
+        // The reason stays on the record for operators; the status answer names no internals.
+        await this.move(tx.bulkExports, failed, "fail", (n, now) => ({
           ...n,
-          error: (error as Error).message,
+          error: (error as Error).message.slice(0, 2000),
           completedAt: now,
           expiresAt: this.expiry(now),
         }));
@@ -216,23 +248,6 @@ export class BulkExportService {
       });
       return "completed";
     }
-    const current = e;
-    await this.deps.storage.transaction(async (tx) => {
-      if (current.cursor.typeIndex >= current.types.length)
-        await this.move(tx.bulkExports, current, "finish", (n, now) => ({
-          ...n,
-          completedAt: now,
-          expiresAt: this.expiry(now),
-        }));
-      else
-        await tx.jobs.enqueue({
-          queue: BULK_EXPORT_QUEUE,
-          payload: { organisationId: current.organisationId, exportId: current.id },
-          runAt: this.deps.clock.now(),
-        });
-      await context.complete(tx);
-    });
-    return "completed";
   }
 
   /** Removes exports past their expiry (files, then rows); returns how many. */
@@ -311,7 +326,10 @@ export class BulkExportService {
     };
   }
 
-  /** Applies one row of the status machine with compare-and-set on the current status; the new export or undefined. */
+  /**
+   * Applies one row of the status machine with compare-and-set on the status and cursor read (a cancel, or another
+   * worker's slice, in between makes it refuse); the new export or undefined.
+   */
   private async move(
     repo: BulkExportRepository,
     e: BulkExport,
@@ -322,17 +340,16 @@ export class BulkExportService {
     if (!row) return undefined;
     const now = this.deps.clock.now();
     const next = change({ ...e, status: row.to, updatedAt: now }, now);
-    return (await repo.update(next, [e.status])) ? next : undefined;
+    return (await repo.update(next, { status: e.status, cursor: e.cursor })) ? next : undefined;
   }
 
   private expiry(now: Date): Date {
     return new Date(now.getTime() + this.deps.settings.retentionHours * 3_600_000);
   }
 
+  /** The same API client and the same user as the kick-off (single sign-on tokens share a web app's client id). */
   private isRequester(principal: Principal, e: BulkExport): boolean {
-    return e.requestedByClient !== null
-      ? principal.clientId === e.requestedByClient
-      : principal.userId !== null && principal.userId === e.requestedByUser && !principal.clientId;
+    return (principal.clientId ?? null) === e.requestedByClient && principal.userId === e.requestedByUser;
   }
 
   private requireStore(): DocumentStore {
@@ -344,6 +361,13 @@ export class BulkExportService {
       );
     return store;
   }
+}
+
+/** The caller reaches every clinic the export covered (an export of every clinic needs an unrestricted caller). */
+function reachesClinicsOf(principal: Principal, e: BulkExport): boolean {
+  const only = clinicAccess(principal).only;
+  if (!only) return true;
+  return e.inClinics !== null && e.inClinics.every((c) => only.includes(c));
 }
 
 const notFound = (id: string) =>

@@ -20,8 +20,8 @@ const ACTIVE = ["queued", "running"] as const;
 const NOT_CANCELLED = ["queued", "running", "completed", "failed"] as const;
 
 /**
- * The status machine of exports, one row per allowed transition; any other pair is refused (the job stops, the
- * DELETE of a finished export answers 404 as the spec's "no such request" does).
+ * The status machine of exports, one row per allowed transition; any other pair is refused (the job stops; a
+ * DELETE of a cancelled export answers 404, as Bulk Data's "no such request" does).
  */
 export const BULK_EXPORT_TRANSITIONS: readonly BulkExportTransition[] = Object.freeze([
   { from: "queued", trigger: "start", to: "running", effects: [] },

@@ -19,6 +19,14 @@ export interface RenderedSummaries {
   ): Promise<{ readonly content: Uint8Array; readonly contentType: string } | undefined>;
 }
 
+/**
+ * Other records whose bytes share the document store (a bulk export's NDJSON files): the orphan sweep keeps the
+ * objects they name. Named by the one method the sweep uses, so this folder does not import bulk-export's port.
+ */
+export interface StoredObjectOwners {
+  storageKeysInUse(storageKeys: readonly string[]): Promise<Set<string>>;
+}
+
 /** The repositories patient documents read and write through: each a port of the feature that owns it. */
 export interface DocumentServiceRepositories {
   patientDocuments: PatientDocumentRepository;
@@ -30,4 +38,5 @@ export interface DocumentServiceRepositories {
   outbox: OutboxRepository;
   jobs: JobQueue;
   audit: AuditRepository;
+  bulkExports: StoredObjectOwners;
 }

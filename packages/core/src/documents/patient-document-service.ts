@@ -494,13 +494,10 @@ export class PatientDocumentService {
 
   /**
    * The orphan sweep: objects in the store that no row names and that are older than `minAgeMs` (an upload in
-   * flight has bytes before its row) are removed. Returns their keys. The store may hold other domains' objects
-   * (a bulk export's files): `alsoInUse` names those of a batch of keys, so they stay.
+   * flight has bytes before its row) are removed. Returns their keys. The store also holds bulk exports' files:
+   * the objects an export names stay too.
    */
-  async sweepOrphans(
-    minAgeMs = 3_600_000,
-    alsoInUse: (keys: readonly string[]) => Promise<Set<string>> = async () => new Set(),
-  ): Promise<string[]> {
+  async sweepOrphans(minAgeMs = 3_600_000): Promise<string[]> {
     const store = this.deps.store;
     if (!store) return [];
     const cutoff = this.deps.clock.now().getTime() - minAgeMs;
@@ -509,7 +506,7 @@ export class PatientDocumentService {
     const flush = async () => {
       const [inUse, otherwise] = await Promise.all([
         this.deps.storage.repositories.patientDocuments.storageKeysInUse(batch),
-        alsoInUse(batch),
+        this.deps.storage.repositories.bulkExports.storageKeysInUse(batch),
       ]);
       for (const key of batch)
         if (!inUse.has(key) && !otherwise.has(key)) {

@@ -23,7 +23,8 @@ import { smartReadScopes } from "./smart-configuration.js";
 const NDJSON_FORMATS = ["application/fhir+ndjson", "application/ndjson", "ndjson"];
 /** Bulk Data 2.0 parameters we do not implement: refused unless the client accepts lenient handling. */
 const UNSUPPORTED = ["_elements", "_typeFilter", "includeAssociatedData", "patient", "organizeOutputBy"];
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** A FHIR instant: to the second at least, with its time zone. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 /** Seconds a client should wait between status polls while the export runs. */
 const POLL_SECONDS = 2;
 const OUTCOME = { $ref: "#/components/schemas/FhirOperationOutcome" } as const;
@@ -58,7 +59,8 @@ function readKickOff(ctx: RouteContext, kind: BulkExportKind, readable: readonly
   const refused: { field: string; reason: string; value: unknown }[] = [];
   for (const name of new Set(params.keys())) {
     if (["_type", "_since", "_outputFormat"].includes(name)) continue;
-    if (lenient) continue;
+    // `patient` narrows an export to some patients: ignoring it would export them all, so it is refused always.
+    if (lenient && name !== "patient") continue;
     refused.push({
       field: name,
       reason: UNSUPPORTED.includes(name) ? "is not supported by this server" : "is not a parameter of $export",
@@ -167,13 +169,17 @@ export function bulkExportRoutes(
         },
       },
       async handle(ctx) {
+        // HEAD reaches GET routes; a kick-off must not start from one.
+        if (ctx.request.method === "HEAD")
+          throw new DomainError("METHOD_NOT_ALLOWED", "An export starts with GET (Prefer: respond-async), not HEAD");
         requireRespondAsync(ctx.request);
         const { types: wanted, since } = readKickOff(ctx, kind, readableBy(ctx.principal));
         const e = await practice.bulkExports.kickOff(ctx.principal, {
           kind,
           types: wanted,
           since,
-          requestUrl: ctx.url.href,
+          // As the client knows it: the public URL (the manifest's `request`), whatever proxy is in front.
+          requestUrl: `${baseOf(ctx)}${ctx.url.pathname.slice(ctx.basePath.length + basePath.length)}${ctx.url.search}`,
         });
         return new Response(null, {
           status: 202,
@@ -210,9 +216,8 @@ export function bulkExportRoutes(
       async handle(ctx) {
         const e = await practice.bulkExports.status(ctx.principal, ctx.params.id);
         if (e.status === "failed")
-          throw bulkExportError("BULK_EXPORT_FAILED", `The export failed: ${e.error ?? "unknown reason"}`, {
-            export_id: e.id,
-          });
+          // The reason stays on the record for operators: it may name internals (a store path, a database error).
+          throw bulkExportError("BULK_EXPORT_FAILED", "The export failed; kick off a new one", { export_id: e.id });
         if (e.status !== "completed")
           return new Response(null, {
             status: 202,
@@ -254,7 +259,13 @@ export function bulkExportRoutes(
       async handle(ctx) {
         const match = /^(\d{1,6})\.ndjson$/.exec(ctx.params.file);
         if (!match) throw bulkExportError("BULK_EXPORT_NOT_FOUND", "No such export file", { export_id: ctx.params.id });
-        const { file, content } = await practice.bulkExports.file(ctx.principal, ctx.params.id, Number(match[1]));
+        // The token must still read the file's type (a narrower token of the same requester may not).
+        const { file, content } = await practice.bulkExports.file(
+          ctx.principal,
+          ctx.params.id,
+          Number(match[1]),
+          (type) => hasAnyScope(ctx.principal, scopesOf(type)),
+        );
         // Pulled as the host writes (a cancelled download returns the iterator, which closes the store's stream).
         const body = WebReadableStream.from(content) as unknown as ReadableStream<Uint8Array>;
         return new Response(body, {

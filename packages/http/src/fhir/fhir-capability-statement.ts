@@ -64,7 +64,9 @@ export function capabilityStatement(
         resource: types.map((t) => ({
           type: t.type,
           ...(t.profile ? { supportedProfile: [t.profile] } : {}),
-          ...(t.type === "Patient" ? { operation: [{ name: "export", definition: `${BULK_DATA}/patient-export` }] } : {}),
+          ...(t.type === "Patient"
+            ? { operation: [{ name: "export", definition: `${BULK_DATA}/patient-export` }] }
+            : {}),
           interaction: t.search ? [{ code: "read" }, { code: "search-type" }] : [{ code: "read" }],
           versioning: "no-version",
           readHistory: false,

@@ -177,7 +177,8 @@ export function schedulingResourceTypes(practice: Practice): FhirResourceType[] 
         if (!s) return none;
         const ranges =
           search.params.get("start")?.map((p) => calendarDateRange("start", singleValue("start", p))) ?? [];
-        const today = new Date().toISOString().slice(0, 10);
+        // The practice's clock (an embedder's, or a test's), not the machine's.
+        const today = practice.clock.now().toISOString().slice(0, 10);
         const from = ranges.reduce<string>((acc, r) => (r.from && r.from > acc ? r.from : acc), today);
         const defaultEnd = new Date(Date.parse(from) + 7 * DAY_MS).toISOString().slice(0, 10);
         const before = ranges.reduce<string>(

@@ -38,6 +38,8 @@ describe("runtime configuration", () => {
       documentStore: { kind: "filesystem", directory: "./data/documents" },
       clamd: undefined,
       documentMaxBytes: 25 * 1024 * 1024,
+      bulkExportResourcesPerFile: 50_000,
+      bulkExportRetentionHours: 24,
       vapidKeys: undefined,
       vapidSubject: "mailto:push@openpractice.invalid",
       pushAllowedHosts: [],

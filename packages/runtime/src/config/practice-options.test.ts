@@ -7,6 +7,8 @@ import { practiceOptionSchema, practiceOptionsFor } from "./practice-options.js"
 describe("the core modules' options in the runtime", () => {
   it("reads each integer option from its variable, named as before", () => {
     expect(Object.keys(practiceOptionSchema()).sort()).toEqual([
+      "OPENPRACTICE_BULK_EXPORT_RESOURCES_PER_FILE",
+      "OPENPRACTICE_BULK_EXPORT_RETENTION_HOURS",
       "OPENPRACTICE_DOCUMENT_MAX_BYTES",
       "OPENPRACTICE_SEARCH_COUNT_LIMIT",
       "OPENPRACTICE_WAITLIST_OFFER_MINUTES",

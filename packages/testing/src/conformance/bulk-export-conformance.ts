@@ -69,9 +69,18 @@ export function describeBulkExportConformance(engine: string, current: () => { s
       expect(await r.findById(1, id)).toEqual(exportOf(1, id, { inClinics: [3, 4], since: T0 }));
       expect(await r.countActive(1)).toBe(1);
       const running = exportOf(1, id, { status: "running", cursor: { typeIndex: 1, afterId: 2_000_000 }, exported: 7 });
-      expect(await r.update(running, ["completed"])).toBe(false);
-      expect(await r.update(running, ["queued"])).toBe(true);
-      expect(await r.update(running, ["queued"])).toBe(false);
+      const start = { typeIndex: 0, afterId: 0 };
+      expect(await r.update(running, { status: "completed", cursor: start })).toBe(false);
+      expect(await r.update(running, { status: "queued", cursor: { typeIndex: 0, afterId: 5 } })).toBe(false);
+      expect(await r.update(running, { status: "queued", cursor: start })).toBe(true);
+      // The same change again: the status and cursor read are no longer the row's (a stale worker's slice).
+      expect(await r.update(running, { status: "queued", cursor: start })).toBe(false);
+      // Two files at one position: the second is refused.
+      await r.addFile(1, id, fileOf(5, "key-x"));
+      await expect(r.addFile(1, id, fileOf(5, "key-y"))).rejects.toThrow();
+      await r.remove(1, id);
+      await r.insert(exportOf(1, id, { inClinics: [3, 4], since: T0 }));
+      expect(await r.update(running, { status: "queued", cursor: start })).toBe(true);
       await s.transaction(async (tx) => {
         await tx.bulkExports.addFile(1, id, fileOf(1, "key-b"));
         await tx.bulkExports.addFile(1, id, fileOf(0, "key-a"));
@@ -82,7 +91,7 @@ export function describeBulkExportConformance(engine: string, current: () => { s
       expect([...(await r.storageKeysInUse(["key-a", "key-c", "key-b"]))].sort()).toEqual(["key-a", "key-b"]);
       expect(await r.storageKeysInUse([])).toEqual(new Set());
       const done = { ...running, status: "completed" as const, completedAt: T1, expiresAt: T1 };
-      expect(await r.update(done, ["running"])).toBe(true);
+      expect(await r.update(done, { status: "running", cursor: running.cursor })).toBe(true);
       expect(await r.countActive(1)).toBe(0);
       expect(await r.expired(T0, 10)).toEqual([]);
       const due = await r.expired(T1, 10);
@@ -115,6 +124,33 @@ export function describeBulkExportConformance(engine: string, current: () => { s
       expect((await page(0, 2)).map((p) => p.firstName)).toEqual(["Ada", "Ben"]);
       expect((await page(patients[2] as number, 2)).map((p) => p.firstName)).toEqual(["Cy"]);
       expect((await page(0, 10, T0)).map((p) => p.firstName)).toEqual(["Ben"]);
+      // Insurance cards: deleted ones left out, `since` by their last change.
+      const card = (insuranceNumber: string, at: Date) =>
+        r.insuranceCards.insert({
+          organisationId: 1,
+          patientId: patients[0] as number,
+          payer: { payerRegId: null, name: "Local", payerId: null },
+          insuranceNumber,
+          planStartDate: null,
+          planEndDate: null,
+          groupNumber: null,
+          planName: null,
+          subscriber: { relationship: "self", firstName: null, lastName: null, dateOfBirth: null },
+          priority: "primary",
+          active: true,
+          createdAt: at,
+          updatedAt: at,
+        });
+      await card("OLD", T0);
+      await card("NEW", T1);
+      const gone = await card("GONE", T1);
+      await r.insuranceCards.delete(1, gone.id, T1);
+      const cards = (since: Date | null) =>
+        r.bulkExportSource
+          .insuranceCards({ organisationId: 1, afterId: 0, limit: 10, since })
+          .then((rows) => rows.map((c) => c.insuranceNumber));
+      expect(await cards(null)).toEqual(["OLD", "NEW"]);
+      expect(await cards(T0)).toEqual(["NEW"]);
       const a = await r.organisations.ensureClinic({ organisationId: 1, name: "A", timeZone: "UTC" });
       const b = await r.organisations.ensureClinic({ organisationId: 1, name: "B", timeZone: "UTC" });
       await r.organisations.upsertProvider({

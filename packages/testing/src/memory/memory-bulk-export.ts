@@ -38,13 +38,25 @@ export function memoryBulkExport(s: () => MemoryState): Pick<Repositories, "bulk
       },
       async update(e, expected) {
         const current = exports().get(key(e.organisationId, e.id));
-        if (!current || !expected.includes(current.status)) return false;
+        if (
+          !current ||
+          current.status !== expected.status ||
+          current.cursor.typeIndex !== expected.cursor.typeIndex ||
+          current.cursor.afterId !== expected.cursor.afterId
+        )
+          return false;
         // The files are added by addFile, as the SQL adapters keep them in their own table.
         exports().set(key(e.organisationId, e.id), structuredClone({ ...e, files: current.files }));
         return true;
       },
+      async lockOrganisation() {
+        // Transactions of the memory store run one at a time.
+      },
       async addFile(organisationId, exportId, file) {
         const current = exports().get(key(organisationId, exportId));
+        // The SQL adapters' primary key (organisation, export, position) refuses a second file at a position.
+        if (current?.files.some((f) => f.position === file.position))
+          throw new Error(`export ${exportId} already has a file at position ${file.position}`);
         if (current) current.files = [...current.files, structuredClone(file)].sort((a, b) => a.position - b.position);
       },
       async expired(now, limit) {
