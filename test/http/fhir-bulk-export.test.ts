@@ -134,6 +134,52 @@ for (const engine of availableEngines()) {
         expect(
           (await rt.call("POST", `/apis/v1/appointment/${ids.appointments[0]}/${action}`, { token: admin })).status,
         ).toBe(200);
+      // The visit's note, completed with two diagnoses: two Conditions.
+      const dana = await rt.token({ userId: 7101, scope: "read write" });
+      const post = async (path: string, body?: unknown) => {
+        const res = await rt.call("POST", path, { token: dana, ...(body === undefined ? {} : { body }) });
+        const json = await res.json();
+        expect(json.code, `${path}: ${JSON.stringify(json)}`).toBe(2000);
+        return json.data;
+      };
+      const note = await post("/apis/hep/v2/soap-context", {
+        patient_id: Number(ids.patients[0]),
+        type: "FOLLOWUP_SOAP",
+        appointment_id: Number(ids.appointments[0]),
+      });
+      const write = async (submissionId: string, partialResponse: Record<string, unknown>) => {
+        const current = (await (await rt.call("GET", `/apis/v1/form-data/${submissionId}`, { token: dana })).json())
+          .data;
+        await post("/apis/v1/form-data/partial", {
+          submissionId,
+          soapContextId: note.context_id,
+          partialResponse,
+          version: current.version + 1,
+        });
+      };
+      await write(note.subjective_submission_id, { "response.Subjective.history.chief_complaint": "Low back pain" });
+      await write(note.objective_submission_id, { "response.Objective.rom.lumbar": "Flexion 40 degrees" });
+      const dx = (code: string, description: string, primary: boolean) => ({
+        uuid: `dx-${code}`,
+        id: 1,
+        code,
+        description,
+        revision: "ICD10",
+        billing_type: null,
+        is_primary: primary,
+      });
+      await write(note.assessment_submission_id, {
+        "response.Assessment.diagnosis.medical_diagnosis": [
+          dx("M54.50", "Low back pain, unspecified", true),
+          dx("M62.81", "Muscle weakness (generalized)", false),
+        ],
+      });
+      await post(`/apis/v1/soap-context/${note.context_id}/sign`);
+      await post(`/apis/v1/soap-context/${note.context_id}`, {
+        completed: true,
+        status: "COMPLETED",
+        completed_at: null,
+      });
       const payer = await v2("POST", "/v2/payers", { payer_id: "MACB1", name: "Novitas Part B", type: "medicare" });
       ids.coverage = (
         await v2("POST", `/v2/patients/${ids.patients[0]}/coverages`, {
@@ -199,6 +245,16 @@ for (const engine of availableEngines()) {
         { name: "export", definition: `${bulk}/patient-export` },
       ]);
       expect(fhirProblems(meta)).toEqual([]);
+      // The completed note's visit summary reaches the chart (the worker renders it): wait for its document.
+      let documents: Json[] = [];
+      for (let i = 0; i < 200 && documents.length < 2; i++) {
+        const page = await (
+          await rt.call("GET", `/fhir/R4/DocumentReference?patient=${ids.patients[0]}`, { token: system })
+        ).json();
+        documents = (page.entry ?? []).map((e: Json) => e.resource);
+        if (documents.length < 2) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(documents).toHaveLength(2);
       const started = await kickOff("/fhir/R4/$export");
       expect(started.status, await started.clone().text()).toBe(202);
       const statusUrl = started.headers.get("content-location") ?? "";
@@ -221,7 +277,8 @@ for (const engine of availableEngines()) {
         "Coverage:1",
         "Appointment:3",
         "Encounter:1",
-        "DocumentReference:1",
+        "Condition:2",
+        "DocumentReference:2",
         "Organization:1",
         "Location:1",
         "Practitioner:1",
@@ -260,7 +317,13 @@ for (const engine of availableEngines()) {
       }
       expect((byType.get("Encounter") ?? []).map((e) => [e.id, e.status])).toEqual([[ids.appointments[0], "finished"]]);
       expect((byType.get("Coverage") ?? []).map((c) => c.id)).toEqual([ids.coverage]);
-      expect((byType.get("DocumentReference") ?? []).map((d) => d.id)).toEqual([ids.document]);
+      // The Conditions are exactly what the facade's search answers for the patient.
+      const conditions = await (
+        await rt.call("GET", `/fhir/R4/Condition?patient=${ids.patients[0]}`, { token: system })
+      ).json();
+      expect(byType.get("Condition")).toEqual(conditions.entry.map((e: Json) => e.resource));
+      expect((byType.get("DocumentReference") ?? []).map((d) => d.id)).toContain(ids.document);
+      expect(byType.get("DocumentReference")).toEqual([...documents].sort((a, b) => Number(a.id) - Number(b.id)));
       expect((byType.get("Location") ?? []).map((l) => l.id)).toEqual([ids.clinic]);
       // The same resources the facade's reads answer.
       const read = await (await rt.call("GET", `/fhir/R4/Patient/${ids.patients[5]}`, { token: system })).json();

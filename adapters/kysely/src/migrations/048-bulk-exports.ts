@@ -53,7 +53,7 @@ export function bulkExportsMigration(profile: SqlDialectProfile): Migration {
       await db.schema.createIndex("bulk_export_files_key").on("bulk_export_files").column("storage_key").execute();
       // The export reads each type by (organisation, id) keyset pages: without these an organisation's page walks the
       // primary key past other organisations' rows, or sorts its own remaining rows, at every page.
-      for (const table of ["patients", "appointments", "insurance_cards", "patient_documents"])
+      for (const table of ["patients", "appointments", "insurance_cards", "soap_notes", "patient_documents"])
         await db.schema
           .createIndex(`${table}_organisation_keyset`)
           .on(table)
@@ -61,7 +61,7 @@ export function bulkExportsMigration(profile: SqlDialectProfile): Migration {
           .execute();
     },
     async down(db: Kysely<any>) {
-      for (const table of ["patients", "appointments", "insurance_cards", "patient_documents"])
+      for (const table of ["patients", "appointments", "insurance_cards", "soap_notes", "patient_documents"])
         await dropIndexOf(db, profile, `${table}_organisation_keyset`, table).execute();
       await db.schema.dropTable("bulk_export_files").execute();
       await db.schema.dropTable("bulk_exports").execute();

@@ -6,6 +6,7 @@ import { rowToAppointment } from "./appointment-rows.js";
 import { toCard } from "./insurance-card-repository.js";
 import { rowToPatient } from "./patient-rows.js";
 import { toDocument } from "./patient-document-repository.js";
+import { toNote } from "./soap-note-repository.js";
 
 /**
  * The bulk export's keyset reads: each page one statement over the (organisation_id, id) order the primary keys
@@ -66,6 +67,19 @@ export class KyselyBulkExportSource implements BulkExportSource {
       byAppointment.set(id, [...(byAppointment.get(id) ?? []), Number(l.category_id)]);
     }
     return rows.map((r) => rowToAppointment(r, byAppointment.get(Number(r.id)) ?? []));
+  }
+
+  async completedNotes(p: ExportPage & { inClinics: readonly number[] | null }) {
+    let q = this.db
+      .selectFrom("soap_notes")
+      .selectAll()
+      .where("organisation_id", "=", p.organisationId)
+      .where("id", ">", p.afterId)
+      .where("completed", "=", 1)
+      .where("note_type", "<>", "ADDENDUM");
+    if (p.since) q = q.where("completed_at", ">", toDbTime(p.since));
+    if (p.inClinics) q = q.where("clinic_id", "in", [...p.inClinics]);
+    return (await q.orderBy("id").limit(p.limit).execute()).map(toNote);
   }
 
   async patientDocuments(p: ExportPage & { inClinics: readonly number[] | null }) {

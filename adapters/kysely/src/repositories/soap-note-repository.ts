@@ -24,7 +24,7 @@ import { insertReturningId } from "./insert-returning-id.js";
 
 const num = (v: number | null) => (v === null ? null : Number(v));
 
-const toNote = (r: Selectable<SoapNotesTable>): SoapNote => ({
+export const toNote = (r: Selectable<SoapNotesTable>): SoapNote => ({
   id: Number(r.id),
   contextId: r.context_id,
   organisationId: Number(r.organisation_id),

@@ -2,6 +2,7 @@ import type { Appointment, AppointmentStatus } from "../appointments/appointment
 import type { InsuranceCard } from "../coverages/coverage.js";
 import type { PatientDocument } from "../documents/patient-document.js";
 import type { Patient } from "../patients/patient.js";
+import type { SoapNote } from "../soap/soap-note.js";
 import type { BulkExport, BulkExportCursor, BulkExportFile, BulkExportStatus } from "./bulk-export.js";
 
 /** The exports of every organisation; every method but the purge's and the sweep's is scoped by organisation. */
@@ -48,6 +49,11 @@ export interface BulkExportSource {
   appointments(
     page: ExportPage & { inClinics: readonly number[] | null; statuses: readonly AppointmentStatus[] | null },
   ): Promise<Appointment[]>;
+  /**
+   * Completed notes other than addenda (their Assessments' diagnoses are the Conditions), at the clinics given
+   * (null: any); `since` by completion.
+   */
+  completedNotes(page: ExportPage & { inClinics: readonly number[] | null }): Promise<SoapNote[]>;
   /** Patient documents not deleted, at the clinics given or of no clinic (null: any). */
   patientDocuments(page: ExportPage & { inClinics: readonly number[] | null }): Promise<PatientDocument[]>;
 }

@@ -1,7 +1,9 @@
 import type { AppointmentStatus } from "../appointments/appointment.js";
 import type { CatalogRepository } from "../catalog/catalog-repository.js";
 import { fhirAppointment } from "../fhir/resources/appointment.js";
-import { ENCOUNTER_STATUS, fhirEncounter } from "../fhir/resources/clinical.js";
+import { ENCOUNTER_STATUS, fhirCondition, fhirEncounter } from "../fhir/resources/clinical.js";
+import { diagnosesOfNote } from "../fhir/recorded-diagnoses.js";
+import type { SoapNoteRepository } from "../soap/soap-note-repository.js";
 import { fhirCoverage } from "../fhir/resources/coverage.js";
 import { fhirLocation, fhirOrganization, fhirPractitioner, fhirPractitionerRole } from "../fhir/resources/directory.js";
 import { fhirDocumentReference } from "../fhir/resources/document.js";
@@ -16,6 +18,7 @@ export interface ExportReadRepositories {
   bulkExportSource: BulkExportSource;
   organisations: Pick<OrganisationRepository, "findById" | "listClinics" | "listProviders">;
   catalog: Pick<CatalogRepository, "listAppointmentCategories">;
+  soapNotes: Pick<SoapNoteRepository, "formsOf">;
 }
 
 /** A resource with the id the export's cursor moves past. */
@@ -77,6 +80,11 @@ export async function* exportedResources(
         };
       return;
     }
+    case "Condition":
+      // A note's Conditions share its id: a slice keeps them in one file (bulk-export-slice.ts).
+      for await (const note of pages((page) => source.completedNotes({ ...page, inClinics: e.inClinics })))
+        for (const d of await diagnosesOfNote(r, note)) yield { id: note.id, resource: fhirCondition(d) };
+      return;
     case "DocumentReference":
       for await (const d of pages((page) => source.patientDocuments({ ...page, inClinics: e.inClinics })))
         yield { id: d.id, resource: fhirDocumentReference(d) };

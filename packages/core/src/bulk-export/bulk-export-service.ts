@@ -24,7 +24,8 @@ import {
 } from "./bulk-export.js";
 import { bulkExportError } from "./bulk-export-errors.js";
 import type { BulkExportRepository } from "./bulk-export-repository.js";
-import { type ExportReadRepositories, exportedResources } from "./bulk-export-resources.js";
+import { type ExportedResource, type ExportReadRepositories, exportedResources } from "./bulk-export-resources.js";
+import { type SliceTally, sliceLines } from "./bulk-export-slice.js";
 import { bulkExportTransition, type BulkExportTrigger } from "./bulk-export-transitions.js";
 
 /** The queue of export jobs; a job's payload names the organisation and the export. */
@@ -56,8 +57,6 @@ const EXPORT_TYPES: Record<BulkExportKind, readonly string[]> = {
   system: SYSTEM_EXPORT_TYPES,
   patient: PATIENT_EXPORT_TYPES,
 };
-
-const NEWLINE = Buffer.from("\n");
 
 /**
  * Bulk Data exports (FHIR Bulk Data Access 2.0) of an organisation's records as NDJSON files, sealed in the
@@ -283,46 +282,34 @@ export class BulkExportService {
       e.cursor.afterId,
       BULK_EXPORT_LIMITS.pageSize,
     )[Symbol.asyncIterator]();
-    let first = await resources.next();
+    // Nothing (left) of this type: no file, and the cursor moves to the next type without touching the store.
+    const first = await resources.next();
     if (first.done) return { file: undefined, cursor: { typeIndex: e.cursor.typeIndex + 1, afterId: 0 } };
-    let count = 0;
-    let bytes = 0;
-    let lastId = e.cursor.afterId;
-    let exhausted = false;
-    async function* lines(): AsyncGenerator<Buffer> {
-      while (!first.done) {
-        const line = Buffer.from(JSON.stringify(first.value.resource));
-        count++;
-        bytes += line.length + 1;
-        lastId = first.value.id;
-        yield line;
-        yield NEWLINE;
-        if (count >= room) break;
-        first = await resources.next();
-      }
-      if (first.done) exhausted = true;
-      else {
-        // Full: is anything left of the type? (A peek, so the cursor can move on at once.)
-        const peek = await resources.next();
-        exhausted = peek.done === true;
-        await resources.return?.(undefined);
-      }
-    }
+    let pending: IteratorResult<ExportedResource> | undefined = first;
+    const fromFirst: AsyncIterator<ExportedResource> = {
+      next: () => {
+        const head = pending;
+        pending = undefined;
+        return head ? Promise.resolve(head) : resources.next();
+      },
+      return: async () => (await resources.return?.(undefined)) ?? { done: true, value: undefined },
+    };
+    const tally: SliceTally = { count: 0, bytes: 0, lastId: e.cursor.afterId, exhausted: false };
     const storageKey = newDocumentObjectKey();
     const dataKey = newDocumentDataKey();
-    await store.put(storageKey, sealContent(lines(), dataKey));
+    await store.put(storageKey, sealContent(sliceLines(fromFirst, room, tally), dataKey));
     return {
       file: {
         position: e.files.length,
         type,
         storageKey,
         wrappedKey: wrapDataKey(this.deps.settings.cipher, e.organisationId, storageKey, dataKey),
-        count,
-        sizeBytes: bytes,
+        count: tally.count,
+        sizeBytes: tally.bytes,
       },
-      cursor: exhausted
+      cursor: tally.exhausted
         ? { typeIndex: e.cursor.typeIndex + 1, afterId: 0 }
-        : { typeIndex: e.cursor.typeIndex, afterId: lastId },
+        : { typeIndex: e.cursor.typeIndex, afterId: tally.lastId },
     };
   }
 

@@ -1,5 +1,12 @@
 /** The resource types a patient-level export (`Patient/$export`) writes: the patient compartment we hold. */
-export const PATIENT_EXPORT_TYPES = ["Patient", "Coverage", "Appointment", "Encounter", "DocumentReference"] as const;
+export const PATIENT_EXPORT_TYPES = [
+  "Patient",
+  "Coverage",
+  "Appointment",
+  "Encounter",
+  "Condition",
+  "DocumentReference",
+] as const;
 
 /** The resource types a system-level export (`$export`) writes: the compartment and the directory. */
 export const SYSTEM_EXPORT_TYPES = [

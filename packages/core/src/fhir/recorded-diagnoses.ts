@@ -21,7 +21,11 @@ export interface RecordedDiagnosis {
 
 type NotesPort = { soapNotes: Pick<SoapNoteRepository, "list" | "formsOf" | "findByContextId"> };
 
-async function diagnosesOfNote(r: NotesPort, note: SoapNote): Promise<RecordedDiagnosis[]> {
+/** The diagnoses of one note's Assessment, in their order (one read of the note's forms). */
+export async function diagnosesOfNote(
+  r: { soapNotes: Pick<SoapNoteRepository, "formsOf"> },
+  note: SoapNote,
+): Promise<RecordedDiagnosis[]> {
   const forms = await r.soapNotes.formsOf(note.organisationId, note.contextId);
   return diagnosesOf(forms.find((f) => f.section === "Assessment")).map((entry, position) => ({
     id: `${note.contextId}-${position}`,

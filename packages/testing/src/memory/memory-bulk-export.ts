@@ -88,6 +88,15 @@ export function memoryBulkExport(s: () => MemoryState): Pick<Repositories, "bulk
           (a) => (!p.inClinics || p.inClinics.includes(a.clinicId)) && (!p.statuses || p.statuses.includes(a.status)),
         );
       },
+      async completedNotes(p) {
+        return [...s().notes.values()]
+          .filter((n) => n.organisationId === p.organisationId && n.id > p.afterId && n.completed)
+          .filter((n) => n.type !== "ADDENDUM" && (!p.inClinics || p.inClinics.includes(n.clinicId)))
+          .filter((n) => p.since === null || (n.completedAt !== null && n.completedAt > p.since))
+          .sort((a, b) => a.id - b.id)
+          .slice(0, p.limit)
+          .map((n) => structuredClone(n));
+      },
       async patientDocuments(p) {
         return pageOf(
           documents().rows.values(),
