@@ -80,6 +80,8 @@ describe("bulk export job slices", () => {
       await practice.bulkExports.run(job, {
         finalAttempt: false,
         complete: (r) => r.jobs.complete(job.id, job.leaseToken, new Date(), "test"),
+        renew: async (r) =>
+          (await r.jobs.renewLeases([{ id: job.id, leaseToken: job.leaseToken }], new Date(), 60_000)) > 0,
       });
     }
     throw new Error("the export did not settle");
@@ -108,6 +110,8 @@ describe("bulk export job slices", () => {
       practice.bulkExports.run(job, {
         finalAttempt,
         complete: (r) => r.jobs.complete(job.id, job.leaseToken, new Date(), "test"),
+        renew: async (r) =>
+          (await r.jobs.renewLeases([{ id: job.id, leaseToken: job.leaseToken }], new Date(), 60_000)) > 0,
       });
     return { practice, storage, e, run };
   }
@@ -129,6 +133,67 @@ describe("bulk export job slices", () => {
     expect(failed.expiresAt?.getTime()).toBeGreaterThan(Date.now());
     // No longer in progress: it frees its place, and the purge takes it once expired.
     expect(await practice.storage.repositories.bulkExports.countActive(1)).toBe(0);
+  });
+
+  it("a worker that lost its job's lease commits nothing more, and never fails the export", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bulk-export-"));
+    dirs.push(dir);
+    const files = new FileSystemDocumentStore({ directory: dir });
+    const { practice, storage, e } = await exportOver(files, 3);
+    const [job] = await storage.repositories.jobs.claim(BULK_EXPORT_QUEUE, {
+      limit: 1,
+      now: new Date(Date.now() + 3_600_000),
+      leaseMs: 60_000,
+      leaseToken: "another-worker",
+    });
+    // exportOver's claim ran out and another worker claimed the job: this run's renewals fail.
+    expect(job).toBeDefined();
+    const stale = await practice.bulkExports
+      .run(job!, {
+        finalAttempt: true,
+        complete: async () => false,
+        renew: async () => false,
+      })
+      .then(
+        () => "completed",
+        (error: Error) => error.name,
+      );
+    expect(stale).toBe("LeaseLost");
+    const after = await practice.bulkExports.status(principal, e.id);
+    expect(after).toMatchObject({ status: "queued", exported: 0, files: [] });
+    const left: string[] = [];
+    for await (const o of files.list()) left.push(o.key);
+    expect(left).toEqual([]);
+  });
+
+  it("the housekeeping fails an export that made no progress for a day, then purges it once expired", async () => {
+    let now = new Date("2026-11-29T08:00:00Z");
+    const storage = new MemoryStorage();
+    const dir = mkdtempSync(join(tmpdir(), "bulk-export-"));
+    dirs.push(dir);
+    const practice = createPractice({
+      storage,
+      keys: testPracticeKeys(),
+      documentStore: new FileSystemDocumentStore({ directory: dir }),
+      clock: { now: () => now },
+      bulkExportRetentionHours: 2,
+    });
+    const e = await practice.bulkExports.kickOff(principal, {
+      kind: "system",
+      types: ["Organization"],
+      since: null,
+      requestUrl: "http://127.0.0.1/fhir/R4/$export",
+    });
+    now = new Date(now.getTime() + 23 * 3_600_000);
+    expect(await practice.bulkExports.purgeExpired(10)).toBe(0);
+    expect((await practice.bulkExports.status(principal, e.id)).status).toBe("queued");
+    now = new Date(now.getTime() + 2 * 3_600_000);
+    expect(await practice.bulkExports.purgeExpired(10)).toBe(0);
+    const failed = await practice.bulkExports.status(principal, e.id);
+    expect(failed).toMatchObject({ status: "failed", error: "no progress for 24 hours" });
+    now = new Date(now.getTime() + 2 * 3_600_000);
+    expect(await practice.bulkExports.purgeExpired(10)).toBe(1);
+    await expect(practice.bulkExports.status(principal, e.id)).rejects.toMatchObject({ code: "BULK_EXPORT_NOT_FOUND" });
   });
 
   it("a cancel while a slice is written wins: the slice's bytes are removed and the job stops", async () => {

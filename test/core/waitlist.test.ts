@@ -51,6 +51,7 @@ async function runDueJobs(practice: Practice, storage: Storage, now: () => Date)
         const context = {
           finalAttempt: false,
           complete: (r: Storage["repositories"]) => r.jobs.complete(job.id, job.leaseToken, now(), "test"),
+          renew: async () => true,
         };
         if ((await handler(job, context)) !== "completed")
           await storage.repositories.jobs.complete(job.id, job.leaseToken, now(), "test");

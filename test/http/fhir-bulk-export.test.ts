@@ -265,7 +265,7 @@ for (const engine of availableEngines()) {
       expect(res.headers.get("expires")).toBeTruthy();
       const manifest = await res.json();
       expect(manifest).toMatchObject({
-        request: expect.stringContaining("/fhir/R4/$export"),
+        request: `${rt.url}/fhir/R4/$export`,
         requiresAccessToken: true,
         error: [],
       });

@@ -169,6 +169,9 @@ export class JobRunner {
     try {
       const context: JobContext = {
         complete: (r) => r.jobs.complete(job.id, job.leaseToken, this.o.clock.now(), this.o.workerId),
+        renew: async (r) =>
+          (await r.jobs.renewLeases([{ id: job.id, leaseToken: job.leaseToken }], this.o.clock.now(), this.leaseMs)) >
+          0,
         finalAttempt: job.attempts >= maxAttempts,
       };
       if ((await handler(job, context)) === "completed") return finished("completed");

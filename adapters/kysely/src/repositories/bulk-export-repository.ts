@@ -113,6 +113,29 @@ export class KyselyBulkExportRepository implements BulkExportRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async cancel(organisationId: number, id: string, from: readonly BulkExportStatus[], now: Date) {
+    const result = await this.db
+      .updateTable("bulk_exports")
+      .set({ status: "cancelled", expires_at: toDbTime(now), updated_at: toDbTime(now) })
+      .where("organisation_id", "=", organisationId)
+      .where("id", "=", id)
+      .where("status", "in", [...from])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async stalled(before: Date, limit: number) {
+    const rows = await this.db
+      .selectFrom("bulk_exports")
+      .selectAll()
+      .where("status", "in", ["queued", "running"])
+      .where("updated_at", "<", toDbTime(before))
+      .orderBy("updated_at")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => toExport(r, []));
+  }
+
   async lockOrganisation(organisationId: number) {
     // An UPDATE takes the row's write lock on every engine (SQLite's database write lock) until the transaction ends.
     await this.db

@@ -6,7 +6,7 @@ export const BULK_EXPORT_ERROR_CODES = [
   "BULK_EXPORT_NOT_FOUND",
   /** The organisation already has as many exports queued or running as it may (details.limit): retry later. */
   "BULK_EXPORT_LIMIT_REACHED",
-  /** The export ran and failed (details.reason); its status answers this error until it is purged. */
+  /** The export ran and failed (the reason is on its record, for operators); its status answers this until purged. */
   "BULK_EXPORT_FAILED",
 ] as const;
 

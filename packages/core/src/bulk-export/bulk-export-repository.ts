@@ -18,6 +18,10 @@ export interface BulkExportRepository {
    * cannot move the cursor back); true when it did.
    */
   update(e: BulkExport, expected: { status: BulkExportStatus; cursor: BulkExportCursor }): Promise<boolean>;
+  /** Marks the export cancelled, expiring `now`, when its status is one of `from`; true when it did. */
+  cancel(organisationId: number, id: string, from: readonly BulkExportStatus[], now: Date): Promise<boolean>;
+  /** Exports queued or running whose last change is before `before`, any organisation, oldest first. */
+  stalled(before: Date, limit: number): Promise<BulkExport[]>;
   /** Takes the organisation's row lock until the transaction ends (kick-offs are counted one at a time). */
   lockOrganisation(organisationId: number): Promise<void>;
   addFile(organisationId: number, exportId: string, file: BulkExportFile): Promise<void>;

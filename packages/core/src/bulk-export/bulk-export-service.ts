@@ -26,7 +26,7 @@ import { bulkExportError } from "./bulk-export-errors.js";
 import type { BulkExportRepository } from "./bulk-export-repository.js";
 import { type ExportedResource, type ExportReadRepositories, exportedResources } from "./bulk-export-resources.js";
 import { type SliceTally, sliceLines } from "./bulk-export-slice.js";
-import { bulkExportTransition, type BulkExportTrigger } from "./bulk-export-transitions.js";
+import { BULK_EXPORT_TRANSITIONS, bulkExportTransition, type BulkExportTrigger } from "./bulk-export-transitions.js";
 
 /** The queue of export jobs; a job's payload names the organisation and the export. */
 export const BULK_EXPORT_QUEUE = "bulk-export";
@@ -140,16 +140,19 @@ export class BulkExportService {
 
   /** DELETE: cancels a running export or discards a finished one; its files are removed by the purge. */
   async cancel(principal: Principal, id: string): Promise<void> {
-    // The job may move the export between the read and the write: read again and retry (a few slices at most).
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const e = await this.status(principal, id);
-      const moved = await this.move(this.deps.storage.repositories.bulkExports, e, "cancel", (next, now) => ({
-        ...next,
-        expiresAt: now,
-      }));
-      if (moved) return;
-    }
-    throw notFound(id);
+    await this.status(principal, id);
+    // Only the status and expiry are written, from any status the table lets `cancel` leave: the job's slices in
+    // between cannot make it miss (and the job's next commit, comparing the status it read, then stops).
+    const from = BULK_EXPORT_TRANSITIONS.filter((t) => t.trigger === "cancel").map((t) => t.from);
+    if (
+      !(await this.deps.storage.repositories.bulkExports.cancel(
+        principal.organisationId,
+        id,
+        from,
+        this.deps.clock.now(),
+      ))
+    )
+      throw notFound(id);
   }
 
   /**
@@ -175,21 +178,30 @@ export class BulkExportService {
 
   /**
    * The job: writes files slice after slice until `resourcesPerFile` resources are written in this run or the
-   * export is done; each slice commits its file and cursor; the run's last commit queues the rest and completes
-   * this job in one transaction. Any failure on the job's last attempt fails the export (so it never stays
-   * active without a job); a run that lost its lease to another worker commits nothing more.
+   * export is done. Each commit (the start, every slice with its file and cursor, the last with the continuation
+   * and this job's completion) first renews this job's lease in the same transaction, so a worker whose lease ran
+   * out and was claimed by another never commits again. Any other failure on the job's last attempt fails the
+   * export; the housekeeping fails exports that made no progress for a day (a job lost some other way).
    */
   async run(job: ClaimedJob, context: JobContext): Promise<"completed"> {
     const { organisationId, exportId } = job.payload as { organisationId: number; exportId: string };
-    const repos = this.deps.storage.repositories;
     const finishJob = () =>
       this.deps.storage.transaction((tx) => context.complete(tx).then(() => "completed" as const));
-    let e = await repos.bulkExports.findById(Number(organisationId), String(exportId));
-    if (!e || !ACTIVE.includes(e.status)) return finishJob();
+    /** A transaction of this job's: refused (LeaseLost) once another worker holds the job. */
+    const held = <T>(fn: (tx: BulkExportServiceRepositories) => Promise<T>) =>
+      this.deps.storage.transaction(async (tx) => {
+        if (!(await context.renew(tx))) throw new LeaseLost();
+        return fn(tx);
+      });
+    let e: BulkExport | undefined;
     try {
+      e = await this.deps.storage.repositories.bulkExports.findById(Number(organisationId), String(exportId));
+      if (!e || !ACTIVE.includes(e.status)) return await finishJob();
       if (e.status === "queued") {
-        const started = await this.move(repos.bulkExports, e, "start", (next) => next);
-        if (!started) return finishJob();
+        const queued: BulkExport = e;
+        const started = await held((tx) => this.move(tx.bulkExports, queued, "start", (next) => next));
+        // Cancelled before it started.
+        if (!started) return await finishJob();
         e = started;
       }
       let written = 0;
@@ -197,7 +209,7 @@ export class BulkExportService {
         const slice = await this.writeSlice(e, this.deps.settings.resourcesPerFile - written);
         written += slice.file?.count ?? 0;
         const from: BulkExport = e;
-        const next = await this.deps.storage.transaction(async (tx) => {
+        const next = await held(async (tx) => {
           const moved = await this.move(tx.bulkExports, from, "slice", (n) => ({
             ...n,
             cursor: slice.cursor,
@@ -206,16 +218,20 @@ export class BulkExportService {
           }));
           if (moved && slice.file) await tx.bulkExports.addFile(moved.organisationId, moved.id, slice.file);
           return moved;
+        }).catch(async (error: unknown) => {
+          // The slice's bytes are no file of the export.
+          if (slice.file) await this.requireStore().delete(slice.file.storageKey);
+          throw error;
         });
         if (!next) {
-          // Cancelled meanwhile, or another worker moved the export on: the slice's bytes are no file of it.
+          // Cancelled meanwhile (this worker holds the job, so no one else moved the cursor).
           if (slice.file) await this.requireStore().delete(slice.file.storageKey);
-          return finishJob();
+          return await finishJob();
         }
         e = next;
       }
-      const current = e;
-      await this.deps.storage.transaction(async (tx) => {
+      const current: BulkExport = e;
+      await held(async (tx) => {
         if (current.cursor.typeIndex >= current.types.length)
           await this.move(tx.bulkExports, current, "finish", (n, now) => ({
             ...n,
@@ -228,12 +244,12 @@ export class BulkExportService {
             payload: { organisationId: current.organisationId, exportId: current.id },
             runAt: this.deps.clock.now(),
           });
-        // A lease lost to another worker: roll the continuation back (that worker's chain carries on).
-        if (!(await context.complete(tx))) throw new Error("the export job's lease was lost to another worker");
+        await context.complete(tx);
       });
       return "completed";
     } catch (error) {
-      if (!context.finalAttempt) throw error;
+      // Another worker holds the job now: it carries on; nothing here may touch the export.
+      if (error instanceof LeaseLost || !context.finalAttempt || !e) throw error;
       const failed: BulkExport = e;
       await this.deps.storage.transaction(async (tx) => {
         // The reason stays on the record for operators; the status answer names no internals.
@@ -249,9 +265,21 @@ export class BulkExportService {
     }
   }
 
-  /** Removes exports past their expiry (files, then rows); returns how many. */
+  /**
+   * Housekeeping: fails exports queued or running that made no progress for a day (their job was lost: a store
+   * down through every retry, say), then removes exports past their expiry (files, then rows); returns how many
+   * it removed.
+   */
   async purgeExpired(limit: number): Promise<number> {
     const repos = this.deps.storage.repositories;
+    const now = this.deps.clock.now();
+    for (const e of await repos.bulkExports.stalled(new Date(now.getTime() - STALL_MS), limit))
+      await this.move(repos.bulkExports, e, "fail", (n) => ({
+        ...n,
+        error: "no progress for 24 hours",
+        completedAt: now,
+        expiresAt: this.expiry(now),
+      }));
     const due = await repos.bulkExports.expired(this.deps.clock.now(), limit);
     for (const e of due) {
       for (const f of e.files) await this.deps.settings.store?.delete(f.storageKey);
@@ -356,6 +384,17 @@ function reachesClinicsOf(principal: Principal, e: BulkExport): boolean {
   if (!only) return true;
   return e.inClinics !== null && e.inClinics.every((c) => only.includes(c));
 }
+
+/** Thrown in a transaction of a job whose lease another worker now holds. */
+class LeaseLost extends Error {
+  override readonly name = "LeaseLost";
+  constructor() {
+    super("the export job's lease was lost to another worker");
+  }
+}
+
+/** How long an export may sit queued or running without a commit before the housekeeping fails it. */
+const STALL_MS = 24 * 3_600_000;
 
 const notFound = (id: string) =>
   bulkExportError("BULK_EXPORT_NOT_FOUND", "No such export for this requester", { export_id: id });

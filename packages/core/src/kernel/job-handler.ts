@@ -12,6 +12,12 @@ export type JobHandler = (job: ClaimedJob, context: JobContext) => Promise<void 
 export interface JobContext {
   /** Completes the job through the given repositories (a transaction's), as the runner would. */
   complete(repositories: { jobs: JobQueue }): Promise<boolean>;
+  /**
+   * Extends the job's lease through the given repositories (a transaction's); false when this worker no longer
+   * holds it (it ran out and another worker claimed the job). A long job that commits as it goes checks it in each
+   * commit, so a worker that lost its job never commits again.
+   */
+  renew(repositories: { jobs: JobQueue }): Promise<boolean>;
   /** This is the job's last attempt: if it throws now, the job fails for good. */
   readonly finalAttempt: boolean;
 }

@@ -178,8 +178,9 @@ export function bulkExportRoutes(
           kind,
           types: wanted,
           since,
-          // As the client knows it: the public URL (the manifest's `request`), whatever proxy is in front.
-          requestUrl: `${baseOf(ctx)}${ctx.url.pathname.slice(ctx.basePath.length + basePath.length)}${ctx.url.search}`,
+          // As the client knows it: the public URL (the manifest's `request`); hosts strip a mount prefix, so the
+          // path here starts at the facade's base.
+          requestUrl: `${baseOf(ctx)}${ctx.url.pathname.slice(basePath.length)}${ctx.url.search}`,
         });
         return new Response(null, {
           status: 202,
@@ -211,7 +212,10 @@ export function bulkExportRoutes(
         "200": { description: "The completion manifest", schema: MANIFEST_SCHEMA, contentType: "application/json" },
         "202": { description: "In progress: X-Progress says how far, Retry-After when to ask again" },
         "404": { description: "BULK_EXPORT_NOT_FOUND: no such export for this requester", schema: OUTCOME },
-        "500": { description: "BULK_EXPORT_FAILED: the export failed (the outcome says why)", schema: OUTCOME },
+        "500": {
+          description: "BULK_EXPORT_FAILED: the export failed (the reason is kept for operators)",
+          schema: OUTCOME,
+        },
       },
       async handle(ctx) {
         const e = await practice.bulkExports.status(ctx.principal, ctx.params.id);

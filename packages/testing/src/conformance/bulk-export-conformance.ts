@@ -99,6 +99,20 @@ export function describeBulkExportConformance(engine: string, current: () => { s
       await r.remove(1, id);
       expect(await r.findById(1, id)).toBeUndefined();
       expect(await r.storageKeysInUse(["key-a"])).toEqual(new Set());
+      // Cancel: only from the statuses given, in its organisation; stalled: active and unchanged since an instant.
+      const other = "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f";
+      await r.insert(exportOf(1, other, { status: "running", updatedAt: T0 }));
+      expect(await r.stalled(T0, 10)).toEqual([]);
+      // Organisation 2's export, queued since T0, is stalled too (the housekeeping reads every organisation).
+      expect((await r.stalled(T1, 10)).map((e) => e.id).sort()).toEqual(
+        ["0b1d6f2e-9c3a-4e5b-8a70-1c2d3e4f5a6b", other].sort(),
+      );
+      expect(await r.cancel(2, other, ["running"], T1)).toBe(false);
+      expect(await r.cancel(1, other, ["queued"], T1)).toBe(false);
+      expect(await r.cancel(1, other, ["queued", "running"], T1)).toBe(true);
+      expect(await r.findById(1, other)).toMatchObject({ status: "cancelled", expiresAt: T1, updatedAt: T1 });
+      expect((await r.stalled(T1, 10)).map((e) => e.id)).toEqual(["0b1d6f2e-9c3a-4e5b-8a70-1c2d3e4f5a6b"]);
+      expect(await r.cancel(1, other, ["queued", "running"], T1)).toBe(false);
     });
 
     it(`[${engine}] reads patients and appointments by id keyset, changed after an instant, by clinic and status`, async () => {

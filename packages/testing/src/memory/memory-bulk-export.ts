@@ -49,6 +49,19 @@ export function memoryBulkExport(s: () => MemoryState): Pick<Repositories, "bulk
         exports().set(key(e.organisationId, e.id), structuredClone({ ...e, files: current.files }));
         return true;
       },
+      async cancel(organisationId, id, from, now) {
+        const current = exports().get(key(organisationId, id));
+        if (!current || !from.includes(current.status)) return false;
+        Object.assign(current, { status: "cancelled", expiresAt: now, updatedAt: now });
+        return true;
+      },
+      async stalled(before, limit) {
+        return [...exports().values()]
+          .filter((e) => (e.status === "queued" || e.status === "running") && e.updatedAt < before)
+          .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
+          .slice(0, limit)
+          .map((e) => structuredClone({ ...e, files: [] }));
+      },
       async lockOrganisation() {
         // Transactions of the memory store run one at a time.
       },
