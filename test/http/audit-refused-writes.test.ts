@@ -51,8 +51,9 @@ function bodiesFor(doc: Json, op: Json, name: string): unknown[] {
 }
 
 /** The error code of a v1 or v2 reply (v1 may answer its errors with 200, spec 7.1), or null for a success. */
+/** The stable error code of a v2 error, a v1 envelope, or a FHIR OperationOutcome (its first issue's details.text). */
 function errorCodeOf(body: Json): string | null {
-  return body?.error?.code ?? body?.error_code ?? null;
+  return body?.error?.code ?? body?.error_code ?? body?.issue?.[0]?.details?.text ?? null;
 }
 
 /**

@@ -14704,7 +14704,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Patient.rs, system/Patient.read, system/*.rs, system/*.read, patients:read, read, system/Coverage.rs, system/Coverage.read, coverages:read, system/Appointment.rs, system/Appointment.read, appointments:read, system/Encounter.rs, system/Encounter.read, system/DocumentReference.rs, system/DocumentReference.read, documents:read, system/Organization.rs, system/Organization.read, organisation:read, admin, system/Location.rs, system/Location.read, clinics:read, system/Practitioner.rs, system/Practitioner.read, providers:read, system/PractitionerRole.rs, system/PractitionerRole.read */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Patient.rs, system/Patient.read, system/*.rs, system/*.read, patients:read, read, system/Coverage.rs, system/Coverage.read, coverages:read, system/Appointment.rs, system/Appointment.read, appointments:read, system/Encounter.rs, system/Encounter.read, system/Condition.rs, system/Condition.read, notes:read, system/DocumentReference.rs, system/DocumentReference.read, documents:read, system/Organization.rs, system/Organization.read, organisation:read, admin, system/Location.rs, system/Location.read, clinics:read, system/Practitioner.rs, system/Practitioner.read, providers:read, system/PractitionerRole.rs, system/PractitionerRole.read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14769,7 +14769,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Patient.rs, system/Patient.read, system/*.rs, system/*.read, patients:read, read, system/Coverage.rs, system/Coverage.read, coverages:read, system/Appointment.rs, system/Appointment.read, appointments:read, system/Encounter.rs, system/Encounter.read, system/DocumentReference.rs, system/DocumentReference.read, documents:read, system/Organization.rs, system/Organization.read, organisation:read, admin, system/Location.rs, system/Location.read, clinics:read, system/Practitioner.rs, system/Practitioner.read, providers:read, system/PractitionerRole.rs, system/PractitionerRole.read */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Patient.rs, system/Patient.read, system/*.rs, system/*.read, patients:read, read, system/Coverage.rs, system/Coverage.read, coverages:read, system/Appointment.rs, system/Appointment.read, appointments:read, system/Encounter.rs, system/Encounter.read, system/Condition.rs, system/Condition.read, notes:read, system/DocumentReference.rs, system/DocumentReference.read, documents:read, system/Organization.rs, system/Organization.read, organisation:read, admin, system/Location.rs, system/Location.read, clinics:read, system/Practitioner.rs, system/Practitioner.read, providers:read, system/PractitionerRole.rs, system/PractitionerRole.read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14787,7 +14787,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
-            /** @description BULK_EXPORT_FAILED: the export failed (the outcome says why) */
+            /** @description BULK_EXPORT_FAILED: the export failed (the reason is kept for operators) */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14825,7 +14825,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirOperationOutcome"];
                 };
             };
-            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Patient.rs, system/Patient.read, system/*.rs, system/*.read, patients:read, read, system/Coverage.rs, system/Coverage.read, coverages:read, system/Appointment.rs, system/Appointment.read, appointments:read, system/Encounter.rs, system/Encounter.read, system/DocumentReference.rs, system/DocumentReference.read, documents:read, system/Organization.rs, system/Organization.read, organisation:read, admin, system/Location.rs, system/Location.read, clinics:read, system/Practitioner.rs, system/Practitioner.read, providers:read, system/PractitionerRole.rs, system/PractitionerRole.read */
+            /** @description INSUFFICIENT_PERMISSIONS: the token holds none of system/Patient.rs, system/Patient.read, system/*.rs, system/*.read, patients:read, read, system/Coverage.rs, system/Coverage.read, coverages:read, system/Appointment.rs, system/Appointment.read, appointments:read, system/Encounter.rs, system/Encounter.read, system/Condition.rs, system/Condition.read, notes:read, system/DocumentReference.rs, system/DocumentReference.read, documents:read, system/Organization.rs, system/Organization.read, organisation:read, admin, system/Location.rs, system/Location.read, clinics:read, system/Practitioner.rs, system/Practitioner.read, providers:read, system/PractitionerRole.rs, system/PractitionerRole.read */
             403: {
                 headers: {
                     [name: string]: unknown;
