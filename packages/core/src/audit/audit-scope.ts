@@ -19,6 +19,14 @@ export const runInAuditScope = <T>(scope: AuditScope, fn: () => Promise<T>): Pro
 export const currentAuditScope = (): AuditScope | undefined => scopes.getStore();
 
 /**
+ * Runs `fn` in the audit scope its caller had (none included). A transaction's body may run in another caller's
+ * async context (SQLite's group commit runs several callers' bodies in one transaction), so what it notes
+ * (noteAuditedResource) must reach the scope captured when the transaction was asked for.
+ */
+export const runInCapturedScope = <T>(scope: AuditScope | undefined, fn: () => Promise<T>): Promise<T> =>
+  scope ? scopes.run(scope, fn) : scopes.exit(fn);
+
+/**
  * Names the record the current operation created, for its audit entry (a create route has no id in its path).
  * Outside an audited operation it does nothing.
  */

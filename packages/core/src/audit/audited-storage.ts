@@ -4,7 +4,7 @@ import type { OutboxRepository } from "../kernel/outbox-repository.js";
 import type { Storage } from "../kernel/storage.js";
 import type { AuditRepository } from "./audit-repository.js";
 import { withTransaction } from "../kernel/storage-with-transaction.js";
-import { currentAuditScope, type AuditScope } from "./audit-scope.js";
+import { currentAuditScope, runInCapturedScope, type AuditScope } from "./audit-scope.js";
 
 /** The first id an event names besides the organisation (its record: patient_id of patient.created, …). */
 function recordIdOf(event: OutboxEvent): string | null {
@@ -42,7 +42,7 @@ export function auditedStorage<R extends { audit: AuditRepository; outbox: Outbo
 ): Storage<R> {
   return withTransaction(storage, <T>(fn: (tx: R) => Promise<T>): Promise<T> => {
     const scope = currentAuditScope();
-    if (!scope || scope.recorded) return storage.transaction(fn);
+    if (!scope || scope.recorded) return storage.transaction((tx) => runInCapturedScope(scope, () => fn(tx)));
     return storage
       .transaction(async (tx) => {
         let eventRecord: string | null = null;
@@ -56,7 +56,7 @@ export function auditedStorage<R extends { audit: AuditRepository; outbox: Outbo
             },
           }),
         };
-        const result = await fn(watched);
+        const result = await runInCapturedScope(scope, () => fn(watched));
         await tx.audit.append([auditRow(scope, clock.now(), eventRecord ?? idOf(result))]);
         return result;
       })
