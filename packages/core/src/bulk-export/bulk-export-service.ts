@@ -99,7 +99,7 @@ export class BulkExportService {
       requestUrl: request.requestUrl,
       requestedByUser: principal.userId,
       requestedByClient: principal.clientId ?? null,
-      inClinics: clinicAccess(principal).only ? [...(clinicAccess(principal).only ?? [])] : null,
+      inClinics: inClinicsOf(principal),
       status: "queued",
       cursor: { typeIndex: 0, afterId: 0 },
       exported: 0,
@@ -376,6 +376,12 @@ export class BulkExportService {
       );
     return store;
   }
+}
+
+/** The requester's clinic restriction as the export keeps it (null: every clinic). */
+function inClinicsOf(principal: Principal): number[] | null {
+  const only = clinicAccess(principal).only;
+  return only ? [...only] : null;
 }
 
 /** The caller reaches every clinic the export covered (an export of every clinic needs an unrestricted caller). */
